@@ -1,0 +1,195 @@
+"""What every command file shares: options, the error boundary, file loading, output.
+
+The boundary (:func:`guarded`) turns every error the referee raises on purpose into one red
+line on stderr and exit code 1; typer/click report usage errors with exit code 2. Heavy
+modules (rich, the engine) are imported inside functions so ``--json`` paths stay fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
+
+import typer
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from rich.console import Console, RenderableType
+
+    from referee.game import Engine, GameState
+    from referee.tables import TableSet
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+MAX_DATA_FILE_BYTES = 2_000_000
+
+FileOpt = Annotated[
+    Path,
+    typer.Option("--file", "-f", envvar="REFEREE_FILE", help="Game file (else $REFEREE_FILE, else ./game.referee)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of text.")]
+TablesOpt = Annotated[
+    Path | None,
+    typer.Option("--tables", help="Folder of overriding table files (DIR/<game>/...); else $REFEREE_TABLES."),
+]
+PositionOpt = Annotated[
+    Path | None, typer.Option("--position", "-p", help="Position file (YAML or JSON) for umpire mode.")
+]
+DiceOpt = Annotated[
+    str | None, typer.Option("--dice", help="Physical dice typed in, in the order rolled, e.g. 3,5.")
+]
+SeedOpt = Annotated[
+    str | None, typer.Option("--seed", help="Umpire mode: derive digital dice from this text (reproducible).")
+]
+
+_consoles: dict[str, Console] = {}
+
+
+def out() -> Console:
+    """Returns the stdout console (created on first use)."""
+    if "out" not in _consoles:
+        from rich.console import Console
+
+        _consoles["out"] = Console()
+    return _consoles["out"]
+
+
+def err() -> Console:
+    """Returns the stderr console (created on first use)."""
+    if "err" not in _consoles:
+        from rich.console import Console
+
+        _consoles["err"] = Console(stderr=True)
+    return _consoles["err"]
+
+
+def reset_consoles() -> None:
+    """Forgets the consoles (tests and the shell swap sys.stdout)."""
+    _consoles.clear()
+
+
+def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
+    """Prints one red line (and a hint) on stderr and returns the Exit to raise."""
+    from rich.text import Text
+
+    line = Text.assemble(("error: ", "bold red"), (message, "red"))
+    err().print(line, soft_wrap=True)
+    if hint:
+        err().print(Text(f"hint: {hint}", style="dim"), soft_wrap=True)
+    return typer.Exit(code)
+
+
+def guarded(fn: Callable[P, R]) -> Callable[P, R]:
+    """Wraps a command: referee and validation errors become one red line and exit code 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from pydantic import ValidationError
+
+        from referee.errors import IllegalActionError, RefereeError
+
+        try:
+            return fn(*args, **kwargs)
+        except IllegalActionError as exc:
+            from referee import render
+
+            for line in render.violations_lines(exc.verdict):
+                err().print(line, soft_wrap=True)
+            raise typer.Exit(1) from None
+        except RefereeError as exc:
+            raise fail(str(exc), exc.hint) from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(p) for p in first["loc"])
+            raise fail(f"{exc.title}: {loc}: {first['msg']}") from None
+
+    return wrapper
+
+
+def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
+    """Prints JSON on stdout without going through rich (fast, no markup)."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        text = value.model_dump_json(indent=2)
+    else:
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def show(renderable: RenderableType) -> None:
+    """Prints a rich renderable on stdout."""
+    out().print(renderable)
+
+
+def read_data_file(path: Path, what: str = "position") -> object:
+    """Returns the data of a YAML or JSON file (size capped, ``yaml.safe_load`` only).
+
+    Raises:
+        PositionError: unreadable, too large, or not valid YAML/JSON.
+    """
+    from referee.errors import PositionError
+
+    label = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_DATA_FILE_BYTES:
+            raise PositionError(label, "", f"{size} bytes is too large for a {what} file")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PositionError(label, "", f"cannot read {what} file ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PositionError(label, "", f"not a text file (a {what} file is YAML or JSON)") from None
+    if path.suffix.lower() == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError(label, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        raise PositionError(label, where, f"not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+
+
+def load_position(game_name: str, path: Path, tables: Path | None) -> tuple[Engine, GameState, TableSet]:
+    """Returns the engine, state and table set of an umpire position file.
+
+    Raises:
+        PositionError: the file is unreadable, malformed, or for another game.
+        UnknownNameError: unknown game.
+    """
+    from referee.errors import PositionError
+    from referee.games import find_game
+    from referee.tables import load_table_set
+
+    game = find_game(game_name)
+    data = read_data_file(path)
+    if isinstance(data, dict) and "game" in data and data["game"] != game.info.slug:
+        raise PositionError(str(path), "game", f"the file is for {data['game']!r}, not {game.info.slug!r}")
+    table_set = load_table_set(game.info.slug, tables)
+    return game, game.from_position(table_set, data, str(path)), table_set
+
+
+def umpire_dice(dice: str | None, seed: str | None) -> object:
+    """Returns the dice of an umpire command: typed faces, a seeded stream, or fresh digital dice."""
+    from referee.dice import CommittedDice, PhysicalDice, new_seed, parse_faces
+
+    if dice is not None and seed is not None:
+        raise typer.BadParameter("give --dice or --seed, not both")
+    if dice is not None:
+        return PhysicalDice(parse_faces(dice))
+    if seed is not None:
+        return CommittedDice.from_text(seed)
+    return CommittedDice(new_seed(), "umpire")

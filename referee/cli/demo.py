@@ -1,0 +1,91 @@
+"""``referee demo``: a short scripted Cyrus & Pyxis game showing what the referee does."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.cli.common import guarded, read_data_file, show
+
+app = typer.Typer()
+
+
+class DemoStep(BaseModel):
+    """One step of a demo script."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    say: str | None = Field(default=None, description="Narration printed before the step.")
+    do: str | None = Field(default=None, description="Action text played with 'referee do'.")
+    expect: Literal["legal", "illegal"] = "legal"
+    codes: list[str] = Field(default_factory=list, description="Violation codes an illegal step must give.")
+    board: bool = Field(default=False, description="Show the board after the step.")
+
+
+class DemoScript(BaseModel):
+    """A demo: a set-up file and the steps played after it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    title: str
+    setup: str = Field(description="Set-up file, relative to the script.")
+    steps: list[DemoStep]
+
+
+@app.command()
+@guarded
+def demo(
+    script: Annotated[Path | None, typer.Option(help="Demo script (default: the Cyrus & Pyxis sample).")] = None,
+    keep: Annotated[Path | None, typer.Option(help="Keep the demo's game file at this path.")] = None,
+) -> None:
+    """Play a short scripted game: set-up, moves, a rejected move, archer support, combat, retreat."""
+    from referee import render
+    from referee.errors import IllegalActionError, RefereeError
+    from referee.games import find_game
+    from referee.journal import GameFile
+    from referee.tables import data_root, load_table_set
+
+    path = script or data_root("samples") / "cyrus-pyxis" / "demo.yaml"
+    data = DemoScript.model_validate(read_data_file(path, "demo script"))
+    engine = find_game(data.game)
+    table_set = load_table_set(engine.info.slug)
+    setup_path = path.parent / data.setup
+    texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup_path, "set-up"), str(setup_path))
+    with tempfile.TemporaryDirectory() as tmp:
+        game_path = keep or Path(tmp) / "demo.referee"
+        with GameFile.create(game_path, engine, table_set, force=keep is not None) as gf:
+            show(f"[bold]{data.title}[/]")
+            show(f"$ referee new {engine.info.slug} --setup {setup_path.name}   "
+                 f"[dim](a real game file: {'kept at ' + str(keep) if keep else 'temporary'})[/]")
+            for text in texts:
+                gf.do(text)
+            show(render.board(engine.board_view(gf.state())))
+            for step in data.steps:
+                if step.say:
+                    show(f"\n[bold yellow]{step.say}[/]")
+                if step.do is None:
+                    continue
+                show(f"$ referee do {step.do!r}" if step.do != "resolve" else "$ referee resolve")
+                try:
+                    record = gf.do(step.do)
+                except IllegalActionError as exc:
+                    codes = [v.code for v in exc.verdict.violations]
+                    if step.expect != "illegal" or (step.codes and codes != step.codes):
+                        raise RefereeError(f"{path}: step {step.do!r} was rejected with {codes}") from None
+                    show(render.verdict(exc.verdict))
+                    show("[dim]  (rejected: the game file is unchanged)[/]")
+                    continue
+                if step.expect == "illegal":
+                    raise RefereeError(f"{path}: step {step.do!r} was expected to be rejected")
+                show(render.record(record))
+                if step.board:
+                    show(render.board(engine.board_view(gf.state())))
+            show("\n[bold]The journal of this game:[/] (referee log)")
+            show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
+    show("\nStart your own: [bold]referee new cyrus-pyxis --setup samples/cyrus-pyxis/setup.yaml[/], "
+         "then [bold]referee play[/].")

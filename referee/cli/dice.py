@@ -1,0 +1,72 @@
+"""``referee dice``: the commitment, revealing the seed, verifying every digital roll."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import FileOpt, JsonOpt, guarded, print_json, show
+
+app = typer.Typer(no_args_is_help=True)
+
+DEFAULT = Path("game.referee")
+
+
+@app.command()
+@guarded
+def status(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+    """Show the current commitment and how many rolls were made."""
+    from referee.dice import fingerprint
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        epochs = gf.epochs()
+        rolls = [r for e in gf.entries() for r in e.rolls]
+    current = epochs[-1]
+    data = {
+        "game_id": gf.game_id, "commitment": current.commitment, "fingerprint": fingerprint(current.commitment),
+        "epoch": current.epoch, "revealed_epochs": [e.epoch for e in epochs if e.revealed_seq is not None],
+        "digital_rolls": sum(1 for r in rolls if r.source == "digital"),
+        "physical_rolls": sum(1 for r in rolls if r.source == "physical"),
+    }
+    if json_:
+        print_json(data)
+        return
+    for key, value in data.items():
+        show(f"{key}: {value}")
+
+
+@app.command()
+@guarded
+def reveal(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+    """Reveal the secret seed (then a new one is committed for later rolls)."""
+    from referee import render
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        result = gf.reveal()
+    if json_:
+        print_json(result)
+        return
+    show(render.reveal(result))
+
+
+@app.command()
+@guarded
+def verify(
+    path: Annotated[Path, typer.Argument(help="A game file or a JSON export.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""
+    from referee import render
+    from referee.journal import verify_file
+
+    report = verify_file(path)
+    if json_:
+        print_json(report)
+    else:
+        show(render.dice_report(report))
+    if not report.ok:
+        raise typer.Exit(1)

@@ -1,0 +1,259 @@
+"""Game-file commands: new, do, adjust, undo, redo, log, show, export, import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import (
+    DiceOpt,
+    FileOpt,
+    JsonOpt,
+    PositionOpt,
+    TablesOpt,
+    guarded,
+    load_position,
+    print_json,
+    read_data_file,
+    show,
+)
+
+app = typer.Typer()
+
+DEFAULT = Path("game.referee")
+
+
+def _faces(dice: str | None) -> list[int] | None:
+    from referee.dice import parse_faces
+
+    return parse_faces(dice) if dice is not None else None
+
+
+@app.command()
+@guarded
+def new(
+    game: Annotated[str, typer.Argument(help="Game: cyrus-pyxis, iliad, 300-solo.")],
+    setup: Annotated[Path | None, typer.Option(help="Set-up file played in rule order (see samples/).")] = None,
+    file: FileOpt = DEFAULT,
+    tables: TablesOpt = None,
+    force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Start a new game file; shows the dice commitment fingerprint."""
+    from referee import render
+    from referee.dice import fingerprint
+    from referee.errors import RefereeError
+    from referee.games import find_game
+    from referee.journal import GameFile
+    from referee.tables import load_table_set
+
+    engine = find_game(game)
+    table_set = load_table_set(engine.info.slug, tables)
+    texts: list[str] = []
+    if setup is not None:
+        texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup, "set-up"), str(setup))
+    gf = GameFile.create(file, engine, table_set, force=force)
+    try:
+        for text in texts:
+            gf.do(text)
+    except RefereeError:
+        gf.close()
+        file.unlink(missing_ok=True)
+        raise
+    state = gf.state()
+    commit = gf.current_epoch().commitment
+    if json_:
+        print_json({"file": str(file), "game": engine.info.slug, "game_id": gf.game_id, "commitment": commit,
+                    "fingerprint": fingerprint(commit), "tables_overridden": table_set.overridden(),
+                    "position": engine.to_position(state).model_dump(mode="json"),
+                    "status": engine.status(state)})
+    else:
+        show(f"[bold]New {engine.info.title} game[/] in {file} (id {gf.game_id})")
+        show(f"Dice commitment: [bold]{fingerprint(commit)}[/]  (full SHA-256 {commit})")
+        if table_set.overridden():
+            show(f"[yellow]Tables overridden: {', '.join(table_set.overridden())}[/]")
+        show(render.board(engine.board_view(state)))
+    gf.close()
+
+
+@app.command(name="do")
+@guarded
+def do_(
+    action: Annotated[list[str], typer.Argument(help="The action, e.g. 'Pyxis C5' or 'support Messène Athéna'.")],
+    dice: DiceOpt = None,
+    file: FileOpt = DEFAULT,
+    json_: JsonOpt = False,
+    board: Annotated[bool, typer.Option(help="Show the board after the action.")] = False,
+) -> None:
+    """Play the next action; a rejected action changes nothing and says why."""
+    from referee import render
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        record = gf.do(" ".join(action), _faces(dice))
+        if json_:
+            print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(gf.state())})
+            return
+        show(render.record(record))
+        if board:
+            show(render.board(gf.game.board_view(gf.state())))
+        else:
+            for line in gf.game.status(gf.state()):
+                show(f"[bold cyan]{line}[/]")
+
+
+@app.command()
+@guarded
+def adjust(
+    override: Annotated[list[str], typer.Argument(help="The override, e.g. 'Athéna C5', 'Athéna off', 'terrain C5 forest'.")],
+    reason: Annotated[str, typer.Option(help="Why (mandatory): a house rule, a slip to fix...")],
+    file: FileOpt = DEFAULT,
+    json_: JsonOpt = False,
+) -> None:
+    """Umpire override: edit the tracked position directly; journaled with its reason."""
+    from referee import render
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        record = gf.do(" ".join(override), adjust_reason=reason)
+        if json_:
+            print_json({"record": record.model_dump(mode="json"), "reason": reason})
+            return
+        show(render.record(record))
+        show(f"[yellow]reason: {reason}[/]")
+
+
+@app.command()
+@guarded
+def undo(
+    force: Annotated[bool, typer.Option(help="Take back an action that rolled dice (logged as forced).")] = False,
+    file: FileOpt = DEFAULT,
+    json_: JsonOpt = False,
+) -> None:
+    """Take back the last action (free unless it rolled dice or a seed was revealed since)."""
+    from referee import render
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        result = gf.undo(force=force)
+        if json_:
+            print_json(result)
+            return
+        show(render.undo(result))
+        for line in gf.game.status(gf.state()):
+            show(f"[bold cyan]{line}[/]")
+
+
+@app.command()
+@guarded
+def redo(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+    """Play again the last undone action (only if nothing was played since)."""
+    from referee import render
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        result = gf.redo()
+        if json_:
+            print_json(result)
+            return
+        show(render.undo(result))
+
+
+@app.command()
+@guarded
+def log(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+    """Show the journal: every action, override, roll, undo and reveal."""
+    from referee import render
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        entries = gf.entries()
+        if json_:
+            print_json([e.model_dump(mode="json") for e in entries])
+            return
+        show(render.log(entries))
+
+
+@app.command(name="show")
+@guarded
+def show_(
+    file: FileOpt = DEFAULT,
+    png: Annotated[Path | None, typer.Option(help="Also write the board as a PNG picture.")] = None,
+    position: PositionOpt = None,
+    game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Show the board (from the game file, or from a position file with --position)."""
+    from referee import render
+
+    if position is not None:
+        data = read_data_file(position)
+        name = game or (data.get("game") if isinstance(data, dict) else None)
+        if not isinstance(name, str):
+            raise typer.BadParameter("give --game, or a 'game:' field in the position file")
+        engine, state, _ = load_position(name, position, tables)
+    else:
+        from referee.journal import GameFile
+
+        with GameFile.open(file) as gf:
+            engine, state = gf.game, gf.state()
+    view = engine.board_view(state)
+    if png is not None:
+        from referee.picture import write_png
+
+        write_png(view, png)
+    if json_:
+        print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
+                    "png": str(png) if png else None})
+        return
+    show(render.board(view))
+    if png is not None:
+        show(f"[dim]picture written to {png}[/]")
+
+
+@app.command(name="export")
+@guarded
+def export_(
+    out: Annotated[Path | None, typer.Argument(help="JSON file to write (default: stdout).")] = None,
+    file: FileOpt = DEFAULT,
+) -> None:
+    """Export the whole game as JSON (unrevealed dice seeds are left out)."""
+    import json
+
+    from referee.errors import GameFileError
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        text = json.dumps(gf.export(), indent=2, ensure_ascii=False)
+    if out is None:
+        typer.echo(text)
+        return
+    try:
+        out.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise GameFileError(f"{out}: cannot write ({exc.strerror})") from None
+    show(f"exported to {out}")
+
+
+@app.command(name="import")
+@guarded
+def import_(
+    source: Annotated[Path, typer.Argument(help="JSON file written by referee export.")],
+    file: FileOpt = DEFAULT,
+    force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
+) -> None:
+    """Rebuild a game file from an export; it must replay to the exported state hash."""
+    import json
+
+    from referee.errors import GameFileError
+    from referee.journal import GameFile
+
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise GameFileError(f"{source}: not a readable JSON export ({exc.__class__.__name__})") from None
+    with GameFile.import_(data, file, str(source), force=force) as gf:
+        show(f"imported {source} into {file}: {len(gf.entries())} journal entries, state hash verified")

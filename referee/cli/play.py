@@ -1,0 +1,119 @@
+"""``referee play [FILE]``: an interactive shell at the table (same verbs as the CLI, history)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import guarded, show
+
+app = typer.Typer()
+
+FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "judge", "legal", "adjust", "export")
+FREE_VERBS = ("tables", "schema")
+HISTORY = Path.home() / ".referee_history"
+
+
+@app.command()
+@guarded
+def play(
+    file: Annotated[Path | None, typer.Argument(help="Game file (else $REFEREE_FILE, else ./game.referee).")] = None,
+) -> None:
+    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, quit)."""
+    from referee.journal import GameFile
+
+    path = file or Path(os.environ.get("REFEREE_FILE", "game.referee"))
+    with GameFile.open(path) as gf:
+        engine = gf.game
+        title = engine.info.title
+    _history(load=True)
+    show(f"[bold]{title}[/] — {path}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
+    run_line("show", path)
+    while True:
+        try:
+            with GameFile.open(path) as gf:
+                side = gf.game.to_act(gf.state()) or "game over"
+            line = input(f"{side}> ")
+        except EOFError:
+            show("")
+            break
+        except KeyboardInterrupt:
+            show("")
+            continue
+        if line.strip() in ("quit", "exit", "q"):
+            break
+        if line.strip():
+            run_line(line, path)
+    _history(load=False)
+
+
+def run_line(line: str, path: Path) -> int:
+    """Runs one shell line as the matching CLI command on ``path``; returns its exit code."""
+    from referee.cli import app as root
+
+    try:
+        words = shlex.split(line)
+    except ValueError as exc:
+        show(f"[red]error: {exc}[/]")
+        return 2
+    if not words:
+        return 0
+    verb = words[0].lower()
+    if verb in ("help", "?"):
+        _help(path)
+        return 0
+    if verb == "dice" and len(words) > 1 and words[1] in ("status", "reveal"):
+        args = [*words, "--file", str(path)]
+    elif verb in FILE_VERBS:
+        args = [verb, *words[1:], "--file", str(path)]
+    elif verb in FREE_VERBS or verb == "dice":
+        args = words
+    elif verb in ("new", "play", "demo", "import"):
+        show(f"[red]error: '{verb}' is not available inside the shell; quit first[/]")
+        return 2
+    else:
+        args = ["do", *words, "--file", str(path)]
+    import click
+
+    try:
+        result = root(args=args, prog_name="referee", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        return 1
+    return int(result) if isinstance(result, int) else 0
+
+
+def _help(path: Path) -> None:
+    from referee.journal import GameFile
+
+    with GameFile.open(path) as gf:
+        actions = gf.game.help_actions()
+    show("[bold]Actions[/] (typed alone, or after 'do'):")
+    for notation, meaning in actions:
+        show(f"  {notation:<28} {meaning}")
+    show("[bold]Verbs[/]: show, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
+         "adjust OVERRIDE --reason \"...\", dice status|reveal, export FILE, tables GAME, quit")
+
+
+def _history(load: bool) -> None:
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - platform without readline
+        return
+    try:
+        if load:
+            if HISTORY.exists():
+                readline.read_history_file(HISTORY)
+        else:
+            readline.set_history_length(1000)
+            readline.write_history_file(HISTORY)
+    except OSError:
+        pass

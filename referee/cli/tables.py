@@ -1,0 +1,54 @@
+"""``referee tables GAME`` shows each table with provenance; ``tables export GAME DIR`` copies them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import JsonOpt, TablesOpt, fail, guarded, print_json, show
+
+app = typer.Typer()
+
+
+@app.command(name="tables")
+@guarded
+def tables_(
+    words: Annotated[list[str], typer.Argument(help="GAME, or: export GAME DIR.", metavar="[export] GAME [DIR]")],
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Show a game's tables with the provenance of every value, or export them to edit.
+
+    Provenance: rulebook, secondary (another public source), interpretation (our reading of
+    unclear wording), provisional (unknown; a stand-in). Edit an exported copy and pass
+    --tables DIR (or set REFEREE_TABLES=DIR) to use your printed aid sheet's values.
+    """
+    from referee import render
+    from referee.games import find_game
+    from referee.tables import describe_table_set, export_table_set, load_table_set
+
+    if words[0] == "export":
+        if len(words) != 3:
+            raise fail("usage: referee tables export GAME DIR", code=2)
+        engine = find_game(words[1])
+        table_set = load_table_set(engine.info.slug, tables)
+        written = export_table_set(table_set, Path(words[2]))
+        if json_:
+            print_json({"written": [str(p) for p in written]})
+            return
+        show(f"wrote {len(written)} table files under {Path(words[2]) / engine.info.slug}")
+        show(f"edit them, then use: referee ... --tables {words[2]}   (or REFEREE_TABLES={words[2]})")
+        return
+    if len(words) != 1:
+        raise fail("usage: referee tables GAME   or   referee tables export GAME DIR", code=2)
+    engine = find_game(words[0])
+    table_set = load_table_set(engine.info.slug, tables)
+    engine.new_state(table_set)  # validates every file against its schema
+    views = describe_table_set(table_set)
+    if json_:
+        print_json([{"file": v.name, "source": v.source, "overridden": v.overridden, "columns": list(v.columns),
+                     "rows": [list(r) for r in v.rows]} for v in views])
+        return
+    show(render.tables(views, engine.info.slug))

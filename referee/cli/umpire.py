@@ -1,0 +1,163 @@
+"""Rulings on demand: judge, legal, resolve (on a position file or the game file), schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from referee.cli.common import (
+    DiceOpt,
+    FileOpt,
+    JsonOpt,
+    PositionOpt,
+    SeedOpt,
+    TablesOpt,
+    fail,
+    guarded,
+    load_position,
+    print_json,
+    show,
+    umpire_dice,
+)
+
+if TYPE_CHECKING:
+    from referee.game import Engine, GameState
+    from referee.journal import GameFile
+
+app = typer.Typer()
+
+DEFAULT = Path("game.referee")
+Words = Annotated[list[str], typer.Argument(help="With --position: GAME then the words; else the words alone.")]
+ExplainOpt = Annotated[bool, typer.Option("--explain", help="Add our summary of each cited section.")]
+
+
+def _split(words: list[str], position: Path | None, what: str) -> tuple[str | None, str]:
+    if position is None:
+        return None, " ".join(words)
+    if len(words) < 2:
+        raise fail(f"with --position, give the game then the {what}, e.g. cyrus-pyxis 'Pyxis C5'", code=2)
+    return words[0], " ".join(words[1:])
+
+
+def _target(
+    words: list[str], position: Path | None, file: Path, tables: Path | None, what: str
+) -> tuple[Engine, GameState, str, GameFile | None]:
+    game_name, rest = _split(words, position, what)
+    if position is not None and game_name is not None:
+        engine, state, _ = load_position(game_name, position, tables)
+        return engine, state, rest, None
+    from referee.journal import GameFile
+
+    gf = GameFile.open(file)
+    return gf.game, gf.state(), rest, gf
+
+
+@app.command()
+@guarded
+def judge(
+    words: Words,
+    position: PositionOpt = None,
+    file: FileOpt = DEFAULT,
+    tables: TablesOpt = None,
+    explain: ExplainOpt = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Is this action legal now, and why not? (exit 0 either way; nothing is played)"""
+    from referee import render
+    from referee.games import find_game
+
+    engine, state, text, gf = _target(words, position, file, tables, "action")
+    try:
+        verdict = engine.judge(state, engine.parse(state, text))
+    finally:
+        if gf is not None:
+            gf.close()
+    if json_:
+        print_json(verdict)
+        return
+    rules = _rules(find_game(engine.info.slug).info.package) if explain else None
+    show(render.verdict(verdict, rules, explain))
+
+
+def _rules(package: str) -> object:
+    import importlib
+
+    return importlib.import_module(f"referee.games.{package}.rules").RULES
+
+
+@app.command()
+@guarded
+def legal(
+    words: Words,
+    position: PositionOpt = None,
+    file: FileOpt = DEFAULT,
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Where may this unit go now (attacks included), or whom may this archer support?"""
+    from referee import render
+
+    engine, state, unit, gf = _target(words, position, file, tables, "unit")
+    try:
+        report = engine.legal_report(state, unit)
+    finally:
+        if gf is not None:
+            gf.close()
+    if json_:
+        print_json(report)
+        return
+    explain = getattr(report, "explain", None)
+    if callable(explain):
+        show(render.explains(report))  # type: ignore[arg-type]
+    else:
+        show(report.model_dump_json(indent=2))
+
+
+@app.command()
+@guarded
+def resolve(
+    words: Annotated[list[str] | None, typer.Argument(help="With --position: the game.")] = None,
+    position: PositionOpt = None,
+    dice: DiceOpt = None,
+    seed: SeedOpt = None,
+    file: FileOpt = DEFAULT,
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Resolve what is pending (combats, retreats): from a position file, or in the game file."""
+    from referee import render
+
+    if position is not None:
+        if not words:
+            raise fail("with --position, give the game first, e.g. referee resolve cyrus-pyxis --position FILE", code=2)
+        engine, state, _ = load_position(words[0], position, tables)
+        _, result = engine.resolve_pending(state, umpire_dice(dice, seed))  # type: ignore[arg-type]
+        if json_:
+            print_json(result)
+            return
+        explain = getattr(result, "explain", None)
+        show(render.explains(result) if callable(explain) else result.model_dump_json(indent=2))  # type: ignore[arg-type]
+        return
+    if words:
+        raise fail(f"unexpected {' '.join(words)!r}: in a game file, just type referee resolve", code=2)
+    from referee.dice import parse_faces
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        record = gf.do("resolve", parse_faces(dice) if dice else None)
+        if json_:
+            print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(gf.state())})
+            return
+        show(render.record(record))
+        show(render.board(gf.game.board_view(gf.state())))
+
+
+@app.command()
+@guarded
+def schema(game: Annotated[str, typer.Argument(help="Game slug, e.g. cyrus-pyxis.")]) -> None:
+    """Print the JSON Schema of the game's position files."""
+    from referee.games import find_game
+
+    print_json(find_game(game).position_model.model_json_schema())

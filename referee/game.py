@@ -1,0 +1,298 @@
+"""The game protocol every game package implements, and the value types around it.
+
+A game package exports one :class:`Engine` subclass instance, ``GAME``, declaring its nature as
+data (:class:`GameInfo`). The fixed verbs (HOUSE_STYLE §3):
+
+- ``parse(state, text)`` — action text to an :class:`Action` (syntax and names, not rules);
+- ``judge(state, action)`` — a :class:`~referee.rulings.Verdict` listing every violation;
+- ``apply(state, action, dice)`` — unchecked and fast, returns an :class:`Applied`;
+- ``play(state, action, dice)`` — judge, raise if illegal, apply, return an :class:`ActionRecord`;
+- ``legal_actions(state)`` — built on the same checks as ``judge``.
+
+States are frozen pydantic models; ``apply`` returns a new one. Umpire mode goes through
+``from_position``/``to_position`` (the position-file schema, ``position_model``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from referee.dice import Dice, Roll
+from referee.errors import IllegalActionError
+from referee.rulings import Ruling, Verdict
+from referee.tables import TableSet
+
+RGB = tuple[int, int, int]
+
+
+class GameInfo(BaseModel):
+    """What a game is: its two names, title, sides and dice."""
+
+    model_config = ConfigDict(frozen=True)
+
+    slug: str = Field(description="CLI id: cyrus-pyxis, iliad, zargo, 300-solo.")
+    package: str = Field(description="Python package under referee.games.")
+    title: str
+    sides: tuple[str, ...]
+    dice: str | None = Field(description="Dice the game uses, e.g. '1d6', or None.")
+    rulebook: str = Field(description="Edition of the rulebook the sections refer to.")
+
+
+class GameState(BaseModel):
+    """Base of every game's state: frozen; ``apply`` returns a new one."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+
+class Action(BaseModel):
+    """Base of every game's actions (the intent; its random results go in the record)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    def text(self) -> str:
+        """Returns the canonical notation that parses back to this action."""
+        raise NotImplementedError
+
+    def is_adjust(self) -> bool:
+        """Returns True for umpire overrides (``referee adjust``)."""
+        return False
+
+
+class Outcome(BaseModel):
+    """The end of a game: who won and why (None winner for a draw)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    winner: str | None
+    reason: str
+    ruling: Ruling
+
+
+class ActionRecord(BaseModel):
+    """An action plus what happened: its rolls, the events it triggered, structured details."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action: str
+    kind: Literal["action", "adjust"] = "action"
+    side: str | None = None
+    rolls: tuple[Roll, ...] = ()
+    events: tuple[Ruling, ...] = ()
+    provisional: tuple[str, ...] = ()
+    details: tuple[JsonValue, ...] = Field(default=(), description="Game-specific results.")
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What ``apply`` returns: the new state, the events, game-specific details."""
+
+    state: GameState
+    events: tuple[Ruling, ...] = ()
+    provisional: tuple[str, ...] = ()
+    details: tuple[JsonValue, ...] = ()
+
+
+@dataclass(frozen=True)
+class CellView:
+    """One cell as drawn: terrain, the occupant's short label and side, a mark (combat...)."""
+
+    name: str
+    terrain: str
+    label: str = ""
+    side: str | None = None
+    second_label: str = ""
+    second_side: str | None = None
+    mark: str | None = None
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A square board as data, drawn by the terminal renderer and the PNG writer alike."""
+
+    title: str
+    rows: int
+    cols: int
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    cells: tuple[CellView, ...]
+    terrain_colours: Mapping[str, RGB]
+    side_colours: Mapping[str, RGB]
+    legend: tuple[tuple[str, str, str], ...] = ()
+    status: tuple[str, ...] = ()
+    edges: tuple[str, str, str, str] = ("", "", "", "")
+    """Labels of the top, right, bottom and left edges (e.g. "East")."""
+
+
+@dataclass(frozen=True)
+class MapView:
+    """A board that is not a grid (a city map) shown as a table: one row per place."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    status: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class _Recorder:
+    """Wraps dice to collect every roll an action draws."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.rolls: list[Roll] = []
+
+    def roll(self, count: int, sides: int, purpose: str) -> Roll:
+        result = self.dice.roll(count, sides, purpose)
+        self.rolls.append(result)
+        return result
+
+
+def canonical(value: object) -> object:
+    """Returns plain data with sets sorted and keys ordered, for stable hashing."""
+    if isinstance(value, BaseModel):
+        return canonical(value.model_dump(mode="python"))
+    if isinstance(value, Mapping):
+        return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, set | frozenset):
+        return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, default=str))
+    if isinstance(value, list | tuple):
+        return [canonical(v) for v in value]
+    return value
+
+
+class Engine(ABC):
+    """One game's rules engine. Subclasses implement the abstract verbs for their types."""
+
+    info: GameInfo
+    position_model: type[BaseModel]
+
+    # ---- state ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_state(self, table_set: TableSet) -> GameState:
+        """Returns the state at the very start of a game (before set-up)."""
+
+    @abstractmethod
+    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
+        """Returns the action texts that play the set-up described by a ``--setup`` file.
+
+        Raises:
+            PositionError: the file does not describe a set-up.
+        """
+
+    @abstractmethod
+    def from_position(self, table_set: TableSet, data: object, label: str) -> GameState:
+        """Returns the state a position file describes.
+
+        Raises:
+            PositionError: malformed or impossible position (names the file and field).
+            UnknownNameError: an unknown unit or place, with suggestions.
+        """
+
+    @abstractmethod
+    def to_position(self, state: GameState) -> BaseModel:
+        """Returns the position-file model of a state."""
+
+    def state_hash(self, state: GameState) -> str:
+        """Returns a stable SHA-256 of everything the state holds."""
+        blob = json.dumps(canonical(state), sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    @abstractmethod
+    def outcome(self, state: GameState) -> Outcome | None:
+        """Returns how the game ended, or None while it goes on."""
+
+    @abstractmethod
+    def to_act(self, state: GameState) -> str | None:
+        """Returns the side whose input the game waits for."""
+
+    # ---- actions ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, state: GameState, text: str) -> Action:
+        """Returns the action a text names.
+
+        Raises:
+            NotationError: the text is not an action of this game.
+            UnknownNameError: a unit or cell is unknown (with suggestions).
+        """
+
+    @abstractmethod
+    def parse_adjust(self, state: GameState, text: str) -> Action:
+        """Returns the umpire override a text names (``referee adjust``).
+
+        Raises:
+            NotationError: not an override this game supports.
+            UnknownNameError: a unit or cell is unknown.
+        """
+
+    @abstractmethod
+    def judge(self, state: GameState, action: Action) -> Verdict:
+        """Returns whether the action is legal now, with every violation."""
+
+    @abstractmethod
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
+        """Returns the result of an action without checking it (fast; for legal actions)."""
+
+    @abstractmethod
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Returns every legal action now (empty when the game is over)."""
+
+    def play(self, state: GameState, action: Action, dice: Dice) -> tuple[GameState, ActionRecord]:
+        """Judges, then applies a legal action and returns the new state and its record.
+
+        Raises:
+            IllegalActionError: the action breaks a rule; carries the verdict.
+        """
+        verdict = self.judge(state, action)
+        if not verdict.legal:
+            raise IllegalActionError(verdict)
+        recorder = _Recorder(dice)
+        side = self.to_act(state)
+        applied = self.apply(state, action, recorder)
+        provisional = tuple(dict.fromkeys(verdict.provisional + applied.provisional))
+        record = ActionRecord(
+            action=action.text(),
+            kind="adjust" if action.is_adjust() else "action",
+            side=side,
+            rolls=tuple(recorder.rolls),
+            events=applied.events,
+            provisional=provisional,
+            details=applied.details,
+        )
+        return applied.state, record
+
+    # ---- umpire -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def legal_report(self, state: GameState, unit: str) -> BaseModel:
+        """Returns what a unit may do now (``referee legal``).
+
+        Raises:
+            UnknownNameError: no such unit.
+        """
+
+    @abstractmethod
+    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, BaseModel]:
+        """Resolves what is pending in an umpire position; returns the state and the results."""
+
+    # ---- display ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def board_view(self, state: GameState) -> BoardView | MapView:
+        """Returns the board as data: a grid (terminal and PNG) or a table of places."""
+
+    @abstractmethod
+    def status(self, state: GameState) -> list[str]:
+        """Returns short lines on the turn, phase and what the game waits for."""
+
+    def help_actions(self) -> Sequence[tuple[str, str]]:
+        """Returns (notation, meaning) pairs shown by ``help`` in the shell."""
+        return ()

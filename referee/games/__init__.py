@@ -1,0 +1,64 @@
+"""The registry of games: CLI slug → package, imported on first use.
+
+Each game package exports ``GAME``, an :class:`~referee.game.Engine`. Importing lazily keeps
+``referee judge cyrus-pyxis ...`` from loading every other game's tables at start-up.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+
+from referee.errors import UnknownNameError
+from referee.game import Engine
+
+GAME_PACKAGES: dict[str, str] = {
+    "cyrus-pyxis": "cyrus_pyxis",
+    "iliad": "iliad",
+    "zargo": "zargo",
+    "300-solo": "earth_water",
+}
+"""Slug → package of every game the referee knows of (HOUSE_STYLE §3: the one mapping).
+A game whose package is not in this installation is reported as not available."""
+
+_loaded: dict[str, Engine] = {}
+
+
+def find_game(name: str) -> Engine:
+    """Returns the engine of a game by slug (or package name).
+
+    Raises:
+        UnknownNameError: no such game; suggests close slugs.
+    """
+    key = name.strip().lower()
+    by_package = {pkg: slug for slug, pkg in GAME_PACKAGES.items()}
+    slug = by_package.get(key.replace("-", "_"), key)
+    if slug not in GAME_PACKAGES:
+        close = difflib.get_close_matches(key, available_games(), n=3, cutoff=0.4)
+        raise UnknownNameError("game", name, close or available_games())
+    if slug not in _loaded:
+        if not available(slug):
+            err = UnknownNameError("game", name, available_games())
+            err.hint = f"{slug} is planned but not available in this version"
+            raise err
+        module = importlib.import_module(f"referee.games.{GAME_PACKAGES[slug]}")
+        engine = module.GAME
+        assert isinstance(engine, Engine)
+        _loaded[slug] = engine
+    return _loaded[slug]
+
+
+def available(slug: str) -> bool:
+    """Returns True when the game's package is part of this installation."""
+    return importlib.util.find_spec(f"referee.games.{GAME_PACKAGES[slug]}") is not None
+
+
+def available_games() -> list[str]:
+    """Returns the slugs of the games this installation can referee."""
+    return [slug for slug in GAME_PACKAGES if available(slug)]
+
+
+def all_games() -> list[Engine]:
+    """Returns the engine of every available game (imports them all)."""
+    return [find_game(slug) for slug in available_games()]

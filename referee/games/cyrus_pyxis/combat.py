@@ -1,0 +1,557 @@
+"""IV.2, VI: archer support and combat resolution (deterministic: Cyrus & Pyxis has no dice).
+
+Support: an archer adds one to a friendly legion in a combat within range (2 squares from a
+plain, 3 from a hill, none from a forest), along orthogonal steps that may pass over legions but
+never through forest or hill; once per archer per turn, one archer per legion, no support for a
+combat in forest, none from an engaged archer.
+
+Resolution: values by type and the combat cell's terrain (a phalanx uses its mounted value
+against cavalry and elephants), plus support; the difference attacker − defender selects a band
+of the result table; combats go eastmost first when the Greek attacks, westmost first when the
+Persian does, each result standing for the next. Entry points: :func:`support_checks`,
+:func:`resolve_all`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict
+
+from referee.games.cyrus_pyxis.rules import (
+    ARCHER_SUPPORT,
+    ARCHERS,
+    BOARD,
+    COMBAT,
+    COMBAT_RESULT,
+    COMBAT_STEP,
+    COMBAT_VALUES,
+    GAME_END,
+    GOAL,
+    MOVE_STEP,
+    PHALANX,
+    SETUP,
+    SUPPORT_DECLARATION,
+    SUPPORT_EFFECT,
+    SUPPORT_STEP,
+    VALUE_TABLES,
+)
+from referee.games.cyrus_pyxis.state import (
+    PLURAL,
+    SETUP_STEPS,
+    CyrusState,
+    Kind,
+    Legion,
+    LegionId,
+    Occupancy,
+    Phase,
+    Result,
+    Side,
+    Terrain,
+)
+from referee.grid import Cell, SearchResult
+from referee.rulings import RuleRef, Ruling
+
+ARCHER_RANGE: dict[Terrain, int] = {Terrain.PLAIN: 2, Terrain.HILL: 3, Terrain.FOREST: 0}  # IV.2-1
+SUPPORT_BONUS = 1  # IV.2-2
+
+
+def arrow_reach(state: CyrusState, archer_cell: Cell) -> SearchResult:
+    """IV.2-1: cells an archer's support reaches: orthogonal steps within range, over legions,
+    never through a forest or hill cell (such a cell may still be the last one)."""
+    limit = ARCHER_RANGE[state.terrain_at(archer_cell)]
+    return state.tables.grid.search(
+        archer_cell, limit, lambda c: True, lambda c: state.terrain_at(c) is Terrain.PLAIN
+    )
+
+
+def combat_order(state: CyrusState, cells: list[Cell]) -> list[Cell]:
+    """VI: eastmost first when the Greek attacks, westmost first when the Persian attacks;
+    on one number line, letter order A→L (interpretation same-line-order)."""
+    grid = state.tables.grid
+    if state.active is Side.GREEK:
+        return sorted(cells, key=lambda c: (-grid.rc(c)[1], grid.rc(c)[0]))
+    return sorted(cells, key=lambda c: (grid.rc(c)[1], grid.rc(c)[0]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Support checks
+
+
+@dataclass
+class SupportContext:
+    """One support declaration being judged."""
+
+    state: CyrusState
+    occ: Occupancy
+    archer: Legion
+    legion: Legion
+
+    def cell(self, legion: Legion) -> Cell | None:
+        return self.state.where.get(legion.name)
+
+    def name(self, cell: Cell) -> str:
+        return self.state.tables.grid.name(cell)
+
+
+def check_support_phase(ctx: SupportContext) -> Ruling | None:
+    """III.2, VI.1: supports are declared after movement, the attacker first, then the defender."""
+    state = ctx.state
+    if state.phase is Phase.ANY:
+        return None
+    if state.phase is Phase.SUPPORT:
+        if state.declaring is None or ctx.archer.side is state.declaring:
+            return None
+        first = "the attacker declares first" if state.declaring is state.active else "the attacker has finished"
+        return Ruling.violation(
+            "not-declaring",
+            f"the {state.declaring.title} declares supports now ({first}); "
+            f"{ctx.archer.side.title} supports wait their turn",
+            (SUPPORT_STEP, SUPPORT_DECLARATION),
+        )
+    if state.phase is Phase.SETUP:
+        side, what, _ = SETUP_STEPS[state.setup_step]
+        return Ruling.violation("wrong-phase", f"the set-up is not finished: the {side.title} lays {PLURAL[what]}", (SETUP,))
+    if state.phase is Phase.OVER:
+        return Ruling.violation("game-over", f"the game is over: {state.win_reason}", (GAME_END,))
+    if state.phase is Phase.MOVE:
+        msg = f"supports are declared once the {state.active.title} movement is over (type done)"
+        return Ruling.violation("wrong-phase", msg, (MOVE_STEP, SUPPORT_STEP))
+    return Ruling.violation(
+        "wrong-phase", "the support step is over; the combats wait to be resolved", (SUPPORT_STEP, COMBAT_STEP)
+    )
+
+
+def check_is_archer(ctx: SupportContext) -> Ruling | None:
+    """IV.2: only archers support."""
+    if ctx.archer.kind is Kind.ARCHER:
+        return None
+    label = ctx.state.tables.kinds[ctx.archer.kind].label.lower()
+    return Ruling.violation("not-an-archer", f"{ctx.archer.name} is a {label}, not an archer", (ARCHERS,))
+
+
+def check_both_in_play(ctx: SupportContext) -> Ruling | None:
+    """VI: eliminated legions neither support nor fight."""
+    gone = [lg.name for lg in (ctx.archer, ctx.legion) if ctx.cell(lg) is None]
+    if not gone:
+        return None
+    return Ruling.violation("legion-eliminated", f"{' and '.join(gone)} no longer in play", (COMBAT,))
+
+
+def check_same_side(ctx: SupportContext) -> Ruling | None:
+    """IV.2: an archer supports a friendly legion."""
+    if ctx.archer.side is ctx.legion.side:
+        return None
+    return Ruling.violation(
+        "support-enemy",
+        f"{ctx.archer.name} is {ctx.archer.side.title} and {ctx.legion.name} {ctx.legion.side.title}; "
+        "an archer supports only its own side",
+        (ARCHERS,),
+    )
+
+
+def check_target_engaged(ctx: SupportContext) -> Ruling | None:
+    """IV.2: the supported legion must be engaged in a combat."""
+    cell = ctx.cell(ctx.legion)
+    if cell is None or ctx.occ.combat_of(ctx.legion) is not None:
+        return None
+    return Ruling.violation(
+        "not-in-combat", f"{ctx.legion.name} on {ctx.name(cell)} is not in a combat", (ARCHERS,)
+    )
+
+
+def archer_engaged(state: CyrusState, occ: Occupancy, archer: Legion) -> bool:
+    """IV.2-1 (interpretation engaged-archer): whether an archer is barred from supporting."""
+    cell = occ.combat_of(archer)
+    if cell is None:
+        return False
+    if state.tables.interpretation_choice("engaged-archer") == "attacked-only":
+        return archer.side is not state.active
+    return True
+
+
+def check_archer_free(ctx: SupportContext) -> Ruling | None:
+    """IV.2-1: an archer in a combat cannot support (interpretation engaged-archer)."""
+    if ctx.archer is ctx.legion or not archer_engaged(ctx.state, ctx.occ, ctx.archer):
+        if ctx.archer is ctx.legion and ctx.occ.combat_of(ctx.archer) is not None:
+            return Ruling.violation(
+                "archer-engaged", f"{ctx.archer.name} is in a combat and cannot support itself", (ARCHER_SUPPORT,)
+            )
+        return None
+    cell = ctx.occ.combat_of(ctx.archer)
+    assert cell is not None
+    role = "attacked" if ctx.archer.side is not ctx.state.active else "attacking"
+    return Ruling.violation(
+        "archer-engaged", f"{ctx.archer.name} is {role} on {ctx.name(cell)} and cannot support", (ARCHER_SUPPORT,)
+    )
+
+
+def check_archer_once(ctx: SupportContext) -> Ruling | None:
+    """IV.2-1: one support per archer per turn."""
+    already = ctx.state.supports.get(ctx.archer.name)
+    if already is None:
+        return None
+    return Ruling.violation(
+        "archer-already-supporting", f"{ctx.archer.name} already supports {already} this turn", (ARCHER_SUPPORT,)
+    )
+
+
+def check_legion_once(ctx: SupportContext) -> Ruling | None:
+    """IV.2-1: a legion in combat receives at most one support."""
+    for archer, legion in ctx.state.supports.items():
+        if legion == ctx.legion.name and archer != ctx.archer.name:
+            return Ruling.violation(
+                "already-supported", f"{ctx.legion.name} already has {archer}'s support; one per legion",
+                (ARCHER_SUPPORT,),
+            )
+    return None
+
+
+def check_archer_terrain(ctx: SupportContext) -> Ruling | None:
+    """IV.2-1: an archer in a forest cannot support."""
+    cell = ctx.cell(ctx.archer)
+    if cell is None or ctx.state.terrain_at(cell) is not Terrain.FOREST:
+        return None
+    return Ruling.violation(
+        "archer-in-forest", f"{ctx.archer.name} stands in the forest on {ctx.name(cell)} and cannot support",
+        (ARCHER_SUPPORT,),
+    )
+
+
+def check_combat_terrain(ctx: SupportContext) -> Ruling | None:
+    """IV.2-1: a combat in a forest receives no support."""
+    cell = ctx.occ.combat_of(ctx.legion)
+    if cell is None or ctx.state.terrain_at(cell) is not Terrain.FOREST:
+        return None
+    return Ruling.violation(
+        "combat-in-forest", f"{ctx.legion.name} fights in the forest on {ctx.name(cell)}; no support there",
+        (ARCHER_SUPPORT,),
+    )
+
+
+def check_range(ctx: SupportContext) -> Ruling | None:
+    """IV.2-1: the combat lies within range along a line of fire clear of forest and hill."""
+    start, target = ctx.cell(ctx.archer), ctx.occ.combat_of(ctx.legion)
+    if start is None or target is None:
+        return None
+    terrain = ctx.state.terrain_at(start)
+    limit = ARCHER_RANGE[terrain]
+    if limit == 0 or ctx.state.terrain_at(target) is Terrain.FOREST:
+        return None  # reported by the terrain checks
+    if target in arrow_reach(ctx.state, start).distance:
+        return None
+    grid = ctx.state.tables.grid
+    distance = grid.manhattan(start, target)
+    where = f"{ctx.archer.name} on {terrain} at {ctx.name(start)}"
+    if distance > limit:
+        return Ruling.violation(
+            "out-of-range",
+            f"{where} reaches {limit} squares; {ctx.legion.name}'s combat on {ctx.name(target)} is {distance} away",
+            (ARCHER_SUPPORT,),
+        )
+    return Ruling.violation(
+        "arrows-blocked",
+        f"every line of fire of at most {limit} squares from {ctx.name(start)} to {ctx.name(target)} "
+        "passes through forest or hill",
+        (ARCHER_SUPPORT,),
+    )
+
+
+SUPPORT_CHECKS: tuple[Callable[[SupportContext], Ruling | None], ...] = (
+    check_support_phase,
+    check_is_archer,
+    check_both_in_play,
+    check_same_side,
+    check_target_engaged,
+    check_archer_free,
+    check_archer_once,
+    check_legion_once,
+    check_archer_terrain,
+    check_combat_terrain,
+    check_range,
+)
+
+
+def support_disclosures(ctx: SupportContext) -> tuple[str, ...]:
+    """Interpretations a support verdict relied on."""
+    rules = ctx.state.tables.rules
+    out = [rules.interpretation("support-range-steps").label(), rules.interpretation("support-once-per-turn").label()]
+    if ctx.occ.combat_of(ctx.archer) is not None:
+        out.append(rules.interpretation("engaged-archer").label())
+    return tuple(out)
+
+
+def possible_supports(state: CyrusState, occ: Occupancy, side: Side) -> list[tuple[LegionId, LegionId]]:
+    """Returns every (archer, legion) support a side may still declare (the checks' rules)."""
+    engaged = [occ.side_at(c, side) for c in occ.combats()]
+    targets = [lg for lg in engaged if lg is not None]
+    out: list[tuple[LegionId, LegionId]] = []
+    if not targets:
+        return out
+    supported = set(state.supports.values())
+    for archer in state.tables.legions:
+        if archer.side is not side or archer.kind is not Kind.ARCHER or archer.name in state.supports:
+            continue
+        cell = state.where.get(archer.name)
+        if cell is None or ARCHER_RANGE[state.terrain_at(cell)] == 0 or archer_engaged(state, occ, archer):
+            continue
+        reach = arrow_reach(state, cell).distance
+        for legion in targets:
+            combat_cell = state.where[legion.name]
+            if (
+                legion.name not in supported
+                and legion is not archer
+                and state.terrain_at(combat_cell) is not Terrain.FOREST
+                and combat_cell in reach
+            ):
+                out.append((archer.name, legion.name))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Resolution
+
+
+class Strength(BaseModel):
+    """One side of a combat: base value from the table, the support bonus, the total."""
+
+    model_config = ConfigDict(frozen=True)
+
+    legion: str
+    side: Side
+    kind: Kind
+    base: int
+    base_source: str
+    base_provenance: str
+    support: str | None = None
+    bonus: int = 0
+    total: int
+
+
+class Retreat(BaseModel):
+    """VI: where a retreating legion went, or why it was eliminated."""
+
+    model_config = ConfigDict(frozen=True)
+
+    legion: str
+    start: str
+    path: tuple[str, ...]
+    to: str | None
+    eliminated: bool
+    off_board: bool = False
+    reason: str = ""
+
+
+class CombatResult(BaseModel):
+    """One resolved combat, carrying its own explanation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    order: int
+    cell: str
+    terrain: Terrain
+    attacker: Strength
+    defender: Strength
+    difference: int
+    outcome: Result
+    band: str
+    retreat: Retreat | None = None
+    eliminated: tuple[str, ...] = ()
+    victory: Side | None = None
+    provisional: tuple[str, ...] = ()
+    cites: tuple[RuleRef, ...] = ()
+
+    def summary(self) -> str:
+        """Returns the one-line explanation shown to players."""
+        a, d = self.attacker, self.defender
+        a_sup = f" +{a.bonus} {a.support}" if a.support else ""
+        d_sup = f" +{d.bonus} {d.support}" if d.support else ""
+        head = (
+            f"{self.cell} ({self.terrain}): {a.legion} {a.base}{a_sup} = {a.total} vs "
+            f"{d.legion} {d.base}{d_sup} = {d.total}, difference {self.difference:+d} ({self.band})"
+        )
+        return f"{head}: {outcome_text(self)}"
+
+
+def outcome_text(result: CombatResult) -> str:
+    """Returns what happened, in words."""
+    r = result.retreat
+    if r is None:
+        loser = result.eliminated[0] if result.eliminated else "?"
+        return f"{loser} is eliminated"
+    if r.eliminated:
+        return f"{r.legion} must retreat but is eliminated ({r.reason})"
+    via = " over " + ", ".join(r.path[:-1]) if len(r.path) > 1 else ""
+    return f"{r.legion} retreats {r.start} → {r.to}{via}"
+
+
+def band_label(lo: int | None, hi: int | None) -> str:
+    """Returns a result band as text: 'd ≥ +3', 'd = 0', '-2 ≤ d ≤ -1'."""
+    if lo is None and hi is not None:
+        return f"d ≤ {hi:+d}"
+    if hi is None and lo is not None:
+        return f"d ≥ {lo:+d}"
+    if lo == hi and lo is not None:
+        return f"d = {lo:+d}"
+    return f"{lo:+d} ≤ d ≤ {hi:+d}"
+
+
+def strength(state: CyrusState, legion: Legion, opponent: Legion, terrain: Terrain, archer: str | None) -> Strength:
+    """VI.2, IV.3, IV.2-2: a legion's combat value on a terrain against an opponent."""
+    looked = state.tables.value(legion.kind, terrain, opponent.kind)
+    bonus = SUPPORT_BONUS if archer else 0
+    return Strength(
+        legion=legion.name, side=legion.side, kind=legion.kind, base=looked.value, base_source=looked.source,
+        base_provenance=looked.provenance, support=archer, bonus=bonus, total=looked.value + bonus,
+    )
+
+
+@dataclass
+class Resolution:
+    """What resolving every pending combat produced."""
+
+    state: CyrusState
+    results: list[CombatResult]
+    events: list[Ruling]
+    provisional: list[str]
+    unresolved: list[str]
+
+
+def resolve_all(state: CyrusState) -> Resolution:
+    """VI: resolves every pending combat in order; returns the state before the turn passes."""
+    tables, grid = state.tables, state.tables.grid
+    rules = tables.rules
+    occ = Occupancy(state)
+    cells: dict[Cell, list[Legion]] = {c: list(v) for c, v in occ.cells.items()}
+    where = dict(state.where)
+    supporter = {legion: archer for archer, legion in state.supports.items()}
+    order = combat_order(state, occ.combats())
+    lines = [grid.rc(c)[1] for c in order]
+    shared_line = len(lines) != len(set(lines))
+    results: list[CombatResult] = []
+    events: list[Ruling] = []
+    provisional: list[str] = []
+    winner: Side | None = None
+    reason = ""
+    unresolved: list[str] = []
+
+    for n, cell in enumerate(order, start=1):
+        if winner is not None:
+            unresolved.append(grid.name(cell))
+            continue
+        here = cells[cell]
+        attacker = next(lg for lg in here if lg.side is state.active)
+        defender = next(lg for lg in here if lg.side is not state.active)
+        terrain = state.terrain_at(cell)
+        a = strength(state, attacker, defender, terrain, supporter.get(attacker.name))
+        d = strength(state, defender, attacker, terrain, supporter.get(defender.name))
+        diff = a.total - d.total
+        band = tables.result(diff)
+        used: list[str] = [rules.interpretation("combat-terrain").label()]
+        for s in (a, d):
+            if s.base_provenance in ("interpretation", "provisional", "reconstruction"):
+                used.append(f"{s.base_source} = {s.base} ({s.base_provenance})")
+        if band.provenance != "rulebook":
+            used.append(
+                f"combat_results.csv: {band_label(band.min_difference, band.max_difference)} → "
+                f"{band.result} ({band.provenance})"
+            )
+        if shared_line:
+            used.append(rules.interpretation("same-line-order").label())
+        phalanx_vs = [
+            (p, o) for p, o in ((attacker, defender), (defender, attacker))
+            if p.kind is Kind.PHALANX and not o.mounted and o.kind is not Kind.INFANTRY
+        ]
+        if phalanx_vs:
+            used.append(rules.interpretation("foot-for-phalanx").label())
+        retreat: Retreat | None = None
+        eliminated: list[str] = []
+        if band.result in ("defender-eliminated", "attacker-eliminated"):
+            loser = defender if band.result == "defender-eliminated" else attacker
+            here.remove(loser)
+            del where[loser.name]
+            eliminated.append(loser.name)
+        else:
+            loser = defender if band.result == "defender-retreats" else attacker
+            retreat, note = _retreat(state, cells, where, loser, cell)
+            if note:
+                used.append(note)
+            if retreat.eliminated:
+                eliminated.append(loser.name)
+        cites: tuple[RuleRef, ...] = (COMBAT, COMBAT_VALUES, COMBAT_RESULT, VALUE_TABLES)
+        if retreat is not None and retreat.off_board:
+            cites += (BOARD,)  # the retreat left the board
+        if a.support or d.support:
+            cites += (SUPPORT_EFFECT,)
+        if any(s.kind is Kind.PHALANX for s in (a, d)):
+            cites += (PHALANX,)
+        victory: Side | None = None
+        for name in eliminated:
+            lost = tables.by_id[name]
+            if lost.kind is Kind.KING:
+                victory = lost.side.other
+                winner = victory
+                reason = f"{lost.name} was killed in combat on {grid.name(cell)}: the {victory.title} wins"
+                cites += (GOAL,)
+        result = CombatResult(
+            order=n, cell=grid.name(cell), terrain=terrain, attacker=a, defender=d, difference=diff,
+            outcome=band.result, band=band_label(band.min_difference, band.max_difference), retreat=retreat,
+            eliminated=tuple(eliminated), victory=victory, provisional=tuple(dict.fromkeys(used)), cites=cites,
+        )
+        results.append(result)
+        provisional.extend(used)
+        events.append(Ruling.event("combat-result", f"{n}. {result.summary()}", cites))
+        if victory is not None:
+            events.append(Ruling.event("victory", reason, (GOAL, GAME_END)))
+    if unresolved:
+        provisional.append(rules.interpretation("victory-stops-play").label())
+        events.append(
+            Ruling.event("combats-unresolved", f"the game ended before combats on {', '.join(unresolved)}",
+                         (GAME_END,))
+        )
+    new_state = state.model_copy(update={"where": where, "supports": {}})
+    if winner is not None:
+        new_state = new_state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason})
+    return Resolution(new_state, results, events, list(dict.fromkeys(provisional)), unresolved)
+
+
+def _retreat(
+    state: CyrusState, cells: dict[Cell, list[Legion]], where: dict[LegionId, Cell], legion: Legion, start: Cell
+) -> tuple[Retreat, str]:
+    """VI: one cell toward its own side, over friends, eliminated by an enemy or the edge."""
+    grid, rules = state.tables.grid, state.tables.rules
+    path: list[str] = []
+    cell = start
+    cells[start].remove(legion)
+    note = ""
+    while True:
+        nxt = grid.step(cell, 0, legion.side.retreat_step)
+        if nxt is None:
+            del where[legion.name]
+            return (
+                Retreat(legion=legion.name, start=grid.name(start), path=tuple(path), to=None, eliminated=True,
+                        off_board=True, reason="the retreat leaves the board"),
+                rules.interpretation("retreat-off-board").label(),
+            )
+        here = cells.get(nxt, [])
+        enemy = next((lg for lg in here if lg.side is not legion.side), None)
+        if enemy is not None:
+            del where[legion.name]
+            if len(here) > 1:
+                note = rules.interpretation("retreat-into-pending-combat").label()
+            return (
+                Retreat(legion=legion.name, start=grid.name(start), path=(*path, grid.name(nxt)), to=None,
+                        eliminated=True, reason=f"{enemy.name} holds {grid.name(nxt)}"),
+                note,
+            )
+        path.append(grid.name(nxt))
+        if here:
+            cell = nxt
+            continue
+        cells.setdefault(nxt, []).append(legion)
+        where[legion.name] = nxt
+        if state.terrain_at(nxt) is not Terrain.PLAIN:
+            note = rules.interpretation("retreat-into-terrain").label()
+        return Retreat(legion=legion.name, start=grid.name(start), path=tuple(path), to=grid.name(nxt),
+                       eliminated=False), note

@@ -1,0 +1,560 @@
+"""The Cyrus & Pyxis engine: the game protocol wired to the checks of each rule module."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.dice import Dice
+from referee.errors import PositionError, UnknownNameError
+from referee.game import Action, Applied, BoardView, CellView, Engine, GameInfo, GameState, Outcome
+from referee.games.cyrus_pyxis import actions as act
+from referee.games.cyrus_pyxis.combat import (
+    SUPPORT_CHECKS,
+    CombatResult,
+    SupportContext,
+    possible_supports,
+    resolve_all,
+    support_disclosures,
+)
+from referee.games.cyrus_pyxis.movement import (
+    MOVE_CHECKS,
+    MoveContext,
+    check_moves_once,
+    check_quota,
+    destinations,
+    edge_name,
+    movement_disclosures,
+)
+from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, LEGION_COUNTERS, MOVEMENT, SETUP
+from referee.games.cyrus_pyxis.sequence import (
+    SETUP_CHECKS,
+    SetupContext,
+    advance_support,
+    apply_setup,
+    check_done,
+    check_resolve,
+    end_movement,
+    end_turn,
+    finish_declarations,
+    legal_setup_cells,
+    setup_progress,
+)
+from referee.games.cyrus_pyxis.state import (
+    CyrusPosition,
+    CyrusState,
+    CyrusTables,
+    Kind,
+    LegionId,
+    Occupancy,
+    PLURAL,
+    Phase,
+    SetupFile,
+    Side,
+    Terrain,
+    TerrainSpec,
+    load_tables,
+    validate_model,
+)
+from referee.grid import Cell
+from referee.rulings import Ruling, Verdict
+from referee.tables import TableSet
+
+INFO = GameInfo(
+    slug="cyrus-pyxis", package="cyrus_pyxis", title="Cyrus & Pyxis", sides=("greek", "persian"),
+    dice=None, rulebook="Editions UGO (French)",
+)
+
+
+class LegalReport(BaseModel):
+    """``referee legal``: where a legion may end a move, or whom an archer may support."""
+
+    model_config = ConfigDict(frozen=True)
+
+    legion: str
+    side: Side
+    cell: str | None
+    cells: tuple[str, ...] = Field(default=(), description="Cells it may end on (attacks included; 'off').")
+    attacks: tuple[str, ...] = Field(default=(), description="Cells among them where it would attack.")
+    supports: tuple[str, ...] | None = Field(default=None, description="For an archer: legions it may support.")
+    why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
+
+
+class UmpireResolution(BaseModel):
+    """``referee resolve``: the combats in order and the resulting position."""
+
+    model_config = ConfigDict(frozen=True)
+
+    results: tuple[CombatResult, ...]
+    events: tuple[Ruling, ...]
+    unresolved: tuple[str, ...] = ()
+    winner: Side | None = None
+    provisional: tuple[str, ...] = ()
+    position: CyrusPosition
+
+
+def _state(state: GameState) -> CyrusState:
+    assert isinstance(state, CyrusState), type(state)
+    return state
+
+
+class CyrusEngine(Engine):
+    """Cyrus & Pyxis (Editions UGO). Combat is deterministic: no dice."""
+
+    info = INFO
+    position_model = CyrusPosition
+
+    # ---- state ------------------------------------------------------------------------------
+
+    def tables(self, table_set: TableSet) -> CyrusTables:
+        """Returns the validated tables."""
+        return load_tables(table_set)
+
+    def new_state(self, table_set: TableSet) -> CyrusState:
+        return CyrusState(tables=load_tables(table_set), phase=Phase.SETUP)
+
+    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
+        s = _state(state)
+        setup = validate_model(SetupFile, data, label)
+        assert isinstance(setup, SetupFile)
+        texts: list[str] = []
+        for what in ("forest", "hill"):
+            for side in Side:
+                spec = setup.terrain.get(side, TerrainSpec())
+                texts += [f"{what} {c}" for c in getattr(spec, what)]
+        for side, placed in ((Side.GREEK, setup.greek), (Side.PERSIAN, setup.persian)):
+            for name, cell in placed.items():
+                try:
+                    legion = s.tables.legion(name)
+                except UnknownNameError as exc:
+                    raise PositionError(label, f"{side}.{name}", str(exc)) from None
+                texts.append(f"{legion.name} {cell}")
+        return texts
+
+    def from_position(self, table_set: TableSet, data: object, label: str) -> CyrusState:
+        tables = load_tables(table_set)
+        pos = validate_model(CyrusPosition, data, label)
+        assert isinstance(pos, CyrusPosition)
+        grid = tables.grid
+
+        def cell_of(text: str, field: str) -> Cell:
+            try:
+                return grid.parse(text)
+            except UnknownNameError as exc:
+                raise PositionError(label, field, f"{exc}; cells run A1 to {grid.name(grid.size - 1)}") from None
+
+        def legion_of(name: str, field: str) -> LegionId:
+            try:
+                return tables.legion(name).name
+            except UnknownNameError as exc:
+                raise PositionError(label, field, str(exc)) from None
+
+        terrain: dict[Cell, Terrain] = {}
+        for kind in ("forest", "hill"):
+            for text in getattr(pos.terrain, kind):
+                cell = cell_of(text, f"terrain.{kind}")
+                if cell in terrain and terrain[cell].value != kind:
+                    raise PositionError(label, f"terrain.{kind}", f"{grid.name(cell)} is both forest and hill")
+                terrain[cell] = Terrain(kind)
+        where: dict[LegionId, Cell] = {}
+        for side in Side:
+            seen: dict[Cell, LegionId] = {}
+            for name, text in getattr(pos, side.value).items():
+                lid = legion_of(name, f"{side}.{name}")
+                if tables.by_id[lid].side is not side:
+                    raise PositionError(label, f"{side}.{name}", f"{lid} is a {tables.by_id[lid].side} legion")
+                if lid in where:
+                    raise PositionError(label, f"{side}.{name}", f"{lid} is listed twice")
+                cell = cell_of(text, f"{side}.{name}")
+                if cell in seen:
+                    raise PositionError(
+                        label, f"{side}.{name}", f"{lid} and {seen[cell]} are both on {grid.name(cell)}; "
+                        "one legion per side per cell",
+                    )
+                seen[cell] = lid
+                where[lid] = cell
+        moved: list[LegionId] = []
+        for name in pos.moved:
+            lid = legion_of(name, "moved")
+            if tables.by_id[lid].side is not pos.active:
+                raise PositionError(label, "moved", f"{lid} is not a legion of the active side ({pos.active})")
+            moved.append(lid)
+        supports: dict[LegionId, LegionId] = {}
+        for archer, legion in pos.supports.items():
+            aid = legion_of(archer, f"supports.{archer}")
+            supports[aid] = legion_of(legion, f"supports.{archer}")
+        phase = Phase(pos.phase) if pos.phase else Phase.ANY
+        declaring = pos.declaring or (pos.active if phase is Phase.SUPPORT else None)
+        if pos.winner is not None:
+            phase = Phase.OVER
+        state = CyrusState(
+            tables=tables, phase=phase, active=pos.active, turn=pos.turn, terrain=terrain, where=where,
+            moved=tuple(moved), supports=supports, declaring=declaring if phase is Phase.SUPPORT else None,
+            winner=pos.winner, win_reason=f"the {pos.winner} side won" if pos.winner else None,
+        )
+        return state
+
+    def to_position(self, state: GameState) -> CyrusPosition:
+        s = _state(state)
+        grid = s.tables.grid
+        order = {lg.name: i for i, lg in enumerate(s.tables.legions)}
+        by_side: dict[Side, dict[str, str]] = {Side.GREEK: {}, Side.PERSIAN: {}}
+        for name in sorted(s.where, key=order.__getitem__):
+            by_side[s.tables.by_id[name].side][name] = grid.name(s.where[name])
+        phase: str | None
+        phase = None if s.phase in (Phase.ANY, Phase.SETUP) else s.phase.value
+        return CyrusPosition(
+            active=s.active,
+            phase=phase,  # type: ignore[arg-type]
+            declaring=s.declaring,
+            turn=s.turn,
+            terrain=TerrainSpec(
+                forest=sorted((grid.name(c) for c, t in s.terrain.items() if t is Terrain.FOREST), key=_cell_key),
+                hill=sorted((grid.name(c) for c, t in s.terrain.items() if t is Terrain.HILL), key=_cell_key),
+            ),
+            greek=by_side[Side.GREEK],
+            persian=by_side[Side.PERSIAN],
+            moved=list(s.moved),
+            supports=dict(s.supports),
+            winner=s.winner,
+        )
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        s = _state(state)
+        if s.phase is not Phase.OVER:
+            return None
+        reason = s.win_reason or "game over"
+        return Outcome(winner=s.winner, reason=reason, ruling=Ruling.event("victory", reason, (GOAL, GAME_END)))
+
+    def to_act(self, state: GameState) -> str | None:
+        s = _state(state)
+        if s.phase is Phase.SETUP:
+            return setup_progress(s)[0].value
+        if s.phase is Phase.OVER:
+            return None
+        if s.phase is Phase.SUPPORT and s.declaring is not None:
+            return s.declaring.value
+        return s.active.value
+
+    # ---- actions ----------------------------------------------------------------------------
+
+    def parse(self, state: GameState, text: str) -> Action:
+        return act.parse_action(_state(state), text)
+
+    def parse_adjust(self, state: GameState, text: str) -> Action:
+        return act.parse_adjust(_state(state), text)
+
+    def judge(self, state: GameState, action: Action) -> Verdict:
+        s = _state(state)
+        occ = Occupancy(s)
+        text = action.text()
+        violations: list[Ruling] = []
+        notes: list[Ruling] = []
+        provisional: tuple[str, ...] = ()
+        if isinstance(action, act.Move):
+            legion = s.tables.legion(action.legion)
+            target = None if action.cell == act.OFF else s.tables.grid.parse(action.cell)
+            ctx = MoveContext(s, occ, legion, target)
+            violations = [r for check in MOVE_CHECKS if (r := check(ctx)) is not None]
+            provisional = movement_disclosures(s)
+            if not violations:
+                notes = _move_notes(ctx)
+                if target is None:
+                    provisional += (s.tables.rules.interpretation("king-exit").label(),)
+        elif isinstance(action, act.Support):
+            sctx = SupportContext(s, occ, s.tables.legion(action.archer), s.tables.legion(action.legion))
+            violations = [r for check in SUPPORT_CHECKS if (r := check(sctx)) is not None]
+            provisional = support_disclosures(sctx)
+            if s.phase is Phase.ANY:
+                provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
+        elif isinstance(action, act.PlaceTerrain | act.Deploy):
+            cell = s.tables.grid.parse(action.cell)
+            if isinstance(action, act.PlaceTerrain):
+                sctx2 = SetupContext(s, occ, cell, terrain=action.terrain)
+            else:
+                sctx2 = SetupContext(s, occ, cell, legion=s.tables.legion(action.legion))
+            violations = [r for check in SETUP_CHECKS if (r := check(sctx2)) is not None]
+        elif isinstance(action, act.Done):
+            violations = [r] if (r := check_done(s)) else []
+        elif isinstance(action, act.Resolve):
+            violations = [r] if (r := check_resolve(s)) else []
+            if not violations and occ.combats():
+                notes = [Ruling.event("combat", f"{len(occ.combats())} combat(s) to resolve", (COMBAT,))]
+        elif isinstance(action, act.AdjustLegion):
+            violations = _check_adjust_legion(s, occ, action)
+        elif isinstance(action, act.AdjustTerrain | act.AdjustActive):
+            violations = []
+        else:
+            raise TypeError(f"not a Cyrus & Pyxis action: {action!r}")
+        return Verdict(action=text, violations=tuple(violations), notes=tuple(notes), provisional=provisional)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
+        s = _state(state)
+        grid = s.tables.grid
+        if isinstance(action, act.Move):
+            legion = s.tables.legion(action.legion)
+            if action.cell == act.OFF:
+                where = {k: v for k, v in s.where.items() if k != legion.name}
+                reason = f"{legion.name} left the board by the {edge_name(legion.side)} edge: the {legion.side.title} wins"
+                new = s.model_copy(update={"where": where, "moved": (*s.moved, legion.name), "phase": Phase.OVER,
+                                           "winner": legion.side, "win_reason": reason})
+                return Applied(new, (Ruling.event("victory", reason, (GOAL, GAME_END)),))
+            cell = grid.parse(action.cell)
+            new = s.model_copy(update={"where": {**s.where, legion.name: cell}, "moved": (*s.moved, legion.name)})
+            return Applied(new)
+        if isinstance(action, act.Support):
+            new = s.model_copy(update={"supports": {**s.supports, LegionId(action.archer): LegionId(action.legion)}})
+            events: list[Ruling] = []
+            if new.phase is Phase.SUPPORT and new.declaring is not None and not possible_supports(
+                new, Occupancy(new), new.declaring
+            ):
+                events.append(Ruling.event(
+                    "support-closed", f"no other {new.declaring.title} support is possible", (COMBAT,)))
+                new, events = advance_support(finish_declarations(new), events)
+            return Applied(new, tuple(events))
+        if isinstance(action, act.PlaceTerrain | act.Deploy):
+            new, events = apply_setup(s, action)
+            return Applied(new, tuple(events))
+        if isinstance(action, act.Done):
+            if s.phase in (Phase.MOVE, Phase.ANY):
+                new, events = end_movement(s)
+            else:
+                new, events = advance_support(finish_declarations(s), [])
+            return Applied(new, tuple(events))
+        if isinstance(action, act.Resolve):
+            res = resolve_all(s)
+            new = res.state
+            events = list(res.events)
+            if not res.results:
+                events.append(Ruling.event("no-combat", "no combat to resolve", (COMBAT,)))
+            if new.phase is not Phase.OVER:
+                new, more = end_turn(new)
+                events += more
+            details = tuple(r.model_dump(mode="json") for r in res.results)
+            return Applied(new, tuple(events), tuple(res.provisional), details)
+        if isinstance(action, act.AdjustLegion):
+            legion = s.tables.legion(action.legion)
+            if action.cell == act.OFF:
+                where = {k: v for k, v in s.where.items() if k != legion.name}
+                supports = {a: lg for a, lg in s.supports.items() if legion.name not in (a, lg)}
+                return Applied(s.model_copy(update={"where": where, "supports": supports}))
+            return Applied(s.model_copy(update={"where": {**s.where, legion.name: grid.parse(action.cell)}}))
+        if isinstance(action, act.AdjustTerrain):
+            cell = grid.parse(action.cell)
+            terrain = {k: v for k, v in s.terrain.items() if k != cell}
+            if action.terrain is not Terrain.PLAIN:
+                terrain[cell] = action.terrain
+            return Applied(s.model_copy(update={"terrain": terrain}))
+        if isinstance(action, act.AdjustActive):
+            new = s.model_copy(update={"active": action.side, "phase": Phase.MOVE, "moved": (), "supports": {},
+                                       "declaring": None, "winner": None, "win_reason": None})
+            return Applied(new)
+        raise TypeError(f"not a Cyrus & Pyxis action: {action!r}")
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        s = _state(state)
+        if s.phase is Phase.OVER:
+            return []
+        occ = Occupancy(s)
+        grid = s.tables.grid
+        out: list[Action] = []
+        if s.phase is Phase.SETUP:
+            side, what, _, _ = setup_progress(s)
+            cells = legal_setup_cells(s, occ)
+            if what == "legions":
+                for lg in s.tables.legions:
+                    if lg.side is side and lg.name not in s.where:
+                        out += [act.Deploy(legion=lg.name, cell=grid.name(c)) for c in cells]
+            else:
+                out += [act.PlaceTerrain(terrain="forest" if what == "forest" else "hill", cell=grid.name(c))
+                        for c in cells]
+            return out
+        if s.phase in (Phase.MOVE, Phase.ANY):
+            for lg in self.movable(s):
+                out += [act.Move(legion=lg, cell=c) for c in destinations(s, occ, s.tables.by_id[lg])]
+            out.append(act.Done())
+        if s.phase in (Phase.SUPPORT, Phase.ANY):
+            sides = [s.declaring] if s.phase is Phase.SUPPORT and s.declaring else list(Side)
+            for side in sides:
+                out += [act.Support(archer=a, legion=lg) for a, lg in possible_supports(s, occ, side)]
+            if s.phase is Phase.SUPPORT:
+                out.append(act.Done())
+        if check_resolve(s) is None:
+            out.append(act.Resolve())
+        return out
+
+    def movable(self, state: CyrusState) -> list[LegionId]:
+        """V: the legions of the side to play that may still move this turn."""
+        occ = Occupancy(state)
+        out: list[LegionId] = []
+        for lg in state.tables.legions:
+            if lg.side is not state.active or lg.name not in state.where:
+                continue
+            ctx = MoveContext(state, occ, lg, None)
+            if check_moves_once(ctx) is None and check_quota(ctx) is None:
+                out.append(lg.name)
+        return out
+
+    # ---- umpire -----------------------------------------------------------------------------
+
+    def legal_report(self, state: GameState, unit: str) -> LegalReport:
+        s = _state(state)
+        legion = s.tables.legion(unit)
+        occ = Occupancy(s)
+        cell = s.where.get(legion.name)
+        why: list[Ruling] = []
+        cells: list[str] = []
+        attacks: list[str] = []
+        if s.phase in (Phase.MOVE, Phase.ANY) and cell is not None:
+            ctx = MoveContext(s, occ, legion, None)
+            for check in MOVE_CHECKS[:5]:
+                if (r := check(ctx)) is not None:
+                    why.append(r)
+            if not why:
+                for name, _ in destinations(s, occ, legion).items():
+                    cells.append(name)
+                    if name != act.OFF and occ.has_enemy(s.tables.grid.parse(name), legion.side):
+                        attacks.append(name)
+        supports: tuple[str, ...] | None = None
+        if legion.kind is Kind.ARCHER:
+            supports = ()
+            if s.phase in (Phase.SUPPORT, Phase.ANY):
+                supports = tuple(lg for a, lg in possible_supports(s, occ, legion.side) if a == legion.name)
+                if s.phase is Phase.SUPPORT and s.declaring is not legion.side:
+                    supports = ()
+        elif s.phase not in (Phase.MOVE, Phase.ANY) and not why:
+            why.append(Ruling.violation("wrong-phase", f"no move now: the game is in its {s.phase} step",
+                                        (MOVEMENT,)))
+        if cell is None:
+            why = [Ruling.violation("legion-eliminated", f"{legion.name} is out of the game", (COMBAT,))]
+        return LegalReport(
+            legion=legion.name, side=legion.side, cell=s.tables.grid.name(cell) if cell is not None else None,
+            cells=tuple(sorted(cells, key=_cell_key)), attacks=tuple(sorted(attacks, key=_cell_key)),
+            supports=supports, why_not=tuple(why) if not cells and not supports else (),
+        )
+
+    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, UmpireResolution]:
+        s = _state(state)
+        res = resolve_all(s)
+        new = res.state
+        events = list(res.events)
+        if new.phase is not Phase.OVER:
+            new, more = end_turn(new)
+            events += more
+        out = UmpireResolution(
+            results=tuple(res.results), events=tuple(events), unresolved=tuple(res.unresolved),
+            winner=new.winner, provisional=tuple(res.provisional), position=self.to_position(new),
+        )
+        return new, out
+
+    # ---- display ----------------------------------------------------------------------------
+
+    def board_view(self, state: GameState) -> BoardView:
+        s = _state(state)
+        tables, grid = s.tables, s.tables.grid
+        occ = Occupancy(s)
+        cells: list[CellView] = []
+        for c in grid.cells():
+            here = occ.at(c)
+            first = here[0] if here else None
+            second = here[1] if len(here) > 1 else None
+            if first is not None and second is not None and first.side is not s.active:
+                first, second = second, first  # attacker first
+            cells.append(CellView(
+                name=grid.name(c), terrain=s.terrain_at(c).value,
+                label=first.short if first else "", side=first.side.value if first else None,
+                second_label=second.short if second else "", second_side=second.side.value if second else None,
+                mark="combat" if second else None,
+            ))
+        legend = tuple(
+            (lg.short, f"{lg.name} ({tables.kinds[lg.kind].label.lower()})", lg.side.value)
+            for lg in tables.legions if lg.name in s.where
+        )
+        return BoardView(
+            title="Cyrus & Pyxis", rows=grid.rows, cols=grid.cols,
+            row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
+            col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
+            terrain_colours={t.value: tables.terrain[t].colour for t in Terrain},
+            side_colours={side.value: rgb for side, rgb in tables.board.side_colours.items()},
+            legend=legend, status=tuple(self.status(s)),
+            edges=("", "East: Greek king exits", "", "West: Persian king exits"),
+        )
+
+    def status(self, state: GameState) -> list[str]:
+        s = _state(state)
+        grid = s.tables.grid
+        if s.phase is Phase.SETUP:
+            side, what, count, placed = setup_progress(s)
+            return [f"Set-up: the {side.title} lays {PLURAL[what]} ({placed} of {count} placed)"]
+        if s.phase is Phase.OVER:
+            return [f"Game over: {s.win_reason}"]
+        step = {Phase.MOVE: "movement", Phase.SUPPORT: "support declarations", Phase.COMBAT: "combat",
+                Phase.ANY: "umpire position"}[s.phase]
+        lines = [f"Turn {s.turn}: {s.active.title} to play ({step})"]
+        if s.phase is Phase.SUPPORT and s.declaring:
+            lines.append(f"The {s.declaring.title} declares archer supports now (or types done)")
+        if s.moved:
+            infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
+            lines.append(f"Moved: {', '.join(s.moved)} (infantry {infantry}/5)")
+        occ = Occupancy(s)
+        fights = []
+        for c in occ.combats():
+            a = occ.side_at(c, s.active)
+            d = occ.side_at(c, s.active.other)
+            if a and d:
+                fights.append(f"{a.name} vs {d.name} on {grid.name(c)}")
+        if fights:
+            lines.append("Combats: " + "; ".join(fights))
+        if s.supports:
+            lines.append("Supports: " + ", ".join(f"{a} → {lg}" for a, lg in s.supports.items()))
+        return lines
+
+    def help_actions(self) -> Sequence[tuple[str, str]]:
+        return (
+            ("forest C5 / hill F6", "set-up: lay a terrain token (II.1, II.2)"),
+            ("Pyxis A6", "set-up: deploy a legion; in play: move it (ending on an enemy attacks)"),
+            ("Pyxis off", "take a king off the board by its winning edge (I)"),
+            ("support Messène Athéna", "an archer supports a legion in combat (IV.2)"),
+            ("done", "end the movement step or your support declarations"),
+            ("resolve", "resolve the combats (III.3)"),
+        )
+
+
+def _cell_key(name: str) -> tuple[int, int]:
+    return (ord(name[0]), int(name[1:])) if name[1:].isdigit() else (999, 0)
+
+
+def _move_notes(ctx: MoveContext) -> list[Ruling]:
+    state, grid = ctx.state, ctx.state.tables.grid
+    route = ctx.route
+    assert route is not None
+    squares, cells = route
+    path = " → ".join(grid.name(c) for c in cells)
+    if ctx.target is None:
+        path += " → off"
+        reason = f"{ctx.legion.name} leaves the board by the {edge_name(ctx.legion.side)} edge: the {ctx.legion.side.title} wins"
+        return [Ruling.event("route", f"{ctx.legion.name}: {path} ({squares} squares)", (MOVEMENT,)),
+                Ruling.event("victory", reason, (GOAL, GAME_END))]
+    notes = [Ruling.event("route", f"{ctx.legion.name}: {path} ({squares} of {ctx.limit} squares)", (MOVEMENT,))]
+    enemy = ctx.occ.side_at(ctx.target, ctx.legion.side.other)
+    if enemy is not None:
+        notes.append(Ruling.event(
+            "attack", f"{ctx.legion.name} attacks {enemy.name} on {grid.name(ctx.target)}; the combat is resolved "
+            "after movement", (COMBAT,)))
+    return notes
+
+
+def _check_adjust_legion(state: CyrusState, occ: Occupancy, action: act.AdjustLegion) -> list[Ruling]:
+    """Overrides may not create an impossible position (Matériel II.3: one legion per side per cell)."""
+    if action.cell == act.OFF:
+        if action.legion not in state.where:
+            return [Ruling.violation("legion-eliminated", f"{action.legion} is not on the board", (COMBAT,))]
+        return []
+    cell = state.tables.grid.parse(action.cell)
+    legion = state.tables.legion(action.legion)
+    friend = occ.side_at(cell, legion.side)
+    if friend is not None and friend.name != legion.name:
+        return [Ruling.violation("impossible-position", f"{friend.name} already stands on {action.cell}",
+                                 (LEGION_COUNTERS, SETUP))]
+    return []

@@ -1,0 +1,341 @@
+"""V: movement. Checks for one move, and the destinations a legion may reach.
+
+A legion steps orthogonally, 1 to its allowance (king and cavalry 5, others 3); it may cross
+friends but not stop on them; an enemy cell stops it (ending there attacks, VI); an enemy
+already attacked cannot be attacked again; only a king leaves the board, by its winning edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from referee.grid import Cell, SearchResult
+from referee.games.cyrus_pyxis.rules import COMBAT, GOAL, MOVE_STEP, MOVEMENT, SETUP, GAME_END, SUPPORT_STEP
+from referee.games.cyrus_pyxis.state import (
+    PLURAL,
+    SETUP_STEPS,
+    CyrusState,
+    Kind,
+    Legion,
+    Occupancy,
+    Phase,
+    Side,
+    Terrain,
+)
+from referee.rulings import Ruling
+
+MAX_INFANTRY_MOVES = 5  # V: up to five infantry per turn
+MAX_OTHER_MOVES_PER_KIND = 1  # V: one legion of each other type per turn
+OFF = "off"
+
+
+def winning_col(state: CyrusState, side: Side) -> int:
+    """I: the column a king leaves by (Greek: East, the last; Persian: West, the first)."""
+    return state.tables.grid.cols - 1 if side is Side.GREEK else 0
+
+
+def edge_name(side: Side) -> str:
+    """I: the name of a side's winning edge."""
+    return "East" if side is Side.GREEK else "West"
+
+
+def _cost_fn(state: CyrusState) -> Callable[[Cell], int] | None:
+    tables = state.tables
+    if all(tables.cost(t) == 1 for t in Terrain):
+        return None
+    return lambda c: tables.cost(state.terrain_at(c))
+
+
+def movement_disclosures(state: CyrusState) -> tuple[str, ...]:
+    """The provisional movement values every move relies on (terrain cost)."""
+    rows = state.tables.terrain
+    shaky = [t for t in Terrain if rows[t].movement_cost.provenance != "rulebook"]
+    if not shaky:
+        return ()
+    costs = ", ".join(f"{t} {rows[t].movement_cost.value}" for t in shaky)
+    prov = rows[shaky[0]].movement_cost.provenance
+    return (f"terrain.yaml: movement cost {costs} ({prov})",)
+
+
+@dataclass
+class MoveContext:
+    """One move being judged: the state, who stands where, the legion and its target."""
+
+    state: CyrusState
+    occ: Occupancy
+    legion: Legion
+    target: Cell | None  # None: off the board
+
+    @property
+    def start(self) -> Cell | None:
+        return self.state.where.get(self.legion.name)
+
+    @property
+    def limit(self) -> int:
+        return self.state.tables.allowance(self.legion.kind).value
+
+    def cell_name(self, cell: Cell | None) -> str:
+        return OFF if cell is None else self.state.tables.grid.name(cell)
+
+    @cached_property
+    def route(self) -> tuple[int, list[Cell]] | None:
+        """The cheapest legal route to the target: (squares, cells), or None."""
+        start = self.start
+        if start is None:
+            return None
+        search = reach_search(self.state, self.occ, self.legion, start, self.limit, extra=self.target)
+        if self.target is None:
+            return exit_route(self.state, self.occ, self.legion, search, self.limit)
+        if self.target not in search.distance or self.target == start:
+            return None
+        return search.distance[self.target], search.path(self.target)
+
+
+def reach_search(
+    state: CyrusState, occ: Occupancy, legion: Legion, start: Cell, limit: int, extra: Cell | None = None
+) -> SearchResult:
+    """V: the cells a legion's move may enter within its allowance.
+
+    Friends are crossed; a lone enemy may be entered (an attack) but not crossed; a pending
+    combat cannot be entered (its enemy is already attacked). ``extra`` is always enterable so a
+    judge can measure the way to a forbidden destination.
+    """
+    side = legion.side
+    cells = occ.cells
+
+    def can_enter(c: Cell) -> bool:
+        here = cells.get(c)
+        if not here or c == extra:
+            return True
+        if any(lg.side is not side for lg in here):
+            return len(here) == 1
+        return True
+
+    def can_continue(c: Cell) -> bool:
+        here = cells.get(c)
+        return not here or all(lg.side is side for lg in here)
+
+    return state.tables.grid.search(start, limit, can_enter, can_continue, _cost_fn(state))
+
+
+def exit_route(
+    state: CyrusState, occ: Occupancy, legion: Legion, search: SearchResult, limit: int
+) -> tuple[int, list[Cell]] | None:
+    """I, V: the cheapest way off the winning edge (one square beyond the edge cell)."""
+    if legion.kind is not Kind.KING:
+        return None
+    col = winning_col(state, legion.side)
+    grid = state.tables.grid
+    best: tuple[int, list[Cell]] | None = None
+    for cell, dist in search.distance.items():
+        if grid.rc(cell)[1] != col or occ.has_enemy(cell, legion.side):
+            continue
+        if dist + 1 <= limit and (best is None or dist + 1 < best[0]):
+            best = (dist + 1, search.path(cell))
+    return best
+
+
+def destinations(state: CyrusState, occ: Occupancy, legion: Legion) -> dict[str, tuple[int, list[Cell]]]:
+    """V: every cell (or ``off``) a legion may end its move on, with squares and route.
+
+    Does not check the turn, the phase or the per-turn quota (see the checks).
+    """
+    start = state.where.get(legion.name)
+    if start is None:
+        return {}
+    limit = state.tables.allowance(legion.kind).value
+    search = reach_search(state, occ, legion, start, limit)
+    grid = state.tables.grid
+    out: dict[str, tuple[int, list[Cell]]] = {}
+    for cell, dist in search.distance.items():
+        if cell == start:
+            continue
+        here = occ.at(cell)
+        if any(lg.side is legion.side for lg in here):
+            continue  # V: never stop on a friend
+        out[grid.name(cell)] = (dist, search.path(cell))
+    exit_ = exit_route(state, occ, legion, search, limit)
+    if exit_ is not None:
+        out[OFF] = exit_
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks: each names its rule and returns None or one Ruling.
+
+
+def check_move_phase(ctx: MoveContext) -> Ruling | None:
+    """III.1: legions move only during their side's movement step."""
+    phase = ctx.state.phase
+    if phase in (Phase.MOVE, Phase.ANY):
+        return None
+    if phase is Phase.SETUP:
+        side, what, count = SETUP_STEPS[ctx.state.setup_step]
+        return Ruling.violation(
+            "wrong-phase", f"the set-up is not finished: the {side.title} still lays {PLURAL[what]} ({count} in all)",
+            (SETUP,),
+        )
+    if phase is Phase.OVER:
+        return Ruling.violation("game-over", f"the game is over: {ctx.state.win_reason}", (GAME_END,))
+    step = "archer supports are being declared" if phase is Phase.SUPPORT else "the combats wait to be resolved"
+    return Ruling.violation(
+        "wrong-phase", f"the {ctx.state.active.title} movement step is over: {step}", (MOVE_STEP, SUPPORT_STEP)
+    )
+
+
+def check_own_legion(ctx: MoveContext) -> Ruling | None:
+    """III.1: a side moves only its own legions, in its own turn."""
+    if ctx.legion.side is ctx.state.active:
+        return None
+    return Ruling.violation(
+        "not-your-legion",
+        f"{ctx.legion.name} is {ctx.legion.side.title}; it is the {ctx.state.active.title} turn",
+        (MOVE_STEP,),
+    )
+
+
+def check_in_play(ctx: MoveContext) -> Ruling | None:
+    """VI: an eliminated legion is out of the game."""
+    if ctx.start is not None:
+        return None
+    return Ruling.violation("legion-eliminated", f"{ctx.legion.name} was eliminated and is out of the game", (COMBAT,))
+
+
+def check_moves_once(ctx: MoveContext) -> Ruling | None:
+    """V: each legion moves at most once per turn."""
+    if ctx.legion.name not in ctx.state.moved:
+        return None
+    return Ruling.violation("already-moved", f"{ctx.legion.name} has already moved this turn", (MOVEMENT,))
+
+
+def check_quota(ctx: MoveContext) -> Ruling | None:
+    """V: at most five infantry and one legion of each other type move per turn."""
+    if ctx.legion.name in ctx.state.moved:
+        return None  # reported by check_moves_once
+    tables = ctx.state.tables
+    same = [n for n in ctx.state.moved if tables.by_id[n].kind is ctx.legion.kind]
+    if ctx.legion.kind is Kind.INFANTRY:
+        if len(same) < MAX_INFANTRY_MOVES:
+            return None
+        msg = (
+            f"{ctx.legion.name} would be infantry move {len(same) + 1} this turn; "
+            f"the limit is {MAX_INFANTRY_MOVES} ({', '.join(same)} moved)"
+        )
+    else:
+        if len(same) < MAX_OTHER_MOVES_PER_KIND:
+            return None
+        label = tables.kinds[ctx.legion.kind].label.lower()
+        msg = f"{ctx.legion.name} would be a second {label} move this turn ({same[0]} moved); one per type"
+    return Ruling.violation("move-quota", msg, (MOVEMENT,))
+
+
+def check_destination(ctx: MoveContext) -> Ruling | None:
+    """V, VI: the end cell is not the start, holds no friend and no enemy already attacked."""
+    lg = ctx.legion
+    if ctx.target is None:
+        if lg.kind is Kind.KING:
+            return None
+        return Ruling.violation(
+            "only-king-leaves", f"{lg.name} is not a king; only a king leaves the board", (GOAL, MOVEMENT)
+        )
+    name = ctx.cell_name(ctx.target)
+    if ctx.target == ctx.start:
+        return Ruling.violation(
+            "no-move", f"{lg.name} is already on {name}; a move covers 1 to {ctx.limit} squares", (MOVEMENT,)
+        )
+    friend = ctx.occ.side_at(ctx.target, lg.side)
+    if friend is not None and friend.name != lg.name:
+        return Ruling.violation(
+            "friend-on-destination", f"{friend.name} already stands on {name}; friends may be crossed, not shared",
+            (MOVEMENT,),
+        )
+    enemy = ctx.occ.side_at(ctx.target, lg.side.other)
+    if enemy is not None and len(ctx.occ.at(ctx.target)) > 1:
+        attacker = ctx.occ.side_at(ctx.target, lg.side)
+        who = attacker.name if attacker else "another legion"
+        return Ruling.violation(
+            "already-attacked", f"{enemy.name} on {name} is already attacked by {who}; one attacker per enemy",
+            (COMBAT,),
+        )
+    return None
+
+
+def check_route(ctx: MoveContext) -> Ruling | None:
+    """V: a route of orthogonal steps within the allowance that crosses no enemy."""
+    start = ctx.start
+    if start is None or ctx.target == start or (ctx.target is None and ctx.legion.kind is not Kind.KING):
+        return None
+    if ctx.route is not None:
+        return None
+    state, lg, limit = ctx.state, ctx.legion, ctx.limit
+    grid = state.tables.grid
+    cost = _cost_fn(state)
+    big = 4 * (grid.rows + grid.cols) * max(1, max(state.tables.cost(t) for t in Terrain))
+    free = grid.search(start, big, lambda c: True, lambda c: True, cost)
+    target = ctx.target
+    if target is None:
+        col = winning_col(state, lg.side)
+        edge = [c for c in free.distance if grid.rc(c)[1] == col]
+        needed = min(free.distance[c] for c in edge) + 1
+        where = f"off the {edge_name(lg.side)} edge"
+    else:
+        needed = free.distance[target]
+        where = f"{grid.name(target)}"
+    unit = "square" if limit == 1 else "squares"
+    if needed > limit:
+        label = state.tables.kinds[lg.kind].label.lower()
+        return Ruling.violation(
+            "too-far",
+            f"{lg.name} needs {needed} squares from {grid.name(start)} to reach {where}; "
+            f"a {label} moves at most {limit} {unit}",
+            (MOVEMENT,),
+        )
+    blockers = _blockers(ctx, free, limit)
+    listed = ", ".join(f"{b.name} on {grid.name(c)}" for c, b in blockers) or "enemy legions"
+    return Ruling.violation(
+        "enemy-in-path",
+        f"every route of at most {limit} {unit} from {grid.name(start)} to {where} crosses an enemy: {listed}",
+        (MOVEMENT,),
+    )
+
+
+def _blockers(ctx: MoveContext, free: SearchResult, limit: int) -> list[tuple[Cell, Legion]]:
+    state, occ, lg = ctx.state, ctx.occ, ctx.legion
+    grid = state.tables.grid
+    cost = _cost_fn(state)
+    big = max(free.distance.values()) + 1
+    if ctx.target is None:
+        col = winning_col(state, lg.side)
+        goals = [c for c in grid.cells() if grid.rc(c)[1] == col]
+        extra = 1
+    else:
+        goals = [ctx.target]
+        extra = 0
+    found: list[tuple[Cell, Legion]] = []
+    back = [grid.search(g, big, lambda c: True, lambda c: True, cost) for g in goals]
+    for cell in sorted(occ.cells):
+        if cell == ctx.target or not occ.has_enemy(cell, lg.side):
+            continue
+        enemy = occ.side_at(cell, lg.side.other)
+        assert enemy is not None
+        own = state.tables.cost(state.terrain_at(cell)) if cost else 1
+        for goal, b in zip(goals, back, strict=True):
+            goal_cost = state.tables.cost(state.terrain_at(goal)) if cost else 1
+            through = free.distance[cell] + b.distance[cell] - own + goal_cost + extra
+            if through <= limit:
+                found.append((cell, enemy))
+                break
+    return found
+
+
+MOVE_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (
+    check_move_phase,
+    check_own_legion,
+    check_in_play,
+    check_moves_once,
+    check_quota,
+    check_destination,
+    check_route,
+)

@@ -1,0 +1,522 @@
+"""Cyrus & Pyxis state, tables and position files.
+
+Vocabulary: a *legion* is a counter; *line N* is every cell numbered N (numbers run West 1 to
+East 12, letters A-L run across); a *pending combat* is a cell holding a legion of each side.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal, NewType
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from referee.errors import PositionError, TableError, UnknownNameError
+from referee.game import GameState
+from referee.grid import Cell, MarkerLayout, SquareGrid
+from referee.rulings import UNCERTAIN, Provenance, RulesIndex
+from referee.tables import TableSet, parse_csv, parse_yaml
+
+LegionId = NewType("LegionId", str)
+CellName = NewType("CellName", str)
+
+
+class Side(StrEnum):
+    """The two players."""
+
+    GREEK = "greek"
+    PERSIAN = "persian"
+
+    @property
+    def other(self) -> Side:
+        """The opposing side."""
+        return Side.PERSIAN if self is Side.GREEK else Side.GREEK
+
+    @property
+    def retreat_step(self) -> int:
+        """VI: column step of a retreat (Greek West, Persian East)."""
+        return -1 if self is Side.GREEK else 1
+
+    @property
+    def title(self) -> str:
+        """Capitalised name for messages."""
+        return self.value.capitalize()
+
+
+class Kind(StrEnum):
+    """Legion types (Matériel II.3)."""
+
+    KING = "king"
+    INFANTRY = "infantry"
+    GUARD = "guard"
+    ARCHER = "archer"
+    CAVALRY = "cavalry"
+    ELEPHANT = "elephant"
+    PHALANX = "phalanx"
+
+
+class Terrain(StrEnum):
+    """Cell terrain (Matériel II.2)."""
+
+    PLAIN = "plain"
+    FOREST = "forest"
+    HILL = "hill"
+
+
+class Phase(StrEnum):
+    """Where the game stands. ``any`` is an umpire position that names no step."""
+
+    SETUP = "setup"
+    MOVE = "move"
+    SUPPORT = "support"
+    COMBAT = "combat"
+    OVER = "over"
+    ANY = "any"
+
+
+SETUP_STEPS: tuple[tuple[Side, str, int], ...] = (
+    (Side.GREEK, "forest", 14),  # II.1
+    (Side.PERSIAN, "forest", 14),  # II.1
+    (Side.GREEK, "hill", 6),  # II.2
+    (Side.PERSIAN, "hill", 6),  # II.2
+    (Side.GREEK, "legions", 20),  # II.3
+    (Side.PERSIAN, "legions", 20),  # II.4
+)
+PLURAL: Mapping[str, str] = {"forest": "forests", "hill": "hills", "legions": "legions"}
+NO_TERRAIN_NUMBERS = frozenset({1, 2, 11, 12})  # II.1, II.2
+HOME_NUMBERS: Mapping[Side, frozenset[int]] = {
+    Side.GREEK: frozenset({1, 2}),  # II.3
+    Side.PERSIAN: frozenset({11, 12}),  # II.4
+}
+
+
+def fold(text: str) -> str:
+    """Returns a name folded for matching: no accents, case-folded ("Athéna" → "athena")."""
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+# ---------------------------------------------------------------------------------------------
+# Table schemas
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class KindRow(_Strict):
+    label: str = Field(description="English name of the type.")
+    french: str = Field(description="The type's name in the rulebook.")
+    mounted: bool = Field(description="IV.3: counts as mounted for a phalanx (cavalry, elephants).")
+    provenance: Provenance
+
+
+class LegionRow(_Strict):
+    name: str = Field(description="The legion's name as printed (Matériel II.3).")
+    short: str = Field(min_length=1, max_length=3, description="Three-letter board label.")
+    side: Side
+    kind: Kind
+    provenance: Provenance
+
+
+class LegionsFile(_Strict):
+    kinds: dict[Kind, KindRow]
+    legions: tuple[LegionRow, ...]
+
+    @model_validator(mode="after")
+    def _check(self) -> LegionsFile:
+        missing = set(Kind) - set(self.kinds)
+        if missing:
+            raise ValueError(f"kinds: missing {', '.join(sorted(missing))}")
+        for attr in ("name", "short"):
+            seen: set[str] = set()
+            for row in self.legions:
+                key = fold(getattr(row, attr))
+                if key in seen:
+                    raise ValueError(f"legions: two legions share the {attr} {getattr(row, attr)!r}")
+                seen.add(key)
+        for side in Side:
+            kings = [r.name for r in self.legions if r.side is side and r.kind is Kind.KING]
+            if len(kings) != 1:
+                raise ValueError(f"legions: the {side} side needs exactly one king, has {len(kings)}")
+        return self
+
+
+class ValueRow(_Strict):
+    kind: Kind
+    versus: Literal["any", "foot", "mounted"]
+    plain: int
+    hill: int
+    forest: int
+    provenance: Provenance
+
+
+class MovementRow(_Strict):
+    kind: Kind
+    max_squares: int = Field(ge=1, le=12)
+    provenance: Provenance
+
+
+Result = Literal["defender-eliminated", "defender-retreats", "attacker-retreats", "attacker-eliminated"]
+
+
+class ResultRow(_Strict):
+    min_difference: int | None = None
+    max_difference: int | None = None
+    result: Result
+    provenance: Provenance
+
+    def covers(self, d: int) -> bool:
+        """True when the difference falls in this band."""
+        lo_ok = self.min_difference is None or d >= self.min_difference
+        hi_ok = self.max_difference is None or d <= self.max_difference
+        return lo_ok and hi_ok
+
+
+class Valued(_Strict):
+    value: int = Field(ge=1, le=12)
+    provenance: Provenance
+
+
+class TerrainRow(_Strict):
+    label: str
+    colour: tuple[int, int, int] = Field(description="RGB used to draw the terrain.")
+    movement_cost: Valued = Field(description="Squares of allowance spent entering the cell.")
+
+
+class TerrainFile(_Strict):
+    terrain: dict[Terrain, TerrainRow]
+
+    @model_validator(mode="after")
+    def _check(self) -> TerrainFile:
+        missing = set(Terrain) - set(self.terrain)
+        if missing:
+            raise ValueError(f"missing terrain {', '.join(sorted(missing))}")
+        return self
+
+
+class BoardFile(_Strict):
+    rows: int = Field(ge=4, le=26)
+    cols: int = Field(ge=4, le=99)
+    provenance: Provenance
+    west_edge: str
+    east_edge: str
+    side_colours: dict[Side, tuple[int, int, int]]
+    markers: MarkerLayout | None = Field(default=None, description="Printed corner markers (vision).")
+
+
+@dataclass(frozen=True)
+class Legion:
+    """A legion of the roster."""
+
+    name: LegionId
+    short: str
+    side: Side
+    kind: Kind
+    mounted: bool
+
+
+@dataclass(frozen=True)
+class Looked:
+    """A table value with its provenance and where it came from (for disclosures)."""
+
+    value: int
+    provenance: Provenance
+    source: str
+
+    @property
+    def uncertain(self) -> bool:
+        """True when a ruling using it must say so."""
+        return self.provenance in UNCERTAIN
+
+    def disclose(self) -> str:
+        """Returns the disclosure line for verdicts."""
+        return f"{self.source} = {self.value} ({self.provenance})"
+
+
+@dataclass(frozen=True)
+class CyrusTables:
+    """Every Cyrus & Pyxis table, validated and indexed."""
+
+    table_set: TableSet
+    rules: RulesIndex
+    grid: SquareGrid
+    board: BoardFile
+    legions: tuple[Legion, ...]
+    kinds: Mapping[Kind, KindRow]
+    values: Mapping[tuple[Kind, str], ValueRow]
+    movement: Mapping[Kind, MovementRow]
+    results: tuple[ResultRow, ...]
+    terrain: Mapping[Terrain, TerrainRow]
+    by_name: Mapping[str, Legion] = field(init=False)
+    by_id: Mapping[str, Legion] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_name", {fold(lg.name): lg for lg in self.legions})
+        object.__setattr__(self, "by_id", {lg.name: lg for lg in self.legions})
+
+    def legion(self, name: str) -> Legion:
+        """Returns a legion by name, accent- and case-insensitively.
+
+        Raises:
+            UnknownNameError: no legion has this name; suggests the closest.
+        """
+        found = self.by_name.get(fold(name))
+        if found is not None:
+            return found
+        close = difflib.get_close_matches(fold(name), list(self.by_name), n=3, cutoff=0.6)
+        raise UnknownNameError("legion", name, [self.by_name[c].name for c in close])
+
+    def value(self, kind: Kind, terrain: Terrain, opponent: Kind) -> Looked:
+        """VI.2, IV.3: the combat value of a legion type on a terrain against an opponent type."""
+        if (kind, "any") in self.values:
+            row = self.values[(kind, "any")]
+            versus = ""
+        else:
+            versus = "mounted" if self.kinds[opponent].mounted else "foot"
+            row = self.values[(kind, versus)]
+        label = f"combat_values.csv: {kind}{' vs ' + versus if versus else ''} on {terrain}"
+        return Looked(getattr(row, terrain.value), row.provenance, label)
+
+    def allowance(self, kind: Kind) -> Looked:
+        """V: how many squares a legion type may move."""
+        row = self.movement[kind]
+        return Looked(row.max_squares, row.provenance, f"movement.csv: {kind}")
+
+    def result(self, difference: int) -> ResultRow:
+        """VI.3: the result band for a difference (the schema guarantees exactly one)."""
+        for row in self.results:
+            if row.covers(difference):
+                return row
+        raise AssertionError(f"no result band covers {difference}")
+
+    def cost(self, terrain: Terrain) -> int:
+        """The allowance spent entering a cell of this terrain."""
+        return self.terrain[terrain].movement_cost.value
+
+    def interpretation_choice(self, ident: str) -> str:
+        """Returns the reading applied for an interpretation (may be overridden by a user)."""
+        return self.rules.interpretation(ident).choice
+
+
+TABLE_FILES = ("rules.yaml", "legions.yaml", "combat_values.csv", "movement.csv",
+               "combat_results.csv", "terrain.yaml", "board.yaml")
+
+
+def load_tables(table_set: TableSet) -> CyrusTables:
+    """Returns the validated tables of a table set (cached by content hash).
+
+    Raises:
+        TableError: a file is missing or malformed (file: field: problem).
+    """
+    cached = _CACHE.get(table_set.digest)
+    if cached is None:
+        cached = _CACHE[table_set.digest] = _load(table_set)
+    return cached
+
+
+_CACHE: dict[str, CyrusTables] = {}
+
+
+def _load(ts: TableSet) -> CyrusTables:
+    rules = parse_yaml(ts.label("rules.yaml"), ts.text("rules.yaml"), RulesIndex)
+    legions_file = parse_yaml(ts.label("legions.yaml"), ts.text("legions.yaml"), LegionsFile)
+    board = parse_yaml(ts.label("board.yaml"), ts.text("board.yaml"), BoardFile)
+    terrain = parse_yaml(ts.label("terrain.yaml"), ts.text("terrain.yaml"), TerrainFile)
+    value_rows = parse_csv(ts.label("combat_values.csv"), ts.text("combat_values.csv"), ValueRow)
+    move_rows = parse_csv(ts.label("movement.csv"), ts.text("movement.csv"), MovementRow)
+    result_rows = parse_csv(ts.label("combat_results.csv"), ts.text("combat_results.csv"), ResultRow)
+
+    values: dict[tuple[Kind, str], ValueRow] = {}
+    for n, v in enumerate(value_rows, start=1):
+        if (v.kind, v.versus) in values:
+            raise TableError(ts.label("combat_values.csv"), f"row {n} ({v.kind})", f"{v.kind} vs {v.versus} is listed twice")
+        values[(v.kind, v.versus)] = v
+    for kind in Kind:
+        has_any = (kind, "any") in values
+        has_pair = (kind, "foot") in values and (kind, "mounted") in values
+        if not has_any and not has_pair:
+            raise TableError(ts.label("combat_values.csv"), "kind", f"no value for {kind} (need 'any', or 'foot' and 'mounted')")
+    movement = {m.kind: m for m in move_rows}
+    for kind in Kind:
+        if kind not in movement:
+            raise TableError(ts.label("movement.csv"), "kind", f"no allowance for {kind}")
+    _check_bands(ts.label("combat_results.csv"), result_rows)
+    legions = tuple(
+        Legion(LegionId(r.name), r.short, r.side, r.kind, legions_file.kinds[r.kind].mounted)
+        for r in legions_file.legions
+    )
+    for ident in _INTERPRETATIONS:
+        try:
+            rules.interpretation(ident)
+        except KeyError:
+            raise TableError(ts.label("rules.yaml"), "interpretations", f"missing interpretation {ident!r}") from None
+    engaged = rules.interpretation("engaged-archer")
+    if engaged.choice not in engaged.options:
+        raise TableError(ts.label("rules.yaml"), "interpretations.engaged-archer.choice",
+                         f"must be one of {', '.join(engaged.options)}")
+    return CyrusTables(
+        table_set=ts, rules=rules, grid=SquareGrid(board.rows, board.cols), board=board,
+        legions=legions, kinds=legions_file.kinds, values=values, movement=movement,
+        results=tuple(result_rows), terrain=terrain.terrain,
+    )
+
+
+_INTERPRETATIONS = (
+    "combat-terrain", "same-line-order", "retreat-off-board", "retreat-into-terrain",
+    "retreat-into-pending-combat", "engaged-archer", "arrows-over-enemies", "support-range-steps",
+    "support-once-per-turn", "foot-for-phalanx", "king-exit", "victory-stops-play", "umpire-phase",
+)
+
+
+def _check_bands(label: str, rows: list[ResultRow]) -> None:
+    """VI.3: every difference must fall in exactly one band."""
+    for n, row in enumerate(rows, start=1):
+        lo, hi = row.min_difference, row.max_difference
+        if lo is not None and hi is not None and lo > hi:
+            raise TableError(label, f"row {n}", f"min_difference {lo} is above max_difference {hi}")
+    for d in range(-30, 31):
+        hits = [n for n, row in enumerate(rows, start=1) if row.covers(d)]
+        if len(hits) != 1:
+            problem = "no band covers" if not hits else f"rows {hits} all cover"
+            raise TableError(label, "difference", f"{problem} a difference of {d:+d}")
+    if not any(r.min_difference is None for r in rows) or not any(r.max_difference is None for r in rows):
+        raise TableError(label, "difference", "the lowest and highest bands must be open-ended (empty bound)")
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+
+
+class CyrusState(GameState):
+    """Everything the referee tracks. ``where`` holds legions still in play."""
+
+    tables: CyrusTables = Field(exclude=True, repr=False)
+    phase: Phase
+    setup_step: int = 0
+    active: Side = Side.GREEK
+    turn: int = 1
+    terrain: dict[Cell, Terrain] = Field(default_factory=dict)
+    where: dict[LegionId, Cell] = Field(default_factory=dict)
+    moved: tuple[LegionId, ...] = ()
+    supports: dict[LegionId, LegionId] = Field(default_factory=dict, description="archer -> legion")
+    declaring: Side | None = None
+    winner: Side | None = None
+    win_reason: str | None = None
+
+    def terrain_at(self, cell: Cell) -> Terrain:
+        """Returns the terrain of a cell (plain unless a token lies there)."""
+        return self.terrain.get(cell, Terrain.PLAIN)
+
+    def name(self, cell: Cell) -> CellName:
+        """Returns a cell's printed name."""
+        return CellName(self.tables.grid.name(cell))
+
+
+class Occupancy:
+    """Who stands where, computed once per query from ``state.where``."""
+
+    __slots__ = ("cells", "state")
+
+    def __init__(self, state: CyrusState) -> None:
+        self.state = state
+        cells: dict[Cell, list[Legion]] = {}
+        legion = state.tables.by_id
+        for name, cell in state.where.items():
+            cells.setdefault(cell, []).append(legion[name])
+        self.cells = cells
+
+    def at(self, cell: Cell) -> list[Legion]:
+        """Returns the legions on a cell."""
+        return self.cells.get(cell, [])
+
+    def side_at(self, cell: Cell, side: Side) -> Legion | None:
+        """Returns the legion of a side on a cell, if any."""
+        for lg in self.cells.get(cell, ()):
+            if lg.side is side:
+                return lg
+        return None
+
+    def has_enemy(self, cell: Cell, side: Side) -> bool:
+        """True when a legion of the other side stands on the cell."""
+        return any(lg.side is not side for lg in self.cells.get(cell, ()))
+
+    def combats(self) -> list[Cell]:
+        """Returns the cells holding a pending combat."""
+        return [c for c, lgs in self.cells.items() if len(lgs) > 1]
+
+    def combat_of(self, legion: Legion) -> Cell | None:
+        """Returns the combat cell a legion is engaged in, if any."""
+        cell = self.state.where.get(legion.name)
+        if cell is not None and len(self.cells.get(cell, ())) > 1:
+            return cell
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Position files
+
+
+class TerrainSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    forest: list[str] = Field(default_factory=list, description="Cells holding a forest token.")
+    hill: list[str] = Field(default_factory=list, description="Cells holding a hill token.")
+
+
+class CyrusPosition(BaseModel):
+    """A moment of a Cyrus & Pyxis game, for umpire commands (``referee schema cyrus-pyxis``).
+
+    A cell holding one Greek and one Persian legion is a pending combat whose attacker belongs
+    to ``active``. Legions not listed are eliminated.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: Literal["cyrus-pyxis"] = "cyrus-pyxis"
+    active: Side = Field(default=Side.GREEK, description="Side to play; its legions are the attackers.")
+    phase: Literal["move", "support", "combat", "over"] | None = Field(
+        default=None,
+        description="Step of the turn; omitted, moves and supports are each judged in their own step.",
+    )
+    declaring: Side | None = Field(default=None, description="In the support step: who declares now.")
+    turn: int = Field(default=1, ge=1, description="Turn number (a Greek and a Persian turn each).")
+    terrain: TerrainSpec = Field(default_factory=TerrainSpec)
+    greek: dict[str, str] = Field(default_factory=dict, description="Greek legion -> cell.")
+    persian: dict[str, str] = Field(default_factory=dict, description="Persian legion -> cell.")
+    moved: list[str] = Field(default_factory=list, description="Legions of the active side already moved.")
+    supports: dict[str, str] = Field(default_factory=dict, description="Archer -> supported legion.")
+    winner: Side | None = None
+
+
+class SetupFile(BaseModel):
+    """A complete set-up for ``referee new cyrus-pyxis --setup FILE``, played in rule order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: Literal["cyrus-pyxis"] = "cyrus-pyxis"
+    terrain: dict[Side, TerrainSpec] = Field(description="Tokens each side lays (II.1, II.2).")
+    greek: dict[str, str] = Field(description="Greek legion -> cell on lines 1-2 (II.3).")
+    persian: dict[str, str] = Field(description="Persian legion -> cell on lines 11-12 (II.4).")
+
+
+def validate_model(model: type[BaseModel], data: object, label: str) -> BaseModel:
+    """Returns a validated file model, or raises one PositionError naming file and field.
+
+    Raises:
+        PositionError: the data does not fit the schema.
+    """
+    if not isinstance(data, dict):
+        raise PositionError(label, "", "expected a mapping at the top level")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        more = exc.error_count() - 1
+        msg = err["msg"] + (f" (+{more} more)" if more else "")
+        raise PositionError(label, loc, msg) from None

@@ -1,0 +1,350 @@
+"""Table files: where they live, overrides, parsing into schemas, provenance display.
+
+Tables are data (``tables/<slug>/``): YAML for keyed or nested data, CSV for 2-D lookups, each
+opening with a ``# Source:`` comment and carrying a provenance per value. This module is the one
+place that resolves the data root, both from a checkout (``<repo>/tables``) and from an
+installed wheel (``referee/_data/tables``). A user overrides values by exporting a game's tables
+(``referee tables export GAME DIR``), editing them, and passing ``--tables DIR`` or setting
+``REFEREE_TABLES=DIR``; a partial override directory replaces only the files it contains.
+
+Every YAML read goes through ``yaml.safe_load``; every problem becomes one
+:class:`~referee.errors.TableError` rendered as ``file: field: problem``.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from referee.errors import TableError
+
+ENV_TABLES = "REFEREE_TABLES"
+TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def _package_dir() -> Path:
+    return Path(__file__).resolve().parent
+
+
+def data_root(kind: str) -> Path:
+    """Returns the folder holding ``tables`` or ``samples``, in a wheel or a checkout.
+
+    Args:
+        kind: ``"tables"`` or ``"samples"``.
+
+    Raises:
+        TableError: neither location exists (a broken installation).
+    """
+    installed = _package_dir() / "_data" / kind
+    if installed.is_dir():
+        return installed
+    checkout = _package_dir().parent / kind
+    if checkout.is_dir():
+        return checkout
+    raise TableError(str(installed), "", f"the referee's {kind} folder is missing (broken install)")
+
+
+@dataclass(frozen=True)
+class TableFile:
+    """One table file's text and where it was read from."""
+
+    name: str
+    text: str
+    origin: str
+    overridden: bool = False
+
+
+@dataclass(frozen=True)
+class TableSet:
+    """The table files of one game, after overrides, as text (stored verbatim in game files)."""
+
+    slug: str
+    files: Mapping[str, TableFile]
+    digest: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", _digest(self.texts()))
+
+    def text(self, name: str) -> str:
+        """Returns a file's text.
+
+        Raises:
+            TableError: the game has no such table file.
+        """
+        try:
+            return self.files[name].text
+        except KeyError:
+            raise TableError(f"{self.slug}/{name}", "", "table file is missing") from None
+
+    def label(self, name: str) -> str:
+        """Returns the path shown in errors for a file."""
+        found = self.files.get(name)
+        return found.origin if found else f"{self.slug}/{name}"
+
+    def texts(self) -> dict[str, str]:
+        """Returns ``{file name: text}``, as stored in a game file."""
+        return {name: f.text for name, f in sorted(self.files.items())}
+
+    def overridden(self) -> list[str]:
+        """Returns the names of files taken from an override directory."""
+        return sorted(name for name, f in self.files.items() if f.overridden)
+
+    @classmethod
+    def from_texts(cls, slug: str, texts: Mapping[str, str], origin: str) -> TableSet:
+        """Rebuilds a table set stored in a game file or an export."""
+        files = {n: TableFile(n, t, f"{origin}:{slug}/{n}") for n, t in texts.items()}
+        return cls(slug, files)
+
+
+def _digest(texts: Mapping[str, str]) -> str:
+    blob = json.dumps(sorted(texts.items()), ensure_ascii=False).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def _read_dir(slug: str, folder: Path, overridden: bool) -> dict[str, TableFile]:
+    files: dict[str, TableFile] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in TABLE_SUFFIXES:
+            name = path.relative_to(folder).as_posix()
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise TableError(str(path), "", f"cannot read: {exc}") from None
+            files[name] = TableFile(name, text, str(path), overridden)
+    return files
+
+
+@lru_cache(maxsize=None)
+def packaged_table_set(slug: str) -> TableSet:
+    """Returns the table files shipped with the referee for a game.
+
+    Raises:
+        TableError: the game has no table folder.
+    """
+    folder = data_root("tables") / slug
+    if not folder.is_dir():
+        raise TableError(str(folder), "", "no table folder for this game")
+    return TableSet(slug, _read_dir(slug, folder, overridden=False))
+
+
+def override_dir(option: Path | None) -> tuple[Path | None, bool]:
+    """Returns the override directory (``--tables`` or ``REFEREE_TABLES``) and whether explicit."""
+    if option is not None:
+        return option, True
+    env = os.environ.get(ENV_TABLES)
+    return (Path(env), False) if env else (None, False)
+
+
+def load_table_set(slug: str, override: Path | None = None) -> TableSet:
+    """Returns a game's tables: packaged files, replaced file by file from an override folder.
+
+    The override folder holds one sub-folder per game (``DIR/<slug>/<file>``), as written by
+    ``referee tables export``. Files it lacks keep their packaged version.
+
+    Args:
+        slug: the game's CLI slug.
+        override: ``--tables`` value; ``None`` falls back to ``REFEREE_TABLES``.
+
+    Raises:
+        TableError: the override folder is missing, or holds a file the game does not use.
+    """
+    base = packaged_table_set(slug)
+    folder, explicit = override_dir(override)
+    if folder is None:
+        return base
+    if not folder.is_dir():
+        raise TableError(str(folder), "", "override folder does not exist")
+    game_dir = folder / slug
+    if not game_dir.is_dir():
+        if explicit:
+            raise TableError(
+                str(folder), "", f"no {slug}/ folder inside (write one with: referee tables export {slug} {folder})"
+            )
+        return base
+    replaced = _read_dir(slug, game_dir, overridden=True)
+    for name in replaced:
+        if name not in base.files:
+            known = ", ".join(sorted(base.files))
+            raise TableError(str(game_dir / name), "", f"not a table of {slug} (tables: {known})")
+    return TableSet(slug, {**base.files, **replaced})
+
+
+def export_table_set(table_set: TableSet, folder: Path) -> list[Path]:
+    """Writes a game's table files under ``folder/<slug>/`` and returns the paths written.
+
+    Raises:
+        TableError: the folder cannot be written.
+    """
+    target = folder / table_set.slug
+    written: list[Path] = []
+    try:
+        for name, f in sorted(table_set.files.items()):
+            path = target / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f.text, encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise TableError(str(target), "", f"cannot write: {exc.strerror or exc}") from None
+    return written
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing
+
+
+def _first_error(exc: ValidationError) -> tuple[str, str]:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"])
+    msg = err["msg"]
+    more = exc.error_count() - 1
+    if more:
+        msg += f" (+{more} more)"
+    return loc, msg
+
+
+def load_yaml_text(label: str, text: str) -> object:
+    """Returns the data of a YAML text, read with ``yaml.safe_load``.
+
+    Raises:
+        TableError: the text is not valid YAML.
+    """
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise TableError(label, where, f"not valid YAML: {problem}") from None
+
+
+def parse_yaml(label: str, text: str, model: type[ModelT]) -> ModelT:
+    """Returns a YAML table validated against its schema.
+
+    Raises:
+        TableError: invalid YAML or a value the schema rejects (file: field: problem).
+    """
+    data = load_yaml_text(label, text)
+    if not isinstance(data, dict):
+        raise TableError(label, "", "expected a mapping at the top level")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        loc, msg = _first_error(exc)
+        raise TableError(label, loc, msg) from None
+
+
+def csv_rows(label: str, text: str) -> list[dict[str, str]]:
+    """Returns a CSV table's rows as dicts, skipping ``#`` comment lines.
+
+    Raises:
+        TableError: no header, or a row with the wrong number of cells.
+    """
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        raise TableError(label, "", "no header row")
+    reader = csv.reader(io.StringIO("\n".join(lines)))
+    header = [h.strip() for h in next(reader)]
+    rows: list[dict[str, str]] = []
+    for n, cells in enumerate(reader, start=1):
+        if len(cells) != len(header):
+            raise TableError(label, f"row {n}", f"has {len(cells)} cells, the header has {len(header)}")
+        rows.append({h: c.strip() for h, c in zip(header, cells, strict=True)})
+    return rows
+
+
+def parse_csv(label: str, text: str, model: type[ModelT]) -> list[ModelT]:
+    """Returns a CSV table's rows validated against a row schema (empty cells become null).
+
+    Raises:
+        TableError: a missing or unknown column, or a value the schema rejects.
+    """
+    rows = csv_rows(label, text)
+    parsed: list[ModelT] = []
+    for n, row in enumerate(rows, start=1):
+        data = {k: (v if v != "" else None) for k, v in row.items()}
+        try:
+            parsed.append(model.model_validate(data))
+        except ValidationError as exc:
+            loc, msg = _first_error(exc)
+            first = next(iter(row.values()), "")
+            raise TableError(label, f"row {n} ({first}): {loc}", msg) from None
+    return parsed
+
+
+def validation_error(label: str, exc: ValidationError) -> TableError:
+    """Returns the one-line table error for a cross-file validation failure."""
+    loc, msg = _first_error(exc)
+    return TableError(label, loc, msg)
+
+
+# ---------------------------------------------------------------------------------------------
+# Display
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table file flattened for display: columns, rows, its source line, override flag."""
+
+    name: str
+    source: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    overridden: bool
+
+
+def _source_line(text: str) -> str:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.lower().startswith("# source:"):
+            return stripped[len("# source:") :].strip()
+    return "(no source line)"
+
+
+def _flatten(node: object, path: str, provenance: str) -> Iterator[tuple[str, str, str]]:
+    if isinstance(node, dict):
+        prov = str(node.get("provenance", provenance))
+        leaves = {k: v for k, v in node.items() if k != "provenance"}
+        for key, value in leaves.items():
+            yield from _flatten(value, f"{path}.{key}" if path else str(key), prov)
+    elif isinstance(node, list) and any(isinstance(x, dict | list) for x in node):
+        for i, item in enumerate(node):
+            label = item.get("id", item.get("name", i)) if isinstance(item, dict) else i
+            yield from _flatten(item, f"{path}[{label}]", provenance)
+    else:
+        text = ", ".join(str(x) for x in node) if isinstance(node, list) else str(node)
+        yield path, text, provenance
+
+
+def describe_table_set(table_set: TableSet) -> list[TableView]:
+    """Returns every table file flattened to rows, with the provenance of each value.
+
+    Raises:
+        TableError: a file cannot be parsed.
+    """
+    views: list[TableView] = []
+    for name, f in sorted(table_set.files.items()):
+        label = table_set.label(name)
+        if name.endswith(".csv"):
+            rows = csv_rows(label, f.text)
+            columns = tuple(rows[0]) if rows else ()
+            body = tuple(tuple(r.values()) for r in rows)
+        else:
+            data = load_yaml_text(label, f.text)
+            columns = ("entry", "value", "provenance")
+            body = tuple(_flatten(data, "", "-"))
+        views.append(TableView(name, _source_line(f.text), columns, body, f.overridden))
+    return views
