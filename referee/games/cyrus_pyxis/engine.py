@@ -80,6 +80,21 @@ class LegalReport(BaseModel):
     supports: tuple[str, ...] | None = Field(default=None, description="For an archer: legions it may support.")
     why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
 
+    def explain(self) -> list[str]:
+        """Returns the report as lines for the terminal."""
+        where = f"on {self.cell}" if self.cell else "eliminated"
+        lines = [f"{self.legion} ({self.side}) {where}"]
+        if self.cells:
+            marked = [f"{c}{'!' if c in self.attacks else ''}" for c in self.cells]
+            lines.append(f"may end on {len(self.cells)} cell(s): {' '.join(marked)}   (! = attack)")
+        if self.supports:
+            lines.append(f"may support: {', '.join(self.supports)}")
+        elif self.supports is not None and not self.cells:
+            lines.append("may support no legion now")
+        for r in self.why_not:
+            lines.append(f"✗ {r.message} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
+        return lines
+
 
 class UmpireResolution(BaseModel):
     """``referee resolve``: the combats in order and the resulting position."""
@@ -92,6 +107,13 @@ class UmpireResolution(BaseModel):
     winner: Side | None = None
     provisional: tuple[str, ...] = ()
     position: CyrusPosition
+
+    def explain(self) -> list[str]:
+        """Returns the resolution as lines for the terminal."""
+        lines = [f"{r.order}. {r.summary()}" for r in self.results] or ["no combat to resolve"]
+        lines += [f"→ {e.message}" for e in self.events if e.code != "combat-result"]
+        lines += [f"⚠ relies on {p}" for p in self.provisional]
+        return lines
 
 
 def _state(state: GameState) -> CyrusState:
