@@ -197,7 +197,8 @@ class ReplayDice:
 class NoDice:
     """Dice for actions that must not roll (deterministic games, umpire checks)."""
 
-    drawn: list[Roll] = []
+    def __init__(self) -> None:
+        self.drawn: list[Roll] = []
 
     def roll(self, count: int, sides: int, purpose: str) -> Roll:
         """Always refuses.

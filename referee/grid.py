@@ -125,7 +125,9 @@ class SquareGrid:
     def is_cell_name(self, text: str) -> bool:
         """Returns True when ``text`` names a cell of this board."""
         match = _NAME.match(text)
-        return bool(match) and (match.group(1).upper() + str(int(match.group(2)))) in self._by_name
+        if match is None:
+            return False
+        return (match.group(1).upper() + str(int(match.group(2)))) in self._by_name
 
     def step(self, cell: Cell, drow: int, dcol: int) -> Cell | None:
         """Returns the cell offset by (drow, dcol), or None off the board."""

@@ -312,7 +312,8 @@ class GameFile:
                     )
                 )
             except (ValidationError, json.JSONDecodeError) as exc:
-                raise GameFileError(f"{self.path}: journal entry {row[0]} is corrupt ({exc.__class__.__name__})") from None
+                problem = f"journal entry {row[0]} is corrupt ({exc.__class__.__name__})"
+                raise GameFileError(f"{self.path}: {problem}") from None
         return out
 
     def _last_seq(self) -> int:
@@ -343,7 +344,8 @@ class GameFile:
                 action = parse(state, entry.text)
                 state = game.apply(state, action, ReplayDice(entry.rolls)).state
             except RefereeError as exc:
-                raise GameFileError(f"{self.path}: entry {entry.seq} {entry.text!r} no longer replays ({exc})") from None
+                problem = f"entry {entry.seq} {entry.text!r} no longer replays ({exc})"
+                raise GameFileError(f"{self.path}: {problem}") from None
             if entry.state_hash and game.state_hash(state) != entry.state_hash:
                 raise GameFileError(
                     f"{self.path}: entry {entry.seq} {entry.text!r} replays to a different state "

@@ -71,7 +71,8 @@ def board(view: BoardView | MapView) -> RenderableType:
     parts: list[RenderableType] = [Text(view.title, style="bold"), *lines]
     left, right = view.edges[3], view.edges[1]
     if left or right:
-        parts.append(Text(f"   ← {left}".ljust(3 + view.cols * CELL_WIDTH - len(right) - 2) + f"{right} →", style="dim"))
+        width = 3 + view.cols * CELL_WIDTH - len(right) - 2
+        parts.append(Text(f"   ← {left}".ljust(width) + f"{right} →", style="dim"))
     terrain = "   ".join(f"{_MARK.get(t, '?')} {t}" for t in view.terrain_colours)
     parts.append(Text(f"   terrain: {terrain}   * pending combat", style="dim"))
     if view.legend:
@@ -120,7 +121,8 @@ def cites_text(cites: Iterable[object]) -> str:
 
 def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     """Returns one ruling as a line: mark, message, code, citations."""
-    return Text.assemble((f"{mark} ", style), ruling.message, (f" [{ruling.code}]", "dim"), (cites_text(ruling.cites), "dim"))
+    code, cites = (f" [{ruling.code}]", "dim"), (cites_text(ruling.cites), "dim")
+    return Text.assemble((f"{mark} ", style), ruling.message, code, cites)
 
 
 def verdict(v: Verdict, rules: Rules | None = None, explain: bool = False) -> RenderableType:

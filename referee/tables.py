@@ -20,7 +20,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -128,7 +128,7 @@ def _read_dir(slug: str, folder: Path, overridden: bool) -> dict[str, TableFile]
     return files
 
 
-@lru_cache(maxsize=None)
+@cache
 def packaged_table_set(slug: str) -> TableSet:
     """Returns the table files shipped with the referee for a game.
 

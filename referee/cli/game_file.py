@@ -107,7 +107,9 @@ def do_(
 @app.command()
 @guarded
 def adjust(
-    override: Annotated[list[str], typer.Argument(help="The override, e.g. 'Athéna C5', 'Athéna off', 'terrain C5 forest'.")],
+    override: Annotated[
+        list[str], typer.Argument(help="The override, e.g. 'Athéna C5', 'Athéna off', 'terrain C5 forest'.")
+    ],
     reason: Annotated[str, typer.Option(help="Why (mandatory): a house rule, a slip to fix...")],
     file: FileOpt = DEFAULT,
     json_: JsonOpt = False,
@@ -202,8 +204,12 @@ def show_(
             engine, state = gf.game, gf.state()
     view = engine.board_view(state)
     if png is not None:
+        from referee.errors import RefereeError
+        from referee.game import BoardView
         from referee.picture import write_png
 
+        if not isinstance(view, BoardView):
+            raise RefereeError(f"{engine.info.title} has no grid board to draw; --png is for square boards")
         write_png(view, png)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),

@@ -77,18 +77,11 @@ def run_line(line: str, path: Path) -> int:
         return 2
     else:
         args = ["do", *words, "--file", str(path)]
-    import click
-
     try:
-        result = root(args=args, prog_name="referee", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.exceptions.Abort:
-        return 1
-    return int(result) if isinstance(result, int) else 0
+        root(args=args, prog_name="referee")
+    except SystemExit as exc:  # the command's exit code: 0 ok, 1 rejected, 2 usage
+        return exc.code if isinstance(exc.code, int) else 1
+    return 0
 
 
 def _help(path: Path) -> None:

@@ -25,6 +25,7 @@ from referee.cli.common import (
 if TYPE_CHECKING:
     from referee.game import Engine, GameState
     from referee.journal import GameFile
+    from referee.rulings import Rules
 
 app = typer.Typer()
 
@@ -81,10 +82,14 @@ def judge(
     show(render.verdict(verdict, rules, explain))
 
 
-def _rules(package: str) -> object:
+def _rules(package: str) -> Rules:
     import importlib
 
-    return importlib.import_module(f"referee.games.{package}.rules").RULES
+    from referee.rulings import Rules
+
+    rules = importlib.import_module(f"referee.games.{package}.rules").RULES
+    assert isinstance(rules, Rules)
+    return rules
 
 
 @app.command()

@@ -166,7 +166,9 @@ def parse_action(state: CyrusState, text: str) -> CyrusAction:
     if head in ("place", "move", "deploy"):
         words = words[1:]
     if len(words) != 2:
-        raise NotationError(f"{text!r}: write 'LEGION CELL' (e.g. 'Pyxis C5'), 'support ARCHER LEGION', 'done' or 'resolve'")
+        raise NotationError(
+            f"{text!r}: write 'LEGION CELL' (e.g. 'Pyxis C5'), 'support ARCHER LEGION', 'done' or 'resolve'"
+        )
     legion = _legion(state, words[0])
     target = fold(words[1])
     cell = OFF if target in (OFF, "exit", "out") else _cell(state, words[1])

@@ -106,17 +106,18 @@ def check_support_phase(ctx: SupportContext) -> Ruling | None:
         first = "the attacker declares first" if state.declaring is state.active else "the attacker has finished"
         return Ruling.violation(
             "not-declaring",
-            f"the {state.declaring.title} declares supports now ({first}); "
-            f"{ctx.archer.side.title} supports wait their turn",
+            f"the {state.declaring.label} declares supports now ({first}); "
+            f"{ctx.archer.side.label} supports wait their turn",
             (SUPPORT_STEP, SUPPORT_DECLARATION),
         )
     if state.phase is Phase.SETUP:
         side, what, _ = SETUP_STEPS[state.setup_step]
-        return Ruling.violation("wrong-phase", f"the set-up is not finished: the {side.title} lays {PLURAL[what]}", (SETUP,))
+        msg = f"the set-up is not finished: the {side.label} lays {PLURAL[what]}"
+        return Ruling.violation("wrong-phase", msg, (SETUP,))
     if state.phase is Phase.OVER:
         return Ruling.violation("game-over", f"the game is over: {state.win_reason}", (GAME_END,))
     if state.phase is Phase.MOVE:
-        msg = f"supports are declared once the {state.active.title} movement is over (type done)"
+        msg = f"supports are declared once the {state.active.label} movement is over (type done)"
         return Ruling.violation("wrong-phase", msg, (MOVE_STEP, SUPPORT_STEP))
     return Ruling.violation(
         "wrong-phase", "the support step is over; the combats wait to be resolved", (SUPPORT_STEP, COMBAT_STEP)
@@ -145,7 +146,7 @@ def check_same_side(ctx: SupportContext) -> Ruling | None:
         return None
     return Ruling.violation(
         "support-enemy",
-        f"{ctx.archer.name} is {ctx.archer.side.title} and {ctx.legion.name} {ctx.legion.side.title}; "
+        f"{ctx.archer.name} is {ctx.archer.side.label} and {ctx.legion.name} {ctx.legion.side.label}; "
         "an archer supports only its own side",
         (ARCHERS,),
     )
@@ -492,7 +493,7 @@ def resolve_all(state: CyrusState) -> Resolution:
             if lost.kind is Kind.KING:
                 victory = lost.side.other
                 winner = victory
-                reason = f"{lost.name} was killed in combat on {grid.name(cell)}: the {victory.title} wins"
+                reason = f"{lost.name} was killed in combat on {grid.name(cell)}: the {victory.label} wins"
                 cites += (GOAL,)
         result = CombatResult(
             order=n, cell=grid.name(cell), terrain=terrain, attacker=a, defender=d, difference=diff,

@@ -42,13 +42,13 @@ from referee.games.cyrus_pyxis.sequence import (
     setup_progress,
 )
 from referee.games.cyrus_pyxis.state import (
+    PLURAL,
     CyrusPosition,
     CyrusState,
     CyrusTables,
     Kind,
     LegionId,
     Occupancy,
-    PLURAL,
     Phase,
     SetupFile,
     Side,
@@ -228,7 +228,7 @@ class CyrusEngine(Engine):
         phase = None if s.phase in (Phase.ANY, Phase.SETUP) else s.phase.value
         return CyrusPosition(
             active=s.active,
-            phase=phase,  # type: ignore[arg-type]
+            phase=phase,
             declaring=s.declaring,
             turn=s.turn,
             terrain=TerrainSpec(
@@ -318,7 +318,8 @@ class CyrusEngine(Engine):
             legion = s.tables.legion(action.legion)
             if action.cell == act.OFF:
                 where = {k: v for k, v in s.where.items() if k != legion.name}
-                reason = f"{legion.name} left the board by the {edge_name(legion.side)} edge: the {legion.side.title} wins"
+                edge = edge_name(legion.side)
+                reason = f"{legion.name} left the board by the {edge} edge: the {legion.side.label} wins"
                 new = s.model_copy(update={"where": where, "moved": (*s.moved, legion.name), "phase": Phase.OVER,
                                            "winner": legion.side, "win_reason": reason})
                 return Applied(new, (Ruling.event("victory", reason, (GOAL, GAME_END)),))
@@ -332,7 +333,7 @@ class CyrusEngine(Engine):
                 new, Occupancy(new), new.declaring
             ):
                 events.append(Ruling.event(
-                    "support-closed", f"no other {new.declaring.title} support is possible", (COMBAT,)))
+                    "support-closed", f"no other {new.declaring.label} support is possible", (COMBAT,)))
                 new, events = advance_support(finish_declarations(new), events)
             return Applied(new, tuple(events))
         if isinstance(action, act.PlaceTerrain | act.Deploy):
@@ -393,8 +394,8 @@ class CyrusEngine(Engine):
                         for c in cells]
             return out
         if s.phase in (Phase.MOVE, Phase.ANY):
-            for lg in self.movable(s):
-                out += [act.Move(legion=lg, cell=c) for c in destinations(s, occ, s.tables.by_id[lg])]
+            for lid in self.movable(s):
+                out += [act.Move(legion=lid, cell=c) for c in destinations(s, occ, s.tables.by_id[lid])]
             out.append(act.Done())
         if s.phase in (Phase.SUPPORT, Phase.ANY):
             sides = [s.declaring] if s.phase is Phase.SUPPORT and s.declaring else list(Side)
@@ -508,14 +509,14 @@ class CyrusEngine(Engine):
         grid = s.tables.grid
         if s.phase is Phase.SETUP:
             side, what, count, placed = setup_progress(s)
-            return [f"Set-up: the {side.title} lays {PLURAL[what]} ({placed} of {count} placed)"]
+            return [f"Set-up: the {side.label} lays {PLURAL[what]} ({placed} of {count} placed)"]
         if s.phase is Phase.OVER:
             return [f"Game over: {s.win_reason}"]
         step = {Phase.MOVE: "movement", Phase.SUPPORT: "support declarations", Phase.COMBAT: "combat",
                 Phase.ANY: "umpire position"}[s.phase]
-        lines = [f"Turn {s.turn}: {s.active.title} to play ({step})"]
+        lines = [f"Turn {s.turn}: {s.active.label} to play ({step})"]
         if s.phase is Phase.SUPPORT and s.declaring:
-            lines.append(f"The {s.declaring.title} declares archer supports now (or types done)")
+            lines.append(f"The {s.declaring.label} declares archer supports now (or types done)")
         if s.moved:
             infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
             lines.append(f"Moved: {', '.join(s.moved)} (infantry {infantry}/5)")
@@ -548,14 +549,15 @@ def _cell_key(name: str) -> tuple[int, int]:
 
 
 def _move_notes(ctx: MoveContext) -> list[Ruling]:
-    state, grid = ctx.state, ctx.state.tables.grid
+    grid = ctx.state.tables.grid
     route = ctx.route
     assert route is not None
     squares, cells = route
     path = " → ".join(grid.name(c) for c in cells)
     if ctx.target is None:
         path += " → off"
-        reason = f"{ctx.legion.name} leaves the board by the {edge_name(ctx.legion.side)} edge: the {ctx.legion.side.title} wins"
+        side = ctx.legion.side
+        reason = f"{ctx.legion.name} leaves the board by the {edge_name(side)} edge: the {side.label} wins"
         return [Ruling.event("route", f"{ctx.legion.name}: {path} ({squares} squares)", (MOVEMENT,)),
                 Ruling.event("victory", reason, (GOAL, GAME_END))]
     notes = [Ruling.event("route", f"{ctx.legion.name}: {path} ({squares} of {ctx.limit} squares)", (MOVEMENT,))]

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from referee.grid import Cell, SearchResult
-from referee.games.cyrus_pyxis.rules import COMBAT, GOAL, MOVE_STEP, MOVEMENT, SETUP, GAME_END, SUPPORT_STEP
+from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, MOVE_STEP, MOVEMENT, SETUP, SUPPORT_STEP
 from referee.games.cyrus_pyxis.state import (
     PLURAL,
     SETUP_STEPS,
@@ -24,6 +23,7 @@ from referee.games.cyrus_pyxis.state import (
     Side,
     Terrain,
 )
+from referee.grid import Cell, SearchResult
 from referee.rulings import Ruling
 
 MAX_INFANTRY_MOVES = 5  # V: up to five infantry per turn
@@ -174,14 +174,14 @@ def check_move_phase(ctx: MoveContext) -> Ruling | None:
     if phase is Phase.SETUP:
         side, what, count = SETUP_STEPS[ctx.state.setup_step]
         return Ruling.violation(
-            "wrong-phase", f"the set-up is not finished: the {side.title} still lays {PLURAL[what]} ({count} in all)",
+            "wrong-phase", f"the set-up is not finished: the {side.label} still lays {PLURAL[what]} ({count} in all)",
             (SETUP,),
         )
     if phase is Phase.OVER:
         return Ruling.violation("game-over", f"the game is over: {ctx.state.win_reason}", (GAME_END,))
     step = "archer supports are being declared" if phase is Phase.SUPPORT else "the combats wait to be resolved"
     return Ruling.violation(
-        "wrong-phase", f"the {ctx.state.active.title} movement step is over: {step}", (MOVE_STEP, SUPPORT_STEP)
+        "wrong-phase", f"the {ctx.state.active.label} movement step is over: {step}", (MOVE_STEP, SUPPORT_STEP)
     )
 
 
@@ -191,7 +191,7 @@ def check_own_legion(ctx: MoveContext) -> Ruling | None:
         return None
     return Ruling.violation(
         "not-your-legion",
-        f"{ctx.legion.name} is {ctx.legion.side.title}; it is the {ctx.state.active.title} turn",
+        f"{ctx.legion.name} is {ctx.legion.side.label}; it is the {ctx.state.active.label} turn",
         (MOVE_STEP,),
     )
 

@@ -98,13 +98,13 @@ def check_setup_step(ctx: SetupContext) -> Ruling | None:
     if wanted == what:
         if ctx.legion is not None and ctx.legion.side is not side:
             return Ruling.violation(
-                "not-your-legion", f"{ctx.legion.name} is {ctx.legion.side.title}; the {side.title} deploys now",
+                "not-your-legion", f"{ctx.legion.name} is {ctx.legion.side.label}; the {side.label} deploys now",
                 setup_rule(side, what),
             )
         return None
     return Ruling.violation(
         "wrong-phase",
-        f"the {side.title} lays {PLURAL[what]} now ({placed} of {count} done); "
+        f"the {side.label} lays {PLURAL[what]} now ({placed} of {count} done); "
         f"{PLURAL[wanted]} come later or are done",
         (SETUP, *setup_rule(side, what)),
     )
@@ -152,7 +152,7 @@ def check_home_line(ctx: SetupContext) -> Ruling | None:
     first, last = sorted(lines)
     return Ruling.violation(
         "setup-line",
-        f"{ctx.legion.side.title} legions deploy on lines {first} and {last}; "
+        f"{ctx.legion.side.label} legions deploy on lines {first} and {last}; "
         f"{ctx.state.name(ctx.cell)} is on line {number}",
         setup_rule(ctx.legion.side, "legions"),
     )
@@ -195,8 +195,8 @@ def apply_setup(state: CyrusState, action: PlaceTerrain | Deploy) -> tuple[Cyrus
             state = state.model_copy(update={"setup_step": state.setup_step + 1})
             nside, nwhat, ncount, _ = setup_progress(state)
             events.append(
-                Ruling.event("setup-step", f"the {side.title} has laid {count} {PLURAL[what]}; the "
-                             f"{nside.title} lays {ncount} {PLURAL[nwhat]} next", setup_rule(nside, nwhat))
+                Ruling.event("setup-step", f"the {side.label} has laid {count} {PLURAL[what]}; the "
+                             f"{nside.label} lays {ncount} {PLURAL[nwhat]} next", setup_rule(nside, nwhat))
             )
         else:
             state = state.model_copy(update={"phase": Phase.MOVE, "active": Side.GREEK, "turn": 1})
@@ -229,7 +229,7 @@ def check_done(state: CyrusState) -> Ruling | None:
     if state.phase is Phase.SETUP:
         side, what, count, placed = setup_progress(state)
         return Ruling.violation(
-            "wrong-phase", f"the set-up ends by itself once all is laid: the {side.title} has {placed} of "
+            "wrong-phase", f"the set-up ends by itself once all is laid: the {side.label} has {placed} of "
             f"{count} {PLURAL[what]}", (SETUP,)
         )
     if state.phase is Phase.OVER:
@@ -261,7 +261,7 @@ def check_resolve(state: CyrusState) -> Ruling | None:
             archer, legion = options[0]
             return Ruling.violation(
                 "supports-pending",
-                f"{archer} could still support {legion}: the {side.title} declares supports or types done first",
+                f"{archer} could still support {legion}: the {side.label} declares supports or types done first",
                 (SUPPORT_STEP, SUPPORT_DECLARATION),
             )
     return None
@@ -274,7 +274,7 @@ def end_turn(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
     new = state.model_copy(
         update={"phase": Phase.MOVE, "active": nxt, "turn": turn, "moved": (), "supports": {}, "declaring": None}
     )
-    return new, [Ruling.event("turn", f"turn {turn}: the {nxt.title} moves", (OTHER_SIDE, TURN))]
+    return new, [Ruling.event("turn", f"turn {turn}: the {nxt.label} moves", (OTHER_SIDE, TURN))]
 
 
 def end_movement(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
@@ -282,7 +282,7 @@ def end_movement(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
     occ = Occupancy(state)
     if not occ.combats():
         new, events = end_turn(state)
-        return new, [Ruling.event("no-combat", f"the {state.active.title} made no attack", (MOVE_STEP,)), *events]
+        return new, [Ruling.event("no-combat", f"the {state.active.label} made no attack", (MOVE_STEP,)), *events]
     new = state.model_copy(update={"phase": Phase.SUPPORT, "declaring": state.active})
     return advance_support(new, [])
 
@@ -294,7 +294,7 @@ def advance_support(state: CyrusState, events: list[Ruling]) -> tuple[CyrusState
         if possible_supports(state, Occupancy(state), side):
             return state, events
         events.append(
-            Ruling.event("support-skipped", f"no {side.title} archer can support a combat now", (SUPPORT_STEP,))
+            Ruling.event("support-skipped", f"no {side.label} archer can support a combat now", (SUPPORT_STEP,))
         )
         state = finish_declarations(state)
     return state, events

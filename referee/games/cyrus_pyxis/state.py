@@ -42,8 +42,8 @@ class Side(StrEnum):
         return -1 if self is Side.GREEK else 1
 
     @property
-    def title(self) -> str:
-        """Capitalised name for messages."""
+    def label(self) -> str:
+        """Capitalised name for messages ("Greek")."""
         return self.value.capitalize()
 
 
@@ -334,13 +334,15 @@ def _load(ts: TableSet) -> CyrusTables:
     values: dict[tuple[Kind, str], ValueRow] = {}
     for n, v in enumerate(value_rows, start=1):
         if (v.kind, v.versus) in values:
-            raise TableError(ts.label("combat_values.csv"), f"row {n} ({v.kind})", f"{v.kind} vs {v.versus} is listed twice")
+            where = f"row {n} ({v.kind})"
+            raise TableError(ts.label("combat_values.csv"), where, f"{v.kind} vs {v.versus} is listed twice")
         values[(v.kind, v.versus)] = v
     for kind in Kind:
         has_any = (kind, "any") in values
         has_pair = (kind, "foot") in values and (kind, "mounted") in values
         if not has_any and not has_pair:
-            raise TableError(ts.label("combat_values.csv"), "kind", f"no value for {kind} (need 'any', or 'foot' and 'mounted')")
+            problem = f"no value for {kind} (need 'any', or 'foot' and 'mounted')"
+            raise TableError(ts.label("combat_values.csv"), "kind", problem)
     movement = {m.kind: m for m in move_rows}
     for kind in Kind:
         if kind not in movement:
