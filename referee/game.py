@@ -263,7 +263,7 @@ class Engine(ABC):
             kind="adjust" if action.is_adjust() else "action",
             side=side,
             rolls=tuple(recorder.rolls),
-            events=applied.events,
+            events=verdict.notes + applied.events,
             provisional=provisional,
             details=applied.details,
         )

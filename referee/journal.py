@@ -197,7 +197,7 @@ class GameFile:
         if self.table_set.digest != meta.get("tables_hash"):
             conn.close()
             raise GameFileError(f"{path}: the stored tables do not match their hash (file altered)")
-        self._cache: tuple[int, GameState] | None = None
+        self._cache: tuple[tuple[int, int, int], GameState] | None = None
 
     # ---- opening ----------------------------------------------------------------------------
 
@@ -326,12 +326,18 @@ class GameFile:
         Raises:
             GameFileError: an entry no longer replays to the state hash it recorded.
         """
-        last = self._last_seq()
-        if self._cache is not None and self._cache[0] == last:
+        key = self._version()
+        if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         state = self._replay(self.entries())
-        self._cache = (last, state)
+        self._cache = (key, state)
         return state
+
+    def _version(self) -> tuple[int, int, int]:
+        """What identifies the journal's content: other writers' commits, our last entry, undone flags."""
+        version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        last, undone = self.conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(SUM(undone), 0) FROM journal").fetchone()
+        return version, int(last), int(undone)
 
     def _replay(self, entries: Sequence[Entry]) -> GameState:
         game = self.game
@@ -398,7 +404,6 @@ class GameFile:
         """
         game = self.game
         with self._transaction():
-            self._cache = None
             state = self.state()
             if adjust_reason is not None:
                 if not adjust_reason.strip():
@@ -422,7 +427,7 @@ class GameFile:
                 record=record.model_dump_json(), reason=adjust_reason,
                 state_hash=game.state_hash(new_state),
             )
-            self._cache = (self._last_seq(), new_state)
+            self._cache = (self._version(), new_state)
         return record
 
     def undo(self, force: bool = False) -> UndoResult:

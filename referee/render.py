@@ -41,7 +41,7 @@ def _ink(rgb: Sequence[int]) -> str:
     return "black" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "white"
 
 
-def board(view: BoardView | MapView) -> RenderableType:
+def board(view: BoardView | MapView, legend: bool = True) -> RenderableType:
     """Returns the board as coloured text: terrain backgrounds, counters in side colours."""
     if isinstance(view, MapView):
         return map_table(view)
@@ -75,7 +75,7 @@ def board(view: BoardView | MapView) -> RenderableType:
         parts.append(Text(f"   ← {left}".ljust(width) + f"{right} →", style="dim"))
     terrain = "   ".join(f"{_MARK.get(t, '?')} {t}" for t in view.terrain_colours)
     parts.append(Text(f"   terrain: {terrain}   * pending combat", style="dim"))
-    if view.legend:
+    if legend and view.legend:
         parts.append(_legend(view))
     for status in view.status:
         parts.append(Text(status, style="bold cyan"))

@@ -49,6 +49,7 @@ from referee.games.cyrus_pyxis.state import (
     Result,
     Side,
     Terrain,
+    occupancy,
 )
 from referee.grid import Cell, SearchResult
 from referee.rulings import RuleRef, Ruling
@@ -365,12 +366,12 @@ class CombatResult(BaseModel):
 
     def summary(self) -> str:
         """Returns the one-line explanation shown to players."""
-        a, d = self.attacker, self.defender
-        a_sup = f" +{a.bonus} {a.support}" if a.support else ""
-        d_sup = f" +{d.bonus} {d.support}" if d.support else ""
+        def side(s: Strength) -> str:
+            return f"{s.legion} {s.base} +{s.bonus} {s.support} = {s.total}" if s.support else f"{s.legion} {s.base}"
+
         head = (
-            f"{self.cell} ({self.terrain}): {a.legion} {a.base}{a_sup} = {a.total} vs "
-            f"{d.legion} {d.base}{d_sup} = {d.total}, difference {self.difference:+d} ({self.band})"
+            f"{self.cell} ({self.terrain}): {side(self.attacker)} vs {side(self.defender)}, "
+            f"difference {signed(self.difference)} (band {self.band})"
         )
         return f"{head}: {outcome_text(self)}"
 
@@ -387,15 +388,21 @@ def outcome_text(result: CombatResult) -> str:
     return f"{r.legion} retreats {r.start} → {r.to}{via}"
 
 
+def signed(n: int) -> str:
+    """Returns a difference with its sign: '+2', '0', '-1'."""
+    return f"{n:+d}" if n else "0"
+
+
 def band_label(lo: int | None, hi: int | None) -> str:
     """Returns a result band as text: 'd ≥ +3', 'd = 0', '-2 ≤ d ≤ -1'."""
     if lo is None and hi is not None:
-        return f"d ≤ {hi:+d}"
+        return f"d ≤ {signed(hi)}"
     if hi is None and lo is not None:
-        return f"d ≥ {lo:+d}"
+        return f"d ≥ {signed(lo)}"
     if lo == hi and lo is not None:
-        return f"d = {lo:+d}"
-    return f"{lo:+d} ≤ d ≤ {hi:+d}"
+        return f"d = {signed(lo)}"
+    assert lo is not None and hi is not None
+    return f"{signed(lo)} ≤ d ≤ {signed(hi)}"
 
 
 def strength(state: CyrusState, legion: Legion, opponent: Legion, terrain: Terrain, archer: str | None) -> Strength:
@@ -423,7 +430,7 @@ def resolve_all(state: CyrusState) -> Resolution:
     """VI: resolves every pending combat in order; returns the state before the turn passes."""
     tables, grid = state.tables, state.tables.grid
     rules = tables.rules
-    occ = Occupancy(state)
+    occ = occupancy(state)
     cells: dict[Cell, list[Legion]] = {c: list(v) for c, v in occ.cells.items()}
     where = dict(state.where)
     supporter = {legion: archer for archer, legion in state.supports.items()}

@@ -19,15 +19,23 @@ from referee.games.cyrus_pyxis.combat import (
     support_disclosures,
 )
 from referee.games.cyrus_pyxis.movement import (
+    MAX_INFANTRY_MOVES,
+    MAX_OTHER_MOVES_PER_KIND,
     MOVE_CHECKS,
     MoveContext,
-    check_moves_once,
-    check_quota,
     destinations,
     edge_name,
     movement_disclosures,
 )
-from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, LEGION_COUNTERS, MOVEMENT, SETUP
+from referee.games.cyrus_pyxis.rules import (
+    COMBAT,
+    GAME_END,
+    GOAL,
+    LEGION_COUNTERS,
+    MOVEMENT,
+    SETUP,
+    SUPPORT_DECLARATION,
+)
 from referee.games.cyrus_pyxis.sequence import (
     SETUP_CHECKS,
     SetupContext,
@@ -55,6 +63,8 @@ from referee.games.cyrus_pyxis.state import (
     Terrain,
     TerrainSpec,
     load_tables,
+    occupancy,
+    remember,
     validate_model,
 )
 from referee.grid import Cell
@@ -269,7 +279,7 @@ class CyrusEngine(Engine):
 
     def judge(self, state: GameState, action: Action) -> Verdict:
         s = _state(state)
-        occ = Occupancy(s)
+        occ = occupancy(s)
         text = action.text()
         violations: list[Ruling] = []
         notes: list[Ruling] = []
@@ -279,7 +289,8 @@ class CyrusEngine(Engine):
             target = None if action.cell == act.OFF else s.tables.grid.parse(action.cell)
             ctx = MoveContext(s, occ, legion, target)
             violations = [r for check in MOVE_CHECKS if (r := check(ctx)) is not None]
-            provisional = movement_disclosures(s)
+            if not violations or any(v.code in ("too-far", "enemy-in-path") for v in violations):
+                provisional = movement_disclosures(s)
             if not violations:
                 notes = _move_notes(ctx)
                 if target is None:
@@ -324,16 +335,18 @@ class CyrusEngine(Engine):
                                            "winner": legion.side, "win_reason": reason})
                 return Applied(new, (Ruling.event("victory", reason, (GOAL, GAME_END)),))
             cell = grid.parse(action.cell)
+            start = s.where[legion.name]
             new = s.model_copy(update={"where": {**s.where, legion.name: cell}, "moved": (*s.moved, legion.name)})
+            remember(occupancy(s).after_move(new, legion, start, cell))
             return Applied(new)
         if isinstance(action, act.Support):
             new = s.model_copy(update={"supports": {**s.supports, LegionId(action.archer): LegionId(action.legion)}})
             events: list[Ruling] = []
             if new.phase is Phase.SUPPORT and new.declaring is not None and not possible_supports(
-                new, Occupancy(new), new.declaring
+                new, occupancy(new), new.declaring
             ):
                 events.append(Ruling.event(
-                    "support-closed", f"no other {new.declaring.label} support is possible", (COMBAT,)))
+                    "support-closed", f"no other {new.declaring.label} support is possible", (SUPPORT_DECLARATION,)))
                 new, events = advance_support(finish_declarations(new), events)
             return Applied(new, tuple(events))
         if isinstance(action, act.PlaceTerrain | act.Deploy):
@@ -379,7 +392,7 @@ class CyrusEngine(Engine):
         s = _state(state)
         if s.phase is Phase.OVER:
             return []
-        occ = Occupancy(s)
+        occ = occupancy(s)
         grid = s.tables.grid
         out: list[Action] = []
         if s.phase is Phase.SETUP:
@@ -395,7 +408,7 @@ class CyrusEngine(Engine):
             return out
         if s.phase in (Phase.MOVE, Phase.ANY):
             for lid in self.movable(s):
-                out += [act.Move(legion=lid, cell=c) for c in destinations(s, occ, s.tables.by_id[lid])]
+                out += [act.Move.model_construct(legion=lid, cell=c) for c in destinations(s, occ, s.tables.by_id[lid])]
             out.append(act.Done())
         if s.phase in (Phase.SUPPORT, Phase.ANY):
             sides = [s.declaring] if s.phase is Phase.SUPPORT and s.declaring else list(Side)
@@ -408,14 +421,21 @@ class CyrusEngine(Engine):
         return out
 
     def movable(self, state: CyrusState) -> list[LegionId]:
-        """V: the legions of the side to play that may still move this turn."""
-        occ = Occupancy(state)
+        """V: the legions of the side to play that may still move this turn (as check_moves_once
+        and check_quota decide; a contract test keeps them in step)."""
+        by_id = state.tables.by_id
+        moved = set(state.moved)
+        counts: dict[Kind, int] = {}
+        for name in state.moved:
+            kind = by_id[name].kind
+            counts[kind] = counts.get(kind, 0) + 1
         out: list[LegionId] = []
-        for lg in state.tables.legions:
-            if lg.side is not state.active or lg.name not in state.where:
+        where = state.where
+        for lg in state.tables.of_side[state.active]:
+            if lg.name in moved or lg.name not in where:
                 continue
-            ctx = MoveContext(state, occ, lg, None)
-            if check_moves_once(ctx) is None and check_quota(ctx) is None:
+            cap = MAX_INFANTRY_MOVES if lg.kind is Kind.INFANTRY else MAX_OTHER_MOVES_PER_KIND
+            if counts.get(lg.kind, 0) < cap:
                 out.append(lg.name)
         return out
 
@@ -424,7 +444,7 @@ class CyrusEngine(Engine):
     def legal_report(self, state: GameState, unit: str) -> LegalReport:
         s = _state(state)
         legion = s.tables.legion(unit)
-        occ = Occupancy(s)
+        occ = occupancy(s)
         cell = s.where.get(legion.name)
         why: list[Ruling] = []
         cells: list[str] = []
@@ -435,7 +455,7 @@ class CyrusEngine(Engine):
                 if (r := check(ctx)) is not None:
                     why.append(r)
             if not why:
-                for name, _ in destinations(s, occ, legion).items():
+                for name in destinations(s, occ, legion):
                     cells.append(name)
                     if name != act.OFF and occ.has_enemy(s.tables.grid.parse(name), legion.side):
                         attacks.append(name)
@@ -476,7 +496,7 @@ class CyrusEngine(Engine):
     def board_view(self, state: GameState) -> BoardView:
         s = _state(state)
         tables, grid = s.tables, s.tables.grid
-        occ = Occupancy(s)
+        occ = occupancy(s)
         cells: list[CellView] = []
         for c in grid.cells():
             here = occ.at(c)
@@ -520,7 +540,7 @@ class CyrusEngine(Engine):
         if s.moved:
             infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
             lines.append(f"Moved: {', '.join(s.moved)} (infantry {infantry}/5)")
-        occ = Occupancy(s)
+        occ = occupancy(s)
         fights = []
         for c in occ.combats():
             a = occ.side_at(c, s.active)

@@ -43,7 +43,7 @@ def edge_name(side: Side) -> str:
 
 def _cost_fn(state: CyrusState) -> Callable[[Cell], int] | None:
     tables = state.tables
-    if all(tables.cost(t) == 1 for t in Terrain):
+    if tables.uniform_cost:
         return None
     return lambda c: tables.cost(state.terrain_at(c))
 
@@ -54,8 +54,11 @@ def movement_disclosures(state: CyrusState) -> tuple[str, ...]:
     shaky = [t for t in Terrain if rows[t].movement_cost.provenance != "rulebook"]
     if not shaky:
         return ()
-    costs = ", ".join(f"{t} {rows[t].movement_cost.value}" for t in shaky)
     prov = rows[shaky[0]].movement_cost.provenance
+    values = {rows[t].movement_cost.value for t in shaky}
+    if len(values) == 1 and len(shaky) == len(Terrain):
+        return (f"terrain.yaml: every terrain costs {values.pop()} square to enter ({prov})",)
+    costs = ", ".join(f"{t} {rows[t].movement_cost.value}" for t in shaky)
     return (f"terrain.yaml: movement cost {costs} ({prov})",)
 
 
@@ -102,22 +105,12 @@ def reach_search(
     combat cannot be entered (its enemy is already attacked). ``extra`` is always enterable so a
     judge can measure the way to a forbidden destination.
     """
-    side = legion.side
-    cells = occ.cells
-
-    def can_enter(c: Cell) -> bool:
-        here = cells.get(c)
-        if not here or c == extra:
-            return True
-        if any(lg.side is not side for lg in here):
-            return len(here) == 1
-        return True
-
-    def can_continue(c: Cell) -> bool:
-        here = cells.get(c)
-        return not here or all(lg.side is side for lg in here)
-
-    return state.tables.grid.search(start, limit, can_enter, can_continue, _cost_fn(state))
+    stops, closed = occ.blocking(legion.side)  # enemies: entered, never crossed; combats: not entered
+    if extra is not None and extra in closed:
+        closed = closed - {extra}
+    return state.tables.grid.search(
+        start, limit, lambda c: c not in closed, lambda c: c not in stops, _cost_fn(state)
+    )
 
 
 def exit_route(
@@ -137,28 +130,29 @@ def exit_route(
     return best
 
 
-def destinations(state: CyrusState, occ: Occupancy, legion: Legion) -> dict[str, tuple[int, list[Cell]]]:
-    """V: every cell (or ``off``) a legion may end its move on, with squares and route.
+def destination_cells(state: CyrusState, occ: Occupancy, legion: Legion) -> tuple[list[Cell], int | None]:
+    """V: the cells a legion may end its move on, and the squares to leave the board (kings).
 
     Does not check the turn, the phase or the per-turn quota (see the checks).
     """
     start = state.where.get(legion.name)
     if start is None:
-        return {}
+        return [], None
     limit = state.tables.allowance(legion.kind).value
     search = reach_search(state, occ, legion, start, limit)
-    grid = state.tables.grid
-    out: dict[str, tuple[int, list[Cell]]] = {}
-    for cell, dist in search.distance.items():
-        if cell == start:
-            continue
-        here = occ.at(cell)
-        if any(lg.side is legion.side for lg in here):
-            continue  # V: never stop on a friend
-        out[grid.name(cell)] = (dist, search.path(cell))
-    exit_ = exit_route(state, occ, legion, search, limit)
-    if exit_ is not None:
-        out[OFF] = exit_
+    friends = occ.enemy_of[legion.side.other]  # cells holding a legion of this side
+    cells = [c for c in search.distance if c != start and c not in friends]  # V: never stop on a friend
+    exit_ = exit_route(state, occ, legion, search, limit) if legion.kind is Kind.KING else None
+    return cells, exit_[0] if exit_ is not None else None
+
+
+def destinations(state: CyrusState, occ: Occupancy, legion: Legion) -> list[str]:
+    """V: the names of every cell (or ``off``) a legion may end its move on."""
+    cells, exit_cost = destination_cells(state, occ, legion)
+    name = state.tables.grid.name
+    out = [name(c) for c in cells]
+    if exit_cost is not None:
+        out.append(OFF)
     return out
 
 
@@ -289,7 +283,7 @@ def check_route(ctx: MoveContext) -> Ruling | None:
         return Ruling.violation(
             "too-far",
             f"{lg.name} needs {needed} squares from {grid.name(start)} to reach {where}; "
-            f"a {label} moves at most {limit} {unit}",
+            f"the {label} allowance is {limit} {unit}",
             (MOVEMENT,),
         )
     blockers = _blockers(ctx, free, limit)

@@ -40,6 +40,7 @@ from referee.games.cyrus_pyxis.state import (
     Phase,
     Side,
     Terrain,
+    occupancy,
 )
 from referee.grid import Cell
 from referee.rulings import RuleRef, Ruling
@@ -254,7 +255,7 @@ def check_resolve(state: CyrusState) -> Ruling | None:
         return Ruling.violation("game-over", f"the game is over: {state.win_reason}", (GAME_END,))
     if state.phase is Phase.SETUP:
         return Ruling.violation("wrong-phase", "no combat during the set-up", (SETUP,))
-    occ = Occupancy(state)
+    occ = occupancy(state)
     for side in pending_declarers(state):
         options = possible_supports(state, occ, side)
         if options:
@@ -279,19 +280,24 @@ def end_turn(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
 
 def end_movement(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
     """III.1–III.2: after movement, supports if there is a combat, else the next turn."""
-    occ = Occupancy(state)
+    occ = occupancy(state)
     if not occ.combats():
         new, events = end_turn(state)
         return new, [Ruling.event("no-combat", f"the {state.active.label} made no attack", (MOVE_STEP,)), *events]
     new = state.model_copy(update={"phase": Phase.SUPPORT, "declaring": state.active})
-    return advance_support(new, [])
+    count = len(occ.combats())
+    opened = Ruling.event(
+        "support-step", f"movement over with {count} combat(s); archer supports are declared, the "
+        f"{state.active.label} first", (SUPPORT_STEP, SUPPORT_DECLARATION),
+    )
+    return advance_support(new, [opened])
 
 
 def advance_support(state: CyrusState, events: list[Ruling]) -> tuple[CyrusState, list[Ruling]]:
     """III.2: skips the declarations of a side none of whose archers can support."""
     while state.phase is Phase.SUPPORT and state.declaring is not None:
         side = state.declaring
-        if possible_supports(state, Occupancy(state), side):
+        if possible_supports(state, occupancy(state), side):
             return state, events
         events.append(
             Ruling.event("support-skipped", f"no {side.label} archer can support a combat now", (SUPPORT_STEP,))

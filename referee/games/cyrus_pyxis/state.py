@@ -254,10 +254,14 @@ class CyrusTables:
     terrain: Mapping[Terrain, TerrainRow]
     by_name: Mapping[str, Legion] = field(init=False)
     by_id: Mapping[str, Legion] = field(init=False)
+    uniform_cost: bool = field(init=False)
+    of_side: Mapping[Side, tuple[Legion, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "of_side", {s: tuple(lg for lg in self.legions if lg.side is s) for s in Side})
         object.__setattr__(self, "by_name", {fold(lg.name): lg for lg in self.legions})
         object.__setattr__(self, "by_id", {lg.name: lg for lg in self.legions})
+        object.__setattr__(self, "uniform_cost", all(t.movement_cost.value == 1 for t in self.terrain.values()))
 
     def legion(self, name: str) -> Legion:
         """Returns a legion by name, accent- and case-insensitively.
@@ -420,17 +424,50 @@ class CyrusState(GameState):
 
 
 class Occupancy:
-    """Who stands where, computed once per query from ``state.where``."""
+    """Who stands where, computed once per state from ``state.where`` (see :func:`occupancy`)."""
 
-    __slots__ = ("cells", "state")
+    __slots__ = ("cells", "enemy_of", "pending", "state")
 
     def __init__(self, state: CyrusState) -> None:
         self.state = state
         cells: dict[Cell, list[Legion]] = {}
-        legion = state.tables.by_id
+        by_id = state.tables.by_id
+        greek: set[Cell] = set()
+        persian: set[Cell] = set()
         for name, cell in state.where.items():
-            cells.setdefault(cell, []).append(legion[name])
+            lg = by_id[name]
+            here = cells.get(cell)
+            if here is None:
+                cells[cell] = [lg]
+            else:
+                here.append(lg)
+            (greek if lg.side is Side.GREEK else persian).add(cell)
         self.cells = cells
+        self.pending: frozenset[Cell] = frozenset(greek & persian)
+        self.enemy_of: dict[Side, frozenset[Cell]] = {Side.GREEK: frozenset(persian), Side.PERSIAN: frozenset(greek)}
+
+    def after_move(self, state: CyrusState, legion: Legion, start: Cell, end: Cell) -> Occupancy:
+        """Returns the occupancy of ``state``, which is this one with ``legion`` moved (fast path)."""
+        new = Occupancy.__new__(Occupancy)
+        new.state = state
+        cells = dict(self.cells)
+        left = [lg for lg in cells[start] if lg is not legion]
+        if left:
+            cells[start] = left
+        else:
+            del cells[start]
+        cells[end] = [*cells.get(end, ()), legion]
+        new.cells = cells
+        own = set(self.enemy_of[legion.side.other])
+        own.discard(start)
+        own.add(end)
+        new.enemy_of = {legion.side.other: frozenset(own), legion.side: self.enemy_of[legion.side]}
+        new.pending = frozenset(own & self.enemy_of[legion.side])
+        return new
+
+    def blocking(self, side: Side) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """V: for a side's move, the cells holding an enemy and those holding a pending combat."""
+        return self.enemy_of[side], self.pending
 
     def at(self, cell: Cell) -> list[Legion]:
         """Returns the legions on a cell."""
@@ -445,18 +482,35 @@ class Occupancy:
 
     def has_enemy(self, cell: Cell, side: Side) -> bool:
         """True when a legion of the other side stands on the cell."""
-        return any(lg.side is not side for lg in self.cells.get(cell, ()))
+        return cell in self.enemy_of[side]
 
     def combats(self) -> list[Cell]:
         """Returns the cells holding a pending combat."""
-        return [c for c, lgs in self.cells.items() if len(lgs) > 1]
+        return sorted(self.pending)
 
     def combat_of(self, legion: Legion) -> Cell | None:
         """Returns the combat cell a legion is engaged in, if any."""
         cell = self.state.where.get(legion.name)
-        if cell is not None and len(self.cells.get(cell, ())) > 1:
+        if cell is not None and cell in self.pending:
             return cell
         return None
+
+
+_LAST: list[tuple[CyrusState, Occupancy]] = []
+
+
+def occupancy(state: CyrusState) -> Occupancy:
+    """Returns the occupancy of a state, reusing the last one computed for the same object."""
+    if _LAST and _LAST[0][0] is state:
+        return _LAST[0][1]
+    occ = Occupancy(state)
+    _LAST[:] = [(state, occ)]
+    return occ
+
+
+def remember(occ: Occupancy) -> None:
+    """Makes ``occ`` the cached occupancy of its state (``apply`` knows it without recounting)."""
+    _LAST[:] = [(occ.state, occ)]
 
 
 # ---------------------------------------------------------------------------------------------
