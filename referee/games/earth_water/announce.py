@@ -1,0 +1,100 @@
+"""PERS.IA announcements: numbered imperative steps with their rule, die and final numbers.
+
+A :class:`PersiaReport` is what ``referee persia prepare|operate|supply`` prints (``--json``
+dumps the same object); :class:`Announcer` collects the steps while the bot works.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from referee.games.earth_water.state import Battle
+from referee.rulings import RuleRef, Ruling
+
+Procedure = Literal["prepare", "operate", "supply"]
+
+
+class Step(BaseModel):
+    """One numbered instruction for the player to carry out on the table."""
+
+    model_config = ConfigDict(frozen=True)
+
+    n: int = Field(description="Step number, from 1.")
+    rule: str = Field(description="Section of the solo (or base) rules that produced the step.")
+    title: str = Field(description="That section's title.")
+    text: str = Field(description="The instruction, with final numbers.")
+    kind: str = Field(description="What the step does: roll, draw, bridge, fleets, armies, move, battle, "
+                                  "destroy-army, destroy-fleet, place, discard, pass, fallback, attrition, "
+                                  "lines, unspent.")
+    counts: dict[str, int] = Field(default_factory=dict, description="Units per city this step adds or removes.")
+    path: tuple[str, ...] = Field(default=(), description="Route of a move.")
+    die: int | None = Field(default=None, description="The die face, on a roll step.")
+    source: Literal["digital", "physical"] | None = Field(default=None, description="Who rolled the die.")
+    interpretations: tuple[str, ...] = Field(default=(), description="Ids of interpretations the step used.")
+
+
+class PersiaReport(BaseModel):
+    """What PERS.IA did: the steps, the die, the situation or face, and the pending battle."""
+
+    model_config = ConfigDict(frozen=True)
+
+    procedure: Procedure
+    situation: str | None = Field(default=None, description="Preparation situation (A-D) or operation branch.")
+    die: int | None = None
+    die_source: Literal["digital", "physical"] | None = None
+    steps: tuple[Step, ...]
+    pending: Battle | None = Field(default=None, description="A battle the player must still fight.")
+    interpretations: tuple[str, ...] = Field(default=(), description="Interpretations used, with the choice.")
+    winner: str | None = None
+    position: JsonValue = Field(default=None, description="The resulting position (position-file schema).")
+
+    def explain(self) -> list[str]:
+        """Returns the report as numbered lines for the terminal."""
+        head = {"prepare": "PERS.IA preparation", "operate": "PERS.IA operation", "supply": "PERS.IA supply"}
+        title = head[self.procedure]
+        if self.situation:
+            title += f" — {self.situation}"
+        lines = [title]
+        for step in self.steps:
+            lines.append(f"{step.n}. {step.text}  ({step.rule} {step.title})")
+        if self.pending is not None:
+            lines.append(f"→ pending: {self.pending.kind} battle in {self.pending.city}; fight it with "
+                         "'referee resolve' (or 'referee do fight')")
+        if self.winner:
+            lines.append(f"→ the game is over: {self.winner} wins")
+        lines += [f"⚠ {label}" for label in self.interpretations]
+        return lines
+
+
+class Announcer:
+    """Collects the steps of one PERS.IA procedure and the interpretations they used."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self.used: dict[str, str] = {}
+        self.refs: list[RuleRef] = []
+
+    def add(self, rule: RuleRef, kind: str, text: str, *, counts: dict[str, int] | None = None,
+            path: tuple[str, ...] = (), die: int | None = None,
+            source: Literal["digital", "physical"] | None = None,
+            interpretations: tuple[tuple[str, str], ...] = ()) -> None:
+        """Adds a step; ``interpretations`` are (id, label) pairs."""
+        for ident, label in interpretations:
+            self.used[ident] = label
+        self.steps.append(Step(
+            n=len(self.steps) + 1, rule=rule.section, title=rule.title, text=text, kind=kind,
+            counts=counts or {}, path=path, die=die, source=source,
+            interpretations=tuple(i for i, _ in interpretations),
+        ))
+        self.refs.append(rule)
+
+    def events(self) -> tuple[Ruling, ...]:
+        """Returns the steps as journal events (code = step kind)."""
+        return tuple(Ruling.event(step.kind, f"{step.n}. {step.text}", (ref,))
+                     for step, ref in zip(self.steps, self.refs, strict=True))
+
+    def labels(self) -> tuple[str, ...]:
+        """Returns the disclosures of the interpretations used."""
+        return tuple(self.used.values())

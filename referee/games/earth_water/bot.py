@@ -1,0 +1,526 @@
+"""PERS.IA, the die-driven Persian of the solo rules: preparation (4), operations (5), supply (6).
+
+Every procedure returns the new state and the numbered steps the player carries out on the
+table. The bot decides only with the engine's own rules: marches use
+:func:`~referee.games.earth_water.movement.reachable`, supply uses
+:mod:`~referee.games.earth_water.supply`. The one random input is the operation die, drawn from
+the injected :class:`~referee.dice.Dice`. Every fallback chain ends: a branch already tried
+makes PERS.IA pass (interpretation fallback-loop). Entry points: :func:`prepare`,
+:func:`operate`, :func:`supply`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from referee.dice import Dice
+from referee.games.earth_water.announce import Announcer
+from referee.games.earth_water.combat import start_battle
+from referee.games.earth_water.movement import path_text, reachable, route
+from referee.games.earth_water.rules import (
+    CHEAP_BRIDGE,
+    DEFENCE,
+    DIE,
+    EMPTY_HAND,
+    END_OPERATION,
+    FACE_DESTROY_ARMY,
+    FACE_DESTROY_FLEET,
+    FACE_MARCH,
+    FACE_PASS,
+    FACE_PLACE,
+    LINES,
+    PERSIAN_ATTRITION,
+    PERSIAN_HAND,
+    PREPARATION,
+    SITUATION_A,
+    SITUATION_B,
+    SITUATION_C,
+    SITUATION_D,
+)
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Side, many
+from referee.games.earth_water.supply import supplied, surplus
+from referee.rulings import RuleRef
+
+
+@dataclass
+class Outcome:
+    """What a PERS.IA procedure did."""
+
+    state: EarthWaterState
+    says: Announcer
+    situation: str | None = None
+    die: int | None = None
+    source: Literal["digital", "physical"] | None = None
+    passed: bool = False
+
+
+def _i(state: EarthWaterState, *idents: str) -> tuple[tuple[str, str], ...]:
+    return tuple((i, state.tables.interpretation(i).label()) for i in idents)
+
+
+def _units(state: EarthWaterState, city: CityName, armies: int = 0, fleets: int = 0,
+           side: Side = Side.PERSIA) -> EarthWaterState:
+    g = state.at(city).plus(side, armies=armies, fleets=fleets)
+    return state.model_copy(update={"cities": state.with_city(city, g)})
+
+
+# ---------------------------------------------------------------------------------------------
+# 4: preparation
+
+
+def prepare(state: EarthWaterState) -> Outcome:
+    """4: spends the twelve talents by situations A to D."""
+    tables = state.tables
+    says = Announcer()
+    talents = tables.persia.talents.value
+    situations: list[str] = []
+    occupied = state.occupied_persian_majors()
+    if occupied:
+        situations.append("A")
+        state, talents = _situation_a(state, says, talents, occupied)
+    if talents > 0:
+        letter = "B" if state.score > 0 else ("C" if state.score == 0 else "D")
+        situations.append(letter)
+        state, talents = _situation_bcd(state, says, talents, letter)
+    if talents > 0:
+        says.add(PREPARATION, "unspent", f"{many(talents, 'talent')} cannot be spent and are lost",
+                 interpretations=_i(state, "situations-continue"))
+    return Outcome(state, says, situation="situation " + " then ".join(situations))
+
+
+def _draw(state: EarthWaterState, says: Announcer, rule: RuleRef, wanted: int,
+          talents: int) -> tuple[EarthWaterState, int]:
+    cost = state.tables.persia.costs.card.value
+    count = min(wanted, state.deck_left(), talents // cost)
+    before = state.hands.persia
+    used: tuple[tuple[str, str], ...] = ()
+    text = f"Draw {many(count, 'card')} (Persian hand {before} → {before + count})"
+    if count < wanted:
+        used = _i(state, "persia-purchase-caps")
+        text += f"; only {state.deck_left()} cards are outside the hands"
+    says.add(rule, "draw", text, interpretations=used)
+    return state.model_copy(update={"hands": state.hands.plus(Side.PERSIA, count)}), talents - count * cost
+
+
+def _situation_a(state: EarthWaterState, says: Announcer, talents: int,
+                 occupied: tuple[CityName, ...]) -> tuple[EarthWaterState, int]:
+    """4.A: three cards and nine armies in the Persian Major free of Greek armies."""
+    row = state.tables.persia.situations["A"]
+    state, talents = _draw(state, says, SITUATION_A, row.cards, talents)
+    free = [m for m in state.tables.majors(Side.PERSIA) if m not in occupied]
+    armies = min(row.armies or 0, talents)
+    if not free:
+        says.add(SITUATION_A, "unspent", f"Greek armies stand in {' and '.join(occupied)}: no Major city can "
+                 f"take the {many(armies, 'army')}", interpretations=_i(state, "situations-continue"))
+        return state, talents
+    city = free[0]
+    state = _units(state, city, armies=armies)
+    says.add(SITUATION_A, "armies", f"Place {many(armies, 'army')} in {city} (now {state.at(city).persian_armies})",
+             counts={city: armies})
+    return state, talents - armies * state.tables.persia.costs.army.value
+
+
+def _situation_bcd(state: EarthWaterState, says: Announcer, talents: int,
+                   letter: str) -> tuple[EarthWaterState, int]:
+    """4.B-4.D: cards by the score, the bridge, B's fleets, then armies."""
+    tables = state.tables
+    rule = {"B": SITUATION_B, "C": SITUATION_C, "D": SITUATION_D}[letter]
+    state, talents = _draw(state, says, rule, tables.persia.situations[letter].cards, talents)  # type: ignore[index]
+    state, talents = _bridge(state, says, rule, talents)
+    if letter == "B":
+        state, talents = _fleets(state, says, talents)
+    if letter == "D":
+        return _armies_in(state, says, talents, rule)
+    order = tables.order(tables.persia.army_order_b if letter == "B" else tables.persia.army_order_c)
+    return _army_cycle(state, says, talents, rule, order)
+
+
+def _bridge(state: EarthWaterState, says: Announcer, rule: RuleRef, talents: int) -> tuple[EarthWaterState, int]:
+    """4.B-4.D, 3.D: rebuild the bridge for four talents (interpretation bridge-needs-army)."""
+    cost = state.tables.persia.costs.bridge
+    assert cost is not None
+    if state.bridge or talents < cost.value:
+        return state, talents
+    abydos = state.tables.bridge_ends[0]
+    if state.at(abydos).persian_armies == 0:
+        says.add(rule, "bridge", f"The bridge cannot be rebuilt: no Persian army stands in {abydos}",
+                 interpretations=_i(state, "bridge-needs-army"))
+        return state, talents
+    says.add(CHEAP_BRIDGE, "bridge", f"Build the bridge ({many(cost.value, 'talent')})",
+             interpretations=_i(state, "bridge-needs-army"))
+    return state.model_copy(update={"bridge": True}), talents - cost.value
+
+
+def _fleets(state: EarthWaterState, says: Announcer, talents: int) -> tuple[EarthWaterState, int]:
+    """4.B: one fleet per occupied port city with an empty port (interpretations occupied-port-city,
+    fleet-order)."""
+    tables = state.tables
+    cost = tables.persia.costs.fleet.value
+    placed: dict[str, int] = {}
+    for city in tables.order(tables.persia.fleet_order_b):
+        g = state.at(city)
+        if talents < cost:
+            break
+        if tables.row(city).port and g.persian_armies and not g.persian_fleets and not g.greek_fleets:
+            state = _units(state, city, fleets=1)
+            placed[city] = 1
+            talents -= cost
+    if placed:
+        says.add(SITUATION_B, "fleets", f"Place {many(len(placed), 'fleet')}: one in {', '.join(placed)}",
+                 counts=placed, interpretations=_i(state, "occupied-port-city", "fleet-order"))
+    return state, talents
+
+
+def _army_cycle(state: EarthWaterState, says: Announcer, talents: int, rule: RuleRef,
+                order: tuple[CityName, ...]) -> tuple[EarthWaterState, int]:
+    """4.B, 4.C: one army at a time around the controlled cities of the list, no third army in a
+    minor city (interpretation minor-city)."""
+    tables = state.tables
+    cost = tables.persia.costs.army.value
+    cap = tables.persia.minor_city_cap.value
+    placed: Counter[str] = Counter()
+    capped = False
+    while talents >= cost:
+        progress = False
+        for city in order:
+            if talents < cost:
+                break
+            if not state.controls(Side.PERSIA, city):
+                continue
+            if tables.is_minor(city) and state.at(city).persian_armies >= cap:
+                capped = True
+                continue
+            state = _units(state, city, armies=1)
+            placed[city] += 1
+            talents -= cost
+            progress = True
+        if not progress:
+            break
+    if placed:
+        final = ", ".join(f"{c} {state.at(CityName(c)).persian_armies}" for c in placed)
+        split = ", ".join(f"{c} {n}" for c, n in placed.items())
+        says.add(rule, "armies", f"Place {many(sum(placed.values()), 'army')}, one at a time in list order: "
+                 f"{split} (now {final})", counts=dict(placed),
+                 interpretations=_i(state, "minor-city") if capped else ())
+    return state, talents
+
+
+def _armies_in(state: EarthWaterState, says: Announcer, talents: int, rule: RuleRef) -> tuple[EarthWaterState, int]:
+    """4.D: every remaining talent becomes an army in Abydos."""
+    abydos = state.tables.bridge_ends[0]
+    cost = state.tables.persia.costs.army.value
+    count = talents // cost
+    if count == 0 or not state.controls(Side.PERSIA, abydos):
+        return state, talents
+    state = _units(state, abydos, armies=count)
+    says.add(rule, "armies", f"Place {many(count, 'army')} in {abydos} (now {state.at(abydos).persian_armies})",
+             counts={abydos: count})
+    return state, talents - count * cost
+
+
+# ---------------------------------------------------------------------------------------------
+# 5: operations
+
+
+@dataclass(frozen=True)
+class March:
+    """A planned Persian land move."""
+
+    city: CityName
+    count: int
+    path: tuple[CityName, ...]
+
+    @property
+    def goal(self) -> CityName:
+        """Where the armies end."""
+        return self.path[-1]
+
+
+def operate(state: EarthWaterState, dice: Dice) -> Outcome:
+    """5: one Persian operation, steps 1 to 4."""
+    says = Announcer()
+    if state.hands.persia == 0:
+        says.add(EMPTY_HAND, "pass", "Pass: PERS.IA holds no card", interpretations=_i(state, "die-pass"))
+        return Outcome(state, says, situation="5.1 empty hand", passed=True)
+    out = Outcome(state, says)
+    occupied = state.occupied_persian_majors()
+    done = False
+    if occupied:
+        out.situation = "5.2 defence"
+        plan = defence_plan(state)
+        if plan is not None:
+            out.state = _march(state, says, plan, DEFENCE, "defence",
+                               _i(state, "activation-reachable", "defence-keeps-none")
+                               + (_i(state, "defence-target") if len(occupied) > 1 else ()))
+            done = True
+        else:
+            says.add(DEFENCE, "fallback", f"No Persian army can reach {' or '.join(occupied)}: roll the die instead",
+                     interpretations=_i(state, "activation-reachable"))
+    if not done:
+        _roll_and_act(out, dice)
+    return _discard(out)
+
+
+def _roll_and_act(out: Outcome, dice: Dice) -> None:
+    """5.3: the die picks the operation; each impossible one falls back to the next."""
+    state, says = out.state, out.says
+    roll = dice.roll(1, 6, "PERS.IA operation die (5.3)")
+    face = roll.faces[0]
+    out.die, out.source = face, roll.source
+    out.situation = (out.situation + ", then " if out.situation else "") + f"die {face}"
+    says.add(DIE, "roll", f"Roll the die: {face} ({roll.source})", die=face, source=roll.source)
+    operation: Operation = state.tables.persia.faces[face].operation
+    tried: list[Operation] = []
+    while True:
+        if operation == "pass":
+            says.add(FACE_PASS, "pass", "Pass: no operation this turn", interpretations=_i(state, "die-pass"))
+            out.passed = True
+            return
+        if operation in tried:
+            says.add(DIE, "pass", f"Pass: every branch ({', '.join(tried)}) is impossible",
+                     interpretations=_i(state, "fallback-loop", "die-pass"))
+            out.passed = True
+            return
+        tried.append(operation)
+        new, why = _OPERATIONS[operation](state, says)
+        if new is not None:
+            out.state = new
+            return
+        following = state.tables.persia.fallbacks[operation].then
+        says.add(_RULE_OF[operation], "fallback", f"{why}: {_LABEL[following]} instead")
+        operation = following
+
+
+def _discard(out: Outcome) -> Outcome:
+    """5.4: PERS.IA throws away one card."""
+    hand = out.state.hands.persia
+    if hand:
+        out.says.add(END_OPERATION, "discard", f"Discard 1 card (Persian hand {hand} → {hand - 1})",
+                     interpretations=_i(out.state, "die-pass") if out.passed else ())
+        out.state = out.state.model_copy(update={"hands": out.state.hands.plus(Side.PERSIA, -1)})
+    return out
+
+
+def _best(state: EarthWaterState, plans: list[tuple[int, March]]) -> March | None:
+    """5.2, 5.3.2-3: the most-armed city, ties by the activation order (activation-reachable)."""
+    if not plans:
+        return None
+    rank = state.tables.activation_rank
+    return min(plans, key=lambda p: (-p[0], rank.get(p[1].city, len(rank))))[1]
+
+
+def defence_plan(state: EarthWaterState) -> March | None:
+    """5.2: a third (rounded up) of the most-armed city that can reach an invaded Persian Major."""
+    tables = state.tables
+    order = [m for m in tables.order(tables.persia.activation_order) if m in tables.majors(Side.PERSIA)]
+    occupied = [m for m in order if m in state.occupied_persian_majors()]
+    plans: list[tuple[int, March]] = []
+    for city, g in state.cities.items():
+        if g.persian_armies == 0 or g.greek_armies:
+            continue
+        came_from = reachable(state, Side.PERSIA, city)
+        for target in occupied:
+            if target in came_from:
+                count = tables.persia.defence_share.of(g.persian_armies)
+                plans.append((g.persian_armies, March(city, count, route(came_from, city, target))))
+                break
+    return _best(state, plans)
+
+
+def march_plan(state: EarthWaterState) -> March | None:
+    """5.3.2-3: half of the most-armed city that can march toward Sparta (march-toward-sparta)."""
+    tables = state.tables
+    persia = tables.persia
+    steps = tables.sparta_steps[state.bridge]
+    far = len(tables.cities) + 1
+    rank = tables.activation_rank
+    plans: list[tuple[int, March]] = []
+    for city, g in state.cities.items():
+        if g.persian_armies == 0 or g.greek_armies:
+            continue
+        count = persia.march_share.of(g.persian_armies)
+        if city in persia.keep_in_majors.cities:
+            count = min(count, g.persian_armies - persia.keep_in_majors.value)
+        if count < 1:
+            continue
+        came_from = reachable(state, Side.PERSIA, city)
+        ahead = [d for d in came_from if steps.get(d, far) < steps.get(city, far)]
+        paths = {d: route(came_from, city, d) for d in ahead}
+        empty = [d for d in ahead if state.at(d).empty_of_armies]
+        greek = [d for d in ahead if state.at(d).greek_armies]
+        pool = empty or greek
+        if pool:
+            goal = min(pool, key=lambda d: (len(paths[d]), rank.get(d, far)))
+            plans.append((g.persian_armies, March(city, count, paths[goal])))
+    return _best(state, plans)
+
+
+def _march(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef, kind: str,
+           used: tuple[tuple[str, str], ...]) -> EarthWaterState:
+    start, goal = plan.city, plan.goal
+    state = _units(_units(state, start, armies=-plan.count), goal, armies=plan.count)
+    g = state.at(goal)
+    text = f"Move {many(plan.count, 'army')} {path_text(plan.path)}"
+    if g.greek_armies:
+        state, _ = start_battle(state, Battle(city=goal, kind="land", attacker=Side.PERSIA, origin=plan.path[-2]))
+        text += (f": battle ({many(g.persian_armies, 'Persian army')} against {many(g.greek_armies, 'Greek army')})")
+    else:
+        text += f" ({start} keeps {state.at(start).persian_armies}, {goal} now {g.persian_armies})"
+    says.add(rule, "move", text, counts={start: -plan.count, goal: plan.count}, path=plan.path,
+             interpretations=used)
+    return state
+
+
+def _do_march(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState | None, str]:
+    """5.3.2-3: march toward Sparta."""
+    plan = march_plan(state)
+    if plan is None:
+        return None, "No Persian army can march toward Sparta"
+    used = _i(state, "activation-reachable", "march-toward-sparta", "march-count")
+    return _march(state, says, plan, FACE_MARCH, "move", used), ""
+
+
+def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState | None, str]:
+    """5.3.4: a lone Greek army first, by the list; the Greek discards a card if he has one."""
+    tables = state.tables
+    order = tables.order(tables.persia.destroy_army_order)
+    lone = [c for c in order if state.at(c).greek_armies == 1 and state.at(c).persian_armies == 0]
+    held = [c for c in order if state.at(c).greek_armies > 0]
+    if not held:
+        return None, "No Greek army to destroy"
+    city = lone[0] if lone else held[0]
+    state = _units(state, city, armies=-1, side=Side.GREECE)
+    why = "the first lone Greek army on the list" if lone else "no Greek army is alone: the first on the list"
+    says.add(FACE_DESTROY_ARMY, "destroy-army", f"Remove 1 Greek army from {city} ({why}; "
+             f"{state.at(city).greek_armies} left there)", counts={city: -1},
+             interpretations=_i(state, "isolated-army"))
+    hand = state.hands.greece
+    if hand:
+        state = state.model_copy(update={"hands": state.hands.plus(Side.GREECE, -1)})
+        says.add(FACE_DESTROY_ARMY, "greek-discard", f"Greece discards 1 card of its choice (hand {hand} → {hand - 1})",
+                 interpretations=_i(state, "fallback-discard"))
+    else:
+        says.add(FACE_DESTROY_ARMY, "greek-discard", "Greece has no card to discard")
+    return state, ""
+
+
+def _do_destroy_fleet(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState | None, str]:
+    """5.3.5: a Greek fleet by the list, replaced by a Persian fleet; battle if Greek fleets remain."""
+    tables = state.tables
+    held = [c for c in tables.order(tables.persia.destroy_fleet_order) if state.at(c).greek_fleets > 0]
+    if not held:
+        return None, "No Greek fleet to destroy"
+    city = held[0]
+    state = _units(_units(state, city, fleets=-1, side=Side.GREECE), city, fleets=1)
+    g = state.at(city)
+    says.add(FACE_DESTROY_FLEET, "destroy-fleet", f"Remove 1 Greek fleet from {city} and place 1 Persian fleet "
+             f"there (Persian fleets in {city}: {g.persian_fleets})", counts={city: 1})
+    if g.greek_fleets:
+        state, _ = start_battle(state, Battle(city=city, kind="naval", attacker=Side.PERSIA))
+        says.add(FACE_DESTROY_FLEET, "battle", f"Naval battle in {city}: {many(g.persian_fleets, 'Persian fleet')} "
+                 f"against {many(g.greek_fleets, 'Greek fleet')}", interpretations=_i(state, "naval-battle-attacker"))
+    return state, ""
+
+
+def _do_place(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState | None, str]:
+    """5.3.6: a fleet and an army in the first port city free of Greek units, else an army in an
+    empty minor city off which a Persian fleet lies (interpretation minor-fleet-city)."""
+    tables = state.tables
+    order = tables.order(tables.persia.place_order)
+    for city in order:
+        g = state.at(city)
+        if g.greek_armies == 0 and g.greek_fleets == 0:
+            state = _units(state, city, armies=1, fleets=1)
+            g = state.at(city)
+            says.add(FACE_PLACE, "place", f"Place 1 fleet and 1 army in {city} (now {many(g.persian_fleets, 'fleet')}"
+                     f", {many(g.persian_armies, 'army')})", counts={city: 1})
+            return state, ""
+    for city in order:
+        g = state.at(city)
+        if tables.is_minor(city) and g.persian_fleets and g.empty_of_armies:
+            state = _units(state, city, armies=1)
+            says.add(FACE_PLACE, "place", f"Place 1 army in {city}, where a Persian fleet lies and no army stands",
+                     counts={city: 1}, interpretations=_i(state, "minor-fleet-city"))
+            return state, ""
+    return None, "Every listed port holds Greek units and no empty minor city has a Persian fleet"
+
+
+_OPERATIONS: dict[Operation, Callable[[EarthWaterState, Announcer], tuple[EarthWaterState | None, str]]] = {
+    "march": _do_march, "destroy-army": _do_destroy_army, "destroy-fleet": _do_destroy_fleet, "place": _do_place,
+}
+_RULE_OF: dict[Operation, RuleRef] = {
+    "march": FACE_MARCH, "destroy-army": FACE_DESTROY_ARMY, "destroy-fleet": FACE_DESTROY_FLEET,
+    "place": FACE_PLACE, "pass": FACE_PASS,
+}
+_LABEL: dict[Operation, str] = {
+    "march": "march (die 2-3)", "destroy-army": "destroy a Greek army (die 4)",
+    "destroy-fleet": "destroy a Greek fleet (die 5)", "place": "place a fleet and an army (die 6)", "pass": "pass",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# 6: supply
+
+
+def supply(state: EarthWaterState) -> Outcome:
+    """6.A-6.C: discard the hand, attrition by the solo priorities, lines of communication."""
+    says = Announcer()
+    hand = state.hands.persia
+    says.add(PERSIAN_HAND, "discard", f"Discard {many(hand, 'card')} (Persian hand {hand} → 0)")
+    state = state.model_copy(update={"hands": state.hands.model_copy(update={"persia": 0})})
+    state = _attrition(state, says)
+    state = _lines(state, says)
+    return Outcome(state, says, situation="6 supply")
+
+
+def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
+    """6.B: unsupplied armies first, then armies that cost no city, then by the list."""
+    tables = state.tables
+    armies, food, excess = surplus(state, Side.PERSIA)
+    used = _i(state, "attrition-once", "persian-attrition-majors")
+    if excess == 0:
+        says.add(PERSIAN_ATTRITION, "attrition", f"No attrition: {many(armies, 'army')} outside Abydos and Ephesos, "
+                 f"{food} amphorae", interpretations=used)
+        return state
+    cut_off = {c for c, g in state.cities.items() if g.persian_armies} - supplied(state, Side.PERSIA)
+    order = tables.order(tables.persia.attrition_order)
+    removed: Counter[str] = Counter()
+    reasons: dict[str, str] = {}
+    for _ in range(excess):
+        here = [c for c in order if state.at(c).persian_armies > 0]
+        pick = next((c for c in here if c in cut_off), None)
+        reason = "unsupplied"
+        if pick is None:
+            pick = next((c for c in here if state.at(c).persian_armies >= 2), None)
+            reason = "no city lost"
+        if pick is None:
+            pick, reason = here[0], "list order"
+        state = _units(state, pick, armies=-1)
+        removed[pick] += 1
+        reasons.setdefault(pick, reason)
+    split = ", ".join(f"{c} {n} ({reasons[c]})" for c, n in removed.items())
+    says.add(PERSIAN_ATTRITION, "attrition", f"Remove {many(excess, 'army')} ({many(armies, 'army')} outside Abydos "
+             f"and Ephesos, {food} amphorae): {split}", counts={c: -n for c, n in removed.items()},
+             interpretations=used + _i(state, "unsupplied-first", "no-points-armies"))
+    return state
+
+
+def _lines(state: EarthWaterState, says: Announcer) -> EarthWaterState:
+    """6.C: every Persian army without a line of communication is removed."""
+    ok = supplied(state, Side.PERSIA)
+    cut = {c: g.persian_armies for c, g in state.cities.items() if g.persian_armies and c not in ok}
+    used = _i(state, "supply-lines", "sea-supply")
+    if not cut:
+        says.add(LINES, "lines", "Every Persian army is supplied", interpretations=used)
+        return state
+    for city, n in cut.items():
+        state = _units(state, city, armies=-n)
+    split = ", ".join(f"{c} {n}" for c, n in cut.items())
+    says.add(LINES, "lines", f"Remove every Persian army without a line of communication: {split}",
+             counts={c: -n for c, n in cut.items()}, interpretations=used)
+    return state
+
+

@@ -1,0 +1,266 @@
+"""base 7, 3.C: land and naval battles, one round at a time, and Greek retreats.
+
+A round: each side rolls one die per unit engaged (three at most) and keeps its best; a Persian
+die counts at most 4, or 5 in Abydos and Ephesos; the lower side loses a unit, both on a tie.
+After any round the Greek may retreat (PERS.IA never does, 3.C). Dice are drawn from the
+injected :class:`~referee.dice.Dice`, Greek dice first, then Persian. A naval battle won by
+Greek fleets carrying armies lands them, which may start a land battle. Entry points:
+:func:`fight_round`, :func:`fight_to_end`, :func:`retreat_options`, :func:`retreat`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from referee.dice import Dice
+from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, NAVAL_MOVE, NO_RETREAT
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, many
+from referee.rulings import Ruling
+
+
+class RoundResult(BaseModel):
+    """One battle round: the dice, the best (capped) faces, and the losses; it explains itself."""
+
+    model_config = ConfigDict(frozen=True)
+
+    city: str
+    kind: str
+    round: int
+    greek_faces: tuple[int, ...]
+    persian_faces: tuple[int, ...]
+    greek_best: int
+    persian_best: int
+    persian_cap: int
+    greek_loss: int
+    persian_loss: int
+    source: str
+
+    def text(self) -> str:
+        """Returns the round as one line."""
+        unit = "fleet" if self.kind == "naval" else "army"
+        raw = max(self.persian_faces)
+        capped = f" counted {self.persian_best} (cap {self.persian_cap})" if raw > self.persian_best else ""
+        losers = [f"{side} loses 1 {unit}" for side, lost in
+                  (("Greece", self.greek_loss), ("Persia", self.persian_loss)) if lost]
+        return (f"{self.kind.capitalize()} battle of {self.city}, round {self.round}: Greece rolls "
+                f"{_faces(self.greek_faces)} (best {self.greek_best}), Persia rolls {_faces(self.persian_faces)}"
+                f" (best {raw}{capped}) → {' and '.join(losers)} ({self.source} dice)")
+
+
+def _faces(faces: tuple[int, ...]) -> str:
+    return ",".join(str(f) for f in faces)
+
+
+def persian_cap(state: EarthWaterState, city: CityName) -> int:
+    """base 7: the highest value a Persian die counts for in this city."""
+    base = state.tables.base
+    home = base.persian_die_cap_at_home
+    return home.value if city in home.cities else base.persian_die_cap.value
+
+
+def engaged(state: EarthWaterState, side: Side) -> int:
+    """Returns a side's units in the pending battle (armies on land, fleets at sea)."""
+    battle = state.battle
+    assert battle is not None
+    g = state.at(battle.city)
+    return g.armies(side) if battle.kind == "land" else g.fleets(side)
+
+
+def start_battle(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterState, Ruling]:
+    """base 7: records a pending battle and returns the event announcing it."""
+    new = state.model_copy(update={"battle": battle})
+    g = new.at(battle.city)
+    unit = "fleet" if battle.kind == "naval" else "army"
+    gr, pe = (g.greek_armies, g.persian_armies) if battle.kind == "land" else (g.greek_fleets, g.persian_fleets)
+    msg = (f"{battle.kind} battle in {battle.city}: {gr} Greek {unit}{'' if gr == 1 else 's'} against "
+           f"{pe} Persian {unit}{'' if pe == 1 else 's'}, {battle.attacker.label} attacking; fight it with "
+           "'fight' (one round), 'resolve' (to the end) or, after a round, 'retreat CITY'")
+    return new, Ruling.event("battle", msg, (BATTLE,))
+
+
+def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, RoundResult, list[Ruling]]:
+    """base 7: fights one round of the pending battle; closes it when a side is wiped out."""
+    battle = state.battle
+    assert battle is not None
+    n = battle.rounds + 1
+    limit = state.tables.base.battle_dice.value
+    greek_roll = dice.roll(min(engaged(state, Side.GREECE), limit), 6, f"battle of {battle.city} round {n}: Greece")
+    persian_roll = dice.roll(min(engaged(state, Side.PERSIA), limit), 6, f"battle of {battle.city} round {n}: Persia")
+    cap = persian_cap(state, battle.city)
+    g_best = max(greek_roll.faces)
+    p_best = min(max(persian_roll.faces), cap)
+    g_loss = 1 if g_best <= p_best else 0
+    p_loss = 1 if p_best <= g_best else 0
+    result = RoundResult(
+        city=battle.city, kind=battle.kind, round=n, greek_faces=greek_roll.faces,
+        persian_faces=persian_roll.faces, greek_best=g_best, persian_best=p_best, persian_cap=cap,
+        greek_loss=g_loss, persian_loss=p_loss,
+        source="physical" if "physical" in (greek_roll.source, persian_roll.source) else "digital",
+    )
+    g = state.at(battle.city)
+    carried = battle.carried
+    if battle.kind == "land":
+        g = g.plus(Side.GREECE, armies=-g_loss).plus(Side.PERSIA, armies=-p_loss)
+    else:
+        if g_loss and carried >= g.greek_fleets:
+            carried -= 1  # base 6.5: a sunk fleet's army is lost with it (empty fleets are lost first)
+        g = g.plus(Side.GREECE, fleets=-g_loss).plus(Side.PERSIA, fleets=-p_loss)
+    new = state.model_copy(update={"cities": state.with_city(battle.city, g),
+                                   "battle": battle.model_copy(update={"rounds": n, "carried": carried})})
+    events = [Ruling.event("battle-round", result.text(), (BATTLE,))]
+    if engaged(new, Side.GREECE) == 0 or engaged(new, Side.PERSIA) == 0:
+        new, more = close_battle(new)
+        events += more
+    return new, result, events
+
+
+def fight_to_end(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, list[RoundResult], list[Ruling]]:
+    """base 7: fights rounds until the battle (and any landing battle it leads to) is over."""
+    rounds: list[RoundResult] = []
+    events: list[Ruling] = []
+    while state.battle is not None:
+        state, result, more = fight_round(state, dice)
+        rounds.append(result)
+        events += more
+    return state, rounds, events
+
+
+def close_battle(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling]]:
+    """base 7, 6.5: ends a battle whose side is wiped out; lands carried armies after a naval win."""
+    battle = state.battle
+    assert battle is not None
+    g = state.at(battle.city)
+    events: list[Ruling] = []
+    winner = _winner(state)
+    unit = "fleets" if battle.kind == "naval" else "armies"
+    if winner is None:
+        events.append(Ruling.event("battle-over", f"both sides lose their last {unit} in {battle.city}", (BATTLE,)))
+    else:
+        left = g.fleets(winner) if battle.kind == "naval" else g.armies(winner)
+        events.append(Ruling.event("battle-over", f"{winner.label} wins the battle of {battle.city} with "
+                                   f"{left} {unit} left", (BATTLE,)))
+    new = state.model_copy(update={"battle": None})
+    if battle.kind == "naval" and battle.attacker is Side.GREECE and battle.carried:
+        if winner is Side.GREECE:
+            return land_armies(new, battle.city, battle.carried, battle.origin, events)
+        events.append(Ruling.event("armies-lost", f"the {battle.carried} Greek armies aboard are lost", (NAVAL_MOVE,)))
+    if battle.kind == "land" and battle.attacker is Side.GREECE and winner is Side.GREECE:
+        new, more = offer_burning(new, battle.city)
+        events += more
+    return new, events
+
+
+def land_armies(state: EarthWaterState, city: CityName, armies: int, origin: CityName | None,
+                events: list[Ruling]) -> tuple[EarthWaterState, list[Ruling]]:
+    """base 6.5: carried armies land; Persian armies in the city mean a land battle."""
+    g = state.at(city)
+    new = state.model_copy(update={"cities": state.with_city(city, g.plus(Side.GREECE, armies=armies))})
+    if g.persian_armies:
+        battle = Battle(city=city, kind="land", attacker=Side.GREECE, origin=origin, by_sea=True,
+                        fleets=g.greek_fleets)
+        new, event = start_battle(new, battle)
+        return new, [*events, event]
+    events.append(Ruling.event("landing", f"{armies} Greek arm{'y' if armies == 1 else 'ies'} land in {city}",
+                               (NAVAL_MOVE,)))
+    new, more = offer_burning(new, city)
+    return new, events + more
+
+
+def offer_burning(state: EarthWaterState, city: CityName) -> tuple[EarthWaterState, list[Ruling]]:
+    """base 7 bridge: Greek armies taking Abydos may burn the bridge (interpretation bridge-burning)."""
+    if not state.bridge or city not in state.tables.bridge_ends or not state.controls(Side.GREECE, city):
+        return state, []
+    if state.tables.row(city).major is not Side.PERSIA:
+        return state, []
+    msg = f"Greece holds {city}: it may burn the bridge now ('burn bridge'), before the next action"
+    return state.model_copy(update={"may_burn": True}), [Ruling.event("may-burn", msg, (BRIDGE_BURNING,))]
+
+
+def _winner(state: EarthWaterState) -> Side | None:
+    greek, persian = engaged(state, Side.GREECE), engaged(state, Side.PERSIA)
+    if greek and not persian:
+        return Side.GREECE
+    if persian and not greek:
+        return Side.PERSIA
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Retreats (Greek only: 3.C)
+
+
+def retreat_options(state: EarthWaterState) -> dict[CityName, str]:
+    """base 7: where the Greek units may retreat now, each with 'road' or 'sea'.
+
+    Interpretation attacker-retreat: an attacker goes back where it came from (by sea after a
+    landing or a naval attack). Interpretation sea-retreat: a defender retreats by road to an
+    adjacent city Greece controls, or by sea when its fleets there are at least as many as its
+    armies, to a port city Greece controls with no Persian fleet.
+    """
+    battle = state.battle
+    if battle is None or battle.rounds == 0:
+        return {}
+    if battle.attacker is Side.GREECE:
+        if battle.origin is None:
+            return {}
+        sea = battle.by_sea or battle.kind == "naval"
+        return {battle.origin: "sea" if sea else "road"}
+    out: dict[CityName, str] = {}
+    tables = state.tables
+    g = state.at(battle.city)
+    if battle.kind == "land":
+        for city in tables.adjacent(battle.city, state.bridge):
+            if state.controls(Side.GREECE, city):
+                out[city] = "road"
+        if not (g.greek_fleets >= g.greek_armies > 0):
+            return out
+    for port in tables.ports():
+        if port != battle.city and port not in out and state.controls(Side.GREECE, port) \
+                and state.at(port).persian_fleets == 0:
+            out[port] = "sea"
+    return out
+
+
+def check_retreat(state: EarthWaterState, to: CityName) -> Ruling | None:
+    """base 7, 3.C: a retreat follows a round, and goes where the rules allow."""
+    battle = state.battle
+    if battle is None:
+        return Ruling.violation("no-battle", "no battle is being fought", (BATTLE,))
+    if battle.rounds == 0:
+        return Ruling.violation("no-round-yet", f"retreat comes after a round; fight the battle of {battle.city} "
+                                "first", (BATTLE,))
+    options = retreat_options(state)
+    if to in options:
+        return None
+    where = ", ".join(options) or "nowhere (the Greek units fight to the end)"
+    return Ruling.violation("bad-retreat", f"the Greek units in {battle.city} may retreat to {where}, not {to}",
+                            (BATTLE, NO_RETREAT))
+
+
+def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list[Ruling], tuple[str, ...]]:
+    """base 7: moves the Greek units of the battle to ``to`` and ends the battle."""
+    battle = state.battle
+    assert battle is not None
+    how = retreat_options(state)[to]
+    here, there = state.at(battle.city), state.at(to)
+    armies = fleets = 0
+    if battle.kind == "land":
+        armies = here.greek_armies
+        if how == "sea":
+            fleets = min(battle.fleets, here.greek_fleets) if battle.attacker is Side.GREECE else here.greek_fleets
+    else:
+        fleets = here.greek_fleets
+        if battle.attacker is Side.GREECE:
+            armies = battle.carried
+    land_armies_here = armies if battle.kind == "land" else 0
+    cities = {
+        **state.cities,
+        battle.city: here.plus(Side.GREECE, armies=-land_armies_here, fleets=-fleets),
+        to: Garrison(**{**there.model_dump(), "greek_armies": there.greek_armies + armies,
+                        "greek_fleets": there.greek_fleets + fleets}),
+    }
+    new = state.model_copy(update={"cities": cities, "battle": None})
+    parts = [many(n, unit) for n, unit in ((armies, "army"), (fleets, "fleet")) if n]
+    msg = f"Greece retreats {' and '.join(parts)} from {battle.city} to {to} by {how}"
+    used = (interp(state, "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat"),)
+    return new, [Ruling.event("retreat", msg, (BATTLE, NO_RETREAT))], used

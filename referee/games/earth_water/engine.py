@@ -1,0 +1,433 @@
+"""The 300-solo engine: the game protocol wired to the rule modules and to PERS.IA."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from referee.dice import Dice
+from referee.errors import NotationError
+from referee.game import Action, Applied, Engine, GameInfo, GameState, MapView, Outcome
+from referee.games.earth_water import actions as act
+from referee.games.earth_water import bot
+from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure
+from referee.games.earth_water.combat import (
+    RoundResult,
+    fight_round,
+    fight_to_end,
+    land_armies,
+    offer_burning,
+    retreat,
+    start_battle,
+)
+from referee.games.earth_water.legal import city_report, legal_actions
+from referee.games.earth_water.position import EarthWaterPosition, position_of, state_from_position
+from referee.games.earth_water.rules import (
+    BASE_OPERATIONS,
+    BRIDGE_BURNING,
+    GAME_END,
+    SUDDEN_VICTORY,
+    VICTORY,
+)
+from referee.games.earth_water.sequence import (
+    PHASE_NAMES,
+    begin_greek_preparation,
+    begin_greek_supply,
+    begin_operations,
+    end_campaign,
+    end_turn,
+    sudden_victory,
+)
+from referee.games.earth_water.state import (
+    Battle,
+    EarthWaterState,
+    EarthWaterTables,
+    Garrison,
+    Phase,
+    Side,
+    load_tables,
+    many,
+)
+from referee.games.earth_water.verdicts import violations
+from referee.rulings import Ruling, Verdict
+from referee.tables import TableSet
+
+INFO = GameInfo(
+    slug="300-solo", package="earth_water", title="300: Earth & Water — solo (PERS.IA)",
+    sides=("greece", "persia"), dice="1d6",
+    rulebook="solo rules (French, Arié Zarka) on the Nuts! 2020 base rules",
+)
+
+
+class BattleReport(BaseModel):
+    """``referee resolve 300-solo``: the rounds fought and the resulting position."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rounds: tuple[RoundResult, ...]
+    events: tuple[Ruling, ...]
+    position: EarthWaterPosition
+
+    def explain(self) -> list[str]:
+        """Returns the resolution as lines for the terminal."""
+        lines = [r.text() for r in self.rounds] or ["no battle to fight"]
+        return lines + [f"→ {e.message}" for e in self.events if e.code != "battle-round"]
+
+
+def _state(state: GameState) -> EarthWaterState:
+    assert isinstance(state, EarthWaterState), type(state)
+    return state
+
+
+def _action(action: Action) -> act.EarthWaterAction:
+    assert isinstance(action, act.Setup | act.Persia | act.Buy | act.Done | act.LandMove | act.NavalMove | act.Event
+                      | act.Pass | act.Fight | act.Retreat | act.BurnBridge | act.Keep | act.Remove | act.SetUnits
+                      | act.SetValue), type(action)
+    return action
+
+
+class EarthWaterEngine(Engine):
+    """300: Earth & Water, solo mode: the player's Greeks against PERS.IA."""
+
+    info = INFO
+    position_model = EarthWaterPosition
+
+    # ---- state ------------------------------------------------------------------------------
+
+    def tables(self, table_set: TableSet) -> EarthWaterTables:
+        """Returns the validated tables."""
+        return load_tables(table_set)
+
+    def new_state(self, table_set: TableSet) -> EarthWaterState:
+        """2: the solo set-up, campaign 3, PERS.IA to prepare."""
+        tables = load_tables(table_set)
+        setup = tables.setup
+        cities = {c: Garrison() for c in tables.cities}
+        for name, row in setup.cities.items():
+            cities[tables.city(name)] = Garrison(**row.model_dump(exclude={"provenance"}))
+        return EarthWaterState(
+            tables=tables, phase=Phase.PERSIAN_PREPARATION, campaign=setup.campaign.value, score=setup.score.value,
+            bridge=setup.bridge.value, cities=cities, fresh=True,
+            portraits={"persia": setup.portraits.persia, "greece": setup.portraits.greece},
+        )
+
+    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
+        s = _state(state)
+        state_from_position(s.tables, data, label)  # reports problems against the file
+        assert isinstance(data, dict)
+        return [act.setup_text(data)]
+
+    def from_position(self, table_set: TableSet, data: object, label: str) -> EarthWaterState:
+        return state_from_position(load_tables(table_set), data, label)
+
+    def to_position(self, state: GameState) -> EarthWaterPosition:
+        return position_of(_state(state))
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        s = _state(state)
+        if s.phase is not Phase.OVER:
+            return None
+        reason = s.end_reason or "game over"
+        cites = (SUDDEN_VICTORY, VICTORY) if "both Greek Major" in reason else (GAME_END, VICTORY)
+        return Outcome(winner=s.winner.value if s.winner else None, reason=reason,
+                       ruling=Ruling.event("victory", reason, cites))
+
+    def to_act(self, state: GameState) -> str | None:
+        s = _state(state)
+        if s.phase is Phase.OVER:
+            return None
+        if s.battle is not None or s.may_burn:
+            return Side.GREECE.value
+        if s.phase in (Phase.PERSIAN_PREPARATION, Phase.PERSIAN_SUPPLY):
+            return Side.PERSIA.value
+        if s.phase in (Phase.GREEK_PREPARATION, Phase.GREEK_SUPPLY):
+            return Side.GREECE.value
+        return s.active.value
+
+    # ---- actions ----------------------------------------------------------------------------
+
+    def parse(self, state: GameState, text: str) -> Action:
+        s = _state(state)
+        parsed = act.parse_action(s, text)
+        if isinstance(parsed, act.Setup):
+            try:
+                data = json.loads(parsed.position)
+            except json.JSONDecodeError as exc:
+                raise NotationError(f"setup: not a JSON position ({exc.msg})") from None
+            state_from_position(s.tables, data, "setup")
+            return act.Setup(position=act.setup_text(data)[len("setup "):])
+        return parsed
+
+    def parse_adjust(self, state: GameState, text: str) -> Action:
+        return act.parse_adjust(_state(state), text)
+
+    def judge(self, state: GameState, action: Action) -> Verdict:
+        s, a = _state(state), _action(action)
+        found = violations(s, a)
+        notes: list[Ruling] = []
+        if not found and isinstance(a, act.Event):
+            notes.append(Ruling.event("event", f"Greece spends a card on '{a.name}': apply its effect with "
+                                      f"referee adjust ... --reason '{a.name}'", (BASE_OPERATIONS,)))
+        return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes))
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
+        s, a = _state(state), _action(action)
+        if not isinstance(a, act.BurnBridge) and (s.may_burn or s.fresh):
+            s = s.model_copy(update={"may_burn": False, "fresh": False})
+        if isinstance(a, act.Persia):
+            new, report, says = self._persia(s, a.procedure, dice)
+            details: tuple[JsonValue, ...] = (report.model_dump(mode="json"),)
+            return Applied(new, says.events(), says.labels(), details)
+        new, events, used, details = self._apply(s, a, dice)
+        if new.phase is not Phase.OVER:
+            new, more = sudden_victory(new)
+            events += more
+        return Applied(new, tuple(events), tuple(dict.fromkeys(used)), details)
+
+    def persia(self, state: EarthWaterState, procedure: Procedure, dice: Dice) -> tuple[EarthWaterState, PersiaReport]:
+        """Runs a PERS.IA procedure on any state (umpire mode) and returns its report."""
+        new, report, _ = self._persia(state.model_copy(update={"may_burn": False, "fresh": False}), procedure, dice)
+        return new, report
+
+    def _persia(self, s: EarthWaterState, procedure: Procedure,
+                dice: Dice) -> tuple[EarthWaterState, PersiaReport, Announcer]:
+        if procedure == "prepare":
+            out = bot.prepare(s)
+            new = out.state if s.phase is Phase.ANY else begin_greek_preparation(out.state)
+        elif procedure == "supply":
+            out = bot.supply(s)
+            new, _ = begin_greek_supply(out.state)
+        else:
+            out = bot.operate(s, dice)
+            new = out.state
+            if new.battle is None:
+                new, _ = end_turn(new, Side.PERSIA, out.passed)
+        new, won = sudden_victory(new)
+        if won:
+            out.says.add(SUDDEN_VICTORY, "victory", "Persia holds both Greek Major cities: PERS.IA wins")
+        report = PersiaReport(
+            procedure=procedure, situation=out.situation, die=out.die, die_source=out.source,
+            steps=tuple(out.says.steps), pending=new.battle, interpretations=out.says.labels(),
+            winner=new.winner.value if new.winner else None,
+            position=position_of(new).model_dump(mode="json", exclude_none=True),
+        )
+        return new, report, out.says
+
+    def _apply(self, s: EarthWaterState, a: act.EarthWaterAction,
+               dice: Dice) -> tuple[EarthWaterState, list[Ruling], list[str], tuple[JsonValue, ...]]:
+        events: list[Ruling] = []
+        used: list[str] = []
+        if isinstance(a, act.Setup):
+            data = json.loads(a.position)
+            new = state_from_position(s.tables, data, "setup")
+            if data.get("phase") is None:
+                new = new.model_copy(update={"phase": Phase.PERSIAN_PREPARATION})
+            return new, events, used, ()
+        if isinstance(a, act.Buy):
+            return self._buy(s, a), events, used, ()
+        if isinstance(a, act.Done):
+            if s.phase is Phase.GREEK_PREPARATION:
+                new = begin_operations(s)
+                events.append(Ruling.event("operations", "operations begin: PERS.IA operates first "
+                                           "('referee persia operate')", (BASE_OPERATIONS,)))
+                return new, events, used, ()
+            new, events, labels = end_campaign(s)
+            return new, events, list(labels), ()
+        if isinstance(a, act.LandMove | act.NavalMove | act.Event | act.Pass):
+            return self._operate(s, a)
+        if isinstance(a, act.Fight):
+            battle = s.battle
+            assert battle is not None
+            if a.to_end:
+                new, rounds, events = fight_to_end(s, dice)
+            else:
+                new, one, events = fight_round(s, dice)
+                rounds = [one]
+            if new.battle is None:
+                new, more = end_turn(new, battle.attacker, False)
+                events += more
+            return new, events, used, tuple(r.model_dump(mode="json") for r in rounds)
+        if isinstance(a, act.Retreat):
+            battle = s.battle
+            assert battle is not None
+            new, events, labels = retreat(s, a.city)
+            new, more = end_turn(new, battle.attacker, False)
+            return new, events + more, list(labels), ()
+        if isinstance(a, act.BurnBridge):
+            events.append(Ruling.event("bridge-burnt", "Greece burns the bridge: Abydos and Pella are no longer "
+                                       "joined", (BRIDGE_BURNING,)))
+            return s.model_copy(update={"bridge": False, "may_burn": False}), events, used, ()
+        if isinstance(a, act.Keep):
+            return s.model_copy(update={"hands": s.hands.model_copy(update={"greece": a.count})}), events, used, ()
+        if isinstance(a, act.Remove):
+            g = s.at(a.city).plus(Side.GREECE, armies=-a.count)
+            new = s.model_copy(update={"cities": s.with_city(a.city, g),
+                                       "attrition_due": max(0, s.attrition_due - a.count)})
+            return new, events, [s.tables.interpretation("attrition-once").label()], ()
+        if isinstance(a, act.SetUnits):
+            g = s.at(a.city)
+            now = g.armies(a.side) if a.unit == "armies" else g.fleets(a.side)
+            delta = a.count if a.relative else a.count - now
+            g = g.plus(a.side, armies=delta) if a.unit == "armies" else g.plus(a.side, fleets=delta)
+            return s.model_copy(update={"cities": s.with_city(a.city, g)}), events, used, ()
+        assert isinstance(a, act.SetValue)
+        return self._set_value(s, a), events, used, ()
+
+    def _buy(self, s: EarthWaterState, a: act.Buy) -> EarthWaterState:
+        costs = s.tables.base.greek_costs
+        if a.what == "cards":
+            return s.model_copy(update={"hands": s.hands.plus(Side.GREECE, a.count),
+                                        "greek_cards_bought": s.greek_cards_bought + a.count,
+                                        "greek_talents": s.greek_talents - a.count * costs.card.value})
+        assert a.city is not None
+        if a.what == "army":
+            g = s.at(a.city).plus(Side.GREECE, armies=a.count)
+            cost = a.count * costs.army.value
+            fleets = 0
+        else:
+            g = s.at(a.city).plus(Side.GREECE, fleets=a.count)
+            cost = a.count * costs.fleet.value
+            fleets = a.count
+        return s.model_copy(update={"cities": s.with_city(a.city, g), "greek_talents": s.greek_talents - cost,
+                                    "greek_units_bought": True, "greek_fleets_bought": s.greek_fleets_bought + fleets})
+
+    def _operate(self, s: EarthWaterState, a: act.LandMove | act.NavalMove | act.Event | act.Pass
+                 ) -> tuple[EarthWaterState, list[Ruling], list[str], tuple[JsonValue, ...]]:
+        events: list[Ruling] = []
+        used: list[str] = []
+        if isinstance(a, act.Pass):
+            new, events = end_turn(s, Side.GREECE, True)
+            return new, events, used, ()
+        s = s.model_copy(update={"hands": s.hands.plus(Side.GREECE, -1)})
+        if isinstance(a, act.LandMove):
+            start, goal = a.path[0], a.path[-1]
+            cities = {**s.cities, start: s.at(start).plus(Side.GREECE, armies=-a.count),
+                      goal: s.at(goal).plus(Side.GREECE, armies=a.count)}
+            s = s.model_copy(update={"cities": cities})
+            if s.at(goal).persian_armies:
+                s, event = start_battle(s, Battle(city=goal, kind="land", attacker=Side.GREECE, origin=a.path[-2]))
+                events.append(event)
+            else:
+                s, more = offer_burning(s, goal)
+                events += more
+                used += [s.tables.interpretation("bridge-burning").label()] if more else []
+        elif isinstance(a, act.NavalMove):
+            s = s.model_copy(update={"cities": {
+                **s.cities, a.start: s.at(a.start).plus(Side.GREECE, armies=-a.armies, fleets=-a.fleets),
+                a.goal: s.at(a.goal).plus(Side.GREECE, fleets=a.fleets)}})
+            if s.at(a.goal).persian_fleets:
+                battle = Battle(city=a.goal, kind="naval", attacker=Side.GREECE, origin=a.start, carried=a.armies,
+                                fleets=a.fleets)
+                s, event = start_battle(s, battle)
+                events.append(event)
+            elif a.armies:
+                s, events = land_armies(s, a.goal, a.armies, a.start, events)
+        if s.battle is not None:
+            return s, events, used, ()
+        s, more = end_turn(s, Side.GREECE, False)
+        return s, events + more, used, ()
+
+    def _set_value(self, s: EarthWaterState, a: act.SetValue) -> EarthWaterState:
+        if a.field == "hand":
+            assert a.side is not None
+            return s.model_copy(update={"hands": s.hands.model_copy(update={a.side.value: a.value})})
+        if a.field == "portraits":
+            assert a.side is not None
+            return s.model_copy(update={"portraits": s.portraits.model_copy(update={a.side.value: a.value})})
+        if a.field == "bridge":
+            return s.model_copy(update={"bridge": bool(a.value)})
+        if a.field == "turn":
+            assert a.side is not None
+            return s.model_copy(update={"active": a.side, "passes": 0})
+        name = {"talents": "greek_talents"}.get(a.field, a.field)
+        return s.model_copy(update={name: a.value})
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return list(legal_actions(_state(state)))
+
+    # ---- umpire -----------------------------------------------------------------------------
+
+    def legal_report(self, state: GameState, unit: str) -> BaseModel:
+        s = _state(state)
+        return city_report(s, s.tables.city(unit))
+
+    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, BattleReport]:
+        s = _state(state)
+        if s.battle is None:
+            return s, BattleReport(rounds=(), events=(), position=position_of(s))
+        attacker = s.battle.attacker
+        new, rounds, events = fight_to_end(s, dice)
+        new, more = end_turn(new, attacker, False)
+        new, won = sudden_victory(new)
+        return new, BattleReport(rounds=tuple(rounds), events=tuple(events + more + won), position=position_of(new))
+
+    # ---- display ----------------------------------------------------------------------------
+
+    def board_view(self, state: GameState) -> MapView:
+        s = _state(state)
+        rows: list[tuple[str, ...]] = []
+        for city in s.tables.cities:
+            row, g = s.tables.row(city), s.at(city)
+            holder = s.controller(city)
+            major = f"{row.major.label} Major" if row.major else ""
+            rows.append((
+                city + (" ⚔" if s.battle is not None and s.battle.city == city else ""), major,
+                "port" if row.port else "", str(row.amphorae),
+                _pair(g.greek_armies, g.greek_fleets), _pair(g.persian_armies, g.persian_fleets),
+                holder.label if holder else "",
+            ))
+        notes = ("armies/fleets per side; ⚔ pending battle", f"bridge {'built' if s.bridge else 'destroyed'}")
+        return MapView(title="300: Earth & Water — solo", columns=(
+            "City", "Major", "Port", "Amph.", "Greek A/F", "Persian A/F", "Control"),
+            rows=tuple(rows), status=tuple(self.status(s)), notes=notes)
+
+    def status(self, state: GameState) -> list[str]:
+        s = _state(state)
+        score = f"{abs(s.score)} {'Persian' if s.score > 0 else 'Greek'} side" if s.score else "0"
+        lines = [f"Campaign {s.campaign}, {PHASE_NAMES[s.phase]}; score {score}; hands Persia {s.hands.persia}, "
+                 f"Greece {s.hands.greece}"]
+        if s.phase is Phase.OVER:
+            return [*lines, f"Game over: {s.end_reason}"]
+        reserve = s.greek_reserve()
+        lines.append(f"Greek reserve {many(reserve[0], 'army')}, {many(reserve[1], 'fleet')}; portraits: "
+                     f"Persia {s.portraits.persia}, Greece {s.portraits.greece}")
+        if s.battle is not None:
+            lines.append(f"Battle in {s.battle.city} ({s.battle.kind}, round {s.battle.rounds + 1} next): "
+                         "fight | resolve | retreat CITY")
+        elif s.may_burn:
+            lines.append("Greece may burn the bridge now: burn bridge")
+        waiting = {
+            Phase.PERSIAN_PREPARATION: "Next: referee persia prepare",
+            Phase.GREEK_PREPARATION: f"Greece prepares: {many(s.greek_talents, 'talent')} left (buy ..., done)",
+            Phase.PERSIAN_SUPPLY: "Next: referee persia supply",
+            Phase.GREEK_SUPPLY: f"Greece supplies: remove {s.attrition_due} for attrition, keep N, done",
+        }
+        if s.phase is Phase.OPERATIONS and s.battle is None:
+            lines.append("Next: referee persia operate" if s.active is Side.PERSIA
+                         else "Greece operates: move | sail | event | pass")
+        elif s.phase in waiting:
+            lines.append(waiting[s.phase])
+        return lines
+
+    def help_actions(self) -> Sequence[tuple[str, str]]:
+        return (
+            ("buy 2 cards / buy 1 army Athenai", "Greek preparation purchases (base 5); then done"),
+            ("move 2 Athenai -> Thebai", "land move by road (base 6.4); costs a card"),
+            ("sail 2 Athenai -> Eretria carry 1", "naval move (base 6.5); costs a card"),
+            ("event Wrath of Poseidon", "spend a card on its event, then adjust ... --reason"),
+            ("pass", "pass the operation"),
+            ("fight / resolve / retreat Thebai", "fight a battle round, to the end, or retreat (base 7)"),
+            ("burn bridge", "after taking Abydos (base 7)"),
+            ("keep 3 / remove 1 Thebai / done", "Greek supply: hand, attrition (base 8)"),
+            ("persia prepare|operate|supply", "PERS.IA's turn (solo 4, 5, 6); also: referee persia ..."),
+        )
+
+
+def _pair(armies: int, fleets: int) -> str:
+    if not armies and not fleets:
+        return ""
+    return f"{armies}/{fleets}"
+
+

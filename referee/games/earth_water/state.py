@@ -1,0 +1,567 @@
+"""300: Earth & Water solo: sides, phases, the validated tables, and the tracked state.
+
+Vocabulary: a *Major* is one of the four Major cities (Abydos and Ephesos for Persia, Athenai
+and Sparta for Greece); *control* follows "base control"; a *garrison* is the four unit counts
+of one city (Greek and Persian armies and fleets). Scores are signed: positive favours Persia.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal, NewType
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from referee.errors import TableError, UnknownNameError
+from referee.game import GameState
+from referee.rulings import Interpretation, Provenance, RulesIndex
+from referee.tables import TableSet, parse_yaml
+
+CityName = NewType("CityName", str)
+
+
+class Side(StrEnum):
+    """The two players; PERS.IA plays Persia."""
+
+    GREECE = "greece"
+    PERSIA = "persia"
+
+    @property
+    def other(self) -> Side:
+        """The opposing side."""
+        return Side.PERSIA if self is Side.GREECE else Side.GREECE
+
+    @property
+    def label(self) -> str:
+        """Capitalised name for messages."""
+        return "Greece" if self is Side.GREECE else "Persia"
+
+    @property
+    def adjective(self) -> str:
+        """'Greek' or 'Persian'."""
+        return "Greek" if self is Side.GREECE else "Persian"
+
+
+class Phase(StrEnum):
+    """Where the campaign stands. ``any`` is an umpire position naming no phase."""
+
+    PERSIAN_PREPARATION = "persian-preparation"
+    GREEK_PREPARATION = "greek-preparation"
+    OPERATIONS = "operations"
+    PERSIAN_SUPPLY = "persian-supply"
+    GREEK_SUPPLY = "greek-supply"
+    OVER = "over"
+    ANY = "any"
+
+
+def fold(text: str) -> str:
+    """Returns a name folded for matching: no accents, case-folded ("Thèbai" → "thebai")."""
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+# ---------------------------------------------------------------------------------------------
+# Table schemas
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CityRow(_Strict):
+    major: Side | None = Field(default=None, description="The side whose Major city this is.")
+    amphorae: int = Field(ge=0, le=9, description="Food for attrition (base 8.2).")
+    value: int = Field(ge=0, le=9, description="Points when controlled (base 9).")
+    port: bool = Field(description="Whether the city has a port (base map).")
+    aliases: tuple[str, ...] = Field(default=(), description="Other spellings accepted in input.")
+    provenance: Provenance
+
+
+class Road(_Strict):
+    between: tuple[str, str]
+    provenance: Provenance
+
+
+class MapFile(_Strict):
+    cities: dict[str, CityRow]
+    roads: tuple[Road, ...]
+    bridge: Road
+
+    @model_validator(mode="after")
+    def _check(self) -> MapFile:
+        for road in (*self.roads, self.bridge):
+            for end in road.between:
+                if end not in self.cities:
+                    raise ValueError(f"road {road.between}: no city {end!r}")
+        for side in Side:
+            if sum(1 for c in self.cities.values() if c.major is side) != 2:
+                raise ValueError(f"{side} needs exactly two Major cities")
+        seen: dict[str, str] = {}
+        for name, row in self.cities.items():
+            for alias in (name, *row.aliases):
+                key = fold(alias)
+                if key in seen and seen[key] != name:
+                    raise ValueError(f"{alias!r} names both {seen[key]} and {name}")
+                seen[key] = name
+        return self
+
+
+class Valued(_Strict):
+    value: int
+    provenance: Provenance
+
+
+class ValuedCities(_Strict):
+    value: int
+    cities: tuple[str, ...]
+    provenance: Provenance
+
+
+class Named(_Strict):
+    value: str
+    provenance: Provenance
+
+
+class Flag(_Strict):
+    value: bool
+    provenance: Provenance
+
+
+class Ordered(_Strict):
+    order: tuple[str, ...] = Field(min_length=1)
+    provenance: Provenance
+
+
+class Share(_Strict):
+    divide_by: int = Field(ge=1)
+    rounding: Literal["up", "down"]
+    provenance: Provenance
+
+    def of(self, count: int) -> int:
+        """Returns the share of a number of armies, rounded as the rule says."""
+        if self.rounding == "up":
+            return -(-count // self.divide_by)
+        return count // self.divide_by
+
+
+class Situation(_Strict):
+    cards: int = Field(ge=0)
+    armies: int | None = Field(default=None, ge=0)
+    provenance: Provenance
+
+
+Operation = Literal["pass", "march", "destroy-army", "destroy-fleet", "place"]
+
+
+class Face(_Strict):
+    operation: Operation
+    provenance: Provenance
+
+
+class Fallback(_Strict):
+    then: Operation
+    provenance: Provenance
+
+
+class Costs(_Strict):
+    card: Valued
+    army: Valued
+    fleet: Valued
+    bridge: Valued | None = None
+
+
+class PersiaFile(_Strict):
+    talents: Valued
+    costs: Costs
+    situations: dict[Literal["A", "B", "C", "D"], Situation]
+    army_order_b: Ordered
+    army_order_c: Ordered
+    fleet_order_b: Ordered
+    minor_city_cap: Valued
+    activation_order: Ordered
+    activation_unlisted: Ordered
+    defence_share: Share
+    march_share: Share
+    march_goal: Named
+    keep_in_majors: ValuedCities
+    destroy_army_order: Ordered
+    destroy_fleet_order: Ordered
+    place_order: Ordered
+    attrition_order: Ordered
+    faces: dict[int, Face]
+    fallbacks: dict[str, Fallback]
+
+    @model_validator(mode="after")
+    def _check(self) -> PersiaFile:
+        if set(self.faces) != {1, 2, 3, 4, 5, 6}:
+            raise ValueError("faces: give an operation for each face 1 to 6")
+        if set("ABCD") - set(self.situations):
+            raise ValueError("situations: A, B, C and D are all needed")
+        if self.costs.bridge is None:
+            raise ValueError("costs.bridge: PERS.IA's bridge cost is needed (3.D)")
+        return self
+
+
+class BaseFile(_Strict):
+    greek_talents: Valued
+    greek_costs: Costs
+    cards_per_preparation: Valued
+    fleets_per_preparation: Valued
+    deck: Valued
+    greek_armies: Valued
+    greek_fleets: Valued
+    greek_hand_kept: Valued
+    battle_dice: Valued
+    persian_die_cap: Valued
+    persian_die_cap_at_home: ValuedCities
+    naval_carry: Valued
+    score_track: Valued
+    last_campaign: Valued
+
+
+class SetupGarrison(_Strict):
+    greek_armies: int = Field(default=0, ge=0)
+    greek_fleets: int = Field(default=0, ge=0)
+    persian_armies: int = Field(default=0, ge=0)
+    persian_fleets: int = Field(default=0, ge=0)
+    provenance: Provenance
+
+
+class Portraits(_Strict):
+    persia: int = Field(default=2, ge=0, description="Persian armies on the king portraits.")
+    greece: int = Field(default=0, ge=0, description="Greek armies on hero portraits.")
+
+
+class SetupPortraits(Portraits):
+    provenance: Provenance
+
+
+class SetupFile(_Strict):
+    campaign: Valued
+    score: Valued
+    bridge: Flag
+    portraits: SetupPortraits
+    cities: dict[str, SetupGarrison]
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Validated tables
+
+
+@dataclass(frozen=True)
+class EarthWaterTables:
+    """Every 300-solo table, validated and indexed for fast queries."""
+
+    table_set: TableSet
+    rules: RulesIndex
+    map: MapFile
+    persia: PersiaFile
+    base: BaseFile
+    setup: SetupFile
+    cities: tuple[CityName, ...] = field(init=False)
+    by_fold: Mapping[str, CityName] = field(init=False)
+    roads: Mapping[CityName, tuple[CityName, ...]] = field(init=False)
+    bridge_ends: tuple[CityName, CityName] = field(init=False)
+    sparta_steps: Mapping[bool, Mapping[CityName, int]] = field(init=False)
+    activation_rank: Mapping[CityName, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        cities = tuple(CityName(c) for c in self.map.cities)
+        object.__setattr__(self, "cities", cities)
+        names: dict[str, CityName] = {}
+        for name, row in self.map.cities.items():
+            for alias in (name, *row.aliases):
+                names[fold(alias)] = CityName(name)
+        object.__setattr__(self, "by_fold", names)
+        adjacent: dict[CityName, list[CityName]] = {c: [] for c in cities}
+        for road in self.map.roads:
+            a, b = (CityName(x) for x in road.between)
+            adjacent[a].append(b)
+            adjacent[b].append(a)
+        object.__setattr__(self, "roads", {c: tuple(v) for c, v in adjacent.items()})
+        ends = self.map.bridge.between
+        object.__setattr__(self, "bridge_ends", (CityName(ends[0]), CityName(ends[1])))
+        goal = CityName(self.persia.march_goal.value)
+        steps = {built: self._steps_from(goal, built) for built in (True, False)}
+        object.__setattr__(self, "sparta_steps", steps)
+        order = (*self.persia.activation_order.order, *self.persia.activation_unlisted.order)
+        object.__setattr__(self, "activation_rank", {CityName(c): i for i, c in enumerate(order)})
+
+    def _steps_from(self, start: CityName, bridge: bool) -> dict[CityName, int]:
+        steps = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self.adjacent(here, bridge):
+                if there not in steps:
+                    steps[there] = steps[here] + 1
+                    queue.append(there)
+        return steps
+
+    def adjacent(self, city: CityName, bridge: bool) -> tuple[CityName, ...]:
+        """base map: the cities one road away (the Abydos–Pella bridge only while built)."""
+        near = self.roads[city]
+        if bridge and city in self.bridge_ends:
+            other = self.bridge_ends[1] if city == self.bridge_ends[0] else self.bridge_ends[0]
+            return (*near, other)
+        return near
+
+    def city(self, text: str) -> CityName:
+        """Returns a city by any accepted spelling, case- and accent-insensitively.
+
+        Raises:
+            UnknownNameError: no city has this name; suggests the closest.
+        """
+        found = self.by_fold.get(fold(text))
+        if found is not None:
+            return found
+        close = difflib.get_close_matches(fold(text), list(self.by_fold), n=3, cutoff=0.5)
+        suggestions = list(dict.fromkeys(self.by_fold[c] for c in close))
+        raise UnknownNameError("city", text, suggestions or list(self.cities))
+
+    def row(self, city: CityName) -> CityRow:
+        """Returns a city's map row."""
+        return self.map.cities[city]
+
+    def majors(self, side: Side) -> tuple[CityName, ...]:
+        """base map: the two Major cities of a side."""
+        return tuple(c for c in self.cities if self.map.cities[c].major is side)
+
+    def ports(self) -> tuple[CityName, ...]:
+        """base map: the cities with a port."""
+        return tuple(c for c in self.cities if self.map.cities[c].port)
+
+    def is_minor(self, city: CityName) -> bool:
+        """Interpretation minor-city: any city that is not one of the four Majors."""
+        return self.map.cities[city].major is None
+
+    def order(self, ordered: Ordered) -> tuple[CityName, ...]:
+        """Returns a city list of a table as city names."""
+        return tuple(CityName(c) for c in ordered.order)
+
+    def interpretation(self, ident: str) -> Interpretation:
+        """Returns an interpretation of rules.yaml (its id is checked at load time)."""
+        return self.rules.interpretation(ident)
+
+
+TABLE_FILES = ("rules.yaml", "map.yaml", "persia.yaml", "base.yaml", "setup.yaml")
+INTERPRETATIONS = (
+    "bridge-needs-army", "situations-continue", "persia-purchase-caps", "occupied-port-city",
+    "fleet-order", "minor-city", "activation-reachable", "defence-target", "defence-keeps-none",
+    "march-toward-sparta", "march-count", "isolated-army", "fallback-discard",
+    "naval-battle-attacker", "minor-fleet-city", "fallback-loop", "die-pass", "unsupplied-first",
+    "no-points-armies", "attrition-once", "persian-attrition-majors", "sea-supply",
+    "supply-lines", "attacker-retreat", "sea-retreat", "bridge-burning", "greek-supply-order",
+)
+_CACHE: dict[str, EarthWaterTables] = {}
+
+
+def load_tables(table_set: TableSet) -> EarthWaterTables:
+    """Returns the validated tables of a table set (cached by content hash).
+
+    Raises:
+        TableError: a file is missing or malformed (file: field: problem).
+    """
+    cached = _CACHE.get(table_set.digest)
+    if cached is None:
+        cached = _CACHE[table_set.digest] = _load(table_set)
+    return cached
+
+
+def _load(ts: TableSet) -> EarthWaterTables:
+    rules = parse_yaml(ts.label("rules.yaml"), ts.text("rules.yaml"), RulesIndex)
+    map_file = parse_yaml(ts.label("map.yaml"), ts.text("map.yaml"), MapFile)
+    persia = parse_yaml(ts.label("persia.yaml"), ts.text("persia.yaml"), PersiaFile)
+    base = parse_yaml(ts.label("base.yaml"), ts.text("base.yaml"), BaseFile)
+    setup = parse_yaml(ts.label("setup.yaml"), ts.text("setup.yaml"), SetupFile)
+    for ident in INTERPRETATIONS:
+        try:
+            item = rules.interpretation(ident)
+        except KeyError:
+            raise TableError(ts.label("rules.yaml"), "interpretations", f"missing interpretation {ident!r}") from None
+        if item.options and item.choice not in item.options:
+            raise TableError(ts.label("rules.yaml"), f"interpretations.{ident}.choice",
+                             "must be one of its options")
+    known = set(map_file.cities)
+    lists = {
+        "army_order_b": persia.army_order_b, "army_order_c": persia.army_order_c,
+        "fleet_order_b": persia.fleet_order_b, "activation_order": persia.activation_order,
+        "activation_unlisted": persia.activation_unlisted,
+        "destroy_army_order": persia.destroy_army_order,
+        "destroy_fleet_order": persia.destroy_fleet_order, "place_order": persia.place_order,
+        "attrition_order": persia.attrition_order,
+    }
+    for name, ordered in lists.items():
+        for city in ordered.order:
+            if city not in known:
+                raise TableError(ts.label("persia.yaml"), f"{name}.order", f"no city {city!r} on the map")
+    for label, cities in (("persia.yaml", (persia.march_goal.value, *persia.keep_in_majors.cities)),
+                          ("base.yaml", base.persian_die_cap_at_home.cities), ("setup.yaml", setup.cities)):
+        for city in cities:
+            if city not in known:
+                raise TableError(ts.label(label), "cities", f"no city {city!r} on the map")
+    return EarthWaterTables(table_set=ts, rules=rules, map=map_file, persia=persia, base=base, setup=setup)
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+
+
+class Garrison(BaseModel):
+    """The units of one city and its port."""
+
+    model_config = ConfigDict(frozen=True)
+
+    greek_armies: int = 0
+    greek_fleets: int = 0
+    persian_armies: int = 0
+    persian_fleets: int = 0
+
+    def armies(self, side: Side) -> int:
+        """Returns a side's armies here."""
+        return self.greek_armies if side is Side.GREECE else self.persian_armies
+
+    def fleets(self, side: Side) -> int:
+        """Returns a side's fleets in the port."""
+        return self.greek_fleets if side is Side.GREECE else self.persian_fleets
+
+    def plus(self, side: Side, armies: int = 0, fleets: int = 0) -> Garrison:
+        """Returns the garrison with a side's counts changed by the given amounts."""
+        if side is Side.GREECE:
+            return self.model_copy(update={"greek_armies": self.greek_armies + armies,
+                                           "greek_fleets": self.greek_fleets + fleets})
+        return self.model_copy(update={"persian_armies": self.persian_armies + armies,
+                                       "persian_fleets": self.persian_fleets + fleets})
+
+    @property
+    def empty_of_armies(self) -> bool:
+        """True when no army of either side stands in the city."""
+        return self.greek_armies == 0 and self.persian_armies == 0
+
+
+class Hands(BaseModel):
+    """Cards in each hand (counts only; the cards themselves stay on the table)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    persia: int = 0
+    greece: int = 0
+
+    def of(self, side: Side) -> int:
+        """Returns a side's hand size."""
+        return self.persia if side is Side.PERSIA else self.greece
+
+    def plus(self, side: Side, count: int) -> Hands:
+        """Returns the hands with one side's count changed."""
+        return self.model_copy(update={side.value: self.of(side) + count})
+
+
+class Battle(BaseModel):
+    """A battle waiting to be fought (base 7): where, by whom, and how the attacker came."""
+
+    model_config = ConfigDict(frozen=True)
+
+    city: CityName
+    kind: Literal["land", "naval"]
+    attacker: Side
+    origin: CityName | None = Field(default=None, description="Where the attacker came from.")
+    by_sea: bool = Field(default=False, description="A land battle after a landing.")
+    carried: int = Field(default=0, ge=0, description="Naval: Greek armies aboard the attacking fleets.")
+    fleets: int = Field(default=0, ge=0, description="Fleets that carried a landing (they retreat with it).")
+    rounds: int = Field(default=0, ge=0, description="Rounds fought so far.")
+
+
+class EarthWaterState(GameState):
+    """Everything the referee tracks in a solo game."""
+
+    tables: EarthWaterTables = Field(exclude=True, repr=False)
+    phase: Phase
+    active: Side = Side.PERSIA
+    campaign: int = 3
+    score: int = 0
+    bridge: bool = True
+    hands: Hands = Hands()
+    cities: dict[CityName, Garrison]
+    portraits: Portraits = Portraits()
+    passes: int = 0
+    greek_talents: int = 0
+    greek_cards_bought: int = 0
+    greek_fleets_bought: int = 0
+    greek_units_bought: bool = False
+    attrition_due: int = 0
+    battle: Battle | None = None
+    may_burn: bool = False
+    fresh: bool = False
+    winner: Side | None = None
+    end_reason: str | None = None
+
+    def at(self, city: CityName) -> Garrison:
+        """Returns the garrison of a city."""
+        return self.cities[city]
+
+    def with_city(self, city: CityName, garrison: Garrison) -> dict[CityName, Garrison]:
+        """Returns the city map with one garrison replaced."""
+        return {**self.cities, city: garrison}
+
+    def controls(self, side: Side, city: CityName) -> bool:
+        """base control: own armies and no enemy army, or an own Major free of enemy armies."""
+        g = self.cities[city]
+        if g.armies(side.other) > 0:
+            return False
+        return g.armies(side) > 0 or self.tables.map.cities[city].major is side
+
+    def controller(self, city: CityName) -> Side | None:
+        """Returns the side controlling a city, if any."""
+        for side in Side:
+            if self.controls(side, city):
+                return side
+        return None
+
+    def total_armies(self, side: Side) -> int:
+        """Returns a side's armies on the map."""
+        return sum(g.armies(side) for g in self.cities.values())
+
+    def total_fleets(self, side: Side) -> int:
+        """Returns a side's fleets on the map."""
+        return sum(g.fleets(side) for g in self.cities.values())
+
+    def greek_reserve(self) -> tuple[int, int]:
+        """base pieces: Greek armies and fleets still in reserve (portraits are out for good)."""
+        base = self.tables.base
+        armies = base.greek_armies.value - self.portraits.greece - self.total_armies(Side.GREECE)
+        fleets = base.greek_fleets.value - self.total_fleets(Side.GREECE)
+        if self.battle is not None:
+            armies -= self.battle.carried
+        return armies, fleets
+
+    def occupied_persian_majors(self) -> tuple[CityName, ...]:
+        """5.2, 4.A: Persian Majors holding at least one Greek army."""
+        return tuple(c for c in self.tables.majors(Side.PERSIA) if self.cities[c].greek_armies > 0)
+
+    def deck_left(self) -> int:
+        """base pieces: cards not in a hand (draw pile and discards together)."""
+        return self.tables.base.deck.value - self.hands.persia - self.hands.greece
+
+
+_PLURALS = {"army": "armies", "fleet": "fleets", "card": "cards", "talent": "talents"}
+
+
+def many(count: int, noun: str) -> str:
+    """Returns '1 army', '2 armies', '0 fleets'.
+
+    >>> many(2, "army"), many(1, "fleet")
+    ('2 armies', '1 fleet')
+    """
+    return f"{count} {noun if count == 1 else _PLURALS.get(noun, noun + 's')}"
+
+
+def interp(state: EarthWaterState, ident: str) -> str:
+    """Returns the disclosure label of an interpretation ('interpretation id: choice')."""
+    return state.tables.interpretation(ident).label()
