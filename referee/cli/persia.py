@@ -1,7 +1,80 @@
-"""``referee persia prepare|operate|supply``: PERS.IA, the solo Persian of 300: Earth & Water."""
+"""``referee persia prepare|operate|supply``: PERS.IA, the solo Persian of 300: Earth & Water.
+
+With ``--position FILE`` the procedure runs on a position file and prints the steps and the
+resulting position (nothing is written); without it, it is played in the game file and
+journaled like any action.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
 import typer
 
+from referee.cli.common import FileOpt, JsonOpt, PositionOpt, TablesOpt, guarded, load_position, print_json, show
+
+if TYPE_CHECKING:
+    from referee.games.earth_water.announce import PersiaReport, Procedure
+
 app = typer.Typer(no_args_is_help=True)
+
+DEFAULT = Path("game.referee")
+SLUG = "300-solo"
+RollOpt = Annotated[
+    int | None,
+    typer.Option("--roll", help="The die you rolled on the table (1-6); without it, a verifiable digital roll."),
+]
+
+
+def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Path, tables: Path | None,
+         json_: bool) -> None:
+    from referee import render
+    from referee.dice import PhysicalDice
+    from referee.games.earth_water.announce import PersiaReport
+    from referee.games.earth_water.engine import EarthWaterEngine, persia_dice
+    from referee.games.earth_water.state import EarthWaterState
+
+    report: PersiaReport
+    if position is not None:
+        engine, state, _ = load_position(SLUG, position, tables)
+        assert isinstance(engine, EarthWaterEngine) and isinstance(state, EarthWaterState)
+        dice = persia_dice(roll)
+        _, report = engine.persia(state, procedure, dice)
+        if isinstance(dice, PhysicalDice):
+            dice.check_all_used()
+    else:
+        from referee.journal import GameFile
+
+        persia_dice(roll)  # rejects a face that is not a die face before touching the file
+        with GameFile.open(file) as gf:
+            record = gf.do(f"persia {procedure}", [roll] if roll is not None else None)
+        report = PersiaReport.model_validate(record.details[0])
+    if json_:
+        print_json(report)
+        return
+    show(render.explains(report))
+
+
+@app.command()
+@guarded
+def prepare(position: PositionOpt = None, file: FileOpt = DEFAULT, tables: TablesOpt = None,
+            json_: JsonOpt = False) -> None:
+    """PERS.IA preparation (solo 4): cards, bridge, fleets and armies from twelve talents."""
+    _run("prepare", position, None, file, tables, json_)
+
+
+@app.command()
+@guarded
+def operate(position: PositionOpt = None, roll: RollOpt = None, file: FileOpt = DEFAULT, tables: TablesOpt = None,
+            json_: JsonOpt = False) -> None:
+    """One PERS.IA operation (solo 5): defence, or the die's move, destruction or placement."""
+    _run("operate", position, roll, file, tables, json_)
+
+
+@app.command()
+@guarded
+def supply(position: PositionOpt = None, file: FileOpt = DEFAULT, tables: TablesOpt = None,
+           json_: JsonOpt = False) -> None:
+    """PERS.IA supply (solo 6): discard the hand, attrition, lines of communication."""
+    _run("supply", position, None, file, tables, json_)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from referee.dice import Dice
-from referee.errors import NotationError
+from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
+from referee.errors import DiceError, NotationError
 from referee.game import Action, Applied, Engine, GameInfo, GameState, MapView, Outcome
 from referee.games.earth_water import actions as act
 from referee.games.earth_water import bot
@@ -423,6 +423,19 @@ class EarthWaterEngine(Engine):
             ("keep 3 / remove 1 Thebai / done", "Greek supply: hand, attrition (base 8)"),
             ("persia prepare|operate|supply", "PERS.IA's turn (solo 4, 5, 6); also: referee persia ..."),
         )
+
+
+def persia_dice(roll: int | None) -> PhysicalDice | CommittedDice:
+    """Returns the dice of a PERS.IA command: the face typed with ``--roll``, else a fresh digital die.
+
+    Raises:
+        DiceError: the typed face is not a face of a six-sided die.
+    """
+    if roll is None:
+        return CommittedDice(new_seed(), "umpire")
+    if not 1 <= roll <= 6:
+        raise DiceError(f"--roll {roll} is not a face of the six-sided die (1 to 6)")
+    return PhysicalDice([roll])
 
 
 def _pair(armies: int, fleets: int) -> str:
