@@ -24,7 +24,7 @@ from typing import Literal
 from referee.errors import NotationError
 from referee.game import Action
 from referee.games.earth_water.movement import auto_path
-from referee.games.earth_water.state import CityName, EarthWaterState, Side, fold
+from referee.games.earth_water.state import CityName, EarthWaterState, Side, fold, many
 
 _ARROWS = re.compile(r"\s*(?:->|→|=>|,)\s*")
 Unit = Literal["armies", "fleets"]
@@ -56,7 +56,9 @@ class Buy(Action):
     city: CityName | None = None
 
     def text(self) -> str:
-        return f"buy {self.count} cards" if self.what == "cards" else f"buy {self.count} {self.what} {self.city}"
+        if self.what == "cards":
+            return f"buy {many(self.count, 'card')}"
+        return f"buy {many(self.count, self.what)} {self.city}"
 
 
 class Done(Action):
