@@ -66,18 +66,17 @@ class SquareGrid:
 
     rows: int
     cols: int
+    size: int = field(init=False, repr=False, compare=False)
+    """Number of cells."""
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "size", self.rows * self.cols)
         if self.rows < 1 or self.cols < 1:
             raise ValueError(f"a grid needs at least one row and column, got {self.rows}x{self.cols}")
         names = tuple(f"{row_label(r)}{c + 1}" for r in range(self.rows) for c in range(self.cols))
         object.__setattr__(self, "_names", names)
 
-    @property
-    def size(self) -> int:
-        """Number of cells."""
-        return self.rows * self.cols
 
     def cells(self) -> range:
         """Returns every cell index."""
@@ -173,6 +172,31 @@ class SquareGrid:
                 return
             count += 1
             yield current
+
+    def flood(
+        self, start: Cell, limit: int, closed: frozenset[Cell] | set[Cell], stops: frozenset[Cell] | set[Cell],
+        diagonal: bool = False,
+    ) -> SearchResult:
+        """Returns :meth:`search` with unit costs where ``closed`` cells cannot be entered and
+        ``stops`` cells can be entered but not crossed (a faster path for the common case)."""
+        dist: dict[Cell, int] = {start: 0}
+        parent: dict[Cell, Cell] = {}
+        adjacency = self._all8 if diagonal else self._orth
+        frontier = [start]
+        for d in range(1, limit + 1):
+            nxt_frontier: list[Cell] = []
+            for here in frontier:
+                for nxt in adjacency[here]:
+                    if nxt in dist or nxt in closed:
+                        continue
+                    dist[nxt] = d
+                    parent[nxt] = here
+                    if nxt not in stops:
+                        nxt_frontier.append(nxt)
+            if not nxt_frontier:
+                break
+            frontier = nxt_frontier
+        return SearchResult(start, dist, parent)
 
     def search(
         self,

@@ -166,6 +166,8 @@ def _connect(path: Path, create: bool = False) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30, isolation_level=None)
         conn.execute("PRAGMA synchronous=FULL")
+    except sqlite3.DatabaseError as exc:
+        raise GameFileError(f"{path}: not a referee game file ({exc})") from None
     except sqlite3.Error as exc:
         raise GameFileError(f"{path}: cannot open game file ({exc})") from None
     return conn

@@ -34,6 +34,8 @@ def find_game(name: str) -> Engine:
     key = name.strip().lower()
     by_package = {pkg: slug for slug, pkg in GAME_PACKAGES.items()}
     slug = by_package.get(key.replace("-", "_"), key)
+    if slug in _loaded:
+        return _loaded[slug]
     if slug not in GAME_PACKAGES:
         close = difflib.get_close_matches(key, available_games(), n=3, cutoff=0.4)
         raise UnknownNameError("game", name, close or available_games())

@@ -61,5 +61,6 @@ class RandomBot:
             if options:
                 pick = rng.randrange(options)
                 cell = state.tables.grid.name(cells[pick]) if pick < len(cells) else OFF
-                return Choice(action=Move(legion=legion, cell=cell), reason="random move", cites=(MOVEMENT,))
+                move = Move.model_construct(legion=legion, cell=cell)
+                return Choice.model_construct(action=move, reason="random move", cites=(MOVEMENT,))
         return Choice(action=Done(), reason="ends movement", cites=(MOVEMENT,))

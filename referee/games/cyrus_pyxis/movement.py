@@ -108,9 +108,10 @@ def reach_search(
     stops, closed = occ.blocking(legion.side)  # enemies: entered, never crossed; combats: not entered
     if extra is not None and extra in closed:
         closed = closed - {extra}
-    return state.tables.grid.search(
-        start, limit, lambda c: c not in closed, lambda c: c not in stops, _cost_fn(state)
-    )
+    cost = _cost_fn(state)
+    if cost is None:
+        return state.tables.grid.flood(start, limit, closed, stops)
+    return state.tables.grid.search(start, limit, lambda c: c not in closed, lambda c: c not in stops, cost)
 
 
 def exit_route(
@@ -239,19 +240,17 @@ def check_destination(ctx: MoveContext) -> Ruling | None:
         return Ruling.violation(
             "no-move", f"{lg.name} is already on {name}; a move covers 1 to {ctx.limit} squares", (MOVEMENT,)
         )
+    enemy = ctx.occ.side_at(ctx.target, lg.side.other)
     friend = ctx.occ.side_at(ctx.target, lg.side)
+    if enemy is not None and friend is not None:
+        return Ruling.violation(
+            "already-attacked", f"{enemy.name} on {name} is already attacked by {friend.name}; one attacker per enemy",
+            (COMBAT,),
+        )
     if friend is not None and friend.name != lg.name:
         return Ruling.violation(
             "friend-on-destination", f"{friend.name} already stands on {name}; friends may be crossed, not shared",
             (MOVEMENT,),
-        )
-    enemy = ctx.occ.side_at(ctx.target, lg.side.other)
-    if enemy is not None and len(ctx.occ.at(ctx.target)) > 1:
-        attacker = ctx.occ.side_at(ctx.target, lg.side)
-        who = attacker.name if attacker else "another legion"
-        return Ruling.violation(
-            "already-attacked", f"{enemy.name} on {name} is already attacked by {who}; one attacker per enemy",
-            (COMBAT,),
         )
     return None
 
@@ -299,7 +298,7 @@ def _blockers(ctx: MoveContext, free: SearchResult, limit: int) -> list[tuple[Ce
     state, occ, lg = ctx.state, ctx.occ, ctx.legion
     grid = state.tables.grid
     cost = _cost_fn(state)
-    big = max(free.distance.values()) + 1
+    big = 4 * (grid.rows + grid.cols) * max(1, max(state.tables.cost(t) for t in Terrain))
     if ctx.target is None:
         col = winning_col(state, lg.side)
         goals = [c for c in grid.cells() if grid.rc(c)[1] == col]
@@ -317,6 +316,8 @@ def _blockers(ctx: MoveContext, free: SearchResult, limit: int) -> list[tuple[Ce
         own = state.tables.cost(state.terrain_at(cell)) if cost else 1
         for goal, b in zip(goals, back, strict=True):
             goal_cost = state.tables.cost(state.terrain_at(goal)) if cost else 1
+            if cell not in free.distance or cell not in b.distance:
+                continue
             through = free.distance[cell] + b.distance[cell] - own + goal_cost + extra
             if through <= limit:
                 found.append((cell, enemy))

@@ -269,7 +269,7 @@ class CyrusTables:
         Raises:
             UnknownNameError: no legion has this name; suggests the closest.
         """
-        found = self.by_name.get(fold(name))
+        found = self.by_id.get(name) or self.by_name.get(fold(name))
         if found is not None:
             return found
         close = difflib.get_close_matches(fold(name), list(self.by_name), n=3, cutoff=0.6)

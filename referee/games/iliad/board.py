@@ -1,0 +1,162 @@
+"""The map of Iliad: a square grid read from rows of characters with a legend (``map.yaml``).
+
+Each character of a row is one square; the legend says what it is: its terrain (plain, sea,
+land-and-sea, river, hill, mountain, wall), whether it lies inside the Greek camp, holds a ship,
+belongs to Troy's citadel, or is a start square of a side. The file is meant to be edited by
+hand to match a printed board; every problem is reported as ``map.yaml: field: problem``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from referee.errors import TableError
+from referee.games.iliad.roster import Side
+from referee.grid import Cell, SquareGrid
+from referee.rulings import Provenance
+
+MAX_ROWS = 52  # two-letter row names run to AZ
+MAX_COLS = 99
+
+
+class Terrain(StrEnum):
+    """La mappa / Movimento: regole particolari: the ground of a square."""
+
+    PLAIN = "plain"
+    SEA = "sea"
+    SHORE = "shore"
+    RIVER = "river"
+    HILL = "hill"
+    MOUNTAIN = "mountain"
+    WALL = "wall"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TerrainStyle(_Strict):
+    label: str
+    colour: tuple[int, int, int] = Field(description="RGB used to draw the terrain.")
+
+
+class LegendEntry(_Strict):
+    terrain: Terrain
+    camp: bool = Field(default=False, description="Inside the Greek wall.")
+    ship: bool = Field(default=False, description="A beached Greek ship (Scopo del gioco).")
+    troy: bool = Field(default=False, description="A square of Troy's citadel.")
+    start: Side | None = Field(default=None, description="A start square of this side (Preparazione del gioco).")
+    name: str | None = Field(default=None, description="Name shown for the square, e.g. Scamander.")
+    meaning: str = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> LegendEntry:
+        if self.terrain in (Terrain.SEA, Terrain.RIVER, Terrain.WALL) and (self.ship or self.troy or self.start):
+            raise ValueError(f"a {self.terrain} square cannot hold a ship, Troy or a start square")
+        return self
+
+
+class MapFile(_Strict):
+    provenance: Provenance
+    terrain: dict[Terrain, TerrainStyle]
+    legend: dict[str, LegendEntry]
+    rows: tuple[str, ...] = Field(min_length=4)
+
+    @model_validator(mode="after")
+    def _check(self) -> MapFile:
+        missing = set(Terrain) - set(self.terrain)
+        if missing:
+            raise ValueError(f"terrain: missing {', '.join(sorted(missing))}")
+        for char in self.legend:
+            if len(char) != 1 or char.isspace():
+                raise ValueError(f"legend: {char!r} must be one visible character")
+        return self
+
+
+@dataclass(frozen=True)
+class Square:
+    """What the legend says about one square."""
+
+    terrain: Terrain
+    camp: bool
+    ship: bool
+    troy: bool
+    start: Side | None
+    name: str | None
+    char: str
+
+
+@dataclass(frozen=True)
+class IliadMap:
+    """The board: grid, squares, and the neighbour lists movement uses."""
+
+    grid: SquareGrid
+    squares: tuple[Square, ...]
+    styles: Mapping[Terrain, TerrainStyle]
+    provenance: Provenance
+
+    @property
+    def ships(self) -> frozenset[Cell]:
+        """Scopo del gioco: the ship squares."""
+        return frozenset(c for c, sq in enumerate(self.squares) if sq.ship)
+
+    @property
+    def troy(self) -> frozenset[Cell]:
+        """Scopo del gioco: the citadel's squares."""
+        return frozenset(c for c, sq in enumerate(self.squares) if sq.troy)
+
+    @property
+    def camp(self) -> frozenset[Cell]:
+        """Il calendario: the squares inside the Greek wall."""
+        return frozenset(c for c, sq in enumerate(self.squares) if sq.camp)
+
+    def starts(self, side: Side) -> tuple[Cell, ...]:
+        """Preparazione del gioco: a side's start squares, top-left first."""
+        return tuple(c for c, sq in enumerate(self.squares) if sq.start is side)
+
+    def name(self, cell: Cell) -> str:
+        """A square's printed name (``H7``)."""
+        return self.grid.name(cell)
+
+    def describe(self, cell: Cell) -> str:
+        """'river (Scamander)' for messages."""
+        sq = self.squares[cell]
+        label = self.styles[sq.terrain].label.lower()
+        return f"{label} ({sq.name})" if sq.name else label
+
+
+def parse_map(label: str, file: MapFile) -> IliadMap:
+    """Returns the map of a validated file, checking the rows against the legend.
+
+    Raises:
+        TableError: rows of different lengths, an unknown character, too few ships or no Troy.
+    """
+    widths = {len(row) for row in file.rows}
+    if len(file.rows) > MAX_ROWS:
+        raise TableError(label, "rows", f"{len(file.rows)} rows; at most {MAX_ROWS}")
+    width = len(file.rows[0])
+    if width < 4 or width > MAX_COLS:
+        raise TableError(label, "rows[0]", f"{width} squares wide; between 4 and {MAX_COLS}")
+    squares: list[Square] = []
+    known = "".join(sorted(file.legend))
+    for r, row in enumerate(file.rows):
+        if len(row) != width:
+            raise TableError(label, f"rows[{r}]", f"{len(row)} squares wide, row 0 has {width} (rows: {sorted(widths)})")
+        for c, char in enumerate(row):
+            entry = file.legend.get(char)
+            if entry is None:
+                raise TableError(
+                    label, f"rows[{r}]", f"unknown character {char!r} at column {c + 1}; the legend has {known!r}"
+                )
+            squares.append(Square(entry.terrain, entry.camp, entry.ship, entry.troy, entry.start, entry.name, char))
+    board = IliadMap(SquareGrid(len(file.rows), width), tuple(squares), file.terrain, file.provenance)
+    if len(board.ships) < 5:
+        raise TableError(label, "rows", f"{len(board.ships)} ship squares; the Trojans need at least 5 to win")
+    if len(board.troy) < 5:
+        raise TableError(label, "rows", f"{len(board.troy)} citadel squares; the Greeks need at least 5 to win")
+    return board
+

@@ -1,0 +1,472 @@
+"""Movimento, Combattimento (regole generali), arcieri: the checks of moves, attacks and shots.
+
+A counter moves up to 6 squares (value 1, archers included) or 10 (heroes), in any direction
+(diagonal steps count one square, interpretation diagonal-movement), never through or onto
+another counter nor onto the sea except land-and-sea squares; a mountain square costs 2; entering
+a river or a built wall square ends the move. Each counter controls its four orthogonal
+neighbours (its zone; wall squares are nobody's zone once built): entering the zone of an enemy
+not yet attacked ends the move and attacks that enemy, and no counter may end in such a zone
+without attacking. Entry points: :data:`MOVE_CHECKS`, :func:`destinations`, :class:`Situation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from referee.games.iliad.board import Terrain
+from referee.games.iliad.roster import Counter, CounterId, Side
+from referee.games.iliad.rules import (
+    ALLOWANCE,
+    ARCHERY,
+    BATTLE,
+    CALENDAR,
+    DUEL,
+    MOVEMENT,
+    NIGHT,
+    SETUP,
+    TERRAIN,
+    TURN,
+    VICTORY,
+    ZONES,
+)
+from referee.games.iliad.state import Attack, IliadState, Phase, occupancy
+from referee.grid import Cell, SearchResult
+from referee.rulings import Ruling
+
+ALLOWANCE_VALUE_ONE = 6  # Movimento: counters of value 1 move 6 squares
+ALLOWANCE_HERO = 10  # Movimento: the others move 10
+MOUNTAIN_COST = 2  # Movimento: regole particolari
+ARCHER_RANGE = 3  # Combattimento: arcieri
+_STOPS = (Terrain.RIVER, Terrain.WALL)
+
+
+def allowance(counter: Counter) -> int:
+    """Movimento: the squares a counter may cover in one move."""
+    return ALLOWANCE_VALUE_ONE if counter.value == 1 else ALLOWANCE_HERO
+
+
+def diagonal(state: IliadState) -> bool:
+    """Interpretation diagonal-movement: whether a diagonal step is one square."""
+    return state.tables.choice("diagonal-movement") == "orthogonal-and-diagonal"
+
+
+@dataclass
+class Situation:
+    """Who stands where and whose zones stop the mover's side this move."""
+
+    state: IliadState
+    occ: dict[Cell, CounterId] = field(init=False)
+    engaged: frozenset[CounterId] = field(init=False)
+    control: dict[Cell, tuple[CounterId, ...]] = field(init=False)
+    """Squares in the zone of an enemy of the side to move (wall squares excluded)."""
+
+    def __post_init__(self) -> None:
+        state = self.state
+        self.occ = occupancy(state)
+        self.engaged = frozenset(t for a in state.attacks for t in a.targets)
+        grid = state.tables.board.grid
+        control: dict[Cell, list[CounterId]] = {}
+        for ident, cell in state.where.items():
+            if state.counter(ident).side is state.side:
+                continue
+            for n in grid.neighbours(cell):
+                if not self.wall_square(n):
+                    control.setdefault(n, []).append(ident)
+        self.control = {c: tuple(v) for c, v in control.items()}
+
+    def wall_square(self, cell: Cell) -> bool:
+        """Interpretation wall-zones: a built wall's squares are in nobody's zone."""
+        return self.state.wall and self.state.tables.board.squares[cell].terrain is Terrain.WALL
+
+    def stops(self, cell: Cell) -> bool:
+        """Whether entering a square ends a move: an unengaged enemy's zone, a river, a built wall."""
+        if any(e not in self.engaged for e in self.control.get(cell, ())):
+            return True
+        return self.state.terrain(cell) in _STOPS
+
+    def zone_of(self, cell: Cell) -> tuple[CounterId, ...]:
+        """The enemies in whose zone a square lies."""
+        return self.control.get(cell, ())
+
+    def reach(self, counter: Counter, start: Cell) -> SearchResult:
+        """Movimento: every square the counter's move may enter within its allowance."""
+        state, occ = self.state, self.occ
+        terrain = state.terrain
+        mountains = any(sq.terrain is Terrain.MOUNTAIN for sq in state.tables.board.squares)
+
+        def can_enter(c: Cell) -> bool:
+            return c not in occ and terrain(c) is not Terrain.SEA
+
+        def cost(c: Cell) -> int:
+            return MOUNTAIN_COST if terrain(c) is Terrain.MOUNTAIN else 1
+
+        return state.tables.board.grid.search(
+            start, allowance(counter), can_enter, lambda c: not self.stops(c),
+            cost if mountains else None, diagonal(state),
+        )
+
+
+def combat_groups(attacks: Iterable[Attack]) -> list[tuple[list[CounterId], list[CounterId]]]:
+    """Combattimento (interpretation battle-sides): the combats the attacks form.
+
+    Returns (attackers, defenders) per combat, in order of the first attack declared.
+    """
+    parent: dict[CounterId, CounterId] = {}
+
+    def root(x: CounterId) -> CounterId:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    order: list[CounterId] = []
+    for a in attacks:
+        order.append(a.attacker)
+        for t in a.targets:
+            parent[root(t)] = root(a.attacker)
+        root(a.attacker)
+    groups: dict[CounterId, tuple[list[CounterId], list[CounterId]]] = {}
+    for a in attacks:
+        g = groups.setdefault(root(a.attacker), ([], []))
+        if a.attacker not in g[0]:
+            g[0].append(a.attacker)
+        for t in a.targets:
+            if t not in g[1]:
+                g[1].append(t)
+    return list(groups.values())
+
+
+def composition_problem(state: IliadState, attacks: Iterable[Attack], new: Attack) -> Ruling | None:
+    """Combattimento: duello, campo aperto: heroes fight heroes only by duel, one on one;
+    an open battle has at most one hero a side (interpretation battle-sides)."""
+    for attackers, defenders in combat_groups((*attacks, new)):
+        if new.attacker not in attackers:
+            continue
+        a_heroes = [x for x in attackers if state.counter(x).hero]
+        d_heroes = [x for x in defenders if state.counter(x).hero]
+        if a_heroes and d_heroes and (len(attackers) > 1 or len(defenders) > 1):
+            return Ruling.violation(
+                "duel-one-on-one",
+                f"{', '.join(a_heroes)} and {', '.join(d_heroes)} are heroes on both sides of one combat "
+                f"({', '.join(attackers)} against {', '.join(defenders)}); heroes fight heroes only in a "
+                "duel, one against one",
+                (DUEL,),
+            )
+        for side_heroes in (a_heroes, d_heroes):
+            if len(side_heroes) > 1:
+                return Ruling.violation(
+                    "one-hero-per-side",
+                    f"{' and '.join(side_heroes)} would stand on one side of the same open battle; a hero "
+                    "may be joined only by value-1 counters",
+                    (BATTLE,),
+                )
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks: each names its rule and returns None or one Ruling.
+
+
+@dataclass
+class MoveContext:
+    """One move, attack in place or shot being judged."""
+
+    state: IliadState
+    sit: Situation
+    counter: Counter
+    target: Cell | None
+    """Destination square; None when the counter stays (attack in place or a shot)."""
+    named: tuple[CounterId, ...] | None = None
+    """Enemies named as attacked; None: those the move must attack."""
+    shoot: CounterId | None = None
+
+    @property
+    def start(self) -> Cell | None:
+        return self.state.where.get(self.counter.id)
+
+    @property
+    def end(self) -> Cell | None:
+        return self.start if self.target is None else self.target
+
+    def name(self, cell: Cell | None) -> str:
+        return "nowhere" if cell is None else self.state.name(cell)
+
+    @cached_property
+    def search(self) -> SearchResult | None:
+        start = self.start
+        return None if start is None else self.sit.reach(self.counter, start)
+
+    @cached_property
+    def required(self) -> tuple[CounterId, ...]:
+        """Combattimento: regole generali: enemies not yet attacked whose zone holds the end square."""
+        if self.target is None:
+            return ()
+        return tuple(e for e in self.sit.zone_of(self.target) if e not in self.sit.engaged)
+
+    @cached_property
+    def targets(self) -> tuple[CounterId, ...]:
+        """The enemies this action attacks."""
+        return self.required if self.named is None else self.named
+
+    def attack(self) -> Attack | None:
+        return Attack(attacker=self.counter.id, targets=self.targets) if self.targets else None
+
+
+def check_phase(ctx: MoveContext) -> Ruling | None:
+    """Come si gioca: counters move and attack during their side's move."""
+    phase = ctx.state.phase
+    if phase is Phase.MOVE:
+        return None
+    if phase is Phase.SETUP:
+        return Ruling.violation("setup-not-finished", "the set-up is not finished: every counter needs its start "
+                                "square first", (SETUP,))
+    if phase is Phase.DUEL:
+        duel = ctx.state.tables.calendar.duel(ctx.state.day, ctx.state.hour)
+        who = f"{duel.greek} and {duel.trojan}" if duel else "the duellists"
+        return Ruling.violation("duel-hour", f"day {ctx.state.day} hour {ctx.state.hour} opens with the duel of "
+                                f"{who}; type resolve to fight it", (CALENDAR,))
+    if phase is Phase.NIGHT:
+        return Ruling.violation("night", f"day {ctx.state.day} is over; play the night first (referee night)",
+                                (NIGHT,))
+    return Ruling.violation("game-over", f"the game is over: {ctx.state.win_reason}", (VICTORY,))
+
+
+def check_side(ctx: MoveContext) -> Ruling | None:
+    """Come si gioca: during a side's move the other side's counters stay put."""
+    if ctx.counter.side is ctx.state.side:
+        return None
+    return Ruling.violation(
+        "not-your-move",
+        f"{ctx.counter.id} is {ctx.counter.side.adjective}; it is the {ctx.state.side.adjective} move",
+        (TURN,),
+    )
+
+
+def check_on_map(ctx: MoveContext) -> Ruling | None:
+    """Combattimento, Il calendario: the dead and the departed Thracians no longer act."""
+    if ctx.start is not None:
+        return None
+    if ctx.counter.id in ctx.state.removed:
+        return Ruling.violation("thracian-gone", f"{ctx.counter.id} left with the Thracians", (CALENDAR,))
+    return Ruling.violation("counter-dead", f"{ctx.counter.id} is dead", (DUEL, BATTLE))
+
+
+def check_once(ctx: MoveContext) -> Ruling | None:
+    """Movimento: regole generali (interpretation move-once): one move per counter per move."""
+    if ctx.counter.id not in ctx.state.moved:
+        return None
+    return Ruling.violation("already-moved", f"{ctx.counter.id} has already moved or attacked in this move",
+                            (MOVEMENT,))
+
+
+def check_fit(ctx: MoveContext) -> Ruling | None:
+    """Combattimento: duello, Il calendario: the wounded wait for morning; Achilles sulks."""
+    if ctx.counter.id in ctx.state.wounded:
+        return Ruling.violation("wounded", f"{ctx.counter.id} is wounded and stays put until the next morning",
+                                (DUEL,))
+    if ctx.state.sulking(ctx.counter.id):
+        return Ruling.violation(
+            "achilles-sulks", f"{ctx.counter.id} sulks in his tent until the first move of day "
+            f"{ctx.state.tables.calendar.achilles_enters[0]} unless the Trojans attack him", (CALENDAR,))
+    return None
+
+
+def check_square(ctx: MoveContext) -> Ruling | None:
+    """Movimento: regole generali, particolari: the end square is free land (or land-and-sea)."""
+    target = ctx.target
+    if target is None:
+        return None
+    name = ctx.name(target)
+    if target == ctx.start:
+        return Ruling.violation("no-move", f"{ctx.counter.id} already stands on {name}", (MOVEMENT,))
+    other = ctx.sit.occ.get(target)
+    if other is not None:
+        return Ruling.violation("square-occupied", f"{other} already stands on {name}; counters never share a "
+                                "square", (MOVEMENT,))
+    if ctx.state.terrain(target) is Terrain.SEA:
+        return Ruling.violation("sea", f"{name} is open sea; only land-and-sea squares may be entered", (TERRAIN,))
+    return None
+
+
+def check_route(ctx: MoveContext) -> Ruling | None:
+    """Movimento: a route within the allowance that crosses no counter and stops where it must."""
+    target, start, search = ctx.target, ctx.start, ctx.search
+    if target is None or start is None or search is None or target == start or target in search.distance:
+        return None
+    state = ctx.state
+    limit = allowance(ctx.counter)
+    grid = state.tables.board.grid
+    terrain, occ = state.terrain, ctx.sit.occ
+    diag = diagonal(state)
+
+    def cost(c: Cell) -> int:
+        return MOUNTAIN_COST if terrain(c) is Terrain.MOUNTAIN else 1
+
+    def open_(c: Cell) -> bool:
+        return terrain(c) is not Terrain.SEA
+
+    tiers: tuple[tuple[str, Callable[[Cell], bool], Callable[[Cell], bool], str], ...] = (
+        ("too-far", open_, lambda c: True, ""),
+        ("counters-in-the-way", lambda c: open_(c) and c not in occ, lambda c: True,
+         "other counters stand on every such route; no counter passes through another"),
+        ("river-stops", lambda c: open_(c) and c not in occ, lambda c: terrain(c) not in _STOPS,
+         "every such route enters a river or wall square first, which ends the move"),
+    )
+    moves = f"{ctx.counter.id} ({limit} squares) from {ctx.name(start)} to {ctx.name(target)}"
+    for code, enter, go_on, why in tiers:
+        found = grid.search(start, limit, enter, go_on, cost, diag)
+        if target in found.distance:
+            continue
+        if code == "too-far":
+            free = grid.search(start, 4 * (grid.rows + grid.cols), enter, go_on, cost, diag)
+            need = free.distance.get(target)
+            detail = f"needs {need} movement points" if need is not None else "has no way over land"
+            return Ruling.violation("too-far", f"{moves} {detail} (a mountain square costs {MOUNTAIN_COST})",
+                                    (ALLOWANCE, TERRAIN))
+        return Ruling.violation(code, f"{moves}: {why}", (MOVEMENT,) if code != "river-stops" else (TERRAIN,))
+    stoppers = sorted({e for c in search.distance for e in ctx.sit.zone_of(c) if e not in ctx.sit.engaged})
+    return Ruling.violation(
+        "zone-of-control",
+        f"{moves}: every such route enters the zone of an enemy not yet attacked "
+        f"({', '.join(stoppers) or 'enemies'}), where the move must stop",
+        (ZONES,),
+    )
+
+
+def check_targets(ctx: MoveContext) -> Ruling | None:
+    """Combattimento: regole generali: attack every enemy not yet attacked whose zone you enter,
+    and only enemies whose zone you stand in (no attack across a wall)."""
+    end = ctx.end
+    if end is None:
+        return None
+    state = ctx.state
+    for ident in ctx.targets:
+        enemy = state.counter(ident)
+        if enemy.side is ctx.counter.side:
+            return Ruling.violation("not-an-enemy", f"{ident} is {enemy.side.adjective} like {ctx.counter.id}",
+                                    (ZONES,))
+        if ident not in state.where:
+            return Ruling.violation("target-gone", f"{ident} is not on the map", (ZONES,))
+        if ident not in ctx.sit.zone_of(end):
+            wall = " (a wall square is in nobody's zone)" if ctx.sit.wall_square(end) else ""
+            return Ruling.violation(
+                "not-in-zone", f"{ctx.name(end)} is not in {ident}'s zone (its four orthogonal neighbours on "
+                f"{state.name(state.where[ident])}){wall}", (ZONES,))
+    missing = [e for e in ctx.required if e not in ctx.targets]
+    if missing:
+        return Ruling.violation(
+            "must-attack",
+            f"{ctx.counter.id} on {ctx.name(end)} stands in the zone of {', '.join(missing)}, not yet attacked; "
+            "a counter may not end beside an enemy without attacking it",
+            (ZONES,),
+        )
+    if ctx.target is None and not ctx.shoot and not ctx.targets:
+        return Ruling.violation("no-target", f"{ctx.counter.id} attacks nobody", (ZONES,))
+    return None
+
+
+def check_composition(ctx: MoveContext) -> Ruling | None:
+    """Combattimento: duello, campo aperto: duels one on one, battles with one hero a side."""
+    attack = ctx.attack()
+    if attack is None:
+        return None
+    return composition_problem(ctx.state, ctx.state.attacks, attack)
+
+
+def check_shot(ctx: MoveContext) -> Ruling | None:
+    """Combattimento: arcieri: an archer not otherwise fighting shoots an enemy within three
+    squares in a straight line, once per move (interpretations archer-zone, archer-line)."""
+    target = ctx.shoot
+    if target is None:
+        return None
+    state, archer = ctx.state, ctx.counter
+    if not archer.archer:
+        return Ruling.violation("not-an-archer", f"{archer.id} is not an archer (no A on the counter)",
+                                (ARCHERY,))
+    if any(s.archer == archer.id for s in state.shots):
+        return Ruling.violation("already-shot", f"{archer.id} has already shot in this move", (ARCHERY,))
+    if ctx.targets or any(a.attacker == archer.id for a in state.attacks):
+        return Ruling.violation("archer-engaged", f"{archer.id} attacks in an open battle in this move and "
+                                "cannot shoot as well", (ARCHERY, ZONES))
+    enemy = state.counter(target)
+    if enemy.side is archer.side:
+        return Ruling.violation("not-an-enemy", f"{target} is {enemy.side.adjective} like {archer.id}", (ARCHERY,))
+    where, at = ctx.end, state.where.get(target)
+    if at is None:
+        return Ruling.violation("target-gone", f"{target} is not on the map", (ARCHERY,))
+    assert where is not None
+    line = shot_line(state, where, at)
+    if line is None:
+        kinds = "row, column or diagonal" if state.tables.choice("archer-line") != "orthogonal-only" else "row or column"
+        return Ruling.violation(
+            "out-of-range",
+            f"{target} on {state.name(at)} is not within {ARCHER_RANGE} squares of {archer.id} on "
+            f"{state.name(where)} along one {kinds}",
+            (ARCHERY,),
+        )
+    return None
+
+
+def shot_line(state: IliadState, frm: Cell, to: Cell) -> int | None:
+    """Combattimento: arcieri: the distance along a straight line, if within range (else None)."""
+    grid = state.tables.board.grid
+    (r1, c1), (r2, c2) = grid.rc(frm), grid.rc(to)
+    dr, dc = abs(r2 - r1), abs(c2 - c1)
+    straight = dr == 0 or dc == 0
+    if not straight and state.tables.choice("archer-line") == "orthogonal-and-diagonal":
+        straight = dr == dc
+    distance = max(dr, dc)
+    return distance if straight and 1 <= distance <= ARCHER_RANGE else None
+
+
+MoveCheck = Callable[[MoveContext], Ruling | None]
+
+TURN_CHECKS: tuple[MoveCheck, ...] = (check_phase, check_side, check_on_map)
+MOVE_CHECKS: tuple[MoveCheck, ...] = (
+    *TURN_CHECKS, check_once, check_fit, check_square, check_route, check_targets, check_composition, check_shot,
+)
+ATTACK_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_once, check_fit, check_targets, check_composition)
+SHOT_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_fit, check_shot)
+
+
+def judge_checks(ctx: MoveContext, checks: tuple[MoveCheck, ...]) -> list[Ruling]:
+    """Runs the checks; once the counter cannot act at all, later checks are skipped."""
+    found: list[Ruling] = []
+    for check in checks:
+        ruling = check(ctx)
+        if ruling is not None:
+            found.append(ruling)
+            if check in TURN_CHECKS:
+                break
+    return found
+
+
+def destinations(state: IliadState, sit: Situation, counter: Counter) -> list[tuple[Cell, tuple[CounterId, ...]]]:
+    """Movimento: every square the counter may end on now, with the enemies it then attacks.
+
+    Does not check the phase, the side or whether the counter may act (see the checks).
+    """
+    start = state.where.get(counter.id)
+    if start is None:
+        return []
+    out: list[tuple[Cell, tuple[CounterId, ...]]] = []
+    engaged = sit.engaged
+    for cell in sit.reach(counter, start).distance:
+        if cell == start:
+            continue
+        targets = tuple(e for e in sit.zone_of(cell) if e not in engaged)
+        if targets and composition_problem(state, state.attacks, Attack(attacker=counter.id, targets=targets)):
+            continue
+        out.append((cell, targets))
+    return out
+
+
+def in_range(state: IliadState, archer_cell: Cell, side: Side) -> list[CounterId]:
+    """Combattimento: arcieri: the enemies of ``side`` an archer on a square may shoot."""
+    return [e for e, c in state.where.items() if state.counter(e).side is not side
+            and shot_line(state, archer_cell, c) is not None]
+
+
+__all__ = ["MOVE_CHECKS", "MoveContext", "Situation", "combat_groups", "destinations", "shot_line"]

@@ -1,0 +1,395 @@
+"""The counters, the calendar and the duel table of Iliad, as validated table data.
+
+Files: ``roster.yaml`` (28 Greeks, 23 Trojans, a reconstruction), ``calendar.yaml`` (the four
+days, a reconstruction) and ``duel.csv`` (the rulebook's three-row duel table). Names are
+matched in Italian, French or English, ignoring case, accents and punctuation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, NewType
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from referee.errors import AmbiguousActionError, UnknownNameError
+from referee.rulings import Provenance
+
+CounterId = NewType("CounterId", str)
+"""A counter's canonical name: its Italian name as printed (``"Aiace Telamonio"``)."""
+
+GREEK_COUNT = 28  # I pezzi con cui si gioca: the box holds 28 Greek counters
+TROJAN_COUNT = 23  # I pezzi con cui si gioca: and 23 Trojan ones
+ARCHER_MARK = "A"  # I pezzi con cui si gioca: archers show A instead of a value
+
+
+class Side(StrEnum):
+    """The two players."""
+
+    GREEK = "greek"
+    TROJAN = "trojan"
+
+    @property
+    def other(self) -> Side:
+        """The opposing side."""
+        return Side.TROJAN if self is Side.GREEK else Side.GREEK
+
+    @property
+    def label(self) -> str:
+        """Plural name for messages: Greeks, Trojans."""
+        return "Greeks" if self is Side.GREEK else "Trojans"
+
+    @property
+    def adjective(self) -> str:
+        """Greek, Trojan."""
+        return self.value.capitalize()
+
+
+Result = Literal["nothing", "wounded", "killed"]
+
+
+def fold(text: str) -> str:
+    """Returns a name folded for matching: no accents, no punctuation, case-folded.
+
+    >>> fold("Ajax fils d'Oïlée")
+    'ajax fils d oilee'
+    """
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    plain = plain.replace("œ", "oe").replace("æ", "ae")
+    return " ".join(re.findall(r"[a-z0-9]+", plain))
+
+
+# ---------------------------------------------------------------------------------------------
+# Schemas
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SideRow(_Strict):
+    label: str
+    colour: tuple[int, int, int] = Field(description="RGB of the side's counters.")
+    provenance: Provenance
+
+
+class CounterRow(_Strict):
+    id: str = Field(description="Row id in this file (G01, T01...); not used in actions.")
+    it: str = Field(description="Italian name, as printed on the counter; the referee's canonical name.")
+    fr: str = Field(description="French name.")
+    en: str = Field(description="English name.")
+    aliases: tuple[str, ...] = Field(default=(), description="Other accepted spellings.")
+    short: str = Field(min_length=2, max_length=3, description="Label drawn on the board.")
+    city: str
+    value: int | Literal["A"] = Field(description="1 to 9, or A for an archer.")
+    thracian: bool = Field(default=False, description="Leaves the game from day 3 (Il calendario).")
+    achilles: bool = Field(default=False, description="Sulks until day 4 (Il calendario).")
+    provenance: Provenance
+
+    @model_validator(mode="after")
+    def _check(self) -> CounterRow:
+        if isinstance(self.value, int) and not 1 <= self.value <= 9:
+            raise ValueError(f"value {self.value} of {self.it} is not 1 to 9 or A")
+        return self
+
+
+class RosterFile(_Strict):
+    sides: dict[Side, SideRow]
+    greek: tuple[CounterRow, ...]
+    trojan: tuple[CounterRow, ...]
+
+    @model_validator(mode="after")
+    def _check(self) -> RosterFile:
+        if set(self.sides) != set(Side):
+            raise ValueError("sides: give both greek and trojan")
+        if not self.greek or not self.trojan:
+            raise ValueError("each side needs at least one counter")
+        owners: dict[str, str] = {}
+        shorts: dict[str, str] = {}
+        for row in (*self.greek, *self.trojan):
+            for alias in {fold(a) for a in (row.it, row.fr, row.en, *row.aliases)}:
+                if not alias:
+                    raise ValueError(f"{row.it}: an empty name")
+                if owners.get(alias, row.it) != row.it:
+                    raise ValueError(f"{row.it} and {owners[alias]} share the name {alias!r}")
+                owners[alias] = row.it
+            key = row.short.casefold()
+            if key in shorts:
+                raise ValueError(f"{row.it} and {shorts[key]} share the short label {row.short!r}")
+            shorts[key] = row.it
+        for row in self.trojan:
+            if row.achilles:
+                raise ValueError(f"{row.it}: only a Greek counter can be Achilles")
+        for row in self.greek:
+            if row.thracian:
+                raise ValueError(f"{row.it}: only Trojan counters are Thracians")
+        if sum(1 for r in self.greek if r.achilles) > 1:
+            raise ValueError("greek: at most one counter is Achilles")
+        return self
+
+
+class HourMark(_Strict):
+    day: int = Field(ge=1)
+    hour: int = Field(ge=1)
+    note: str = ""
+    provenance: Provenance
+
+
+class Counted(_Strict):
+    value: int = Field(ge=1, le=24)
+    provenance: Provenance
+
+
+class AdvantageRow(_Strict):
+    day: int = Field(ge=1)
+    from_: int = Field(ge=1, alias="from")
+    to: int = Field(ge=1)
+    side: Side
+    note: str = ""
+    provenance: Provenance
+
+
+class DuelRow(_Strict):
+    day: int = Field(ge=1)
+    hour: int = Field(ge=1)
+    greek: str
+    trojan: str
+    enabled: bool = True
+    note: str = ""
+    provenance: Provenance
+
+
+class CalendarFile(_Strict):
+    days: Counted
+    hours_per_day: Counted
+    wall: HourMark
+    achilles_enters: HourMark
+    thracians_leave: HourMark
+    advantage: tuple[AdvantageRow, ...] = ()
+    duels: tuple[DuelRow, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> CalendarFile:
+        days, hours = self.days.value, self.hours_per_day.value
+        for name in ("wall", "achilles_enters", "thracians_leave"):
+            mark: HourMark = getattr(self, name)
+            if mark.day > days or mark.hour > hours:
+                raise ValueError(f"{name}: day {mark.day} hour {mark.hour} is not in the calendar")
+        seen: dict[tuple[int, int], Side] = {}
+        for row in self.advantage:
+            if row.day > days or row.to > hours or row.from_ > row.to:
+                raise ValueError(f"advantage: day {row.day} hours {row.from_}-{row.to} are not in the calendar")
+            for hour in range(row.from_, row.to + 1):
+                if (row.day, hour) in seen:
+                    raise ValueError(f"advantage: day {row.day} hour {hour} is listed twice")
+                seen[(row.day, hour)] = row.side
+        slots: set[tuple[int, int]] = set()
+        for duel in self.duels:
+            if duel.day > days or duel.hour > hours:
+                raise ValueError(f"duels: day {duel.day} hour {duel.hour} is not in the calendar")
+            if duel.enabled and (duel.day, duel.hour) in slots:
+                raise ValueError(f"duels: two duels at day {duel.day} hour {duel.hour}")
+            if duel.enabled:
+                slots.add((duel.day, duel.hour))
+        return self
+
+
+class DuelTableRow(_Strict):
+    throw: int = Field(ge=1, le=3)
+    min_difference: int = Field(ge=0)
+    max_difference: int | None = None
+    result: Result
+    provenance: Provenance
+
+    def covers(self, difference: int) -> bool:
+        """True when a (rounded) difference falls in this band."""
+        return self.min_difference <= difference and (self.max_difference is None or difference <= self.max_difference)
+
+
+# ---------------------------------------------------------------------------------------------
+# Values
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One counter of the roster."""
+
+    id: CounterId
+    short: str
+    side: Side
+    printed: int | None
+    """The printed value; None for an archer (A)."""
+    archer: bool
+    thracian: bool
+    achilles: bool
+    names: tuple[str, ...]
+    city: str
+    provenance: Provenance
+
+    @property
+    def value(self) -> int:
+        """Its fighting value (an archer counts 1: interpretation archer-value)."""
+        return 1 if self.printed is None else self.printed
+
+    @property
+    def hero(self) -> bool:
+        """Combattimento: duello: a hero has a value above 1 (archers are not heroes)."""
+        return self.value > 1
+
+    @property
+    def value_label(self) -> str:
+        """'6' or 'A'."""
+        return ARCHER_MARK if self.archer else str(self.value)
+
+    @property
+    def label(self) -> str:
+        """'Menelao (4)' for messages."""
+        return f"{self.id} ({self.value_label})"
+
+    def disclose(self) -> str:
+        """Returns the disclosure of the counter's value when it is not from the rulebook."""
+        return f"roster.yaml: {self.id} value {self.value_label} ({self.provenance})"
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A duel the calendar schedules."""
+
+    day: int
+    hour: int
+    greek: CounterId
+    trojan: CounterId
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The calendar as lookups."""
+
+    days: int
+    hours: int
+    wall: tuple[int, int]
+    achilles_enters: tuple[int, int]
+    thracians_leave: tuple[int, int]
+    advantage: Mapping[tuple[int, int], Side]
+    duels: Mapping[tuple[int, int], Duel]
+    provenance: Mapping[str, Provenance]
+
+    def favoured(self, day: int, hour: int) -> Side | None:
+        """Il calendario: the side the gods favour at this hour, if any."""
+        return self.advantage.get((day, hour))
+
+    def duel(self, day: int, hour: int) -> Duel | None:
+        """Il calendario: the duel scheduled at this hour, if any."""
+        return self.duels.get((day, hour))
+
+    def reached(self, mark: tuple[int, int], day: int, hour: int) -> bool:
+        """True when (day, hour) is at or after a calendar mark."""
+        return (day, hour) >= mark
+
+
+class Roster:
+    """The counters with name lookup in three languages."""
+
+    def __init__(self, counters: Iterable[Counter]) -> None:
+        self.counters = tuple(counters)
+        self.by_id: dict[str, Counter] = {c.id: c for c in self.counters}
+        self.by_alias: dict[str, Counter] = {}
+        for c in self.counters:
+            for name in c.names:
+                self.by_alias[fold(name)] = c
+            self.by_alias.setdefault(c.short.casefold(), c)
+
+    def side(self, side: Side) -> tuple[Counter, ...]:
+        """The counters of one side, in roster order."""
+        return tuple(c for c in self.counters if c.side is side)
+
+    def find(self, name: str) -> Counter:
+        """Returns a counter by any of its names (or a unique beginning of one).
+
+        Raises:
+            UnknownNameError: no counter matches; suggests the closest names.
+            AmbiguousActionError: the text begins several counters' names.
+        """
+        key = fold(name)
+        found = self.by_alias.get(key)
+        if found is not None:
+            return found
+        if key:
+            starts = {c.id: c for alias, c in self.by_alias.items() if alias.startswith(key)}
+            if len(starts) == 1:
+                return next(iter(starts.values()))
+            if starts:
+                options = " or ".join(repr(n) for n in sorted(starts)[:4])
+                raise AmbiguousActionError(f"{name!r} names several heroes: {options}")
+        close = difflib.get_close_matches(key, list(self.by_alias), n=6, cutoff=0.6)
+        names = list(dict.fromkeys(self.by_alias[c].id for c in close))[:3]
+        raise UnknownNameError("hero", name, names)
+
+
+def counters_of(file: RosterFile) -> list[Counter]:
+    """Returns the roster's counters, Greeks first."""
+    out: list[Counter] = []
+    for side, rows in ((Side.GREEK, file.greek), (Side.TROJAN, file.trojan)):
+        for row in rows:
+            printed = None if row.value == ARCHER_MARK else int(row.value)
+            out.append(Counter(
+                id=CounterId(row.it), short=row.short, side=side, printed=printed, archer=printed is None,
+                thracian=row.thracian, achilles=row.achilles, names=(row.it, row.fr, row.en, *row.aliases),
+                city=row.city, provenance=row.provenance,
+            ))
+    return out
+
+
+def calendar_of(file: CalendarFile, roster: Roster) -> Calendar:
+    """Returns the calendar with its duellists resolved to counters.
+
+    Raises:
+        ValueError: a duellist is unknown or on the wrong side (reported as a table error).
+    """
+    advantage = {(row.day, h): row.side for row in file.advantage for h in range(row.from_, row.to + 1)}
+    duels: dict[tuple[int, int], Duel] = {}
+    for row in file.duels:
+        if not row.enabled:
+            continue
+        pair: list[CounterId] = []
+        for side, name in ((Side.GREEK, row.greek), (Side.TROJAN, row.trojan)):
+            try:
+                counter = roster.find(name)
+            except UnknownNameError as exc:
+                raise ValueError(f"duels: day {row.day} hour {row.hour}: {exc}") from None
+            if counter.side is not side or not counter.hero:
+                raise ValueError(f"duels: day {row.day} hour {row.hour}: {counter.id} is not a {side.adjective} hero")
+            pair.append(counter.id)
+        duels[(row.day, row.hour)] = Duel(row.day, row.hour, pair[0], pair[1], row.provenance)
+    return Calendar(
+        days=file.days.value, hours=file.hours_per_day.value,
+        wall=(file.wall.day, file.wall.hour),
+        achilles_enters=(file.achilles_enters.day, file.achilles_enters.hour),
+        thracians_leave=(file.thracians_leave.day, file.thracians_leave.hour),
+        advantage=advantage, duels=duels,
+        provenance={"days": file.days.provenance, "hours": file.hours_per_day.provenance,
+                    "wall": file.wall.provenance, "achilles": file.achilles_enters.provenance,
+                    "thracians": file.thracians_leave.provenance,
+                    "advantage": next((r.provenance for r in file.advantage), "reconstruction")},
+    )
+
+
+def check_duel_table(rows: list[DuelTableRow]) -> str | None:
+    """Combattimento: duello: returns a problem if a throw's bands miss or overlap a difference."""
+    for throw in (1, 2, 3):
+        bands = [r for r in rows if r.throw == throw]
+        if not any(r.max_difference is None for r in bands):
+            return f"throw {throw}: the highest band must be open-ended (empty max_difference)"
+        for d in range(0, 40):
+            hits = [r for r in bands if r.covers(d)]
+            if len(hits) != 1:
+                problem = "no band covers" if not hits else f"{len(hits)} bands cover"
+                return f"throw {throw}: {problem} a difference of {d}"
+    return None

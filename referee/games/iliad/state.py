@@ -1,0 +1,289 @@
+"""Iliad tables bundle and game state.
+
+Vocabulary: a *counter* is a hero with his followers; a *hero* has a value above 1 (duels are
+between heroes); *value-1 counters* include the archers (A). The *zone* of a counter is its four
+orthogonal neighbours (ZOC); an *attack* links a mover to the enemies it attacks this move; the
+*camp* is the ground inside the Greek wall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from referee.errors import TableError
+from referee.game import GameState
+from referee.games.iliad.board import IliadMap, MapFile, Terrain, parse_map
+from referee.games.iliad.roster import (
+    Calendar,
+    CalendarFile,
+    Counter,
+    CounterId,
+    DuelTableRow,
+    Result,
+    Roster,
+    RosterFile,
+    Side,
+    calendar_of,
+    check_duel_table,
+    counters_of,
+)
+from referee.grid import Cell
+from referee.rulings import UNCERTAIN, Interpretation, Provenance, RulesIndex
+from referee.tables import TableSet, parse_csv, parse_yaml
+
+TABLE_FILES = ("rules.yaml", "roster.yaml", "calendar.yaml", "map.yaml", "duel.csv", "deployment.yaml")
+
+INTERPRETATIONS: tuple[str, ...] = (
+    "achilles-entry", "battle-tie", "second-wound", "diagonal-movement", "archer-line", "wall-zones",
+    "wall-doubling", "doubling-stack", "duel-hour", "duel-availability", "archer-value", "archer-zone",
+    "arrow-wound", "wounded-in-battle", "wound-heals", "wounded-placement", "wounded-idle", "attack-in-place",
+    "move-once", "battle-sides", "duel-half-points", "duel-equal-totals", "duel-large-difference",
+    "achilles-zone", "night-choice", "thracian-losses", "camp-start", "troy-ground", "victory-timing",
+)
+"""Every interpretation the engine applies; rules.yaml must list each (a user may switch options)."""
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    MOVE = "move"
+    DUEL = "duel"
+    NIGHT = "night"
+    OVER = "over"
+
+
+class DeploymentFile(BaseModel):
+    """Schema of ``deployment.yaml``: the start square of every counter."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provenance: Provenance
+    greek: dict[str, str]
+    trojan: dict[str, str]
+
+
+@dataclass(frozen=True)
+class IliadTables:
+    """Every Iliad table, validated and indexed."""
+
+    table_set: TableSet
+    rules: RulesIndex
+    board: IliadMap
+    roster: Roster
+    calendar: Calendar
+    duel_table: tuple[DuelTableRow, ...]
+    deployment: Mapping[CounterId, Cell]
+    deployment_provenance: Provenance
+    colours: Mapping[Side, tuple[int, int, int]]
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+    def counter(self, name: str) -> Counter:
+        """Returns a counter by any of its names.
+
+        Raises:
+            UnknownNameError: no such counter; suggests the closest names.
+        """
+        return self.roster.find(name)
+
+    def of(self, ident: CounterId) -> Counter:
+        """Returns a counter by its canonical id."""
+        return self.roster.by_id[ident]
+
+    def choice(self, ident: str) -> str:
+        """Returns the reading applied for an interpretation."""
+        return self.choices[ident]
+
+    def interpretation(self, ident: str) -> str:
+        """Returns the disclosure of an interpretation for verdicts and results."""
+        return self.rules.interpretation(ident).label()
+
+    def duel_result(self, throw: int, difference: int) -> DuelTableRow:
+        """Combattimento: duello: the band of a throw for a rounded difference."""
+        for row in self.duel_table:
+            if row.throw == throw and row.covers(difference):
+                return row
+        raise AssertionError(f"no duel band for throw {throw}, difference {difference}")
+
+    def map_disclosure(self) -> str:
+        """The disclosure of the map's provenance."""
+        return f"map.yaml: sample map ({self.board.provenance})"
+
+
+_CACHE: dict[str, IliadTables] = {}
+
+
+def load_tables(table_set: TableSet) -> IliadTables:
+    """Returns the validated tables of a table set (cached by content hash).
+
+    Raises:
+        TableError: a file is missing or malformed (file: field: problem).
+    """
+    cached = _CACHE.get(table_set.digest)
+    if cached is None:
+        cached = _CACHE[table_set.digest] = _load(table_set)
+    return cached
+
+
+def _load(ts: TableSet) -> IliadTables:
+    rules = parse_yaml(ts.label("rules.yaml"), ts.text("rules.yaml"), RulesIndex)
+    choices = _choices(ts.label("rules.yaml"), rules)
+    roster_file = parse_yaml(ts.label("roster.yaml"), ts.text("roster.yaml"), RosterFile)
+    roster = Roster(counters_of(roster_file))
+    calendar_file = parse_yaml(ts.label("calendar.yaml"), ts.text("calendar.yaml"), CalendarFile)
+    try:
+        calendar = calendar_of(calendar_file, roster)
+    except ValueError as exc:
+        raise TableError(ts.label("calendar.yaml"), "duels", str(exc)) from None
+    board = parse_map(ts.label("map.yaml"), parse_yaml(ts.label("map.yaml"), ts.text("map.yaml"), MapFile))
+    duel_rows = parse_csv(ts.label("duel.csv"), ts.text("duel.csv"), DuelTableRow)
+    problem = check_duel_table(duel_rows)
+    if problem:
+        raise TableError(ts.label("duel.csv"), "difference", problem)
+    for side in Side:
+        need, have = len(roster.side(side)), len(board.starts(side))
+        if have < need:
+            raise TableError(ts.label("map.yaml"), "legend",
+                             f"{have} {side.adjective} start squares for {need} {side.adjective} counters")
+    deploy_file = parse_yaml(ts.label("deployment.yaml"), ts.text("deployment.yaml"), DeploymentFile)
+    deployment = _deployment(ts.label("deployment.yaml"), deploy_file, roster, board)
+    return IliadTables(
+        table_set=ts, rules=rules, board=board, roster=roster, calendar=calendar, duel_table=tuple(duel_rows),
+        deployment=deployment, deployment_provenance=deploy_file.provenance,
+        colours={side: row.colour for side, row in roster_file.sides.items()}, choices=choices,
+    )
+
+
+def _choices(label: str, rules: RulesIndex) -> dict[str, str]:
+    choices: dict[str, str] = {}
+    for ident in INTERPRETATIONS:
+        try:
+            item: Interpretation = rules.interpretation(ident)
+        except KeyError:
+            raise TableError(label, "interpretations", f"missing interpretation {ident!r}") from None
+        if item.options and item.choice not in item.options:
+            raise TableError(label, f"interpretations.{ident}.choice", f"must be one of {', '.join(item.options)}")
+        choices[ident] = item.choice
+    return choices
+
+
+def _deployment(label: str, file: DeploymentFile, roster: Roster, board: IliadMap) -> dict[CounterId, Cell]:
+    from referee.errors import UnknownNameError
+
+    out: dict[CounterId, Cell] = {}
+    used: dict[Cell, CounterId] = {}
+    for side in Side:
+        for name, square in getattr(file, side.value).items():
+            where = f"{side.value}.{name}"
+            try:
+                counter = roster.find(name)
+                cell = board.grid.parse(square)
+            except UnknownNameError as exc:
+                raise TableError(label, where, str(exc)) from None
+            if counter.side is not side or counter.id in out:
+                raise TableError(label, where, f"{counter.id} is listed twice or under the wrong side")
+            if board.squares[cell].start is not side:
+                raise TableError(label, where, f"{board.name(cell)} is not a {side.adjective} start square")
+            if cell in used:
+                raise TableError(label, where, f"{board.name(cell)} already holds {used[cell]}")
+            out[counter.id] = used[cell] = cell
+    missing = [c.id for c in roster.counters if c.id not in out]
+    if missing:
+        raise TableError(label, "", f"no start square for {', '.join(missing[:4])}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+
+
+class Attack(BaseModel):
+    """Combattimento: regole generali: a counter's attack this move on one or more enemies."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attacker: CounterId
+    targets: tuple[CounterId, ...]
+
+
+class Shot(BaseModel):
+    """Combattimento: arcieri: an archer's shot this move."""
+
+    model_config = ConfigDict(frozen=True)
+
+    archer: CounterId
+    target: CounterId
+
+
+class IliadState(GameState):
+    """Everything the referee tracks. ``where`` holds the counters on the map."""
+
+    tables: IliadTables = Field(exclude=True, repr=False)
+    phase: Phase
+    day: int = 1
+    hour: int = 1
+    side: Side = Side.GREEK
+    where: dict[CounterId, Cell] = Field(default_factory=dict)
+    start: dict[CounterId, Cell] = Field(default_factory=dict)
+    dead: tuple[CounterId, ...] = ()
+    removed: tuple[CounterId, ...] = Field(default=(), description="Thracians gone from day 3.")
+    wounded: tuple[CounterId, ...] = ()
+    moved: tuple[CounterId, ...] = Field(default=(), description="Counters that moved or attacked this move.")
+    attacks: tuple[Attack, ...] = ()
+    shots: tuple[Shot, ...] = ()
+    wall: bool = False
+    achilles_sulks: bool = True
+    lost: dict[Side, tuple[CounterId, ...]] = Field(default_factory=dict, description="Counters lost today.")
+    lost_points: dict[Side, int] = Field(default_factory=dict, description="Points lost today.")
+    winner: Side | None = None
+    win_reason: str | None = None
+
+    @model_validator(mode="after")
+    def _no_stacking(self) -> IliadState:
+        if len(set(self.where.values())) != len(self.where):
+            raise ValueError("two counters on one square")
+        return self
+
+    def counter(self, ident: CounterId) -> Counter:
+        """The roster entry of a counter id."""
+        return self.tables.roster.by_id[ident]
+
+    def name(self, cell: Cell) -> str:
+        """A square's printed name."""
+        return self.tables.board.grid.name(cell)
+
+    def terrain(self, cell: Cell) -> Terrain:
+        """Movimento: regole particolari: the ground of a square (a wall not yet built is plain)."""
+        terrain = self.tables.board.squares[cell].terrain
+        if terrain is Terrain.WALL and not self.wall:
+            return Terrain.PLAIN
+        return terrain
+
+    def favoured(self) -> Side | None:
+        """Il calendario: the side the gods favour this hour."""
+        return self.tables.calendar.favoured(self.day, self.hour)
+
+    def sulking(self, ident: CounterId) -> bool:
+        """Il calendario: True for Achilles while he sulks."""
+        return self.achilles_sulks and self.counter(ident).achilles
+
+    def points_lost(self, side: Side) -> int:
+        """La notte: the points a side lost today."""
+        return self.lost_points.get(side, 0)
+
+
+def occupancy(state: IliadState) -> dict[Cell, CounterId]:
+    """Returns who stands on each occupied square."""
+    return {cell: ident for ident, cell in state.where.items()}
+
+
+def uncertain(provenance: Provenance) -> bool:
+    """True when a ruling that used a value of this provenance must say so."""
+    return provenance in UNCERTAIN
+
+
+__all__ = ["Attack", "IliadState", "IliadTables", "Phase", "Result", "Shot", "load_tables", "occupancy"]
