@@ -206,7 +206,7 @@ def tables(views: Sequence[TableView], slug: str) -> RenderableType:
     """Returns every table file with its values and their provenance."""
     parts: list[RenderableType] = []
     for v in views:
-        title = f"{slug}/{v.name}" + ("  [overridden]" if v.overridden else "")
+        title = f"{slug}/{v.name}" + ("  (overridden by your --tables copy)" if v.overridden else "")
         table = Table(title=title, caption=f"Source: {v.source}", title_justify="left", caption_justify="left",
                       show_edge=False, header_style="bold")
         for col in v.columns:

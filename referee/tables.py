@@ -307,11 +307,17 @@ class TableView:
 
 
 def _source_line(text: str) -> str:
+    lines: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.lower().startswith("# source:"):
-            return stripped[len("# source:") :].strip()
-    return "(no source line)"
+        if not lines:
+            if stripped.lower().startswith("# source:"):
+                lines.append(stripped[len("# source:") :].strip())
+            continue
+        if not stripped.startswith("#") or not stripped[1:].strip():
+            break
+        lines.append(stripped[1:].strip())
+    return " ".join(lines) if lines else "(no source line)"
 
 
 def _flatten(node: object, path: str, provenance: str) -> Iterator[tuple[str, str, str]]:

@@ -519,7 +519,7 @@ class CyrusEngine(Engine):
             row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
             col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
             terrain_colours={t.value: tables.terrain[t].colour for t in Terrain},
-            side_colours={side.value: rgb for side, rgb in tables.board.side_colours.items()},
+            side_colours={"greek": tables.board.side_colours.greek, "persian": tables.board.side_colours.persian},
             legend=legend, status=tuple(self.status(s)),
             edges=("", "East: Greek king exits", "", "West: Persian king exits"),
         )

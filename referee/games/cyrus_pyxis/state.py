@@ -199,13 +199,28 @@ class TerrainFile(_Strict):
         return self
 
 
-class BoardFile(_Strict):
+class GridSize(_Strict):
     rows: int = Field(ge=4, le=26)
     cols: int = Field(ge=4, le=99)
     provenance: Provenance
-    west_edge: str
-    east_edge: str
-    side_colours: dict[Side, tuple[int, int, int]]
+
+
+class Orientation(_Strict):
+    west_edge: str = Field(description="The line along the West edge (a Persian king leaves there).")
+    east_edge: str = Field(description="The line along the East edge (a Greek king leaves there).")
+    provenance: Provenance
+
+
+class SideColours(_Strict):
+    greek: tuple[int, int, int] = Field(description="RGB of Greek counters (violet, Matériel II.3).")
+    persian: tuple[int, int, int] = Field(description="RGB of Persian counters (blue, Matériel II.3).")
+    provenance: Provenance
+
+
+class BoardFile(_Strict):
+    grid: GridSize
+    orientation: Orientation
+    side_colours: SideColours
     markers: MarkerLayout | None = Field(default=None, description="Printed corner markers (vision).")
 
 
@@ -366,7 +381,7 @@ def _load(ts: TableSet) -> CyrusTables:
         raise TableError(ts.label("rules.yaml"), "interpretations.engaged-archer.choice",
                          f"must be one of {', '.join(engaged.options)}")
     return CyrusTables(
-        table_set=ts, rules=rules, grid=SquareGrid(board.rows, board.cols), board=board,
+        table_set=ts, rules=rules, grid=SquareGrid(board.grid.rows, board.grid.cols), board=board,
         legions=legions, kinds=legions_file.kinds, values=values, movement=movement,
         results=tuple(result_rows), terrain=terrain.terrain,
     )

@@ -1,0 +1,611 @@
+"""The Iliad engine: the game protocol wired to the checks and procedures of each rule module."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.dice import Dice
+from referee.errors import PositionError, RefereeError
+from referee.game import Action, Applied, BoardView, CellView, Engine, GameInfo, GameState, Outcome
+from referee.games.iliad import actions as act
+from referee.games.iliad.combat import Board, CombatResult, carry_wounded, fight_duel, resolve_move
+from referee.games.iliad.movement import (
+    ATTACK_CHECKS,
+    MOVE_CHECKS,
+    SHOT_CHECKS,
+    MoveContext,
+    Situation,
+    allowance,
+    destinations,
+    in_range,
+    judge_checks,
+)
+from referee.games.iliad.odds import OddsReport, odds
+from referee.games.iliad.position import IliadPosition, SetupFile, position_of, state_from_position, validate_model
+from referee.games.iliad.roster import Counter, CounterId, Side
+from referee.games.iliad.rules import CALENDAR, DUEL, SETUP, TURN, VICTORY, ZONES
+from referee.games.iliad.sequence import (
+    apply_night,
+    auto_revive,
+    begin,
+    end_move,
+    finish,
+    night_problems,
+    setup_problem,
+    victory,
+    victory_event,
+)
+from referee.games.iliad.state import Attack, IliadState, Phase, Shot, load_tables, occupancy
+from referee.grid import Cell
+from referee.rulings import Ruling, Verdict
+from referee.tables import TableSet
+
+INFO = GameInfo(
+    slug="iliad", package="iliad", title="Iliad", sides=("greek", "trojan"), dice="1d6",
+    rulebook="International Team (Italian and French)",
+)
+
+
+class LegalReport(BaseModel):
+    """``referee legal``: where a counter may end its move, whom it attacks there, whom it may shoot."""
+
+    model_config = ConfigDict(frozen=True)
+
+    counter: str
+    side: Side
+    value: str
+    square: str | None
+    allowance: int
+    cells: tuple[str, ...] = Field(default=(), description="Squares it may end its move on.")
+    attacks: dict[str, tuple[str, ...]] = Field(default_factory=dict, description="Square -> enemies attacked there.")
+    attack_here: tuple[str, ...] = Field(default=(), description="Enemies it may attack without moving.")
+    shots: tuple[str, ...] = Field(default=(), description="Enemies an archer may shoot from where it stands.")
+    why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
+    provisional: tuple[str, ...] = ()
+
+    def explain(self) -> list[str]:
+        """Returns the report as lines for the terminal."""
+        where = f"on {self.square}" if self.square else "off the map"
+        lines = [f"{self.counter} ({self.side.adjective}, value {self.value}, moves {self.allowance}) {where}"]
+        if self.cells:
+            marked = [f"{c}!" if c in self.attacks else c for c in self.cells]
+            lines.append(f"may end on {len(self.cells)} square(s): {' '.join(marked)}   (! = attacks)")
+            for cell, targets in self.attacks.items():
+                lines.append(f"  {cell}: attacks {', '.join(targets)}")
+        if self.attack_here:
+            lines.append(f"may attack without moving: {', '.join(self.attack_here)}")
+        if self.shots:
+            lines.append(f"may shoot: {', '.join(self.shots)}")
+        for r in self.why_not:
+            lines.append(f"✗ {r.message} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
+        lines += [f"⚠ relies on {p}" for p in self.provisional]
+        return lines
+
+
+class IliadResolution(BaseModel):
+    """``referee resolve``: the shots, duels and battles in order, and the resulting position."""
+
+    model_config = ConfigDict(frozen=True)
+
+    results: tuple[CombatResult, ...]
+    events: tuple[Ruling, ...]
+    winner: Side | None = None
+    provisional: tuple[str, ...] = ()
+    position: IliadPosition
+
+    def explain(self) -> list[str]:
+        """Returns the resolution as lines for the terminal."""
+        lines = [f"{i}. {r.summary()}" for i, r in enumerate(self.results, start=1)] or ["no combat to resolve"]
+        skip = {"duel", "battle", "arrow-killed", "arrow-wounded", "arrow-nothing"}
+        lines += [f"→ {e.message}" for e in self.events if e.code not in skip]
+        lines += [f"⚠ relies on {p}" for p in self.provisional]
+        return lines
+
+
+def _state(state: GameState) -> IliadState:
+    assert isinstance(state, IliadState), type(state)
+    return state
+
+
+class IliadEngine(Engine):
+    """Iliad (International Team): duels, open battles, archers, the calendar and the night."""
+
+    info = INFO
+    position_model = IliadPosition
+
+    # ---- state ------------------------------------------------------------------------------
+
+    def new_state(self, table_set: TableSet) -> IliadState:
+        return IliadState(tables=load_tables(table_set), phase=Phase.SETUP)
+
+    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
+        s = _state(state)
+        setup = validate_model(SetupFile, data, label)
+        assert isinstance(setup, SetupFile)
+        texts: list[str] = []
+        for side in Side:
+            for name, cell in getattr(setup, side.value).items():
+                try:
+                    counter = s.tables.counter(name)
+                    cell_name = act.square(s, cell)
+                except RefereeError as exc:
+                    raise PositionError(label, f"{side.value}.{name}", str(exc)) from None
+                if counter.side is not side:
+                    raise PositionError(label, f"{side.value}.{name}", f"{counter.id} is {counter.side.adjective}")
+                texts.append(f"{counter.id} {cell_name}")
+        return texts
+
+    def from_position(self, table_set: TableSet, data: object, label: str) -> IliadState:
+        return state_from_position(load_tables(table_set), data, label)
+
+    def to_position(self, state: GameState) -> IliadPosition:
+        return position_of(_state(state))
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        s = _state(state)
+        if s.phase is not Phase.OVER:
+            return None
+        reason = s.win_reason or "game over"
+        return Outcome(winner=s.winner.value if s.winner else None, reason=reason, ruling=victory_event(reason))
+
+    def to_act(self, state: GameState) -> str | None:
+        s = _state(state)
+        if s.phase is Phase.OVER:
+            return None
+        if s.phase is Phase.SETUP:
+            placed = {c for c in s.where}
+            greek_left = any(c.id not in placed for c in s.tables.roster.side(Side.GREEK))
+            return (Side.GREEK if greek_left else Side.TROJAN).value
+        return s.side.value
+
+    # ---- actions ----------------------------------------------------------------------------
+
+    def parse(self, state: GameState, text: str) -> Action:
+        return act.parse_action(_state(state), text)
+
+    def parse_adjust(self, state: GameState, text: str) -> Action:
+        return act.parse_adjust(_state(state), text)
+
+    def context(self, s: IliadState, action: act.Move | act.Attack | act.Shoot) -> MoveContext:
+        """The judging context of a move, an attack in place or a shot."""
+        sit = Situation(s)
+        if isinstance(action, act.Move):
+            named = None if action.targets is None else tuple(CounterId(t) for t in action.targets)
+            return MoveContext(s, sit, s.tables.counter(action.counter), s.tables.board.grid.parse(action.cell),
+                               named, CounterId(action.shoot) if action.shoot else None)
+        if isinstance(action, act.Attack):
+            return MoveContext(s, sit, s.tables.counter(action.counter), None,
+                               tuple(CounterId(t) for t in action.targets))
+        return MoveContext(s, sit, s.tables.counter(action.archer), None, (), CounterId(action.target))
+
+    def judge(self, state: GameState, action: Action) -> Verdict:
+        s = _state(state)
+        text = action.text()
+        notes: list[Ruling] = []
+        provisional: list[str] = []
+        if isinstance(action, act.Move | act.Attack | act.Shoot):
+            ctx = self.context(s, action)
+            checks = MOVE_CHECKS if isinstance(action, act.Move) else (
+                ATTACK_CHECKS if isinstance(action, act.Attack) else SHOT_CHECKS)
+            violations = judge_checks(ctx, checks)
+            provisional = self._move_disclosures(ctx, action)
+            if not violations:
+                notes = _move_notes(ctx)
+        elif isinstance(action, act.Deploy):
+            cell = s.tables.board.grid.parse(action.cell)
+            problem = setup_problem(s, CounterId(action.counter), cell)
+            violations = [problem] if problem else []
+            provisional = [s.tables.map_disclosure()]
+        elif isinstance(action, act.Resolve):
+            violations = self._resolve_problems(s)
+            if not violations:
+                notes = _resolve_notes(s)
+        elif isinstance(action, act.Night):
+            chosen, camp = self._night_choice(s, action)
+            violations = night_problems(s, chosen, camp)
+            provisional = [s.tables.interpretation("night-choice")] if None in (action.greek, action.trojan) else []
+            if not violations:
+                notes = [Ruling.event("revive", f"the {side.label} revive {', '.join(ids) or 'nobody'}", ())
+                         for side, ids in chosen.items()]
+        else:
+            violations = self._adjust_problems(s, action)
+        return Verdict(action=text, violations=tuple(violations), notes=tuple(notes),
+                       provisional=tuple(dict.fromkeys(provisional)))
+
+    def _move_disclosures(self, ctx: MoveContext, action: Action) -> list[str]:
+        tables = ctx.state.tables
+        out = [tables.map_disclosure(), tables.interpretation("move-once")]
+        if isinstance(action, act.Move):
+            out.append(tables.interpretation("diagonal-movement"))
+            if ctx.state.wall:
+                out.append(tables.interpretation("wall-zones"))
+        if isinstance(action, act.Attack):
+            out.append(tables.interpretation("attack-in-place"))
+        if isinstance(action, act.Shoot) or (isinstance(action, act.Move) and action.shoot):
+            out += [tables.interpretation("archer-line"), tables.interpretation("archer-zone")]
+        if ctx.counter.archer:
+            out.append(tables.interpretation("archer-value"))
+        if any(ctx.state.sulking(t) for t in (*ctx.targets, *([ctx.shoot] if ctx.shoot else []))):
+            out.append(tables.interpretation("achilles-zone"))
+        if ctx.counter.id in ctx.state.wounded:
+            out.append(tables.interpretation("wounded-idle"))
+        if ctx.targets:
+            out.append(tables.interpretation("battle-sides"))
+        return out
+
+    def _resolve_problems(self, s: IliadState) -> list[Ruling]:
+        if s.phase in (Phase.MOVE, Phase.DUEL):
+            return []
+        if s.phase is Phase.NIGHT:
+            return [Ruling.violation("night", f"day {s.day} is over; play the night first (referee night)", (TURN,))]
+        if s.phase is Phase.SETUP:
+            return [Ruling.violation("setup-not-finished", "the set-up is not finished", (SETUP,))]
+        return [Ruling.violation("game-over", f"the game is over: {s.win_reason}", (VICTORY,))]
+
+    def _night_choice(
+        self, s: IliadState, action: act.Night
+    ) -> tuple[dict[Side, tuple[CounterId, ...]], tuple[tuple[CounterId, Cell], ...]]:
+        chosen: dict[Side, tuple[CounterId, ...]] = {}
+        for side in Side:
+            named = action.revived(side)
+            if s.phase is not Phase.NIGHT:
+                chosen[side] = tuple(CounterId(n) for n in named or ())
+            else:
+                chosen[side] = auto_revive(s, side) if named is None else tuple(CounterId(n) for n in named)
+        grid = s.tables.board.grid
+        camp = tuple((CounterId(n), grid.parse(c)) for n, c in action.camp)
+        return chosen, camp
+
+    def _adjust_problems(self, s: IliadState, action: Action) -> list[Ruling]:
+        if isinstance(action, act.AdjustCounter) and action.to not in ("dead", "wounded", "healed"):
+            cell = s.tables.board.grid.parse(action.to)
+            holder = occupancy(s).get(cell)
+            if holder is not None and holder != action.counter:
+                return [Ruling.violation("square-occupied", f"{holder} already stands on {action.to}", (SETUP,))]
+            if s.terrain(cell).value == "sea":
+                return [Ruling.violation("sea", f"{action.to} is open sea", (SETUP,))]
+        if isinstance(action, act.AdjustCounter) and action.to in ("wounded", "healed") and \
+                action.counter not in s.where:
+            return [Ruling.violation("counter-dead", f"{action.counter} is not on the map", (DUEL,))]
+        if isinstance(action, act.AdjustClock):
+            cal = s.tables.calendar
+            if not (1 <= action.day <= cal.days and 1 <= action.hour <= cal.hours):
+                return [Ruling.violation("no-such-hour", f"the calendar has {cal.days} days of {cal.hours} hours",
+                                         (CALENDAR,))]
+        if s.phase is Phase.SETUP and not isinstance(action, act.AdjustCounter):
+            return [Ruling.violation("setup-not-finished", "finish the set-up first", (SETUP,))]
+        return []
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
+        s = _state(state)
+        if isinstance(action, act.Move | act.Attack | act.Shoot):
+            return self._apply_declaration(s, action)
+        if isinstance(action, act.Deploy):
+            cell = s.tables.board.grid.parse(action.cell)
+            new = s.model_copy(update={"where": {**s.where, CounterId(action.counter): cell}})
+            if len(new.where) == len(s.tables.roster.counters):
+                new, events = begin(new)
+                return Applied(new, tuple(events))
+            return Applied(new)
+        if isinstance(action, act.Resolve):
+            return self._apply_resolve(s, dice)
+        if isinstance(action, act.Night):
+            chosen, camp = self._night_choice(s, action)
+            new, events = apply_night(s, chosen, camp)
+            provisional = [s.tables.interpretation("night-choice")] if None in (action.greek, action.trojan) else []
+            provisional.append(s.tables.interpretation("wound-heals"))
+            if camp:
+                provisional.append(s.tables.interpretation("camp-start"))
+            return Applied(new, tuple(events), tuple(provisional))
+        return Applied(self._apply_adjust(s, action))
+
+    def _apply_declaration(self, s: IliadState, action: act.Move | act.Attack | act.Shoot) -> Applied:
+        ctx = self.context(s, action)
+        ident = ctx.counter.id
+        update: dict[str, object] = {"moved": (*s.moved, ident) if ident not in s.moved else s.moved}
+        if isinstance(action, act.Move):
+            assert ctx.target is not None
+            update["where"] = {**s.where, ident: ctx.target}
+        attack = ctx.attack()
+        events: list[Ruling] = []
+        if attack is not None:
+            update["attacks"] = (*s.attacks, attack)
+        if ctx.shoot is not None:
+            update["shots"] = (*s.shots, Shot(archer=ident, target=ctx.shoot))
+        struck = [*(attack.targets if attack else ()), *([ctx.shoot] if ctx.shoot else [])]
+        if any(s.sulking(t) for t in struck):
+            update["achilles_sulks"] = False
+            events.append(Ruling.event("achilles-attacked", f"{ident} attacks Achilles in his tent: he joins the "
+                                       "fight at once", (CALENDAR,)))
+        return Applied(s.model_copy(update=update), tuple(events))
+
+    def _apply_resolve(self, s: IliadState, dice: Dice) -> Applied:
+        if s.phase is Phase.DUEL:
+            duel = s.tables.calendar.duel(s.day, s.hour)
+            assert duel is not None
+            board = Board(s)
+            fight_duel(board, duel.greek, duel.trojan, dice, scheduled=True)
+            carry_wounded(board)
+            board.disclose(s.tables.interpretation("duel-hour"), f"calendar.yaml: duel at day {s.day} hour {s.hour} "
+                           f"({duel.provenance})")
+            after_duel = True
+        else:
+            board = resolve_move(s, dice)
+            after_duel = False
+            if not board.results:
+                board.events.append(Ruling.event("no-combat", f"the {s.side.label} end their move without "
+                                                 "combat", (TURN,)))
+        new, more = end_move(board.finish(), after_duel=after_duel)
+        events = [*board.events, *more]
+        if new.phase is Phase.OVER and new.win_reason:
+            events.append(victory_event(new.win_reason))
+            board.disclose(s.tables.interpretation("victory-timing"))
+        details = tuple(r.model_dump(mode="json") for r in board.results)
+        return Applied(new, tuple(events), tuple(board.provisional), details)
+
+    def _apply_adjust(self, s: IliadState, action: Action) -> IliadState:
+        if isinstance(action, act.AdjustCounter):
+            ident = CounterId(action.counter)
+            where = dict(s.where)
+            wounded = [w for w in s.wounded if w != ident]
+            dead = [d for d in s.dead if d != ident]
+            if action.to == "dead":
+                where.pop(ident, None)
+                dead.append(ident)
+            elif action.to == "wounded":
+                wounded.append(ident)
+            elif action.to != "healed":
+                where[ident] = s.tables.board.grid.parse(action.to)
+                if ident in s.wounded:
+                    wounded.append(ident)
+            new = s.model_copy(update={"where": where, "wounded": tuple(wounded), "dead": tuple(dead),
+                                       "removed": tuple(r for r in s.removed if r not in where)})
+        elif isinstance(action, act.AdjustFlag):
+            new = s.model_copy(update={"wall" if action.flag == "wall" else "achilles_sulks": action.on})
+        elif isinstance(action, act.AdjustClock):
+            new = s.model_copy(update={"day": action.day, "hour": action.hour, "side": action.side,
+                                       "phase": Phase.MOVE, "moved": (), "attacks": (), "shots": (),
+                                       "winner": None, "win_reason": None})
+        else:
+            raise TypeError(f"not an Iliad action: {action!r}")
+        if new.phase is not Phase.SETUP:
+            won = victory(new)
+            if won is not None:
+                new = finish(new, *won)
+            elif new.phase is Phase.OVER:
+                new = new.model_copy(update={"phase": Phase.MOVE, "winner": None, "win_reason": None})
+        return new
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        s = _state(state)
+        out: list[Action] = []
+        if s.phase is Phase.OVER:
+            return out
+        if s.phase is Phase.SETUP:
+            grid = s.tables.board.grid
+            for c in s.tables.roster.counters:
+                if c.id in s.where:
+                    continue
+                for cell in s.tables.board.starts(c.side):
+                    if setup_problem(s, c.id, cell) is None:
+                        out.append(act.Deploy(counter=c.id, cell=grid.name(cell)))
+            return out
+        if s.phase is Phase.NIGHT:
+            return [act.Night()]
+        if s.phase is Phase.MOVE:
+            sit = Situation(s)
+            for c in self.movable(s):
+                out += self.moves(s, sit, c)
+        out.append(act.Resolve())
+        return out
+
+    def movable(self, s: IliadState) -> list[Counter]:
+        """Movimento: the counters of the side to move that may still move, attack or shoot."""
+        if s.phase is not Phase.MOVE:
+            return []
+        shot = {x.archer for x in s.shots}
+        return [c for c in s.tables.roster.side(s.side)
+                if c.id in s.where and c.id not in s.wounded and not s.sulking(c.id)
+                and (c.id not in s.moved or (c.archer and c.id not in shot
+                                             and not any(a.attacker == c.id for a in s.attacks)))]
+
+    def moves(self, s: IliadState, sit: Situation, counter: Counter) -> list[Action]:
+        """Every move, attack in place and shot a counter may declare now (one per destination)."""
+        grid = s.tables.board.grid
+        out: list[Action] = []
+        here = s.where[counter.id]
+        if counter.id not in s.moved:
+            out += [act.Move(counter=counter.id, cell=grid.name(cell)) for cell, _ in destinations(s, sit, counter)]
+            zone = [e for e in sit.zone_of(here) if s.counter(e).side is not counter.side]
+            for e in zone:
+                ctx = MoveContext(s, sit, counter, None, (e,))
+                if not judge_checks(ctx, ATTACK_CHECKS):
+                    out.append(act.Attack(counter=counter.id, targets=(e,)))
+        if counter.archer and not any(x.archer == counter.id for x in s.shots) and \
+                not any(a.attacker == counter.id for a in s.attacks):
+            out += [act.Shoot(archer=counter.id, target=t) for t in in_range(s, here, counter.side)]
+        return out
+
+    # ---- umpire -----------------------------------------------------------------------------
+
+    def legal_report(self, state: GameState, unit: str) -> LegalReport:
+        s = _state(state)
+        counter = s.tables.counter(unit)
+        here = s.where.get(counter.id)
+        sit = Situation(s)
+        why: list[Ruling] = []
+        cells: list[str] = []
+        attacks: dict[str, tuple[str, ...]] = {}
+        here_attacks: list[str] = []
+        shots: list[str] = []
+        ctx = MoveContext(s, sit, counter, None, ())
+        why = judge_checks(ctx, (*MOVE_CHECKS[:3], *MOVE_CHECKS[3:5]))
+        grid = s.tables.board.grid
+        if not why:
+            for cell, targets in sorted(destinations(s, sit, counter), key=lambda ct: ct[0]):
+                cells.append(grid.name(cell))
+                if targets:
+                    attacks[grid.name(cell)] = targets
+        for action in self.moves(s, sit, counter) if here is not None and not why else []:
+            if isinstance(action, act.Attack):
+                here_attacks += action.targets
+            elif isinstance(action, act.Shoot):
+                shots.append(action.target)
+        if why and counter.archer and here is not None and why[0].code == "already-moved":
+            shot_ctx = MoveContext(s, sit, counter, None, (), None)
+            if not judge_checks(shot_ctx, SHOT_CHECKS[:3]):
+                why = []
+                shots = [t for t in in_range(s, here, counter.side)]
+        provisional = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        return LegalReport(
+            counter=counter.id, side=counter.side, value=counter.value_label,
+            square=grid.name(here) if here is not None else None, allowance=allowance(counter),
+            cells=tuple(cells), attacks=attacks, attack_here=tuple(here_attacks), shots=tuple(shots),
+            why_not=tuple(why) if not (cells or here_attacks or shots) else (), provisional=provisional,
+        )
+
+    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, IliadResolution]:
+        s = _state(state)
+        problems = self._resolve_problems(s)
+        if problems:
+            from referee.errors import IllegalActionError
+
+            raise IllegalActionError(Verdict(action="resolve", violations=tuple(problems)))
+        applied = self._apply_resolve(s, dice)
+        new = _state(applied.state)
+        from referee.games.iliad.combat import BattleResult, DuelResult, ShotResult
+
+        kinds = {"shot": ShotResult, "duel": DuelResult, "battle": BattleResult}
+        results = tuple(kinds[str(d["kind"])].model_validate(d) for d in applied.details  # type: ignore[call-overload,index]
+                        if isinstance(d, dict))
+        out = IliadResolution(results=results, events=applied.events, winner=new.winner,
+                              provisional=applied.provisional, position=position_of(new))
+        return new, out
+
+    def odds(self, state: GameState, text: str) -> OddsReport:
+        """Returns the exact odds of a duel, battle or shot (``referee odds``)."""
+        return odds(_state(state), text)
+
+    # ---- display ----------------------------------------------------------------------------
+
+    def board_view(self, state: GameState) -> BoardView:
+        s = _state(state)
+        board = s.tables.board
+        grid = board.grid
+        occ = occupancy(s)
+        fighting = {a.attacker for a in s.attacks} | {t for a in s.attacks for t in a.targets}
+        fighting |= {x.archer for x in s.shots} | {x.target for x in s.shots}
+        cells: list[CellView] = []
+        for c in grid.cells():
+            who = occ.get(c)
+            counter = s.counter(who) if who else None
+            label = ""
+            if counter is not None:
+                label = counter.short + ("+" if counter.id in s.wounded else "")
+            cells.append(CellView(
+                name=grid.name(c), terrain=_display_terrain(s, c), label=label,
+                side=counter.side.value if counter else None, mark="combat" if who in fighting else None,
+            ))
+        colours = {t.value: style.colour for t, style in board.styles.items()}
+        colours.update(_EXTRA_COLOURS)
+        legend = tuple(
+            (c.short, f"{c.id} ({c.value_label}){' wounded' if c.id in s.wounded else ''}", c.side.value)
+            for c in s.tables.roster.counters if c.id in s.where
+        )
+        return BoardView(
+            title=f"Iliad — day {s.day}, hour {s.hour}", rows=grid.rows, cols=grid.cols,
+            row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
+            col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
+            terrain_colours=colours, side_colours={side.value: rgb for side, rgb in s.tables.colours.items()},
+            legend=legend, status=tuple(self.status(s)), edges=("Sea (Greek side)", "", "Troy (Trojan side)", ""),
+        )
+
+    def status(self, state: GameState) -> list[str]:
+        s = _state(state)
+        if s.phase is Phase.SETUP:
+            left = {side: sum(1 for c in s.tables.roster.side(side) if c.id not in s.where) for side in Side}
+            return [f"Set-up: {left[Side.GREEK]} Greek and {left[Side.TROJAN]} Trojan counters still to place"]
+        if s.phase is Phase.OVER:
+            return [f"Game over: {s.win_reason}"]
+        cal = s.tables.calendar
+        head = f"Day {s.day} of {cal.days}, hour {s.hour} of {cal.hours}"
+        if s.phase is Phase.NIGHT:
+            lost = ", ".join(f"{side.label} lost {s.points_lost(side)}" for side in Side)
+            return [f"Night after day {s.day}: {lost} points today; play referee night"]
+        if s.phase is Phase.DUEL:
+            duel = cal.duel(s.day, s.hour)
+            assert duel is not None
+            lines = [f"{head}: scheduled duel {duel.greek} v {duel.trojan} (type resolve)"]
+        else:
+            lines = [f"{head}: {s.side.adjective} move"]
+        favoured = s.favoured()
+        if favoured is not None:
+            lines.append(f"The gods favour the {favoured.label} this hour: their value-1 counters double")
+        lines.append(f"Wall {'standing' if s.wall else 'not built'}; Achilles "
+                     f"{'sulks' if s.achilles_sulks else 'fights'}")
+        if s.wounded:
+            lines.append(f"Wounded: {', '.join(s.wounded)}")
+        if s.attacks:
+            lines.append("Attacks: " + "; ".join(f"{a.attacker} → {', '.join(a.targets)}" for a in s.attacks))
+        if s.shots:
+            lines.append("Shots: " + "; ".join(f"{x.archer} → {x.target}" for x in s.shots))
+        others = [m for m in s.moved if m not in {a.attacker for a in s.attacks} | {x.archer for x in s.shots}]
+        if others:
+            lines.append(f"Moved: {', '.join(others)}")
+        return lines
+
+    def help_actions(self) -> Sequence[tuple[str, str]]:
+        return (
+            ("Menelao C14", "set-up: place a counter; in play: move it (attacks are declared with it)"),
+            ("Menelao F7 x Paride", "move and name the enemies attacked (to join an attack, ...)"),
+            ("Diomede x Ettore", "attack from where the counter stands"),
+            ("Teucro shoots Ettore", "an archer shoots (after moving: 'Teucro F7 shoots Ettore')"),
+            ("resolve", "end the move: arrows, then battles and duels (or the hour's duel)"),
+            ("night greek: Patroclo", "the night: revive counters (see referee night)"),
+        )
+
+
+_EXTRA_COLOURS: dict[str, tuple[int, int, int]] = {"ship": (120, 75, 40), "troy": (170, 165, 150),
+                                                   "camp": (210, 190, 140)}
+
+
+def _display_terrain(s: IliadState, cell: Cell) -> str:
+    square = s.tables.board.squares[cell]
+    if square.ship:
+        return "ship"
+    if square.troy:
+        return "troy"
+    if square.camp and square.terrain.value == "plain":
+        return "camp"
+    return square.terrain.value
+
+
+def _move_notes(ctx: MoveContext) -> list[Ruling]:
+    state = ctx.state
+    notes: list[Ruling] = []
+    if ctx.target is not None and ctx.search is not None:
+        path = ctx.search.path(ctx.target)
+        route = " → ".join(state.name(c) for c in path)
+        notes.append(Ruling.event("route", f"{ctx.counter.id}: {route} ({ctx.search.distance[ctx.target]} of "
+                                  f"{allowance(ctx.counter)} points)", ()))
+    if ctx.targets:
+        kind = "a duel" if (len(ctx.targets) == 1 and ctx.counter.hero and state.counter(ctx.targets[0]).hero) \
+            else "an open battle"
+        notes.append(Ruling.event("attack", f"{ctx.counter.id} attacks {', '.join(ctx.targets)} ({kind}, resolved "
+                                  "after the move)", (ZONES,)))
+    if ctx.shoot:
+        notes.append(Ruling.event("shot", f"{ctx.counter.id} will shoot {ctx.shoot} before the other combats", ()))
+    return notes
+
+
+def _resolve_notes(s: IliadState) -> list[Ruling]:
+    if s.phase is Phase.DUEL:
+        duel = s.tables.calendar.duel(s.day, s.hour)
+        assert duel is not None
+        return [Ruling.event("duel", f"{duel.greek} and {duel.trojan} fight the scheduled duel", (CALENDAR,))]
+    return [Ruling.event("combats", f"{len(s.shots)} shot(s) and {len(s.attacks)} attack(s) to resolve", (TURN,))]
+
+
+__all__ = ["Attack", "IliadEngine"]
