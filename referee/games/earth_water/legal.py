@@ -83,7 +83,9 @@ def _operations(state: EarthWaterState) -> list[act.EarthWaterAction]:
 
 def _supply(state: EarthWaterState) -> list[act.EarthWaterAction]:
     out: list[act.EarthWaterAction] = [act.Done()]
-    out += [act.Keep(count=n) for n in range(min(state.tables.base.greek_hand_kept.value, state.hands.greece) + 1)]
+    # Only a keep that discards something: a repeated no-op keep would never end a playout.
+    top = min(state.tables.base.greek_hand_kept.value, state.hands.greece - 1)
+    out += [act.Keep(count=n) for n in range(top + 1)]
     due = greek_attrition_due(state)
     for city, g in state.cities.items():
         out += [act.Remove(count=n, city=city) for n in range(1, min(g.greek_armies, due) + 1)]
