@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -99,24 +100,58 @@ class IliadMap:
     styles: Mapping[Terrain, TerrainStyle]
     provenance: Provenance
 
-    @property
+    @cached_property
     def ships(self) -> frozenset[Cell]:
         """Scopo del gioco: the ship squares."""
         return frozenset(c for c, sq in enumerate(self.squares) if sq.ship)
 
-    @property
+    @cached_property
     def troy(self) -> frozenset[Cell]:
         """Scopo del gioco: the citadel's squares."""
         return frozenset(c for c, sq in enumerate(self.squares) if sq.troy)
 
-    @property
+    @cached_property
     def camp(self) -> frozenset[Cell]:
         """Il calendario: the squares inside the Greek wall."""
         return frozenset(c for c, sq in enumerate(self.squares) if sq.camp)
 
     def starts(self, side: Side) -> tuple[Cell, ...]:
         """Preparazione del gioco: a side's start squares, top-left first."""
-        return tuple(c for c, sq in enumerate(self.squares) if sq.start is side)
+        return self._starts[side]
+
+    @cached_property
+    def _starts(self) -> dict[Side, tuple[Cell, ...]]:
+        return {side: tuple(c for c, sq in enumerate(self.squares) if sq.start is side) for side in Side}
+
+    @cached_property
+    def land(self) -> bytes:
+        """1 for every square that is not open sea."""
+        return bytes(sq.terrain is not Terrain.SEA for sq in self.squares)
+
+    @cached_property
+    def mountains(self) -> bytes:
+        """1 for every mountain square."""
+        return bytes(sq.terrain is Terrain.MOUNTAIN for sq in self.squares)
+
+    @cached_property
+    def walls(self) -> bytes:
+        """1 for every wall square."""
+        return bytes(sq.terrain is Terrain.WALL for sq in self.squares)
+
+    def stoppers(self, wall: bool) -> bytes:
+        """1 for every square that ends a move entering it: rivers, and the wall once built."""
+        return self._stoppers[wall]
+
+    @cached_property
+    def _stoppers(self) -> dict[bool, bytes]:
+        rivers = [sq.terrain is Terrain.RIVER for sq in self.squares]
+        walls = [sq.terrain is Terrain.WALL for sq in self.squares]
+        return {False: bytes(rivers), True: bytes(r or w for r, w in zip(rivers, walls, strict=True))}
+
+    @cached_property
+    def has_mountains(self) -> bool:
+        """Whether any square costs more than one movement point."""
+        return any(sq.terrain is Terrain.MOUNTAIN for sq in self.squares)
 
     def name(self, cell: Cell) -> str:
         """A square's printed name (``H7``)."""
@@ -135,7 +170,6 @@ def parse_map(label: str, file: MapFile) -> IliadMap:
     Raises:
         TableError: rows of different lengths, an unknown character, too few ships or no Troy.
     """
-    widths = {len(row) for row in file.rows}
     if len(file.rows) > MAX_ROWS:
         raise TableError(label, "rows", f"{len(file.rows)} rows; at most {MAX_ROWS}")
     width = len(file.rows[0])
@@ -145,7 +179,7 @@ def parse_map(label: str, file: MapFile) -> IliadMap:
     known = "".join(sorted(file.legend))
     for r, row in enumerate(file.rows):
         if len(row) != width:
-            raise TableError(label, f"rows[{r}]", f"{len(row)} squares wide, row 0 has {width} (rows: {sorted(widths)})")
+            raise TableError(label, f"rows[{r}]", f"{len(row)} squares wide, row 0 has {width}")
         for c, char in enumerate(row):
             entry = file.legend.get(char)
             if entry is None:

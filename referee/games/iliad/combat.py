@@ -88,9 +88,7 @@ def battle_value(state: IliadState, counter: Counter, cell: Cell, role: Role) ->
     if state.wall:
         square = state.tables.board.squares[cell]
         inside = square.camp or square.terrain is Terrain.WALL
-        if state.tables.choice("wall-doubling") == "anyone-inside":
-            doubled = inside
-        elif role == "defender":
+        if state.tables.choice("wall-doubling") == "anyone-inside" or role == "defender":
             doubled = inside
         else:
             doubled = counter.side is Side.TROJAN and square.camp
@@ -242,10 +240,7 @@ class Board:
     def hurt(self, ident: CounterId) -> Status:
         """Wounds a counter (or kills it, second-wound kills); returns its new status."""
         status: Status = "wounded" if ident in self.wounded else "unhurt"
-        if status == "wounded":
-            status = wound(status, self.interpretation("second-wound"))
-        else:
-            status = "wounded"
+        status = wound(status, self.interpretation("second-wound")) if status == "wounded" else "wounded"
         if status == "killed":
             self.kill(ident)
         elif ident not in self.wounded:

@@ -155,7 +155,7 @@ class IliadEngine(Engine):
         if s.phase is Phase.OVER:
             return None
         if s.phase is Phase.SETUP:
-            placed = {c for c in s.where}
+            placed = set(s.where)
             greek_left = any(c.id not in placed for c in s.tables.roster.side(Side.GREEK))
             return (Side.GREEK if greek_left else Side.TROJAN).value
         return s.side.value
@@ -322,6 +322,13 @@ class IliadEngine(Engine):
         return Applied(s.model_copy(update=update), tuple(events))
 
     def _apply_resolve(self, s: IliadState, dice: Dice) -> Applied:
+        new, board, events = self._resolve(s, dice)
+        details = tuple(r.model_dump(mode="json") for r in board.results)
+        return Applied(new, tuple(events), tuple(board.provisional), details)
+
+    def _resolve(self, s: IliadState, dice: Dice) -> tuple[IliadState, Board, list[Ruling]]:
+        """Come si gioca (III): the hour's duel, or the move's arrows, battles and duels; then
+        the next move begins."""
         if s.phase is Phase.DUEL:
             duel = s.tables.calendar.duel(s.day, s.hour)
             assert duel is not None
@@ -342,8 +349,7 @@ class IliadEngine(Engine):
         if new.phase is Phase.OVER and new.win_reason:
             events.append(victory_event(new.win_reason))
             board.disclose(s.tables.interpretation("victory-timing"))
-        details = tuple(r.model_dump(mode="json") for r in board.results)
-        return Applied(new, tuple(events), tuple(board.provisional), details)
+        return new, board, events
 
     def _apply_adjust(self, s: IliadState, action: Action) -> IliadState:
         if isinstance(action, act.AdjustCounter):
@@ -411,13 +417,14 @@ class IliadEngine(Engine):
                 and (c.id not in s.moved or (c.archer and c.id not in shot
                                              and not any(a.attacker == c.id for a in s.attacks)))]
 
-    def moves(self, s: IliadState, sit: Situation, counter: Counter) -> list[Action]:
-        """Every move, attack in place and shot a counter may declare now (one per destination)."""
+    def moves(self, s: IliadState, sit: Situation, counter: Counter, with_moves: bool = True) -> list[Action]:
+        """Every move (one per destination), attack in place and shot a counter may declare now."""
         grid = s.tables.board.grid
         out: list[Action] = []
         here = s.where[counter.id]
         if counter.id not in s.moved:
-            out += [act.Move(counter=counter.id, cell=grid.name(cell)) for cell, _ in destinations(s, sit, counter)]
+            if with_moves:
+                out += [act.Move(counter=counter.id, cell=grid.name(cell)) for cell, _ in destinations(s, sit, counter)]
             zone = [e for e in sit.zone_of(here) if s.counter(e).side is not counter.side]
             for e in zone:
                 ctx = MoveContext(s, sit, counter, None, (e,))
@@ -457,7 +464,7 @@ class IliadEngine(Engine):
             shot_ctx = MoveContext(s, sit, counter, None, (), None)
             if not judge_checks(shot_ctx, SHOT_CHECKS[:3]):
                 why = []
-                shots = [t for t in in_range(s, here, counter.side)]
+                shots = list(in_range(s, here, counter.side))
         provisional = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
         return LegalReport(
             counter=counter.id, side=counter.side, value=counter.value_label,
@@ -473,15 +480,9 @@ class IliadEngine(Engine):
             from referee.errors import IllegalActionError
 
             raise IllegalActionError(Verdict(action="resolve", violations=tuple(problems)))
-        applied = self._apply_resolve(s, dice)
-        new = _state(applied.state)
-        from referee.games.iliad.combat import BattleResult, DuelResult, ShotResult
-
-        kinds = {"shot": ShotResult, "duel": DuelResult, "battle": BattleResult}
-        results = tuple(kinds[str(d["kind"])].model_validate(d) for d in applied.details  # type: ignore[call-overload,index]
-                        if isinstance(d, dict))
-        out = IliadResolution(results=results, events=applied.events, winner=new.winner,
-                              provisional=applied.provisional, position=position_of(new))
+        new, board, events = self._resolve(s, dice)
+        out = IliadResolution(results=tuple(board.results), events=tuple(events), winner=new.winner,
+                              provisional=tuple(board.provisional), position=position_of(new))
         return new, out
 
     def odds(self, state: GameState, text: str) -> OddsReport:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import cast
 
 from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import Counter, CounterId, Side
@@ -22,7 +23,9 @@ from referee.games.iliad.rules import (
     ARCHERY,
     BATTLE,
     CALENDAR,
+    COUNTERS,
     DUEL,
+    MAP,
     MOVEMENT,
     NIGHT,
     SETUP,
@@ -66,13 +69,16 @@ class Situation:
         state = self.state
         self.occ = occupancy(state)
         self.engaged = frozenset(t for a in state.attacks for t in a.targets)
-        grid = state.tables.board.grid
+        board = state.tables.board
+        walls = board.walls if state.wall else None
+        neighbours = board.grid.neighbours
         control: dict[Cell, list[CounterId]] = {}
+        roster = state.tables.roster.by_id
         for ident, cell in state.where.items():
-            if state.counter(ident).side is state.side:
+            if roster[ident].side is state.side:
                 continue
-            for n in grid.neighbours(cell):
-                if not self.wall_square(n):
+            for n in neighbours(cell):
+                if walls is None or not walls[n]:
                     control.setdefault(n, []).append(ident)
         self.control = {c: tuple(v) for c, v in control.items()}
 
@@ -82,9 +88,27 @@ class Situation:
 
     def stops(self, cell: Cell) -> bool:
         """Whether entering a square ends a move: an unengaged enemy's zone, a river, a built wall."""
-        if any(e not in self.engaged for e in self.control.get(cell, ())):
-            return True
-        return self.state.terrain(cell) in _STOPS
+        return bool(self._stop[cell])
+
+    @cached_property
+    def _stop(self) -> bytearray:
+        stop = bytearray(self.state.tables.board.stoppers(self.state.wall))
+        for cell, enemies in self.control.items():
+            if any(e not in self.engaged for e in enemies):
+                stop[cell] = 1
+        return stop
+
+    @cached_property
+    def _open(self) -> bytearray:
+        """Squares a move may enter: free of counters and not open sea."""
+        free = bytearray(self.state.tables.board.land)
+        for cell in self.occ:
+            free[cell] = 0
+        return free
+
+    @cached_property
+    def _cost(self) -> list[int]:
+        return [1 + (MOUNTAIN_COST - 1) * m for m in self.state.tables.board.mountains]
 
     def zone_of(self, cell: Cell) -> tuple[CounterId, ...]:
         """The enemies in whose zone a square lies."""
@@ -92,19 +116,11 @@ class Situation:
 
     def reach(self, counter: Counter, start: Cell) -> SearchResult:
         """Movimento: every square the counter's move may enter within its allowance."""
-        state, occ = self.state, self.occ
-        terrain = state.terrain
-        mountains = any(sq.terrain is Terrain.MOUNTAIN for sq in state.tables.board.squares)
-
-        def can_enter(c: Cell) -> bool:
-            return c not in occ and terrain(c) is not Terrain.SEA
-
-        def cost(c: Cell) -> int:
-            return MOUNTAIN_COST if terrain(c) is Terrain.MOUNTAIN else 1
-
+        state = self.state
+        stop = self._stop
         return state.tables.board.grid.search(
-            start, allowance(counter), can_enter, lambda c: not self.stops(c),
-            cost if mountains else None, diagonal(state),
+            start, allowance(counter), cast(Callable[[Cell], bool], self._open.__getitem__), lambda c: not stop[c],
+            self._cost.__getitem__ if state.tables.board.has_mountains else None, diagonal(state),
         )
 
 
@@ -286,7 +302,8 @@ def check_square(ctx: MoveContext) -> Ruling | None:
         return Ruling.violation("square-occupied", f"{other} already stands on {name}; counters never share a "
                                 "square", (MOVEMENT,))
     if ctx.state.terrain(target) is Terrain.SEA:
-        return Ruling.violation("sea", f"{name} is open sea; only land-and-sea squares may be entered", (TERRAIN,))
+        return Ruling.violation("sea", f"{name} is open sea; only land-and-sea squares may be entered",
+                                (MAP, TERRAIN))
     return None
 
 
@@ -384,7 +401,7 @@ def check_shot(ctx: MoveContext) -> Ruling | None:
     state, archer = ctx.state, ctx.counter
     if not archer.archer:
         return Ruling.violation("not-an-archer", f"{archer.id} is not an archer (no A on the counter)",
-                                (ARCHERY,))
+                                (COUNTERS, ARCHERY))
     if any(s.archer == archer.id for s in state.shots):
         return Ruling.violation("already-shot", f"{archer.id} has already shot in this move", (ARCHERY,))
     if ctx.targets or any(a.attacker == archer.id for a in state.attacks):
@@ -399,7 +416,8 @@ def check_shot(ctx: MoveContext) -> Ruling | None:
     assert where is not None
     line = shot_line(state, where, at)
     if line is None:
-        kinds = "row, column or diagonal" if state.tables.choice("archer-line") != "orthogonal-only" else "row or column"
+        diagonals = state.tables.choice("archer-line") != "orthogonal-only"
+        kinds = "row, column or diagonal" if diagonals else "row or column"
         return Ruling.violation(
             "out-of-range",
             f"{target} on {state.name(at)} is not within {ARCHER_RANGE} squares of {archer.id} on "
@@ -453,11 +471,16 @@ def destinations(state: IliadState, sit: Situation, counter: Counter) -> list[tu
         return []
     out: list[tuple[Cell, tuple[CounterId, ...]]] = []
     engaged = sit.engaged
+    control = sit.control
     for cell in sit.reach(counter, start).distance:
-        if cell == start:
+        zone = control.get(cell)
+        if zone is None:
+            if cell != start:
+                out.append((cell, ()))
             continue
-        targets = tuple(e for e in sit.zone_of(cell) if e not in engaged)
-        if targets and composition_problem(state, state.attacks, Attack(attacker=counter.id, targets=targets)):
+        targets = tuple(e for e in zone if e not in engaged)
+        if cell == start or (targets and composition_problem(
+                state, state.attacks, Attack(attacker=counter.id, targets=targets))):
             continue
         out.append((cell, targets))
     return out

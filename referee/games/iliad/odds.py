@@ -68,7 +68,7 @@ def battle_distribution(
             counts["attackers" if a > d else "defenders" if d > a else "tie"] += 1
     if tie == "reroll":
         decided = counts["attackers"] + counts["defenders"]
-        return {"attackers": Fraction(counts["attackers"], decided), "defenders": Fraction(counts["defenders"], decided)}
+        return {k: Fraction(counts[k], decided) for k in ("attackers", "defenders")}
     return {k: Fraction(n, 36) for k, n in counts.items()}
 
 
@@ -142,9 +142,9 @@ def odds(state: IliadState, text: str) -> OddsReport:
     tokens = act.words_of(text)
     words = [fold(t) for t in tokens]
     if any(w in act.SHOOT_WORDS for w in words):
-        at = next(i for i, w in enumerate(words) if w in act.SHOOT_WORDS)
-        archer = state.counter(CounterId(act.hero(state, tokens[:at])))
-        target = state.counter(CounterId(act.hero(state, tokens[at + 1:])))
+        split = next(i for i, w in enumerate(words) if w in act.SHOOT_WORDS)
+        archer = state.counter(CounterId(act.hero(state, tokens[:split])))
+        target = state.counter(CounterId(act.hero(state, tokens[split + 1:])))
         if not archer.archer:
             raise IllegalActionError(Verdict(action=text, violations=(Ruling.violation(
                 "not-an-archer", f"{archer.id} is not an archer", (ARCHERY,)),)))
@@ -162,11 +162,10 @@ def odds(state: IliadState, text: str) -> OddsReport:
     cells: dict[CounterId, int] = {}
     if len(left) > 1 and act.CELL_TEXT.match(left[-1]):
         grid = state.tables.board.grid
-        cell = grid.parse(act.square(state, left[-1]))
         attackers = act.names_of(state, left[:-1])
         if len(attackers) != 1:
             raise NotationError(f"{text!r}: a square may follow a single attacker only")
-        cells[CounterId(attackers[0])] = cell
+        cells[CounterId(attackers[0])] = grid.parse(act.square(state, left[-1]))
     else:
         attackers = act.names_of(state, left)
     defenders = act.names_of(state, tokens[at + 1:])

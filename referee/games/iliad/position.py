@@ -184,10 +184,10 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> IliadS
                 raise PositionError(label, f"lost_today.{side}", f"{ident} is not dead")
             if tables.of(ident).side is not side:
                 raise PositionError(label, f"lost_today.{side}", f"{ident} is not {side.adjective}")
-        value = sum(tables.of(i).value for i in names)
-        given = pos.points_lost_today.get(side, value)
-        if given < value:
-            raise PositionError(label, f"points_lost_today.{side}", f"{given} is less than the {value} points of "
+        worth = sum(tables.of(i).value for i in names)
+        given = pos.points_lost_today.get(side, worth)
+        if given < worth:
+            raise PositionError(label, f"points_lost_today.{side}", f"{given} is less than the {worth} points of "
                                 "lost_today")
         if names:
             lost[side] = tuple(names)
@@ -249,13 +249,14 @@ def position_of(state: IliadState) -> IliadPosition:
         elif state.phase is not Phase.SETUP:
             counters[c.id] = DEAD
     start = {k: grid.name(v) for k, v in state.start.items() if tables.deployment.get(k) != v}
+    declared = {a.attacker for a in state.attacks} | {s.archer for s in state.shots}
     return IliadPosition(
         day=state.day, hour=state.hour, side=state.side, phase=state.phase.value, counters=counters,
         start=start, wounded=list(state.wounded), wall=state.wall,
         achilles="sulks" if state.achilles_sulks else "in-play",
         lost_today={side: list(v) for side, v in state.lost.items()},
         points_lost_today=dict(state.lost_points),
-        moved=[m for m in state.moved if m not in {a.attacker for a in state.attacks} | {s.archer for s in state.shots}],
+        moved=[m for m in state.moved if m not in declared],
         attacks=[f"{a.attacker} x {', '.join(a.targets)}" for a in state.attacks],
         shots=[f"{s.archer} shoots {s.target}" for s in state.shots],
         winner=state.winner,

@@ -190,7 +190,8 @@ def _deployment(label: str, file: DeploymentFile, roster: Roster, board: IliadMa
                 raise TableError(label, where, f"{board.name(cell)} is not a {side.adjective} start square")
             if cell in used:
                 raise TableError(label, where, f"{board.name(cell)} already holds {used[cell]}")
-            out[counter.id] = used[cell] = cell
+            out[counter.id] = cell
+            used[cell] = counter.id
     missing = [c.id for c in roster.counters if c.id not in out]
     if missing:
         raise TableError(label, "", f"no start square for {', '.join(missing[:4])}")
