@@ -64,7 +64,9 @@ class PersiaReport(BaseModel):
                          "'referee resolve' (or 'referee do fight')")
         if self.winner:
             lines.append(f"→ the game is over: {self.winner} wins")
-        lines += [f"⚠ {label}" for label in self.interpretations]
+        if self.interpretations:
+            ids = ", ".join(label.split(":", 1)[0].removeprefix("interpretation ") for label in self.interpretations)
+            lines.append(f"⚠ relies on interpretations {ids} (their choices: referee tables 300-solo, rules.yaml)")
         return lines
 
 

@@ -469,7 +469,10 @@ def supply(state: EarthWaterState) -> Outcome:
     """6.A-6.C: discard the hand, attrition by the solo priorities, lines of communication."""
     says = Announcer()
     hand = state.hands.persia
-    says.add(PERSIAN_HAND, "discard", f"Discard {many(hand, 'card')} (Persian hand {hand} → 0)")
+    if hand:
+        says.add(PERSIAN_HAND, "discard", f"Discard {many(hand, 'card')} (Persian hand {hand} → 0)")
+    else:
+        says.add(PERSIAN_HAND, "discard", "No card to discard (the Persian hand is empty)")
     state = state.model_copy(update={"hands": state.hands.model_copy(update={"persia": 0})})
     state = _attrition(state, says)
     state = _lines(state, says)

@@ -72,8 +72,8 @@ def start_battle(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterStat
     g = new.at(battle.city)
     unit = "fleet" if battle.kind == "naval" else "army"
     gr, pe = (g.greek_armies, g.persian_armies) if battle.kind == "land" else (g.greek_fleets, g.persian_fleets)
-    msg = (f"{battle.kind} battle in {battle.city}: {gr} Greek {unit}{'' if gr == 1 else 's'} against "
-           f"{pe} Persian {unit}{'' if pe == 1 else 's'}, {battle.attacker.label} attacking; fight it with "
+    msg = (f"{battle.kind} battle in {battle.city}: {many(gr, 'Greek ' + unit)} against "
+           f"{many(pe, 'Persian ' + unit)}, {battle.attacker.label} attacking; fight it with "
            "'fight' (one round), 'resolve' (to the end) or, after a round, 'retreat CITY'")
     return new, Ruling.event("battle", msg, (BATTLE,))
 
@@ -137,8 +137,9 @@ def close_battle(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling]]
         events.append(Ruling.event("battle-over", f"both sides lose their last {unit} in {battle.city}", (BATTLE,)))
     else:
         left = g.fleets(winner) if battle.kind == "naval" else g.armies(winner)
+        kept = many(left, "fleet" if battle.kind == "naval" else "army")
         events.append(Ruling.event("battle-over", f"{winner.label} wins the battle of {battle.city} with "
-                                   f"{left} {unit} left", (BATTLE,)))
+                                   f"{kept} left", (BATTLE,)))
     new = state.model_copy(update={"battle": None})
     if battle.kind == "naval" and battle.attacker is Side.GREECE and battle.carried:
         if winner is Side.GREECE:

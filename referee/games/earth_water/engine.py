@@ -193,17 +193,20 @@ class EarthWaterEngine(Engine):
 
     def _persia(self, s: EarthWaterState, procedure: Procedure,
                 dice: Dice) -> tuple[EarthWaterState, PersiaReport, Announcer]:
+        after: list[Ruling] = []
         if procedure == "prepare":
             out = bot.prepare(s)
             new = out.state if s.phase is Phase.ANY else begin_greek_preparation(out.state)
         elif procedure == "supply":
             out = bot.supply(s)
-            new, _ = begin_greek_supply(out.state)
+            new, after = begin_greek_supply(out.state)
         else:
             out = bot.operate(s, dice)
             new = out.state
             if new.battle is None:
-                new, _ = end_turn(new, Side.PERSIA, out.passed)
+                new, after = end_turn(new, Side.PERSIA, out.passed)
+        for event in after:
+            out.says.add(event.cites[0], "phase", event.message[0].upper() + event.message[1:])
         new, won = sudden_victory(new)
         if won:
             out.says.add(SUDDEN_VICTORY, "victory", "Persia holds both Greek Major cities: PERS.IA wins")

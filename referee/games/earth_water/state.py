@@ -556,10 +556,14 @@ _PLURALS = {"army": "armies", "fleet": "fleets", "card": "cards", "talent": "tal
 def many(count: int, noun: str) -> str:
     """Returns '1 army', '2 armies', '0 fleets'.
 
-    >>> many(2, "army"), many(1, "fleet")
-    ('2 armies', '1 fleet')
+    >>> many(2, "army"), many(1, "fleet"), many(3, "Greek army")
+    ('2 armies', '1 fleet', '3 Greek armies')
     """
-    return f"{count} {noun if count == 1 else _PLURALS.get(noun, noun + 's')}"
+    if count == 1:
+        return f"1 {noun}"
+    head, _, last = noun.rpartition(" ")
+    plural = _PLURALS.get(last, last + "s")
+    return f"{count} {head + ' ' if head else ''}{plural}"
 
 
 def interp(state: EarthWaterState, ident: str) -> str:

@@ -139,7 +139,7 @@ def test_base_6_5_naval_battle_then_landing_battle(engine: EarthWaterEngine, pos
     state, _ = engine.play(state, engine.parse(state, "sail 3 Athenai -> Pella carry 2"), NoDice())
     assert state.battle is not None and state.battle.kind == "naval" and state.battle.carried == 2
     # Naval round: Greek 6,1,1 vs Persian 2 -> the Persian fleet sinks; 2 armies land: land battle.
-    state, record = engine.play(state, engine.parse(state, "fight"), typed(6, 1, 1, 2))
+    state, _record = engine.play(state, engine.parse(state, "fight"), typed(6, 1, 1, 2))
     assert state.battle is not None and state.battle.kind == "land" and state.battle.by_sea
     assert state.at("Pella").greek_armies == 2
     # Land round lost by Greece (1 vs 3): 1 army left, then it retreats by sea with its fleets.

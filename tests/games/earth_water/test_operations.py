@@ -9,7 +9,7 @@ from referee.tables import TableSet, packaged_table_set
 HOME = {"Abydos": {"persian_armies": 2}, "Ephesos": {"persian_armies": 2}}
 
 
-def _operate(engine: EarthWaterEngine, state, dice):  # noqa: ANN202
+def _operate(engine: EarthWaterEngine, state, dice):
     return engine.persia(state, "operate", dice)
 
 
@@ -38,7 +38,7 @@ def test_5_2_defence_moves_a_third_rounded_up(engine: EarthWaterEngine, position
 
 def test_5_2_defence_keeps_none_back_in_the_majors(engine: EarthWaterEngine, position) -> None:
     state = position(hands={"persia": 1}, cities={"Ephesos": {"greek_armies": 1}, "Abydos": {"persian_armies": 2}})
-    new, report = _operate(engine, state, NoDice())
+    _new, report = _operate(engine, state, NoDice())
     assert report.steps[0].counts == {"Abydos": -1, "Ephesos": 1}
     assert "defence-keeps-none" in report.steps[0].interpretations
 

@@ -6,7 +6,7 @@ from referee.dice import NoDice
 from referee.games.earth_water.engine import EarthWaterEngine
 
 
-def _prepare(engine: EarthWaterEngine, state):  # noqa: ANN202
+def _prepare(engine: EarthWaterEngine, state):
     return engine.persia(state, "prepare", NoDice())
 
 
@@ -80,7 +80,7 @@ def test_4B_fleet_order_when_talents_run_short(engine: EarthWaterEngine, positio
     assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Athenai", "Thebai", "Eretria", "Naxos", "Pella"]
     assert "fleet-order" in step.interpretations
     short = position(score=1, bridge=False, cities=ports)
-    new, report = _prepare(engine, short)
+    _new, report = _prepare(engine, short)
     step = next(s for s in report.steps if s.kind == "fleets")
     assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Athenai"]  # 12 - 4 - bridge 4 = 4 fleets
 

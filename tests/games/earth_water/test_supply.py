@@ -9,7 +9,7 @@ from referee.games.earth_water.supply import supplied
 from referee.tables import TableSet, packaged_table_set
 
 
-def _supply(engine: EarthWaterEngine, state):  # noqa: ANN202
+def _supply(engine: EarthWaterEngine, state):
     return engine.persia(state, "supply", NoDice())
 
 
@@ -64,7 +64,7 @@ def test_6_B_then_one_at_a_time_in_list_order(engine: EarthWaterEngine) -> None:
     state = engine.from_position(tables, {"cities": {
         "Abydos": {"persian_armies": 2}, "Pella": {"persian_armies": 1}, "Larissa": {"persian_armies": 1},
         "Thebai": {"persian_armies": 1}, "Korinthos": {"persian_armies": 1}}}, "test")
-    new, report = _supply(engine, state)
+    _new, report = _supply(engine, state)
     attrition = next(s for s in report.steps if s.rule == "6.B")
     # 4 armies, 2 amphorae: Korinthos then Thebai (list: Korinthos > Delphi > Thebai > ...).
     assert attrition.counts == {"Korinthos": -1, "Thebai": -1}
