@@ -74,7 +74,7 @@ def test_4B_fleet_order_when_talents_run_short(engine: EarthWaterEngine, positio
     ports = {c: {"persian_armies": 1} for c in ("Abydos", "Ephesos", "Sparta", "Athenai", "Thebai", "Eretria",
                                                 "Naxos", "Pella")}
     state = position(score=1, cities=ports)
-    new, report = _prepare(engine, state)
+    _, report = _prepare(engine, state)
     step = next(s for s in report.steps if s.kind == "fleets")
     # 12 - 4 cards = 8 talents, exactly one fleet per port, in the fleet-order list.
     assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Athenai", "Thebai", "Eretria", "Naxos", "Pella"]
