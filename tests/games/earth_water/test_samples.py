@@ -1,0 +1,46 @@
+"""The samples: every position file loads, and the scripted first campaign runs as written."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.cli.common import read_data_file, reset_consoles
+from referee.games.earth_water.engine import EarthWaterEngine
+from referee.journal import GameFile
+from referee.tables import data_root, packaged_table_set
+
+SAMPLES = data_root("samples") / "300-solo"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.yaml")))
+def test_sample_positions_load(engine: EarthWaterEngine, name: str) -> None:
+    path = SAMPLES / name
+    state = engine.from_position(packaged_table_set("300-solo"), read_data_file(path), str(path))
+    assert engine.status(state)
+
+
+def test_first_campaign_script_runs_as_written(tmp_path: Path, engine: EarthWaterEngine) -> None:
+    script = (SAMPLES / "first-campaign.sh").read_text(encoding="utf-8")
+    commands = [shlex.split(line, comments=True) for line in script.splitlines() if line.startswith("referee ")]
+    assert len(commands) > 20
+    runner = CliRunner()
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        for words in commands:
+            reset_consoles()
+            result = runner.invoke(app, words[1:])
+            assert result.exit_code == 0, (words, result.output)
+    finally:
+        os.chdir(here)
+    with GameFile.open(tmp_path / "game.referee") as gf:
+        state = gf.state()
+        entries = gf.entries()
+    assert engine.status(state)[0] == "Campaign 4, PERS.IA preparation; score 3 Persian side; hands Persia 0, Greece 0"
+    assert all(r.source == "physical" for e in entries for r in e.rolls)
