@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import FileOpt, JsonOpt, PositionOpt, TablesOpt, guarded, load_position, print_json, show
+from referee.cli.common import (
+    FileOpt,
+    JsonOpt,
+    PositionOpt,
+    SeedOpt,
+    TablesOpt,
+    fail,
+    guarded,
+    load_position,
+    print_json,
+    show,
+)
 
 if TYPE_CHECKING:
     from referee.games.earth_water.announce import PersiaReport, Procedure
@@ -28,7 +39,7 @@ RollOpt = Annotated[
 
 
 def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Path, tables: Path | None,
-         json_: bool) -> None:
+         json_: bool, seed: str | None = None) -> None:
     from referee import render
     from referee.dice import PhysicalDice
     from referee.games.earth_water.announce import PersiaReport
@@ -39,13 +50,15 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
     if position is not None:
         engine, state, _ = load_position(SLUG, position, tables)
         assert isinstance(engine, EarthWaterEngine) and isinstance(state, EarthWaterState)
-        dice = persia_dice(roll)
+        dice = persia_dice(roll, seed)
         _, report = engine.persia(state, procedure, dice)
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
     else:
         from referee.journal import GameFile
 
+        if seed is not None:
+            raise fail("--seed is for --position; a game file rolls with its own committed dice", code=2)
         persia_dice(roll)  # rejects a face that is not a die face before touching the file
         with GameFile.open(file) as gf:
             record = gf.do(f"persia {procedure}", [roll] if roll is not None else None)
@@ -66,10 +79,12 @@ def prepare(position: PositionOpt = None, file: FileOpt = DEFAULT, tables: Table
 
 @app.command()
 @guarded
-def operate(position: PositionOpt = None, roll: RollOpt = None, file: FileOpt = DEFAULT, tables: TablesOpt = None,
-            json_: JsonOpt = False) -> None:
+def operate(position: PositionOpt = None, roll: RollOpt = None, seed: SeedOpt = None, file: FileOpt = DEFAULT,
+            tables: TablesOpt = None, json_: JsonOpt = False) -> None:
     """One PERS.IA operation (solo 5): defence, or the die's move, destruction or placement."""
-    _run("operate", position, roll, file, tables, json_)
+    if roll is not None and seed is not None:
+        raise fail("give --roll or --seed, not both", code=2)
+    _run("operate", position, roll, file, tables, json_, seed)
 
 
 @app.command()

@@ -428,14 +428,15 @@ class EarthWaterEngine(Engine):
         )
 
 
-def persia_dice(roll: int | None) -> PhysicalDice | CommittedDice:
-    """Returns the dice of a PERS.IA command: the face typed with ``--roll``, else a fresh digital die.
+def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | CommittedDice:
+    """Returns the dice of a PERS.IA command: the face typed with ``--roll``, dice derived from
+    ``--seed`` (reproducible), else a fresh digital die.
 
     Raises:
         DiceError: the typed face is not a face of a six-sided die.
     """
     if roll is None:
-        return CommittedDice(new_seed(), "umpire")
+        return CommittedDice.from_text(seed) if seed is not None else CommittedDice(new_seed(), "umpire")
     if not 1 <= roll <= 6:
         raise DiceError(f"--roll {roll} is not a face of the six-sided die (1 to 6)")
     return PhysicalDice([roll])

@@ -13,7 +13,7 @@ from referee.games.earth_water import actions as act
 from referee.games.earth_water.combat import retreat_options
 from referee.games.earth_water.movement import reachable, route
 from referee.games.earth_water.sequence import greek_attrition_due
-from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side
+from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side, many
 from referee.games.earth_water.verdicts import violations
 from referee.rulings import Ruling
 
@@ -112,8 +112,9 @@ class CityReport(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the report as lines for the terminal."""
-        lines = [f"{self.city}: Greek {self.greek_armies} armies / {self.greek_fleets} fleets, Persian "
-                 f"{self.persian_armies} armies / {self.persian_fleets} fleets; control: {self.control or 'none'}"]
+        lines = [f"{self.city}: Greek {many(self.greek_armies, 'army')}, {many(self.greek_fleets, 'fleet')}; "
+                 f"Persian {many(self.persian_armies, 'army')}, {many(self.persian_fleets, 'fleet')}; "
+                 f"control: {self.control or 'none'}"]
         if self.land:
             lines.append("by road: " + ", ".join(f"{d}{'!' if d in self.battles else ''}" for d in self.land)
                          + "   (! = battle)")
