@@ -19,7 +19,7 @@ from referee.rulings import RuleRef
 class Choice(BaseModel):
     """An action chosen by a bot, with its reason and the section that dictated it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     action: Action
     reason: str

@@ -32,7 +32,7 @@ SEED_BYTES = 32
 class Roll(BaseModel):
     """One roll of one or more dice, as recorded in the journal; it explains itself."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     purpose: str = Field(description="What the roll decides, e.g. 'duel throw 1: Achilleus'.")
     sides: int

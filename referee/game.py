@@ -35,7 +35,7 @@ RGB = tuple[int, int, int]
 class GameInfo(BaseModel):
     """What a game is: its two names, title, sides and dice."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     slug: str = Field(description="CLI id: cyrus-pyxis, iliad, zargo, 300-solo.")
     package: str = Field(description="Python package under referee.games.")
@@ -48,13 +48,13 @@ class GameInfo(BaseModel):
 class GameState(BaseModel):
     """Base of every game's state: frozen; ``apply`` returns a new one."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
 
 class Action(BaseModel):
     """Base of every game's actions (the intent; its random results go in the record)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     def text(self) -> str:
         """Returns the canonical notation that parses back to this action."""
@@ -68,7 +68,7 @@ class Action(BaseModel):
 class Outcome(BaseModel):
     """The end of a game: who won and why (None winner for a draw)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     winner: str | None
     reason: str
@@ -78,7 +78,7 @@ class Outcome(BaseModel):
 class ActionRecord(BaseModel):
     """An action plus what happened: its rolls, the events it triggered, structured details."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     action: str
     kind: Literal["action", "adjust"] = "action"

@@ -266,7 +266,7 @@ class SquareGrid:
 class MarkerPlacement(BaseModel):
     """One printed ArUco marker: its id and its top-left corner in cell units."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: int = Field(ge=0, description="ArUco id.")
     u: float = Field(description="Smallest u (along the numbers, 1→12) of the marker square, in cells.")
@@ -280,7 +280,7 @@ class MarkerLayout(BaseModel):
     then clockwise.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     dictionary: str = Field(default="DICT_4X4_50", description="OpenCV ArUco dictionary name.")
     size: float = Field(default=1.0, gt=0, description="Side of each marker square, in cells.")

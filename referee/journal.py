@@ -69,7 +69,7 @@ CREATE TABLE journal (
 class Entry(BaseModel):
     """One journal line."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     seq: int
     kind: EntryKind
@@ -95,7 +95,7 @@ class Entry(BaseModel):
 class SeedEpoch(BaseModel):
     """One committed seed: its commitment, and the seed itself once revealed."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     epoch: int
     commitment: str
@@ -107,7 +107,7 @@ class SeedEpoch(BaseModel):
 class Reveal(BaseModel):
     """What ``referee dice reveal`` shows."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     epoch: int
     seed: str
@@ -119,7 +119,7 @@ class Reveal(BaseModel):
 class RollCheck(BaseModel):
     """One digital roll re-derived by ``referee dice verify``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     seq: int
     purpose: str
@@ -133,7 +133,7 @@ class RollCheck(BaseModel):
 class DiceReport(BaseModel):
     """Result of ``referee dice verify``: every digital roll checked against revealed seeds."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     game_id: str
     epochs: tuple[SeedEpoch, ...]
@@ -150,7 +150,7 @@ class DiceReport(BaseModel):
 class UndoResult(BaseModel):
     """What an undo or redo did."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: Literal["undo", "redo"]
     target: Entry
@@ -599,7 +599,7 @@ class GameFile:
 
 
 class _Export(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     format: Literal["referee-export/1"]
     game: str

@@ -27,7 +27,7 @@ UNCERTAIN: frozenset[str] = frozenset({"interpretation", "provisional", "reconst
 class RuleRef(BaseModel):
     """A rule section as printed in a rulebook ("V", "IV.2-1", "6.4")."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     game: str
     section: str
@@ -40,7 +40,7 @@ class RuleRef(BaseModel):
 class Ruling(BaseModel):
     """One finding: a violation of a rule, or something an accepted action triggered."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     code: str = Field(description="Stable kebab-case symbol, e.g. 'enemy-in-path'.")
     message: str = Field(description="One concrete sentence: names, cells, numbers, the limit.")
@@ -60,7 +60,7 @@ class Ruling(BaseModel):
 class Verdict(BaseModel):
     """Whether an action is legal now, with every violation and what it triggers."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     action: str
     violations: tuple[Ruling, ...] = ()
@@ -86,7 +86,7 @@ class Verdict(BaseModel):
 class Section(BaseModel):
     """A rule section: our title and one-line paraphrase (never the rulebook's words)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     title: str = Field(description="Short English title of the section.")
     summary: str = Field(description="Our one-line paraphrase of what the section says.")
@@ -96,7 +96,7 @@ class Section(BaseModel):
 class Interpretation(BaseModel):
     """A point the rulebook leaves open, and the reading the referee applies."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(description="Stable id used by the engine and in verdicts.")
     question: str = Field(description="What the rulebook leaves open.")
@@ -115,7 +115,7 @@ class Interpretation(BaseModel):
 class RulesIndex(BaseModel):
     """Schema of ``tables/<slug>/rules.yaml``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     sections: dict[str, Section] = Field(description="Sections keyed as printed in the rulebook.")
     interpretations: tuple[Interpretation, ...] = ()

@@ -7,12 +7,13 @@ installed wheel (``referee/_data/tables``). A user overrides values by exporting
 (``referee tables export GAME DIR``), editing them, and passing ``--tables DIR`` or setting
 ``REFEREE_TABLES=DIR``; a partial override directory replaces only the files it contains.
 
-Every YAML read goes through ``yaml.safe_load``; every problem becomes one
+Every YAML read goes through the safe loader (:func:`safe_load`); every problem becomes one
 :class:`~referee.errors.TableError` rendered as ``file: field: problem``.
 """
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import io
@@ -216,14 +217,29 @@ def _first_error(exc: ValidationError) -> tuple[str, str]:
     return loc, msg
 
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PARSED: dict[str, object] = {}
+
+
+def safe_load(text: str) -> object:
+    """Returns the data of a YAML text with the safe loader only (``yaml.safe_load``'s loader;
+    libyaml's C build of it when present, same safe constructor, ten times faster)."""
+    return yaml.load(text, Loader=_SAFE_LOADER)
+
+
 def load_yaml_text(label: str, text: str) -> object:
-    """Returns the data of a YAML text, read with ``yaml.safe_load``.
+    """Returns the data of a YAML text, read with the safe loader (parsed once per process).
 
     Raises:
         TableError: the text is not valid YAML.
     """
+    key = hashlib.sha256(text.encode()).hexdigest()
+    if key in _PARSED:
+        return copy.deepcopy(_PARSED[key])
     try:
-        return yaml.safe_load(text)
+        data = safe_load(text)
+        _PARSED[key] = data
+        return copy.deepcopy(data)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""

@@ -155,8 +155,10 @@ def read_data_file(path: Path, what: str = "position") -> object:
             raise PositionError(label, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
     import yaml
 
+    from referee.tables import safe_load
+
     try:
-        return yaml.safe_load(text)
+        return safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""

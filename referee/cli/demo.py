@@ -4,37 +4,13 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
-from pydantic import BaseModel, ConfigDict, Field
 
 from referee.cli.common import guarded, read_data_file, show
 
 app = typer.Typer()
-
-
-class DemoStep(BaseModel):
-    """One step of a demo script."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    say: str | None = Field(default=None, description="Narration printed before the step.")
-    do: str | None = Field(default=None, description="Action text played with 'referee do'.")
-    expect: Literal["legal", "illegal"] = "legal"
-    codes: list[str] = Field(default_factory=list, description="Violation codes an illegal step must give.")
-    board: bool = Field(default=False, description="Show the board after the step.")
-
-
-class DemoScript(BaseModel):
-    """A demo: a set-up file and the steps played after it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    game: str
-    title: str
-    setup: str = Field(description="Set-up file, relative to the script.")
-    steps: list[DemoStep]
 
 
 @app.command()
@@ -45,6 +21,7 @@ def demo(
 ) -> None:
     """Play a short scripted game: set-up, moves, a rejected move, archer support, combat, retreat."""
     from referee import render
+    from referee.demo import DemoScript
     from referee.errors import IllegalActionError, RefereeError
     from referee.games import find_game
     from referee.journal import GameFile

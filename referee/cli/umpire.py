@@ -66,9 +66,6 @@ def judge(
     json_: JsonOpt = False,
 ) -> None:
     """Is this action legal now, and why not? (exit 0 either way; nothing is played)"""
-    from referee import render
-    from referee.games import find_game
-
     engine, state, text, gf = _target(words, position, file, tables, "action")
     try:
         verdict = engine.judge(state, engine.parse(state, text))
@@ -78,6 +75,9 @@ def judge(
     if json_:
         print_json(verdict)
         return
+    from referee import render
+    from referee.games import find_game
+
     rules = _rules(find_game(engine.info.slug).info.package) if explain else None
     show(render.verdict(verdict, rules, explain))
 
@@ -102,8 +102,6 @@ def legal(
     json_: JsonOpt = False,
 ) -> None:
     """Where may this unit go now (attacks included), or whom may this archer support?"""
-    from referee import render
-
     engine, state, unit, gf = _target(words, position, file, tables, "unit")
     try:
         report = engine.legal_report(state, unit)
@@ -113,6 +111,8 @@ def legal(
     if json_:
         print_json(report)
         return
+    from referee import render
+
     explain = getattr(report, "explain", None)
     if callable(explain):
         show(render.explains(report))  # type: ignore[arg-type]
@@ -132,7 +132,7 @@ def resolve(
     json_: JsonOpt = False,
 ) -> None:
     """Resolve what is pending (combats, retreats): from a position file, or in the game file."""
-    from referee import render
+    from referee import render  # noqa: F401 - used below in both branches
 
     if position is not None:
         if not words:

@@ -106,7 +106,7 @@ class SearchLimits:
 class Question(BaseModel):
     """What the referee needs to know to settle on one explanation."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     cell: str | None = Field(description="The cell asked about (None: a general question).")
     text: str = Field(description="The question: 'which legion is on D7: Athéna or Samos?'.")
@@ -116,7 +116,7 @@ class Question(BaseModel):
 class Disagreement(BaseModel):
     """A cell the photo shows differently from anything a legal turn can produce."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     cell: str | None
     seen: str = Field(description="What the photo shows there.")
@@ -127,7 +127,7 @@ class Disagreement(BaseModel):
 class CaptureReport(BaseModel):
     """``referee capture`` with a position: what the photo says happened."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     status: Literal["explained", "ambiguous", "unexplained", "unreadable"]
     side: Side = Field(description="The side whose turn was read.")

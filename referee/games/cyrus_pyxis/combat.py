@@ -318,7 +318,7 @@ def possible_supports(state: CyrusState, occ: Occupancy, side: Side) -> list[tup
 class Strength(BaseModel):
     """One side of a combat: base value from the table, the support bonus, the total."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     legion: str
     side: Side
@@ -334,7 +334,7 @@ class Strength(BaseModel):
 class Retreat(BaseModel):
     """VI: where a retreating legion went, or why it was eliminated."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     legion: str
     start: str
@@ -348,7 +348,7 @@ class Retreat(BaseModel):
 class CombatResult(BaseModel):
     """One resolved combat, carrying its own explanation."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     order: int
     cell: str

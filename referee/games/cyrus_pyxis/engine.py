@@ -80,7 +80,7 @@ INFO = GameInfo(
 class LegalReport(BaseModel):
     """``referee legal``: where a legion may end a move, or whom an archer may support."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     legion: str
     side: Side
@@ -109,7 +109,7 @@ class LegalReport(BaseModel):
 class UmpireResolution(BaseModel):
     """``referee resolve``: the combats in order and the resulting position."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     results: tuple[CombatResult, ...]
     events: tuple[Ruling, ...]

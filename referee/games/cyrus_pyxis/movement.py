@@ -264,18 +264,15 @@ def check_route(ctx: MoveContext) -> Ruling | None:
         return None
     state, lg, limit = ctx.state, ctx.legion, ctx.limit
     grid = state.tables.grid
-    cost = _cost_fn(state)
-    big = 4 * (grid.rows + grid.cols) * max(1, max(state.tables.cost(t) for t in Terrain))
-    free = grid.search(start, big, lambda c: True, lambda c: True, cost)
+    measure = _Measure(state)
     target = ctx.target
     if target is None:
         col = winning_col(state, lg.side)
-        edge = [c for c in free.distance if grid.rc(c)[1] == col]
-        needed = min(free.distance[c] for c in edge) + 1
+        needed = measure.to_edge(start, col) + 1
         where = f"off the {edge_name(lg.side)} edge"
     else:
-        needed = free.distance[target]
-        where = f"{grid.name(target)}"
+        needed = measure(start, target)
+        where = grid.name(target)
     unit = "square" if limit == 1 else "squares"
     if needed > limit:
         label = state.tables.kinds[lg.kind].label.lower()
@@ -285,8 +282,16 @@ def check_route(ctx: MoveContext) -> Ruling | None:
             f"the {label} allowance is {limit} {unit}",
             (MOVEMENT,),
         )
-    blockers = _blockers(ctx, free, limit)
-    listed = ", ".join(f"{b.name} on {grid.name(c)}" for c, b in blockers) or "enemy legions"
+    blockers = []
+    for cell in sorted(ctx.occ.enemy_of[lg.side]):
+        if cell == target:
+            continue
+        rest = measure.to_edge(cell, winning_col(state, lg.side)) + 1 if target is None else measure(cell, target)
+        if measure(start, cell) + rest <= limit:
+            enemy = ctx.occ.side_at(cell, lg.side.other)
+            assert enemy is not None
+            blockers.append(f"{enemy.name} on {grid.name(cell)}")
+    listed = ", ".join(blockers) or "enemy legions"
     return Ruling.violation(
         "enemy-in-path",
         f"every route of at most {limit} {unit} from {grid.name(start)} to {where} crosses an enemy: {listed}",
@@ -294,35 +299,25 @@ def check_route(ctx: MoveContext) -> Ruling | None:
     )
 
 
-def _blockers(ctx: MoveContext, free: SearchResult, limit: int) -> list[tuple[Cell, Legion]]:
-    state, occ, lg = ctx.state, ctx.occ, ctx.legion
-    grid = state.tables.grid
-    cost = _cost_fn(state)
-    big = 4 * (grid.rows + grid.cols) * max(1, max(state.tables.cost(t) for t in Terrain))
-    if ctx.target is None:
-        col = winning_col(state, lg.side)
-        goals = [c for c in grid.cells() if grid.rc(c)[1] == col]
-        extra = 1
-    else:
-        goals = [ctx.target]
-        extra = 0
-    found: list[tuple[Cell, Legion]] = []
-    back = [grid.search(g, big, lambda c: True, lambda c: True, cost) for g in goals]
-    for cell in sorted(occ.cells):
-        if cell == ctx.target or not occ.has_enemy(cell, lg.side):
-            continue
-        enemy = occ.side_at(cell, lg.side.other)
-        assert enemy is not None
-        own = state.tables.cost(state.terrain_at(cell)) if cost else 1
-        for goal, b in zip(goals, back, strict=True):
-            goal_cost = state.tables.cost(state.terrain_at(goal)) if cost else 1
-            if cell not in free.distance or cell not in b.distance:
-                continue
-            through = free.distance[cell] + b.distance[cell] - own + goal_cost + extra
-            if through <= limit:
-                found.append((cell, enemy))
-                break
-    return found
+class _Measure:
+    """Squares between cells on an empty board (Manhattan when every terrain costs 1)."""
+
+    def __init__(self, state: CyrusState) -> None:
+        self.grid = state.tables.grid
+        self.cost = _cost_fn(state)
+        self.big = 4 * (self.grid.rows + self.grid.cols) * max(state.tables.cost(t) for t in Terrain)
+        self.searches: dict[Cell, SearchResult] = {}
+
+    def __call__(self, a: Cell, b: Cell) -> int:
+        if self.cost is None:
+            return self.grid.manhattan(a, b)
+        found = self.searches.get(a)
+        if found is None:
+            found = self.searches[a] = self.grid.search(a, self.big, lambda c: True, lambda c: True, self.cost)
+        return found.distance[b]
+
+    def to_edge(self, a: Cell, col: int) -> int:
+        return min(self(a, self.grid.cell(r, col)) for r in range(self.grid.rows))
 
 
 MOVE_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (

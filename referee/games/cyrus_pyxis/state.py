@@ -105,7 +105,7 @@ def fold(text: str) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class KindRow(_Strict):
@@ -533,7 +533,7 @@ def remember(occ: Occupancy) -> None:
 
 
 class TerrainSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     forest: list[str] = Field(default_factory=list, description="Cells holding a forest token.")
     hill: list[str] = Field(default_factory=list, description="Cells holding a hill token.")
@@ -546,7 +546,7 @@ class CyrusPosition(BaseModel):
     to ``active``. Legions not listed are eliminated.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     game: Literal["cyrus-pyxis"] = "cyrus-pyxis"
     active: Side = Field(default=Side.GREEK, description="Side to play; its legions are the attackers.")
@@ -567,7 +567,7 @@ class CyrusPosition(BaseModel):
 class SetupFile(BaseModel):
     """A complete set-up for ``referee new cyrus-pyxis --setup FILE``, played in rule order."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     game: Literal["cyrus-pyxis"] = "cyrus-pyxis"
     terrain: dict[Side, TerrainSpec] = Field(description="Tokens each side lays (II.1, II.2).")

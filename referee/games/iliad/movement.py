@@ -312,6 +312,8 @@ def check_route(ctx: MoveContext) -> Ruling | None:
     target, start, search = ctx.target, ctx.start, ctx.search
     if target is None or start is None or search is None or target == start or target in search.distance:
         return None
+    if check_square(ctx) is not None:
+        return None  # an occupied or sea square is reported once, by check_square
     state = ctx.state
     limit = allowance(ctx.counter)
     grid = state.tables.board.grid
@@ -328,7 +330,7 @@ def check_route(ctx: MoveContext) -> Ruling | None:
         ("too-far", open_, lambda c: True, ""),
         ("counters-in-the-way", lambda c: open_(c) and c not in occ, lambda c: True,
          "other counters stand on every such route; no counter passes through another"),
-        ("river-stops", lambda c: open_(c) and c not in occ, lambda c: terrain(c) not in _STOPS,
+        ("must-stop", lambda c: open_(c) and c not in occ, lambda c: terrain(c) not in _STOPS,
          "every such route enters a river or wall square first, which ends the move"),
     )
     moves = f"{ctx.counter.id} ({limit} squares) from {ctx.name(start)} to {ctx.name(target)}"
@@ -342,7 +344,7 @@ def check_route(ctx: MoveContext) -> Ruling | None:
             detail = f"needs {need} movement points" if need is not None else "has no way over land"
             return Ruling.violation("too-far", f"{moves} {detail} (a mountain square costs {MOUNTAIN_COST})",
                                     (ALLOWANCE, TERRAIN))
-        return Ruling.violation(code, f"{moves}: {why}", (MOVEMENT,) if code != "river-stops" else (TERRAIN,))
+        return Ruling.violation(code, f"{moves}: {why}", (MOVEMENT,) if code != "must-stop" else (TERRAIN,))
     stoppers = sorted({e for c in search.distance for e in ctx.sit.zone_of(c) if e not in ctx.sit.engaged})
     return Ruling.violation(
         "zone-of-control",

@@ -1,0 +1,79 @@
+"""Golden outputs: what they are made of, and a script to regenerate them deliberately.
+
+Run ``python tests/goldens.py`` to rewrite the files under tests/goldens/ after an intended
+change; the tests compare against them and never rewrite them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import yaml
+from rich.console import Console
+
+from referee import render
+from referee.dice import NoDice
+from referee.games import find_game
+from referee.tables import data_root, load_table_set
+
+GOLDENS = Path(__file__).parent / "goldens"
+
+
+def sample_game_states() -> list[object]:
+    """The states of the demo game (set-up, then every scripted step that is legal)."""
+    engine = find_game("cyrus-pyxis")
+    samples = data_root("samples") / "cyrus-pyxis"
+    state = engine.new_state(load_table_set("cyrus-pyxis"))
+    setup = yaml.safe_load((samples / "setup.yaml").read_text(encoding="utf-8"))
+    for text in engine.setup_actions(state, setup, "setup.yaml"):
+        state, _ = engine.play(state, engine.parse(state, text), NoDice())
+    states: list[object] = [state]
+    demo = yaml.safe_load((samples / "demo.yaml").read_text(encoding="utf-8"))
+    for step in demo["steps"]:
+        if step.get("do") and step.get("expect", "legal") == "legal":
+            state, _ = engine.play(state, engine.parse(state, step["do"]), NoDice())
+            states.append(state)
+    return states
+
+
+def board_text() -> str:
+    """The final board of the demo game as the terminal shows it (80 columns, no colour)."""
+    engine = find_game("cyrus-pyxis")
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=80, color_system=None)
+    console.print(render.board(engine.board_view(sample_game_states()[-1])))  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+def playthrough() -> str:
+    """The demo game as a transcript: each action's record and the final position (JSON)."""
+    engine = find_game("cyrus-pyxis")
+    samples = data_root("samples") / "cyrus-pyxis"
+    demo = yaml.safe_load((samples / "demo.yaml").read_text(encoding="utf-8"))
+    state = sample_game_states()[0]
+    lines = []
+    for step in demo["steps"]:
+        text = step.get("do")
+        if not text:
+            continue
+        action = engine.parse(state, text)  # type: ignore[arg-type]
+        verdict = engine.judge(state, action)  # type: ignore[arg-type]
+        if not verdict.legal:
+            lines.append({"action": text, "rejected": list(verdict.codes())})
+            continue
+        state, record = engine.play(state, action, NoDice())  # type: ignore[arg-type]
+        lines.append({"action": text, "events": [f"{e.code}: {e.message}" for e in record.events]})
+    lines.append({"position": engine.to_position(state).model_dump(mode="json")})  # type: ignore[arg-type]
+    return json.dumps(lines, indent=1, ensure_ascii=False) + "\n"
+
+
+FILES = {"board.txt": board_text, "playthrough.json": playthrough}
+
+if __name__ == "__main__":
+    GOLDENS.mkdir(exist_ok=True)
+    for name, make in FILES.items():
+        (GOLDENS / name).write_text(make(), encoding="utf-8")
+        print(f"wrote {GOLDENS / name}", file=sys.stderr)
