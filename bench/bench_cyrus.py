@@ -142,7 +142,8 @@ def main() -> None:
     print(f"judge a move in-process: median {j['median_ms']:.3f} ms, p99 {j['p99_ms']:.3f} ms "
           f"({j['samples']} moves, {j['legal_share']:.0%} legal; target median <= 0.2 ms)")
     print(f"cold `referee judge --json`: {c['judge_json_ms']:.0f} ms vs baseline {c['baseline_ms']:.0f} ms "
-          f"= {c['ratio_json']:.2f}x (text output {c['judge_text_ms']:.0f} ms = {c['ratio_text']:.2f}x; target <= 1.5x)")
+          f"= {c['ratio_json']:.2f}x (text output {c['judge_text_ms']:.0f} ms = {c['ratio_text']:.2f}x; "
+          "target <= 1.5x)")
     print(f"random full games: {g['games_per_s']:.1f} games/s on one core ({g['games']} games, "
           f"{g['actions_per_game']:.0f} actions and {g['turns_median']:.0f} turns per game, "
           f"{g['us_per_action']:.0f} us per action; target >= 50 games/s)")

@@ -338,7 +338,8 @@ class GameFile:
     def _version(self) -> tuple[int, int, int]:
         """What identifies the journal's content: other writers' commits, our last entry, undone flags."""
         version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
-        last, undone = self.conn.execute("SELECT COALESCE(MAX(seq), 0), COALESCE(SUM(undone), 0) FROM journal").fetchone()
+        query = "SELECT COALESCE(MAX(seq), 0), COALESCE(SUM(undone), 0) FROM journal"
+        last, undone = self.conn.execute(query).fetchone()
         return version, int(last), int(undone)
 
     def _replay(self, entries: Sequence[Entry]) -> GameState:

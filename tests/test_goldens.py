@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from goldens import FILES, GOLDENS  # noqa: E402
+from goldens import FILES, GOLDENS
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

@@ -21,7 +21,7 @@ from referee.journal import GameFile, verify_file
 from referee.tables import data_root, load_table_set
 
 sys.path.insert(0, str(Path(__file__).parent))
-from race_game import race_tables, register  # noqa: E402
+from race_game import race_tables, register
 
 TESTS = Path(__file__).parent
 
@@ -195,17 +195,15 @@ def test_truncated_game_file_is_reported(cyrus: GameFile) -> None:
     cyrus.close()
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-    with pytest.raises(GameFileError):
-        with GameFile.open(path) as gf:
-            gf.state()
+    with pytest.raises(GameFileError), GameFile.open(path) as gf:
+        gf.state()
 
 
 def test_edited_journal_is_detected(cyrus: GameFile) -> None:
     cyrus.do("Pergame L7")
     cyrus.conn.execute("UPDATE journal SET text = 'Pergame L6' WHERE text = 'Pergame L7'")
-    with pytest.raises(GameFileError, match="different state"):
-        with GameFile.open(cyrus.path) as gf:
-            gf.state()
+    with pytest.raises(GameFileError, match="different state"), GameFile.open(cyrus.path) as gf:
+        gf.state()
 
 
 def test_create_refuses_to_overwrite(cyrus: GameFile) -> None:

@@ -132,7 +132,7 @@ def resolve(
     json_: JsonOpt = False,
 ) -> None:
     """Resolve what is pending (combats, retreats): from a position file, or in the game file."""
-    from referee import render  # noqa: F401 - used below in both branches
+    from referee import render
 
     if position is not None:
         if not words:

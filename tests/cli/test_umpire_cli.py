@@ -102,7 +102,8 @@ def test_overriding_a_table_changes_the_ruling(referee: Referee) -> None:
                     encoding="utf-8")
     pos = write(referee.cwd / "pos.yaml", EXAMPLE)
     data = json.loads(referee("resolve", "cyrus-pyxis", "--position", str(pos), "--tables", "mine", "--json").out)
-    assert data["results"][0]["attacker"]["total"] == 6 and data["results"][0]["attacker"]["base_provenance"] == "rulebook"
+    attacker = data["results"][0]["attacker"]
+    assert attacker["total"] == 6 and attacker["base_provenance"] == "rulebook"
     assert "overridden by your --tables copy" in referee("tables", "cyrus-pyxis", "--tables", "mine").out
 
 

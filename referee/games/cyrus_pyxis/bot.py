@@ -57,9 +57,9 @@ class RandomBot:
         while keep_moving and movers:
             legion = movers.pop(rng.randrange(len(movers)))
             cells, exit_cost = destination_cells(state, occ, state.tables.by_id[legion])
-            options = len(cells) + (exit_cost is not None)
-            if options:
-                pick = rng.randrange(options)
+            count = len(cells) + (exit_cost is not None)
+            if count:
+                pick = rng.randrange(count)
                 cell = state.tables.grid.name(cells[pick]) if pick < len(cells) else OFF
                 move = Move.model_construct(legion=legion, cell=cell)
                 return Choice.model_construct(action=move, reason="random move", cites=(MOVEMENT,))

@@ -28,7 +28,8 @@ def supportable(state, archer_cell: str) -> set[int]:  # type: ignore[no-untyped
     reach = arrow_reach(state, grid.parse(archer_cell)).distance
     return {
         k for k, name in EXAMPLE.items()
-        if grid.parse(name) in reach and name != archer_cell and state.terrain_at(grid.parse(name)) is not Terrain.FOREST
+        if grid.parse(name) in reach and name != archer_cell
+        and state.terrain_at(grid.parse(name)) is not Terrain.FOREST
     }
 
 

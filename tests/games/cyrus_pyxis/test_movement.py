@@ -130,8 +130,9 @@ def test_V_terrain_cost_comes_from_the_table(tmp_path: Path) -> None:
     export_table_set(packaged_table_set("cyrus-pyxis"), tmp_path)
     path = tmp_path / "cyrus-pyxis" / "terrain.yaml"
     text = path.read_text(encoding="utf-8")
-    text = text.replace("  forest:\n    label: Forest\n    colour: [46, 120, 52]\n    movement_cost: {value: 1, provenance: provisional}",
-                        "  forest:\n    label: Forest\n    colour: [46, 120, 52]\n    movement_cost: {value: 2, provenance: rulebook}")
+    old = "  forest:\n    label: Forest\n    colour: [46, 120, 52]\n"
+    old += "    movement_cost: {value: 1, provenance: provisional}"
+    text = text.replace(old, old.replace("{value: 1, provenance: provisional}", "{value: 2, provenance: rulebook}"))
     path.write_text(text, encoding="utf-8")
     terrain = {"forest": ["E6", "D6", "F6"]}
     assert judge(position(terrain=terrain, greek={"Athéna": "E5"}), "Athéna E8").legal  # cost 1 everywhere

@@ -22,7 +22,8 @@ def fresh() -> CyrusState:
 
 
 def terrain_done() -> CyrusState:
-    texts = [f"forest {c}" for c in GREEK_FORESTS + PERSIAN_FORESTS] + [f"hill {c}" for c in GREEK_HILLS + PERSIAN_HILLS]
+    texts = [f"forest {c}" for c in GREEK_FORESTS + PERSIAN_FORESTS]
+    texts += [f"hill {c}" for c in GREEK_HILLS + PERSIAN_HILLS]
     return play(fresh(), *texts)
 
 

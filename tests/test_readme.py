@@ -1,0 +1,41 @@
+"""The README's commands work as written: the test command is CI's, and the tour runs."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def block_after(marker: str) -> list[str]:
+    block = README.split(marker, 1)[1]
+    body = re.search(r"```sh\n(.*?)\n```", block, re.S)
+    assert body is not None
+    return [line for line in body.group(1).splitlines() if line.strip()]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "<!-- test-command -->" in ci
+    assert block_after("<!-- test-command -->")[0].endswith("python -m pytest")
+
+
+def test_the_tour_runs_as_written(tmp_path: Path) -> None:
+    (tmp_path / "samples").symlink_to(ROOT / "samples")
+    bindir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bindir + os.pathsep + os.environ.get("PATH", ""), "HOME": str(tmp_path)}
+    env.pop("REFEREE_FILE", None)
+    env.pop("REFEREE_TABLES", None)
+    for line in block_after("<!-- tour -->"):
+        command, _, comment = line.partition("#")
+        expected = 1 if "refused (exit 1)" in comment else 0
+        result = subprocess.run(shlex.split(command), cwd=tmp_path, env=env, capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == expected, (line, result.stdout[-500:], result.stderr[-500:])
+    assert (tmp_path / "board.png").stat().st_size > 10_000
