@@ -133,8 +133,19 @@ class Flag(_Strict):
 
 
 class Ordered(_Strict):
-    order: tuple[str, ...] = Field(min_length=1)
+    order: dict[str, int] = Field(min_length=1, description="City -> rank (1 = first).")
     provenance: Provenance
+
+    @model_validator(mode="after")
+    def _check(self) -> Ordered:
+        if sorted(self.order.values()) != list(range(1, len(self.order) + 1)):
+            raise ValueError("ranks must run 1, 2, 3... without gaps or repeats")
+        return self
+
+    @property
+    def cities(self) -> tuple[str, ...]:
+        """The cities from first to last."""
+        return tuple(sorted(self.order, key=self.order.__getitem__))
 
 
 class Share(_Strict):
@@ -291,7 +302,7 @@ class EarthWaterTables:
         goal = CityName(self.persia.march_goal.value)
         steps = {built: self._steps_from(goal, built) for built in (True, False)}
         object.__setattr__(self, "sparta_steps", steps)
-        order = (*self.persia.activation_order.order, *self.persia.activation_unlisted.order)
+        order = (*self.persia.activation_order.cities, *self.persia.activation_unlisted.cities)
         object.__setattr__(self, "activation_rank", {CityName(c): i for i, c in enumerate(order)})
 
     def _steps_from(self, start: CityName, bridge: bool) -> dict[CityName, int]:
@@ -344,7 +355,7 @@ class EarthWaterTables:
 
     def order(self, ordered: Ordered) -> tuple[CityName, ...]:
         """Returns a city list of a table as city names."""
-        return tuple(CityName(c) for c in ordered.order)
+        return tuple(CityName(c) for c in ordered.cities)
 
     def interpretation(self, ident: str) -> Interpretation:
         """Returns an interpretation of rules.yaml (its id is checked at load time)."""
