@@ -158,3 +158,28 @@ def test_cli_game_file_campaign_journal_replays(tmp_path: Path, runner: CliRunne
     assert "state hash verified" in result.stdout
     result = runner.invoke(app, ["undo", "--file", game])
     assert result.exit_code == 1 and "rolled dice" in result.stderr
+
+
+def test_cli_legal_resolve_and_setup(tmp_path: Path, runner: CliRunner) -> None:
+    samples = Path(__file__).resolve().parents[3] / "samples" / "300-solo"
+    invaded = str(samples / "major-invaded.yaml")
+    result = runner.invoke(app, ["legal", "300-solo", "--position", invaded, "Athènes", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report["land"]) == {"Thebai", "Korinthos"} and "Ephesos" in report["naval_battles"]
+    battle = _write(tmp_path, "game: 300-solo\nbattle: {city: Thebai, attacker: persia, origin: Larissa}\n"
+                    "cities:\n  Thebai: {greek_armies: 1, persian_armies: 1}\n", "battle.yaml")
+    result = runner.invoke(app, ["resolve", "300-solo", "--position", str(battle), "--dice", "6,2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rounds"][0]["persian_loss"] == 1
+    assert data["position"]["battle"] is None
+    assert data["position"]["cities"]["Thebai"]["greek_armies"] == 1
+    game = str(tmp_path / "setup.referee")
+    result = runner.invoke(app, ["new", "300-solo", "--setup", invaded, "--file", game, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["position"]["campaign"] == 4
+    result = runner.invoke(app, ["persia", "prepare", "--file", game, "--json"])
+    assert json.loads(result.stdout)["situation"] == "situation A"
+    result = runner.invoke(app, ["show", "--file", game])
+    assert result.exit_code == 0 and "Ephesos" in result.stdout
