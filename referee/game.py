@@ -254,6 +254,12 @@ class Engine(ABC):
         verdict = self.judge(state, action)
         if not verdict.legal:
             raise IllegalActionError(verdict)
+        return self.commit(state, action, dice, verdict)
+
+    def commit(
+        self, state: GameState, action: Action, dice: Dice, verdict: Verdict
+    ) -> tuple[GameState, ActionRecord]:
+        """Applies an action already judged legal and returns the new state and its record."""
         recorder = _Recorder(dice)
         side = self.to_act(state)
         applied = self.apply(state, action, recorder)

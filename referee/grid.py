@@ -110,6 +110,9 @@ class SquareGrid:
         Raises:
             UnknownNameError: not a cell of this board; suggests close names.
         """
+        exact = self._by_name.get(text)
+        if exact is not None:
+            return exact
         match = _NAME.match(text)
         if match:
             key = match.group(1).upper() + str(int(match.group(2)))

@@ -25,7 +25,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.dice import CommittedDice, PhysicalDice, ReplayDice, Roll, commitment, derive_faces, new_seed
-from referee.errors import DiceError, GameFileError, RefereeError, UndoError
+from referee.errors import DiceError, GameFileError, IllegalActionError, RefereeError, UndoError
 from referee.game import ActionRecord, Engine, GameState
 from referee.games import find_game
 from referee.rulings import Verdict
@@ -416,7 +416,9 @@ class GameFile:
                 action = game.parse(state, text)
             dice = self._dice(faces)
             verdict = game.judge(state, action)
-            new_state, record = game.play(state, action, dice)
+            if not verdict.legal:
+                raise IllegalActionError(verdict)
+            new_state, record = game.commit(state, action, dice, verdict)
             if isinstance(dice, PhysicalDice):
                 dice.check_all_used()
             else:
