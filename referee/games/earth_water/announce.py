@@ -76,13 +76,13 @@ class Announcer:
     def __init__(self) -> None:
         self.steps: list[Step] = []
         self.used: dict[str, str] = {}
-        self.refs: list[RuleRef] = []
+        self.refs: list[tuple[RuleRef, ...]] = []
 
     def add(self, rule: RuleRef, kind: str, text: str, *, counts: dict[str, int] | None = None,
             path: tuple[str, ...] = (), die: int | None = None,
             source: Literal["digital", "physical"] | None = None,
-            interpretations: tuple[tuple[str, str], ...] = ()) -> None:
-        """Adds a step; ``interpretations`` are (id, label) pairs."""
+            interpretations: tuple[tuple[str, str], ...] = (), also: tuple[RuleRef, ...] = ()) -> None:
+        """Adds a step; ``interpretations`` are (id, label) pairs, ``also`` more sections it applies."""
         for ident, label in interpretations:
             self.used[ident] = label
         self.steps.append(Step(
@@ -90,12 +90,12 @@ class Announcer:
             counts=counts or {}, path=path, die=die, source=source,
             interpretations=tuple(i for i, _ in interpretations),
         ))
-        self.refs.append(rule)
+        self.refs.append((rule, *also))
 
     def events(self) -> tuple[Ruling, ...]:
         """Returns the steps as journal events (code = step kind)."""
-        return tuple(Ruling.event(step.kind, f"{step.n}. {step.text}", (ref,))
-                     for step, ref in zip(self.steps, self.refs, strict=True))
+        return tuple(Ruling.event(step.kind, f"{step.n}. {step.text}", refs)
+                     for step, refs in zip(self.steps, self.refs, strict=True))
 
     def labels(self) -> tuple[str, ...]:
         """Returns the disclosures of the interpretations used."""

@@ -24,6 +24,7 @@ from referee.games.earth_water.rules import (
     CHEAP_BRIDGE,
     DEFENCE,
     DIE,
+    DIE_DRIVEN,
     EMPTY_HAND,
     END_OPERATION,
     FACE_DESTROY_ARMY,
@@ -32,6 +33,8 @@ from referee.games.earth_water.rules import (
     FACE_PASS,
     FACE_PLACE,
     LINES,
+    NO_EVENTS,
+    NO_LIMIT,
     PERSIAN_ATTRITION,
     PERSIAN_HAND,
     PREPARATION,
@@ -271,7 +274,7 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
     face = roll.faces[0]
     out.die, out.source = face, roll.source
     out.situation = (out.situation + ", then " if out.situation else "") + f"die {face}"
-    says.add(DIE, "roll", f"Roll the die: {face} ({roll.source})", die=face, source=roll.source)
+    says.add(DIE, "roll", f"Roll the die: {face} ({roll.source})", die=face, source=roll.source, also=(DIE_DRIVEN,))
     operation: Operation = state.tables.persia.faces[face].operation
     tried: list[Operation] = []
     while True:
@@ -299,7 +302,7 @@ def _discard(out: Outcome) -> Outcome:
     hand = out.state.hands.persia
     if hand:
         out.says.add(END_OPERATION, "discard", f"Discard 1 card (Persian hand {hand} → {hand - 1})",
-                     interpretations=_i(out.state, "die-pass") if out.passed else ())
+                     interpretations=_i(out.state, "die-pass") if out.passed else (), also=(NO_EVENTS,))
         out.state = out.state.model_copy(update={"hands": out.state.hands.plus(Side.PERSIA, -1)})
     return out
 
@@ -417,7 +420,7 @@ def _do_destroy_fleet(state: EarthWaterState, says: Announcer) -> tuple[EarthWat
     state = _units(_units(state, city, fleets=-1, side=Side.GREECE), city, fleets=1)
     g = state.at(city)
     says.add(FACE_DESTROY_FLEET, "destroy-fleet", f"Remove 1 Greek fleet from {city} and place 1 Persian fleet "
-             f"there (Persian fleets in {city}: {g.persian_fleets})", counts={city: 1})
+             f"there (Persian fleets in {city}: {g.persian_fleets})", counts={city: 1}, also=(NO_LIMIT,))
     if g.greek_fleets:
         state, _ = start_battle(state, Battle(city=city, kind="naval", attacker=Side.PERSIA))
         says.add(FACE_DESTROY_FLEET, "battle", f"Naval battle in {city}: {many(g.persian_fleets, 'Persian fleet')} "
@@ -436,7 +439,7 @@ def _do_place(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
             state = _units(state, city, armies=1, fleets=1)
             g = state.at(city)
             says.add(FACE_PLACE, "place", f"Place 1 fleet and 1 army in {city} (now {many(g.persian_fleets, 'fleet')}"
-                     f", {many(g.persian_armies, 'army')})", counts={city: 1})
+                     f", {many(g.persian_armies, 'army')})", counts={city: 1}, also=(NO_LIMIT,))
             return state, ""
     for city in order:
         g = state.at(city)
