@@ -149,6 +149,27 @@ class IliadMap:
         return {False: bytes(rivers), True: bytes(r or w for r, w in zip(rivers, walls, strict=True))}
 
     @cached_property
+    def sea(self) -> frozenset[Cell]:
+        """The open-sea squares."""
+        return frozenset(c for c, sq in enumerate(self.squares) if sq.terrain is Terrain.SEA)
+
+    @cached_property
+    def mountain_reach(self) -> tuple[int, ...]:
+        """For every square, the king-step distance to the nearest mountain square (a move
+        shorter than that never meets one, so its squares all cost 1)."""
+        far = self.grid.rows + self.grid.cols
+        mountains = [c for c, sq in enumerate(self.squares) if sq.terrain is Terrain.MOUNTAIN]
+        if not mountains:
+            return (far,) * self.grid.size
+        found = self.grid.flood(mountains[0], far, frozenset(), frozenset(), diagonal=True).distance
+        best = dict(found)
+        for m in mountains[1:]:
+            for c, d in self.grid.flood(m, far, frozenset(), frozenset(), diagonal=True).distance.items():
+                if d < best[c]:
+                    best[c] = d
+        return tuple(best[c] for c in self.grid.cells())
+
+    @cached_property
     def has_mountains(self) -> bool:
         """Whether any square costs more than one movement point."""
         return any(sq.terrain is Terrain.MOUNTAIN for sq in self.squares)

@@ -83,7 +83,8 @@ class RandomPolicy:
         if not enemy or self.rng.random() < 0.3:
             return action(self.rng.choice(cells))
         goal = self.rng.choice(enemy)
-        best = sorted(cells, key=lambda c: grid.chebyshev(c, goal))
+        sample = self.rng.sample(cells, min(len(cells), 12))
+        best = sorted(sample, key=lambda c: grid.chebyshev(c, goal))
         return action(self.rng.choice(best[:3]))
 
 

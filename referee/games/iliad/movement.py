@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
 from typing import cast
 
 from referee.games.iliad.board import Terrain
@@ -114,13 +115,27 @@ class Situation:
         """The enemies in whose zone a square lies."""
         return self.control.get(cell, ())
 
+    @cached_property
+    def _closed(self) -> frozenset[Cell]:
+        """Squares no move may enter: the sea and every counter's square."""
+        return self.state.tables.board.sea | frozenset(self.occ)
+
+    @cached_property
+    def _stops(self) -> frozenset[Cell]:
+        return frozenset(compress(range(len(self._stop)), self._stop))
+
     def reach(self, counter: Counter, start: Cell) -> SearchResult:
-        """Movimento: every square the counter's move may enter within its allowance."""
+        """Movimento: every square the counter's move may enter within its allowance (a
+        unit-cost flood when no mountain lies within reach, else a costed search)."""
         state = self.state
+        board = state.tables.board
+        limit = allowance(counter)
+        if board.mountain_reach[start] > limit:
+            return board.grid.flood(start, limit, self._closed, self._stops, diagonal(state))
         stop = self._stop
-        return state.tables.board.grid.search(
-            start, allowance(counter), cast(Callable[[Cell], bool], self._open.__getitem__), lambda c: not stop[c],
-            self._cost.__getitem__ if state.tables.board.has_mountains else None, diagonal(state),
+        return board.grid.search(
+            start, limit, cast(Callable[[Cell], bool], self._open.__getitem__), lambda c: not stop[c],
+            self._cost.__getitem__, diagonal(state),
         )
 
 

@@ -20,7 +20,7 @@ from referee.games.iliad.state import IliadState, Phase
 from referee.grid import Cell
 from referee.rulings import Ruling
 
-RECOVERY = Fraction(2, 3)  # La notte: two thirds of the points lost, rounded up
+RECOVERY = Fraction(2, 3)  # La notte: two thirds of the points lost, rounded up (16 gives 12)
 VICTORY_COUNTERS = 5  # Scopo del gioco: five counters in Troy, or on five ships
 
 
@@ -214,8 +214,14 @@ def victory_event(reason: str) -> Ruling:
 
 
 def allowance(state: IliadState, side: Side) -> int:
-    """La notte: two thirds of the points a side lost today, rounded up."""
-    return ceil(state.points_lost(side) * RECOVERY)
+    """La notte: two thirds of the points a side lost today, rounded up (interpretation
+    night-rounding: the rulebook's example, 16 lost giving 12, rounds the lost points up to a
+    multiple of three first)."""
+    lost = state.points_lost(side)
+    if state.tables.choice("night-rounding") == "multiple-of-three":
+        step = RECOVERY.denominator
+        return ceil(lost / step) * step * RECOVERY.numerator // step
+    return ceil(lost * RECOVERY)
 
 
 def leaving_by_morning(state: IliadState) -> bool:

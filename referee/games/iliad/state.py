@@ -42,7 +42,7 @@ INTERPRETATIONS: tuple[str, ...] = (
     "wall-doubling", "doubling-stack", "duel-hour", "duel-availability", "archer-value", "archer-zone",
     "arrow-wound", "wounded-in-battle", "wound-heals", "wounded-placement", "wounded-idle", "attack-in-place",
     "move-once", "battle-sides", "duel-half-points", "duel-equal-totals", "duel-large-difference",
-    "achilles-zone", "night-choice", "thracian-losses", "camp-start", "troy-ground", "victory-timing",
+    "achilles-zone", "night-rounding", "night-choice", "thracian-losses", "camp-start", "troy-ground", "victory-timing",
 )
 """Every interpretation the engine applies; rules.yaml must list each (a user may switch options)."""
 

@@ -12,7 +12,7 @@ from referee.games.iliad.roster import Side
 from referee.games.iliad.state import Phase
 from referee.tables import load_table_set
 
-from .helpers import ENGINE, SAMPLES, codes, judge, play, sections, started
+from .helpers import ENGINE, SAMPLES, codes, faces, judge, play, sections, started
 
 
 def test_preparazione_the_sample_setup_starts_day_1_with_the_greeks() -> None:
@@ -64,7 +64,7 @@ def test_preparazione_the_citadel_is_covered_first() -> None:
 
 
 def test_preparazione_achilles_is_placed_and_frozen() -> None:
-    state = play(started(), "resolve")  # the duel hour's dice are not needed for this check
+    state = play(started(), "resolve", dice=faces(3, 3, 3, 3, 3, 3))  # the duel: three equal throws
     assert codes(judge(state, "Achille E14")) == ["not-your-move"]
     greek_hour = play(state, "resolve")
     assert codes(judge(greek_hour, "Achille E14")) == ["achilles-sulks"]
@@ -74,5 +74,6 @@ def test_preparazione_setup_files_name_file_and_field_on_errors() -> None:
     state = ENGINE.new_state(load_table_set("iliad"))
     data = yaml.safe_load((SAMPLES / "setup.yaml").read_text(encoding="utf-8"))
     data["greek"]["Achiles"] = data["greek"].pop("Achille")
-    with pytest.raises(PositionError, match=r"setup.yaml: greek.Achiles: unknown hero 'Achiles'; did you mean 'Achille'"):
+    expected = r"setup.yaml: greek.Achiles: unknown hero 'Achiles'; did you mean 'Achille'"
+    with pytest.raises(PositionError, match=expected):
         ENGINE.setup_actions(state, data, "setup.yaml")
