@@ -11,12 +11,16 @@ makes PERS.IA pass (interpretation fallback-loop). Entry points: :func:`prepare`
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from referee.bot import Choice
 from referee.dice import Dice
+from referee.game import GameState
+from referee.games.earth_water.actions import Persia
 from referee.games.earth_water.announce import Announcer
 from referee.games.earth_water.combat import start_battle
 from referee.games.earth_water.movement import path_text, reachable, route
@@ -35,6 +39,7 @@ from referee.games.earth_water.rules import (
     LINES,
     NO_EVENTS,
     NO_LIMIT,
+    OPERATIONS,
     PERSIAN_ATTRITION,
     PERSIAN_HAND,
     PREPARATION,
@@ -42,8 +47,9 @@ from referee.games.earth_water.rules import (
     SITUATION_B,
     SITUATION_C,
     SITUATION_D,
+    SUPPLY,
 )
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Side, many
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Phase, Side, many
 from referee.games.earth_water.supply import supplied, surplus
 from referee.rulings import RuleRef
 
@@ -530,3 +536,22 @@ def _lines(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     return state
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# The Bot protocol
+
+
+class PersiaBot:
+    """PERS.IA as a :class:`~referee.bot.Bot`: names the procedure due now; the die is rolled when
+    the action is applied, so the choice itself needs no randomness."""
+
+    def choose(self, state: GameState, rng: random.Random) -> Choice:
+        """Returns ``persia prepare|operate|supply`` for the phase, with its section."""
+        assert isinstance(state, EarthWaterState)
+        phase = state.phase
+        if phase is Phase.PERSIAN_PREPARATION:
+            return Choice(action=Persia(procedure="prepare"), reason="PERS.IA prepares", cites=(PREPARATION,))
+        if phase is Phase.PERSIAN_SUPPLY:
+            return Choice(action=Persia(procedure="supply"), reason="PERS.IA supplies", cites=(SUPPLY,))
+        return Choice(action=Persia(procedure="operate"), reason="PERS.IA operates", cites=(OPERATIONS,))
