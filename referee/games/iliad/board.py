@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.errors import TableError
 from referee.games.iliad.roster import Side
-from referee.grid import Cell, SquareGrid
+from referee.grid import Cell, SquareGrid, row_label
 from referee.rulings import Provenance
 
 MAX_ROWS = 52  # two-letter row names run to AZ
@@ -200,12 +200,13 @@ def parse_map(label: str, file: MapFile) -> IliadMap:
     known = "".join(sorted(file.legend))
     for r, row in enumerate(file.rows):
         if len(row) != width:
-            raise TableError(label, f"rows[{r}]", f"{len(row)} squares wide, row 0 has {width}")
+            raise TableError(label, f"rows[{r}] (row {row_label(r)})", f"{len(row)} squares wide, row A has {width}")
         for c, char in enumerate(row):
             entry = file.legend.get(char)
             if entry is None:
                 raise TableError(
-                    label, f"rows[{r}]", f"unknown character {char!r} at column {c + 1}; the legend has {known!r}"
+                    label, f"rows[{r}] (row {row_label(r)})",
+                    f"unknown character {char!r} at column {c + 1}; the legend has {known!r}",
                 )
             squares.append(Square(entry.terrain, entry.camp, entry.ship, entry.troy, entry.start, entry.name, char))
     board = IliadMap(SquareGrid(len(file.rows), width), tuple(squares), file.terrain, file.provenance)

@@ -216,7 +216,9 @@ class IliadEngine(Engine):
 
     def _move_disclosures(self, ctx: MoveContext, action: Action) -> list[str]:
         tables = ctx.state.tables
-        out = [tables.map_disclosure(), tables.interpretation("move-once")]
+        out = [tables.map_disclosure()]
+        if ctx.counter.id in ctx.state.moved:
+            out.append(tables.interpretation("move-once"))
         if isinstance(action, act.Move):
             out.append(tables.interpretation("diagonal-movement"))
             if ctx.state.wall:
@@ -606,6 +608,8 @@ def _resolve_notes(s: IliadState) -> list[Ruling]:
         duel = s.tables.calendar.duel(s.day, s.hour)
         assert duel is not None
         return [Ruling.event("duel", f"{duel.greek} and {duel.trojan} fight the scheduled duel", (CALENDAR,))]
+    if not s.shots and not s.attacks:
+        return []
     return [Ruling.event("combats", f"{len(s.shots)} shot(s) and {len(s.attacks)} attack(s) to resolve", (TURN,))]
 
 

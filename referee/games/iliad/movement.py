@@ -357,8 +357,9 @@ def check_route(ctx: MoveContext) -> Ruling | None:
             free = grid.search(start, 4 * (grid.rows + grid.cols), enter, go_on, cost, diag)
             need = free.distance.get(target)
             detail = f"needs {need} movement points" if need is not None else "has no way over land"
-            return Ruling.violation("too-far", f"{moves} {detail} (a mountain square costs {MOUNTAIN_COST})",
-                                    (ALLOWANCE, TERRAIN))
+            if need is not None and any(terrain(c) is Terrain.MOUNTAIN for c in free.path(target)):
+                detail += f" (a mountain square costs {MOUNTAIN_COST})"
+            return Ruling.violation("too-far", f"{moves} {detail}", (ALLOWANCE, TERRAIN))
         return Ruling.violation(code, f"{moves}: {why}", (MOVEMENT,) if code != "must-stop" else (TERRAIN,))
     stoppers = sorted({e for c in search.distance for e in ctx.sit.zone_of(c) if e not in ctx.sit.engaged})
     return Ruling.violation(
