@@ -111,5 +111,8 @@ def night(
         print_json({"record": record.model_dump(mode="json"),
                     "position": engine.to_position(new).model_dump(mode="json")})
         return
+    import yaml
+
     show(render.record(record))
-    show(engine.to_position(new).model_dump_json(indent=2, exclude_defaults=True))
+    data = engine.to_position(new).model_dump(mode="json", exclude_defaults=True)
+    typer.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), nl=False)

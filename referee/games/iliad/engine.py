@@ -206,9 +206,6 @@ class IliadEngine(Engine):
             chosen, camp = self._night_choice(s, action)
             violations = night_problems(s, chosen, camp)
             provisional = [s.tables.interpretation("night-choice")] if None in (action.greek, action.trojan) else []
-            if not violations:
-                notes = [Ruling.event("revive", f"the {side.label} revive {', '.join(ids) or 'nobody'}", ())
-                         for side, ids in chosen.items()]
         else:
             violations = self._adjust_problems(s, action)
         return Verdict(action=text, violations=tuple(violations), notes=tuple(notes),

@@ -41,7 +41,8 @@ class IliadPosition(BaseModel):
     )
     counters: dict[str, str] = Field(
         default_factory=dict,
-        description="Counter -> square, 'dead' or 'gone' (Thracians from day 3). Unlisted counters are dead.",
+        description="Counter -> square, 'dead' or 'gone' (Thracians from day 3). Unlisted counters are dead "
+        "(gone for Thracians from day 3; not yet placed in the set-up phase).",
     )
     start: dict[str, str] = Field(default_factory=dict, description="Start squares differing from deployment.yaml.")
     wounded: list[str] = Field(default_factory=list, description="Wounded counters (halved dice, no move).")
@@ -240,14 +241,7 @@ def position_of(state: IliadState) -> IliadPosition:
     """Returns the position-file model of a state."""
     tables = state.tables
     grid = tables.board.grid
-    counters: dict[str, str] = {}
-    for c in tables.roster.counters:
-        if c.id in state.where:
-            counters[c.id] = grid.name(state.where[c.id])
-        elif c.id in state.removed:
-            counters[c.id] = GONE
-        elif state.phase is not Phase.SETUP:
-            counters[c.id] = DEAD
+    counters = {c.id: grid.name(state.where[c.id]) for c in tables.roster.counters if c.id in state.where}
     start = {k: grid.name(v) for k, v in state.start.items() if tables.deployment.get(k) != v}
     declared = {a.attacker for a in state.attacks} | {s.archer for s in state.shots}
     return IliadPosition(
