@@ -25,7 +25,7 @@ def test_sample_positions_load(name: str) -> None:
 def test_duello_rulebook_example_as_a_sample_position() -> None:
     path = SAMPLES / "duel-example.yaml"
     state = ENGINE.from_position(packaged_table_set("iliad"), read_data_file(path), str(path))
-    new, result = ENGINE.resolve_pending(state, faces(3, 5, 6, 2, 5, 3))
+    _, result = ENGINE.resolve_pending(state, faces(3, 5, 6, 2, 5, 3))
     assert [t.result for t in result.results[0].throws] == ["nothing", "wounded", "killed"]  # type: ignore[union-attr]
     assert "Antimaco" not in result.position.counters and result.position.side is Side.TROJAN
 
