@@ -508,6 +508,3 @@ def in_range(state: IliadState, archer_cell: Cell, side: Side) -> list[CounterId
     """Combattimento: arcieri: the enemies of ``side`` an archer on a square may shoot."""
     return [e for e, c in state.where.items() if state.counter(e).side is not side
             and shot_line(state, archer_cell, c) is not None]
-
-
-__all__ = ["MOVE_CHECKS", "MoveContext", "Situation", "combat_groups", "destinations", "shot_line"]

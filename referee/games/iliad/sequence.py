@@ -351,6 +351,3 @@ def apply_night(
     })
     new, more = start_hour(new)
     return new, events + more
-
-
-__all__ = ["SETUP"]

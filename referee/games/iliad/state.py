@@ -23,7 +23,6 @@ from referee.games.iliad.roster import (
     Counter,
     CounterId,
     DuelTableRow,
-    Result,
     Roster,
     RosterFile,
     Side,
@@ -285,6 +284,3 @@ def occupancy(state: IliadState) -> dict[Cell, CounterId]:
 def uncertain(provenance: Provenance) -> bool:
     """True when a ruling that used a value of this provenance must say so."""
     return provenance in UNCERTAIN
-
-
-__all__ = ["Attack", "IliadState", "IliadTables", "Phase", "Result", "Shot", "load_tables", "occupancy"]
