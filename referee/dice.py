@@ -163,6 +163,8 @@ class PhysicalDice:
         Raises:
             DiceError: some typed faces were not needed.
         """
+        if self.used == 0 and self.faces:
+            raise DiceError("this action rolled no dice; leave out --dice")
         if self.used < len(self.faces):
             raise DiceError(f"{len(self.faces)} faces typed but the action needs only {self.used}")
 

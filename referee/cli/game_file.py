@@ -78,7 +78,10 @@ def new(
     gf.close()
 
 
-@app.command(name="do")
+WORDS = {"ignore_unknown_options": True}  # "Abydos -> Pella" is an action, not an option
+
+
+@app.command(name="do", context_settings=WORDS)
 @guarded
 def do_(
     action: Annotated[list[str], typer.Argument(help="The action, e.g. 'Pyxis C5' or 'support Messène Athéna'.")],

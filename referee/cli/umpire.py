@@ -55,7 +55,7 @@ def _target(
     return gf.game, gf.state(), rest, gf
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 @guarded
 def judge(
     words: Words,
