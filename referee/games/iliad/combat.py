@@ -292,6 +292,7 @@ def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> No
     if result == "killed":
         board.kill(target)
     elif result == "wounded":
+        board.disclose(board.state.tables.interpretation("arrow-wound"))
         status = board.hurt(target)
         if status == "killed":
             result = "killed"
@@ -331,7 +332,7 @@ def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dic
     result = DuelResult(attacker=attacker, defender=defender, values=values, scheduled=scheduled,
                         throws=tuple(throws), outcome=(status[0], status[1]))
     board.results.append(result)
-    board.disclose(*(state.counter(h).disclose() for h in heroes if state.counter(h).provenance != "rulebook"))
+    board.disclose(*roster_disclosure(state, heroes))
     cites = (DUEL, CALENDAR) if scheduled else (DUEL,)
     board.events.append(Ruling.event("duel", result.summary(), cites))
 
@@ -375,7 +376,11 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
                            f"({state.tables.calendar.provenance['advantage']})")
         if any("wall" in d for d in doubled):
             board.disclose(state.tables.interpretation("wall-doubling"))
-    board.disclose(state.tables.interpretation("battle-sides"), state.tables.interpretation("archer-value"))
+    if any(d.count(",") for d in doubled):
+        board.disclose(state.tables.interpretation("doubling-stack"))
+    board.disclose(state.tables.interpretation("battle-sides"), *roster_disclosure(state, (*attackers, *defenders)))
+    if any(state.counter(x).archer for x in (*attackers, *defenders)):
+        board.disclose(state.tables.interpretation("archer-value"))
     cites = (BATTLE, CALENDAR, TERRAIN) if doubled else (BATTLE,)
     board.events.append(Ruling.event("battle", result.summary(), cites))
 
@@ -392,6 +397,14 @@ def _side_total(board: Board, group: list[CounterId], role: Role, rule: str) -> 
             doubled.append(f"{ident} ×{value} ({', '.join(reasons)})")
     hurt = [x in board.wounded for x in group]
     return total, doubled, (all(hurt) if rule == "all-wounded" else any(hurt))
+
+
+def roster_disclosure(state: IliadState, idents: tuple[CounterId, ...] | list[CounterId]) -> list[str]:
+    """One disclosure line for the values of counters that are not from the rulebook."""
+    shaky = [state.counter(i) for i in idents if state.counter(i).provenance != "rulebook"]
+    if not shaky:
+        return []
+    return ["roster.yaml: " + ", ".join(f"{c.id} {c.value_label} ({c.provenance})" for c in shaky)]
 
 
 def home_squares(state: IliadState, side: Side) -> list[Cell]:

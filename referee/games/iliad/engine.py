@@ -30,7 +30,9 @@ from referee.games.iliad.sequence import (
     auto_revive,
     begin,
     end_move,
+    event_disclosures,
     finish,
+    leaving_by_morning,
     night_problems,
     setup_problem,
     victory,
@@ -236,11 +238,16 @@ class IliadEngine(Engine):
         if isinstance(action, act.Night):
             chosen, camp = self._night_choice(s, action)
             new, events = apply_night(s, chosen, camp)
-            provisional = [s.tables.interpretation("night-choice")] if None in (action.greek, action.trojan) else []
+            provisional = [s.tables.interpretation("night-rounding")]
+            if None in (action.greek, action.trojan):
+                provisional.append(s.tables.interpretation("night-choice"))
+            if leaving_by_morning(s):
+                provisional.append(s.tables.interpretation("thracian-losses"))
             provisional.append(s.tables.interpretation("wound-heals"))
             if camp:
                 provisional.append(s.tables.interpretation("camp-start"))
-            return Applied(new, tuple(events), tuple(provisional))
+            provisional += event_disclosures(new, events)
+            return Applied(new, tuple(events), tuple(dict.fromkeys(provisional)))
         return Applied(self._apply_adjust(s, action))
 
     def _apply_declaration(self, s: IliadState, action: act.Move | act.Attack | act.Shoot) -> Applied:
@@ -291,6 +298,7 @@ class IliadEngine(Engine):
         if new.phase is Phase.OVER and new.win_reason:
             events.append(victory_event(new.win_reason))
             board.disclose(s.tables.interpretation("victory-timing"))
+        board.disclose(*event_disclosures(new, events))
         return new, board, events
 
     def _apply_adjust(self, s: IliadState, action: Action) -> IliadState:
@@ -472,7 +480,7 @@ def _resolve_notes(s: IliadState) -> list[Ruling]:
     if s.phase is Phase.DUEL:
         duel = s.tables.calendar.duel(s.day, s.hour)
         assert duel is not None
-        return [Ruling.event("duel", f"{duel.greek} and {duel.trojan} fight the scheduled duel", (CALENDAR,))]
+        return [Ruling.event("duel-pending", f"{duel.greek} and {duel.trojan} fight the scheduled duel", (CALENDAR,))]
     if not s.shots and not s.attacks:
         return []
     return [Ruling.event("combats", f"{len(s.shots)} shot(s) and {len(s.attacks)} attack(s) to resolve", (TURN,))]

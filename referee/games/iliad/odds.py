@@ -17,7 +17,16 @@ from pydantic import BaseModel, ConfigDict
 
 from referee.errors import IllegalActionError, NotationError
 from referee.games.iliad import actions as act
-from referee.games.iliad.combat import DUEL_THROWS, Role, Status, battle_value, duel_throw, shot_result, wound
+from referee.games.iliad.combat import (
+    DUEL_THROWS,
+    Role,
+    Status,
+    battle_value,
+    duel_throw,
+    roster_disclosure,
+    shot_result,
+    wound,
+)
 from referee.games.iliad.movement import composition_problem
 from referee.games.iliad.roster import CounterId, Result, fold
 from referee.games.iliad.rules import ARCHERY, ZONES
@@ -192,8 +201,7 @@ def _combat_odds(
     if violations:
         raise IllegalActionError(Verdict(action=text, violations=tuple(violations)))
     where = {**state.where, **cells}
-    provisional = [state.counter(x).disclose() for x in (*attackers, *defenders)
-                   if state.counter(x).provenance != "rulebook"]
+    provisional = roster_disclosure(state, (*attackers, *defenders))
     a0, d0 = state.counter(attackers[0]), state.counter(defenders[0])
     if len(attackers) == 1 and len(defenders) == 1 and a0.hero and d0.hero:
         second = tables.choice("second-wound")

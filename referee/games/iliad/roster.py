@@ -252,10 +252,6 @@ class Counter:
         """'Menelao (4)' for messages."""
         return f"{self.id} ({self.value_label})"
 
-    def disclose(self) -> str:
-        """Returns the disclosure of the counter's value when it is not from the rulebook."""
-        return f"roster.yaml: {self.id} value {self.value_label} ({self.provenance})"
-
 
 @dataclass(frozen=True)
 class Duel:

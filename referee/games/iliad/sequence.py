@@ -204,6 +204,30 @@ def finish(state: IliadState, winner: Side, reason: str) -> IliadState:
     return state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason})
 
 
+def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
+    """The reconstructed values and interpretations the hour's events relied on."""
+    tables = state.tables
+    cal = tables.calendar
+    out: list[str] = []
+    for event in events:
+        if event.code == "duel-skipped":
+            out.append(tables.interpretation("duel-availability"))
+        elif event.code == "wall-built":
+            out.append(f"calendar.yaml: wall from day {cal.wall[0]} hour {cal.wall[1]} ({cal.provenance['wall']})")
+        elif event.code == "achilles-enters" and not cal.reached(cal.achilles_enters, state.day, state.hour):
+            out.append(tables.interpretation("achilles-entry"))
+        elif event.code == "victory" and "Troy falls" in event.message:
+            out.append(tables.interpretation("troy-ground"))
+        elif event.code == "victory" and "sulks" in event.message:
+            out.append(tables.interpretation("achilles-entry"))
+        elif event.code in ("next-hour", "trojan-move") and state.favoured() is not None:
+            out.append(f"calendar.yaml: god advantage day {state.day} hour {state.hour} "
+                       f"({cal.provenance['advantage']})")
+        elif event.code == "nightfall":
+            out.append(f"calendar.yaml: {cal.hours} hours a day ({cal.provenance['hours']})")
+    return list(dict.fromkeys(out))
+
+
 def victory_event(reason: str) -> Ruling:
     """The event announcing a victory."""
     return Ruling.event("victory", reason, (VICTORY,))

@@ -113,8 +113,9 @@ def test_il_calendario_greeks_lose_if_only_sulking_achilles_is_left(tmp_path: Pa
     fields = {"day": 2, "hour": 4, "counters": {"Achille": "C12", "Macaone": "J15", "Cebrione": "J16",
                                                 "Ettore": "S19"}}
     state = play(position(**fields), "Macaone x Cebrione")
-    end = play(state, "resolve", dice=faces(1, 6))  # Macaone falls: only Achilles is left, sulking
+    end, rec = record(state, "resolve", faces(1, 6))  # Macaone falls: only Achilles is left, sulking
     assert end.phase is Phase.OVER and end.winner is Side.TROJAN and "sulks" in (end.win_reason or "")
+    assert any("achilles-entry: greeks-lose" in p for p in rec.provisional)
     other = play(position(choose(tmp_path, "achilles-entry", "achilles-enters"), **fields), "Macaone x Cebrione")
     goes_on, rec = record(other, "resolve", faces(1, 6))
     assert goes_on.phase is Phase.MOVE and not goes_on.achilles_sulks

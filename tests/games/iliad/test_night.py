@@ -51,6 +51,8 @@ def test_la_notte_everyone_goes_back_to_start_and_the_wounded_heal() -> None:
     assert "Macaone" in morning.where and "Podalirio" in morning.where  # 2 lost, 2 back
     assert (morning.day, morning.hour, morning.side) == (2, 1, Side.GREEK)
     assert {"revived", "back-to-start"} <= set(event_codes(rec))
+    assert any("night-rounding: multiple-of-three" in p for p in rec.provisional)
+    assert any("calendar.yaml: wall from day 2 hour 1 (reconstruction)" in p for p in rec.provisional)
     assert len(set(morning.where.values())) == len(morning.where)
 
 

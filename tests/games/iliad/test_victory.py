@@ -19,6 +19,7 @@ def test_scopo_five_greek_counters_in_troy_at_once() -> None:
     end, rec = record(moved, "resolve")
     assert end.phase is Phase.OVER and end.winner is Side.GREEK and "Troy falls" in (end.win_reason or "")
     assert "victory" in event_codes(rec)
+    assert any("troy-ground" in p for p in rec.provisional) and any("victory-timing" in p for p in rec.provisional)
     outcome = ENGINE.outcome(end)
     assert outcome is not None and outcome.winner == "greek"
     assert ENGINE.legal_actions(end) == []
