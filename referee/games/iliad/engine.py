@@ -483,4 +483,6 @@ def _resolve_notes(s: IliadState) -> list[Ruling]:
         return [Ruling.event("duel-pending", f"{duel.greek} and {duel.trojan} fight the scheduled duel", (CALENDAR,))]
     if not s.shots and not s.attacks:
         return []
-    return [Ruling.event("combats", f"{len(s.shots)} shot(s) and {len(s.attacks)} attack(s) to resolve", (TURN,))]
+    parts = [f"{n} {word}{'s' if n > 1 else ''}" for n, word in ((len(s.shots), "shot"), (len(s.attacks), "attack"))
+             if n]
+    return [Ruling.event("combats", f"{' and '.join(parts)} to resolve, arrows first", (TURN,))]

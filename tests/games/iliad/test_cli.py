@@ -183,3 +183,21 @@ def test_first_hour_script_runs_as_written(runner: CliRunner, tmp_path: Path, mo
     assert (state.day, state.hour, state.side.value) == (1, 3, "greek")
     assert "Macaone" in state.dead and "Paride" in state.wounded
     assert all(r.source == "physical" for e in entries for r in e.rolls)
+
+
+def test_adjust_undo_and_log_on_the_game_file(runner: CliRunner, game: Path) -> None:
+    code, out = run(runner, "adjust", "Ettore J15", "--reason", "we misplaced him", "--file", str(game))
+    assert code == 0, out
+    code, out = run(runner, "adjust", "Ettore D13", "--reason", "on a friend", "--file", str(game))
+    assert code == 1 and "square-occupied" in out
+    code, out = run(runner, "resolve", "--dice", "3,3,3,3,3,3", "--file", str(game))
+    assert code == 0, out
+    before = game.read_bytes()
+    code, out = run(runner, "undo", "--file", str(game))
+    assert code == 1 and "rolled dice" in out and game.read_bytes() == before
+    code, out = run(runner, "undo", "--force", "--file", str(game))
+    assert code == 0
+    code, out = run(runner, "log", "--json", "--file", str(game))
+    entries = json.loads(out)
+    assert entries[-1]["kind"] == "undo" and entries[-1]["forced"]
+    assert any(e["kind"] == "adjust" and e["reason"] == "we misplaced him" for e in entries)
