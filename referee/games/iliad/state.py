@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -103,10 +104,18 @@ class IliadTables:
 
     def duel_result(self, throw: int, difference: int) -> DuelTableRow:
         """Combattimento: duello: the band of a throw for a rounded difference."""
+        found = self._bands.get((throw, difference))
+        if found is not None:
+            return found
         for row in self.duel_table:
             if row.throw == throw and row.covers(difference):
                 return row
         raise AssertionError(f"no duel band for throw {throw}, difference {difference}")
+
+    @cached_property
+    def _bands(self) -> dict[tuple[int, int], DuelTableRow]:
+        return {(row.throw, d): row for row in self.duel_table for d in range(row.min_difference, 31)
+                if row.covers(d)}
 
     def map_disclosure(self) -> str:
         """The disclosure of the map's provenance."""
