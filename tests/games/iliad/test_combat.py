@@ -70,6 +70,15 @@ def test_duello_a_wound_halves_the_later_dice_and_the_wounded_are_carried_home()
     assert codes(judge(play(new, "resolve"), "resolve")) == []  # the game goes on
 
 
+def test_duello_the_wounded_stay_put_until_the_next_morning() -> None:
+    state = position(day=1, hour=12, counters={"Diomede": "D13", "Ettore": "S19"}, wounded=["Diomede"])
+    assert codes(judge(state, "Diomede H13")) == ["wounded"]
+    night = play(state, "resolve", "resolve")  # the Greek and Trojan moves of hour 12
+    assert night.phase.value == "night" and "Diomede" in night.wounded
+    morning = play(night, "night")
+    assert morning.wounded == () and judge(morning, "Diomede E13").legal  # the wall stands on day 2
+
+
 def test_duello_the_wounded_defend_in_place_with_halved_dice(tmp_path: Path) -> None:
     fields = {**H2, "counters": {"Diomede": "R20", "Ettore": "S20"}, "wounded": ["Ettore"]}
     state = play(position(**fields), "Diomede x Ettore")
@@ -149,6 +158,10 @@ def test_calendario_god_advantage_doubles_the_favoured_value_one_counters() -> N
     assert battle_at(6).values == (2, 1)
     assert battle_at(7).values == (1, 2)  # day 1, hours 7-9: the Trojans
     assert battle_at(10).values == (1, 1)
+    # The advantage holds in both moves of the hour: here the Trojans attack at hour 3.
+    reply = position(day=1, hour=3, side="trojan", counters={"Macaone": "J15", "Cebrione": "J16", "Diomede": "D13"})
+    _, rec = record(play(reply, "Cebrione x Macaone"), "resolve", faces(3, 3))
+    assert BattleResult.model_validate(_results(rec.details)[0]).values == (1, 2)
     hero = position(day=1, hour=3, counters={"Diomede": "J15", "Cebrione": "J16", "Ettore": "S20"})
     _, rec = record(play(hero, "Diomede x Cebrione"), "resolve", faces(3, 3))
     assert BattleResult.model_validate(_results(rec.details)[0]).values == (8, 1)  # heroes never double
