@@ -1,8 +1,386 @@
-"""``referee capture`` and ``referee vision markers|calibrate``: reading the board from a photo."""
+"""``referee capture`` and ``referee vision markers|calibrate``: reading the board from a photo.
+
+``cv2`` and the ``vision`` package are imported inside the commands, so the rest of the CLI
+never loads them. A game supports photo capture when its package has a ``capture`` module
+(Cyrus & Pyxis does); the rules-side inference lives there, not here.
+"""
 
 from __future__ import annotations
 
+import importlib
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+
+from referee.cli.common import (
+    FileOpt,
+    JsonOpt,
+    PositionOpt,
+    TablesOpt,
+    fail,
+    guarded,
+    load_position,
+    print_json,
+    read_data_file,
+    show,
+)
+
+if TYPE_CHECKING:
+    from referee.game import Engine, GameState
+    from vision.board import BoardSpec
+    from vision.calibrate import Calibration
+    from vision.debug import DebugSink
+    from vision.pipeline import Observation
 
 app = typer.Typer()
 vision_app = typer.Typer(no_args_is_help=True)
+
+DEFAULT_FILE = Path("game.referee")
+PhotoArg = Annotated[
+    Path, typer.Argument(help="The photo: PNG or JPEG, taken from above the board.")
+]
+GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game slug, e.g. cyrus-pyxis.")]
+CalibrationOpt = Annotated[
+    Path | None,
+    typer.Option("--calibration", "-c", help="Colour calibration from referee vision calibrate."),
+]
+DebugOpt = Annotated[
+    Path | None, typer.Option("--debug", help="Write a picture of each stage into this folder.")
+]
+
+
+def _capture_module(engine: Engine) -> ModuleType:
+    """Returns the game's capture module (the rules side of reading a photo)."""
+    name = f"referee.games.{engine.info.package}.capture"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        raise fail(f"photo capture is not available for {engine.info.slug} yet") from None
+
+
+def _sink(debug: Path | None) -> DebugSink:
+    from vision.debug import FolderSink, NullSink
+
+    return FolderSink(debug) if debug is not None else NullSink()
+
+
+def _calibration(path: Path | None, board: BoardSpec) -> Calibration | None:
+    if path is None:
+        return None
+    from vision.calibrate import load_calibration
+
+    return load_calibration(path, board)
+
+
+def _game_of_position(position: Path, game: str | None) -> str:
+    if game is not None:
+        return game
+    data = read_data_file(position)
+    name = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        raise typer.BadParameter("give --game, or a 'game:' field in the position file")
+    return name
+
+
+def _parse_answers(answers: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in answers or []:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise typer.BadParameter(
+                f"{text!r}: write CELL=LEGION (e.g. D7=Athéna) or LEGION=off|eliminated"
+            )
+        out[key.strip()] = value.strip()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# referee capture
+
+
+@app.command()
+@guarded
+def capture(
+    photo: PhotoArg,
+    game: GameOpt = None,
+    position: PositionOpt = None,
+    calibration: CalibrationOpt = None,
+    file: FileOpt = DEFAULT_FILE,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Play the turn read from the photo (game file).")
+    ] = False,
+    answer: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--answer",
+            "-a",
+            help="Answer a question: CELL=LEGION (D7=Athéna) or LEGION=off|eliminated.",
+        ),
+    ] = None,
+    debug: DebugOpt = None,
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Read the board from an overhead photo.
+
+    With --game only: what every cell shows (side, terrain, confidence). With --position, or in
+    a game file: the legal turn that explains the photo, or questions when several fit; --apply
+    plays it in the game file only when exactly one explanation fits.
+    """
+    start = time.perf_counter()
+    answers = _parse_answers(answer)
+    if position is not None:
+        engine, state, _ = load_position(_game_of_position(position, game), position, tables)
+        if apply:
+            raise fail("--apply plays into a game file; with --position nothing is stored", code=2)
+        _infer(engine, state, photo, calibration, answers, debug, tables, start, json_, None)
+        return
+    if game is not None:
+        if apply or answers:
+            raise fail(
+                "--apply and --answer need a position: give --position or use a game file", code=2
+            )
+        _observe_only(game, photo, calibration, debug, tables, json_)
+        return
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        engine, state = gf.game, gf.state()
+        applied = _infer(
+            engine,
+            state,
+            photo,
+            calibration,
+            answers,
+            debug,
+            tables,
+            start,
+            json_,
+            gf if apply else None,
+        )
+    if apply and not applied:
+        raise fail(
+            "nothing was played: the photo does not settle one turn "
+            "(answer with --answer, or type the moves)"
+        )
+
+
+def _observe_only(
+    game: str,
+    photo: Path,
+    calibration: Path | None,
+    debug: Path | None,
+    tables: Path | None,
+    json_: bool,
+) -> None:
+    from referee.games import find_game
+    from vision.board import load_board
+    from vision.pipeline import observe
+
+    engine = find_game(game)
+    board = load_board(engine.info.slug, tables)
+    obs = observe(photo, board, calibration=_calibration(calibration, board), debug=_sink(debug))
+    if json_:
+        print_json(obs.model_dump(mode="json", exclude_none=True))
+        return
+    _show_observation(obs, board)
+
+
+def _infer(
+    engine: Engine,
+    state: GameState,
+    photo: Path,
+    calibration: Path | None,
+    answers: dict[str, str],
+    debug: Path | None,
+    tables: Path | None,
+    start: float,
+    json_: bool,
+    gf: object | None,
+) -> bool | None:
+    """Reads the photo against a position; plays the turn into ``gf`` if given and settled.
+
+    Returns whether the turn was played (None when nothing was asked to be played).
+    """
+    from vision.board import load_board
+    from vision.errors import LowConfidenceError
+    from vision.pipeline import observe
+
+    module = _capture_module(engine)
+    board = load_board(engine.info.slug, tables)
+    labels = module.legion_labels(state)
+    obs = observe(
+        photo,
+        board,
+        calibration=_calibration(calibration, board),
+        labels=labels,
+        debug=_sink(debug),
+    )
+    report = module.infer_turn(state, obs.cells, answers=answers, identity=obs.identity)
+    if report.status == "unreadable":
+        raise LowConfidenceError(report.unreadable, "too many to check the turn against the rules")
+    applied: bool | None = None
+    if gf is not None:
+        applied = report.status == "explained" and _play(gf, state, list(report.actions))
+    data = report.model_dump(mode="json")
+    data["seconds"] = round(time.perf_counter() - start, 3)
+    data["read_seconds"] = obs.seconds
+    if applied is not None:
+        data["applied"] = applied
+    if json_:
+        print_json(data)
+    else:
+        from referee import render
+
+        show(render.explains(report))
+        if applied:
+            show(f"[green]played {len(report.actions)} action(s) into the game file[/]")
+    return applied
+
+
+def _play(gf: object, before: GameState, actions: list[str]) -> bool:
+    """Plays the actions into the game file, all or none."""
+    from referee.errors import RefereeError
+    from referee.journal import GameFile
+
+    assert isinstance(gf, GameFile)
+    if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
+        raise fail("the game file changed while the photo was read; run referee capture again")
+    played = 0
+    try:
+        for text in actions:
+            gf.do(text)
+            played += 1
+    except RefereeError:
+        for _ in range(played):
+            gf.undo()
+        raise
+    return True
+
+
+def _show_observation(obs: Observation, board: BoardSpec) -> None:
+    from referee import render
+    from referee.game import BoardView, CellView
+
+    names = board.cell_names()
+    cells = []
+    for name in names:
+        r = obs.cells[name]
+        unsure = name in obs.unreadable
+        label = "?" if unsure else ("" if r.occupant is None else r.occupant[:1].upper())
+        side = r.occupant if not unsure else None
+        cells.append(
+            CellView(
+                name=name,
+                terrain=r.terrain,
+                label=label,
+                side=side,
+                mark="combat" if unsure else None,
+            )
+        )
+    view = BoardView(
+        title="as read from the photo",
+        rows=board.rows,
+        cols=board.cols,
+        row_labels=tuple(n.rstrip("0123456789") for n in names[:: board.cols]),
+        col_labels=tuple(str(c + 1) for c in range(board.cols)),
+        cells=tuple(cells),
+        terrain_colours=board.terrain_colours,
+        side_colours=board.side_colours,
+    )
+    show(render.board(view, legend=False))
+    reg = obs.registration
+    found = (
+        f"markers {', '.join(map(str, reg.markers))}"
+        if reg.method == "markers"
+        else "the board outline"
+    )
+    show(
+        f"read in {obs.seconds:.2f} s from {found}; {len(obs.unreadable)} cell(s) unclear"
+        + (f": {', '.join(obs.unreadable)}" if obs.unreadable else "")
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# referee vision markers | calibrate
+
+
+@vision_app.command()
+@guarded
+def markers(
+    out: Annotated[Path, typer.Option("--out", "-o", help="PNG file to write.")],
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="Game whose board the markers fit.")
+    ] = "cyrus-pyxis",
+    cell_mm: Annotated[
+        float, typer.Option("--cell-mm", help="Side of one board cell as printed, in mm.")
+    ] = 40.0,
+    dpi: Annotated[int, typer.Option("--dpi", help="Printer resolution.")] = 300,
+    tables: TablesOpt = None,
+) -> None:
+    """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
+    import cv2
+
+    from referee.games import find_game
+    from vision.board import load_board
+    from vision.errors import VisionError
+    from vision.markers import marker_sheet
+
+    board = load_board(find_game(game).info.slug, tables)
+    sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
+    if out.suffix.lower() != ".png":
+        raise VisionError(f"{out}: the marker sheet is written as PNG (name it .png)")
+    try:
+        ok = cv2.imwrite(str(out), sheet)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise VisionError(f"{out}: cannot write the marker sheet (does the folder exist?)")
+    show(
+        f"wrote {out}: {len(board.markers.placements)} corner tabs ({board.markers.dictionary}, "
+        f"ids {', '.join(str(p.id) for p in board.markers.placements)}), "
+        f"one cell = {cell_mm:g} mm at {dpi} dpi; "
+        "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner"
+    )
+
+
+@vision_app.command()
+@guarded
+def calibrate(
+    photo: PhotoArg,
+    position: Annotated[
+        Path, typer.Option("--position", "-p", help="The position the photo shows (YAML/JSON).")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Calibration file to write (JSON).")],
+    game: GameOpt = None,
+    debug: DebugOpt = None,
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Learn your set's colours and counter labels from a photo of a known position."""
+    from vision.board import load_board
+    from vision.calibrate import calibrate as learn
+    from vision.calibrate import save_calibration
+
+    engine, state, _ = load_position(_game_of_position(position, game), position, tables)
+    module = _capture_module(engine)
+    board = load_board(engine.info.slug, tables)
+    cal = learn(
+        photo,
+        board,
+        module.cell_contents(state),
+        legions=module.legion_labels(state),
+        legion_at=module.legion_cells(state),
+        debug=_sink(debug),
+    )
+    save_calibration(cal, out)
+    if json_:
+        print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
+        return
+    show(
+        f"wrote {out}: {len(cal.measured)} colour classes measured, "
+        f"{len(cal.templates)} counter labels learned"
+    )

@@ -210,8 +210,12 @@ def infer_turn(
         return CaptureReport(status="unreadable", side=side, unreadable=hidden_names)
     terrain_bad = _terrain_disagreements(state, readable)
     if terrain_bad:
-        return CaptureReport(status="unexplained", side=side, disagreements=tuple(terrain_bad),
-                             unreadable=hidden_names)
+        return CaptureReport(
+            status="unexplained",
+            side=side,
+            disagreements=tuple(terrain_bad),
+            unreadable=hidden_names,
+        )
     placed, fates = _parse_answers(state, answers or {})
     candidates = _candidates(state, identity, limits, placed)
 
@@ -227,19 +231,34 @@ def infer_turn(
     notes: list[str] = []
     if not groups:
         if not search.complete:
-            question = Question(cell=None, text="the photo allows too many turns to check; "
-                                "type this turn's moves with referee do")
-            return CaptureReport(status="ambiguous", side=side, questions=(question,),
-                                 complete=False, unreadable=hidden_names,
-                                 notes=("the search stopped at its limits",))
-        return CaptureReport(status="unexplained", side=side, unreadable=hidden_names,
-                             disagreements=tuple(_diagnose(state, readable, before, search)))
+            question = Question(
+                cell=None,
+                text="the photo allows too many turns to check; "
+                "type this turn's moves with referee do",
+            )
+            return CaptureReport(
+                status="ambiguous",
+                side=side,
+                questions=(question,),
+                complete=False,
+                unreadable=hidden_names,
+                notes=("the search stopped at its limits",),
+            )
+        return CaptureReport(
+            status="unexplained",
+            side=side,
+            unreadable=hidden_names,
+            disagreements=tuple(_diagnose(state, readable, before, search)),
+        )
     if len(groups) == 1 and search.complete:
         only = groups[0]
         changed = [c for c in unreadable if _sides(only.state).get(c) is not before.get(c)]
         if changed:
             return CaptureReport(
-                status="ambiguous", side=side, explanations=1, unreadable=hidden_names,
+                status="ambiguous",
+                side=side,
+                explanations=1,
+                unreadable=hidden_names,
                 questions=tuple(_hidden_questions(only.state, changed)),
                 notes=("the one legal explanation changes cells the photo does not show clearly",),
             )
@@ -248,33 +267,64 @@ def infer_turn(
         if any(a.startswith("support ") for a in only.actions):
             notes.append("archer supports cannot be seen; these are needed for the result")
         return CaptureReport(
-            status="explained", side=side, moves=only.moves, actions=only.actions,
-            explanations=1, unreadable=hidden_names, position=ENGINE.to_position(only.state),
+            status="explained",
+            side=side,
+            moves=only.moves,
+            actions=only.actions,
+            explanations=1,
+            unreadable=hidden_names,
+            position=ENGINE.to_position(only.state),
             notes=tuple(notes),
         )
     questions = _questions(state, groups)
     if not search.complete:
         notes.append("the search stopped at its limits; more explanations may exist")
     if not questions:
-        questions = [Question(cell=None, text="the photo allows several turns; type this turn's "
-                              "moves with referee do")]
-    return CaptureReport(status="ambiguous", side=side, questions=tuple(questions),
-                         explanations=len(groups), complete=search.complete,
-                         unreadable=hidden_names, notes=tuple(notes))
+        questions = [
+            Question(
+                cell=None,
+                text="the photo allows several turns; type this turn's moves with referee do",
+            )
+        ]
+    return CaptureReport(
+        status="ambiguous",
+        side=side,
+        questions=tuple(questions),
+        explanations=len(groups),
+        complete=search.complete,
+        unreadable=hidden_names,
+        notes=tuple(notes),
+    )
 
 
 def seen_from_position(state: CyrusState) -> dict[str, Seen]:
     """Returns what a perfect photo of a state would show (tests, calibration)."""
     grid = state.tables.grid
     sides = _sides(state)
-    return {grid.name(c): Seen(_value(sides.get(c)), state.terrain_at(c).value)
-            for c in grid.cells()}
+    return {
+        grid.name(c): Seen(_value(sides.get(c)), state.terrain_at(c).value) for c in grid.cells()
+    }
 
 
-def labels_of(state: CyrusState) -> dict[str, str]:
-    """Returns cell name → short label of the legion standing there (one per cell)."""
+def legion_labels(state: CyrusState) -> dict[str, tuple[str, str]]:
+    """Returns legion name → (side, printed label) for every legion in play (vision's labels)."""
+    by_id = state.tables.by_id
+    return {lid: (by_id[lid].side.value, by_id[lid].short) for lid in state.where}
+
+
+def legion_cells(state: CyrusState) -> dict[str, str]:
+    """Returns cell name → the legion standing there (cells with a pending combat left out)."""
     grid = state.tables.grid
-    return {grid.name(c): state.tables.by_id[lid].short for lid, c in state.where.items()}
+    at: dict[Cell, list[LegionId]] = {}
+    for lid, cell in state.where.items():
+        at.setdefault(cell, []).append(lid)
+    return {grid.name(c): lids[0] for c, lids in at.items() if len(lids) == 1}
+
+
+def cell_contents(state: CyrusState) -> dict[str, tuple[str | None, str]]:
+    """Returns cell name → (side standing there or None, terrain): a known position for
+    calibration. Cells with a pending combat show both sides; the attacker's side is kept."""
+    return {name: (s.occupant, s.terrain) for name, s in seen_from_position(state).items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,9 +412,11 @@ class _Search:
         side = self.side
         held = {c for n, c in self.state.where.items() if self.by_id[n].side is side}
         self.goals = {c for c, s in target.items() if s is side and c not in held}
-        forced = [lid for lid in self.movable
-                  if target.get(self.origin[lid]) is not side
-                  or not self._may_end(lid, self.origin[lid])]
+        forced = [
+            lid
+            for lid in self.movable
+            if target.get(self.origin[lid]) is not side or not self._may_end(lid, self.origin[lid])
+        ]
         for cell, lid in self.at_origin.items():
             if target.get(cell) is side and lid not in forced and not self._may_end(lid, cell):
                 forced.append(lid)
@@ -429,12 +481,20 @@ class _Search:
                 # lost: eliminated, or retreated onto a new cell or a cell a friend left
                 self._chain(rest, filled, plan2, counts2, used, hit)
                 for goal in open_goals:
-                    if (goal not in self.occ.cells and self._retreat_fits(cell, goal, side)
-                            and self._may_end(lid, goal)):
+                    if (
+                        goal not in self.occ.cells
+                        and self._retreat_fits(cell, goal, side)
+                        and self._may_end(lid, goal)
+                    ):
                         self._chain(rest, filled | {goal}, plan2, counts2, used | {goal}, hit)
                 for spot, friend in self.at_origin.items():
-                    if (spot not in used and friend != lid and self.target.get(spot) is side
-                            and self._retreat_fits(cell, spot, side) and self._may_end(lid, spot)):
+                    if (
+                        spot not in used
+                        and friend != lid
+                        and self.target.get(spot) is side
+                        and self._retreat_fits(cell, spot, side)
+                        and self._may_end(lid, spot)
+                    ):
                         after = _pull(friend, rest, moving)
                         self._chain(after, filled, plan2, counts2, used | {spot}, hit)
                 continue
@@ -461,14 +521,19 @@ class _Search:
         moving = {p.legion for p in plan}
         for combat in self.pending:
             for spot, friend in self.at_origin.items():
-                if (spot not in used and friend not in moving and self.target.get(spot) is self.side
-                        and self._retreat_fits(combat, spot, self.side)):
+                if (
+                    spot not in used
+                    and friend not in moving
+                    and self.target.get(spot) is self.side
+                    and self._retreat_fits(combat, spot, self.side)
+                ):
                     self._chain((friend,), filled, plan, counts, used | {spot}, attacked)
 
     def _deferrable(self, goals: Iterable[Cell]) -> int:
         """Goals that a combat already pending before the photo might fill with a retreat."""
-        return sum(1 for g in goals
-                   if any(self._retreat_fits(p, g, self.side) for p in self.pending))
+        return sum(
+            1 for g in goals if any(self._retreat_fits(p, g, self.side) for p in self.pending)
+        )
 
     # ---- playing a candidate through the engine ---------------------------------------------
 
@@ -523,7 +588,9 @@ class _Search:
             self.stopped = True
 
 
-def _pull(friend: LegionId, rest: Sequence[LegionId], moving: set[LegionId]) -> tuple[LegionId, ...]:
+def _pull(
+    friend: LegionId, rest: Sequence[LegionId], moving: set[LegionId]
+) -> tuple[LegionId, ...]:
     """The legions still to move once a cell of ``friend`` is taken: it must move too."""
     if friend in moving:
         return tuple(rest)
@@ -576,8 +643,10 @@ def _declare(
     """IV.2, VI.1: every set of supports (each set once, in name order), then ``resolve``."""
     if state.phase is Phase.SUPPORT:
         side = state.declaring
-        supports = sorted((a for a in ENGINE.legal_actions(state) if isinstance(a, act.Support)),
-                          key=lambda a: a.text())
+        supports = sorted(
+            (a for a in ENGINE.legal_actions(state) if isinstance(a, act.Support)),
+            key=lambda a: a.text(),
+        )
         for support in supports:
             if floor is not None and floor[0] is side and support.text() <= floor[1]:
                 continue
@@ -613,8 +682,9 @@ def _candidates(
             best = max(ids.values())
             if best < limits.identity_floor:
                 continue
-            out[grid.parse(name)] = frozenset(n for n, s in ids.items()
-                                               if s >= best - limits.identity_margin)
+            out[grid.parse(name)] = frozenset(
+                n for n, s in ids.items() if s >= best - limits.identity_margin
+            )
     for cell, lid in answers:
         out[cell] = frozenset({lid})
     return out
@@ -637,21 +707,31 @@ def _questions(state: CyrusState, groups: Sequence[_Explanation]) -> list[Questi
     winners = {g.state.winner for g in groups}
     if len(winners) > 1:
         for lg in state.tables.legions:
-            if lg.kind is Kind.KING and lg.name in state.where and all(
-                    lg.name not in g.state.where for g in groups):
+            if (
+                lg.kind is Kind.KING
+                and lg.name in state.where
+                and all(lg.name not in g.state.where for g in groups)
+            ):
                 edge = "West" if lg.side is Side.PERSIAN else "East"
-                out.append(Question(
-                    cell=None, options=(FATE_OFF, FATE_ELIMINATED),
-                    text=f"did {lg.name} leave the board by the {edge} edge ({FATE_OFF}) "
-                    f"or fall in combat ({FATE_ELIMINATED})?"))
+                out.append(
+                    Question(
+                        cell=None,
+                        options=(FATE_OFF, FATE_ELIMINATED),
+                        text=f"did {lg.name} leave the board by the {edge} edge ({FATE_OFF}) "
+                        f"or fall in combat ({FATE_ELIMINATED})?",
+                    )
+                )
     for cell, names in sorted(_contested(groups).items()):
         if len(names) < 2:
             continue
         ordered = sorted(names)
         options = ", ".join(ordered[:-1]) + " or " + ordered[-1]
         name = grid.name(cell)
-        out.append(Question(cell=name, text=f"which legion is on {name}: {options}?",
-                            options=tuple(ordered)))
+        out.append(
+            Question(
+                cell=name, text=f"which legion is on {name}: {options}?", options=tuple(ordered)
+            )
+        )
     return out
 
 
@@ -661,8 +741,11 @@ def _hidden_questions(final: CyrusState, hidden: Sequence[Cell]) -> list[Questio
     for cell in hidden:
         here = [lid for lid, c in final.where.items() if c == cell]
         name = grid.name(cell)
-        text = (f"{name} is not clear in the photo: is {here[0]} there?" if here
-                else f"{name} is not clear in the photo: is it empty now?")
+        text = (
+            f"{name} is not clear in the photo: is {here[0]} there?"
+            if here
+            else f"{name} is not clear in the photo: is it empty now?"
+        )
         out.append(Question(cell=name, text=text, options=tuple(here)))
     return out
 
@@ -718,9 +801,14 @@ def _diagnose(
         now = sum(1 for r in readable.values() if _side(r.occupant) is s)
         was = sum(1 for lid in state.where if by_id[lid].side is s)
         if now > was:
-            out.append(Disagreement(cell=None, seen=f"{now} {s.value}", before=f"{was} {s.value}",
-                                    problem=f"the photo shows {now} {s.value} legions; "
-                                    f"only {was} were in play"))
+            out.append(
+                Disagreement(
+                    cell=None,
+                    seen=f"{now} {s.value}",
+                    before=f"{was} {s.value}",
+                    problem=f"the photo shows {now} {s.value} legions; only {was} were in play",
+                )
+            )
     reach = {o.cell for opts in search.options.values() for o in opts if o.cell is not None}
     movable_cells = set(search.origin.values())
     for cell, got in sorted(readable.items()):
@@ -736,8 +824,11 @@ def _diagnose(
             problem = f"a {side.other.value} legion appears; in this turn only a retreat brings one"
         elif was_side is side.other and now_side is None:
             problem = "an attacked cell keeps its attacker or its defender"
-        out.append(Disagreement(cell=grid.name(cell), seen=_word(now_side), before=_word(was_side),
-                                problem=problem))
+        out.append(
+            Disagreement(
+                cell=grid.name(cell), seen=_word(now_side), before=_word(was_side), problem=problem
+            )
+        )
     return out
 
 
@@ -747,10 +838,15 @@ def _terrain_disagreements(state: CyrusState, readable: Mapping[Cell, Seen]) -> 
     for cell, got in sorted(readable.items()):
         want = state.terrain_at(cell).value
         if got.terrain != want:
-            out.append(Disagreement(
-                cell=grid.name(cell), seen=got.terrain, before=want,
-                problem=f"the photo shows {got.terrain} where the position has {want}; "
-                "terrain tokens stay put once laid (II)"))
+            out.append(
+                Disagreement(
+                    cell=grid.name(cell),
+                    seen=got.terrain,
+                    before=want,
+                    problem=f"the photo shows {got.terrain} where the position has {want}; "
+                    "terrain tokens stay put once laid (II)",
+                )
+            )
     return out
 
 

@@ -1,0 +1,65 @@
+"""Pictures of each stage for ``--debug DIR``, through an injected sink (no-op by default).
+
+Stages call ``debug.stage(name, picture)`` only when ``debug.enabled``, so drawing costs nothing
+in normal runs. :class:`FolderSink` writes ``01-markers.png``, ``02-warped.png``, ... in order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionError
+
+
+class DebugSink(Protocol):
+    """Receives one picture per pipeline stage."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether stages should draw at all."""
+        ...
+
+    def stage(self, name: str, picture: npt.NDArray[np.uint8]) -> None:
+        """Takes the picture of a stage (BGR or grey)."""
+        ...
+
+
+class NullSink:
+    """The default sink: draws nothing, keeps nothing."""
+
+    enabled = False
+
+    def stage(self, name: str, picture: npt.NDArray[np.uint8]) -> None:
+        """Ignores the picture."""
+
+
+class FolderSink:
+    """Writes each stage's picture as a numbered PNG in a folder (created if needed)."""
+
+    enabled = True
+
+    def __init__(self, folder: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise VisionError(
+                f"{folder}: cannot create the debug folder ({exc.strerror or exc})"
+            ) from None
+        self.folder = folder
+        self.written: list[Path] = []
+
+    def stage(self, name: str, picture: npt.NDArray[np.uint8]) -> None:
+        """Writes ``NN-name.png``.
+
+        Raises:
+            VisionError: the file cannot be written.
+        """
+        path = self.folder / f"{len(self.written) + 1:02d}-{name}.png"
+        if not cv2.imwrite(str(path), picture):
+            raise VisionError(f"{path}: cannot write the debug picture")
+        self.written.append(path)

@@ -1,0 +1,38 @@
+"""Every error the vision package raises on purpose (the CLI turns each into one red line).
+
+They derive from :class:`referee.errors.RefereeError`, so the command line's one error boundary
+(``referee.cli.common.guarded``) reports them like any other referee error: one line, exit 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.errors import RefereeError
+
+
+class VisionError(RefereeError):
+    """A photo or a calibration file cannot be used; the message says why."""
+
+
+class BoardNotFoundError(VisionError):
+    """No board could be located in the photo (or not well enough to read it)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"board not found: {reason}")
+
+
+class LowConfidenceError(VisionError):
+    """Too many cells were read with too little confidence to trust the photo."""
+
+    def __init__(self, cells: Sequence[str], detail: str = "") -> None:
+        self.cells = tuple(cells)
+        shown = ", ".join(self.cells[:12]) + (" ..." if len(self.cells) > 12 else "")
+        extra = f" ({detail})" if detail else ""
+        super().__init__(
+            f"{len(self.cells)} cells could not be read with confidence{extra}: {shown}"
+        )
+        self.hint = (
+            "retake the photo from above, evenly lit, with the whole board and its markers in view"
+        )

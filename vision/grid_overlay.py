@@ -1,0 +1,324 @@
+"""The top-down board: warping the photo onto the board plane and cutting each cell's patches.
+
+Warp frame: board point (u, v) lies at warp pixel ``((u + pad) * ppc, (v + pad) * ppc)``; the
+grid cell at row r, column c spans ``[(pad + c) * ppc, (pad + c + 1) * ppc)`` across. Each cell
+gives a *centre* patch (where a counter lies) and four *corner* patches (the terrain that shows
+around a counter). A *white reference* comes from the board margin and the marker tabs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.board import BoardSpec
+from vision.config import GridConfig
+from vision.register import Registration
+
+
+@dataclass(frozen=True)
+class Warped:
+    """A top-down picture of the board and which of its pixels the photo covered."""
+
+    image: npt.NDArray[np.uint8]
+    """BGR, shape ((rows + 2 pad) ppc, (cols + 2 pad) ppc, 3)."""
+    inside: npt.NDArray[np.bool_]
+    """True where the pixel came from inside the photo."""
+    ppc: int
+    pad_px: int
+
+    def grid(self, rows: int, cols: int) -> npt.NDArray[np.uint8]:
+        """The grid area only, shape (rows ppc, cols ppc, 3)."""
+        p = self.pad_px
+        return self.image[p : p + rows * self.ppc, p : p + cols * self.ppc]
+
+
+def warp_board(
+    image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, ppc: int, pad_cells: float
+) -> Warped:
+    """Returns the photo warped onto the board plane at ``ppc`` pixels per cell."""
+    pad_px = round(pad_cells * ppc)
+    place = np.array([[ppc, 0, pad_px - 0.5], [0, ppc, pad_px - 0.5], [0, 0, 1]], np.float64)
+    h_warp = place @ reg.to_board
+    size = (board.cols * ppc + 2 * pad_px, board.rows * ppc + 2 * pad_px)
+    top = cv2.warpPerspective(
+        image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    ones = np.full(image.shape[:2], 255, np.uint8)
+    inside = cv2.warpPerspective(ones, h_warp, size, flags=cv2.INTER_NEAREST, borderValue=0) > 0
+    return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px)
+
+
+def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
+    """Returns every cell's pixels, shape (rows × cols, ppc, ppc, 3), row by row."""
+    g = warped.grid(board.rows, board.cols)
+    ppc = warped.ppc
+    return (
+        g.reshape(board.rows, ppc, board.cols, ppc, 3)
+        .transpose(0, 2, 1, 3, 4)
+        .reshape(-1, ppc, ppc, 3)
+    )
+
+
+def centre_pixels(cells: npt.NDArray[np.uint8], cfg: GridConfig) -> npt.NDArray[np.uint8]:
+    """Returns each cell's central patch as (n, pixels, 3)."""
+    ppc = cells.shape[1]
+    s = max(2, round(cfg.centre * ppc))
+    a = (ppc - s) // 2
+    return cells[:, a : a + s, a : a + s].reshape(cells.shape[0], -1, 3)
+
+
+def corner_pixels(cells: npt.NDArray[np.uint8], cfg: GridConfig) -> npt.NDArray[np.uint8]:
+    """Returns each cell's four corner patches as (n, 4, pixels, 3)."""
+    ppc = cells.shape[1]
+    k = max(2, round(cfg.corner * ppc))
+    i = max(1, round(cfg.corner_inset * ppc))
+    b = ppc - i - k
+    parts = [
+        cells[:, y : y + k, x : x + k].reshape(cells.shape[0], -1, 3)
+        for y in (i, b)
+        for x in (i, b)
+    ]
+    return np.stack(parts, axis=1)
+
+
+def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell, the fraction of its pixels the photo covers."""
+    p, ppc = warped.pad_px, warped.ppc
+    g = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
+    return (
+        g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    )
+
+
+def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.NDArray[np.float64]:
+    """Returns the BGR colour of the paper around the grid (board margin, marker tabs): the
+    per-channel 75th percentile of a band just outside the grid, over pixels the photo covers."""
+    ppc, p = warped.ppc, warped.pad_px
+    lo, hi = round(cfg.white_band[0] * ppc), round(cfg.white_band[1] * ppc)
+    x0, y0 = p, p
+    x1, y1 = p + board.cols * ppc, p + board.rows * ppc
+    bands = [
+        (slice(y0 - hi, y0 - lo), slice(x0, x1)),
+        (slice(y1 + lo, y1 + hi), slice(x0, x1)),
+        (slice(y0, y1), slice(x0 - hi, x0 - lo)),
+        (slice(y0, y1), slice(x1 + lo, x1 + hi)),
+    ]
+    pixels = [warped.image[b][warped.inside[b]] for b in bands]
+    stacked = (
+        np.concatenate([px for px in pixels if px.size], axis=0)
+        if any(px.size for px in pixels)
+        else None
+    )
+    if stacked is None or len(stacked) < 20:
+        return np.array([245.0, 245.0, 245.0])
+    return np.maximum(np.percentile(stacked, 75, axis=0).astype(np.float64), 20.0)
+
+
+def sharpness(warped: Warped, board: BoardSpec) -> float:
+    """Returns mean |Laplacian| over mean grey of the grid area (scale-free: the warp has a
+    fixed number of pixels per cell)."""
+    gray = cv2.cvtColor(warped.grid(board.rows, board.cols), cv2.COLOR_BGR2GRAY)
+    lap = cv2.Laplacian(gray, cv2.CV_32F, ksize=3)
+    return float(np.abs(lap).mean() / max(1.0, float(gray.mean())))
+
+
+def draw_grid(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
+    """Returns the warped board with the cell grid, patches and cell names drawn (debug)."""
+    out = warped.image.copy()
+    p, ppc = warped.pad_px, warped.ppc
+    for r in range(board.rows + 1):
+        cv2.line(out, (p, p + r * ppc), (p + board.cols * ppc, p + r * ppc), (0, 0, 255), 1)
+    for c in range(board.cols + 1):
+        cv2.line(out, (p + c * ppc, p), (p + c * ppc, p + board.rows * ppc), (0, 0, 255), 1)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Refinement on the printed grid
+
+
+def refine(
+    image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cfg: GridConfig
+) -> Registration:
+    """Returns the registration refitted on the grid's line crossings (kept as is if too few are
+    found, or if the refit disagrees with it by more than ``refine_max_shift`` cells).
+
+    The corner markers are small, so a homography from three of them extrapolates poorly to the
+    far corner; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
+    between counters and span the whole board. Two passes: a wide search around each predicted
+    crossing, then a narrow one around the refitted prediction.
+    """
+    current = reg
+    for radius in cfg.refine_radius:
+        found = _crossings(image, current, board, cfg, radius)
+        if found is None:
+            return current
+        img_pts, board_pts = found
+        to_board, inliers = cv2.findHomography(img_pts, board_pts, cv2.RANSAC, cfg.refine_tolerance)
+        if to_board is None or inliers is None:
+            return current
+        keep = inliers.ravel().astype(bool)
+        if keep.sum() < cfg.refine_min_points:
+            return current
+        back = cv2.perspectiveTransform(img_pts[keep][None], to_board)[0]
+        error = float(np.linalg.norm(back - board_pts[keep], axis=1).mean())
+        probe = np.array(
+            [[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64
+        )
+        moved = (
+            cv2.perspectiveTransform(cv2.perspectiveTransform(probe, reg.to_image), to_board)[0]
+            - probe[0]
+        )
+        if float(np.linalg.norm(moved, axis=1).max()) > cfg.refine_max_shift:
+            return current
+        current = Registration(
+            to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px
+        )
+    return current
+
+
+def _crossings(
+    image: npt.NDArray[np.uint8],
+    reg: Registration,
+    board: BoardSpec,
+    cfg: GridConfig,
+    radius: float,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """Returns the grid crossings found, as (image points, board points), or None if too few.
+
+    Each printed line is sampled cell by cell: across a strip of half a cell, the mean profile of
+    the thin-dark-line filter (black top-hat) peaks on the line. A robust straight-line fit per
+    grid line, then the intersections of the fitted lines, give the crossings.
+    """
+    ppc = cfg.px_per_cell
+    warped = warp_board(image, reg, board, ppc, 0.6)
+    gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
+    size = max(3, round(ppc / 12)) | 1
+    lines = cv2.morphologyEx(
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    )
+    strength = lines.astype(np.float32)
+    strength[~warped.inside] = 0
+    reach = max(2, round(radius * ppc))
+    p = warped.pad_px - 0.5
+    rows_fit = [
+        _fit_line(strength, p + i * ppc, p, ppc, board.cols, reach, cfg)
+        for i in range(board.rows + 1)
+    ]
+    cols_fit = [
+        _fit_line(strength.T, p + j * ppc, p, ppc, board.rows, reach, cfg)
+        for j in range(board.cols + 1)
+    ]
+    warp_pts: list[tuple[float, float]] = []
+    board_pts: list[tuple[float, float]] = []
+    for i, hline in enumerate(rows_fit):
+        for j, vline in enumerate(cols_fit):
+            if hline is None or vline is None:
+                continue
+            a, b = hline  # y = a x + b
+            c, d = vline  # x = c y + d
+            denom = 1 - a * c
+            if abs(denom) < 1e-6:
+                continue
+            y = (a * d + b) / denom
+            warp_pts.append((c * y + d, y))
+            board_pts.append((float(j), float(i)))
+    if len(warp_pts) < cfg.refine_min_points:
+        return None
+    place = np.array([[ppc, 0, p], [0, ppc, p], [0, 0, 1]], np.float64)
+    to_image = np.linalg.inv(place @ reg.to_board)
+    img_pts = cv2.perspectiveTransform(np.array([warp_pts], np.float64), to_image)[0]
+    return img_pts, np.array(board_pts, np.float64)
+
+
+def _fit_line(
+    strength: npt.NDArray[np.float32],
+    at: float,
+    start: float,
+    ppc: int,
+    cells: int,
+    reach: int,
+    cfg: GridConfig,
+) -> tuple[float, float] | None:
+    """Fits ``y = a x + b`` to a nearly horizontal printed line expected at row ``at``: one
+    sample per cell (the peak of the mean profile over the middle half of the cell), then least
+    squares with the worst samples dropped."""
+    y_lo, y_hi = round(at) - reach, round(at) + reach + 1
+    x_lo = round(start)
+    if y_lo < 0 or y_hi > strength.shape[0] or x_lo < 0 or x_lo + cells * ppc > strength.shape[1]:
+        return None
+    strip = strength[y_lo:y_hi, x_lo : x_lo + cells * ppc].reshape(y_hi - y_lo, cells, ppc)
+    q0, q1 = ppc // 4, ppc - ppc // 4
+    profiles = strip[:, :, q0:q1].mean(axis=2)  # (positions, cells)
+    peaks = profiles.argmax(axis=0)
+    cols = np.arange(cells)
+    best = profiles[peaks, cols]
+    contrast = best - np.median(profiles, axis=0)
+    left = profiles[np.clip(peaks - 1, 0, None), cols]
+    right = profiles[np.clip(peaks + 1, None, len(profiles) - 1), cols]
+    denom = left - 2 * best + right
+    shift = np.where(
+        np.abs(denom) > 1e-6, 0.5 * (left - right) / np.where(denom == 0, 1, denom), 0.0
+    )
+    ok = (contrast >= cfg.refine_min_contrast) & (peaks > 0) & (peaks < len(profiles) - 1)
+    if ok.sum() < max(3, cells // 3):
+        return None
+    x = (x_lo + (cols + 0.5) * ppc - 0.5)[ok]
+    y = (y_lo + peaks + np.clip(shift, -0.5, 0.5))[ok]
+    keep = np.ones(len(x), bool)
+    a, b = np.polyfit(x, y, 1)
+    for _ in range(3):
+        resid = np.abs(y - (a * x + b))
+        new = resid <= max(1.0, 2.5 * float(np.median(resid[keep])))
+        if new.sum() < 3 or (new == keep).all():
+            break
+        keep = new
+        a, b = np.polyfit(x[keep], y[keep], 1)
+    return float(a), float(b)
+
+
+def _parabola(left: float, centre: float, right: float) -> float:
+    denom = left - 2 * centre + right
+    if abs(denom) < 1e-9:
+        return 0.0
+    return float(np.clip(0.5 * (left - right) / denom, -0.5, 0.5))
+
+
+def line_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell, how clearly its four printed edges show: the weakest edge's dark-line
+    response (black top-hat peak within ±0.06 cell of the edge, over the middle half of the edge,
+    minus the strip's median). A hand or any object over a cell hides its edges."""
+    ppc, p = warped.ppc, warped.pad_px
+    gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
+    size = max(3, round(ppc / 12)) | 1
+    lines = cv2.morphologyEx(
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    )
+    strength = lines.astype(np.float32)
+    reach = max(2, round(0.06 * ppc))
+    q0, q1 = ppc // 4, ppc - ppc // 4
+
+    def edges(img: npt.NDArray[np.float32], count: int, cells: int) -> npt.NDArray[np.float64]:
+        out = np.zeros((count + 1, cells))
+        for i in range(count + 1):
+            y = p + i * ppc
+            strip = img[y - reach - 1 : y + reach, p : p + cells * ppc].reshape(-1, cells, ppc)[
+                :, :, q0:q1
+            ]
+            profile = strip.mean(axis=2)
+            out[i] = profile.max(axis=0) - np.median(
+                strip.reshape(strip.shape[0], cells, -1).mean(axis=0), axis=1
+            )
+        return out
+
+    h = edges(strength, board.rows, board.cols)  # h[i, c]: line i (top of row i) under column c
+    v = edges(strength.T, board.cols, board.rows)  # v[j, r]: line j (left of column j) beside row r
+    out = np.empty(board.rows * board.cols)
+    for r in range(board.rows):
+        for c in range(board.cols):
+            out[r * board.cols + c] = min(h[r, c], h[r + 1, c], v[c, r], v[c + 1, r])
+    return out

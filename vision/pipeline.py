@@ -1,0 +1,244 @@
+"""``observe``: photo → registered board → per-cell reading, read top-down like the algorithm.
+
+    load (size capped from the header) → register (markers, outline) → warp → cell patches →
+    classify (occupant side, terrain, confidence) → counter labels (optional) → Observation
+
+Each stage gets only its part of :class:`~vision.config.VisionConfig`. The observation is
+neutral data: per cell a label and a confidence; turning it into moves is the rules' job.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Field
+
+from vision import classify as cls
+from vision import grid_overlay as go
+from vision.board import BoardSpec
+from vision.calibrate import Calibration, default_model
+from vision.config import VisionConfig
+from vision.debug import DebugSink, NullSink
+from vision.errors import LowConfidenceError, VisionError
+from vision.labels import Template, default_templates, label_scores
+from vision.load import Photo, read_photo
+from vision.register import Registration, register
+
+
+class CellReading(BaseModel):
+    """What one cell shows: the side of its counter (or None), its terrain, a confidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    occupant: str | None
+    terrain: str
+    confidence: float = Field(ge=0, le=1)
+
+
+class RegistrationInfo(BaseModel):
+    """How the board was found."""
+
+    model_config = ConfigDict(frozen=True)
+
+    method: str = Field(description="'markers' or 'outline'.")
+    markers: tuple[int, ...] = Field(description="Marker ids used.")
+    error_cells: float = Field(
+        description="Mean reprojection error of the marker corners, in cells."
+    )
+    cell_px: float = Field(description="Board cell size in the decoded photo, in pixels.")
+    sharpness: float
+
+
+class Observation(BaseModel):
+    """``referee capture --json`` without a position: the board as the photo shows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cells: dict[str, CellReading]
+    seconds: float = Field(description="Time to read the photo, load included.")
+    unreadable: tuple[str, ...] = Field(default=(), description="Cells below the confidence floor.")
+    registration: RegistrationInfo
+    calibration: str = Field(description="'default' or the calibration file's source photo.")
+    identity: dict[str, dict[str, float]] | None = Field(
+        default=None, description="Cell → {legion: label score}, when labels were asked for."
+    )
+
+
+@dataclass
+class Reading:
+    """Everything ``observe`` computed, for calibration and debugging (not serialised)."""
+
+    observation: Observation
+    registration: Registration
+    warped: go.Warped
+    white: npt.NDArray[np.float64]
+    centre: npt.NDArray[np.float64]
+    corner: npt.NDArray[np.float64]
+    image: npt.NDArray[np.uint8]
+    """The working image the registration refers to."""
+
+
+def observe(
+    photo: Path | Photo,
+    board: BoardSpec,
+    cfg: VisionConfig | None = None,
+    calibration: Calibration | None = None,
+    labels: Mapping[str, tuple[str, str]] | None = None,
+    debug: DebugSink | None = None,
+    strict: bool = True,
+) -> Observation:
+    """Returns what a photo shows on every cell of a board.
+
+    Args:
+        photo: the photo file (PNG or JPEG), or one already loaded.
+        board: the board geometry and colours.
+        cfg: thresholds (defaults if None).
+        calibration: the colours (and counter labels) of the user's set; the board tables'
+            colours if None.
+        labels: legion → (side, printed label): also score each counter against the legions of
+            its side (``Observation.identity``).
+        debug: receives a picture of each stage.
+        strict: refuse the photo (LowConfidenceError) when too many cells are unreadable.
+
+    Raises:
+        VisionError: unreadable, too large, too dark, too blurred, or the board too small.
+        BoardNotFoundError: no board in the photo.
+        LowConfidenceError: too many cells could not be read with confidence.
+    """
+    return read(photo, board, cfg, calibration, labels, debug, strict).observation
+
+
+def read(
+    photo: Path | Photo,
+    board: BoardSpec,
+    cfg: VisionConfig | None = None,
+    calibration: Calibration | None = None,
+    labels: Mapping[str, tuple[str, str]] | None = None,
+    debug: DebugSink | None = None,
+    strict: bool = True,
+) -> Reading:
+    """Does the work of :func:`observe` and returns the intermediate results too.
+
+    Raises:
+        VisionError, BoardNotFoundError, LowConfidenceError: as :func:`observe`.
+    """
+    start = time.perf_counter()
+    cfg = cfg or VisionConfig()
+    debug = debug or NullSink()
+    loaded = photo if isinstance(photo, Photo) else read_photo(photo, cfg.load)
+    reg = go.refine(
+        loaded.image, register(loaded.image, board, cfg.registration, debug), board, cfg.grid
+    )
+    warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
+    if debug.enabled:
+        debug.stage("warped", warped.image)
+        debug.stage("grid", go.draw_grid(warped, board))
+    sharp = go.sharpness(warped, board)
+    if sharp < cfg.grid.min_sharpness:
+        raise VisionError(
+            f"the photo is too blurred to read the board (sharpness {sharp:.3f}, need "
+            f"{cfg.grid.min_sharpness:.3f}); hold still and focus on the board"
+        )
+    white, centre, corner = cls.cell_features(warped, board, cfg.grid)
+    model = calibration.colours if calibration is not None else default_model(board, cfg)
+    results = cls.classify_cells(centre, corner, model, cfg.classify, (board.rows, board.cols))
+    inside = go.cell_inside(warped, board)
+    names = board.cell_names()
+    readings: dict[str, CellReading] = {}
+    for n, (occupant, terrain, conf) in enumerate(results):
+        if inside[n] < 0.98:
+            conf = 0.0  # part of the cell is outside the photo
+        readings[names[n]] = CellReading(
+            occupant=occupant, terrain=terrain, confidence=round(conf, 4)
+        )
+    unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
+    if debug.enabled:
+        debug.stage("labels", _draw_labels(warped, board, readings, cfg))
+    if strict and len(unreadable) > cfg.classify.max_unreadable * len(names):
+        raise LowConfidenceError(
+            unreadable, "the board is hidden, badly lit or not the expected set"
+        )
+    identity = None
+    if labels:
+        ppc = cfg.identity.px_per_cell
+        sharp_warp = go.warp_board(loaded.image, reg, board, ppc, cfg.grid.pad_cells)
+        templates = _templates(labels, board, calibration, cfg)
+        seen = {
+            name: (n // board.cols, n % board.cols, r.occupant)
+            for n, (name, r) in enumerate(readings.items())
+            if r.occupant is not None
+        }
+        identity = label_scores(sharp_warp, white, seen, labels, templates, cfg.identity)
+    info = RegistrationInfo(
+        method=reg.method,
+        markers=reg.markers,
+        error_cells=round(reg.error, 4),
+        cell_px=round(reg.cell_px * loaded.reduction, 1),
+        sharpness=round(sharp, 4),
+    )
+    observation = Observation(
+        cells=readings,
+        seconds=round(time.perf_counter() - start, 4),
+        unreadable=unreadable,
+        registration=info,
+        calibration=calibration.source if calibration is not None else "default",
+        identity=identity,
+    )
+    return Reading(observation, reg, warped, white, centre, corner, loaded.image)
+
+
+def _templates(
+    labels: Mapping[str, tuple[str, str]],
+    board: BoardSpec,
+    calibration: Calibration | None,
+    cfg: VisionConfig,
+) -> dict[str, list[Template]]:
+    ppc = cfg.identity.px_per_cell
+    templates = default_templates(labels, board.side_colours, cfg.identity, ppc)
+    if calibration is not None:
+        templates.update({k: [v] for k, v in calibration.label_templates(ppc).items()})
+    return templates
+
+
+def _draw_labels(
+    warped: go.Warped, board: BoardSpec, readings: Mapping[str, CellReading], cfg: VisionConfig
+) -> npt.NDArray[np.uint8]:
+    import cv2
+
+    out = go.draw_grid(warped, board)
+    ppc, p = warped.ppc, warped.pad_px
+    colours = {side: tuple(int(x) for x in rgb[::-1]) for side, rgb in board.side_colours.items()}
+    for n, (_name, r) in enumerate(readings.items()):
+        row, col = divmod(n, board.cols)
+        x, y = p + col * ppc, p + row * ppc
+        text = (r.occupant or "-")[:1].upper() + r.terrain[:1]
+        low = r.confidence < cfg.classify.min_confidence
+        colour = (0, 0, 255) if low else colours.get(r.occupant or "", (30, 30, 30))
+        cv2.putText(
+            out,
+            text,
+            (x + 3, y + ppc - 5),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            ppc / 80,
+            (255, 255, 255),
+            3,
+            cv2.LINE_AA,
+        )
+        cv2.putText(
+            out,
+            text,
+            (x + 3, y + ppc - 5),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            ppc / 80,
+            colour,
+            1,
+            cv2.LINE_AA,
+        )
+        if low:
+            cv2.rectangle(out, (x + 2, y + 2), (x + ppc - 2, y + ppc - 2), (0, 0, 255), 2)
+    return out
