@@ -169,10 +169,6 @@ class IliadMap:
                     best[c] = d
         return tuple(best[c] for c in self.grid.cells())
 
-    @cached_property
-    def has_mountains(self) -> bool:
-        """Whether any square costs more than one movement point."""
-        return any(sq.terrain is Terrain.MOUNTAIN for sq in self.squares)
 
     def name(self, cell: Cell) -> str:
         """A square's printed name (``H7``)."""

@@ -87,12 +87,9 @@ class Situation:
         """Interpretation wall-zones: a built wall's squares are in nobody's zone."""
         return self.state.wall and self.state.tables.board.squares[cell].terrain is Terrain.WALL
 
-    def stops(self, cell: Cell) -> bool:
-        """Whether entering a square ends a move: an unengaged enemy's zone, a river, a built wall."""
-        return bool(self._stop[cell])
-
     @cached_property
     def _stop(self) -> bytearray:
+        """1 where entering a square ends a move: an unengaged enemy's zone, a river, a built wall."""
         stop = bytearray(self.state.tables.board.stoppers(self.state.wall))
         for cell, enemies in self.control.items():
             if any(e not in self.engaged for e in enemies):

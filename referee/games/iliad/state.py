@@ -32,10 +32,8 @@ from referee.games.iliad.roster import (
     counters_of,
 )
 from referee.grid import Cell
-from referee.rulings import UNCERTAIN, Interpretation, Provenance, RulesIndex
+from referee.rulings import Interpretation, Provenance, RulesIndex
 from referee.tables import TableSet, parse_csv, parse_yaml
-
-TABLE_FILES = ("rules.yaml", "roster.yaml", "calendar.yaml", "map.yaml", "duel.csv", "deployment.yaml")
 
 INTERPRETATIONS: tuple[str, ...] = (
     "achilles-entry", "battle-tie", "second-wound", "diagonal-movement", "archer-line", "wall-zones",
@@ -288,8 +286,3 @@ class IliadState(GameState):
 def occupancy(state: IliadState) -> dict[Cell, CounterId]:
     """Returns who stands on each occupied square."""
     return {cell: ident for ident, cell in state.where.items()}
-
-
-def uncertain(provenance: Provenance) -> bool:
-    """True when a ruling that used a value of this provenance must say so."""
-    return provenance in UNCERTAIN
