@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -266,6 +266,12 @@ def infer_turn(
             notes.append(f"nothing moved: the {side.value} side ends its turn without moving")
         if any(a.startswith("support ") for a in only.actions):
             notes.append("archer supports cannot be seen; these are needed for the result")
+        if only.others:
+            other = ", ".join(sorted(only.others)[0]) or "no move"
+            notes.append(
+                f"{len(only.others)} other legal turn(s) end in the same position (e.g. "
+                f"{other}); the photo cannot tell them apart and the game goes on the same"
+            )
         return CaptureReport(
             status="explained",
             side=side,
@@ -348,6 +354,8 @@ class _Explanation:
     state: CyrusState
     moves: tuple[str, ...]
     actions: tuple[str, ...]
+    others: list[tuple[str, ...]] = field(default_factory=list)
+    """Other move sets ending in the same position."""
 
     def cost(self) -> tuple[int, int, tuple[str, ...]]:
         supports = sum(1 for a in self.actions if a.startswith("support "))
@@ -582,8 +590,15 @@ class _Search:
         key: tuple[object, ...] = (tuple(sorted(final.where.items())), final.winner)
         found = _Explanation(final, moves, actions)
         old = self.found.get(key)
-        if old is None or found.cost() < old.cost():
+        if old is None:
             self.found[key] = found
+            return
+        sets = {tuple(sorted(m)) for m in [old.moves, *old.others, moves]}
+        if found.cost() < old.cost():
+            found.others = old.others
+            self.found[key] = found
+            old = found
+        old.others = [m for m in sets if m != tuple(sorted(old.moves))]
         if len(self.found) >= self.limits.max_explanations:
             self.stopped = True
 
