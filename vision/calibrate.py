@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 FORMAT = "referee-vision-calibration/1"
 MAX_FILE_BYTES = 5_000_000
+DEFAULT_VIEWS = ((1.0, 0.6, 90), (0.75, 0.9, 80), (0.55, 1.3, 75))
+"""The built-in model's views of its drawing: (scale from 48 px per cell, blur σ, JPEG quality)."""
 MIN_SAMPLES = 2
 """A class needs this many cells in the known position to be measured (else: default kept)."""
 MIN_AGREEMENT = 0.97
@@ -112,7 +114,7 @@ def calibrate(
             f"the known position does not cover every cell (missing {', '.join(missing[:5])})"
         )
     default = default_model(board, cfg)
-    usable = [n for n, name in enumerate(names) if reading.observation.cells[name].confidence > 0]
+    usable = [n for n in range(len(names)) if reading.inside[n] >= 0.98]
     centre_groups: dict[str, list[int]] = {}
     corner_groups: dict[str, list[int]] = {}
     for n in usable:
@@ -216,21 +218,25 @@ def _default_model(board: BoardSpec, cfg: VisionConfig) -> cls.ColourModel:
         rng,
         Conditions(jitter=0.04, turn_deg=5.0),
     )
-    # as a phone sees it: ~36 px per cell, slight blur, JPEG (whose colour subsampling bleeds
-    # colour across cell edges, which the thin corner patches feel most)
-    small = cv2.resize(image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 0.8)
-    small = np.clip(small + rng.normal(0, 4.0, small.shape), 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    assert ok
-    image = cv2.resize(
-        cv2.imdecode(data, cv2.IMREAD_COLOR),
-        (image.shape[1], image.shape[0]),
-        interpolation=cv2.INTER_LINEAR,
-    )
-    pad = round(extent * ppc)
-    warped = go.Warped(image=image, inside=np.ones(image.shape[:2], bool), ppc=ppc, pad_px=pad)
-    _, centre, corner = cls.cell_features(warped, board, cfg.grid)
+    # as phones see it, from ~50 to ~26 px per cell: blur, noise and JPEG (whose colour
+    # subsampling bleeds colour across cell edges, which the thin corner patches feel most)
+    centres, corners = [], []
+    for scale, sigma, quality in DEFAULT_VIEWS:
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), sigma)
+        small = np.clip(small + rng.normal(0, 4.0, small.shape), 0, 255).astype(np.uint8)
+        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        assert ok
+        seen = cv2.resize(
+            cv2.imdecode(data, cv2.IMREAD_COLOR),
+            (image.shape[1], image.shape[0]),
+            interpolation=cv2.INTER_LINEAR,
+        )
+        pad = round(extent * ppc)
+        warped = go.Warped(image=seen, inside=np.ones(seen.shape[:2], bool), ppc=ppc, pad_px=pad)
+        _, centre, corner = cls.cell_features(warped, board, cfg.grid)
+        centres.append(centre)
+        corners.append(corner)
     centre_groups: dict[str, list[int]] = {}
     corner_groups: dict[str, list[int]] = {}
     for n, name in enumerate(names):
@@ -240,8 +246,14 @@ def _default_model(board: BoardSpec, cfg: VisionConfig) -> cls.ColourModel:
         ).append(n)
         corner_groups.setdefault(terrain[name], []).append(n)
     return cls.ColourModel(
-        centre={k: _stats(centre[v], cfg) for k, v in centre_groups.items()},
-        corner={k: _stats(corner[v].reshape(-1, 3), cfg) for k, v in corner_groups.items()},
+        centre={
+            k: _stats(np.concatenate([c[v] for c in centres]), cfg)
+            for k, v in centre_groups.items()
+        },
+        corner={
+            k: _stats(np.concatenate([c[v] for c in corners]).reshape(-1, 3), cfg)
+            for k, v in corner_groups.items()
+        },
     )
 
 

@@ -127,9 +127,14 @@ class GridConfig(_Section):
         description="Largest move of a grid corner the refit may make, in cells (else kept).",
     )
     min_sharpness: float = Field(
-        default=0.055,
+        default=0.035,
         description="Refuse as blurred below this sharpness (mean |Laplacian| of the warped board "
-        "over its mean grey); measured on renders: σ ≤ 1.5 px at 1080p stays above 0.09.",
+        "over its mean grey). Renders: 1080p with σ ≤ 1.5 px stays above 0.07; σ 5-9 px falls "
+        "under 0.06, and its cells then fail their confidence check.",
+    )
+    soft_sharpness: float = Field(
+        default=0.06,
+        description="Below this, a photo refused for unreadable cells is said to look blurred.",
     )
 
 

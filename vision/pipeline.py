@@ -81,6 +81,8 @@ class Reading:
     corner: npt.NDArray[np.float64]
     image: npt.NDArray[np.uint8]
     """The working image the registration refers to."""
+    inside: npt.NDArray[np.float64]
+    """Per cell, the share of its area inside the photo."""
 
 
 def observe(
@@ -160,9 +162,12 @@ def read(
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict and len(unreadable) > cfg.classify.max_unreadable * len(names):
-        raise LowConfidenceError(
-            unreadable, "the board is hidden, badly lit or not the expected set"
+        why = (
+            "the photo looks blurred"
+            if sharp < cfg.grid.soft_sharpness
+            else "the board is hidden, badly lit or not the expected set"
         )
+        raise LowConfidenceError(unreadable, why)
     identity = None
     if labels:
         ppc = cfg.identity.px_per_cell
@@ -189,7 +194,7 @@ def read(
         calibration=calibration.source if calibration is not None else "default",
         identity=identity,
     )
-    return Reading(observation, reg, warped, white, centre, corner, loaded.image)
+    return Reading(observation, reg, warped, white, centre, corner, loaded.image, inside)
 
 
 def _templates(

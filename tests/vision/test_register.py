@@ -1,0 +1,92 @@
+"""vision.register and grid refinement: markers (4 or 3), outline fallback, and refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import grid_overlay as go
+from vision.config import VisionConfig
+from vision.debug import NullSink
+from vision.errors import BoardNotFoundError, VisionError
+from vision.load import read_photo
+from vision.pipeline import observe
+from vision.register import Registration, register
+
+from .helpers import board, grid_error, scene_of, setup_state, shoot
+
+CFG = VisionConfig()
+
+
+def registered(path: Path) -> Registration:
+    photo = read_photo(path, CFG.load)
+    reg = register(photo.image, board(), CFG.registration, NullSink())
+    return go.refine(photo.image, reg, board(), CFG.grid)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_four_markers_give_the_board_to_a_twentieth_of_a_cell(tmp_path: Path, seed: int) -> None:
+    path, rendered = shoot(
+        tmp_path, scene_of(setup_state()), seed, "moderate", (1280, 960), hands=0
+    )
+    reg = registered(path)
+    assert reg.method == "markers" and reg.markers == (0, 1, 2, 3)
+    assert grid_error(rendered, reg.to_board) < 0.05
+
+
+def test_three_markers_are_enough(tmp_path: Path) -> None:
+    path, rendered = shoot(
+        tmp_path,
+        scene_of(setup_state()),
+        4,
+        "moderate",
+        (1280, 960),
+        hands=0,
+        missing_markers=(2,),
+        tilt_deg=25.0,
+    )
+    reg = registered(path)
+    assert reg.markers == (0, 1, 3)
+    assert grid_error(rendered, reg.to_board) < 0.06
+
+
+def test_without_markers_the_outline_and_its_printed_coordinates_place_the_board(
+    tmp_path: Path,
+) -> None:
+    path, rendered = shoot(
+        tmp_path, scene_of(setup_state(), markers=False), 5, "clean", rotation_deg=200.0
+    )
+    reg = registered(path)
+    assert reg.method == "outline"
+    assert grid_error(rendered, reg.to_board) < 0.06
+
+
+def test_a_photo_without_a_board_is_refused(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    table = cv2.GaussianBlur(rng.integers(60, 200, (720, 960, 3)).astype(np.uint8), (0, 0), 3)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), table)
+    with pytest.raises(BoardNotFoundError, match="markers"):
+        observe(path, board())
+
+
+def test_a_dark_photo_is_refused(tmp_path: Path) -> None:
+    path, _ = shoot(tmp_path, scene_of(setup_state()), 6, "clean", exposure=0.12)
+    with pytest.raises(VisionError, match="too dark"):
+        observe(path, board())
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_heavy_blur_is_refused_never_misread(tmp_path: Path, seed: int) -> None:
+    path, _ = shoot(tmp_path, scene_of(setup_state()), seed, "heavy-blur", hands=0)
+    with pytest.raises(VisionError, match="blur"):
+        observe(path, board())
+
+
+def test_a_board_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:
+    path, _ = shoot(tmp_path, scene_of(setup_state()), 9, "clean", size=(1600, 1200), fill=0.16)
+    with pytest.raises(VisionError, match=r"too small|not found"):
+        observe(path, board())
