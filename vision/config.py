@@ -49,8 +49,10 @@ class RegisterConfig(_Section):
     max_marker_error: float = Field(
         default=0.06, description="Largest mean reprojection error of marker corners, in cells."
     )
-    refine_window: int = Field(
-        default=5, description="Half-size of the sub-pixel corner refinement window."
+    refine_corners: bool = Field(
+        default=True,
+        description="Detect each marker again at full resolution in a crop around it, with "
+        "sub-pixel corners (the search itself runs on a shrunk copy).",
     )
     outline_margin: float = Field(
         default=0.7,
@@ -121,6 +123,11 @@ class GridConfig(_Section):
     )
     refine_tolerance: float = Field(
         default=0.06, description="RANSAC tolerance of the refit, in cells."
+    )
+    refine_max_drift: float = Field(
+        default=0.06,
+        description="Largest mean distance, in cells, between the markers' corners "
+        "and where the refit puts them (else the refit is dropped).",
     )
     refine_max_shift: float = Field(
         default=0.6,

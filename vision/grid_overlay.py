@@ -37,9 +37,15 @@ class Warped:
 
 
 def warp_board(
-    image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, ppc: int, pad_cells: float
+    image: npt.NDArray[np.uint8],
+    reg: Registration,
+    board: BoardSpec,
+    ppc: int,
+    pad_cells: float,
+    coverage: bool = True,
 ) -> Warped:
-    """Returns the photo warped onto the board plane at ``ppc`` pixels per cell."""
+    """Returns the photo warped onto the board plane at ``ppc`` pixels per cell (``coverage``:
+    also which warp pixels the photo covers; else all are taken as covered)."""
     pad_px = round(pad_cells * ppc)
     place = np.array([[ppc, 0, pad_px - 0.5], [0, ppc, pad_px - 0.5], [0, 0, 1]], np.float64)
     h_warp = place @ reg.to_board
@@ -47,6 +53,8 @@ def warp_board(
     top = cv2.warpPerspective(
         image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    if not coverage:
+        return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px)
     ones = np.full(image.shape[:2], 255, np.uint8)
     inside = cv2.warpPerspective(ones, h_warp, size, flags=cv2.INTER_NEAREST, borderValue=0) > 0
     return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px)
@@ -144,15 +152,19 @@ def draw_grid(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
 def refine(
     image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cfg: GridConfig
 ) -> Registration:
-    """Returns the registration refitted on the grid's line crossings (kept as is if too few are
-    found, or if the refit disagrees with it by more than ``refine_max_shift`` cells).
+    """Returns a registration from three markers or from the outline refitted on the grid's
+    line crossings (kept as is if too few are found, if the refit moves a grid corner by more
+    than ``refine_max_shift`` cells, or strays from the markers by more than
+    ``refine_max_drift``). Four markers frame the board well enough: kept as they are.
 
-    The corner markers are small, so a homography from three of them extrapolates poorly to the
-    far corner; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
+    A homography from three small markers extrapolates poorly to the far corner, and an outline
+    is rough; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
     between counters and span the whole board. Two passes: a wide search around each predicted
-    crossing, then a narrow one around the refitted prediction.
+    line, then a narrow one around the refitted prediction.
     """
     current = reg
+    if reg.method == "markers" and len(reg.markers) >= 4:
+        return reg  # four markers frame the board: the line fit would only add its own bias
     for radius in cfg.refine_radius:
         found = _crossings(image, current, board, cfg, radius)
         if found is None:
@@ -175,8 +187,14 @@ def refine(
         )
         if float(np.linalg.norm(moved, axis=1).max()) > cfg.refine_max_shift:
             return current
+        if reg.anchors is not None:  # the refit must still agree with the markers it started from
+            anchor_img, anchor_board = reg.anchors
+            back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
+            drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
+            if drift > cfg.refine_max_drift:
+                return current
         current = Registration(
-            to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px
+            to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors
         )
     return current
 

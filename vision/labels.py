@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -24,17 +25,26 @@ from vision.grid_overlay import Warped
 from vision.render import Counter, counter_sprite
 
 Template = npt.NDArray[np.float32]
+ArrayT = TypeVar("ArrayT", bound=np.generic)
 
 
 def ink(bgr: npt.NDArray[np.uint8], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
     """Returns the light-ink map of a BGR picture: the smallest white-balanced channel, so light
     labels on saturated counters stand out (0 dark or saturated, about 1 white)."""
-    norm = bgr.astype(np.float32) / white.astype(np.float32)[None, None, :]
-    return np.clip(norm.min(axis=2), 0, 1.3)
+    b, g, r = cv2.split(bgr)
+    chans = [
+        cv2.multiply(c, 1.0 / float(w), dtype=cv2.CV_32F)
+        for c, w in zip((b, g, r), white, strict=True)
+    ]
+    out = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
+    return np.minimum(out, 1.3, dtype=np.float32)
 
 
 def _window(cfg: IdentityConfig, ppc: int) -> tuple[int, int]:
     return max(8, round(cfg.window[0] * ppc)), max(6, round(cfg.window[1] * ppc))
+
+
+_TEMPLATES: dict[str, dict[str, list[Template]]] = {}
 
 
 def default_templates(
@@ -51,6 +61,9 @@ def default_templates(
         cfg: identity settings.
         ppc: pixels per cell of the warped board the templates will be matched in.
     """
+    key = f"{sorted(labels.items())}{sorted(colours.items())}{cfg.model_dump_json()}{ppc}"
+    if key in _TEMPLATES:
+        return dict(_TEMPLATES[key])
     ww, wh = _window(cfg, ppc)
     out: dict[str, list[Template]] = {}
     for legion, (side, text) in labels.items():
@@ -66,20 +79,21 @@ def default_templates(
         out[legion] = [
             crop if sigma <= 0 else cv2.GaussianBlur(crop, (0, 0), sigma) for sigma in cfg.blurs
         ]
-    return out
+    _TEMPLATES[key] = out
+    return dict(out)
 
 
 def cell_region(
-    warped: Warped, row: int, col: int, cfg: IdentityConfig, white: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float32]:
-    """Returns the ink map of the label window (plus the search margin) around a cell's centre."""
+    picture: npt.NDArray[ArrayT], warped: Warped, row: int, col: int, cfg: IdentityConfig
+) -> npt.NDArray[ArrayT]:
+    """Returns a warp-sized picture's label window (plus the search margin) around a cell's
+    centre."""
     ppc, p = warped.ppc, warped.pad_px
     ww, wh = _window(cfg, ppc)
     reach = round(cfg.search * ppc)
     cx, cy = p + col * ppc + ppc // 2, p + row * ppc + ppc // 2
     x0, y0 = cx - ww // 2 - reach, cy - wh // 2 - reach
-    patch = warped.image[max(0, y0) : y0 + wh + 2 * reach, max(0, x0) : x0 + ww + 2 * reach]
-    return ink(patch, white)
+    return picture[max(0, y0) : y0 + wh + 2 * reach, max(0, x0) : x0 + ww + 2 * reach]
 
 
 def score(region: npt.NDArray[np.float32], templates: list[Template]) -> float:
@@ -115,7 +129,7 @@ def label_scores(
     """
     out: dict[str, dict[str, float]] = {}
     for name, (row, col, side) in cells.items():
-        region = cell_region(warped, row, col, cfg, white)
+        region = ink(cell_region(warped.image, warped, row, col, cfg), white)
         out[name] = {
             legion: round(score(region, templates[legion]), 4)
             for legion, (s, _) in labels.items()
@@ -134,7 +148,7 @@ def crop_template(
 ) -> Template:
     """Returns the template of a counter in a calibration photo: the window where a reference
     template (the default one) fits best, so the crop is centred on the label."""
-    region = cell_region(warped, row, col, cfg, white)
+    region = ink(cell_region(warped.image, warped, row, col, cfg), white)
     ref = near[0]
     h, w = ref.shape
     if region.shape[0] < h or region.shape[1] < w:

@@ -171,7 +171,9 @@ def read(
     identity = None
     if labels:
         ppc = cfg.identity.px_per_cell
-        sharp_warp = go.warp_board(loaded.image, reg, board, ppc, cfg.grid.pad_cells)
+        sharp_warp = go.warp_board(
+            loaded.image, reg, board, ppc, cfg.grid.pad_cells, coverage=False
+        )
         templates = _templates(labels, board, calibration, cfg)
         seen = {
             name: (n // board.cols, n % board.cols, r.occupant)

@@ -41,6 +41,8 @@ class Registration:
     """Mean reprojection error of the points fitted, in cells (0 for the outline)."""
     cell_px: float
     """Mean side of a board cell in the working image, in pixels."""
+    anchors: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None
+    """The marker corners fitted: (img_pts, board_pts), each (n, 2); None for the outline."""
 
     @property
     def to_image(self) -> Homography:
@@ -134,17 +136,40 @@ def find_markers(
         pts = (quad.reshape(4, 2) / scale).astype(np.float32)
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
-    if best and cfg.refine_window > 0:
-        stacked = np.concatenate(list(best.values())).reshape(-1, 1, 2)
-        win = max(2, min(cfg.refine_window, int(min(_side(q) for q in best.values()) / 6)))
-        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
-        refined = cv2.cornerSubPix(gray, stacked.copy(), (win, win), (-1, -1), criteria)
-        moved = np.linalg.norm(refined - stacked, axis=2).ravel()
-        for n, mid in enumerate(list(best)):
-            block = refined[4 * n : 4 * n + 4].reshape(4, 2)
-            if float(moved[4 * n : 4 * n + 4].max()) < win:
-                best[mid] = block.astype(np.float32)
+    if cfg.refine_corners:
+        fine = _fine_detector(board)
+        for mid, quad in list(best.items()):
+            best[mid] = _refine_marker(gray, fine, mid, quad)
     return best
+
+
+def _fine_detector(board: BoardSpec) -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(dictionary(board.markers), params)
+
+
+def _refine_marker(
+    gray: npt.NDArray[np.uint8],
+    fine: cv2.aruco.ArucoDetector,
+    mid: int,
+    quad: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float32]:
+    """Detects one marker again at full resolution in a crop around it, with sub-pixel corner
+    refinement; keeps the coarse corners if it is not found there."""
+    side = _side(quad)
+    x0, y0 = np.floor(quad.min(axis=0) - 0.6 * side).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + 0.6 * side).astype(int)
+    h, w = gray.shape
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    corners, ids, _ = fine.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+    if ids is None:
+        return quad
+    for found, ident in zip(corners, ids.ravel(), strict=True):
+        pts = found.reshape(4, 2).astype(np.float32) + np.array([x0, y0], np.float32)
+        if int(ident) == mid and float(np.abs(pts - quad).max()) < 0.25 * side:
+            return pts
+    return quad
 
 
 def _side(quad: npt.NDArray[np.float32]) -> float:
@@ -171,7 +196,9 @@ def _from_markers(
         back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts, axis=1).mean())
         if error <= cfg.max_marker_error:
-            reg = Registration(to_board, "markers", subset, error, _cell_px(to_board, board))
+            reg = Registration(
+                to_board, "markers", subset, error, _cell_px(to_board, board), (img_pts, board_pts)
+            )
             if (
                 best is None
                 or len(subset) > len(best.markers)

@@ -219,16 +219,26 @@ def infer_turn(
     placed, fates = _parse_answers(state, answers or {})
     candidates = _candidates(state, identity, limits, placed)
 
-    search = _Search(state, limits, candidates)
     before = _sides(state)
-    for filled in itertools.product((None, Side.GREEK, Side.PERSIAN), repeat=len(unreadable)):
-        target = {c: _side(s.occupant) for c, s in readable.items()}
-        target.update(zip(unreadable, filled, strict=True))
-        search.run(target)
-        if search.stopped:
-            break
+    probe = _Search(state, limits, candidates)
+    if probe.unreachable({c: _side(s.occupant) for c, s in readable.items()}):
+        return CaptureReport(
+            status="unexplained",
+            side=side,
+            unreadable=hidden_names,
+            disagreements=tuple(_diagnose(state, readable, before, probe)),
+        )
+    search = _search(state, limits, candidates, readable, unreadable)
     groups = [g for g in search.found.values() if _fits_answers(g.state, fates)]
     notes: list[str] = []
+    if not groups and search.complete and len(candidates) > len(placed):
+        # the labels fit no legal turn (one was misread): the rules alone may still settle it
+        search = _search(
+            state, limits, _candidates(state, None, limits, placed), readable, unreadable
+        )
+        groups = [g for g in search.found.values() if _fits_answers(g.state, fates)]
+        if groups:
+            notes.append("the counter labels fit no legal turn; the turn was read without them")
     if not groups:
         if not search.complete:
             question = Question(
@@ -301,6 +311,24 @@ def infer_turn(
         unreadable=hidden_names,
         notes=tuple(notes),
     )
+
+
+def _search(
+    state: CyrusState,
+    limits: SearchLimits,
+    candidates: Candidates,
+    readable: Mapping[Cell, Seen],
+    unreadable: Sequence[Cell],
+) -> _Search:
+    """Runs the search for every way the unreadable cells may be filled."""
+    search = _Search(state, limits, candidates)
+    for filled in itertools.product((None, Side.GREEK, Side.PERSIAN), repeat=len(unreadable)):
+        target = {c: _side(s.occupant) for c, s in readable.items()}
+        target.update(zip(unreadable, filled, strict=True))
+        search.run(target)
+        if search.stopped:
+            break
+    return search
 
 
 def seen_from_position(state: CyrusState) -> dict[str, Seen]:
@@ -407,6 +435,23 @@ class _Search:
                 continue
             cell = self.grid.parse(name)
             out.append(_Option(lid, name, cell, attack=self.occ.has_enemy(cell, legion.side)))
+        return out
+
+    def unreachable(self, seen: Mapping[Cell, Side | None]) -> list[Cell]:
+        """Cells the photo shows newly held by the side to play that no legion of it can reach
+        (by a move, an attack, or a retreat from an attack): no legal turn explains them."""
+        side = self.side
+        held = {c for n, c in self.state.where.items() if self.by_id[n].side is side}
+        reach = {o.cell for opts in self.options.values() for o in opts if o.cell is not None}
+        attacks = {o.cell for opts in self.options.values() for o in opts if o.attack}
+        attacks |= set(self.pending)
+        out: list[Cell] = []
+        for cell, now in sorted(seen.items()):
+            if now is not side or cell in held or cell in reach:
+                continue
+            if any(a is not None and self._retreat_fits(a, cell, side) for a in attacks):
+                continue
+            out.append(cell)
         return out
 
     def _may_end(self, lid: LegionId, cell: Cell) -> bool:

@@ -351,3 +351,14 @@ def test_random_turns_are_recovered_with_labels(rng: random.Random) -> None:
         )
         assert got.where == state.where
         turns += 1
+
+
+def test_a_misread_label_falls_back_to_the_rules_alone() -> None:
+    before = position(**OPEN)
+    truth = after(before, "Samos C5", "done")
+    wrong = labels_read(truth)
+    wrong["C5"] = {name: (1.0 if name == "Myron" else 0.0) for name in wrong["C5"]}  # misread
+    report = infer_turn(before, seen_from_position(truth), identity=wrong)
+    assert report.status == "explained"
+    assert report.moves == ("Samos C5",)
+    assert any("labels fit no legal turn" in n for n in report.notes)
