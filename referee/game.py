@@ -19,7 +19,7 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -128,6 +128,8 @@ class BoardView:
     status: tuple[str, ...] = ()
     edges: tuple[str, str, str, str] = ("", "", "", "")
     """Labels of the top, right, bottom and left edges (e.g. "East")."""
+    terrain_marks: Mapping[str, str] = field(default_factory=dict)
+    """One character per terrain for the terminal (plain, forest and hill have defaults)."""
 
 
 @dataclass(frozen=True)

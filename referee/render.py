@@ -42,39 +42,47 @@ def _ink(rgb: Sequence[int]) -> str:
 
 
 def board(view: BoardView | MapView, legend: bool = True) -> RenderableType:
-    """Returns the board as coloured text: terrain backgrounds, counters in side colours."""
+    """Returns the board as coloured text: terrain backgrounds, counters in side colours.
+
+    Boards wider than 16 columns use 4-character cells (a terrain mark and a 3-letter label).
+    """
     if isinstance(view, MapView):
         return map_table(view)
+    width = CELL_WIDTH if view.cols <= 16 else 4
+    marks = {**_MARK, **view.terrain_marks}
     lines: list[Text] = []
-    head = Text(" " * 3)
+    head = Text(" " * 3, no_wrap=True, overflow="ignore")  # a wide board extends past 80 columns
     for label in view.col_labels:
-        head.append(label.center(CELL_WIDTH), style="bold")
+        head.append(label.center(width)[:width], style="bold")
     lines.append(head)
     for r in range(view.rows):
-        line = Text(f"{view.row_labels[r]:>2} ", style="bold")
+        line = Text(f"{view.row_labels[r]:>2} ", style="bold", no_wrap=True, overflow="ignore")
         for c in range(view.cols):
             cell = view.cells[r * view.cols + c]
-            bg = hex_colour(view.terrain_colours.get(cell.terrain, (200, 200, 200)))
-            base = f"{_ink(view.terrain_colours.get(cell.terrain, (200, 200, 200)))} on {bg}"
-            line.append(_MARK.get(cell.terrain, "?"), style=base)
+            rgb = view.terrain_colours.get(cell.terrain, (200, 200, 200))
+            bg = hex_colour(rgb)
+            base = f"{_ink(rgb)} on {bg}"
+            line.append(marks.get(cell.terrain, "?"), style=base)
             if cell.label and cell.side:
                 side_rgb = view.side_colours.get(cell.side, (90, 90, 90))
-                line.append(cell.label.ljust(3), style=f"bold white on {hex_colour(side_rgb)}")
-                if cell.second_label:
+                line.append(cell.label[:3].ljust(3), style=f"bold white on {hex_colour(side_rgb)}")
+                if width > 4 and cell.second_label:
                     line.append("*", style=f"bold red on {bg}")
-                else:
+                elif width > 4:
                     line.append(" ", style=base)
             else:
-                line.append(" ·  ", style=base)
-            line.append(" ", style=base)
+                line.append(" · " if width == 4 else " ·  ", style=base)
+            if width > 4:
+                line.append(" ", style=base)
         lines.append(line)
     parts: list[RenderableType] = [Text(view.title, style="bold"), *lines]
     left, right = view.edges[3], view.edges[1]
     if left or right:
-        width = 3 + view.cols * CELL_WIDTH - len(right) - 2
-        parts.append(Text(f"   ← {left}".ljust(width) + f"{right} →", style="dim"))
-    terrain = "   ".join(f"{_MARK.get(t, '?')} {t}" for t in view.terrain_colours)
-    parts.append(Text(f"   terrain: {terrain}   * pending combat", style="dim"))
+        span = 3 + view.cols * width - len(right) - 2
+        parts.append(Text(f"   ← {left}".ljust(span) + f"{right} →", style="dim"))
+    terrain = "   ".join(f"{marks.get(t, '?')} {t}" for t in view.terrain_colours)
+    combat = "   * pending combat" if width > 4 else ""
+    parts.append(Text(f"   terrain: {terrain}{combat}", style="dim"))
     if legend and view.legend:
         parts.append(_legend(view))
     for status in view.status:

@@ -101,6 +101,7 @@ class Interpretation(BaseModel):
     id: str = Field(description="Stable id used by the engine and in verdicts.")
     question: str = Field(description="What the rulebook leaves open.")
     choice: str = Field(description="The reading applied (one of options when options are set).")
+    short: str | None = Field(default=None, description="A few words naming the choice in rulings.")
     options: tuple[str, ...] = Field(
         default=(), description="Readings players use; set choice to one of them to switch."
     )
@@ -108,8 +109,8 @@ class Interpretation(BaseModel):
     provenance: Provenance = "interpretation"
 
     def label(self) -> str:
-        """Returns the disclosure used in verdicts: 'interpretation id: choice'."""
-        return f"interpretation {self.id}: {self.choice}"
+        """Returns the disclosure used in verdicts: 'interpretation id: choice' (or its short form)."""
+        return f"interpretation {self.id}: {self.short or self.choice}"
 
 
 class RulesIndex(BaseModel):

@@ -123,9 +123,9 @@ def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
     sys.stdout.flush()
 
 
-def show(renderable: RenderableType) -> None:
-    """Prints a rich renderable on stdout."""
-    out().print(renderable)
+def show(renderable: RenderableType, soft_wrap: bool = False) -> None:
+    """Prints a rich renderable on stdout (``soft_wrap``: long lines run on, as boards need)."""
+    out().print(renderable, soft_wrap=soft_wrap)
 
 
 def read_data_file(path: Path, what: str = "position") -> object:

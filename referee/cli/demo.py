@@ -41,7 +41,7 @@ def demo(
                  f"[dim](a real game file: {'kept at ' + str(keep) if keep else 'temporary'})[/]")
             for text in texts:
                 gf.do(text)
-            show(render.board(engine.board_view(gf.state())))
+            show(render.board(engine.board_view(gf.state())), soft_wrap=True)
             for step in data.steps:
                 if step.say:
                     show(f"\n[bold yellow]{step.say}[/]")
@@ -61,7 +61,7 @@ def demo(
                     raise RefereeError(f"{path}: step {step.do!r} was expected to be rejected")
                 show(render.record(record))
                 if step.board:
-                    show(render.board(engine.board_view(gf.state()), legend=False))
+                    show(render.board(engine.board_view(gf.state()), legend=False), soft_wrap=True)
             show("\n[bold]The journal of this game:[/] (referee log)")
             show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
     show("\nStart your own: [bold]referee new cyrus-pyxis --setup samples/cyrus-pyxis/setup.yaml[/], "

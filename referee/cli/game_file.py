@@ -25,6 +25,16 @@ app = typer.Typer()
 DEFAULT = Path("game.referee")
 
 
+def _sample(path: Path, slug: str) -> Path:
+    """Returns ``path``, or the shipped sample of that name (``--setup setup.yaml`` works anywhere)."""
+    if path.exists():
+        return path
+    from referee.tables import data_root
+
+    shipped = data_root("samples") / slug / path.name
+    return shipped if shipped.is_file() else path
+
+
 def _faces(dice: str | None) -> list[int] | None:
     from referee.dice import parse_faces
 
@@ -35,7 +45,10 @@ def _faces(dice: str | None) -> list[int] | None:
 @guarded
 def new(
     game: Annotated[str, typer.Argument(help="Game: cyrus-pyxis, iliad, 300-solo.")],
-    setup: Annotated[Path | None, typer.Option(help="Set-up file played in rule order (see samples/).")] = None,
+    setup: Annotated[
+        Path | None,
+        typer.Option(help="Set-up file played in rule order; a bare name like setup.yaml finds the shipped sample."),
+    ] = None,
     file: FileOpt = DEFAULT,
     tables: TablesOpt = None,
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
@@ -53,6 +66,7 @@ def new(
     table_set = load_table_set(engine.info.slug, tables)
     texts: list[str] = []
     if setup is not None:
+        setup = _sample(setup, engine.info.slug)
         texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup, "set-up"), str(setup))
     gf = GameFile.create(file, engine, table_set, force=force)
     try:
@@ -74,7 +88,7 @@ def new(
         show(f"Dice commitment: [bold]{fingerprint(commit)}[/]  (full SHA-256 {commit})")
         if table_set.overridden():
             show(f"[yellow]Tables overridden: {', '.join(table_set.overridden())}[/]")
-        show(render.board(engine.board_view(state)))
+        show(render.board(engine.board_view(state)), soft_wrap=True)
     gf.close()
 
 
@@ -101,7 +115,7 @@ def do_(
             return
         show(render.record(record))
         if board:
-            show(render.board(gf.game.board_view(gf.state())))
+            show(render.board(gf.game.board_view(gf.state())), soft_wrap=True)
         else:
             for line in gf.game.status(gf.state()):
                 show(f"[bold cyan]{line}[/]")
@@ -218,7 +232,7 @@ def show_(
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
                     "png": str(png) if png else None})
         return
-    show(render.board(view))
+    show(render.board(view), soft_wrap=True)
     if png is not None:
         show(f"[dim]picture written to {png}[/]")
 

@@ -129,6 +129,7 @@ def resolve(
     seed: SeedOpt = None,
     file: FileOpt = DEFAULT,
     tables: TablesOpt = None,
+    board: Annotated[bool, typer.Option(help="In a game file: show the board afterwards.")] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Resolve what is pending (combats, retreats): from a position file, or in the game file."""
@@ -156,7 +157,11 @@ def resolve(
             print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(gf.state())})
             return
         show(render.record(record))
-        show(render.board(gf.game.board_view(gf.state())))
+        if board:
+            show(render.board(gf.game.board_view(gf.state())), soft_wrap=True)
+        else:
+            for line in gf.game.status(gf.state()):
+                show(f"[bold cyan]{line}[/]")
 
 
 @app.command()

@@ -291,7 +291,7 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
         terrain_colours=board.terrain_colours,
         side_colours=board.side_colours,
     )
-    show(render.board(view, legend=False))
+    show(render.board(view, legend=False), soft_wrap=True)
     reg = obs.registration
     found = (
         f"markers {', '.join(map(str, reg.markers))}"

@@ -100,6 +100,7 @@ def board_view(s: IliadState) -> BoardView:
         col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
         terrain_colours=colours, side_colours={side.value: rgb for side, rgb in s.tables.colours.items()},
         legend=legend, status=tuple(status_lines(s)), edges=("Sea (Greek side)", "", "Troy (Trojan side)", ""),
+        terrain_marks=_MARKS,
     )
 
 def status_lines(s: IliadState) -> list[str]:
@@ -137,6 +138,10 @@ def status_lines(s: IliadState) -> list[str]:
     return lines
 
 
+_MARKS: dict[str, str] = {
+    "plain": " ", "sea": "~", "shore": "≈", "river": "≋", "hill": "▲", "mountain": "◆", "wall": "#",
+    "ship": "Ψ", "troy": "♜", "camp": "·",
+}
 _EXTRA_COLOURS: dict[str, tuple[int, int, int]] = {"ship": (120, 75, 40), "troy": (170, 165, 150),
                                                    "camp": (210, 190, 140)}
 
