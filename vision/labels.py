@@ -96,8 +96,16 @@ def cell_region(
     return picture[max(0, y0) : y0 + wh + 2 * reach, max(0, x0) : x0 + ww + 2 * reach]
 
 
+def strokes(ink_map: npt.NDArray[np.float32], ppc: int) -> npt.NDArray[np.float32]:
+    """Returns the ink map minus its blurred self (σ = 1/20 cell): the letters' strokes without
+    the counter's overall shading, which every label shares."""
+    blurred = cv2.GaussianBlur(ink_map, (0, 0), max(1.0, ppc / 20))
+    return cv2.subtract(ink_map, blurred)
+
+
 def score(region: npt.NDArray[np.float32], templates: list[Template]) -> float:
-    """Returns the best normalised cross-correlation of a legion's templates over a region."""
+    """Returns the best normalised cross-correlation of a legion's templates over a region
+    (both as :func:`strokes`)."""
     best = -1.0
     for template in templates:
         if region.shape[0] < template.shape[0] or region.shape[1] < template.shape[1]:
@@ -128,10 +136,12 @@ def label_scores(
         cfg: identity settings.
     """
     out: dict[str, dict[str, float]] = {}
+    ppc = warped.ppc
+    filtered = {k: [strokes(t, ppc) for t in v] for k, v in templates.items()}
     for name, (row, col, side) in cells.items():
-        region = ink(cell_region(warped.image, warped, row, col, cfg), white)
+        region = strokes(ink(cell_region(warped.image, warped, row, col, cfg), white), ppc)
         out[name] = {
-            legion: round(score(region, templates[legion]), 4)
+            legion: round(score(region, filtered[legion]), 4)
             for legion, (s, _) in labels.items()
             if s == side and legion in templates
         }

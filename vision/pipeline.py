@@ -24,7 +24,7 @@ from vision.board import BoardSpec
 from vision.calibrate import Calibration, default_model
 from vision.config import VisionConfig
 from vision.debug import DebugSink, NullSink
-from vision.errors import LowConfidenceError, VisionError
+from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
 from vision.register import Registration, register
@@ -133,9 +133,13 @@ def read(
     cfg = cfg or VisionConfig()
     debug = debug or NullSink()
     loaded = photo if isinstance(photo, Photo) else read_photo(photo, cfg.load)
-    reg = go.refine(
-        loaded.image, register(loaded.image, board, cfg.registration, debug), board, cfg.grid
-    )
+    found = register(loaded.image, board, cfg.registration, debug)
+    reg = go.refine(loaded.image, found, board, cfg.grid)
+    if found.method == "two-markers" and reg is found:
+        raise BoardNotFoundError(
+            f"only markers {found.markers[0]} and {found.markers[1]} are in view and the grid "
+            "lines do not confirm the board; frame the whole board with its four markers"
+        )
     warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
     if debug.enabled:
         debug.stage("warped", warped.image)

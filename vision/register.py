@@ -35,7 +35,7 @@ class Registration:
     to_board: Homography
     """3×3, working-image pixels → board (u, v) in cells."""
     method: str
-    """``markers`` or ``outline``."""
+    """``markers`` (3 or 4), ``two-markers`` (the grid lines must confirm it), ``outline``."""
     markers: tuple[int, ...]
     error: float
     """Mean reprojection error of the points fitted, in cells (0 for the outline)."""
@@ -72,8 +72,12 @@ def register(
     if debug.enabled:
         debug.stage("markers", _draw_markers(image, found))
     reg = _from_markers(found, board, cfg, gray.shape)
+    if reg is None and len(found) == 2:
+        reg = _from_two_markers(found, board)
     if reg is None:
         reg = _from_outline(gray, board, cfg)
+        if reg is not None and found and not _agrees(reg, found, board, cfg):
+            reg = None  # the quadrilateral found is not the board the markers frame
     if reg is None:
         sharp = sharpness(gray)
         if sharp < cfg.blur_floor:
@@ -122,10 +126,24 @@ def find_markers(
         if scale < 1
         else gray
     )
-    params = cv2.aruco.DetectorParameters()
-    detector = cv2.aruco.ArucoDetector(dictionary(board.markers), params)
-    corners, ids, _ = detector.detectMarkers(small)
+    detector = cv2.aruco.ArucoDetector(dictionary(board.markers), cv2.aruco.DetectorParameters())
     wanted = {p.id for p in board.markers.placements}
+    best = _detect(detector, small, scale, wanted)
+    if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
+        for mid, pts in _detect(detector, gray, 1.0, wanted).items():
+            best.setdefault(mid, pts)
+    if cfg.refine_corners:
+        fine = _fine_detector(board)
+        for mid, quad in list(best.items()):
+            best[mid] = _refine_marker(gray, fine, mid, quad)
+    return best
+
+
+def _detect(
+    detector: cv2.aruco.ArucoDetector, image: npt.NDArray[np.uint8], scale: float, wanted: set[int]
+) -> dict[int, npt.NDArray[np.float32]]:
+    """Marker id → corners in working-image pixels (an id seen twice: the larger one)."""
+    corners, ids, _ = detector.detectMarkers(image)
     best: dict[int, npt.NDArray[np.float32]] = {}
     if ids is None:
         return best
@@ -136,10 +154,6 @@ def find_markers(
         pts = (quad.reshape(4, 2) / scale).astype(np.float32)
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
-    if cfg.refine_corners:
-        fine = _fine_detector(board)
-        for mid, quad in list(best.items()):
-            best[mid] = _refine_marker(gray, fine, mid, quad)
     return best
 
 
@@ -208,6 +222,33 @@ def _from_markers(
         if best is not None and len(best.markers) == len(ids):
             break  # every marker agrees: no need to drop one
     return best
+
+
+def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> Registration:
+    """A provisional registration from two markers: it must be confirmed by the grid lines
+    (``grid_overlay.refine``), or the photo is refused."""
+    ids = tuple(sorted(found))
+    img_pts = np.concatenate([found[i] for i in ids]).astype(np.float64)
+    board_pts = np.array([pt for i in ids for pt in board.markers.corners(i)], np.float64)
+    to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
+    back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
+    error = float(np.linalg.norm(back - board_pts, axis=1).mean())
+    return Registration(
+        to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts)
+    )
+
+
+def _agrees(
+    reg: Registration,
+    found: dict[int, npt.NDArray[np.float32]],
+    board: BoardSpec,
+    cfg: RegisterConfig,
+) -> bool:
+    """Whether a registration puts the markers seen where the layout says (within 0.25 cell)."""
+    img_pts = np.concatenate(list(found.values())).astype(np.float64)
+    board_pts = np.array([pt for i in found for pt in board.markers.corners(i)], np.float64)
+    back = cv2.perspectiveTransform(img_pts[None], reg.to_board)[0]
+    return float(np.linalg.norm(back - board_pts, axis=1).mean()) <= 0.25
 
 
 def _cell_px(to_board: Homography, board: BoardSpec) -> float:

@@ -89,6 +89,8 @@ class SearchLimits:
         identity_floor: a counter whose best label score is below this is of unknown identity.
         identity_margin: every legion scoring within this of the best label score on a cell
             stays a candidate for that cell.
+        joint_margin: when several legal turns fit, the one whose legions' label scores, summed
+            over the cells the turns disagree on, beat every other's by this much is taken.
         max_nodes: chain-search steps before the search stops (the result is then incomplete).
         max_candidates: move sets played through the engine before the search stops.
         max_explanations: distinct positions collected before the search stops.
@@ -98,6 +100,7 @@ class SearchLimits:
     max_unreadable: int = 3
     identity_floor: float = 0.35
     identity_margin: float = 0.12
+    joint_margin: float = 0.12
     max_nodes: int = 60_000
     max_candidates: int = 2_500
     max_explanations: int = 48
@@ -260,6 +263,14 @@ def infer_turn(
             unreadable=hidden_names,
             disagreements=tuple(_diagnose(state, readable, before, search)),
         )
+    if len(groups) > 1 and search.complete and identity:
+        picked = _pick_by_labels(state, groups, identity, limits.joint_margin)
+        if picked is not None:
+            best, lead = picked
+            notes.append(
+                f"the counter labels chose between {len(groups)} legal turns (ahead by {lead:.2f})"
+            )
+            groups = [best]
     if len(groups) == 1 and search.complete:
         only = groups[0]
         changed = [c for c in unreadable if _sides(only.state).get(c) is not before.get(c)]
@@ -748,6 +759,38 @@ def _candidates(
     for cell, lid in answers:
         out[cell] = frozenset({lid})
     return out
+
+
+def _pick_by_labels(
+    state: CyrusState,
+    groups: Sequence[_Explanation],
+    identity: Mapping[str, Mapping[str, float]],
+    margin: float,
+) -> tuple[_Explanation, float] | None:
+    """Returns the explanation the counter labels favour, and its lead, if the lead (summed
+    label scores over the contested cells) reaches ``margin`` over every other explanation."""
+    grid = state.tables.grid
+    contested = sorted(_contested(groups))
+    if not contested:
+        return None
+    totals: list[tuple[float, int]] = []
+    for n, g in enumerate(groups):
+        at = {c: lid for lid, c in g.state.where.items()}
+        total = 0.0
+        for cell in contested:
+            lid = at.get(cell)
+            if lid is None:
+                continue
+            scores = identity.get(grid.name(cell))
+            if not scores or lid not in scores:
+                return None  # a contested counter without a label reading: nothing to weigh
+            total += scores[lid]
+        totals.append((total, n))
+    totals.sort(reverse=True)
+    lead = totals[0][0] - totals[1][0]
+    if lead < margin:
+        return None
+    return groups[totals[0][1]], lead
 
 
 def _contested(groups: Sequence[_Explanation]) -> dict[Cell, set[LegionId]]:
