@@ -90,3 +90,19 @@ def test_a_board_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:
     path, _ = shoot(tmp_path, scene_of(setup_state()), 9, "clean", size=(1600, 1200), fill=0.16)
     with pytest.raises(VisionError, match=r"too small|not found"):
         observe(path, board())
+
+
+def test_two_markers_count_only_once_the_grid_lines_confirm_them(tmp_path: Path) -> None:
+    path, rendered = shoot(
+        tmp_path,
+        scene_of(setup_state()),
+        10,
+        "clean",
+        (1280, 960),
+        missing_markers=(1, 2),
+        tilt_deg=10.0,
+    )
+    obs = observe(path, board())
+    assert obs.registration.method == "two-markers" and obs.registration.markers == (0, 3)
+    assert obs.unreadable == ()
+    assert obs.cells["F1"].occupant == "greek" and obs.cells["G12"].occupant == "persian"

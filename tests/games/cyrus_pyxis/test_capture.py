@@ -362,3 +362,22 @@ def test_a_misread_label_falls_back_to_the_rules_alone() -> None:
     assert report.status == "explained"
     assert report.moves == ("Samos C5",)
     assert any("labels fit no legal turn" in n for n in report.notes)
+
+
+def test_summed_label_scores_choose_between_turns_only_with_a_clear_lead() -> None:
+    before = position(
+        active="greek",
+        phase="move",
+        greek={"Pyxis": "A1", "Samos": "C3", "Phidias": "D3"},
+        persian={"Cyrus": "L12"},
+    )
+    truth = after(before, "Samos D5", "Phidias C5", "done")
+    close = labels_read(truth)
+    close["C5"] = {**close["C5"], "Phidias": 0.80, "Samos": 0.74}  # each cell alone: too close
+    close["D5"] = {**close["D5"], "Samos": 0.80, "Phidias": 0.74}
+    report = infer_turn(before, seen_from_position(truth), identity=close)
+    assert report.status == "explained"  # 0.06 + 0.06 = 0.12: the labels together decide
+    assert sorted(report.moves) == ["Phidias C5", "Samos D5"]
+    assert any("labels chose" in n for n in report.notes)
+    closer = {**close, "D5": {**close["D5"], "Phidias": 0.78}}  # lead 0.08: ask instead
+    assert infer_turn(before, seen_from_position(truth), identity=closer).status == "ambiguous"
