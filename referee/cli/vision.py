@@ -184,7 +184,10 @@ def _observe_only(
     board = load_board(engine.info.slug, tables)
     obs = observe(photo, board, calibration=_calibration(calibration, board), debug=_sink(debug))
     if json_:
-        print_json(obs.model_dump(mode="json", exclude_none=True))
+        data = obs.model_dump(mode="json")
+        if data.get("identity") is None:
+            data.pop("identity", None)
+        print_json(data)
         return
     _show_observation(obs, board)
 
