@@ -178,10 +178,11 @@ class SquareGrid:
 
     def flood(
         self, start: Cell, limit: int, closed: frozenset[Cell] | set[Cell], stops: frozenset[Cell] | set[Cell],
-        diagonal: bool = False,
+        diagonal: bool = False, parents: bool = True,
     ) -> SearchResult:
         """Returns :meth:`search` with unit costs where ``closed`` cells cannot be entered and
-        ``stops`` cells can be entered but not crossed (a faster path for the common case)."""
+        ``stops`` cells can be entered but not crossed (a faster path for the common case).
+        Without ``parents`` the result knows distances only (no paths)."""
         dist: dict[Cell, int] = {start: 0}
         parent: dict[Cell, Cell] = {}
         adjacency = self._all8 if diagonal else self._orth
@@ -193,7 +194,8 @@ class SquareGrid:
                     if nxt in dist or nxt in closed:
                         continue
                     dist[nxt] = d
-                    parent[nxt] = here
+                    if parents:
+                        parent[nxt] = here
                     if nxt not in stops:
                         nxt_frontier.append(nxt)
             if not nxt_frontier:

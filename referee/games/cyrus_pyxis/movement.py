@@ -97,7 +97,8 @@ class MoveContext:
 
 
 def reach_search(
-    state: CyrusState, occ: Occupancy, legion: Legion, start: Cell, limit: int, extra: Cell | None = None
+    state: CyrusState, occ: Occupancy, legion: Legion, start: Cell, limit: int, extra: Cell | None = None,
+    paths: bool = True,
 ) -> SearchResult:
     """V: the cells a legion's move may enter within its allowance.
 
@@ -110,7 +111,7 @@ def reach_search(
         closed = closed - {extra}
     cost = _cost_fn(state)
     if cost is None:
-        return state.tables.grid.flood(start, limit, closed, stops)
+        return state.tables.grid.flood(start, limit, closed, stops, parents=paths)
     return state.tables.grid.search(start, limit, lambda c: c not in closed, lambda c: c not in stops, cost)
 
 
@@ -140,7 +141,7 @@ def destination_cells(state: CyrusState, occ: Occupancy, legion: Legion) -> tupl
     if start is None:
         return [], None
     limit = state.tables.allowance(legion.kind).value
-    search = reach_search(state, occ, legion, start, limit)
+    search = reach_search(state, occ, legion, start, limit, paths=legion.kind is Kind.KING)
     friends = occ.enemy_of[legion.side.other]  # cells holding a legion of this side
     cells = [c for c in search.distance if c != start and c not in friends]  # V: never stop on a friend
     exit_ = exit_route(state, occ, legion, search, limit) if legion.kind is Kind.KING else None
