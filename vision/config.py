@@ -69,7 +69,7 @@ class RegisterConfig(_Section):
         "left margins): their ink must exceed the blank margins' by this factor.",
     )
     min_cell_px: float = Field(
-        default=14.0, description="Smallest board cell accepted, in photo pixels."
+        default=14.0, description="Smallest board cell accepted, in decoded-image pixels."
     )
     blur_floor: float = Field(
         default=0.45,
@@ -78,10 +78,14 @@ class RegisterConfig(_Section):
         "0.75, σ 5-9 px ≤ 0.3).",
     )
     dark_mean: float = Field(
-        default=45.0, description="Photos darker than this mean grey (0-255) are refused."
+        default=20.0,
+        description="Photos darker than this mean grey (0-255) are refused (low: a dark table "
+        "around a well-lit board lowers the mean of the whole photo).",
     )
     dark_p99: float = Field(
-        default=80.0, description="... or whose 99th-percentile grey is below this."
+        default=80.0,
+        description="... or whose 99th-percentile grey is below this (the board's paper and "
+        "plain cells are the brightest things in a usable photo).",
     )
 
 
