@@ -133,8 +133,9 @@ def classify_cells(
 
     An empty centre whose colour says another terrain than the corners halves the confidence
     (one of the two readings is wrong). Distrust spreads from untrusted cells to neighbours that
-    are not typical of their class (beyond ``occlusion_sigma``): hands and other objects cover
-    several cells, and their edges are hard to tell from the board.
+    are not typical of their class (beyond ``occlusion_sigma``), up to ``occlusion_reach`` cells
+    away: hands and other objects cover several cells, and their edges are hard to tell from
+    the board.
     """
     c_label, c_conf, c_dist = classify_patches(centre, model.centre, cfg)
     t_label, t_conf, t_dist = _terrain(corner, model, cfg)
@@ -149,7 +150,7 @@ def classify_cells(
                 conf[n] *= 0.5
     atypical = (np.maximum(c_dist, t_dist) > cfg.occlusion_sigma).reshape(shape)
     untrusted = (conf < cfg.min_confidence).reshape(shape)
-    for _ in range(max(shape)):  # flood from untrusted cells through atypical neighbours
+    for _ in range(cfg.occlusion_reach):  # spread from untrusted cells to atypical neighbours
         grown = untrusted | (_near_untrusted(untrusted) & atypical)
         if (grown == untrusted).all():
             break

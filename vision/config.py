@@ -177,6 +177,11 @@ class ClassifyConfig(_Section):
         default=0.4,
         description="Floor on a class's spread of log detail (blur and resolution vary).",
     )
+    occlusion_reach: int = Field(
+        default=2,
+        description="How many cells distrust spreads from an untrusted cell (a hand's edge is "
+        "one or two cells wide; further, atypical cells are left to their own confidence).",
+    )
     occlusion_sigma: float = Field(
         default=3.0,
         description="Distrust spreads from an untrusted cell to neighbours farther than this many "

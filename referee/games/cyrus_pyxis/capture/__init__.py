@@ -1,0 +1,257 @@
+"""Reading a turn from a photo: the legal turns that lead from the position before to the photo.
+
+Entry point: :func:`infer_turn`. The photo says, per cell, which side stands there (or nobody)
+and which terrain lies there, each with a confidence; optionally it also says how well each
+legion's counter label matches the counter seen on a cell (``identity``). The search lists the
+turns the rules allow the side to play (moves, archer supports, the resolution of combats) and
+keeps those that end with the same sides on the same cells, and with legions whose labels fit.
+
+Turns ending in the same position are one explanation: the photo cannot tell them apart and the
+game goes on identically (the one with fewest supports, then fewest moves, is kept). Exactly one
+explanation: its actions may be played. Several: precise questions ("which legion is on D7:
+Athéna or Samos?"), answered through ``answers``. None: the cells that disagree.
+
+Why the search is complete: a legion that stayed is where it was (combats move only the
+legions in them); a plain move ends on a cell the photo shows held by its side; so the moves
+form chains, each starting from a legion that must have moved (its cell now shows no friend, or
+another legion's label) and running through friends whose cells were taken, to a cell newly
+held, an attack, or a king leaving the board. Every such chain is enumerated; every candidate is
+then played through the engine's own ``judge``/``apply``/``legal_actions`` with every set of
+supports, so an explanation reported is a legal turn. When the search reaches its limits it
+says so and asks instead of choosing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.games.cyrus_pyxis.capture.report import (
+    FATE_ELIMINATED,
+    FATE_OFF,
+    CaptureReport,
+    Disagreement,
+    Question,
+    SearchLimits,
+    Seen,
+    SeenCell,
+)
+from referee.games.cyrus_pyxis.capture.search import (
+    ENGINE,
+    ChainSearch,
+    run_search,
+    side_of,
+    sides_on,
+    value_of,
+)
+from referee.games.cyrus_pyxis.capture.verdicts import (
+    ask,
+    candidates_from,
+    diagnose,
+    fits_answers,
+    hidden_questions,
+    parse_answers,
+    pick_by_labels,
+    terrain_disagreements,
+)
+from referee.games.cyrus_pyxis.state import CyrusState, LegionId, Phase
+from referee.grid import Cell
+
+__all__ = [
+    "FATE_ELIMINATED",
+    "FATE_OFF",
+    "CaptureReport",
+    "Disagreement",
+    "Question",
+    "SearchLimits",
+    "Seen",
+    "SeenCell",
+    "cell_contents",
+    "infer_turn",
+    "legion_cells",
+    "legion_labels",
+    "seen_from_position",
+]
+
+
+def infer_turn(
+    state: CyrusState,
+    seen: Mapping[str, SeenCell],
+    limits: SearchLimits | None = None,
+    answers: Mapping[str, str] | None = None,
+    identity: Mapping[str, Mapping[str, float]] | None = None,
+) -> CaptureReport:
+    """Returns the legal turns of the side to play that explain what the photo shows.
+
+    Args:
+        state: the position before (a movement step, or a turn already under way).
+        seen: cell name → what the photo shows there; missing cells count as unreadable.
+        limits: confidence floors and search limits.
+        answers: the user's answers to earlier questions: ``{"D7": "Athéna"}`` (who stands on
+            a cell) or ``{"Cyrus": "off" | "eliminated" | CELL}`` (what became of a legion).
+        identity: cell name → {legion name: label score 0..1}: how well each legion's counter
+            matches the counter seen there. Legions within ``limits.identity_margin`` of the
+            best score stay candidates; without it, any legion of the side may stand there.
+
+    Raises:
+        UnknownNameError: an answer names an unknown cell or legion.
+    """
+    limits = limits or SearchLimits()
+    grid = state.tables.grid
+    side = state.active
+    if state.phase in (Phase.SETUP, Phase.OVER):
+        why = "the set-up is not finished" if state.phase is Phase.SETUP else "the game is over"
+        problem = f"{why}; a photo is read against a turn in play"
+        bad = Disagreement(cell=None, seen="", before="", problem=problem)
+        return CaptureReport(status="unexplained", side=side, disagreements=(bad,))
+    readable: dict[Cell, Seen] = {}
+    unreadable: list[Cell] = []
+    for cell in grid.cells():
+        got = seen.get(grid.name(cell))
+        if got is None or got.confidence < limits.min_confidence:
+            unreadable.append(cell)
+        else:
+            readable[cell] = Seen(got.occupant, got.terrain, got.confidence)
+    hidden_names = tuple(grid.name(c) for c in unreadable)
+    if len(unreadable) > limits.max_unreadable:
+        return CaptureReport(status="unreadable", side=side, unreadable=hidden_names)
+    terrain_bad = terrain_disagreements(state, readable)
+    if terrain_bad:
+        return CaptureReport(
+            status="unexplained",
+            side=side,
+            disagreements=tuple(terrain_bad),
+            unreadable=hidden_names,
+        )
+    placed, fates = parse_answers(state, answers or {})
+    candidates = candidates_from(state, identity, limits, placed)
+
+    before = sides_on(state)
+    probe = ChainSearch(state, limits, candidates)
+    if probe.unreachable({c: side_of(s.occupant) for c, s in readable.items()}):
+        return CaptureReport(
+            status="unexplained",
+            side=side,
+            unreadable=hidden_names,
+            disagreements=tuple(diagnose(state, readable, before, probe)),
+        )
+    search = run_search(state, limits, candidates, readable, unreadable)
+    groups = [g for g in search.found.values() if fits_answers(g.state, fates)]
+    notes: list[str] = []
+    if not groups and search.complete and len(candidates) > len(placed):
+        # the labels fit no legal turn (one was misread): the rules alone may still settle it
+        search = run_search(
+            state, limits, candidates_from(state, None, limits, placed), readable, unreadable
+        )
+        groups = [g for g in search.found.values() if fits_answers(g.state, fates)]
+        if groups:
+            notes.append("the counter labels fit no legal turn; the turn was read without them")
+    if not groups:
+        if not search.complete:
+            question = Question(
+                cell=None,
+                text="the photo allows too many turns to check; "
+                "type this turn's moves with referee do",
+            )
+            return CaptureReport(
+                status="ambiguous",
+                side=side,
+                questions=(question,),
+                complete=False,
+                unreadable=hidden_names,
+                notes=("the search stopped at its limits",),
+            )
+        return CaptureReport(
+            status="unexplained",
+            side=side,
+            unreadable=hidden_names,
+            disagreements=tuple(diagnose(state, readable, before, search)),
+        )
+    if len(groups) > 1 and search.complete and identity:
+        picked = pick_by_labels(state, groups, identity, limits.joint_margin)
+        if picked is not None:
+            best, lead = picked
+            notes.append(
+                f"the counter labels chose between {len(groups)} legal turns (ahead by {lead:.2f})"
+            )
+            groups = [best]
+    if len(groups) == 1 and search.complete:
+        only = groups[0]
+        changed = [c for c in unreadable if sides_on(only.state).get(c) is not before.get(c)]
+        if changed:
+            return CaptureReport(
+                status="ambiguous",
+                side=side,
+                explanations=1,
+                unreadable=hidden_names,
+                questions=tuple(hidden_questions(only.state, changed)),
+                notes=("the one legal explanation changes cells the photo does not show clearly",),
+            )
+        if not only.moves:
+            notes.append(f"nothing moved: the {side.value} side ends its turn without moving")
+        if any(a.startswith("support ") for a in only.actions):
+            notes.append("archer supports cannot be seen; these are needed for the result")
+        if only.others:
+            other = ", ".join(sorted(only.others)[0]) or "no move"
+            notes.append(
+                f"{len(only.others)} other legal turn(s) end in the same position (e.g. "
+                f"{other}); the photo cannot tell them apart and the game goes on the same"
+            )
+        return CaptureReport(
+            status="explained",
+            side=side,
+            moves=only.moves,
+            actions=only.actions,
+            explanations=1,
+            unreadable=hidden_names,
+            position=ENGINE.to_position(only.state),
+            notes=tuple(notes),
+        )
+    questions = ask(state, groups)
+    if not search.complete:
+        notes.append("the search stopped at its limits; more explanations may exist")
+    if not questions:
+        questions = [
+            Question(
+                cell=None,
+                text="the photo allows several turns; type this turn's moves with referee do",
+            )
+        ]
+    return CaptureReport(
+        status="ambiguous",
+        side=side,
+        questions=tuple(questions),
+        explanations=len(groups),
+        complete=search.complete,
+        unreadable=hidden_names,
+        notes=tuple(notes),
+    )
+
+
+def seen_from_position(state: CyrusState) -> dict[str, Seen]:
+    """Returns what a perfect photo of a state would show (tests, calibration)."""
+    grid = state.tables.grid
+    sides = sides_on(state)
+    return {
+        grid.name(c): Seen(value_of(sides.get(c)), state.terrain_at(c).value) for c in grid.cells()
+    }
+
+
+def legion_labels(state: CyrusState) -> dict[str, tuple[str, str]]:
+    """Returns legion name → (side, printed label) for every legion in play (vision's labels)."""
+    by_id = state.tables.by_id
+    return {lid: (by_id[lid].side.value, by_id[lid].short) for lid in state.where}
+
+
+def legion_cells(state: CyrusState) -> dict[str, str]:
+    """Returns cell name → the legion standing there (cells with a pending combat left out)."""
+    grid = state.tables.grid
+    at: dict[Cell, list[LegionId]] = {}
+    for lid, cell in state.where.items():
+        at.setdefault(cell, []).append(lid)
+    return {grid.name(c): lids[0] for c, lids in at.items() if len(lids) == 1}
+
+
+def cell_contents(state: CyrusState) -> dict[str, tuple[str | None, str]]:
+    """Returns cell name → (side standing there or None, terrain): a known position for
+    calibration. Cells with a pending combat show both sides; the attacker's side is kept."""
+    return {name: (s.occupant, s.terrain) for name, s in seen_from_position(state).items()}

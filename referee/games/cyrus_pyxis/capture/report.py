@@ -1,0 +1,122 @@
+"""What a photo capture reports: readings in, the report out (see :mod:`.`, ``infer_turn``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.games.cyrus_pyxis.state import CyrusPosition, Side
+
+FATE_OFF = "off"
+FATE_ELIMINATED = "eliminated"
+
+
+class SeenCell(Protocol):
+    """What the photo shows on one cell (``vision``'s cell readings fit this)."""
+
+    @property
+    def occupant(self) -> str | None: ...
+
+    @property
+    def terrain(self) -> str: ...
+
+    @property
+    def confidence(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A plain :class:`SeenCell`: the side on the cell (or None), its terrain, a confidence."""
+
+    occupant: str | None
+    terrain: str
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """The confidence floors and how far the search may go before it asks (it never guesses).
+
+    Attributes:
+        min_confidence: cells read below this confidence count as unreadable.
+        max_unreadable: more unreadable cells than this and the photo is not used.
+        identity_floor: a counter whose best label score is below this is of unknown identity.
+        identity_margin: every legion scoring within this of the best label score on a cell
+            stays a candidate for that cell.
+        joint_margin: when several legal turns fit, the one whose legions' label scores, summed
+            over the cells the turns disagree on, beat every other's by this much is taken.
+        max_nodes: chain-search steps before the search stops (the result is then incomplete).
+        max_candidates: move sets played through the engine before the search stops.
+        max_explanations: distinct positions collected before the search stops.
+    """
+
+    min_confidence: float = 0.9
+    max_unreadable: int = 3
+    identity_floor: float = 0.35
+    identity_margin: float = 0.12
+    joint_margin: float = 0.12
+    max_nodes: int = 60_000
+    max_candidates: int = 2_500
+    max_explanations: int = 48
+
+
+class Question(BaseModel):
+    """What the referee needs to know to settle on one explanation."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    cell: str | None = Field(description="The cell asked about (None: a general question).")
+    text: str = Field(description="The question: 'which legion is on D7: Athéna or Samos?'.")
+    options: tuple[str, ...] = Field(default=(), description="The possible answers (legions).")
+
+
+class Disagreement(BaseModel):
+    """A cell the photo shows differently from anything a legal turn can produce."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    cell: str | None
+    seen: str = Field(description="What the photo shows there.")
+    before: str = Field(description="What the position before had there.")
+    problem: str
+
+
+class CaptureReport(BaseModel):
+    """``referee capture`` with a position: what the photo says happened."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    status: Literal["explained", "ambiguous", "unexplained", "unreadable"]
+    side: Side = Field(description="The side whose turn was read.")
+    moves: tuple[str, ...] = Field(default=(), description="The explanation's moves.")
+    actions: tuple[str, ...] = Field(default=(), description="The whole turn to play, in order.")
+    questions: tuple[Question, ...] = ()
+    disagreements: tuple[Disagreement, ...] = ()
+    unreadable: tuple[str, ...] = Field(default=(), description="Cells read below the floor.")
+    explanations: int = Field(default=0, description="Distinct end positions that fit.")
+    complete: bool = Field(default=True, description="False if the search hit its limits.")
+    position: CyrusPosition | None = Field(default=None, description="The position after.")
+    notes: tuple[str, ...] = ()
+
+    def explain(self) -> list[str]:
+        """Returns the report as lines for the terminal."""
+        side = self.side.value
+        lines: list[str] = []
+        if self.status == "explained":
+            lines.append(f"The {side} turn in the photo: " + (", ".join(self.moves) or "no move"))
+            lines.append("to play: " + "; ".join(self.actions))
+        elif self.status == "ambiguous":
+            more = "" if self.complete else " (at least)"
+            lines.append(f"{self.explanations} legal {side} turns fit the photo{more}:")
+            lines += [f"? {q.text}" for q in self.questions]
+        elif self.status == "unexplained":
+            lines.append(f"no legal {side} turn explains the photo:")
+            lines += [f"✗ {d.cell or '-'}: {d.problem}" for d in self.disagreements]
+        else:
+            lines.append("too many cells could not be read: " + ", ".join(self.unreadable))
+        if self.unreadable and self.status != "unreadable":
+            lines.append("cells not read clearly: " + ", ".join(self.unreadable))
+        lines += [f"note: {n}" for n in self.notes]
+        return lines
