@@ -79,8 +79,10 @@ def scene_of(state: CyrusState) -> Scene:
     grid = state.tables.grid
     return Scene(
         terrain={grid.name(c): t.value for c, t in state.terrain.items()},
-        counters={grid.name(c): Counter(state.tables.by_id[lid].side.value, state.tables.by_id[lid].short)
-                  for lid, c in state.where.items()},
+        counters={
+            grid.name(c): Counter(state.tables.by_id[lid].side.value, state.tables.by_id[lid].short)
+            for lid, c in state.where.items()
+        },
     )
 
 
@@ -108,7 +110,9 @@ def cyrus_labels(state: CyrusState) -> dict[str, list[str]]:
 # ---------------------------------------------------------------------------------------------
 
 
-def accuracy_set(board: BoardSpec, count: int, tmp: Path, labels: dict[str, list[str]]) -> dict[str, object]:
+def accuracy_set(
+    board: BoardSpec, count: int, tmp: Path, labels: dict[str, list[str]]
+) -> dict[str, object]:
     """Registration and per-cell accuracy on moderately degraded 1080p renders."""
     registered = misregistered = refused = 0
     errors: list[float] = []
@@ -131,8 +135,10 @@ def accuracy_set(board: BoardSpec, count: int, tmp: Path, labels: dict[str, list
             reading = read(path, board, strict=False)
         except VisionError as exc:
             refused += 1
-            reasons.append(f"seed {seed} (hands {cond.hands}, markers in view "
-                           f"{rendered.markers_visible}): {exc}")
+            reasons.append(
+                f"seed {seed} (hands {cond.hands}, markers in view "
+                f"{rendered.markers_visible}): {exc}"
+            )
             continue
         times.append(time.perf_counter() - start)
         err = grid_error(rendered.homography, reading.registration.to_board, 1)
@@ -160,22 +166,40 @@ def accuracy_set(board: BoardSpec, count: int, tmp: Path, labels: dict[str, list
             else:
                 wrong += 1
     return {
-        "images": count, "with_hands": with_hands, "size": "1920x1080",
-        "registration": {"success": registered, "misregistered": misregistered, "refused": refused,
-                         "success_rate": registered / count, "refusals": reasons,
-                         "grid_error_cells": {"median": statistics.median(errors) if errors else None,
-                                              "p99": float(np.percentile(errors, 99)) if errors else None,
-                                              "max": max(errors) if errors else None}},
-        "cells": {"visible": visible, "right": right, "doubted": doubted, "wrong": wrong,
-                  "accuracy": right / visible if visible else None,
-                  "confident_accuracy": right / (right + wrong) if right + wrong else None,
-                  "hidden_by_hands": hidden, "hidden_flagged": hidden_flagged, "hidden_misread": hidden_misread},
+        "images": count,
+        "with_hands": with_hands,
+        "size": "1920x1080",
+        "registration": {
+            "success": registered,
+            "misregistered": misregistered,
+            "refused": refused,
+            "success_rate": registered / count,
+            "refusals": reasons,
+            "grid_error_cells": {
+                "median": statistics.median(errors) if errors else None,
+                "p99": float(np.percentile(errors, 99)) if errors else None,
+                "max": max(errors) if errors else None,
+            },
+        },
+        "cells": {
+            "visible": visible,
+            "right": right,
+            "doubted": doubted,
+            "wrong": wrong,
+            "accuracy": right / visible if visible else None,
+            "confident_accuracy": right / (right + wrong) if right + wrong else None,
+            "hidden_by_hands": hidden,
+            "hidden_flagged": hidden_flagged,
+            "hidden_misread": hidden_misread,
+        },
         "seconds_median": statistics.median(times) if times else None,
         "_files": [str(p) for p in files],
     }
 
 
-def blur_set(board: BoardSpec, count: int, tmp: Path, labels: dict[str, list[str]]) -> dict[str, object]:
+def blur_set(
+    board: BoardSpec, count: int, tmp: Path, labels: dict[str, list[str]]
+) -> dict[str, object]:
     """Heavily blurred photos: refused (any VisionError), or read — and then misread or not."""
     refused = read_clean = misread = 0
     for k in range(count):
@@ -190,17 +214,32 @@ def blur_set(board: BoardSpec, count: int, tmp: Path, labels: dict[str, list[str
         except VisionError:
             refused += 1
             continue
-        bad = [n for n, c in obs.cells.items() if n not in obs.unreadable
-               and (c.occupant, c.terrain) != (rendered.cells[n]["occupant"], rendered.cells[n]["terrain"])]
+        bad = [
+            n
+            for n, c in obs.cells.items()
+            if n not in obs.unreadable
+            and (c.occupant, c.terrain)
+            != (rendered.cells[n]["occupant"], rendered.cells[n]["terrain"])
+        ]
         misread += bool(bad)
         read_clean += not bad
     return {"images": count, "refused": refused, "read_correctly": read_clean, "misread": misread}
 
 
-def sequences(board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[int, int]) -> dict[str, object]:
+def sequences(
+    board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[int, int]
+) -> dict[str, object]:
     """Random games photographed after every turn, read against the tracked position."""
-    counts = {"explained_right": 0, "silently_wrong": 0, "questions": 0, "answered_right": 0,
-              "answered_wrong": 0, "answered_unsettled": 0, "unexplained": 0, "refused": 0}
+    counts = {
+        "explained_right": 0,
+        "silently_wrong": 0,
+        "questions": 0,
+        "answered_right": 0,
+        "answered_wrong": 0,
+        "answered_unsettled": 0,
+        "unexplained": 0,
+        "refused": 0,
+    }
     question_turns: list[str] = []
     unexplained_turns: list[str] = []
     moves_per_turn: list[int] = []
@@ -223,7 +262,9 @@ def sequences(board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[i
                 state = ENGINE.apply(state, action, NoDice()).state  # type: ignore[assignment]
             moves_per_turn.append(moves)
             seed = SEED_GAMES + 1000 * g + t
-            cond = dataclasses.replace(sample_conditions(np.random.default_rng(seed), "moderate", *size), hands=0)
+            cond = dataclasses.replace(
+                sample_conditions(np.random.default_rng(seed), "moderate", *size), hands=0
+            )
             path = render(board, scene_of(state), cond, seed).save(tmp / f"seq_{g}_{t}")
             files.append(path)
             total += 1
@@ -248,12 +289,19 @@ def sequences(board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[i
                 for q in report.questions:
                     if q.cell is None and q.options == ("off", "eliminated"):
                         king = q.text.split()[1]
-                        answers[king] = "off" if state.winner is not None and king not in state.where \
-                            and state.tables.by_id[king].side is state.winner else "eliminated"
+                        answers[king] = (
+                            "off"
+                            if state.winner is not None
+                            and king not in state.where
+                            and state.tables.by_id[king].side is state.winner
+                            else "eliminated"
+                        )
                 report = infer_turn(before, obs.cells, identity=obs.identity, answers=answers)
             if report.status == "explained":
                 assert report.position is not None
-                got = ENGINE.from_position(state.tables.table_set, report.position.model_dump(mode="json"), "x")
+                got = ENGINE.from_position(
+                    state.tables.table_set, report.position.model_dump(mode="json"), "x"
+                )
                 if got.where != state.where or got.winner != state.winner:
                     counts["silently_wrong" if not asked else "answered_wrong"] += 1
                     unexplained_turns.append(f"{tag}: WRONG {report.moves}")
@@ -266,24 +314,31 @@ def sequences(board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[i
                 unexplained_turns.append(f"{tag}: still {report.status} after the answers")
             elif report.status == "unexplained":
                 counts["unexplained"] += 1
-                unexplained_turns.append(f"{tag}: unexplained: "
-                                         + ", ".join(f"{d.cell} {d.problem}" for d in report.disagreements[:4]))
+                unexplained_turns.append(
+                    f"{tag}: unexplained: "
+                    + ", ".join(f"{d.cell} {d.problem}" for d in report.disagreements[:4])
+                )
             else:
                 counts["refused"] += 1
                 unexplained_turns.append(f"{tag}: unreadable {report.unreadable}")
     return {
-        "turns": total, "size": f"{size[0]}x{size[1]}", **counts,
+        "turns": total,
+        "size": f"{size[0]}x{size[1]}",
+        **counts,
         "question_rate": counts["questions"] / total if total else None,
         "moves_per_turn_mean": statistics.mean(moves_per_turn) if moves_per_turn else None,
         "read_seconds_median": statistics.median(read_times) if read_times else None,
         "infer_seconds_median": statistics.median(infer_times) if infer_times else None,
         "infer_seconds_max": max(infer_times) if infer_times else None,
-        "question_turns": question_turns, "other_turns": unexplained_turns,
+        "question_turns": question_turns,
+        "other_turns": unexplained_turns,
         "_files": [str(p) for p in files],
     }
 
 
-def speed(board: BoardSpec, files: list[str], labels: dict[str, tuple[str, str]], repeat: int = 1) -> dict[str, object]:
+def speed(
+    board: BoardSpec, files: list[str], labels: dict[str, tuple[str, str]], repeat: int = 1
+) -> dict[str, object]:
     """Median seconds per photo: the pipeline (file to observation, labels included) and bare
     ArUco detection (file decode, grey, detectMarkers at full size) on the same files."""
     cfg = VisionConfig()
@@ -305,8 +360,13 @@ def speed(board: BoardSpec, files: list[str], labels: dict[str, tuple[str, str]]
             bare.append(time.perf_counter() - start)
     photo = read_photo(Path(files[0]), cfg.load)
     ours_med, bare_med = statistics.median(ours), statistics.median(bare)
-    return {"photos": len(ours), "size": f"{photo.width}x{photo.height}", "pipeline_median_s": ours_med,
-            "aruco_median_s": bare_med, "pipeline_over_aruco": ours_med / bare_med}
+    return {
+        "photos": len(ours),
+        "size": f"{photo.width}x{photo.height}",
+        "pipeline_median_s": ours_med,
+        "aruco_median_s": bare_med,
+        "pipeline_over_aruco": ours_med / bare_med,
+    }
 
 
 def machine() -> dict[str, object]:
@@ -318,8 +378,14 @@ def machine() -> dict[str, object]:
                 break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "opencv": cv2.__version__, "numpy": np.__version__, "system": platform.platform()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "opencv": cv2.__version__,
+        "numpy": np.__version__,
+        "system": platform.platform(),
+    }
 
 
 def main() -> None:
@@ -344,26 +410,46 @@ def main() -> None:
         all_labels = legion_labels(setup)
         speed_12 = speed(board, seq.pop("_files")[:20], all_labels)  # type: ignore[arg-type]
         speed_hd = speed(board, acc.pop("_files")[:20], all_labels)  # type: ignore[arg-type]
-    result = {"machine": machine(), "wall_seconds": round(time.perf_counter() - start, 1), "accuracy": acc,
-              "heavy_blur": blur, "sequences": seq, "speed_12mp": speed_12, "speed_1080p": speed_hd}
+    result = {
+        "machine": machine(),
+        "wall_seconds": round(time.perf_counter() - start, 1),
+        "accuracy": acc,
+        "heavy_blur": blur,
+        "sequences": seq,
+        "speed_12mp": speed_12,
+        "speed_1080p": speed_hd,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     reg, cells = acc["registration"], acc["cells"]  # type: ignore[index]
-    print(f"\nmachine: {result['machine']['cpu']}, {result['machine']['cores']} cores, OpenCV {cv2.__version__}")
-    print(f"registration: {reg['success']}/{acc['images']} moderate photos ({reg['success_rate']:.1%}); "
-          f"refused {reg['refused']}, misregistered {reg['misregistered']}; grid error median "
-          f"{reg['grid_error_cells']['median']:.3f} cells, max {reg['grid_error_cells']['max']:.3f}")
-    print(f"cells: {cells['right']}/{cells['visible']} visible cells right ({cells['accuracy']:.3%}), "
-          f"{cells['doubted']} doubted, {cells['wrong']} wrong; hidden by hands {cells['hidden_by_hands']}: "
-          f"{cells['hidden_flagged']} flagged, {cells['hidden_misread']} misread")
+    mach = result["machine"]
+    print(f"\nmachine: {mach['cpu']}, {mach['cores']} cores, OpenCV {cv2.__version__}")
+    print(
+        f"registration: {reg['success']}/{acc['images']} moderate photos "
+        f"({reg['success_rate']:.1%}); "
+        f"refused {reg['refused']}, misregistered {reg['misregistered']}; grid error median "
+        f"{reg['grid_error_cells']['median']:.3f} cells, max {reg['grid_error_cells']['max']:.3f}"
+    )
+    print(
+        f"cells: {cells['right']}/{cells['visible']} visible cells right "
+        f"({cells['accuracy']:.3%}), {cells['doubted']} doubted, {cells['wrong']} wrong; "
+        f"hidden by hands {cells['hidden_by_hands']}: "
+        f"{cells['hidden_flagged']} flagged, {cells['hidden_misread']} misread"
+    )
     print(f"heavy blur: {blur['refused']}/{blur['images']} refused, {blur['misread']} misread")
-    print(f"sequences: {seq['turns']} turns ({seq['moves_per_turn_mean']:.1f} moves/turn): "
-          f"{seq['explained_right']} explained right, {seq['silently_wrong']} silently wrong, "
-          f"{seq['questions']} with questions ({seq['question_rate']:.1%}), {seq['unexplained']} unexplained, "
-          f"{seq['refused']} refused")
+    print(
+        f"sequences: {seq['turns']} turns ({seq['moves_per_turn_mean']:.1f} moves/turn): "
+        f"{seq['explained_right']} explained right, {seq['silently_wrong']} silently wrong, "
+        f"{seq['questions']} with questions ({seq['question_rate']:.1%}), "
+        f"{seq['unexplained']} unexplained, "
+        f"{seq['refused']} refused"
+    )
     for label, sp in (("12 MP", speed_12), ("1080p", speed_hd)):
-        print(f"speed {label}: pipeline {sp['pipeline_median_s']:.3f} s, bare ArUco {sp['aruco_median_s']:.3f} s "
-              f"(x{sp['pipeline_over_aruco']:.1f})")
+        print(
+            f"speed {label}: pipeline {sp['pipeline_median_s']:.3f} s, "
+            f"bare ArUco {sp['aruco_median_s']:.3f} s "
+            f"(x{sp['pipeline_over_aruco']:.1f})"
+        )
     print(f"wrote {args.out} in {result['wall_seconds']} s")
 
 

@@ -52,14 +52,22 @@ def scene_of(state: CyrusState, markers: bool = True) -> Scene:
     grid = state.tables.grid
     return Scene(
         terrain={grid.name(c): t.value for c, t in state.terrain.items()},
-        counters={grid.name(c): Counter(state.tables.by_id[lid].side.value, state.tables.by_id[lid].short)
-                  for lid, c in state.where.items()},
+        counters={
+            grid.name(c): Counter(state.tables.by_id[lid].side.value, state.tables.by_id[lid].short)
+            for lid, c in state.where.items()
+        },
         markers=markers,
     )
 
 
-def shoot(name: str, state: CyrusState, seed: int, level: str = "moderate", markers: bool = True,
-          **changes: object) -> None:
+def shoot(
+    name: str,
+    state: CyrusState,
+    seed: int,
+    level: str = "moderate",
+    markers: bool = True,
+    **changes: object,
+) -> None:
     cond: Conditions = sample_conditions(np.random.default_rng(seed), level, *SIZE)  # type: ignore[arg-type]
     cond = dataclasses.replace(cond, **{"hands": 0, "fill": 0.9, "jpeg": 85, **changes})  # type: ignore[arg-type]
     rendered = render(load_board("cyrus-pyxis"), scene_of(state, markers), cond, seed)
@@ -68,7 +76,9 @@ def shoot(name: str, state: CyrusState, seed: int, level: str = "moderate", mark
     truth.rename(path.with_name(f"{path.stem}.truth.json"))
     data = json.loads(path.with_name(f"{path.stem}.truth.json").read_text())
     data.pop("homography")
-    path.with_name(f"{path.stem}.truth.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    path.with_name(f"{path.stem}.truth.json").write_text(
+        json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    )
     print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1000} kB")
 
 
@@ -82,8 +92,11 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     setup = setup_state()
     turn1 = play(setup, *TURN)
-    write_position("setup-position.yaml", setup,
-                   "The sample set-up (samples/cyrus-pyxis/setup.yaml) as a position: what setup.jpg shows.")
+    write_position(
+        "setup-position.yaml",
+        setup,
+        "The sample set-up (samples/cyrus-pyxis/setup.yaml) as a position: what setup.jpg shows.",
+    )
     shoot("setup", setup, 301, "clean", tilt_deg=12.0)
     shoot("turn1", turn1, 302, tilt_deg=24.0)
     shoot("turn1-three-markers", turn1, 303, missing_markers=(2,), tilt_deg=18.0)
@@ -92,16 +105,28 @@ def main() -> None:
     expected = {
         "setup.jpg": {"with": "--game cyrus-pyxis", "greek": 20, "persian": 20, "unreadable": 0},
         "setup-hand.jpg": {"with": "--game cyrus-pyxis", "hidden_cells_flagged_not_misread": True},
-        "turn1.jpg": {"with": "--position setup-position.yaml", "status": "explained",
-                      "moves": sorted(TURN[:-1]), "actions": "the three moves, then done"},
-        "turn1-three-markers.jpg": {"with": "--position setup-position.yaml", "status": "explained",
-                                    "moves": sorted(TURN[:-1]), "markers": [0, 1, 3]},
+        "turn1.jpg": {
+            "with": "--position setup-position.yaml",
+            "status": "explained",
+            "moves": sorted(TURN[:-1]),
+            "actions": "the three moves, then done",
+        },
+        "turn1-three-markers.jpg": {
+            "with": "--position setup-position.yaml",
+            "status": "explained",
+            "moves": sorted(TURN[:-1]),
+            "markers": [0, 1, 3],
+        },
         "blurred.jpg": {"with": "--game cyrus-pyxis", "refused": "too blurred (exit 1)"},
     }
-    header = ("# What referee makes of each sample photo (checked by tests/vision/test_samples.py).\n"
-              "# Photos are renders of bench/make_vision_samples.py; <photo>.truth.json holds the truth.\n")
-    (OUT / "expected.yaml").write_text(header + yaml.safe_dump(expected, allow_unicode=True, sort_keys=False),
-                                       encoding="utf-8")
+    header = (
+        "# What referee makes of each sample photo (checked by tests/vision/test_samples.py).\n"
+        "# Photos are renders of bench/make_vision_samples.py; <photo>.truth.json holds the\n"
+        "# truth.\n"
+    )
+    (OUT / "expected.yaml").write_text(
+        header + yaml.safe_dump(expected, allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

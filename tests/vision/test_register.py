@@ -93,7 +93,7 @@ def test_a_board_too_small_in_the_photo_is_refused(tmp_path: Path) -> None:
 
 
 def test_two_markers_count_only_once_the_grid_lines_confirm_them(tmp_path: Path) -> None:
-    path, rendered = shoot(
+    path, _ = shoot(
         tmp_path,
         scene_of(setup_state()),
         10,
