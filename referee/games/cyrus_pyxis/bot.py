@@ -25,6 +25,7 @@ class RandomBot:
     def __init__(self, engine: CyrusEngine, stop_chance: float | None = None) -> None:
         self.engine = engine
         self.stop_chance = stop_chance
+        self._moves: dict[tuple[str, str], Choice] = {}  # actions are frozen: one object per move
 
     def choose(self, state: GameState, rng: random.Random) -> Choice:
         """Returns a random legal action."""
@@ -61,6 +62,9 @@ class RandomBot:
             if count:
                 pick = rng.randrange(count)
                 cell = state.tables.grid.name(cells[pick]) if pick < len(cells) else OFF
-                move = Move.model_construct(legion=legion, cell=cell)
-                return Choice.model_construct(action=move, reason="random move", cites=(MOVEMENT,))
+                choice = self._moves.get((legion, cell))
+                if choice is None:
+                    move = Move(legion=legion, cell=cell)
+                    choice = self._moves[(legion, cell)] = Choice(action=move, reason="random move", cites=(MOVEMENT,))
+                return choice
         return Choice(action=Done(), reason="ends movement", cites=(MOVEMENT,))

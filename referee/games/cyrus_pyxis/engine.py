@@ -20,7 +20,6 @@ from referee.games.cyrus_pyxis.combat import (
 )
 from referee.games.cyrus_pyxis.movement import (
     MAX_INFANTRY_MOVES,
-    MAX_OTHER_MOVES_PER_KIND,
     MOVE_CHECKS,
     MoveContext,
     destinations,
@@ -423,21 +422,17 @@ class CyrusEngine(Engine):
     def movable(self, state: CyrusState) -> list[LegionId]:
         """V: the legions of the side to play that may still move this turn (as check_moves_once
         and check_quota decide; a contract test keeps them in step)."""
-        by_id = state.tables.by_id
-        moved = set(state.moved)
-        counts: dict[Kind, int] = {}
-        for name in state.moved:
-            kind = by_id[name].kind
-            counts[kind] = counts.get(kind, 0) + 1
-        out: list[LegionId] = []
         where = state.where
-        for lg in state.tables.of_side[state.active]:
-            if lg.name in moved or lg.name not in where:
-                continue
-            cap = MAX_INFANTRY_MOVES if lg.kind is Kind.INFANTRY else MAX_OTHER_MOVES_PER_KIND
-            if counts.get(lg.kind, 0) < cap:
-                out.append(lg.name)
-        return out
+        legions = state.tables.of_side[state.active]
+        if not state.moved:
+            return [lg.name for lg in legions if lg.name in where]
+        by_id = state.tables.by_id
+        kinds = [by_id[name].kind for name in state.moved]
+        full = {k for k in set(kinds) if k is not Kind.INFANTRY}  # V: one of each other type
+        if kinds.count(Kind.INFANTRY) >= MAX_INFANTRY_MOVES:
+            full.add(Kind.INFANTRY)
+        moved = set(state.moved)
+        return [lg.name for lg in legions if lg.kind not in full and lg.name not in moved and lg.name in where]
 
     # ---- umpire -----------------------------------------------------------------------------
 
