@@ -1,4 +1,4 @@
-"""Benchmarks of the Iliad referee (figures for docs/iliad.md; not a test).
+"""Benchmarks of the Iliad referee (figures for the README; not a test).
 
 1. Exact duel odds (full enumeration with Fractions): median and worst time over every pair of
    hero values 2-9, unhurt and wounded (target ≤ 20 ms a duel), plus open-battle odds.

@@ -3,7 +3,7 @@
 # game), with the dice typed in as if rolled on the table (--roll for PERS.IA's die, --dice for
 # battles), so every run gives the same result. Drop --roll and --dice to let the referee roll
 # verifiable digital dice instead. Run it in an empty folder: it writes ./game.referee.
-# docs/300-solo.md walks through it; tests/games/earth_water/test_samples.py replays it.
+# the README (300: Earth & Water section) walks through it; tests/games/earth_water/test_samples.py replays it.
 set -euo pipefail
 
 referee new 300-solo

@@ -2,7 +2,7 @@
 # The first hour of an Iliad game on the sample map, and the Greek and Trojan moves of the second
 # hour, with the dice typed in as if rolled on the table (--dice), so every run gives the same
 # result. Drop --dice to let the referee roll verifiable digital dice instead. Run it in an empty
-# folder: it writes ./troy.referee and ./troy.png. docs/iliad.md walks through it;
+# folder: it writes ./troy.referee and ./troy.png. the README (Iliad section) walks through it;
 # tests/games/iliad/test_cli.py replays it.
 set -euo pipefail
 SAMPLES=$(python -c "from referee.tables import data_root; print(data_root('samples'))")
