@@ -428,7 +428,7 @@ class CyrusEngine(Engine):
             return [lg.name for lg in legions if lg.name in where]
         by_id = state.tables.by_id
         kinds = [by_id[name].kind for name in state.moved]
-        full = {k for k in set(kinds) if k is not Kind.INFANTRY}  # V: one of each other type
+        full: set[Kind] = {k for k in set(kinds) if k is not Kind.INFANTRY}  # V: one of each other type
         if kinds.count(Kind.INFANTRY) >= MAX_INFANTRY_MOVES:
             full.add(Kind.INFANTRY)
         moved = set(state.moved)
