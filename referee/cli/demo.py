@@ -64,5 +64,5 @@ def demo(
                     show(render.board(engine.board_view(gf.state()), legend=False), soft_wrap=True)
             show("\n[bold]The journal of this game:[/] (referee log)")
             show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
-    show("\nStart your own: [bold]referee new cyrus-pyxis --setup samples/cyrus-pyxis/setup.yaml[/], "
+    show("\nStart your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], "
          "then [bold]referee play[/].")
