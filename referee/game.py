@@ -20,16 +20,34 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from referee.dice import Dice, Roll
-from referee.errors import IllegalActionError
+from referee.errors import IllegalActionError, PositionError
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
 RGB = tuple[int, int, int]
+FileModel = TypeVar("FileModel", bound=BaseModel)
+
+
+def validate_file(model: type[FileModel], data: object, label: str) -> FileModel:
+    """Returns a position or set-up file validated against its schema.
+
+    Raises:
+        PositionError: not a mapping, or a value the schema rejects (file: field: problem).
+    """
+    if not isinstance(data, dict):
+        raise PositionError(label, "", "expected a mapping at the top level")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        more = exc.error_count() - 1
+        raise PositionError(label, loc, err["msg"] + (f" (+{more} more)" if more else "")) from None
 
 
 class GameInfo(BaseModel):

@@ -12,9 +12,10 @@ An unknown section raises :class:`~referee.errors.TableError` at import, and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 Provenance = Literal["rulebook", "secondary", "interpretation", "provisional", "reconstruction"]
 """Where a table value comes from. ``reconstruction`` is a provisional value rebuilt from
@@ -121,6 +122,13 @@ class RulesIndex(BaseModel):
     sections: dict[str, Section] = Field(description="Sections keyed as printed in the rulebook.")
     interpretations: tuple[Interpretation, ...] = ()
 
+    @model_validator(mode="after")
+    def _choices_are_options(self) -> RulesIndex:
+        for item in self.interpretations:
+            if item.options and item.choice not in item.options:
+                raise ValueError(f"interpretations.{item.id}.choice: must be one of {', '.join(item.options)}")
+        return self
+
     def interpretation(self, ident: str) -> Interpretation:
         """Returns the interpretation with this id.
 
@@ -131,6 +139,20 @@ class RulesIndex(BaseModel):
             if item.id == ident:
                 return item
         raise KeyError(ident)
+
+    def require(self, label: str, idents: Iterable[str]) -> dict[str, str]:
+        """Returns the choice of each interpretation an engine applies.
+
+        Raises:
+            TableError: one of them is missing from rules.yaml.
+        """
+        from referee.errors import TableError
+
+        known = {item.id: item.choice for item in self.interpretations}
+        missing = [i for i in idents if i not in known]
+        if missing:
+            raise TableError(label, "interpretations", f"missing interpretation {missing[0]!r}")
+        return {i: known[i] for i in idents}
 
 
 class Rules:

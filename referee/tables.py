@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import hashlib
 import io
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -34,6 +35,21 @@ ENV_TABLES = "REFEREE_TABLES"
 TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+Loaded = TypeVar("Loaded")
+
+
+def by_digest(load: Callable[[TableSet], Loaded]) -> Callable[[TableSet], Loaded]:
+    """Caches a game's table loader by the table set's content hash (validated once a process)."""
+    cache: dict[str, Loaded] = {}
+
+    @functools.wraps(load)
+    def cached(table_set: TableSet) -> Loaded:
+        found = cache.get(table_set.digest)
+        if found is None:
+            found = cache[table_set.digest] = load(table_set)
+        return found
+
+    return cached
 
 
 def _package_dir() -> Path:
@@ -210,7 +226,7 @@ def export_table_set(table_set: TableSet, folder: Path) -> list[Path]:
 def _first_error(exc: ValidationError) -> tuple[str, str]:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err["loc"])
-    msg = err["msg"]
+    msg = err["msg"].removeprefix("Value error, ")
     more = exc.error_count() - 1
     if more:
         msg += f" (+{more} more)"

@@ -35,3 +35,18 @@ def test_verdict_json_has_the_designed_keys() -> None:
     }
     assert data["provisional"] == []
     assert Verdict(action="x").legal
+
+
+def test_an_interpretation_choice_must_be_one_of_its_options() -> None:
+    from referee.rulings import RulesIndex
+    from referee.tables import parse_yaml
+
+    text = (
+        "sections: {}\ninterpretations:\n  - {id: x, question: q, choice: maybe, options: [yes, no]}\n"
+    )
+    with pytest.raises(TableError, match="interpretations.x.choice: must be one of yes, no"):
+        parse_yaml("rules.yaml", text, RulesIndex)
+    index = parse_yaml("rules.yaml", text.replace("maybe", "yes"), RulesIndex)
+    assert index.require("rules.yaml", ["x"]) == {"x": "yes"}
+    with pytest.raises(TableError, match="missing interpretation 'y'"):
+        index.require("rules.yaml", ["x", "y"])

@@ -8,7 +8,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.dice import Dice
 from referee.errors import PositionError, UnknownNameError
-from referee.game import Action, Applied, BoardView, CellView, Engine, GameInfo, GameState, Outcome
+from referee.game import (
+    Action,
+    Applied,
+    BoardView,
+    CellView,
+    Engine,
+    GameInfo,
+    GameState,
+    Outcome,
+    validate_file,
+)
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.combat import (
     SUPPORT_CHECKS,
@@ -64,7 +74,6 @@ from referee.games.cyrus_pyxis.state import (
     load_tables,
     occupancy,
     remember,
-    validate_model,
 )
 from referee.grid import Cell
 from referee.rulings import Ruling, Verdict
@@ -147,8 +156,7 @@ class CyrusEngine(Engine):
 
     def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
         s = _state(state)
-        setup = validate_model(SetupFile, data, label)
-        assert isinstance(setup, SetupFile)
+        setup = validate_file(SetupFile, data, label)
         texts: list[str] = []
         for what in ("forest", "hill"):
             for side in Side:
@@ -165,8 +173,7 @@ class CyrusEngine(Engine):
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> CyrusState:
         tables = load_tables(table_set)
-        pos = validate_model(CyrusPosition, data, label)
-        assert isinstance(pos, CyrusPosition)
+        pos = validate_file(CyrusPosition, data, label)
         grid = tables.grid
 
         def cell_of(text: str, field: str) -> Cell:

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal, NewType
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from referee.errors import PositionError, TableError, UnknownNameError
+from referee.errors import TableError, UnknownNameError
 from referee.game import GameState
 from referee.grid import Cell, MarkerLayout, SquareGrid
 from referee.rulings import UNCERTAIN, Provenance, RulesIndex
-from referee.tables import TableSet, parse_csv, parse_yaml
+from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 
 LegionId = NewType("LegionId", str)
 CellName = NewType("CellName", str)
@@ -326,22 +326,13 @@ TABLE_FILES = ("rules.yaml", "legions.yaml", "combat_values.csv", "movement.csv"
                "combat_results.csv", "terrain.yaml", "board.yaml")
 
 
-def load_tables(table_set: TableSet) -> CyrusTables:
+@by_digest
+def load_tables(ts: TableSet) -> CyrusTables:
     """Returns the validated tables of a table set (cached by content hash).
 
     Raises:
         TableError: a file is missing or malformed (file: field: problem).
     """
-    cached = _CACHE.get(table_set.digest)
-    if cached is None:
-        cached = _CACHE[table_set.digest] = _load(table_set)
-    return cached
-
-
-_CACHE: dict[str, CyrusTables] = {}
-
-
-def _load(ts: TableSet) -> CyrusTables:
     rules = parse_yaml(ts.label("rules.yaml"), ts.text("rules.yaml"), RulesIndex)
     legions_file = parse_yaml(ts.label("legions.yaml"), ts.text("legions.yaml"), LegionsFile)
     board = parse_yaml(ts.label("board.yaml"), ts.text("board.yaml"), BoardFile)
@@ -371,15 +362,7 @@ def _load(ts: TableSet) -> CyrusTables:
         Legion(LegionId(r.name), r.short, r.side, r.kind, legions_file.kinds[r.kind].mounted)
         for r in legions_file.legions
     )
-    for ident in _INTERPRETATIONS:
-        try:
-            rules.interpretation(ident)
-        except KeyError:
-            raise TableError(ts.label("rules.yaml"), "interpretations", f"missing interpretation {ident!r}") from None
-    engaged = rules.interpretation("engaged-archer")
-    if engaged.choice not in engaged.options:
-        raise TableError(ts.label("rules.yaml"), "interpretations.engaged-archer.choice",
-                         f"must be one of {', '.join(engaged.options)}")
+    rules.require(ts.label("rules.yaml"), _INTERPRETATIONS)
     return CyrusTables(
         table_set=ts, rules=rules, grid=SquareGrid(board.grid.rows, board.grid.cols), board=board,
         legions=legions, kinds=legions_file.kinds, values=values, movement=movement,
@@ -573,21 +556,3 @@ class SetupFile(BaseModel):
     terrain: dict[Side, TerrainSpec] = Field(description="Tokens each side lays (II.1, II.2).")
     greek: dict[str, str] = Field(description="Greek legion -> cell on lines 1-2 (II.3).")
     persian: dict[str, str] = Field(description="Persian legion -> cell on lines 11-12 (II.4).")
-
-
-def validate_model(model: type[BaseModel], data: object, label: str) -> BaseModel:
-    """Returns a validated file model, or raises one PositionError naming file and field.
-
-    Raises:
-        PositionError: the data does not fit the schema.
-    """
-    if not isinstance(data, dict):
-        raise PositionError(label, "", "expected a mapping at the top level")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        more = exc.error_count() - 1
-        msg = err["msg"] + (f" (+{more} more)" if more else "")
-        raise PositionError(label, loc, msg) from None

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import PositionError, UnknownNameError
+from referee.game import validate_file
 from referee.games.earth_water.state import (
     Battle,
     CityName,
@@ -95,15 +96,7 @@ def validate_position(data: object, label: str) -> EarthWaterPosition:
     Raises:
         PositionError: the data does not fit the schema.
     """
-    if not isinstance(data, dict):
-        raise PositionError(label, "", "expected a mapping at the top level")
-    try:
-        return EarthWaterPosition.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        more = exc.error_count() - 1
-        raise PositionError(label, loc, err["msg"] + (f" (+{more} more)" if more else "")) from None
+    return validate_file(EarthWaterPosition, data, label)
 
 
 def state_from_position(tables: EarthWaterTables, data: object, label: str) -> EarthWaterState:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from referee.errors import TableError, UnknownNameError
 from referee.game import GameState
 from referee.rulings import Interpretation, Provenance, RulesIndex
-from referee.tables import TableSet, parse_yaml
+from referee.tables import TableSet, by_digest, parse_yaml
 
 CityName = NewType("CityName", str)
 
@@ -371,35 +371,20 @@ INTERPRETATIONS = (
     "no-points-armies", "attrition-once", "persian-attrition-majors", "sea-supply",
     "supply-lines", "attacker-retreat", "sea-retreat", "bridge-burning", "greek-supply-order",
 )
-_CACHE: dict[str, EarthWaterTables] = {}
-
-
+@by_digest
 def load_tables(table_set: TableSet) -> EarthWaterTables:
     """Returns the validated tables of a table set (cached by content hash).
 
     Raises:
         TableError: a file is missing or malformed (file: field: problem).
     """
-    cached = _CACHE.get(table_set.digest)
-    if cached is None:
-        cached = _CACHE[table_set.digest] = _load(table_set)
-    return cached
-
-
-def _load(ts: TableSet) -> EarthWaterTables:
+    ts = table_set
     rules = parse_yaml(ts.label("rules.yaml"), ts.text("rules.yaml"), RulesIndex)
     map_file = parse_yaml(ts.label("map.yaml"), ts.text("map.yaml"), MapFile)
     persia = parse_yaml(ts.label("persia.yaml"), ts.text("persia.yaml"), PersiaFile)
     base = parse_yaml(ts.label("base.yaml"), ts.text("base.yaml"), BaseFile)
     setup = parse_yaml(ts.label("setup.yaml"), ts.text("setup.yaml"), SetupFile)
-    for ident in INTERPRETATIONS:
-        try:
-            item = rules.interpretation(ident)
-        except KeyError:
-            raise TableError(ts.label("rules.yaml"), "interpretations", f"missing interpretation {ident!r}") from None
-        if item.options and item.choice not in item.options:
-            raise TableError(ts.label("rules.yaml"), f"interpretations.{ident}.choice",
-                             "must be one of its options")
+    rules.require(ts.label("rules.yaml"), INTERPRETATIONS)
     known = set(map_file.cities)
     lists = {
         "army_order_b": persia.army_order_b, "army_order_c": persia.army_order_c,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from referee.dice import Dice
 from referee.errors import PositionError, RefereeError
-from referee.game import Action, Applied, BoardView, Engine, GameInfo, GameState, Outcome
+from referee.game import Action, Applied, BoardView, Engine, GameInfo, GameState, Outcome, validate_file
 from referee.games.iliad import actions as act
 from referee.games.iliad.combat import Board, carry_wounded, fight_duel, resolve_move
 from referee.games.iliad.display import IliadResolution, LegalReport, board_view, status_lines
@@ -22,7 +22,7 @@ from referee.games.iliad.movement import (
     judge_checks,
 )
 from referee.games.iliad.odds import OddsReport, odds
-from referee.games.iliad.position import IliadPosition, SetupFile, position_of, state_from_position, validate_model
+from referee.games.iliad.position import IliadPosition, SetupFile, position_of, state_from_position
 from referee.games.iliad.roster import Counter, CounterId, Side
 from referee.games.iliad.rules import CALENDAR, DUEL, SETUP, TURN, VICTORY, ZONES
 from referee.games.iliad.sequence import (
@@ -67,7 +67,7 @@ class IliadEngine(Engine):
 
     def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
         s = _state(state)
-        setup = validate_model(SetupFile, data, label)
+        setup = validate_file(SetupFile, data, label)
         assert isinstance(setup, SetupFile)
         texts: list[str] = []
         for side in Side:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import NotationError, PositionError, RefereeError, UnknownNameError
+from referee.game import validate_file
 from referee.games.iliad import actions as act
 from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import CounterId, Side
@@ -68,23 +69,6 @@ class SetupFile(BaseModel):
     trojan: dict[str, str] = Field(description="Trojan counter -> start square.")
 
 
-def validate_model(model: type[BaseModel], data: object, label: str) -> BaseModel:
-    """Returns a validated file model, or raises one PositionError naming file and field.
-
-    Raises:
-        PositionError: the data does not fit the schema.
-    """
-    if not isinstance(data, dict):
-        raise PositionError(label, "", "expected a mapping at the top level")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        more = exc.error_count() - 1
-        raise PositionError(label, loc, err["msg"] + (f" (+{more} more)" if more else "")) from None
-
-
 class _Reader:
     """Turns names and squares of a file into ids and cells, errors naming file and field."""
 
@@ -121,7 +105,7 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> IliadS
     Raises:
         PositionError: malformed or impossible position (names the file and field).
     """
-    pos = validate_model(IliadPosition, data, label)
+    pos = validate_file(IliadPosition, data, label)
     assert isinstance(pos, IliadPosition)
     cal = tables.calendar
     if pos.day > cal.days or pos.hour > cal.hours:

@@ -32,8 +32,8 @@ from referee.games.iliad.roster import (
     counters_of,
 )
 from referee.grid import Cell
-from referee.rulings import Interpretation, Provenance, RulesIndex
-from referee.tables import TableSet, parse_csv, parse_yaml
+from referee.rulings import Provenance, RulesIndex
+from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 
 INTERPRETATIONS: tuple[str, ...] = (
     "achilles-entry", "battle-tie", "second-wound", "diagonal-movement", "archer-line", "wall-zones",
@@ -120,24 +120,16 @@ class IliadTables:
         return f"map.yaml: sample map ({self.board.provenance})"
 
 
-_CACHE: dict[str, IliadTables] = {}
-
-
+@by_digest
 def load_tables(table_set: TableSet) -> IliadTables:
     """Returns the validated tables of a table set (cached by content hash).
 
     Raises:
         TableError: a file is missing or malformed (file: field: problem).
     """
-    cached = _CACHE.get(table_set.digest)
-    if cached is None:
-        cached = _CACHE[table_set.digest] = _load(table_set)
-    return cached
-
-
-def _load(ts: TableSet) -> IliadTables:
+    ts = table_set
     rules = parse_yaml(ts.label("rules.yaml"), ts.text("rules.yaml"), RulesIndex)
-    choices = _choices(ts.label("rules.yaml"), rules)
+    choices = rules.require(ts.label("rules.yaml"), INTERPRETATIONS)
     roster_file = parse_yaml(ts.label("roster.yaml"), ts.text("roster.yaml"), RosterFile)
     roster = Roster(counters_of(roster_file))
     calendar_file = parse_yaml(ts.label("calendar.yaml"), ts.text("calendar.yaml"), CalendarFile)
@@ -162,19 +154,6 @@ def _load(ts: TableSet) -> IliadTables:
         deployment=deployment, deployment_provenance=deploy_file.provenance,
         colours={side: row.colour for side, row in roster_file.sides.items()}, choices=choices,
     )
-
-
-def _choices(label: str, rules: RulesIndex) -> dict[str, str]:
-    choices: dict[str, str] = {}
-    for ident in INTERPRETATIONS:
-        try:
-            item: Interpretation = rules.interpretation(ident)
-        except KeyError:
-            raise TableError(label, "interpretations", f"missing interpretation {ident!r}") from None
-        if item.options and item.choice not in item.options:
-            raise TableError(label, f"interpretations.{ident}.choice", f"must be one of {', '.join(item.options)}")
-        choices[ident] = item.choice
-    return choices
 
 
 def _deployment(label: str, file: DeploymentFile, roster: Roster, board: IliadMap) -> dict[CounterId, Cell]:
