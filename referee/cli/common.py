@@ -128,6 +128,30 @@ def show(renderable: RenderableType, soft_wrap: bool = False) -> None:
     out().print(renderable, soft_wrap=soft_wrap)
 
 
+def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool) -> None:
+    """Plays one action in a game file and prints its record, then the board or the status.
+
+    Raises:
+        RefereeError: the action is refused or the file unusable (nothing is written).
+    """
+    from referee import render
+    from referee.dice import parse_faces
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        record = gf.do(text, parse_faces(dice) if dice is not None else None)
+        state = gf.state()
+        if json_:
+            print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(state)})
+            return
+        show(render.record(record))
+        if board:
+            show(render.board(gf.game.board_view(state)), soft_wrap=True)
+        else:
+            for line in gf.game.status(state):
+                show(f"[bold cyan]{line}[/]")
+
+
 def read_data_file(path: Path, what: str = "position") -> object:
     """Returns the data of a YAML or JSON file (size capped, ``yaml.safe_load`` only).
 

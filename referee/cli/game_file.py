@@ -15,6 +15,7 @@ from referee.cli.common import (
     TablesOpt,
     guarded,
     load_position,
+    play_in_file,
     print_json,
     read_data_file,
     show,
@@ -105,20 +106,7 @@ def do_(
     board: Annotated[bool, typer.Option(help="Show the board after the action.")] = False,
 ) -> None:
     """Play the next action; a rejected action changes nothing and says why."""
-    from referee import render
-    from referee.journal import GameFile
-
-    with GameFile.open(file) as gf:
-        record = gf.do(" ".join(action), _faces(dice))
-        if json_:
-            print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(gf.state())})
-            return
-        show(render.record(record))
-        if board:
-            show(render.board(gf.game.board_view(gf.state())), soft_wrap=True)
-        else:
-            for line in gf.game.status(gf.state()):
-                show(f"[bold cyan]{line}[/]")
+    play_in_file(file, " ".join(action), dice, json_, board)
 
 
 @app.command()

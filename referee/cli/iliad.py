@@ -19,6 +19,7 @@ from referee.cli.common import (
     fail,
     guarded,
     load_position,
+    play_in_file,
     print_json,
     show,
 )
@@ -91,17 +92,7 @@ def night(
         parts.append(f"camp: {camp}")
     text = "night " + "; ".join(parts)
     if position is None:
-        from referee.journal import GameFile
-
-        with GameFile.open(file) as gf:
-            record = gf.do(text)
-            status = gf.game.status(gf.state())
-        if json_:
-            print_json({"record": record.model_dump(mode="json"), "status": status})
-            return
-        show(render.record(record))
-        for line in status:
-            show(f"[bold cyan]{line}[/]")
+        play_in_file(file, text, None, json_, board=False)
         return
     from referee.dice import NoDice
 

@@ -17,6 +17,7 @@ from referee.cli.common import (
     fail,
     guarded,
     load_position,
+    play_in_file,
     print_json,
     show,
     umpire_dice,
@@ -148,20 +149,7 @@ def resolve(
         return
     if words:
         raise fail(f"unexpected {' '.join(words)!r}: in a game file, just type referee resolve", code=2)
-    from referee.dice import parse_faces
-    from referee.journal import GameFile
-
-    with GameFile.open(file) as gf:
-        record = gf.do("resolve", parse_faces(dice) if dice else None)
-        if json_:
-            print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(gf.state())})
-            return
-        show(render.record(record))
-        if board:
-            show(render.board(gf.game.board_view(gf.state())), soft_wrap=True)
-        else:
-            for line in gf.game.status(gf.state()):
-                show(f"[bold cyan]{line}[/]")
+    play_in_file(file, "resolve", dice, json_, board)
 
 
 @app.command()
