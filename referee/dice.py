@@ -164,7 +164,7 @@ class PhysicalDice:
             DiceError: some typed faces were not needed.
         """
         if self.used == 0 and self.faces:
-            raise DiceError("this action rolled no dice; leave out --dice")
+            raise DiceError("this action rolls no dice: the typed faces are not needed (nothing was played)")
         if self.used < len(self.faces):
             raise DiceError(f"{len(self.faces)} faces typed but the action needs only {self.used}")
 
