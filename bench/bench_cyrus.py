@@ -23,24 +23,19 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 from referee.dice import NoDice
 from referee.games import find_game
 from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.state import CyrusState, Phase
-from referee.tables import data_root, load_table_set
 
 ENGINE = find_game("cyrus-pyxis")
 assert isinstance(ENGINE, CyrusEngine)
 
 
 def start() -> CyrusState:
-    state = ENGINE.new_state(load_table_set("cyrus-pyxis"))
-    data = yaml.safe_load((data_root("samples") / "cyrus-pyxis" / "setup.yaml").read_text(encoding="utf-8"))
-    for text in ENGINE.setup_actions(state, data, "setup.yaml"):
-        state = ENGINE.apply(state, ENGINE.parse(state, text), NoDice()).state  # type: ignore[assignment]
+    state = ENGINE.sample_start()
+    assert isinstance(state, CyrusState)
     return state
 
 

@@ -26,25 +26,21 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
-from referee.dice import CommittedDice, NoDice
+from referee.dice import CommittedDice
 from referee.games import find_game
 from referee.games.iliad.bot import RandomPolicy
 from referee.games.iliad.engine import IliadEngine
 from referee.games.iliad.odds import battle_distribution, duel_distribution
 from referee.games.iliad.state import IliadState, Phase
-from referee.tables import data_root, load_table_set
+from referee.tables import data_root
 
 ENGINE = find_game("iliad")
 assert isinstance(ENGINE, IliadEngine)
 
 
 def start() -> IliadState:
-    state = ENGINE.new_state(load_table_set("iliad"))
-    data = yaml.safe_load((data_root("samples") / "iliad" / "setup.yaml").read_text(encoding="utf-8"))
-    for text in ENGINE.setup_actions(state, data, "setup.yaml"):
-        state = ENGINE.apply(state, ENGINE.parse(state, text), NoDice()).state  # type: ignore[assignment]
+    state = ENGINE.sample_start()
+    assert isinstance(state, IliadState)
     return state
 
 

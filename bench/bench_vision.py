@@ -43,7 +43,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.cli.common import read_data_file  # noqa: E402
 from referee.dice import NoDice  # noqa: E402
 from referee.games.cyrus_pyxis.bot import RandomBot  # noqa: E402
 from referee.games.cyrus_pyxis.capture import (  # noqa: E402
@@ -53,7 +52,6 @@ from referee.games.cyrus_pyxis.capture import (  # noqa: E402
 )
 from referee.games.cyrus_pyxis.engine import CyrusEngine  # noqa: E402
 from referee.games.cyrus_pyxis.state import CyrusState, Phase  # noqa: E402
-from referee.tables import load_table_set  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
@@ -87,10 +85,8 @@ def scene_of(state: CyrusState) -> Scene:
 
 
 def setup_state() -> CyrusState:
-    path = ROOT / "samples" / "cyrus-pyxis" / "setup.yaml"
-    state = ENGINE.new_state(load_table_set("cyrus-pyxis"))
-    for text in ENGINE.setup_actions(state, read_data_file(path, "set-up"), str(path)):
-        state = ENGINE.apply(state, ENGINE.parse(state, text), NoDice()).state  # type: ignore[assignment]
+    state = ENGINE.sample_start()
+    assert isinstance(state, CyrusState)
     return state
 
 

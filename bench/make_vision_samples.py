@@ -20,11 +20,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.cli.common import read_data_file  # noqa: E402
 from referee.dice import NoDice  # noqa: E402
 from referee.games.cyrus_pyxis.engine import CyrusEngine  # noqa: E402
 from referee.games.cyrus_pyxis.state import CyrusState  # noqa: E402
-from referee.tables import load_table_set  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.render import Conditions, Counter, Scene, render, sample_conditions  # noqa: E402
 
@@ -35,10 +33,8 @@ TURN = ("Pyxis F4", "Samos G5", "Praxitèle A6", "done")
 
 
 def setup_state() -> CyrusState:
-    path = ROOT / "samples" / "cyrus-pyxis" / "setup.yaml"
-    state = ENGINE.new_state(load_table_set("cyrus-pyxis"))
-    for text in ENGINE.setup_actions(state, read_data_file(path, "set-up"), str(path)):
-        state = ENGINE.apply(state, ENGINE.parse(state, text), NoDice()).state  # type: ignore[assignment]
+    state = ENGINE.sample_start()
+    assert isinstance(state, CyrusState)
     return state
 
 

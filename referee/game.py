@@ -24,10 +24,10 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from referee.dice import Dice, Roll
+from referee.dice import Dice, NoDice, Roll
 from referee.errors import IllegalActionError, PositionError
 from referee.rulings import Ruling, Verdict
-from referee.tables import TableSet
+from referee.tables import TableSet, data_root, load_table_set, load_yaml_text
 
 RGB = tuple[int, int, int]
 FileModel = TypeVar("FileModel", bound=BaseModel)
@@ -232,6 +232,24 @@ class Engine(ABC):
     @abstractmethod
     def to_act(self, state: GameState) -> str | None:
         """Returns the side whose input the game waits for."""
+
+    def start_from_setup(self, table_set: TableSet, data: object, label: str) -> GameState:
+        """Returns the state after a set-up file, each placement judged and played in rule order.
+
+        Raises:
+            PositionError: the file does not describe a set-up.
+            IllegalActionError: a placement breaks a set-up rule.
+        """
+        state = self.new_state(table_set)
+        for text in self.setup_actions(state, data, label):
+            state, _ = self.play(state, self.parse(state, text), NoDice())
+        return state
+
+    def sample_start(self, name: str = "setup.yaml") -> GameState:
+        """Returns the state after a set-up shipped in ``samples/<slug>/`` (tests, benches, demos)."""
+        path = data_root("samples") / self.info.slug / name
+        data = load_yaml_text(str(path), path.read_text(encoding="utf-8"))
+        return self.start_from_setup(load_table_set(self.info.slug), data, str(path))
 
     # ---- actions ----------------------------------------------------------------------------
 

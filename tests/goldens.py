@@ -17,7 +17,7 @@ from rich.console import Console
 from referee import render
 from referee.dice import NoDice
 from referee.games import find_game
-from referee.tables import data_root, load_table_set
+from referee.tables import data_root
 
 GOLDENS = Path(__file__).parent / "goldens"
 
@@ -26,10 +26,7 @@ def sample_game_states() -> list[object]:
     """The states of the demo game (set-up, then every scripted step that is legal)."""
     engine = find_game("cyrus-pyxis")
     samples = data_root("samples") / "cyrus-pyxis"
-    state = engine.new_state(load_table_set("cyrus-pyxis"))
-    setup = yaml.safe_load((samples / "setup.yaml").read_text(encoding="utf-8"))
-    for text in engine.setup_actions(state, setup, "setup.yaml"):
-        state, _ = engine.play(state, engine.parse(state, text), NoDice())
+    state = engine.sample_start()
     states: list[object] = [state]
     demo = yaml.safe_load((samples / "demo.yaml").read_text(encoding="utf-8"))
     for step in demo["steps"]:

@@ -13,12 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from referee.cli.common import read_data_file
 from referee.dice import NoDice
 from referee.games import find_game
 from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.state import CyrusState
-from referee.tables import data_root, load_table_set
+from referee.tables import data_root
 from vision.board import BoardSpec, load_board
 from vision.render import Conditions, Counter, Rendered, Scene, render, sample_conditions
 
@@ -37,9 +36,8 @@ def board() -> BoardSpec:
 @cache
 def setup_state() -> CyrusState:
     """The sample set-up, played."""
-    state = ENGINE.new_state(load_table_set("cyrus-pyxis"))
-    for text in ENGINE.setup_actions(state, read_data_file(SETUP, "set-up"), str(SETUP)):
-        state = ENGINE.apply(state, ENGINE.parse(state, text), NoDice()).state  # type: ignore[assignment]
+    state = ENGINE.sample_start()
+    assert isinstance(state, CyrusState)
     return state
 
 

@@ -325,15 +325,11 @@ def test_setup_is_not_read() -> None:
 def test_random_turns_are_recovered_with_labels(rng: random.Random) -> None:
     """Seeded random playouts: every turn the random bot plays is recovered exactly from a
     perfect reading with labels (the search is complete for the turns the rules allow)."""
-    from referee.cli.common import read_data_file
     from referee.dice import NoDice
     from referee.games.cyrus_pyxis.bot import RandomBot
-    from referee.tables import data_root
 
-    setup = read_data_file(data_root("samples") / "cyrus-pyxis" / "setup.yaml")
-    state = ENGINE.new_state(position(**OPEN).tables.table_set)
-    for text in ENGINE.setup_actions(state, setup, "setup"):
-        state = play(state, text)
+    state = ENGINE.sample_start()
+    assert isinstance(state, CyrusState)
     bot = RandomBot(ENGINE, stop_chance=0.3)
     turns = 0
     while turns < 40 and state.phase is not Phase.OVER:

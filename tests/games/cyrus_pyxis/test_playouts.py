@@ -6,14 +6,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-import yaml
-
 from referee.dice import NoDice
 from referee.games.cyrus_pyxis.actions import Done, Move, Resolve, Support
 from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.movement import MAX_INFANTRY_MOVES
 from referee.games.cyrus_pyxis.state import CyrusState, Kind, Phase, Side
-from referee.tables import data_root, load_table_set
 
 from .helpers import ENGINE
 
@@ -23,10 +20,8 @@ CROSS_CHECK_EVERY = 25  # one full judge-vs-legal comparison in every 25th game
 
 
 def start() -> CyrusState:
-    state = ENGINE.new_state(load_table_set("cyrus-pyxis"))
-    data = yaml.safe_load((data_root("samples") / "cyrus-pyxis" / "setup.yaml").read_text(encoding="utf-8"))
-    for text in ENGINE.setup_actions(state, data, "setup.yaml"):
-        state = ENGINE.apply(state, ENGINE.parse(state, text), NoDice()).state  # type: ignore[assignment]
+    state = ENGINE.sample_start()
+    assert isinstance(state, CyrusState)
     return state
 
 

@@ -68,10 +68,8 @@ def event_codes(rec: ActionRecord) -> list[str]:
 
 def started() -> IliadState:
     """The state right after the sample set-up: day 1, hour 1, the scheduled duel pending."""
-    state = ENGINE.new_state(load_table_set("iliad"))
-    setup = yaml.safe_load((SAMPLES / "setup.yaml").read_text(encoding="utf-8"))
-    for text in ENGINE.setup_actions(state, setup, "setup.yaml"):
-        state = play(state, text)
+    state = ENGINE.sample_start()
+    assert isinstance(state, IliadState)
     return state
 
 
