@@ -33,8 +33,6 @@ from referee.tables import TableSet
 
 FORMAT = "referee-game/1"
 EXPORT_FORMAT = "referee-export/1"
-DEFAULT_FILE = "game.referee"
-ENV_FILE = "REFEREE_FILE"
 
 EntryKind = Literal["action", "adjust", "undo", "redo", "reveal", "note"]
 

@@ -27,6 +27,8 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 MAX_DATA_FILE_BYTES = 2_000_000
+DEFAULT_FILE = Path("game.referee")
+"""The game file when neither --file nor $REFEREE_FILE names one."""
 
 FileOpt = Annotated[
     Path,

@@ -7,16 +7,15 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import FileOpt, JsonOpt, guarded, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, print_json, show
 
 app = typer.Typer(no_args_is_help=True)
 
-DEFAULT = Path("game.referee")
 
 
 @app.command()
 @guarded
-def status(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Show the current commitment and how many rolls were made."""
     from referee.dice import fingerprint
     from referee.journal import GameFile
@@ -40,7 +39,7 @@ def status(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
 
 @app.command()
 @guarded
-def reveal(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Reveal the secret seed (then a new one is committed for later rolls)."""
     from referee import render
     from referee.journal import GameFile

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import (
+    DEFAULT_FILE,
     DiceOpt,
     FileOpt,
     JsonOpt,
@@ -23,7 +24,6 @@ from referee.cli.common import (
 
 app = typer.Typer()
 
-DEFAULT = Path("game.referee")
 
 
 def _sample(path: Path, slug: str) -> Path:
@@ -50,7 +50,7 @@ def new(
         Path | None,
         typer.Option(help="Set-up file played in rule order; a bare name like setup.yaml finds the shipped sample."),
     ] = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
     json_: JsonOpt = False,
@@ -101,7 +101,7 @@ WORDS = {"ignore_unknown_options": True}  # "Abydos -> Pella" is an action, not 
 def do_(
     action: Annotated[list[str], typer.Argument(help="The action, e.g. 'Pyxis C5' or 'support Messène Athéna'.")],
     dice: DiceOpt = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     json_: JsonOpt = False,
     board: Annotated[bool, typer.Option(help="Show the board after the action.")] = False,
 ) -> None:
@@ -116,7 +116,7 @@ def adjust(
         list[str], typer.Argument(help="The override, e.g. 'Athéna C5', 'Athéna off', 'terrain C5 forest'.")
     ],
     reason: Annotated[str, typer.Option(help="Why (mandatory): a house rule, a slip to fix...")],
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     json_: JsonOpt = False,
 ) -> None:
     """Umpire override: edit the tracked position directly; journaled with its reason."""
@@ -136,7 +136,7 @@ def adjust(
 @guarded
 def undo(
     force: Annotated[bool, typer.Option(help="Take back an action that rolled dice (logged as forced).")] = False,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     json_: JsonOpt = False,
 ) -> None:
     """Take back the last action (free unless it rolled dice or a seed was revealed since)."""
@@ -155,7 +155,7 @@ def undo(
 
 @app.command()
 @guarded
-def redo(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Play again the last undone action (only if nothing was played since)."""
     from referee import render
     from referee.journal import GameFile
@@ -170,7 +170,7 @@ def redo(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
 
 @app.command()
 @guarded
-def log(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
+def log(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Show the journal: every action, override, roll, undo and reveal."""
     from referee import render
     from referee.journal import GameFile
@@ -186,7 +186,7 @@ def log(file: FileOpt = DEFAULT, json_: JsonOpt = False) -> None:
 @app.command(name="show")
 @guarded
 def show_(
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     png: Annotated[Path | None, typer.Option(help="Also write the board as a PNG picture.")] = None,
     position: PositionOpt = None,
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
@@ -229,7 +229,7 @@ def show_(
 @guarded
 def export_(
     out: Annotated[Path | None, typer.Argument(help="JSON file to write (default: stdout).")] = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds are left out)."""
     import json
@@ -253,7 +253,7 @@ def export_(
 @guarded
 def import_(
     source: Annotated[Path, typer.Argument(help="JSON file written by referee export.")],
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:
     """Rebuild a game file from an export; it must replay to the exported state hash."""

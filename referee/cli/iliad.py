@@ -6,12 +6,12 @@ then). ``odds`` never rolls; ``night`` is journaled like any action in the game 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from referee.cli.common import (
+    DEFAULT_FILE,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -26,7 +26,6 @@ from referee.cli.common import (
 
 app = typer.Typer()
 
-DEFAULT = Path("game.referee")
 SLUG = "iliad"
 NamesOpt = Annotated[str | None, typer.Option(help="Counters to revive, comma-separated ('none': nobody; "
                                                    "omitted: the referee picks the most points).")]
@@ -45,7 +44,7 @@ def odds(
     words: Annotated[list[str], typer.Argument(help="[iliad] ATTACK: 'Menelao x Paride', 'Macaone, Podalirio x "
                                                     "Cebrione' or 'Teucro shoots Ettore'.")],
     position: PositionOpt = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -80,7 +79,7 @@ def night(
     camp: Annotated[str | None, typer.Option(help="New Greek start squares inside the wall: 'Achille E14, "
                                                   "Diomede E15'.")] = None,
     position: PositionOpt = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     json_: JsonOpt = False,
 ) -> None:

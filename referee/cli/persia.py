@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.common import (
+    DEFAULT_FILE,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 app = typer.Typer(no_args_is_help=True)
 
-DEFAULT = Path("game.referee")
 SLUG = "300-solo"
 RollOpt = Annotated[
     int | None,
@@ -71,7 +71,7 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
 
 @app.command()
 @guarded
-def prepare(position: PositionOpt = None, file: FileOpt = DEFAULT, tables: TablesOpt = None,
+def prepare(position: PositionOpt = None, file: FileOpt = DEFAULT_FILE, tables: TablesOpt = None,
             json_: JsonOpt = False) -> None:
     """PERS.IA preparation (solo 4): cards, bridge, fleets and armies from twelve talents."""
     _run("prepare", position, None, file, tables, json_)
@@ -79,7 +79,7 @@ def prepare(position: PositionOpt = None, file: FileOpt = DEFAULT, tables: Table
 
 @app.command()
 @guarded
-def operate(position: PositionOpt = None, roll: RollOpt = None, seed: SeedOpt = None, file: FileOpt = DEFAULT,
+def operate(position: PositionOpt = None, roll: RollOpt = None, seed: SeedOpt = None, file: FileOpt = DEFAULT_FILE,
             tables: TablesOpt = None, json_: JsonOpt = False) -> None:
     """One PERS.IA operation (solo 5): defence, or the die's move, destruction or placement."""
     if roll is not None and seed is not None:
@@ -89,7 +89,7 @@ def operate(position: PositionOpt = None, roll: RollOpt = None, seed: SeedOpt = 
 
 @app.command()
 @guarded
-def supply(position: PositionOpt = None, file: FileOpt = DEFAULT, tables: TablesOpt = None,
+def supply(position: PositionOpt = None, file: FileOpt = DEFAULT_FILE, tables: TablesOpt = None,
            json_: JsonOpt = False) -> None:
     """PERS.IA supply (solo 6): discard the hand, attrition, lines of communication."""
     _run("supply", position, None, file, tables, json_)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.common import (
+    DEFAULT_FILE,
     DiceOpt,
     FileOpt,
     JsonOpt,
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-DEFAULT = Path("game.referee")
 Words = Annotated[list[str], typer.Argument(help="With --position: GAME then the words; else the words alone.")]
 ExplainOpt = Annotated[bool, typer.Option("--explain", help="Add our summary of each cited section.")]
 
@@ -61,7 +61,7 @@ def _target(
 def judge(
     words: Words,
     position: PositionOpt = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     explain: ExplainOpt = False,
     json_: JsonOpt = False,
@@ -98,7 +98,7 @@ def _rules(package: str) -> Rules:
 def legal(
     words: Words,
     position: PositionOpt = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -128,7 +128,7 @@ def resolve(
     position: PositionOpt = None,
     dice: DiceOpt = None,
     seed: SeedOpt = None,
-    file: FileOpt = DEFAULT,
+    file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     board: Annotated[bool, typer.Option(help="In a game file: show the board afterwards.")] = False,
     json_: JsonOpt = False,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.common import (
+    DEFAULT_FILE,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 app = typer.Typer()
 vision_app = typer.Typer(no_args_is_help=True)
 
-DEFAULT_FILE = Path("game.referee")
 PhotoArg = Annotated[
     Path, typer.Argument(help="The photo: PNG or JPEG, taken from above the board.")
 ]

@@ -322,10 +322,6 @@ class CyrusTables:
         return self.rules.interpretation(ident).choice
 
 
-TABLE_FILES = ("rules.yaml", "legions.yaml", "combat_values.csv", "movement.csv",
-               "combat_results.csv", "terrain.yaml", "board.yaml")
-
-
 @by_digest
 def load_tables(ts: TableSet) -> CyrusTables:
     """Returns the validated tables of a table set (cached by content hash).

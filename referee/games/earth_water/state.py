@@ -362,7 +362,6 @@ class EarthWaterTables:
         return self.rules.interpretation(ident)
 
 
-TABLE_FILES = ("rules.yaml", "map.yaml", "persia.yaml", "base.yaml", "setup.yaml")
 INTERPRETATIONS = (
     "bridge-needs-army", "situations-continue", "persia-purchase-caps", "occupied-port-city",
     "fleet-order", "minor-city", "activation-reachable", "defence-target", "defence-keeps-none",
