@@ -317,6 +317,12 @@ def parse_csv(label: str, text: str, model: type[ModelT]) -> list[ModelT]:
     return parsed
 
 
+def validation_error(label: str, exc: ValidationError) -> TableError:
+    """Returns the one-line table error for a validation failure outside ``parse_*``."""
+    loc, msg = _first_error(exc)
+    return TableError(label, loc, msg)
+
+
 # ---------------------------------------------------------------------------------------------
 # Display
 
