@@ -58,7 +58,7 @@ def test_position_names_french_and_accents(engine: EarthWaterEngine, position) -
         position(cities={"Atenai": {"greek_armies": 1}})
     with pytest.raises(PositionError, match=r"cities.Sparta.greek_armies: Input should be greater than or equal to 0"):
         position(cities={"Sparta": {"greek_armies": -1}})
-    with pytest.raises(PositionError, match=r"Greece owns 9 armies"):
+    with pytest.raises(PositionError, match=r"cities.Sparta.greek_armies: Greece has 9 armies in reserve"):
         position(cities={"Sparta": {"greek_armies": 10}})
     with pytest.raises(PositionError, match=r"Delphi has no port"):
         position(cities={"Delphi": {"persian_fleets": 1}})
@@ -67,9 +67,11 @@ def test_position_names_french_and_accents(engine: EarthWaterEngine, position) -
 
 
 def test_position_round_trip(engine: EarthWaterEngine, position) -> None:
-    state = position(score=-2, campaign=4, phase="operations", active="greece", hands={"persia": 1, "greece": 3},
+    # PERS.IA marched 2 of Larissa's 4 armies into Greek Thebai (5.3.2-3): Persia's turn until the battle ends.
+    state = position(score=-2, campaign=4, phase="operations", active="persia", hands={"persia": 1, "greece": 3},
                      battle={"city": "Thebai", "attacker": "persia", "origin": "Larissa"},
-                     cities={"Thebai": {"greek_armies": 1, "persian_armies": 2}, "Abydos": {"persian_fleets": 1}})
+                     cities={"Thebai": {"greek_armies": 1, "persian_armies": 2}, "Larissa": {"persian_armies": 2},
+                             "Abydos": {"persian_fleets": 1}})
     data = engine.to_position(state).model_dump(mode="json")
     again = engine.from_position(packaged_table_set("300-solo"), data, "again")
     assert engine.state_hash(again) == engine.state_hash(state)
@@ -168,7 +170,8 @@ def test_cli_legal_resolve_and_setup(tmp_path: Path, runner: CliRunner) -> None:
     report = json.loads(result.stdout)
     assert set(report["land"]) == {"Thebai", "Korinthos"} and "Ephesos" in report["naval_battles"]
     battle = _write(tmp_path, "game: 300-solo\nbattle: {city: Thebai, attacker: persia, origin: Larissa}\n"
-                    "cities:\n  Thebai: {greek_armies: 1, persian_armies: 1}\n", "battle.yaml")
+                    "cities:\n  Thebai: {greek_armies: 1, persian_armies: 1}\n  Larissa: {persian_armies: 1}\n",
+                    "battle.yaml")
     result = runner.invoke(app, ["resolve", "300-solo", "--position", str(battle), "--dice", "6,2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
