@@ -119,7 +119,7 @@ def check_engaged(state: EarthWaterState) -> Problem | None:
     limit = min(g.greek_fleets, state.tables.base.naval_carry.value)
     if b.kind == "naval" and b.carried > limit:
         return Problem("battle.carried", Ruling.violation(
-            "carry-limit", f"{many(g.greek_fleets, 'Greek fleet')} in {b.city} carry at most {many(limit, 'army')} "
+            "carry-limit", f"the Greek fleets in {b.city} ({g.greek_fleets}) carry at most {many(limit, 'army')} "
             f"(one each, {state.tables.base.naval_carry.value} in all), not {b.carried}", (NAVAL_MOVE, BATTLE)))
     return None
 
@@ -327,9 +327,10 @@ def _persian_sources(engine: EarthWaterEngine, state: EarthWaterState,
     if sources:
         return sources, []
     came = f" from {b.origin}" if b.origin else ""
+    readings = ", ".join(("activation-reachable", "march-toward-sparta", "march-count", "defence-keeps-none"))
     msg = (f"no PERS.IA operation sends {many(g.persian_armies, 'Persian army')} into {b.city}{came} on this board: "
            "it marches half the armies of its best-stocked city toward Sparta, or sends a third of them to an "
-           "invaded Persian Major, and the city it leaves keeps the rest")
+           f"invaded Persian Major, and the city it leaves keeps the rest (interpretations {readings})")
     return [], [Problem("battle", Ruling.violation("no-such-battle", msg, (FACE_MARCH, DEFENCE)))]
 
 
@@ -359,9 +360,14 @@ def _replay(engine: EarthWaterEngine, before: EarthWaterState, action: act.LandM
         expected = expected.model_copy(update={"origin": got.origin})
     if got == expected and after.cities == want.cities and after.hands == want.hands:
         return Source(before=before, action=action, die=die, origin=got.origin if got else origin)
-    return Problem("battle", Ruling.violation(
-        "no-such-battle", f"'{action.text()}' from {origin or 'the board before'} does not lead to this battle",
-        (BATTLE,)))
+    if got is None:
+        outcome = "starts no battle"
+    elif (got.city, got.kind) != (expected.city, expected.kind):
+        outcome = f"starts a {got.kind} battle in {got.city} instead"
+    else:
+        outcome = "leaves another board than this one"
+    return Problem("battle", Ruling.violation("no-such-battle", f"'{action.text()}', the move that would have "
+                                              f"started this battle, {outcome}", (BATTLE,)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -397,15 +403,13 @@ def judge_declarations(engine: EarthWaterEngine, state: EarthWaterState, label: 
 
 
 def _judge_battle(engine: EarthWaterEngine, state: EarthWaterState, b: Battle, label: str) -> EarthWaterState:
+    if b.attacker is Side.GREECE and (b.kind == "naval" or b.by_sea) and not b.fleets:
+        # Omitted: the Greek fleets in the port (for a naval battle, as if none were sunk yet).
+        b = b.model_copy(update={"fleets": state.at(b.city).greek_fleets})
+        state = state.model_copy(update={"battle": b})
     field_problem = _battle_fields(state, b)
     if field_problem is not None:
         raise refuse(label, field_problem)
-    if b.attacker is Side.GREECE and b.kind == "naval" and not b.fleets:
-        b = b.model_copy(update={"fleets": state.at(b.city).greek_fleets})  # none lost yet, as far as we know
-        state = state.model_copy(update={"battle": b})
-    if b.attacker is Side.GREECE and b.by_sea and not b.fleets:
-        b = b.model_copy(update={"fleets": state.at(b.city).greek_fleets})
-        state = state.model_copy(update={"battle": b})
     sources, problems = battle_sources(engine, state)
     if not sources:
         if b.origin is None and b.attacker is Side.GREECE and problems and b.kind == "land" and not b.by_sea:

@@ -18,6 +18,7 @@ from referee.errors import PositionError, UnknownNameError
 from referee.game import validate_file
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.declarations import judge_declarations, problem
+from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
 from referee.games.earth_water.state import (
     Battle,
     CityName,
@@ -176,7 +177,8 @@ def _phase(state: EarthWaterState, pos: EarthWaterPosition, label: str, judged: 
     phase = pos.phase or Phase.ANY
     if pos.winner is not None:
         if phase not in (Phase.ANY, Phase.OVER):
-            raise PositionError(label, "winner", f"a game with a winner is over, not in the {phase.value} phase")
+            raise PositionError(label, "winner", f"a game with a winner is over, not in the {phase.value} phase "
+                                f"({GAME_END})")
         phase = Phase.OVER
     state = state.model_copy(update={
         "phase": phase, "winner": pos.winner, "end_reason": f"{pos.winner.label} has won" if pos.winner else None})
@@ -184,14 +186,15 @@ def _phase(state: EarthWaterState, pos: EarthWaterPosition, label: str, judged: 
         state = judged(state, act.SetValue(field="turn", side=pos.active, value=0), "active")
     if pos.passes:
         if phase not in (Phase.OPERATIONS, Phase.ANY):
-            raise PositionError(label, "passes", f"passes are counted in operations, not in the {phase.value} phase")
+            raise PositionError(label, "passes", f"passes are counted in operations, not in the {phase.value} "
+                                f"phase ({BASE_OPERATIONS})")
         state = state.model_copy(update={"passes": pos.passes})
     talents = pos.greek_talents
     if talents is None:
         talents = state.tables.base.greek_talents.value if phase is Phase.GREEK_PREPARATION else 0
     elif phase not in (Phase.GREEK_PREPARATION, Phase.ANY):
         raise PositionError(label, "greek_talents", f"Greek talents are spent in the Greek preparation and the "
-                            f"rest are lost, so the {phase.value} phase has none")
+                            f"rest are lost, so the {phase.value} phase has none ({BASE_PREPARATION})")
     return judged(state, act.SetValue(field="talents", value=talents), "greek_talents")
 
 
