@@ -319,10 +319,9 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
             out.state = new
             return
         following = state.tables.persia.fallbacks[operation].then
-        # The Greek discard of die 4 goes with a destroyed army only (interpretation fallback-discard).
-        no_discard = operation == "destroy-army" and state.hands.greece > 0
         says.add(_RULE_OF[operation], "fallback", f"{why}: {_LABEL[following]} instead",
-                 interpretations=_i(state, "fallback-discard") if no_discard else ())
+                 interpretations=_i(state, *_FALLBACK_READINGS.get(operation, ())) if (
+                     operation != "destroy-army" or state.hands.greece) else ())
         operation = following
 
 
@@ -486,6 +485,12 @@ _OPERATIONS: dict[Operation, Callable[[EarthWaterState, Announcer], tuple[EarthW
 _RULE_OF: dict[Operation, RuleRef] = {
     "march": FACE_MARCH, "destroy-army": FACE_DESTROY_ARMY, "destroy-fleet": FACE_DESTROY_FLEET,
     "place": FACE_PLACE, "pass": FACE_PASS,
+}
+_FALLBACK_READINGS: dict[Operation, tuple[str, ...]] = {
+    # Which cities can march decides whether the march falls back.
+    "march": ("activation-reachable", "march-toward-sparta", "march-count"),
+    # The Greek discard of die 4 goes with a destroyed army only (said when the Greek holds cards).
+    "destroy-army": ("fallback-discard",),
 }
 _LABEL: dict[Operation, str] = {
     "march": "march (die 2-3)", "destroy-army": "destroy a Greek army (die 4)",
