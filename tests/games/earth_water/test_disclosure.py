@@ -290,7 +290,7 @@ def test_resolve_discloses_the_retreat_it_did_not_take(engine: EarthWaterEngine,
     state = position(battle={"city": "Larissa", "attacker": "greece", "origin": "Thebai"},
                      cities={**HOME, "Larissa": {"greek_armies": 1, "persian_armies": 1}})
     _, report = engine.resolve_pending(state, PhysicalDice([6, 1]))
-    assert [e.code for e in report.events][0] == "no-retreat"
+    assert report.events[0].code == "no-retreat"
     assert any("attacker-retreat" in p for p in report.provisional)
     assert any(line.startswith("⚠ relies on interpretations attacker-retreat") for line in report.explain())
 
