@@ -186,3 +186,21 @@ def test_cli_legal_resolve_and_setup(tmp_path: Path, runner: CliRunner) -> None:
     assert json.loads(result.stdout)["situation"] == "situation A"
     result = runner.invoke(app, ["show", "--file", game])
     assert result.exit_code == 0 and "Ephesos" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["resolve", "300-solo"], ["judge", "300-solo", "fight"],
+                                     ["legal", "300-solo", "Thebai"], ["persia", "operate"]])
+def test_cli_impossible_declaration_exits_1_naming_file_field_and_rule(tmp_path: Path, runner: CliRunner,
+                                                                       command: list[str]) -> None:
+    text = POSITION + "  Thebai: {greek_armies: 1, persian_armies: 1}\nbattle: {city: Thebai, attacker: greece, " \
+                      "origin: Sparta}\n"
+    path = _write(tmp_path, text)
+    args = [*command[:2], "--position", str(path), *command[2:]] if command[0] != "persia" else \
+        [*command, "--position", str(path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.stderr
+    assert f"{path}: battle.origin: " in lines[0] and "(base 6.4 Land movement" in lines[0], lines[0]
+    assert result.stdout == ""
+    assert path.read_text(encoding="utf-8") == text

@@ -18,13 +18,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from referee.dice import NoDice, PhysicalDice, Roll
+from referee.dice import NoDice, PhysicalDice
 from referee.errors import PositionError
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.bot import PersiaBot
 from referee.games.earth_water.engine import EarthWaterEngine
 from referee.games.earth_water.state import EarthWaterState, Garrison, Phase, Side
 from referee.tables import packaged_table_set
+from tests.games.earth_water.conftest import RandomDice
 
 SEED = 9
 POSITIONS = 2100
@@ -34,17 +35,6 @@ CITIES = ("Abydos", "Ephesos", "Athenai", "Sparta", "Korinthos", "Thebai", "Delp
 PORTS = ("Abydos", "Ephesos", "Athenai", "Sparta", "Thebai", "Pella", "Eretria", "Naxos")
 PHASES = (None, None, "operations", "operations", "persian-preparation", "greek-preparation", "persian-supply",
           "greek-supply")
-
-
-class SeededDice:
-    """Dice drawn from an injected random.Random."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def roll(self, count: int, sides: int, purpose: str) -> Roll:
-        faces = tuple(self.rng.randint(1, sides) for _ in range(count))
-        return Roll(purpose=purpose, sides=sides, faces=faces, source="digital")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,7 +111,7 @@ def _made_up_battle(rng: random.Random, cities: dict[str, dict[str, int]]) -> di
 
 def from_play(engine: EarthWaterEngine, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Positions of seeded games (random Greek play against PERS.IA), some corrupted in one field."""
-    bot, dice = PersiaBot(), SeededDice(rng)
+    bot, dice = PersiaBot(), RandomDice(rng)
     while True:
         state = engine.new_state(TABLES)
         while engine.outcome(state) is None:
@@ -164,7 +154,7 @@ def staged(engine: EarthWaterEngine, rng: random.Random) -> dict[str, Any]:
         state = engine.from_position(TABLES, data, "board")
     except PositionError:
         return data
-    dice = SeededDice(rng)
+    dice = RandomDice(rng)
     if rng.random() < 0.5:
         state = state.model_copy(update={"active": Side.PERSIA})
         action: Any = act.Persia(procedure="operate")
@@ -345,7 +335,7 @@ def reloads(engine: EarthWaterEngine, state: EarthWaterState, what: str) -> None
 def test_positions_are_refused_in_one_line_or_replay(engine: EarthWaterEngine) -> None:
     rng = random.Random(SEED)
     played = from_play(engine, rng)
-    dice = SeededDice(rng)
+    dice = RandomDice(rng)
     counts = {"refused": 0, "accepted": 0, "battles": 0, "persia-operates": 0}
     for n in range(POSITIONS):
         data = (made_up(rng), next(played), staged(engine, rng))[n % 3]
