@@ -120,9 +120,16 @@ class EarthWaterEngine(Engine):
 
     def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
         s = _state(state)
-        state_from_position(self, s.tables, data, label)  # reports problems against the file
+        self._set_up(s.tables, data, label)  # reports problems against the file
         assert isinstance(data, dict)
         return [act.setup_text(data)]
+
+    def _set_up(self, tables: EarthWaterTables, data: object, label: str) -> EarthWaterState:
+        """2: the state a set-up file starts a game in, judged in the phase it will be in (PERS.IA's
+        preparation unless the file names one)."""
+        if isinstance(data, dict) and data.get("phase") is None and data.get("winner") is None:
+            data = {**data, "phase": Phase.PERSIAN_PREPARATION.value}
+        return state_from_position(self, tables, data, label)
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> EarthWaterState:
         return state_from_position(self, load_tables(table_set), data, label)
@@ -161,7 +168,7 @@ class EarthWaterEngine(Engine):
                 data = json.loads(parsed.position)
             except json.JSONDecodeError as exc:
                 raise NotationError(f"setup: not a JSON position ({exc.msg})") from None
-            state_from_position(self, s.tables, data, "setup")
+            self._set_up(s.tables, data, "setup")
             return act.Setup(position=act.setup_text(data)[len("setup "):])
         return parsed
 
@@ -229,10 +236,7 @@ class EarthWaterEngine(Engine):
         used: list[str] = []
         if isinstance(a, act.Setup):
             data = json.loads(a.position)
-            new = state_from_position(self, s.tables, data, "setup")
-            if data.get("phase") is None:
-                new = new.model_copy(update={"phase": Phase.PERSIAN_PREPARATION})
-            return new, events, used, ()
+            return self._set_up(s.tables, data, "setup"), events, used, ()
         if isinstance(a, act.Buy):
             return self._buy(s, a), events, used, ()
         if isinstance(a, act.Done):

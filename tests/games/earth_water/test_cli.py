@@ -180,6 +180,11 @@ def test_cli_legal_resolve_and_setup(tmp_path: Path, runner: CliRunner) -> None:
     assert data["position"]["cities"]["Thebai"]["greek_armies"] == 1
     game = str(tmp_path / "setup.referee")
     result = runner.invoke(app, ["new", "300-solo", "--setup", invaded, "--file", game, "--json"])
+    # A set-up starts in PERS.IA's preparation, after its supply emptied its hand (6.A).
+    assert result.exit_code == 1 and "hands.persia: PERS.IA discarded its whole hand" in result.stderr
+    setup = _write(tmp_path, (samples / "major-invaded.yaml").read_text(encoding="utf-8").replace(
+        "hands: {persia: 2, greece: 1}", "hands: {persia: 0, greece: 1}"), "setup.yaml")
+    result = runner.invoke(app, ["new", "300-solo", "--setup", str(setup), "--file", game, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["position"]["campaign"] == 4
     result = runner.invoke(app, ["persia", "prepare", "--file", game, "--json"])
