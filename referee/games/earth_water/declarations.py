@@ -91,6 +91,15 @@ def check_reserve(state: EarthWaterState) -> Problem | None:
                                            f"{owned - armies} (on the map, aboard and on portraits)", (PIECES,)))
 
 
+def check_deck(state: EarthWaterState) -> Problem | None:
+    """base pieces: the hands hold no more than the 16 cards (the card a move spent included)."""
+    if state.deck_left() >= 0:
+        return None
+    deck = state.tables.base.deck.value
+    return Problem("hands", Ruling.violation("out-of-range", f"the hands would hold {deck - state.deck_left()} of the "
+                                             f"{deck} cards, counting the card the battle's move cost", (PIECES,)))
+
+
 def check_meetings(state: EarthWaterState) -> Problem | None:
     """base 6.4, base 7: armies of both sides share a city only while their battle is pending.
 
@@ -134,7 +143,7 @@ def check_sudden_victory(state: EarthWaterState) -> Problem | None:
 
 
 BOARD_CHECKS: tuple[Callable[[EarthWaterState], Problem | None], ...] = (
-    check_reserve, check_meetings, check_engaged, check_sudden_victory)
+    check_reserve, check_deck, check_meetings, check_engaged, check_sudden_victory)
 
 
 def board_problem(state: EarthWaterState) -> Problem | None:

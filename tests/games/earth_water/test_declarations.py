@@ -77,6 +77,9 @@ IMPOSSIBLE = [
      {"phase": "operations", "active": "persia", "hands": {"persia": 2},
       "battle": {"city": "Thebai", "attacker": "greece", "origin": "Athenai"}, "cities": THEBAI_ATTACKED},
      "active", "base 6"),
+    ("a Greek attack paid with a seventeenth card",
+     {"hands": {"greece": 8, "persia": 8}, "battle": {"city": "Thebai", "attacker": "greece", "origin": "Athenai"},
+      "cities": THEBAI_ATTACKED}, "hands", "base pieces"),
     # The board (base pieces, base 7, 3.F).
     ("armies of both sides sharing a city with no battle", {"cities": THEBAI_ATTACKED}, "cities.Thebai", "base 7"),
     ("Persia holding both Greek Majors with the game going on",
