@@ -353,8 +353,12 @@ def _replay(engine: EarthWaterEngine, before: EarthWaterState, action: act.LandM
             die: int | None, want: EarthWaterState, origin: CityName | None) -> Source | Problem:
     """Judges and applies the starting action on the state before; the result must be ``want``."""
     broken = board_problem(before)
+    if broken is not None and origin is not None and broken.field.startswith("cities"):
+        ruling = broken.ruling.model_copy(update={"message": f"the attackers cannot have come from {origin}: "
+                                                  f"before the battle, {broken.ruling.message}"})
+        return Problem("battle.origin", ruling)
     if broken is not None:
-        return Problem(broken.field, broken.ruling)
+        return broken
     verdict = engine.judge(before, action)
     if not verdict.legal:
         first = verdict.violations[0]
@@ -422,9 +426,9 @@ def _judge_battle(engine: EarthWaterEngine, state: EarthWaterState, b: Battle, l
     sources, problems = battle_sources(engine, state)
     if not sources:
         if b.origin is None and b.attacker is Side.GREECE and problems and b.kind == "land" and not b.by_sea:
-            first = problems[0].ruling
+            nearest = state.tables.adjacent(b.city, state.bridge)[0]  # the first candidate tried
             raise PositionError(label, "battle.origin", f"no city next to {b.city} could have sent the Greek armies; "
-                                f"from {_candidate_names(state, b)[0]}: {problem(first)}")
+                                f"from {nearest}: {problem(problems[0].ruling)}")
         if not problems:
             raise PositionError(label, "battle", problem(Ruling.violation(
                 "no-such-battle", f"{b.city} has no road: a Greek land battle there follows a landing (by_sea: true)",
@@ -434,10 +438,6 @@ def _judge_battle(engine: EarthWaterEngine, state: EarthWaterState, b: Battle, l
     if b.origin is None and len(origins) == 1:
         state = state.model_copy(update={"battle": b.model_copy(update={"origin": origins.pop()})})
     return state
-
-
-def _candidate_names(state: EarthWaterState, b: Battle) -> tuple[str, ...]:
-    return state.tables.adjacent(b.city, state.bridge) or ("nowhere",)
 
 
 def _battle_fields(state: EarthWaterState, b: Battle) -> Problem | None:

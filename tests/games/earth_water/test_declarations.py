@@ -29,7 +29,7 @@ IMPOSSIBLE = [
      "battle.origin", "base 6.4"),
     ("greek attack from a Persian-held city",
      {"battle": {"city": "Thebai", "attacker": "greece", "origin": "Larissa"},
-      "cities": {**THEBAI_ATTACKED, "Larissa": {"persian_armies": 1}}}, "cities.Larissa", "base 7"),
+      "cities": {**THEBAI_ATTACKED, "Larissa": {"persian_armies": 1}}}, "battle.origin", "base 7"),
     ("greek attack coming from the battle city itself",
      {"battle": {"city": "Thebai", "attacker": "greece", "origin": "Thebai"}, "cities": THEBAI_ATTACKED},
      "battle.origin", "base 6.4"),
