@@ -441,7 +441,7 @@ def _judge_battle(engine: EarthWaterEngine, state: EarthWaterState, b: Battle, l
 
 
 def _battle_fields(state: EarthWaterState, b: Battle) -> Problem | None:
-    """base 6.5, 3.C, 5: the fields of a battle that only some battles have."""
+    """base 6.5, 5.2, 5.3.2-3, 5.3.5: the fields of a battle that only some battles have."""
     if b.kind == "naval" and b.by_sea:
         return Problem("battle.by_sea", Ruling.violation("bad-field", "by_sea marks a land battle after a landing; "
                                                          "a naval battle is fought at sea", (NAVAL_MOVE,)))
