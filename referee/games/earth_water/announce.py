@@ -65,9 +65,14 @@ class PersiaReport(BaseModel):
         if self.winner:
             lines.append(f"→ the game is over: {self.winner} wins")
         if self.interpretations:
-            ids = ", ".join(label.split(":", 1)[0].removeprefix("interpretation ") for label in self.interpretations)
-            lines.append(f"⚠ relies on interpretations {ids} (their choices: referee tables 300-solo, rules.yaml)")
+            lines.append(relies_on(self.interpretations))
         return lines
+
+
+def relies_on(labels: tuple[str, ...]) -> str:
+    """Returns the warning line naming the interpretations a result relied on."""
+    ids = ", ".join(label.split(":", 1)[0].removeprefix("interpretation ") for label in labels)
+    return f"⚠ relies on interpretations {ids} (their choices: referee tables 300-solo, rules.yaml)"
 
 
 class Announcer:

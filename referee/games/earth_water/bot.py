@@ -87,13 +87,14 @@ def prepare(state: EarthWaterState) -> Outcome:
     talents = tables.persia.talents.value
     situations: list[str] = []
     occupied = state.occupied_persian_majors()
+    hand = state.hands.persia
     if occupied:
         situations.append("A")
         state, talents = _situation_a(state, says, talents, occupied)
     if talents > 0:
         letter = "B" if state.score > 0 else ("C" if state.score == 0 else "D")
         situations.append(letter)
-        state, talents = _situation_bcd(state, says, talents, letter)
+        state, talents = _situation_bcd(state, says, talents, letter, state.hands.persia - hand)
     if talents > 0:
         says.add(PREPARATION, "unspent", f"{many(talents, 'talent')} cannot be spent and are lost",
                  interpretations=_i(state, "situations-continue"))
@@ -101,14 +102,16 @@ def prepare(state: EarthWaterState) -> Outcome:
 
 
 def _draw(state: EarthWaterState, says: Announcer, rule: RuleRef, wanted: int,
-          talents: int) -> tuple[EarthWaterState, int]:
+          talents: int, earlier: int = 0) -> tuple[EarthWaterState, int]:
+    """4: draws the cards of a situation; ``earlier`` cards were drawn before in this preparation."""
     cost = state.tables.persia.costs.card.value
     count = min(wanted, state.deck_left(), talents // cost)
     before = state.hands.persia
     used: tuple[tuple[str, str], ...] = ()
     text = f"Draw {many(count, 'card')} (Persian hand {before} → {before + count})"
+    if count < wanted or earlier + count > state.tables.base.cards_per_preparation.value:
+        used = _i(state, "persia-purchase-caps")  # the base cap of six cards does not bind PERS.IA
     if count < wanted:
-        used = _i(state, "persia-purchase-caps")
         text += f"; only {state.deck_left()} cards are outside the hands"
     says.add(rule, "draw", text, interpretations=used)
     return state.model_copy(update={"hands": state.hands.plus(Side.PERSIA, count)}), talents - count * cost
@@ -133,11 +136,12 @@ def _situation_a(state: EarthWaterState, says: Announcer, talents: int,
 
 
 def _situation_bcd(state: EarthWaterState, says: Announcer, talents: int,
-                   letter: str) -> tuple[EarthWaterState, int]:
+                   letter: str, earlier: int) -> tuple[EarthWaterState, int]:
     """4.B-4.D: cards by the score, the bridge, B's fleets, then armies."""
     tables = state.tables
     rule = {"B": SITUATION_B, "C": SITUATION_C, "D": SITUATION_D}[letter]
-    state, talents = _draw(state, says, rule, tables.persia.situations[letter].cards, talents)  # type: ignore[index]
+    wanted = tables.persia.situations[letter].cards  # type: ignore[index]
+    state, talents = _draw(state, says, rule, wanted, talents, earlier)
     state, talents = _bridge(state, says, rule, talents)
     if letter == "B":
         state, talents = _fleets(state, says, talents)
@@ -165,21 +169,33 @@ def _bridge(state: EarthWaterState, says: Announcer, rule: RuleRef, talents: int
 
 def _fleets(state: EarthWaterState, says: Announcer, talents: int) -> tuple[EarthWaterState, int]:
     """4.B: one fleet per occupied port city with an empty port (interpretations occupied-port-city,
-    fleet-order)."""
+    fleet-order; persia-purchase-caps past two fleets)."""
     tables = state.tables
     cost = tables.persia.costs.fleet.value
     placed: dict[str, int] = {}
+    short = False
     for city in tables.order(tables.persia.fleet_order_b):
         g = state.at(city)
-        if talents < cost:
-            break
         if tables.row(city).port and g.persian_armies and not g.persian_fleets and not g.greek_fleets:
+            if talents < cost:
+                short = True
+                break
             state = _units(state, city, fleets=1)
             placed[city] = 1
             talents -= cost
+    # Where "occupied" decides: a port city Persia controls with no Persian fleet that gets none under
+    # our reading (no Persian army there, or a Greek fleet in its port).
+    contested = [c for c in tables.ports() if state.controls(Side.PERSIA, c) and not state.at(c).persian_fleets
+                 and c not in placed]
+    used = _i(state, "occupied-port-city") if placed or contested else ()
+    used += _i(state, "fleet-order") if short else ()
+    used += _i(state, "persia-purchase-caps") if len(placed) > tables.base.fleets_per_preparation.value else ()
     if placed:
         says.add(SITUATION_B, "fleets", f"Place {many(len(placed), 'fleet')}: one in {', '.join(placed)}",
-                 counts=placed, interpretations=_i(state, "occupied-port-city", "fleet-order"))
+                 counts=placed, interpretations=used)
+    elif used:
+        says.add(SITUATION_B, "fleets", f"No fleet to place: no port city with Persian armies has an empty port "
+                 f"({', '.join(contested)} has no Persian army or has a Greek fleet)", interpretations=used)
     return state, talents
 
 
@@ -199,9 +215,10 @@ def _army_cycle(state: EarthWaterState, says: Announcer, talents: int, rule: Rul
                 break
             if not state.controls(Side.PERSIA, city):
                 continue
-            if tables.is_minor(city) and state.at(city).persian_armies >= cap:
-                capped = True
-                continue
+            if state.at(city).persian_armies >= cap and tables.row(city).major is not Side.PERSIA:
+                capped = True  # the cap applies, or not, by the reading of "minor" (a Greek Major is not)
+                if tables.is_minor(city):
+                    continue
             state = _units(state, city, armies=1)
             placed[city] += 1
             talents -= cost
@@ -261,8 +278,11 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
         out.situation = "5.2 defence"
         plan = defence_plan(state)
         if plan is not None:
+            keep = state.tables.persia.keep_in_majors
+            bared = plan.city in keep.cities and state.at(plan.city).persian_armies - plan.count < keep.value
             out.state = _march(state, says, plan, DEFENCE, "defence",
-                               _i(state, "activation-reachable", "defence-keeps-none")
+                               _i(state, "activation-reachable")
+                               + (_i(state, "defence-keeps-none") if bared else ())
                                + (_i(state, "defence-target") if len(occupied) > 1 else ()))
             done = True
         else:
@@ -299,7 +319,9 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
             out.state = new
             return
         following = state.tables.persia.fallbacks[operation].then
-        says.add(_RULE_OF[operation], "fallback", f"{why}: {_LABEL[following]} instead")
+        says.add(_RULE_OF[operation], "fallback", f"{why}: {_LABEL[following]} instead",
+                 interpretations=_i(state, *_FALLBACK_READINGS.get(operation, ())) if (
+                     operation != "destroy-army" or state.hands.greece) else ())
         operation = following
 
 
@@ -463,6 +485,12 @@ _OPERATIONS: dict[Operation, Callable[[EarthWaterState, Announcer], tuple[EarthW
 _RULE_OF: dict[Operation, RuleRef] = {
     "march": FACE_MARCH, "destroy-army": FACE_DESTROY_ARMY, "destroy-fleet": FACE_DESTROY_FLEET,
     "place": FACE_PLACE, "pass": FACE_PASS,
+}
+_FALLBACK_READINGS: dict[Operation, tuple[str, ...]] = {
+    # Which cities can march decides whether the march falls back.
+    "march": ("activation-reachable", "march-toward-sparta", "march-count"),
+    # The Greek discard of die 4 goes with a destroyed army only (said when the Greek holds cards).
+    "destroy-army": ("fallback-discard",),
 }
 _LABEL: dict[Operation, str] = {
     "march": "march (die 2-3)", "destroy-army": "destroy a Greek army (die 4)",

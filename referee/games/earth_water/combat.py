@@ -230,6 +230,9 @@ def check_retreat(state: EarthWaterState, to: CityName) -> Ruling | None:
     if battle.rounds == 0:
         return Ruling.violation("no-round-yet", f"retreat comes after a round; fight the battle of {battle.city} "
                                 "first", (BATTLE,))
+    if battle.attacker is Side.GREECE and battle.origin is None:
+        return Ruling.violation("no-origin", f"the position does not say which city the Greek attackers of "
+                                f"{battle.city} came from (battle.origin), and they retreat only there", (BATTLE,))
     options = retreat_options(state)
     if to in options:
         return None

@@ -11,8 +11,8 @@ from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
 from referee.errors import DiceError, NotationError
 from referee.game import Action, Applied, Engine, GameInfo, GameState, MapView, Outcome
 from referee.games.earth_water import actions as act
-from referee.games.earth_water import bot
-from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure
+from referee.games.earth_water import bot, declarations
+from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure, relies_on
 from referee.games.earth_water.combat import (
     RoundResult,
     fight_round,
@@ -20,14 +20,17 @@ from referee.games.earth_water.combat import (
     land_armies,
     offer_burning,
     retreat,
+    retreat_options,
     start_battle,
 )
 from referee.games.earth_water.legal import city_report, legal_actions
-from referee.games.earth_water.position import EarthWaterPosition, position_of, state_from_position
+from referee.games.earth_water.position import EarthWaterPosition, apply_override, position_of, state_from_position
 from referee.games.earth_water.rules import (
     BASE_OPERATIONS,
+    BATTLE,
     BRIDGE_BURNING,
     GAME_END,
+    NO_RETREAT,
     SUDDEN_VICTORY,
     VICTORY,
 )
@@ -50,7 +53,7 @@ from referee.games.earth_water.state import (
     load_tables,
     many,
 )
-from referee.games.earth_water.verdicts import violations
+from referee.games.earth_water.verdicts import disclosures, violations
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -69,11 +72,13 @@ class BattleReport(BaseModel):
     rounds: tuple[RoundResult, ...]
     events: tuple[Ruling, ...]
     position: EarthWaterPosition
+    provisional: tuple[str, ...] = ()
 
     def explain(self) -> list[str]:
         """Returns the resolution as lines for the terminal."""
         lines = [r.text() for r in self.rounds] or ["no battle to fight"]
-        return lines + [f"→ {e.message}" for e in self.events if e.code != "battle-round"]
+        lines += [f"→ {e.message}" for e in self.events if e.code != "battle-round"]
+        return lines + ([relies_on(self.provisional)] if self.provisional else [])
 
 
 def _state(state: GameState) -> EarthWaterState:
@@ -115,12 +120,19 @@ class EarthWaterEngine(Engine):
 
     def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
         s = _state(state)
-        state_from_position(s.tables, data, label)  # reports problems against the file
+        self._set_up(s.tables, data, label)  # reports problems against the file
         assert isinstance(data, dict)
         return [act.setup_text(data)]
 
+    def _set_up(self, tables: EarthWaterTables, data: object, label: str) -> EarthWaterState:
+        """2: the state a set-up file starts a game in, judged in the phase it will be in (PERS.IA's
+        preparation unless the file names one)."""
+        if isinstance(data, dict) and data.get("phase") is None and data.get("winner") is None:
+            data = {**data, "phase": Phase.PERSIAN_PREPARATION.value}
+        return state_from_position(self, tables, data, label)
+
     def from_position(self, table_set: TableSet, data: object, label: str) -> EarthWaterState:
-        return state_from_position(load_tables(table_set), data, label)
+        return state_from_position(self, load_tables(table_set), data, label)
 
     def to_position(self, state: GameState) -> EarthWaterPosition:
         return position_of(_state(state))
@@ -156,7 +168,7 @@ class EarthWaterEngine(Engine):
                 data = json.loads(parsed.position)
             except json.JSONDecodeError as exc:
                 raise NotationError(f"setup: not a JSON position ({exc.msg})") from None
-            state_from_position(s.tables, data, "setup")
+            self._set_up(s.tables, data, "setup")
             return act.Setup(position=act.setup_text(data)[len("setup "):])
         return parsed
 
@@ -170,7 +182,7 @@ class EarthWaterEngine(Engine):
         if not found and isinstance(a, act.Event):
             notes.append(Ruling.event("event", f"Greece spends a card on '{a.name}': apply its effect with "
                                       f"referee adjust ... --reason '{a.name}'", (BASE_OPERATIONS,)))
-        return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes))
+        return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes), provisional=disclosures(s, a))
 
     def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
         s, a = _state(state), _action(action)
@@ -224,10 +236,7 @@ class EarthWaterEngine(Engine):
         used: list[str] = []
         if isinstance(a, act.Setup):
             data = json.loads(a.position)
-            new = state_from_position(s.tables, data, "setup")
-            if data.get("phase") is None:
-                new = new.model_copy(update={"phase": Phase.PERSIAN_PREPARATION})
-            return new, events, used, ()
+            return self._set_up(s.tables, data, "setup"), events, used, ()
         if isinstance(a, act.Buy):
             return self._buy(s, a), events, used, ()
         if isinstance(a, act.Done):
@@ -248,6 +257,7 @@ class EarthWaterEngine(Engine):
             else:
                 new, one, events = fight_round(s, dice)
                 rounds = [one]
+            used += _landing_burn(new, rounds)
             if new.battle is None:
                 new, more = end_turn(new, battle.attacker, False)
                 events += more
@@ -269,14 +279,8 @@ class EarthWaterEngine(Engine):
             new = s.model_copy(update={"cities": s.with_city(a.city, g),
                                        "attrition_due": max(0, s.attrition_due - a.count)})
             return new, events, [s.tables.interpretation("attrition-once").label()], ()
-        if isinstance(a, act.SetUnits):
-            g = s.at(a.city)
-            now = g.armies(a.side) if a.unit == "armies" else g.fleets(a.side)
-            delta = a.count if a.relative else a.count - now
-            g = g.plus(a.side, armies=delta) if a.unit == "armies" else g.plus(a.side, fleets=delta)
-            return s.model_copy(update={"cities": s.with_city(a.city, g)}), events, used, ()
-        assert isinstance(a, act.SetValue)
-        return self._set_value(s, a), events, used, ()
+        assert isinstance(a, act.SetUnits | act.SetValue)
+        return apply_override(s, a), events, used, ()
 
     def _buy(self, s: EarthWaterState, a: act.Buy) -> EarthWaterState:
         costs = s.tables.base.greek_costs
@@ -327,25 +331,11 @@ class EarthWaterEngine(Engine):
                 events.append(event)
             elif a.armies:
                 s, events = land_armies(s, a.goal, a.armies, a.start, events)
+                used += [s.tables.interpretation("bridge-burning").label()] if s.may_burn else []
         if s.battle is not None:
             return s, events, used, ()
         s, more = end_turn(s, Side.GREECE, False)
         return s, events + more, used, ()
-
-    def _set_value(self, s: EarthWaterState, a: act.SetValue) -> EarthWaterState:
-        if a.field == "hand":
-            assert a.side is not None
-            return s.model_copy(update={"hands": s.hands.model_copy(update={a.side.value: a.value})})
-        if a.field == "portraits":
-            assert a.side is not None
-            return s.model_copy(update={"portraits": s.portraits.model_copy(update={a.side.value: a.value})})
-        if a.field == "bridge":
-            return s.model_copy(update={"bridge": bool(a.value)})
-        if a.field == "turn":
-            assert a.side is not None
-            return s.model_copy(update={"active": a.side, "passes": 0})
-        name = {"talents": "greek_talents"}.get(a.field, a.field)
-        return s.model_copy(update={name: a.value})
 
     def legal_actions(self, state: GameState) -> list[Action]:
         return list(legal_actions(_state(state)))
@@ -360,11 +350,27 @@ class EarthWaterEngine(Engine):
         s = _state(state)
         if s.battle is None:
             return s, BattleReport(rounds=(), events=(), position=position_of(s))
-        attacker = s.battle.attacker
+        battle = s.battle
+        used: list[str] = []
+        notes: list[Ruling] = []
+        after_a_round = s.model_copy(update={"battle": battle.model_copy(update={"rounds": max(1, battle.rounds)})})
+        options = retreat_options(after_a_round)
+        if options:
+            notes.append(Ruling.event("no-retreat", "resolve fights on to the end: Greece does not retreat (after "
+                                      f"any round it could go to {' or '.join(options)})", (BATTLE, NO_RETREAT)))
+            used.append(s.tables.interpretation(
+                "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat").label())
         new, rounds, events = fight_to_end(s, dice)
-        new, more = end_turn(new, attacker, False)
+        used += _landing_burn(new, rounds)
+        new, more = end_turn(new, battle.attacker, False)
         new, won = sudden_victory(new)
-        return new, BattleReport(rounds=tuple(rounds), events=tuple(events + more + won), position=position_of(new))
+        return new, BattleReport(rounds=tuple(rounds), events=tuple(notes + events + more + won),
+                                 position=position_of(new), provisional=tuple(dict.fromkeys(used)))
+
+    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+        """Returns what a position leaves open that resolving it would need (``referee resolve``
+        notes them, ``--strict`` refuses): the origin of a Greek attack when several cities fit."""
+        return declarations.open_declarations(self, _state(state))
 
     # ---- display ----------------------------------------------------------------------------
 
@@ -440,6 +446,13 @@ def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | Com
     if not 1 <= roll <= 6:
         raise DiceError(f"--roll {roll} is not a face of the six-sided die (1 to 6)")
     return PhysicalDice([roll])
+
+
+def _landing_burn(state: EarthWaterState, rounds: Sequence[RoundResult]) -> list[str]:
+    """Interpretation bridge-burning: a Greek landing won at sea that takes an empty Abydos."""
+    if state.may_burn and rounds and rounds[-1].kind == "naval":
+        return [state.tables.interpretation("bridge-burning").label()]
+    return []
 
 
 def _pair(armies: int, fleets: int) -> str:

@@ -1,29 +1,41 @@
-"""Position files of 300-solo (``referee schema 300-solo``): YAML or JSON, validated here.
+"""Position files of 300-solo (``referee schema 300-solo``): YAML or JSON, validated and judged here.
 
 Cities not listed are empty; city names are matched case- and accent-insensitively, French
-spellings included (Thèbai, Athènes → Athenai). Every problem becomes one
-:class:`~referee.errors.PositionError` naming the file and the field.
+spellings included (Thèbai, Athènes → Athenai). The state is built the way an umpire would set
+the table up with ``referee adjust``: every count, hand, portrait, score and turn goes through
+the same checks as that override, then :mod:`~referee.games.earth_water.declarations` judges the
+rest (the phase, a pending battle replayed as the move that started it). Every problem becomes
+one :class:`~referee.errors.PositionError` naming the file and the field.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import PositionError, UnknownNameError
 from referee.game import validate_file
+from referee.games.earth_water import actions as act
+from referee.games.earth_water.declarations import judge_declarations, problem
+from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
 from referee.games.earth_water.state import (
     Battle,
     CityName,
     EarthWaterState,
     EarthWaterTables,
     Garrison,
-    Hands,
     Phase,
     Portraits,
     Side,
 )
+from referee.games.earth_water.verdicts import violations
+
+if TYPE_CHECKING:
+    from referee.games.earth_water.engine import EarthWaterEngine
+
+MAX_ROUNDS = 999
+"""A bound on ``battle.rounds`` checked before anything else (each round costs a unit)."""
 
 
 class CityUnits(BaseModel):
@@ -42,7 +54,8 @@ class HandsSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    persia: int = Field(default=0, ge=0)
+    persia: int | None = Field(default=None, ge=0, description=(
+        "Omitted: 0, except in the Greek preparation, where it is the number of cards PERS.IA drew."))
     greece: int = Field(default=0, ge=0)
 
 
@@ -63,11 +76,14 @@ class BattleSpec(BaseModel):
     city: str
     kind: Literal["land", "naval"] = "land"
     attacker: Side
-    origin: str | None = Field(default=None, description="City the attacker came from (its retreat).")
+    origin: str | None = Field(default=None, description=(
+        "City the attacker entered the battle city from (a Greek attacker retreats there); omitted, it is "
+        "derived when only one city fits."))
     by_sea: bool = False
     carried: int = Field(default=0, ge=0, description="Naval: Greek armies aboard the attacking fleets.")
-    fleets: int = Field(default=0, ge=0)
-    rounds: int = Field(default=0, ge=0)
+    fleets: int = Field(default=0, ge=0, description=(
+        "Greek fleets of a naval attack (as they sailed) or of a landing; omitted, those in the port."))
+    rounds: int = Field(default=0, ge=0, le=MAX_ROUNDS, description="Rounds fought so far.")
 
 
 class EarthWaterPosition(BaseModel):
@@ -83,7 +99,8 @@ class EarthWaterPosition(BaseModel):
     portraits: PortraitsSpec = Field(default_factory=PortraitsSpec)
     cities: dict[str, CityUnits] = Field(default_factory=dict, description="City -> units; unlisted cities are empty.")
     phase: Phase | None = Field(default=None, description="Omitted: an umpire position in no particular phase.")
-    active: Side | None = Field(default=None, description="In operations: whose turn it is.")
+    active: Side | None = Field(default=None, description=(
+        "In operations: whose turn it is (the attacker's while a battle is pending)."))
     passes: int = Field(default=0, ge=0, le=1, description="Operations: passes in a row so far.")
     greek_talents: int | None = Field(default=None, ge=0, description="Greek preparation: talents left.")
     battle: BattleSpec | None = None
@@ -99,11 +116,13 @@ def validate_position(data: object, label: str) -> EarthWaterPosition:
     return validate_file(EarthWaterPosition, data, label)
 
 
-def state_from_position(tables: EarthWaterTables, data: object, label: str) -> EarthWaterState:
-    """Returns the state a position file describes.
+def state_from_position(engine: EarthWaterEngine, tables: EarthWaterTables, data: object,
+                        label: str) -> EarthWaterState:
+    """Returns the state a position file describes, every declaration judged.
 
     Raises:
-        PositionError: malformed or impossible (a Greek piece limit broken, unknown city).
+        PositionError: malformed, or a declaration the rules make impossible (names the field
+            and the rule).
     """
     pos = validate_position(data, label)
 
@@ -113,53 +132,99 @@ def state_from_position(tables: EarthWaterTables, data: object, label: str) -> E
         except UnknownNameError as exc:
             raise PositionError(label, field, str(exc)) from None
 
-    cities = {c: Garrison() for c in tables.cities}
+    def judged(state: EarthWaterState, action: act.SetUnits | act.SetValue, field: str) -> EarthWaterState:
+        found = violations(state, action)
+        if found:
+            raise PositionError(label, field, problem(found[0]))
+        return apply_override(state, action)
+
+    state = EarthWaterState(tables=tables, phase=Phase.ANY, campaign=tables.setup.campaign.value,
+                            cities={c: Garrison() for c in tables.cities},
+                            portraits=Portraits(persia=tables.setup.portraits.persia, greece=0))
+    seen: set[CityName] = set()
     for name, units in pos.cities.items():
         where = city(name, f"cities.{name}")
-        if cities[where] != Garrison():
+        if where in seen:
             raise PositionError(label, f"cities.{name}", f"{where} is listed twice")
-        if (units.greek_fleets or units.persian_fleets) and not tables.row(where).port:
-            raise PositionError(label, f"cities.{name}", f"{where} has no port for fleets")
-        cities[where] = Garrison(**units.model_dump())
-    battle = None
+        seen.add(where)
+        for side in Side:
+            for unit in ("armies", "fleets"):
+                count = getattr(units, f"{side.adjective.lower()}_{unit}")
+                if count:
+                    state = judged(state, act.SetUnits(city=where, side=side, unit=unit, count=count),
+                                   f"cities.{name}.{side.adjective.lower()}_{unit}")
+    for side in Side:
+        state = judged(state, act.SetValue(field="portraits", side=side, value=getattr(pos.portraits, side.value)),
+                       f"portraits.{side.value}")
+    state = judged(state, act.SetValue(field="hand", side=Side.GREECE, value=pos.hands.greece), "hands.greece")
+    state = judged(state, act.SetValue(field="hand", side=Side.PERSIA, value=pos.hands.persia or 0), "hands.persia")
+    state = judged(state, act.SetValue(field="campaign", value=pos.campaign), "campaign")
+    state = judged(state, act.SetValue(field="score", value=pos.score), "score")
+    state = judged(state, act.SetValue(field="bridge", value=int(pos.bridge)), "bridge")
+    state = _phase(state, pos, label, judged)
     if pos.battle is not None:
         b = pos.battle
         battle = Battle(city=city(b.city, "battle.city"), kind=b.kind, attacker=b.attacker,
                         origin=city(b.origin, "battle.origin") if b.origin else None, by_sea=b.by_sea,
                         carried=b.carried, fleets=b.fleets, rounds=b.rounds)
+        state = state.model_copy(update={"battle": battle})
+    return judge_declarations(engine, state, label, active_declared=pos.active is not None,
+                              persian_hand_declared=pos.hands.persia is not None)
+
+
+def _phase(state: EarthWaterState, pos: EarthWaterPosition, label: str, judged: _Judged) -> EarthWaterState:
+    """base 5, base 6, base 10: the phase and what only some phases have (turn, passes, talents)."""
     phase = pos.phase or Phase.ANY
     if pos.winner is not None:
+        if phase not in (Phase.ANY, Phase.OVER):
+            raise PositionError(label, "winner", f"a game with a winner is over, not in the {phase.value} phase "
+                                f"({GAME_END})")
         phase = Phase.OVER
-    state = EarthWaterState(
-        tables=tables, phase=phase, active=pos.active or Side.PERSIA, campaign=pos.campaign, score=pos.score,
-        bridge=pos.bridge, hands=Hands(persia=pos.hands.persia, greece=pos.hands.greece), cities=cities,
-        portraits=Portraits(persia=pos.portraits.persia, greece=pos.portraits.greece), passes=pos.passes,
-        greek_talents=pos.greek_talents if pos.greek_talents is not None else
-        (tables.base.greek_talents.value if phase is Phase.GREEK_PREPARATION else 0),
-        battle=battle, winner=pos.winner,
-        end_reason=f"{pos.winner.label} has won" if pos.winner else None,
-    )
-    _check_limits(state, label)
-    return state
+    state = state.model_copy(update={
+        "phase": phase, "winner": pos.winner, "end_reason": f"{pos.winner.label} has won" if pos.winner else None})
+    if pos.active is not None:
+        state = judged(state, act.SetValue(field="turn", side=pos.active, value=0), "active")
+    if pos.passes:
+        if phase not in (Phase.OPERATIONS, Phase.ANY):
+            raise PositionError(label, "passes", f"passes are counted in operations, not in the {phase.value} "
+                                f"phase ({BASE_OPERATIONS})")
+        state = state.model_copy(update={"passes": pos.passes})
+    talents = pos.greek_talents
+    if talents is None:
+        talents = state.tables.base.greek_talents.value if phase is Phase.GREEK_PREPARATION else 0
+    elif phase not in (Phase.GREEK_PREPARATION, Phase.ANY):
+        raise PositionError(label, "greek_talents", f"Greek talents are spent in the Greek preparation and the "
+                            f"rest are lost, so the {phase.value} phase has none ({BASE_PREPARATION})")
+    return judged(state, act.SetValue(field="talents", value=talents), "greek_talents")
 
 
-def _check_limits(state: EarthWaterState, label: str) -> None:
-    base = state.tables.base
-    armies, fleets = state.greek_reserve()
-    if armies < 0:
-        raise PositionError(label, "cities", f"Greece owns {base.greek_armies.value} armies; the position puts "
-                            f"{base.greek_armies.value - armies} in play (portraits included)")
-    if fleets < 0:
-        raise PositionError(label, "cities", f"Greece owns {base.greek_fleets.value} fleets; the position has "
-                            f"{base.greek_fleets.value - fleets}")
-    if state.deck_left() < 0:
-        raise PositionError(label, "hands", f"the hands hold more than the {base.deck.value} cards")
-    b = state.battle
-    if b is not None:
-        g = state.at(b.city)
-        both = (g.greek_armies and g.persian_armies) if b.kind == "land" else (g.greek_fleets and g.persian_fleets)
-        if not both:
-            raise PositionError(label, "battle", f"a {b.kind} battle in {b.city} needs units of both sides there")
+class _Judged(Protocol):
+    def __call__(self, state: EarthWaterState, action: act.SetUnits | act.SetValue,
+                 field: str) -> EarthWaterState: ...
+
+
+def apply_override(state: EarthWaterState, action: act.SetUnits | act.SetValue) -> EarthWaterState:
+    """Returns the state after an umpire override (``referee adjust``), unchecked."""
+    if isinstance(action, act.SetUnits):
+        g = state.at(action.city)
+        now = g.armies(action.side) if action.unit == "armies" else g.fleets(action.side)
+        delta = action.count if action.relative else action.count - now
+        g = g.plus(action.side, armies=delta) if action.unit == "armies" else g.plus(action.side, fleets=delta)
+        return state.model_copy(update={"cities": state.with_city(action.city, g)})
+    if action.field == "hand":
+        assert action.side is not None
+        return state.model_copy(update={"hands": state.hands.model_copy(update={action.side.value: action.value})})
+    if action.field == "portraits":
+        assert action.side is not None
+        return state.model_copy(update={"portraits": state.portraits.model_copy(
+            update={action.side.value: action.value})})
+    if action.field == "bridge":
+        return state.model_copy(update={"bridge": bool(action.value)})
+    if action.field == "turn":
+        assert action.side is not None
+        return state.model_copy(update={"active": action.side, "passes": 0})
+    name = {"talents": "greek_talents"}.get(action.field, action.field)
+    return state.model_copy(update={name: action.value})
 
 
 def position_of(state: EarthWaterState) -> EarthWaterPosition:

@@ -226,6 +226,7 @@ class BaseFile(_Strict):
     deck: Valued
     greek_armies: Valued
     greek_fleets: Valued
+    greek_heroes: Valued
     greek_hand_kept: Valued
     battle_dice: Valued
     persian_die_cap: Valued

@@ -39,7 +39,7 @@ from referee.games.earth_water.rules import (
     SUPPLY,
 )
 from referee.games.earth_water.sequence import check_no_battle, check_phase, greek_attrition_due
-from referee.games.earth_water.state import EarthWaterState, Phase, Side, many
+from referee.games.earth_water.state import EarthWaterState, Phase, Side, interp, many
 from referee.rulings import Ruling
 
 P = Phase
@@ -86,6 +86,17 @@ def violations(state: EarthWaterState, action: act.EarthWaterAction) -> list[Rul
     if isinstance(action, act.SetUnits):
         return _set_units(state, action)
     return _set_value(state, action)
+
+
+def disclosures(state: EarthWaterState, action: act.EarthWaterAction) -> tuple[str, ...]:
+    """Returns the interpretations a verdict on this action relies on (its provisional list)."""
+    if isinstance(action, act.Retreat) and state.battle is not None:
+        return (interp(state, "attacker-retreat" if state.battle.attacker is Side.GREECE else "sea-retreat"),)
+    if isinstance(action, act.BurnBridge):
+        return (interp(state, "bridge-burning"),)
+    if state.phase is P.GREEK_SUPPLY and isinstance(action, act.Remove | act.Done):
+        return (interp(state, "attrition-once"),)  # the due was counted once, when the Greek supply began
+    return ()
 
 
 def _persia(state: EarthWaterState, action: act.Persia) -> list[Ruling]:
@@ -187,13 +198,14 @@ def _set_units(state: EarthWaterState, action: act.SetUnits) -> list[Ruling]:
 
 def _set_value(state: EarthWaterState, action: act.SetUnits | act.EarthWaterAction) -> list[Ruling]:
     assert isinstance(action, act.SetValue)
-    v, base = action.value, state.tables.base
-    bounds = {"score": (-base.score_track.value, base.score_track.value, SCORING),
-              "campaign": (1, base.last_campaign.value, SCORING), "talents": (0, 99, BASE_PREPARATION)}
+    v, base, setup = action.value, state.tables.base, state.tables.setup
+    bounds = {"score": (-base.score_track.value, base.score_track.value, (SCORING,)),
+              "campaign": (setup.campaign.value, base.last_campaign.value, (SOLO_SETUP, SCORING)),
+              "talents": (0, base.greek_talents.value, (BASE_PREPARATION,))}
     if action.field in bounds:
-        lo, hi, rule = bounds[action.field]
+        lo, hi, rules = bounds[action.field]
         if not lo <= v <= hi:
-            return [Ruling.violation("out-of-range", f"{action.field} runs from {lo} to {hi}, not {v}", (rule,))]
+            return [Ruling.violation("out-of-range", f"{action.field} runs from {lo} to {hi}, not {v}", rules)]
         return []
     if action.field == "hand":
         assert action.side is not None
@@ -202,11 +214,24 @@ def _set_value(state: EarthWaterState, action: act.SetUnits | act.EarthWaterActi
             return [Ruling.violation("out-of-range", f"a hand holds 0 to {base.deck.value - other} cards here, "
                                      f"not {v}", (PIECES,))]
     if action.field == "portraits":
-        assert action.side is not None
-        spare = state.greek_reserve()[0] + state.portraits.greece
-        if v < 0 or (action.side is Side.GREECE and v > spare):
-            return [Ruling.violation("out-of-range", f"portraits take 0 to {spare} Greek armies, not {v}", (PIECES,))]
+        return _portraits(state, action)
     if action.field == "turn" and state.phase not in (P.OPERATIONS, P.ANY):
         return [Ruling.violation("wrong-phase", "the turn can only be handed over during operations",
                                  (BASE_OPERATIONS,))]
     return []
+
+
+def _portraits(state: EarthWaterState, action: act.SetValue) -> list[Ruling]:
+    """base pieces, 2: three hero portraits take a Greek army each; both kings start on theirs."""
+    v, base = action.value, state.tables.base
+    if action.side is Side.PERSIA:
+        kings = state.tables.setup.portraits.persia
+        if v == kings:
+            return []
+        return [Ruling.violation("out-of-range", f"the solo game starts with {kings} Persian armies on the king "
+                                 f"portraits and they never leave, not {v}", (SOLO_SETUP, PIECES))]
+    spare = min(state.greek_reserve()[0] + state.portraits.greece, base.greek_heroes.value)
+    if 0 <= v <= spare:
+        return []
+    return [Ruling.violation("out-of-range", f"the {base.greek_heroes.value} hero portraits take 0 to {spare} "
+                             f"Greek armies here, not {v}", (PIECES,))]

@@ -58,7 +58,7 @@ def test_position_names_french_and_accents(engine: EarthWaterEngine, position) -
         position(cities={"Atenai": {"greek_armies": 1}})
     with pytest.raises(PositionError, match=r"cities.Sparta.greek_armies: Input should be greater than or equal to 0"):
         position(cities={"Sparta": {"greek_armies": -1}})
-    with pytest.raises(PositionError, match=r"Greece owns 9 armies"):
+    with pytest.raises(PositionError, match=r"cities.Sparta.greek_armies: Greece has 9 armies in reserve"):
         position(cities={"Sparta": {"greek_armies": 10}})
     with pytest.raises(PositionError, match=r"Delphi has no port"):
         position(cities={"Delphi": {"persian_fleets": 1}})
@@ -67,9 +67,11 @@ def test_position_names_french_and_accents(engine: EarthWaterEngine, position) -
 
 
 def test_position_round_trip(engine: EarthWaterEngine, position) -> None:
-    state = position(score=-2, campaign=4, phase="operations", active="greece", hands={"persia": 1, "greece": 3},
+    # PERS.IA marched 2 of Larissa's 4 armies into Greek Thebai (5.3.2-3): Persia's turn until the battle ends.
+    state = position(score=-2, campaign=4, phase="operations", active="persia", hands={"persia": 1, "greece": 3},
                      battle={"city": "Thebai", "attacker": "persia", "origin": "Larissa"},
-                     cities={"Thebai": {"greek_armies": 1, "persian_armies": 2}, "Abydos": {"persian_fleets": 1}})
+                     cities={"Thebai": {"greek_armies": 1, "persian_armies": 2}, "Larissa": {"persian_armies": 2},
+                             "Abydos": {"persian_fleets": 1}})
     data = engine.to_position(state).model_dump(mode="json")
     again = engine.from_position(packaged_table_set("300-solo"), data, "again")
     assert engine.state_hash(again) == engine.state_hash(state)
@@ -168,7 +170,8 @@ def test_cli_legal_resolve_and_setup(tmp_path: Path, runner: CliRunner) -> None:
     report = json.loads(result.stdout)
     assert set(report["land"]) == {"Thebai", "Korinthos"} and "Ephesos" in report["naval_battles"]
     battle = _write(tmp_path, "game: 300-solo\nbattle: {city: Thebai, attacker: persia, origin: Larissa}\n"
-                    "cities:\n  Thebai: {greek_armies: 1, persian_armies: 1}\n", "battle.yaml")
+                    "cities:\n  Thebai: {greek_armies: 1, persian_armies: 1}\n  Larissa: {persian_armies: 1}\n",
+                    "battle.yaml")
     result = runner.invoke(app, ["resolve", "300-solo", "--position", str(battle), "--dice", "6,2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -177,9 +180,32 @@ def test_cli_legal_resolve_and_setup(tmp_path: Path, runner: CliRunner) -> None:
     assert data["position"]["cities"]["Thebai"]["greek_armies"] == 1
     game = str(tmp_path / "setup.referee")
     result = runner.invoke(app, ["new", "300-solo", "--setup", invaded, "--file", game, "--json"])
+    # A set-up starts in PERS.IA's preparation, after its supply emptied its hand (6.A).
+    assert result.exit_code == 1 and "hands.persia: PERS.IA discarded its whole hand" in result.stderr
+    setup = _write(tmp_path, (samples / "major-invaded.yaml").read_text(encoding="utf-8").replace(
+        "hands: {persia: 2, greece: 1}", "hands: {persia: 0, greece: 1}"), "setup.yaml")
+    result = runner.invoke(app, ["new", "300-solo", "--setup", str(setup), "--file", game, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["position"]["campaign"] == 4
     result = runner.invoke(app, ["persia", "prepare", "--file", game, "--json"])
     assert json.loads(result.stdout)["situation"] == "situation A"
     result = runner.invoke(app, ["show", "--file", game])
     assert result.exit_code == 0 and "Ephesos" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["resolve", "300-solo"], ["judge", "300-solo", "fight"],
+                                     ["legal", "300-solo", "Thebai"], ["persia", "operate"]])
+def test_cli_impossible_declaration_exits_1_naming_file_field_and_rule(tmp_path: Path, runner: CliRunner,
+                                                                       command: list[str]) -> None:
+    text = POSITION + "  Thebai: {greek_armies: 1, persian_armies: 1}\nbattle: {city: Thebai, attacker: greece, " \
+                      "origin: Sparta}\n"
+    path = _write(tmp_path, text)
+    args = [*command[:2], "--position", str(path), *command[2:]] if command[0] != "persia" else \
+        [*command, "--position", str(path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.stderr
+    assert f"{path}: battle.origin: " in lines[0] and "(base 6.4 Land movement" in lines[0], lines[0]
+    assert result.stdout == ""
+    assert path.read_text(encoding="utf-8") == text

@@ -111,9 +111,10 @@ def test_base_7_persian_dice_are_capped(engine: EarthWaterEngine, position, type
 
 
 def test_base_7_three_dice_at_most_and_retreat_after_a_round(engine: EarthWaterEngine, position, typed) -> None:
+    # PERS.IA marched 4 of Larissa's 8 armies into Thebai (5.3.2-3).
     state = position(hands={"persia": 1}, battle={"city": "Thebai", "attacker": "persia", "origin": "Larissa"},
                      cities={**HOME, "Thebai": {"greek_armies": 5, "persian_armies": 4},
-                             "Athenai": {"greek_armies": 1}})
+                             "Larissa": {"persian_armies": 4}, "Athenai": {"greek_armies": 1}})
     assert _codes(engine, state, "retreat Athenai") == ("no-round-yet",)
     new, _ = engine.play(state, engine.parse(state, "fight"), typed(1, 2, 3, 4, 4, 4))
     assert new.at("Thebai").greek_armies == 4

@@ -107,6 +107,8 @@ def positions(draw: st.DrawFn) -> dict[str, object]:
             g["greek_fleets"] = 0 if g["persian_fleets"] else min(draw(st.integers(0, 1)), 5 - greek_fleets)
             greek_fleets += g["greek_fleets"]
         cities[city] = g
+    if cities["Athenai"]["persian_armies"] and cities["Sparta"]["persian_armies"]:
+        cities["Sparta"]["persian_armies"] = 0  # Persia holding both Greek Majors has already won (3.F)
     return {"score": draw(st.integers(-6, 6)), "bridge": draw(st.booleans()),
             "hands": {"persia": draw(st.integers(0, 6)), "greece": draw(st.integers(0, 6))}, "cities": cities}
 

@@ -71,18 +71,20 @@ def test_4B_fleets_in_occupied_ports_then_armies_cycle(engine: EarthWaterEngine,
 
 
 def test_4B_fleet_order_when_talents_run_short(engine: EarthWaterEngine, position) -> None:
-    ports = {c: {"persian_armies": 1} for c in ("Abydos", "Ephesos", "Sparta", "Athenai", "Thebai", "Eretria",
-                                                "Naxos", "Pella")}
+    # Persia holds every port city but Athenai (holding Athenai too would have won the game, 3.F).
+    ports = {c: {"persian_armies": 1} for c in ("Abydos", "Ephesos", "Sparta", "Thebai", "Eretria", "Naxos",
+                                                "Pella")}
+    ports["Athenai"] = {"greek_armies": 1}
     state = position(score=1, cities=ports)
     _, report = _prepare(engine, state)
     step = next(s for s in report.steps if s.kind == "fleets")
-    # 12 - 4 cards = 8 talents, exactly one fleet per port, in the fleet-order list.
-    assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Athenai", "Thebai", "Eretria", "Naxos", "Pella"]
-    assert "fleet-order" in step.interpretations
+    # 12 - 4 cards = 8 talents, one fleet in each of the 7 occupied ports, in the fleet-order list.
+    assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Thebai", "Eretria", "Naxos", "Pella"]
     short = position(score=1, bridge=False, cities=ports)
     _new, report = _prepare(engine, short)
     step = next(s for s in report.steps if s.kind == "fleets")
-    assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Athenai"]  # 12 - 4 - bridge 4 = 4 fleets
+    assert list(step.counts) == ["Abydos", "Ephesos", "Sparta", "Thebai"]  # 12 - 4 - bridge 4 = 4 fleets
+    assert "fleet-order" in step.interpretations
 
 
 def test_4C_longer_list_includes_eretria_and_naxos(engine: EarthWaterEngine, position) -> None:
