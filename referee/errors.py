@@ -19,22 +19,21 @@ class RefereeError(Exception):
     hint: str | None = None
 
 
-class TableError(RefereeError):
+class InputFileError(RefereeError):
+    """A file given to the referee cannot be used: one line naming the file, the place and the problem."""
+
+    def __init__(self, file: str, field: str, problem: str) -> None:
+        self.file, self.field, self.problem = file, field, problem
+        where = f"{file}: {field}" if field else file
+        super().__init__(f"{where}: {problem}")
+
+
+class TableError(InputFileError):
     """A table file is missing or does not match its schema."""
 
-    def __init__(self, file: str, field: str, problem: str) -> None:
-        self.file, self.field, self.problem = file, field, problem
-        where = f"{file}: {field}" if field else file
-        super().__init__(f"{where}: {problem}")
 
-
-class PositionError(RefereeError):
+class PositionError(InputFileError):
     """A position file is unreadable, malformed or describes an impossible position."""
-
-    def __init__(self, file: str, field: str, problem: str) -> None:
-        self.file, self.field, self.problem = file, field, problem
-        where = f"{file}: {field}" if field else file
-        super().__init__(f"{where}: {problem}")
 
 
 class UnknownNameError(RefereeError, LookupError):

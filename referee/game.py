@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from referee.dice import Dice, NoDice, Roll
 from referee.errors import IllegalActionError, PositionError
+from referee.files import read_text
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet, data_root, load_table_set, load_yaml_text
 
@@ -248,7 +249,7 @@ class Engine(ABC):
     def sample_start(self, name: str = "setup.yaml") -> GameState:
         """Returns the state after a set-up shipped in ``samples/<slug>/`` (tests, benches, demos)."""
         path = data_root("samples") / self.info.slug / name
-        data = load_yaml_text(str(path), path.read_text(encoding="utf-8"))
+        data = load_yaml_text(str(path), read_text(path, what="set-up file"))
         return self.start_from_setup(load_table_set(self.info.slug), data, str(path))
 
     # ---- actions ----------------------------------------------------------------------------

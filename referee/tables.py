@@ -7,7 +7,7 @@ installed wheel (``referee/_data/tables``). A user overrides values by exporting
 (``referee tables export GAME DIR``), editing them, and passing ``--tables DIR`` or setting
 ``REFEREE_TABLES=DIR``; a partial override directory replaces only the files it contains.
 
-Every YAML read goes through the safe loader (:func:`safe_load`); every problem becomes one
+Every YAML read goes through the guarded safe loader (:func:`referee.files.parse_yaml`); every problem becomes one
 :class:`~referee.errors.TableError` rendered as ``file: field: problem``.
 """
 
@@ -26,10 +26,10 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
-from referee.errors import TableError
+from referee import files
+from referee.errors import InputFileError, TableError
 
 ENV_TABLES = "REFEREE_TABLES"
 TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -133,16 +133,16 @@ def _digest(texts: Mapping[str, str]) -> str:
 
 
 def _read_dir(slug: str, folder: Path, overridden: bool) -> dict[str, TableFile]:
-    files: dict[str, TableFile] = {}
+    found: dict[str, TableFile] = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path.suffix in TABLE_SUFFIXES:
             name = path.relative_to(folder).as_posix()
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise TableError(str(path), "", f"cannot read: {exc}") from None
-            files[name] = TableFile(name, text, str(path), overridden)
-    return files
+                text = files.read_text(path, what="table file")
+            except InputFileError as exc:
+                raise TableError(exc.file, exc.field, exc.problem) from None
+            found[name] = TableFile(name, text, str(path), overridden)
+    return found
 
 
 @cache
@@ -233,14 +233,7 @@ def _first_error(exc: ValidationError) -> tuple[str, str]:
     return loc, msg
 
 
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PARSED: dict[str, object] = {}
-
-
-def safe_load(text: str) -> object:
-    """Returns the data of a YAML text with the safe loader only (``yaml.safe_load``'s loader;
-    libyaml's C build of it when present, same safe constructor, ten times faster)."""
-    return yaml.load(text, Loader=_SAFE_LOADER)
 
 
 def load_yaml_text(label: str, text: str) -> object:
@@ -253,14 +246,11 @@ def load_yaml_text(label: str, text: str) -> object:
     if key in _PARSED:
         return copy.deepcopy(_PARSED[key])
     try:
-        data = safe_load(text)
-        _PARSED[key] = data
-        return copy.deepcopy(data)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise TableError(label, where, f"not valid YAML: {problem}") from None
+        data = files.parse_yaml(label, text)
+    except InputFileError as exc:
+        raise TableError(exc.file, exc.field, exc.problem) from None
+    _PARSED[key] = data
+    return copy.deepcopy(data)
 
 
 def parse_yaml(label: str, text: str, model: type[ModelT]) -> ModelT:
@@ -289,12 +279,16 @@ def csv_rows(label: str, text: str) -> list[dict[str, str]]:
     if not lines:
         raise TableError(label, "", "no header row")
     reader = csv.reader(io.StringIO("\n".join(lines)))
-    header = [h.strip() for h in next(reader)]
     rows: list[dict[str, str]] = []
-    for n, cells in enumerate(reader, start=1):
-        if len(cells) != len(header):
-            raise TableError(label, f"row {n}", f"has {len(cells)} cells, the header has {len(header)}")
-        rows.append({h: c.strip() for h, c in zip(header, cells, strict=True)})
+    n = 0
+    try:
+        header = [h.strip() for h in next(reader)]
+        for n, cells in enumerate(reader, start=1):
+            if len(cells) != len(header):
+                raise TableError(label, f"row {n}", f"has {len(cells)} cells, the header has {len(header)}")
+            rows.append({h: c.strip() for h, c in zip(header, cells, strict=True)})
+    except csv.Error as exc:
+        raise TableError(label, f"row {n + 1}", f"not valid CSV: {' '.join(str(exc).split())}") from None
     return rows
 
 

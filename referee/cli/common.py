@@ -155,40 +155,20 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
 
 
 def read_data_file(path: Path, what: str = "position") -> object:
-    """Returns the data of a YAML or JSON file (size capped, ``yaml.safe_load`` only).
+    """Returns the data of a YAML or JSON file, through the guarded reader (:mod:`referee.files`).
 
     Raises:
         PositionError: unreadable, too large, or not valid YAML/JSON.
     """
-    from referee.errors import PositionError
-
-    label = str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_DATA_FILE_BYTES:
-            raise PositionError(label, "", f"{size} bytes is too large for a {what} file")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PositionError(label, "", f"cannot read {what} file ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise PositionError(label, "", f"not a text file (a {what} file is YAML or JSON)") from None
-    if path.suffix.lower() == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(label, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
-    import yaml
-
-    from referee.tables import safe_load
+    from referee.errors import InputFileError, PositionError
+    from referee.files import load_data
 
     try:
-        return safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        raise PositionError(label, where, f"not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        return load_data(path, what=f"{what} file", limit=MAX_DATA_FILE_BYTES)
+    except PositionError:
+        raise
+    except InputFileError as exc:
+        raise PositionError(exc.file, exc.field, exc.problem) from None
 
 
 def load_position(game_name: str, path: Path, tables: Path | None) -> tuple[Engine, GameState, TableSet]:

@@ -73,7 +73,7 @@ def test_malformed_position_files_are_one_line(referee: Referee) -> None:
     result = referee("legal", "cyrus-pyxis", "--position", str(typo), "Athéna")
     assert result.code == 1 and "did you mean 'Athéna'" in result.err
     missing = referee("judge", "cyrus-pyxis", "--position", "nope.yaml", "Athéna B7")
-    assert missing.code == 1 and "cannot read position file" in missing.err
+    assert missing.code == 1 and "no such position file" in missing.err
     other = write(referee.cwd / "other.yaml", {**EXAMPLE, "game": "iliad"})
     assert referee("judge", "cyrus-pyxis", "--position", str(other), "Athéna B7").code == 1
 

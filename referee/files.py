@@ -1,0 +1,277 @@
+"""The one guarded path by which the referee reads a file someone gave it.
+
+Positions, set-ups, tables, maps, imports and dice records all come through here, so every one of
+them gets the same protections before any parser sees a byte:
+
+* only regular files are read: a FIFO, a device, a socket or a folder is refused before it is
+  opened for reading (and again, after opening, on the descriptor itself, so a swap cannot slip
+  through);
+* bytes are *counted while reading*, never trusted from ``st_size`` (``/dev/zero`` says 0);
+* text must be UTF-8;
+* YAML is scanned as a stream of events before it is built: no aliases (no alias bombs), a
+  bounded nesting depth, node count and scalar length — libyaml's own constructor recurses, so it
+  never sees a document deeper than :data:`MAX_DEPTH`;
+* JSON is checked for depth before ``json.loads`` and integers longer than 18 digits are refused.
+
+Every refusal is an :class:`~referee.errors.InputFileError`: one line, naming the file, the place
+and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from referee.errors import InputFileError
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "MAX_SCALAR_CHARS",
+    "load_data",
+    "parse_json",
+    "parse_yaml",
+    "read_bytes",
+    "read_text",
+]
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Largest position, set-up, table or map file (4 MiB; the largest shipped table is ~20 KB)."""
+MAX_DEPTH = 32
+"""Deepest nesting of mappings and lists accepted in YAML or JSON (our files use at most 5)."""
+MAX_NODES = 200_000
+"""Most YAML nodes in one document."""
+MAX_SCALAR_CHARS = 100_000
+"""Longest single YAML scalar (a name, a note, a number)."""
+MAX_INT_DIGITS = 18
+"""Longest integer literal accepted in JSON (fits in 64 bits)."""
+
+_CHUNK = 64 * 1024
+
+
+def _kind(mode: int) -> str | None:
+    """Returns what a non-regular file is, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _os_problem(exc: OSError) -> str:
+    reason = exc.strerror or type(exc).__name__
+    return f"cannot read ({reason.lower()})"
+
+
+def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:
+    """Returns the bytes of a regular file no larger than ``limit``.
+
+    Raises:
+        InputFileError: missing, unreadable, not a regular file, or larger than ``limit``.
+    """
+    label = str(path)
+    try:
+        kind = _kind(os.stat(path).st_mode)
+    except (OSError, ValueError) as exc:
+        problem = _os_problem(exc) if isinstance(exc, OSError) else "not a usable path"
+        if isinstance(exc, FileNotFoundError):
+            problem = f"no such {what}"
+        raise InputFileError(label, "", problem) from None
+    if kind is not None:
+        raise InputFileError(label, "", f"is {kind}, not a {what}")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since the stat, opening it cannot hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise InputFileError(label, "", _os_problem(exc)) from None
+    try:
+        kind = _kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise InputFileError(label, "", f"is {kind}, not a {what}")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise InputFileError(label, "", f"larger than {limit:,} bytes, too large for a {what}")
+            chunks.append(chunk)
+    except OSError as exc:
+        raise InputFileError(label, "", _os_problem(exc)) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def read_text(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
+    """Returns the UTF-8 text of a regular file no larger than ``limit`` (a leading BOM is dropped).
+
+    Raises:
+        InputFileError: as :func:`read_bytes`, or the bytes are not UTF-8 text.
+    """
+    raw = read_bytes(path, limit=limit, what=what)
+    return decode_text(str(path), raw, what)
+
+
+def decode_text(label: str, raw: bytes, what: str = "file") -> str:
+    """Returns bytes decoded as UTF-8 text.
+
+    Raises:
+        InputFileError: not UTF-8, or holds NUL bytes (a binary file).
+    """
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(label, f"byte {exc.start}", f"not UTF-8 text (is this a {what}?)") from None
+    if "\x00" in text:
+        raise InputFileError(label, f"byte {text.index(chr(0))}", f"holds a NUL byte; a {what} is text")
+    return text
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def check_yaml(label: str, text: str) -> None:
+    """Refuses a YAML text that is malformed, uses aliases, or is too deep, too big or too long.
+
+    Walks libyaml's event stream (which does not recurse), so nothing is built yet.
+
+    Raises:
+        InputFileError: the first problem found, with its line.
+    """
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    depth = nodes = 0
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise InputFileError(label, _line(event), "YAML anchors and aliases (&, *) are not accepted")
+            if isinstance(event, yaml.NodeEvent):
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise InputFileError(label, _line(event), f"more than {MAX_NODES:,} YAML values")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise InputFileError(label, _line(event), f"nested more than {MAX_DEPTH} levels deep")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
+                raise InputFileError(label, _line(event), f"a value longer than {MAX_SCALAR_CHARS:,} characters")
+    except yaml.YAMLError as exc:
+        raise _yaml_error(label, text, exc) from None
+
+
+def _yaml_error(label: str, text: str, exc: Exception) -> InputFileError:
+    """Returns one line for a YAML error (libyaml's own text can run over several lines)."""
+    import yaml
+
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text.count("\n", 0, max(exc.position, 0)) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
+        return InputFileError(label, f"line {line}", f"not valid YAML: a control character (U+{char:04X})")
+    mark = getattr(exc, "problem_mark", None)
+    where = f"line {mark.line + 1}" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or "malformed"
+    return InputFileError(label, where, f"not valid YAML: {_one_line(problem)}")
+
+
+def _line(event: Any) -> str:
+    mark = getattr(event, "start_mark", None)
+    return f"line {mark.line + 1}" if mark is not None else ""
+
+
+def parse_yaml(label: str, text: str) -> object:
+    """Returns the data of a YAML text, after :func:`check_yaml` (safe loader only).
+
+    Raises:
+        InputFileError: the text is refused by :func:`check_yaml` or cannot be built.
+    """
+    import yaml
+
+    check_yaml(label, text)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=loader)
+    except yaml.YAMLError as exc:
+        raise _yaml_error(label, text, exc) from None
+    except (ValueError, OverflowError, RecursionError) as exc:
+        # e.g. an integer past Python's 4,300-digit conversion limit, a date out of range
+        raise InputFileError(label, "", f"a value cannot be read: {_one_line(exc)[:120]}") from None
+
+
+def _json_depth(text: str) -> int:
+    """Returns the deepest bracket nesting of a JSON text, ignoring brackets inside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(literal)} digits is too long")
+    return int(literal)
+
+
+def _constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse_json(label: str, text: str) -> object:
+    """Returns the data of a JSON text (depth and integer length capped; no NaN/Infinity).
+
+    Raises:
+        InputFileError: malformed, too deep, or an over-long integer.
+    """
+    if _json_depth(text) > MAX_DEPTH:
+        raise InputFileError(label, "", f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(label, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputFileError(label, "", f"not valid JSON: {_one_line(exc)[:120]}") from None
+
+
+def load_data(path: Path | str, *, what: str = "file", limit: int = MAX_FILE_BYTES) -> object:
+    """Returns the data of a YAML or JSON file (JSON when the name ends in ``.json``).
+
+    Raises:
+        InputFileError: anything :func:`read_text`, :func:`parse_yaml` or :func:`parse_json` refuses.
+    """
+    text = read_text(path, limit=limit, what=what)
+    if str(path).lower().endswith(".json"):
+        return parse_json(str(path), text)
+    return parse_yaml(str(path), text)
