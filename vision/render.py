@@ -30,12 +30,32 @@ from vision.board import BoardSpec
 from vision.markers import draw_tab
 
 Level = Literal["clean", "moderate", "heavy-blur"]
+Profile = Literal["classic", "real"]
 COUNTER_SIZE = 0.74
 """Side of a counter, in cells (as ``referee.picture`` draws them)."""
 SKIN = ((224, 172, 140), (198, 134, 96), (160, 106, 72), (110, 70, 48), (236, 196, 170))
 """RGB skin tones of the occluding hands."""
 TABLES = ((120, 84, 52), (60, 60, 64), (150, 120, 90), (35, 70, 45), (190, 185, 175))
 """RGB colours of the table under the board."""
+STYLES: tuple[dict[str, tuple[int, int, int]], ...] = (
+    {},
+    {
+        "plain": (236, 224, 182),
+        "forest": (62, 112, 44),
+        "hill": (160, 112, 72),
+        "greek": (142, 62, 150),
+        "persian": (44, 100, 184),
+    },
+    {
+        "plain": (214, 208, 170),
+        "forest": (40, 104, 70),
+        "hill": (188, 138, 78),
+        "greek": (112, 40, 150),
+        "persian": (30, 74, 170),
+    },
+)
+"""Colour styles of the ``real`` profile (other print batches of one box), by colour name; the
+first is the tables' own colours. Names missing from a style keep the tables' colour."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +100,13 @@ class Conditions:
     turn_deg: float = 5.0
     exposure: float = 1.0
     table: int = 0
+    profile: Profile = "classic"
+    """``classic``: the project's first renderer (earlier seeds render as before). ``real``: the
+    pieces of a real box (see :func:`top_down_real`)."""
+    style: int = 0
+    """Colour style (print batch) of the ``real`` profile: an index into :data:`STYLES`."""
+    colour_jitter: float = 0.0
+    """``real`` profile: each piece colour moves by up to this many levels per channel."""
 
 
 @dataclass
@@ -110,17 +137,13 @@ class Rendered:
         """Writes the image (JPEG when the conditions say so, else PNG) and ``<stem>.json``."""
         if self.conditions.jpeg:
             path = path.with_suffix(".jpg")
-            ok, data = cv2.imencode(
-                ".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, self.conditions.jpeg]
-            )
+            ok, data = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, self.conditions.jpeg])
         else:
             path = path.with_suffix(".png")
             ok, data = cv2.imencode(".png", self.image)
         assert ok
         path.write_bytes(data.tobytes())
-        path.with_suffix(".json").write_text(
-            json.dumps(self.truth(), indent=1, ensure_ascii=False) + "\n"
-        )
+        path.with_suffix(".json").write_text(json.dumps(self.truth(), indent=1, ensure_ascii=False) + "\n")
         return path
 
 
@@ -128,9 +151,7 @@ class Rendered:
 # Conditions
 
 
-def sample_conditions(
-    rng: np.random.Generator, level: Level, width: int = 1280, height: int = 960
-) -> Conditions:
+def sample_conditions(rng: np.random.Generator, level: Level, width: int = 1280, height: int = 960) -> Conditions:
     """Returns random conditions of a degradation level.
 
     ``clean``: nearly top-down, even light. ``moderate`` (the targets' set): tilt ≤ 30°, any
@@ -175,6 +196,69 @@ def sample_conditions(
     )
 
 
+def sample_real_conditions(
+    rng: np.random.Generator,
+    width: int = 1920,
+    height: int = 1080,
+    style: int = 0,
+    clean: bool = False,
+    hands: float = 0.25,
+) -> Conditions:
+    """Returns random conditions of the ``real`` profile (issue 13: what real photos of a real
+    box show).
+
+    ``clean`` (a calibration photo): nearly top-down, even light, the style's nominal colours.
+    Otherwise: piece colours moved by up to ±10 levels per channel, tilt ≤ 30°, any rotation,
+    a board cell of about 23-60 px at 1080p, lighting from ×0.6-0.9 to ×1.0-1.2 across the
+    photo, a shadow patch 20-45 % darker in half of them, colour temperature ±10 % per channel,
+    blur σ ≤ 1.5 px, noise σ ≤ 8, JPEG 70-95, a hand in ``hands`` of them.
+    """
+    if clean:
+        return Conditions(
+            width=width,
+            height=height,
+            tilt_deg=float(rng.uniform(0, 8)),
+            tilt_dir_deg=float(rng.uniform(0, 360)),
+            rotation_deg=float(rng.uniform(-6, 6)),
+            fill=float(rng.uniform(0.75, 0.9)),
+            noise=1.0,
+            jpeg=92,
+            table=int(rng.integers(0, len(TABLES))),
+            profile="real",
+            style=style,
+        )
+    lo = float(rng.uniform(0.6, 0.9))
+    return Conditions(
+        width=width,
+        height=height,
+        tilt_deg=float(rng.uniform(0, 30)),
+        tilt_dir_deg=float(rng.uniform(0, 360)),
+        rotation_deg=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.36, 0.9)),
+        offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
+        light=(lo, float(rng.uniform(1.0, 1.2))),
+        light_dir_deg=float(rng.uniform(0, 360)),
+        vignette=float(rng.uniform(0, 0.2)),
+        shadow=float(rng.uniform(0.2, 0.45)) if rng.random() < 0.5 else 0.0,
+        cast=(
+            float(rng.uniform(0.9, 1.1)),
+            float(rng.uniform(0.9, 1.1)),
+            float(rng.uniform(0.9, 1.1)),
+        ),
+        blur=float(rng.uniform(0, 1.5)),
+        noise=float(rng.uniform(0, 8)),
+        jpeg=int(rng.integers(70, 96)),
+        hands=1 if rng.random() < hands else 0,
+        jitter=0.08,
+        turn_deg=10.0,
+        exposure=float(rng.uniform(0.85, 1.0)),
+        table=int(rng.integers(0, len(TABLES))),
+        profile="real",
+        style=style,
+        colour_jitter=10.0,
+    )
+
+
 def random_scene(
     board: BoardSpec, rng: np.random.Generator, labels: dict[str, list[str]], occupied: float = 0.3
 ) -> Scene:
@@ -197,9 +281,7 @@ def random_scene(
 # Drawing
 
 
-def counter_sprite(
-    counter: Counter, colour_rgb: tuple[int, int, int], px_per_cell: float
-) -> npt.NDArray[np.uint8]:
+def counter_sprite(counter: Counter, colour_rgb: tuple[int, int, int], px_per_cell: float) -> npt.NDArray[np.uint8]:
     """Returns a counter drawn upright, BGR, ``COUNTER_SIZE`` cells wide (as referee.picture does:
     the side's colour, a white rim, the label in white)."""
     size = max(4, round(px_per_cell * COUNTER_SIZE))
@@ -246,9 +328,7 @@ def top_down(
         cols=board.cols,
         row_labels=tuple(_row_label(n) for n in names[:: board.cols]),
         col_labels=tuple(str(c + 1) for c in range(board.cols)),
-        cells=tuple(
-            CellView(name=n, terrain=scene.terrain.get(n, board.terrains[0])) for n in names
-        ),
+        cells=tuple(CellView(name=n, terrain=scene.terrain.get(n, board.terrains[0])) for n in names),
         terrain_colours=board.terrain_colours,
         side_colours=board.side_colours,
     )
@@ -260,9 +340,7 @@ def top_down(
     if scene.markers:
         for placement in board.markers.placements:
             if placement.id not in cond.missing_markers:
-                draw_tab(
-                    canvas, board.markers, placement, board.rows, board.cols, px_per_cell, origin
-                )
+                draw_tab(canvas, board.markers, placement, board.rows, board.cols, px_per_cell, origin)
     for name, counter in scene.counters.items():
         r, c = divmod(names.index(name), board.cols)
         sprite = counter_sprite(counter, board.side_colours[counter.side], px_per_cell)
@@ -270,6 +348,137 @@ def top_down(
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
         _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
     return canvas
+
+
+def styled_colours(
+    board: BoardSpec, cond: Conditions, rng: np.random.Generator
+) -> tuple[dict[str, tuple[int, int, int]], dict[str, tuple[int, int, int]]]:
+    """Returns the side and terrain colours (RGB) of one ``real`` photo: the style's, each moved
+    by up to ``colour_jitter`` levels per channel."""
+    style = STYLES[cond.style % len(STYLES)]
+
+    def pick(name: str, rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+        base = np.array(style.get(name, rgb), np.float64)
+        if cond.colour_jitter:
+            base += rng.uniform(-cond.colour_jitter, cond.colour_jitter, 3)
+        r, g, b = (int(x) for x in np.clip(np.round(base), 0, 255))
+        return (r, g, b)
+
+    sides = {k: pick(k, v) for k, v in board.side_colours.items()}
+    terrains = {k: pick(k, v) for k, v in board.terrain_colours.items()}
+    return sides, terrains
+
+
+def top_down_real(
+    board: BoardSpec,
+    scene: Scene,
+    px_per_cell: int,
+    extent: float,
+    rng: np.random.Generator,
+    cond: Conditions,
+) -> npt.NDArray[np.uint8]:
+    """As :func:`top_down`, with the pieces of a real box: a board-coloured sheet (no white
+    paper), terrain tokens 0.85-0.95 cell wide, off centre, turned up to 4°, with a darker edge
+    and a drop shadow; counters 0.6-0.75 cell wide with a dark rim and a light label, up to
+    ``cond.jitter`` cell off centre, turned up to ``cond.turn_deg``, with a shadow. Colours are
+    the style's, moved by ``cond.colour_jitter``."""
+    names = board.cell_names()
+    sides, terrains = styled_colours(board, cond, rng)
+    plain = terrains[board.terrains[0]]
+    side_px = round((board.cols + 2 * extent) * px_per_cell)
+    table = np.array(TABLES[cond.table % len(TABLES)][::-1], np.float32)
+    grain = cv2.resize(rng.normal(0, 9, (24, 24)).astype(np.float32), (side_px, side_px))
+    canvas = np.clip(table[None, None, :] + grain[:, :, None], 0, 255).astype(np.uint8)
+    view = BoardView(
+        title="",
+        rows=board.rows,
+        cols=board.cols,
+        row_labels=tuple(_row_label(n) for n in names[:: board.cols]),
+        col_labels=tuple(str(c + 1) for c in range(board.cols)),
+        cells=tuple(CellView(name=n, terrain=board.terrains[0]) for n in names),
+        terrain_colours=terrains,
+        side_colours=sides,
+    )
+    art = draw_board(view, px_per_cell, labels=True, status=False).astype(np.float32)
+    margin = int(px_per_cell * MARGIN_CELLS)
+    sheet = np.ones(art.shape[:2], bool)
+    sheet[margin : margin + board.rows * px_per_cell, margin : margin + board.cols * px_per_cell] = False
+    ink = np.clip((245.0 - art[sheet].mean(axis=1)) / 205.0, 0, 1)[:, None]
+    paper = np.array(plain[::-1], np.float32)[None, :]
+    art[sheet] = paper * (1 - ink) + 40.0 * ink
+    top = round(extent * px_per_cell) - margin
+    canvas[top : top + art.shape[0], top : top + art.shape[1]] = art.astype(np.uint8)
+    origin = (-extent, -extent)
+    if scene.markers:
+        for placement in board.markers.placements:
+            if placement.id not in cond.missing_markers:
+                draw_tab(canvas, board.markers, placement, board.rows, board.cols, px_per_cell, origin)
+    for n, name in enumerate(names):
+        kind = scene.terrain.get(name, board.terrains[0])
+        if kind == board.terrains[0]:
+            continue
+        r, c = divmod(n, board.cols)
+        share = float(rng.uniform(0.85, 0.95))
+        sprite = token_sprite(kind, terrains[kind], share * px_per_cell)
+        room = (1 - share) / 2 * 0.9
+        du, dv = rng.uniform(-room, room, 2)
+        centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
+        _paste_turned(canvas, sprite, centre, float(rng.uniform(-4, 4)))
+    for name, counter in scene.counters.items():
+        r, c = divmod(names.index(name), board.cols)
+        share = float(rng.uniform(0.6, 0.75))
+        sprite = real_counter_sprite(counter, sides[counter.side], px_per_cell, share)
+        du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
+        centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
+        _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
+    return canvas
+
+
+def token_sprite(terrain: str, colour_rgb: tuple[int, int, int], side_px: float) -> npt.NDArray[np.uint8]:
+    """Returns a terrain token, BGR: its colour, a darker edge, the art ``referee.picture``
+    draws for that terrain."""
+    s = max(4, round(side_px))
+    r, g, b = colour_rgb
+    sprite = np.empty((s, s, 3), np.uint8)
+    sprite[:] = (b, g, r)
+    edge = max(1, round(s * 0.05))
+    dark = tuple(int(v * 0.72) for v in (b, g, r))
+    cv2.rectangle(sprite, (0, 0), (s - 1, s - 1), dark, edge)
+    if terrain == "forest":
+        for dx, dy in ((0.25, 0.3), (0.7, 0.25), (0.45, 0.7)):
+            cv2.circle(sprite, (int(dx * s), int(dy * s)), max(2, s // 9), (30, 80, 30), -1)
+    elif terrain == "hill":
+        pts = np.array([[0.15 * s, 0.85 * s], [0.5 * s, 0.2 * s], [0.85 * s, 0.85 * s]], np.int32)
+        cv2.polylines(sprite, [pts], True, (40, 80, 120), max(1, s // 20))
+    return sprite
+
+
+def real_counter_sprite(
+    counter: Counter, colour_rgb: tuple[int, int, int], px_per_cell: float, share: float
+) -> npt.NDArray[np.uint8]:
+    """Returns a counter ``share`` of a cell wide, BGR: its side's colour, a dark rim, the label
+    in light ink (the same font size as :func:`counter_sprite`)."""
+    size = max(4, round(px_per_cell * share))
+    r, g, b = colour_rgb
+    sprite = np.empty((size, size, 3), np.uint8)
+    sprite[:] = (b, g, r)
+    rim = max(1, round(size * 0.06))
+    cv2.rectangle(sprite, (0, 0), (size - 1, size - 1), (int(b * 0.4), int(g * 0.4), int(r * 0.4)), rim)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = px_per_cell / 64 * 0.5
+    thick = max(1, round(px_per_cell / 64))
+    (tw, th), _ = cv2.getTextSize(counter.label, font, scale, thick)
+    cv2.putText(
+        sprite,
+        counter.label,
+        ((size - tw) // 2, (size + th) // 2),
+        font,
+        scale,
+        (226, 236, 240),
+        thick,
+        cv2.LINE_AA,
+    )
+    return sprite
 
 
 def _row_label(name: str) -> str:
@@ -346,7 +555,8 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
     h_img = camera(board, cond, extent)
     cell_px = _cell_px(h_img, board)
     tex_ppc = int(np.clip(round(cell_px * 1.15), 24, 220))
-    canvas = top_down(board, scene, tex_ppc, extent, rng, cond)
+    draw = top_down_real if cond.profile == "real" else top_down
+    canvas = draw(board, scene, tex_ppc, extent, rng, cond)
     # pixel k covers [k - 0.5, k + 0.5): u = (x + 0.5) / ppc - extent puts drawn edges on cell lines
     to_board = np.array(
         [
@@ -402,9 +612,7 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
 
 
 def _cell_px(h_img: npt.NDArray[np.float64], board: BoardSpec) -> float:
-    pts = np.array(
-        [[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64
-    )
+    pts = np.array([[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64)
     quad = cv2.perspectiveTransform(pts, h_img)[0]
     return float(math.sqrt(cv2.contourArea(quad.astype(np.float32)) / (board.rows * board.cols)))
 
@@ -486,9 +694,7 @@ def _draw_hand(
         max(2, int(2.2 * cp)),
     )
     angle = math.degrees(math.atan2(direction[1], direction[0]))
-    cv2.ellipse(
-        shape, (int(palm[0]), int(palm[1])), (int(1.3 * cp), int(1.05 * cp)), angle, 0, 360, 255, -1
-    )
+    cv2.ellipse(shape, (int(palm[0]), int(palm[1])), (int(1.3 * cp), int(1.05 * cp)), angle, 0, 360, 255, -1)
     for j in (-1.5, -0.5, 0.5, 1.5):
         start = palm + direction * 0.8 * cp + normal * j * 0.42 * cp
         end = start + direction * rng.uniform(0.8, 1.4) * cp + normal * j * 0.1 * cp
@@ -512,9 +718,7 @@ def _draw_hand(
     box = (slice(y0 * k, min(h, y1 * k)), slice(x0 * k, min(w, x1 * k)))
     size = (box[1].stop - box[1].start, box[0].stop - box[0].start)
     if k > 1:
-        soft, shadow, shading = (
-            cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) for a in (soft, shadow, shading)
-        )
+        soft, shadow, shading = (cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) for a in (soft, shadow, shading))
     roi = img[box]
     roi *= (1 - 0.45 * shadow * (1 - soft))[:, :, None]
     r, g, b = SKIN[int(rng.integers(0, len(SKIN)))]
@@ -523,9 +727,7 @@ def _draw_hand(
     np.maximum(hand_mask[box], soft, out=hand_mask[box])
 
 
-def _cell_ids(
-    board: BoardSpec, h_img: npt.NDArray[np.float64], size: tuple[int, int]
-) -> npt.NDArray[np.int32]:
+def _cell_ids(board: BoardSpec, h_img: npt.NDArray[np.float64], size: tuple[int, int]) -> npt.NDArray[np.int32]:
     """Returns, per image pixel, 1 + the index of the board cell seen there (0: none)."""
     ppc = 8
     ids = (np.arange(board.rows * board.cols, dtype=np.int32) + 1).reshape(board.rows, board.cols)
@@ -535,24 +737,16 @@ def _cell_ids(
     return out.astype(np.int32)
 
 
-def _occluded(
-    hand_mask: npt.NDArray[np.float32], board: BoardSpec, h_img: npt.NDArray[np.float64]
-) -> list[str]:
+def _occluded(hand_mask: npt.NDArray[np.float32], board: BoardSpec, h_img: npt.NDArray[np.float64]) -> list[str]:
     """Cells a hand covers by more than 8 % of their area (measured at a quarter scale)."""
     h, w = hand_mask.shape
     k = 4 if min(w, h) > 1200 else 1
-    small = (
-        cv2.resize(hand_mask, (w // k, h // k), interpolation=cv2.INTER_AREA)
-        if k > 1
-        else hand_mask
-    )
+    small = cv2.resize(hand_mask, (w // k, h // k), interpolation=cv2.INTER_AREA) if k > 1 else hand_mask
     scale = np.array([[1 / k, 0, 0], [0, 1 / k, 0], [0, 0, 1]], np.float64)
     ids = _cell_ids(board, scale @ h_img, (small.shape[1], small.shape[0]))
     n = board.rows * board.cols + 1
     total = np.bincount(ids.ravel(), minlength=n).astype(np.float64)
-    covered = np.bincount(
-        ids.ravel(), weights=(small > 0.3).ravel().astype(np.float64), minlength=n
-    )
+    covered = np.bincount(ids.ravel(), weights=(small > 0.3).ravel().astype(np.float64), minlength=n)
     names = board.cell_names()
     return [names[i - 1] for i in range(1, n) if total[i] > 0 and covered[i] / total[i] > 0.08]
 
@@ -568,9 +762,7 @@ def _markers_visible(
     for p in board.markers.placements:
         if p.id in cond.missing_markers:
             continue
-        pts = cv2.perspectiveTransform(np.array([board.markers.corners(p.id)], np.float64), h_img)[
-            0
-        ]
+        pts = cv2.perspectiveTransform(np.array([board.markers.corners(p.id)], np.float64), h_img)[0]
         if not all(0 <= x < w and 0 <= y < h for x, y in pts):
             continue
         x0, y0 = np.floor(pts.min(axis=0)).astype(int)
