@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vision import classify as cls
+from vision import adaptive
 from vision.board import BoardSpec
 from vision.config import VisionConfig
 from vision.errors import VisionError
@@ -38,12 +38,8 @@ if TYPE_CHECKING:
     from vision.debug import DebugSink
     from vision.load import Photo
 
-FORMAT = "referee-vision-calibration/1"
+FORMAT = "referee-vision-calibration/2"
 MAX_FILE_BYTES = 5_000_000
-DEFAULT_VIEWS = ((1.0, 0.6, 90), (0.75, 0.9, 80), (0.55, 1.3, 75))
-"""The built-in model's views of its drawing: (scale from 48 px per cell, blur σ, JPEG quality)."""
-MIN_SAMPLES = 2
-"""A class needs this many cells in the known position to be measured (else: default kept)."""
 MIN_AGREEMENT = 0.97
 """Share of the known cells the learned colours must read back correctly."""
 
@@ -53,17 +49,13 @@ class Calibration(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["referee-vision-calibration/1"] = FORMAT
+    format: Literal["referee-vision-calibration/2"] = FORMAT
     board: str = Field(description="Game slug whose board this calibrates.")
     source: str = Field(description="The photo it was learned from.")
-    colours: cls.ColourModel
+    pixels: adaptive.PixelModel = Field(description="The piece colours (vision.adaptive).")
     template_ppc: int = Field(description="Pixels per cell of the label templates.")
-    templates: dict[str, str] = Field(
-        default_factory=dict, description="Legion → label template (base64 PNG)."
-    )
-    measured: tuple[str, ...] = Field(
-        default=(), description="Classes measured (the others are defaults)."
-    )
+    templates: dict[str, str] = Field(default_factory=dict, description="Legion → label template (base64 PNG).")
+    measured: tuple[str, ...] = Field(default=(), description="Classes measured (the others are defaults).")
 
     def label_templates(self, ppc: int) -> dict[str, Template]:
         """Returns legion → template, rescaled to ``ppc`` pixels per cell."""
@@ -90,6 +82,12 @@ def calibrate(
 ) -> Calibration:
     """Returns the calibration learned from a photo of a known position.
 
+    Each piece class is measured on the pixels the known position gives it: a side's colour on
+    the central discs of its counters, the bare board on its empty plain cells, each token's
+    colour on its cells' inner squares (pixels of the counters' and the bare board's colours
+    left out). The spreads add the photo-to-photo drift. The classes must then read the known
+    position back and be well apart from each other.
+
     Args:
         photo: the photo (file or loaded).
         board: the board geometry.
@@ -100,65 +98,88 @@ def calibrate(
         debug: receives a picture of each stage.
 
     Raises:
-        VisionError: the photo cannot be read, or does not show the known position.
+        VisionError: the photo cannot be read, does not show the known position, or shows two
+            piece colours too alike to tell apart (the message says what to do).
         BoardNotFoundError: no board in the photo.
     """
+    from vision import grid_overlay as go
     from vision.pipeline import read
 
     cfg = cfg or VisionConfig()
+    cc = cfg.classify
     reading = read(photo, board, cfg, None, None, debug, strict=False)
     names = board.cell_names()
     missing = [n for n in names if n not in known]
     if missing:
-        raise VisionError(
-            f"the known position does not cover every cell (missing {', '.join(missing[:5])})"
-        )
-    default = default_model(board, cfg)
-    usable = [n for n in range(len(names)) if reading.inside[n] >= 0.98]
-    centre_groups: dict[str, list[int]] = {}
-    corner_groups: dict[str, list[int]] = {}
-    for n in usable:
-        side, terrain = known[names[n]]
-        centre_groups.setdefault(
-            f"{cls.SIDE}{side}" if side else f"{cls.EMPTY}{terrain}", []
-        ).append(n)
-        corner_groups.setdefault(terrain, []).append(n)
-    measured: list[str] = []
-    centre = dict(default.centre)
-    for label, rows in centre_groups.items():
-        if label in centre and len(rows) >= MIN_SAMPLES:
-            centre[label] = _stats(reading.centre[rows], cfg)
-            measured.append(f"centre {label}")
-    corner = dict(default.corner)
-    for label, rows in corner_groups.items():
-        if label in corner and len(rows) >= MIN_SAMPLES:
-            corner[label] = _stats(
-                _typical_corners(reading.corner[rows], default.corner[label]), cfg
-            )
-            measured.append(f"corner {label}")
-    model = cls.ColourModel(centre=centre, corner=corner)
-    results = cls.classify_cells(
-        reading.centre, reading.corner, model, cfg.classify, (board.rows, board.cols)
+        raise VisionError(f"the known position does not cover every cell (missing {', '.join(missing[:5])})")
+    warped = reading.warped
+    p, ppc = warped.pad_px, warped.ppc
+    grid = warped.grid(board.rows, board.cols)
+    inside = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
+    step = cc.pixel_step
+    feats = adaptive.chroma(adaptive.board_pixels(grid, board, step), reading.white)
+    cover = (
+        adaptive.board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0]
+        > 127
     )
+    usable = cover & (feats[..., 2] > cc.min_pixel_light)
+    m = feats.shape[1]
+    c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
+    dy, dx = np.meshgrid(c, c, indexing="ij")
+    disc = np.hypot(dx, dy) < cc.counter_disc
+    square = np.maximum(np.abs(dx), np.abs(dy)) < cc.terrain_square
+    plain = board.terrains[0]
+    groups: dict[str, list[npt.NDArray[np.float32]]] = {}
+    for n, name in enumerate(names):
+        side, terrain = known[name]
+        if side is not None:
+            groups.setdefault(f"{adaptive.SIDE}{side}", []).append(feats[n][usable[n] & disc, :2])
+        elif terrain == plain:
+            groups.setdefault(plain, []).append(feats[n][usable[n] & square, :2])
+    seed = adaptive.table_model(board, cc, tuple(float(v) for v in reading.white))
+    model = adaptive.learn({k: np.concatenate(v) for k, v in groups.items()}, seed, cc)
+    # tokens: their cells' pixels that are not of a counter's or the bare board's colour
+    taken = [k for k in model.classes if k.startswith(adaptive.SIDE) or k == plain]
+    tokens: dict[str, list[npt.NDArray[np.float32]]] = {}
+    for n, name in enumerate(names):
+        _, terrain = known[name]
+        if terrain == plain:
+            continue
+        x = feats[n][usable[n] & square, :2]
+        keep = np.ones(len(x), bool)
+        for k in taken:
+            st = model.classes[k]
+            keep &= np.hypot(*(x - np.array(st.mean, np.float32)).T) > 3 * st.sd
+        tokens.setdefault(terrain, []).append(x[keep])
+    model = adaptive.learn({k: np.concatenate(v) for k, v in tokens.items()}, model, cc)
+    measured = [k for k, v in model.classes.items() if v.pixels > 0]
+    ev = adaptive.evidence(grid, inside, reading.white, board, model, cc)
+    results = adaptive.decide(ev, board, cc, reading.lines)
     wrong = [
         names[n]
         for n, (occ, terrain, _) in enumerate(results)
-        if (occ, terrain) != tuple(known[names[n]])
+        if reading.inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
     ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
         raise VisionError(
             f"the photo does not show the known position: {len(wrong)} cells disagree "
             f"({', '.join(wrong[:8])}{' ...' if len(wrong) > 8 else ''})"
         )
-    templates: dict[str, str] = {}
-    ppc = cfg.identity.px_per_cell
-    if legions and legion_at:
-        from vision import grid_overlay as go
-
-        sharp_warp = go.warp_board(
-            reading.image, reading.registration, board, ppc, cfg.grid.pad_cells
+    close = [pair for pair in adaptive.separation(model) if pair[2] < cc.min_separation]
+    if close:
+        a, b, d = close[0]
+        raise VisionError(
+            f"the colours of {_pretty(a)} and {_pretty(b)} are too alike in this photo "
+            f"({d:.1f} spreads apart, need {cc.min_separation:g}); take the calibration photo "
+            "again in even, white light (no coloured lamp, no shadow across the board, no "
+            "flash glare), or lower classify.min_separation with --config if your pieces "
+            "really are that close"
         )
-        defaults = default_templates(legions, board.side_colours, cfg.identity, ppc)
+    templates: dict[str, str] = {}
+    ppc_id = cfg.identity.px_per_cell
+    if legions and legion_at:
+        sharp_warp = go.warp_board(reading.image, reading.registration, board, ppc_id, cfg.grid.pad_cells)
+        defaults = default_templates(legions, board.side_colours, cfg.identity, ppc_id)
         for cell, legion in legion_at.items():
             if legion not in defaults:
                 continue
@@ -169,118 +190,23 @@ def calibrate(
     return Calibration(
         board=board.slug,
         source=source,
-        colours=model,
-        template_ppc=ppc,
+        pixels=model,
+        template_ppc=ppc_id,
         templates=templates,
         measured=tuple(measured),
     )
 
 
-_DEFAULTS: dict[str, cls.ColourModel] = {}
+def _pretty(name: str) -> str:
+    if name.startswith(adaptive.SIDE):
+        return f"the {name[len(adaptive.SIDE) :]} counters"
+    return f"the {name} terrain"
 
 
-def default_model(board: BoardSpec, cfg: VisionConfig) -> cls.ColourModel:
-    """Returns the built-in colour model: measured on a clean top-down drawing of the board (the
-    tables' colours drawn as :mod:`vision.render` draws them: every terrain bare and under
-    counters of each side, labels varied, slight blur), spreads raised to the configured floors.
-    Computed once per board and settings."""
-    key = f"{board.slug}:{board.side_colours}:{board.terrain_colours}:{cfg.model_dump_json()}"
-    if key not in _DEFAULTS:
-        _DEFAULTS[key] = _default_model(board, cfg)
-    return _DEFAULTS[key]
-
-
-def _default_model(board: BoardSpec, cfg: VisionConfig) -> cls.ColourModel:
-    from vision import grid_overlay as go
-    from vision.render import Conditions, Counter, Scene, top_down
-
-    rng = np.random.default_rng(2024)
-    names = board.cell_names()
-    terrains, sides = board.terrains, board.sides
-    letters = "ABCDEFGHIKLMNOPRSTVXYZ"
-    terrain: dict[str, str] = {}
-    counters: dict[str, Counter] = {}
-    for n, name in enumerate(names):
-        terrain[name] = terrains[n % len(terrains)]
-        kind = (n // len(terrains)) % (len(sides) + 1)
-        if kind < len(sides):
-            label = "".join(rng.choice(list(letters), 1)) + "".join(
-                rng.choice(list(letters.lower()), 2)
-            )
-            counters[name] = Counter(sides[kind], label)
-    ppc = cfg.grid.px_per_cell
-    extent = cfg.grid.pad_cells
-    image = top_down(
-        board,
-        Scene(terrain=terrain, counters=counters, markers=False),
-        ppc,
-        extent,
-        rng,
-        Conditions(jitter=0.04, turn_deg=5.0),
-    )
-    # as phones see it, from ~50 to ~26 px per cell: blur, noise and JPEG (whose colour
-    # subsampling bleeds colour across cell edges, which the thin corner patches feel most)
-    centres, corners = [], []
-    for scale, sigma, quality in DEFAULT_VIEWS:
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        small = cv2.GaussianBlur(small, (0, 0), sigma)
-        small = np.clip(small + rng.normal(0, 4.0, small.shape), 0, 255).astype(np.uint8)
-        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        assert ok
-        seen = cv2.resize(
-            cv2.imdecode(data, cv2.IMREAD_COLOR),
-            (image.shape[1], image.shape[0]),
-            interpolation=cv2.INTER_LINEAR,
-        )
-        pad = round(extent * ppc)
-        warped = go.Warped(image=seen, inside=np.ones(seen.shape[:2], bool), ppc=ppc, pad_px=pad)
-        _, centre, corner = cls.cell_features(warped, board, cfg.grid)
-        centres.append(centre)
-        corners.append(corner)
-    centre_groups: dict[str, list[int]] = {}
-    corner_groups: dict[str, list[int]] = {}
-    for n, name in enumerate(names):
-        counter = counters.get(name)
-        centre_groups.setdefault(
-            f"{cls.SIDE}{counter.side}" if counter else f"{cls.EMPTY}{terrain[name]}", []
-        ).append(n)
-        corner_groups.setdefault(terrain[name], []).append(n)
-    return cls.ColourModel(
-        centre={
-            k: _stats(np.concatenate([c[v] for c in centres]), cfg)
-            for k, v in centre_groups.items()
-        },
-        corner={
-            k: _stats(np.concatenate([c[v] for c in corners]).reshape(-1, 3), cfg)
-            for k, v in corner_groups.items()
-        },
-    )
-
-
-def _typical_corners(x: npt.NDArray[np.float64], near: cls.ClassStats) -> npt.NDArray[np.float64]:
-    """Of each cell's four corner features (n, 4, 3), the two closest to a reference class."""
-    mean, inv = np.array(near.mean), np.linalg.inv(np.array(near.cov))
-    diff = x - mean
-    d2 = np.einsum("nki,ij,nkj->nk", diff, inv, diff)
-    order = np.argsort(d2, axis=1)[:, :2]
-    return np.take_along_axis(x, order[:, :, None], axis=1).reshape(-1, 3)
-
-
-def _stats(x: npt.NDArray[np.float64], cfg: VisionConfig) -> cls.ClassStats:
-    """Mean and covariance of feature rows, after dropping rows far from the median."""
-    med = np.median(x, axis=0)
-    mad = np.median(np.abs(x - med), axis=0) * 1.4826 + 1e-6
-    keep = (np.abs(x - med) <= 4 * mad).all(axis=1)
-    y = x[keep] if keep.sum() >= MIN_SAMPLES else x
-    mean = y.mean(axis=0)
-    cov = np.cov(y.T) if len(y) > 2 else np.zeros((len(mean), len(mean)))
-    # dark colours are noisier in chromaticity: the floor grows as 1/sqrt(brightness) below 0.75
-    chroma = cfg.classify.min_chroma_sd * math.sqrt(max(1.0, 0.75 / math.exp(float(mean[2]))))
-    sds = [chroma, chroma, cfg.classify.min_light_sd, cfg.classify.min_detail_sd][: len(mean)]
-    floor = np.array(sds) ** 2
-    cov = cov + np.diag(np.maximum(floor - np.diag(cov), 0))
-    rows = tuple(tuple(float(v) for v in row) for row in cov)
-    return cls.ClassStats(mean=tuple(float(v) for v in mean), cov=rows, samples=len(y))
+def default_model(board: BoardSpec, cfg: VisionConfig) -> adaptive.PixelModel:
+    """Returns the built-in piece classes: the tables' colours under the printed sheet's white,
+    each with ``classify.default_pixel_sd`` (the photo then adapts them)."""
+    return adaptive.table_model(board, cfg.classify)
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
@@ -309,9 +235,7 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
     except OSError as exc:
         raise VisionError(f"{path}: cannot read the calibration ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise VisionError(
-            f"{path}: not a calibration file (expected JSON from referee vision calibrate)"
-        ) from None
+        raise VisionError(f"{path}: not a calibration file (expected JSON from referee vision calibrate)") from None
     try:
         cal = Calibration.model_validate(data)
     except ValidationError as exc:
@@ -320,8 +244,10 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
         raise VisionError(f"{path}: not a valid calibration: {loc}: {err['msg']}") from None
     if cal.board != board.slug:
         raise VisionError(f"{path}: this calibration is for {cal.board!r}, not {board.slug!r}")
-    for name, stats in (*cal.colours.centre.items(), *cal.colours.corner.items()):
-        cov = np.array(stats.cov)
-        if not np.all(np.isfinite(cov)) or np.linalg.det(cov) <= 0:
-            raise VisionError(f"{path}: the colour class {name!r} has an invalid spread")
+    for name, stats in cal.pixels.classes.items():
+        if not all(math.isfinite(v) for v in (*stats.mean, stats.sd)):
+            raise VisionError(f"{path}: the colour class {name!r} is not a number")
+    expected = set(adaptive.class_names(board))
+    if set(cal.pixels.classes) != expected:
+        raise VisionError(f"{path}: the colour classes do not match the board's ({', '.join(sorted(expected))})")
     return cal

@@ -53,17 +53,11 @@ class ColourModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    centre: dict[str, ClassStats] = Field(
-        description="'side:<side>' and 'empty:<terrain>' classes."
-    )
-    corner: dict[str, ClassStats] = Field(
-        description="'<terrain>' classes (one corner patch each)."
-    )
+    centre: dict[str, ClassStats] = Field(description="'side:<side>' and 'empty:<terrain>' classes.")
+    corner: dict[str, ClassStats] = Field(description="'<terrain>' classes (one corner patch each).")
 
 
-def features(
-    colours: npt.NDArray[np.float64], white: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
+def features(colours: npt.NDArray[np.float64], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Returns (n, 3) features (r, g, log brightness) of (n, 3) BGR colours under a white BGR.
 
     >>> paper = np.array([245.0, 245.0, 245.0])
@@ -92,9 +86,7 @@ def _log_likelihoods(
         inv = np.linalg.inv(cov)
         diff = x - mean
         if diff.shape[1] == 4:
-            diff[:, 3] = np.minimum(
-                diff[:, 3], 0.0
-            )  # more detail than usual: a sharper photo, fine
+            diff[:, 3] = np.minimum(diff[:, 3], 0.0)  # more detail than usual: a sharper photo, fine
         m = np.einsum("ni,ij,nj->n", diff, inv, diff)
         d2[:, j] = m
         ll[:, j] = -0.5 * m - 0.5 * math.log(float(np.linalg.det(cov)))

@@ -43,9 +43,15 @@ class RegisterConfig(_Section):
         default=1400,
         description="Markers are searched on a copy shrunk to this longest side (speed).",
     )
-    min_markers: int = Field(
-        default=3, ge=3, le=4, description="Markers needed for a marker homography."
+    upscale: float = Field(
+        default=2.0,
+        description="When a marker is missing, the search is run once more on the photo enlarged "
+        "by this factor (tiny markers: a far board in a 1080p photo) ...",
     )
+    upscale_max_side: int = Field(
+        default=4000, description="... if the enlarged photo's longest side stays within this."
+    )
+    min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
     max_marker_error: float = Field(
         default=0.06, description="Largest mean reprojection error of marker corners, in cells."
     )
@@ -68,9 +74,7 @@ class RegisterConfig(_Section):
         description="Without markers, the orientation comes from the printed coordinates (top and "
         "left margins): their ink must exceed the blank margins' by this factor.",
     )
-    min_cell_px: float = Field(
-        default=14.0, description="Smallest board cell accepted, in decoded-image pixels."
-    )
+    min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     blur_floor: float = Field(
         default=0.45,
         description="When no board is found, a photo whose edge strength (register.sharpness) "
@@ -92,9 +96,7 @@ class RegisterConfig(_Section):
 class GridConfig(_Section):
     """The top-down board image and where each cell is sampled."""
 
-    px_per_cell: int = Field(
-        default=48, description="Warp pixels per cell (the label templates need ~48)."
-    )
+    px_per_cell: int = Field(default=48, description="Warp pixels per cell (the label templates need ~48).")
     pad_cells: float = Field(default=1.5, description="Margin warped around the grid, in cells.")
     centre: float = Field(
         default=0.34,
@@ -122,12 +124,8 @@ class GridConfig(_Section):
         description="A grid-line sample counts if its dark-line response beats the strip's median "
         "by this (grey levels).",
     )
-    refine_min_points: int = Field(
-        default=40, description="Crossings needed to refit the homography."
-    )
-    refine_tolerance: float = Field(
-        default=0.06, description="RANSAC tolerance of the refit, in cells."
-    )
+    refine_min_points: int = Field(default=40, description="Crossings needed to refit the homography.")
+    refine_tolerance: float = Field(default=0.06, description="RANSAC tolerance of the refit, in cells.")
     refine_max_drift: float = Field(
         default=0.06,
         description="Largest mean distance, in cells, between the markers' corners "
@@ -150,13 +148,10 @@ class GridConfig(_Section):
 
 
 class ClassifyConfig(_Section):
-    """Per-cell colour classification (occupant side, terrain) and its confidence."""
+    """Per-cell reading (occupant side, terrain) from per-pixel colours adapted to each photo
+    (:mod:`vision.adaptive`). Shares are fractions of a cell region's pixels; chromaticity is
+    ``r = R/(R+G+B)``, ``g = G/(R+G+B)`` after dividing by the white reference."""
 
-    outlier_sigma: float = Field(
-        default=6.0,
-        description="A patch further than this many standard deviations (Mahalanobis) from every "
-        "learned colour is not trusted (a hand, a shadow edge, a foreign object).",
-    )
     min_confidence: float = Field(
         default=0.9, description="Cells read below this confidence are reported as unreadable."
     )
@@ -164,28 +159,106 @@ class ClassifyConfig(_Section):
         default=0.2,
         description="More than this fraction of unreadable cells and the photo is refused.",
     )
-    min_chroma_sd: float = Field(
-        default=0.005,
-        description="Floor on a colour class's chromaticity spread (learned or built in).",
+    pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
+    min_pixel_light: float = Field(
+        default=0.1,
+        description="Pixels darker than this share of the white reference are left out (grid "
+        "lines, rims, deep shadows: their chromaticity is mostly noise).",
     )
-    min_light_sd: float = Field(
-        default=0.3,
-        description="Floor on a class's log-brightness spread: light and shadows change between "
-        "photos.",
+    default_pixel_sd: float = Field(
+        default=0.03,
+        description="Spread of a class taken from the tables' colours (no calibration).",
     )
-    min_detail_sd: float = Field(
+    min_pixel_sd: float = Field(default=0.012, description="Floor on a calibrated class's chromaticity spread.")
+    drift_sd: float = Field(
+        default=0.012,
+        description="Photo-to-photo drift added to a calibrated class's spread (another print "
+        "batch, lamp or phone: about ±10 levels per channel).",
+    )
+    pixel_sigma: float = Field(
+        default=4.0,
+        description="A pixel further than this many spreads from every class fits none (occluder evidence).",
+    )
+    adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
+    adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
+    max_drift: float = Field(
+        default=0.08,
+        description="Largest move of a class from its calibrated (or table) colour, in chromaticity.",
+    )
+    counter_disc: float = Field(
+        default=0.2,
+        description="Radius of the central disc where a counter is looked for, in cells (a "
+        "counter 0.6 cell wide, 0.08 cell off centre, still covers it).",
+    )
+    counter_share: float = Field(default=0.25, description="Share of the disc in a side's colour that makes a counter.")
+    terrain_square: float = Field(
+        default=0.36,
+        description="Half-side of the inner square where terrain is sampled, in cells: a token "
+        "0.85 cell wide and 0.07 cell off centre still covers it, and a neighbour's token "
+        "reaching over the grid line does not reach it.",
+    )
+    token_share: float = Field(
+        default=0.5,
+        description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",
+    )
+    terrain_outer: float = Field(
+        default=0.47,
+        description="Under a counter, terrain is read on a band around it, within this "
+        "half-side of the cell (in cells).",
+    )
+    lean_min: float = Field(
         default=0.4,
-        description="Floor on a class's spread of log detail (blur and resolution vary).",
+        description="Under a counter, a pixel counts for a token when its colour lies at least "
+        "this far from the bare board's toward the token's (0: board, 1: token) ...",
+    )
+    lean_perp: float = Field(
+        default=0.35,
+        description="... and no further than this (same unit) off that line.",
+    )
+    token_share_ring: float = Field(
+        default=0.03,
+        description="Share of the cell (outside its counter) in a token's colour that makes a "
+        "token under a counter; nearly none shows on bare board.",
+    )
+    min_terrain_pixels: float = Field(
+        default=0.15,
+        description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",
+    )
+    share_scale: float = Field(
+        default=0.12,
+        description="How far past a threshold a share must be for 90 % confidence.",
+    )
+    counter_scale: float = Field(
+        default=0.08,
+        description="As share_scale, for the counter's share of the central disc.",
+    )
+    min_ring: float = Field(
+        default=0.15,
+        description="Under a counter, below this share of the cell left visible around it, the "
+        "terrain reading is less sure.",
+    )
+    ring_scale: float = Field(
+        default=0.02,
+        description="As share_scale, for the token share under a counter (a share of the cell).",
+    )
+    occluder_share: float = Field(
+        default=0.3,
+        description="A cell with more than this share of pixels fitting no class is covered by "
+        "something (a hand, a sleeve): unreadable.",
+    )
+    occluder_light: float = Field(
+        default=0.6,
+        description="Only pixels brighter than this (share of the white reference) that fit no "
+        "class count as occluder evidence (printed art and rims are darker).",
     )
     occlusion_reach: int = Field(
         default=2,
-        description="How many cells distrust spreads from an untrusted cell (a hand's edge is "
-        "one or two cells wide; further, atypical cells are left to their own confidence).",
+        description="How many cells distrust spreads from a covered cell, through neighbours "
+        "with occluder evidence of their own.",
     )
-    occlusion_sigma: float = Field(
-        default=3.0,
-        description="Distrust spreads from an untrusted cell to neighbours farther than this many "
-        "standard deviations from their class (a hand spans several cells).",
+    min_separation: float = Field(
+        default=5.0,
+        description="Calibration refuses classes closer than this many combined spreads.",
     )
 
 
@@ -197,9 +270,7 @@ class IdentityConfig(_Section):
         default=(0.56, 0.3),
         description="Width and height of the label window, as fractions of a cell.",
     )
-    search: float = Field(
-        default=0.1, description="Shift searched around the cell centre, in cells."
-    )
+    search: float = Field(default=0.1, description="Shift searched around the cell centre, in cells.")
     blurs: tuple[float, ...] = Field(
         default=(0.0,), description="Blurs (σ, identity-warp pixels) of the default templates."
     )
@@ -224,9 +295,7 @@ class VisionConfig(_Section):
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise VisionError(
-                f"{path}: cannot read vision settings ({exc.__class__.__name__})"
-            ) from None
+            raise VisionError(f"{path}: cannot read vision settings ({exc.__class__.__name__})") from None
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

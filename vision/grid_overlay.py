@@ -50,9 +50,7 @@ def warp_board(
     place = np.array([[ppc, 0, pad_px - 0.5], [0, ppc, pad_px - 0.5], [0, 0, 1]], np.float64)
     h_warp = place @ reg.to_board
     size = (board.cols * ppc + 2 * pad_px, board.rows * ppc + 2 * pad_px)
-    top = cv2.warpPerspective(
-        image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    top = cv2.warpPerspective(image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if not coverage:
         return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px)
     ones = np.full(image.shape[:2], 255, np.uint8)
@@ -64,11 +62,7 @@ def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
     """Returns every cell's pixels, shape (rows × cols, ppc, ppc, 3), row by row."""
     g = warped.grid(board.rows, board.cols)
     ppc = warped.ppc
-    return (
-        g.reshape(board.rows, ppc, board.cols, ppc, 3)
-        .transpose(0, 2, 1, 3, 4)
-        .reshape(-1, ppc, ppc, 3)
-    )
+    return g.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
 
 
 def centre_pixels(cells: npt.NDArray[np.uint8], cfg: GridConfig) -> npt.NDArray[np.uint8]:
@@ -85,11 +79,7 @@ def corner_pixels(cells: npt.NDArray[np.uint8], cfg: GridConfig) -> npt.NDArray[
     k = max(2, round(cfg.corner * ppc))
     i = max(1, round(cfg.corner_inset * ppc))
     b = ppc - i - k
-    parts = [
-        cells[:, y : y + k, x : x + k].reshape(cells.shape[0], -1, 3)
-        for y in (i, b)
-        for x in (i, b)
-    ]
+    parts = [cells[:, y : y + k, x : x + k].reshape(cells.shape[0], -1, 3) for y in (i, b) for x in (i, b)]
     return np.stack(parts, axis=1)
 
 
@@ -97,9 +87,7 @@ def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, the fraction of its pixels the photo covers."""
     p, ppc = warped.pad_px, warped.ppc
     g = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
-    return (
-        g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
-    )
+    return g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
 
 
 def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.NDArray[np.float64]:
@@ -116,11 +104,7 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
         (slice(y0, y1), slice(x1 + lo, x1 + hi)),
     ]
     pixels = [warped.image[b][warped.inside[b]] for b in bands]
-    stacked = (
-        np.concatenate([px for px in pixels if px.size], axis=0)
-        if any(px.size for px in pixels)
-        else None
-    )
+    stacked = np.concatenate([px for px in pixels if px.size], axis=0) if any(px.size for px in pixels) else None
     if stacked is None or len(stacked) < 20:
         return np.array([245.0, 245.0, 245.0])
     return np.maximum(np.percentile(stacked, 75, axis=0).astype(np.float64), 20.0)
@@ -149,9 +133,7 @@ def draw_grid(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
 # Refinement on the printed grid
 
 
-def refine(
-    image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cfg: GridConfig
-) -> Registration:
+def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cfg: GridConfig) -> Registration:
     """Returns a registration from three markers or from the outline refitted on the grid's
     line crossings (kept as is if too few are found, if the refit moves a grid corner by more
     than ``refine_max_shift`` cells, or strays from the markers by more than
@@ -178,13 +160,8 @@ def refine(
             return current
         back = cv2.perspectiveTransform(img_pts[keep][None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts[keep], axis=1).mean())
-        probe = np.array(
-            [[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64
-        )
-        moved = (
-            cv2.perspectiveTransform(cv2.perspectiveTransform(probe, reg.to_image), to_board)[0]
-            - probe[0]
-        )
+        probe = np.array([[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64)
+        moved = cv2.perspectiveTransform(cv2.perspectiveTransform(probe, reg.to_image), to_board)[0] - probe[0]
         if float(np.linalg.norm(moved, axis=1).max()) > cfg.refine_max_shift:
             return current
         if reg.anchors is not None:  # the refit must still agree with the markers it started from
@@ -193,9 +170,7 @@ def refine(
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
             if drift > cfg.refine_max_drift:
                 return current
-        current = Registration(
-            to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors
-        )
+        current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
     return current
 
 
@@ -216,21 +191,13 @@ def _crossings(
     warped = warp_board(image, reg, board, ppc, 0.6)
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
     size = max(3, round(ppc / 12)) | 1
-    lines = cv2.morphologyEx(
-        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    )
+    lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     strength[~warped.inside] = 0
     reach = max(2, round(radius * ppc))
     p = warped.pad_px - 0.5
-    rows_fit = [
-        _fit_line(strength, p + i * ppc, p, ppc, board.cols, reach, cfg)
-        for i in range(board.rows + 1)
-    ]
-    cols_fit = [
-        _fit_line(strength.T, p + j * ppc, p, ppc, board.rows, reach, cfg)
-        for j in range(board.cols + 1)
-    ]
+    rows_fit = [_fit_line(strength, p + i * ppc, p, ppc, board.cols, reach, cfg) for i in range(board.rows + 1)]
+    cols_fit = [_fit_line(strength.T, p + j * ppc, p, ppc, board.rows, reach, cfg) for j in range(board.cols + 1)]
     warp_pts: list[tuple[float, float]] = []
     board_pts: list[tuple[float, float]] = []
     for i, hline in enumerate(rows_fit):
@@ -279,9 +246,7 @@ def _fit_line(
     left = profiles[np.clip(peaks - 1, 0, None), cols]
     right = profiles[np.clip(peaks + 1, None, len(profiles) - 1), cols]
     denom = left - 2 * best + right
-    shift = np.where(
-        np.abs(denom) > 1e-6, 0.5 * (left - right) / np.where(denom == 0, 1, denom), 0.0
-    )
+    shift = np.where(np.abs(denom) > 1e-6, 0.5 * (left - right) / np.where(denom == 0, 1, denom), 0.0)
     ok = (contrast >= cfg.refine_min_contrast) & (peaks > 0) & (peaks < len(profiles) - 1)
     if ok.sum() < max(3, cells // 3):
         return None
@@ -313,9 +278,7 @@ def line_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     ppc, p = warped.ppc, warped.pad_px
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
     size = max(3, round(ppc / 12)) | 1
-    lines = cv2.morphologyEx(
-        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    )
+    lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     reach = max(2, round(0.06 * ppc))
     q0, q1 = ppc // 4, ppc - ppc // 4
@@ -324,13 +287,9 @@ def line_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
         out = np.zeros((count + 1, cells))
         for i in range(count + 1):
             y = p + i * ppc
-            strip = img[y - reach - 1 : y + reach, p : p + cells * ppc].reshape(-1, cells, ppc)[
-                :, :, q0:q1
-            ]
+            strip = img[y - reach - 1 : y + reach, p : p + cells * ppc].reshape(-1, cells, ppc)[:, :, q0:q1]
             profile = strip.mean(axis=2)
-            out[i] = profile.max(axis=0) - np.median(
-                strip.reshape(strip.shape[0], cells, -1).mean(axis=0), axis=1
-            )
+            out[i] = profile.max(axis=0) - np.median(strip.reshape(strip.shape[0], cells, -1).mean(axis=0), axis=1)
         return out
 
     h = edges(strength, board.rows, board.cols)  # h[i, c]: line i (top of row i) under column c

@@ -104,9 +104,7 @@ def read_photo(path: Path, cfg: LoadConfig) -> Photo:
     except OSError as exc:
         raise VisionError(f"{label}: cannot read the photo ({exc.strerror or exc})") from None
     if size > cfg.max_bytes:
-        raise VisionError(
-            f"{label}: {size:,} bytes is above the {cfg.max_bytes:,}-byte limit for a photo"
-        )
+        raise VisionError(f"{label}: {size:,} bytes is above the {cfg.max_bytes:,}-byte limit for a photo")
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -131,9 +129,7 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
             f"{cfg.max_pixels / 1e6:.0f} MP limit; resize the photo"
         )
     if min(width, height) < cfg.min_side:
-        raise VisionError(
-            f"{label}: {width}×{height} is too small; the shorter side needs {cfg.min_side} px"
-        )
+        raise VisionError(f"{label}: {width}×{height} is too small; the shorter side needs {cfg.min_side} px")
     reduction = 1
     while reduction < 8 and pixels / (reduction * reduction) > cfg.work_pixels:
         reduction *= 2
@@ -143,9 +139,7 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
     except cv2.error:
         image = None
     if image is None or image.ndim != 3 or image.size == 0:
-        raise VisionError(
-            f"{label}: the {fmt.upper()} data cannot be decoded (truncated or damaged file)"
-        )
+        raise VisionError(f"{label}: the {fmt.upper()} data cannot be decoded (truncated or damaged file)")
     return Photo(
         image=np.ascontiguousarray(image, dtype=np.uint8),
         source=label,

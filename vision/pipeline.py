@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision import classify as cls
+from vision import adaptive
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibrate import Calibration, default_model
@@ -47,9 +47,7 @@ class RegistrationInfo(BaseModel):
 
     method: str = Field(description="'markers' or 'outline'.")
     markers: tuple[int, ...] = Field(description="Marker ids used.")
-    error_cells: float = Field(
-        description="Mean reprojection error of the marker corners, in cells."
-    )
+    error_cells: float = Field(description="Mean reprojection error of the marker corners, in cells.")
     cell_px: float = Field(description="Board cell size in the decoded photo, in pixels.")
     sharpness: float
 
@@ -77,8 +75,9 @@ class Reading:
     registration: Registration
     warped: go.Warped
     white: npt.NDArray[np.float64]
-    centre: npt.NDArray[np.float64]
-    corner: npt.NDArray[np.float64]
+    evidence: adaptive.CellEvidence
+    lines: npt.NDArray[np.float64]
+    """Per cell, how clearly its printed edges show (grid_overlay.line_evidence)."""
     image: npt.NDArray[np.uint8]
     """The working image the registration refers to."""
     inside: npt.NDArray[np.float64]
@@ -150,18 +149,26 @@ def read(
             f"the photo is too blurred to read the board (sharpness {sharp:.3f}, need "
             f"{cfg.grid.min_sharpness:.3f}); hold still and focus on the board"
         )
-    white, centre, corner = cls.cell_features(warped, board, cfg.grid)
-    model = calibration.colours if calibration is not None else default_model(board, cfg)
-    results = cls.classify_cells(centre, corner, model, cfg.classify, (board.rows, board.cols))
+    white = go.white_reference(warped, board, cfg.grid)
+    seed = calibration.pixels if calibration is not None else default_model(board, cfg)
+    p, ppc = warped.pad_px, warped.ppc
+    evidence = adaptive.evidence(
+        warped.grid(board.rows, board.cols),
+        warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc],
+        white,
+        board,
+        seed,
+        cfg.classify,
+    )
+    lines = go.line_evidence(warped, board)
+    results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()
     readings: dict[str, CellReading] = {}
     for n, (occupant, terrain, conf) in enumerate(results):
         if inside[n] < 0.98:
             conf = 0.0  # part of the cell is outside the photo
-        readings[names[n]] = CellReading(
-            occupant=occupant, terrain=terrain, confidence=round(conf, 4)
-        )
+        readings[names[n]] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
     unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
@@ -175,9 +182,7 @@ def read(
     identity = None
     if labels:
         ppc = cfg.identity.px_per_cell
-        sharp_warp = go.warp_board(
-            loaded.image, reg, board, ppc, cfg.grid.pad_cells, coverage=False
-        )
+        sharp_warp = go.warp_board(loaded.image, reg, board, ppc, cfg.grid.pad_cells, coverage=False)
         templates = _templates(labels, board, calibration, cfg)
         seen = {
             name: (n // board.cols, n % board.cols, r.occupant)
@@ -200,7 +205,7 @@ def read(
         calibration=calibration.source if calibration is not None else "default",
         identity=identity,
     )
-    return Reading(observation, reg, warped, white, centre, corner, loaded.image, inside)
+    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside)
 
 
 def _templates(

@@ -51,9 +51,7 @@ class Registration:
         return inv
 
 
-def register(
-    image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig, debug: DebugSink
-) -> Registration:
+def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig, debug: DebugSink) -> Registration:
     """Returns the board's registration in a BGR photo.
 
     Raises:
@@ -105,11 +103,7 @@ def sharpness(gray: npt.NDArray[np.uint8]) -> float:
     (σ ≥ 5 px at 1080p) under 0.3."""
     h, w = gray.shape
     scale = min(1.0, 1000 / max(h, w))
-    small = (
-        cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if scale < 1
-        else gray
-    )
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     lap = np.abs(cv2.Laplacian(small, cv2.CV_32F, ksize=3))
     return float(np.percentile(lap, 99.5) / max(1.0, float(np.percentile(small, 95))))
 
@@ -121,16 +115,17 @@ def find_markers(
     markers of the board's layout (one per id: the largest if an id shows twice)."""
     h, w = gray.shape
     scale = min(1.0, cfg.detect_max_side / max(h, w))
-    small = (
-        cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-        if scale < 1
-        else gray
-    )
+    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
     detector = cv2.aruco.ArucoDetector(dictionary(board.markers), cv2.aruco.DetectorParameters())
     wanted = {p.id for p in board.markers.placements}
     best = _detect(detector, small, scale, wanted)
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
         for mid, pts in _detect(detector, gray, 1.0, wanted).items():
+            best.setdefault(mid, pts)
+    if len(best) < len(wanted) and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
+        # markers of a few pixels per module (a far board at 1080p): once more at twice the size
+        big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
+        for mid, pts in _detect(detector, big, cfg.upscale, wanted).items():
             best.setdefault(mid, pts)
     if cfg.refine_corners:
         fine = _fine_detector(board)
@@ -210,9 +205,7 @@ def _from_markers(
         back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts, axis=1).mean())
         if error <= cfg.max_marker_error:
-            reg = Registration(
-                to_board, "markers", subset, error, _cell_px(to_board, board), (img_pts, board_pts)
-            )
+            reg = Registration(to_board, "markers", subset, error, _cell_px(to_board, board), (img_pts, board_pts))
             if (
                 best is None
                 or len(subset) > len(best.markers)
@@ -233,9 +226,7 @@ def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpe
     to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
     back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
     error = float(np.linalg.norm(back - board_pts, axis=1).mean())
-    return Registration(
-        to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts)
-    )
+    return Registration(to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts))
 
 
 def _agrees(
@@ -252,9 +243,7 @@ def _agrees(
 
 
 def _cell_px(to_board: Homography, board: BoardSpec) -> float:
-    grid = np.array(
-        [[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64
-    )
+    grid = np.array([[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64)
     quad = cv2.perspectiveTransform(grid, np.linalg.inv(to_board))[0].astype(np.float32)
     return float(np.sqrt(abs(cv2.contourArea(quad)) / (board.rows * board.cols)))
 
@@ -263,9 +252,7 @@ def _cell_px(to_board: Homography, board: BoardSpec) -> float:
 # Outline fallback
 
 
-def _from_outline(
-    gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
-) -> Registration | None:
+def _from_outline(gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig) -> Registration | None:
     quad = find_outline(gray, cfg)
     if quad is None:
         return None
@@ -277,9 +264,7 @@ def _from_outline(
     scores: list[tuple[float, float, Homography]] = []
     for shift in range(4):
         rolled = np.roll(quad, -shift, axis=0).astype(np.float64)
-        to_board = cv2.getPerspectiveTransform(
-            rolled.astype(np.float32), corners.astype(np.float32)
-        )
+        to_board = cv2.getPerspectiveTransform(rolled.astype(np.float32), corners.astype(np.float32))
         labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board)
         scores.append((labelled - blank, labelled / max(blank, 1e-3), to_board.astype(np.float64)))
     scores.sort(key=lambda s: -s[0])
@@ -289,9 +274,7 @@ def _from_outline(
     return Registration(best[2], "outline", (), 0.0, _cell_px(best[2], board))
 
 
-def find_outline(
-    gray: npt.NDArray[np.uint8], cfg: RegisterConfig
-) -> npt.NDArray[np.float32] | None:
+def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArray[np.float32] | None:
     """Returns the four corners (clockwise from the top-left-most) of the largest bright convex
     quadrilateral in the photo, or None."""
     h, w = gray.shape
@@ -326,9 +309,7 @@ def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.roll(ordered, -start, axis=0).astype(np.float32)
 
 
-def _margin_ink(
-    gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardSpec
-) -> tuple[float, float]:
+def _margin_ink(gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardSpec) -> tuple[float, float]:
     """Returns the dark-ink fraction of the top+left margins and of the bottom+right margins."""
     ppc = 16
     m = 0.7
@@ -352,16 +333,12 @@ def _margin_ink(
     return top + left, bottom + right
 
 
-def _draw_markers(
-    image: npt.NDArray[np.uint8], found: dict[int, npt.NDArray[np.float32]]
-) -> npt.NDArray[np.uint8]:
+def _draw_markers(image: npt.NDArray[np.uint8], found: dict[int, npt.NDArray[np.float32]]) -> npt.NDArray[np.uint8]:
     out = image.copy()
     for mid, quad in found.items():
         pts = quad.astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, (0, 220, 0), max(2, out.shape[1] // 400))
-        cv2.circle(
-            out, tuple(int(x) for x in quad[0]), max(4, out.shape[1] // 200), (0, 0, 255), -1
-        )
+        cv2.circle(out, tuple(int(x) for x in quad[0]), max(4, out.shape[1] // 200), (0, 0, 255), -1)
         cv2.putText(
             out,
             str(mid),

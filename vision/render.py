@@ -234,7 +234,7 @@ def sample_real_conditions(
         tilt_deg=float(rng.uniform(0, 30)),
         tilt_dir_deg=float(rng.uniform(0, 360)),
         rotation_deg=float(rng.uniform(0, 360)),
-        fill=float(rng.uniform(0.36, 0.9)),
+        fill=float(rng.uniform(0.42, 0.9)),
         offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
         light=(lo, float(rng.uniform(1.0, 1.2))),
         light_dir_deg=float(rng.uniform(0, 360)),

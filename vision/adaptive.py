@@ -1,0 +1,398 @@
+"""Per-pixel colour reading that adapts to each photo (issue 13).
+
+Every pixel of the top-down board is described by its chromaticity ``(r, g)`` after dividing by
+the white reference (the sheet around the grid: paper, or the board's own colour on a
+board-coloured sheet), which light and shadow leave nearly unchanged. A :class:`PixelModel`
+holds one colour per *piece class*: each side's counters (``side:<name>``) and each terrain
+(the first terrain is the bare board). The classes come from a calibration photo (or from the
+tables' colours), then are **re-estimated from the photo itself**: each pixel goes to its
+nearest class, each class is re-centred on the median of its pixels, a few rounds (colours of
+another print batch, another lamp or another phone move by ±10 levels per channel; the bare
+board, the most common class, anchors the rest).
+
+Per cell, then:
+
+- **counter**: the share of a central disc whose pixels are a side's colour (a counter covers
+  the disc whatever its size, offset and turn within the tolerances of the box);
+- **terrain**: among the pixels of the cell's inner square that are terrain-coloured (the
+  counter's pixels left out), the share of each token colour: a token smaller than the cell,
+  off-centre and turned, still shows its colour around the counter, while the bare board shows
+  none;
+- **occluder**: the share of pixels that fit no class (skin, a sleeve, a cup) — evidence of
+  something over the cell — together with hidden grid lines.
+
+A cell's confidence comes from how far those shares are from their decision thresholds, cut
+down by the occluder evidence. Everything is in :class:`~vision.config.ClassifyConfig`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Field
+
+from vision.board import BoardSpec
+from vision.config import ClassifyConfig
+
+SIDE = "side:"
+PAPER = (245.0, 245.0, 245.0)
+"""The printed sheet's white (BGR) of ``referee.picture``: the default reference colour."""
+
+
+class PixelClass(BaseModel):
+    """One piece colour: mean chromaticity (r, g) under the white reference, and its spread."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mean: tuple[float, float]
+    sd: float = Field(gt=0, description="Spread of the chromaticity (per axis).")
+    pixels: int = Field(default=0, description="Pixels measured (0: from the tables' colours).")
+
+
+class PixelModel(BaseModel):
+    """The piece colours of a set: ``side:<name>`` for counters, terrain names for tokens and
+    the bare board."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    classes: dict[str, PixelClass]
+
+
+@dataclass
+class CellEvidence:
+    """Per cell (row by row) shares measured on the photo, for decisions and debugging."""
+
+    side_share: npt.NDArray[np.float64]
+    """(n, sides): share of the central disc in each side's colour."""
+    terrain_share: npt.NDArray[np.float64]
+    """(n, terrains): share of each terrain among the inner square's terrain pixels."""
+    other_share: npt.NDArray[np.float64]
+    """(n,): share of the cell's pixels that fit no class."""
+    terrain_pixels: npt.NDArray[np.float64]
+    """(n,): share of the region's pixels that are terrain-coloured (under a counter: share of
+    the cell left around it)."""
+    on_counter: npt.NDArray[np.bool_]
+    """(n,): a counter stands there; terrain is read on a band around it (else: on the inner
+    square)."""
+    model: PixelModel
+    """The classes after adapting to the photo."""
+
+
+def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+    """Returns (..., 3) features of BGR pixels: chromaticity r, g under the white reference, and
+    brightness (mean of the white-balanced channels, 1 = as bright as the reference).
+
+    >>> chroma(np.array([[245.0, 245.0, 245.0]], np.float32), np.array([245.0, 245.0, 245.0]))
+    array([[0.33333334, 0.33333334, 1.        ]], dtype=float32)
+    """
+    norm = np.maximum(bgr, 1.0) / white.astype(np.float32)
+    total = norm.sum(axis=-1)
+    out = np.empty((*bgr.shape[:-1], 3), np.float32)
+    out[..., 0] = norm[..., 2] / total
+    out[..., 1] = norm[..., 1] / total
+    out[..., 2] = total / 3
+    return out
+
+
+def class_names(board: BoardSpec) -> list[str]:
+    """The piece classes of a board: sides first, then terrains (the bare board first)."""
+    return [f"{SIDE}{s}" for s in board.sides] + list(board.terrains)
+
+
+def table_model(board: BoardSpec, cfg: ClassifyConfig, white: tuple[float, ...] = PAPER) -> PixelModel:
+    """Returns the classes of the tables' colours seen under a given white (default: the
+    printed sheet's white), each with the configured default spread."""
+    colours = {f"{SIDE}{k}": v for k, v in board.side_colours.items()} | dict(board.terrain_colours)
+    ref = np.array(white, np.float64)
+    out: dict[str, PixelClass] = {}
+    for name in class_names(board):
+        r, g, b = colours[name]
+        f = chroma(np.array([[b, g, r]], np.float32), ref)[0]
+        out[name] = PixelClass(mean=(float(f[0]), float(f[1])), sd=cfg.default_pixel_sd)
+    return PixelModel(classes=out)
+
+
+def board_pixels(grid: npt.NDArray[np.uint8], board: BoardSpec, step: int) -> npt.NDArray[np.float32]:
+    """Returns the grid area's pixels, lightly smoothed and taken every ``step`` pixels, shaped
+    (rows × cols, m, m, 3) with ``m = ppc // step``."""
+    ppc = grid.shape[0] // board.rows
+    smooth = cv2.blur(grid, (3, 3))
+    m = ppc // step
+    off = (ppc - m * step) // 2 + step // 2
+    cells = smooth.reshape(board.rows, ppc, board.cols, ppc, 3)
+    idx = off + step * np.arange(m)
+    sub = cells[:, idx][:, :, :, idx]
+    return sub.transpose(0, 2, 1, 3, 4).reshape(-1, m, m, 3).astype(np.float32)
+
+
+def _geometry(m: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Per sample of an m×m cell: distance from the centre, and Chebyshev distance, in cells."""
+    c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
+    dy, dx = np.meshgrid(c, c, indexing="ij")
+    return np.hypot(dx, dy), np.maximum(np.abs(dx), np.abs(dy))
+
+
+def _assign(
+    x: npt.NDArray[np.float32], means: npt.NDArray[np.float64], sds: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+    """Returns each feature row's nearest class and its distance in that class's spreads."""
+    d2 = np.empty((x.shape[0], len(means)), np.float32)
+    for k in range(len(means)):
+        diff = x - means[k].astype(np.float32)
+        d2[:, k] = (diff * diff).sum(axis=1) / np.float32(sds[k] ** 2)
+    best = d2.argmin(axis=1)
+    return best, np.sqrt(d2[np.arange(len(best)), best])
+
+
+def adapt(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    seed: PixelModel,
+    names: list[str],
+    cfg: ClassifyConfig,
+) -> PixelModel:
+    """Returns the classes re-centred on the photo's own pixels: ``cfg.adapt_rounds`` rounds of
+    nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring, each class
+    moving at most ``cfg.max_drift`` from its seed."""
+    x = feats[usable][:, :2]
+    means = np.array([seed.classes[n].mean for n in names], np.float64)
+    sds = np.array([seed.classes[n].sd for n in names], np.float64)
+    start = means.copy()
+    counts = np.zeros(len(names), int)
+    for _ in range(cfg.adapt_rounds):
+        best, dist = _assign(x, means, sds)
+        near = dist < cfg.pixel_sigma
+        for k in range(len(names)):
+            mine = x[near & (best == k)]
+            counts[k] = len(mine)
+            if len(mine) >= cfg.adapt_min_pixels:
+                target = np.median(mine, axis=0).astype(np.float64)
+                shift = target - start[k]
+                size = float(np.hypot(*shift))
+                if size > cfg.max_drift:
+                    shift *= cfg.max_drift / size
+                means[k] = start[k] + shift
+    return PixelModel(
+        classes={
+            n: PixelClass(mean=(float(means[k][0]), float(means[k][1])), sd=float(sds[k]), pixels=int(counts[k]))
+            for k, n in enumerate(names)
+        }
+    )
+
+
+def evidence(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    seed: PixelModel,
+    cfg: ClassifyConfig,
+) -> CellEvidence:
+    """Returns the per-cell colour shares of a top-down grid image (``grid``: the warped grid
+    area; ``inside``: which of its pixels the photo covers), after adapting the classes."""
+    step = cfg.pixel_step
+    px = board_pixels(grid, board, step)
+    n, m = px.shape[0], px.shape[1]
+    cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0] > 127
+    feats = chroma(px, white)
+    usable = cover & (feats[..., 2] > cfg.min_pixel_light)
+    names = class_names(board)
+    model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
+    means = np.array([model.classes[k].mean for k in names], np.float64)
+    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+    best = best.reshape(n, m, m)
+    fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
+    radius, cheb = _geometry(m)
+    disc = radius < cfg.counter_disc
+    square = cheb < cfg.terrain_square
+    sides = len(board.sides)
+    disc_total = np.maximum((usable & disc).sum(axis=(1, 2)), 1)
+    side_share = np.stack([((best == k) & fits & disc).sum(axis=(1, 2)) / disc_total for k in range(sides)], axis=1)
+    is_side = fits & (best < sides)
+    holds = side_share.max(axis=1) >= cfg.counter_share if sides else np.zeros(n, bool)
+    covered = _counter_boxes(is_side, holds, 0)
+    around = ~covered & (cheb < cfg.terrain_outer)
+    terrains = len(board.terrains)
+    region = np.where(holds[:, None, None], around, square)
+    px = fits & (best >= sides) & region
+    total = px.sum(axis=(1, 2))
+    terrain_share = np.stack(
+        [((best == sides + t) & px).sum(axis=(1, 2)) / np.maximum(total, 1) for t in range(terrains)],
+        axis=1,
+    ).astype(np.float64)
+    # under a counter, a token shows as a thin band around it, its colour blended (blur, JPEG)
+    # with the counter's rim and shadow: count the pixels that lean from the bare board's colour
+    # toward the token's, as a share of the cell
+    terrain_pixels = (total / np.maximum((usable & region).sum(axis=(1, 2)), 1)).astype(np.float64)
+    if holds.any():
+        at = np.nonzero(holds)[0]
+        ring = (around & usable & ~(fits & (best < sides)))[at]
+        x = feats[at][..., :2]
+        base = means[sides]
+        cell_area = np.maximum((usable & (cheb < cfg.terrain_outer))[at].sum(axis=(1, 2)), 1)
+        lean = np.zeros((len(at), terrains))
+        for t in range(1, terrains):
+            d = means[sides + t] - base
+            norm2 = float(d @ d) or 1e-9
+            rel = x - base.astype(np.float32)
+            proj = (rel @ d.astype(np.float32)) / np.float32(norm2)
+            perp = np.abs(rel[..., 0] * d[1] - rel[..., 1] * d[0]) / math.sqrt(norm2)
+            ok = ring & (proj >= cfg.lean_min) & (proj <= 1.6) & (perp < cfg.lean_perp * math.sqrt(norm2))
+            lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
+        lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
+        terrain_share[at] = lean
+        terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
+    # colours that fit no class, bright (printed art and rims are dark), away from the counter's
+    # edge (where its colour blends with the board's), over the cell's whole inner square
+    free = usable & ~_counter_boxes(is_side, holds, 2) & square
+    bright_outlier = free & ~fits & (feats[..., 2] > cfg.occluder_light)
+    other = bright_outlier.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
+    return CellEvidence(
+        side_share=side_share.astype(np.float64),
+        terrain_share=terrain_share,
+        other_share=other.astype(np.float64),
+        terrain_pixels=terrain_pixels,
+        on_counter=holds,
+        model=model,
+    )
+
+
+def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_], grow: int) -> npt.NDArray[np.bool_]:
+    """Returns, per cell sample, whether it lies on the cell's counter grown by ``grow``
+    samples: the box spanned by the rows and columns with side-coloured samples, in cells that
+    hold one (the counter's light label and dark rim are then not taken for terrain)."""
+    n, m, _ = is_side.shape
+    out = np.zeros_like(is_side)
+    need = max(2, m // 6)  # a counter spans most of a row; stray pixels of its colour do not
+    rows = is_side.sum(axis=2) >= need
+    cols = is_side.sum(axis=1) >= need
+    idx = np.arange(m)
+    for i in np.nonzero(holds)[0]:
+        r, c = idx[rows[i]], idx[cols[i]]
+        if len(r) == 0 or len(c) == 0:
+            continue
+        out[i, max(0, r[0] - grow) : r[-1] + 1 + grow, max(0, c[0] - grow) : c[-1] + 1 + grow] = True
+    return out
+
+
+def _sure(margin: npt.NDArray[np.float64], scale: float | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Confidence of a decision whose evidence is ``margin`` past its threshold (0.5 at the
+    threshold, 0.9 at ``scale`` past it, toward 1 beyond)."""
+    k = math.log(9.0) / np.asarray(scale, np.float64)
+    out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-k * np.abs(margin)))
+    return out
+
+
+def decide(
+    ev: CellEvidence,
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+    lines: npt.NDArray[np.float64] | None = None,
+) -> list[tuple[str | None, str, float]]:
+    """Returns per cell (occupant side or None, terrain, confidence) from the colour shares.
+
+    A counter needs ``cfg.counter_share`` of the central disc in its side's colour; a token
+    needs ``cfg.token_share`` of the terrain-coloured pixels in its colour (the largest token
+    colour wins; below it, the bare board). Cells with more than ``cfg.occluder_share`` of
+    pixels that fit no class are distrusted (something lies over them), and so are their
+    neighbours with occluder evidence of their own or hidden grid lines (``lines`` below
+    ``cfg.hidden_line``), up to ``cfg.occlusion_reach`` cells away.
+    """
+    n = ev.side_share.shape[0]
+    order = np.argsort(-ev.side_share, axis=1)
+    rows = np.arange(n)
+    s1 = ev.side_share[rows, order[:, 0]]
+    s2 = ev.side_share[rows, order[:, 1]] if ev.side_share.shape[1] > 1 else np.zeros(n)
+    has = s1 >= cfg.counter_share
+    c_conf = _sure(s1 - cfg.counter_share, cfg.counter_scale)
+    c_conf = np.where(has, np.minimum(c_conf, _sure(s1 - s2, cfg.counter_scale)), c_conf)
+    tokens = ev.terrain_share[:, 1:]
+    t_best = tokens.argmax(axis=1) if tokens.shape[1] else np.zeros(n, int)
+    t1 = tokens[rows, t_best] if tokens.shape[1] else np.zeros(n)
+    if tokens.shape[1] > 1:
+        t2 = np.sort(tokens, axis=1)[:, -2]
+    else:
+        t2 = np.zeros(n)
+    need = np.where(ev.on_counter, cfg.token_share_ring, cfg.token_share)
+    is_token = t1 >= need
+    scale = np.where(ev.on_counter, cfg.ring_scale, cfg.share_scale)
+    t_conf = _sure(t1 - need, scale)
+    t_conf = np.where(is_token, np.minimum(t_conf, _sure(t1 - t2, scale)), t_conf)
+    # too few terrain pixels to judge (something covering nearly all the inner square)
+    few = np.clip(ev.terrain_pixels / cfg.min_terrain_pixels, 0, 1)
+    seen = np.clip(ev.terrain_pixels / cfg.min_ring, 0, 1)  # board visible around a counter
+    t_conf = np.where(ev.on_counter, t_conf * (0.5 + 0.5 * seen), t_conf * (0.5 + 0.5 * few))
+    conf = np.minimum(c_conf, t_conf)
+    occluded = ev.other_share > cfg.occluder_share
+    shape = (board.rows, board.cols)
+    suspect = ev.other_share > cfg.occluder_share / 3
+    untrusted = occluded.reshape(shape)
+    near_ok = suspect.reshape(shape)
+    for _ in range(cfg.occlusion_reach):
+        grown = untrusted | (_near(untrusted) & near_ok)
+        if (grown == untrusted).all():
+            break
+        untrusted = grown
+    conf = np.where(untrusted.reshape(-1), np.minimum(conf, 0.3), conf)
+    terrains = board.terrains
+    sides = board.sides
+    out: list[tuple[str | None, str, float]] = []
+    for i in range(n):
+        occ = sides[int(order[i, 0])] if has[i] else None
+        ter = terrains[1 + int(t_best[i])] if is_token[i] else terrains[0]
+        out.append((occ, ter, float(conf[i])))
+    return out
+
+
+def _near(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    rows, cols = mask.shape
+    padded = np.pad(mask, 1)
+    near = np.zeros_like(mask)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                near |= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+    return near
+
+
+def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg: ClassifyConfig) -> PixelModel:
+    """Returns classes measured from labelled pixel features (class → (k, 2) chromaticities):
+    the mode of each (two rounds of median within ``cfg.pixel_sigma`` of the seed spread), and
+    a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured one."""
+    out = dict(seed.classes)
+    for name, x in ev_feats.items():
+        if name not in out or len(x) < cfg.adapt_min_pixels:
+            continue
+        centre = np.median(x, axis=0)
+        for _ in range(2):
+            d = np.hypot(*(x - centre).T)
+            near = x[d < cfg.pixel_sigma * cfg.min_pixel_sd * 1.5]
+            if len(near) < cfg.adapt_min_pixels:
+                break
+            centre = np.median(near, axis=0)
+        d = np.hypot(*(x - centre).T)
+        d = d[d < cfg.pixel_sigma * cfg.min_pixel_sd * 1.5]
+        # the median distance of a 2-D Gaussian from its centre is 1.177 σ
+        spread = float(np.median(d)) / 1.177 if len(d) else cfg.min_pixel_sd
+        sd = max(cfg.min_pixel_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
+        out[name] = PixelClass(mean=(float(centre[0]), float(centre[1])), sd=sd, pixels=len(x))
+    return PixelModel(classes=out)
+
+
+def separation(model: PixelModel) -> list[tuple[str, str, float]]:
+    """Returns every pair of classes with the distance between their means in units of their
+    combined spread, closest pairs first."""
+    names = list(model.classes)
+    pairs: list[tuple[str, str, float]] = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            ca, cb = model.classes[a], model.classes[b]
+            d = math.hypot(ca.mean[0] - cb.mean[0], ca.mean[1] - cb.mean[1])
+            pairs.append((a, b, d / math.hypot(ca.sd, cb.sd)))
+    return sorted(pairs, key=lambda p: p[2])
