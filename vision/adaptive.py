@@ -79,6 +79,9 @@ class CellEvidence:
     on_counter: npt.NDArray[np.bool_]
     """(n,): a counter stands there; terrain is read on a band around it (else: on the inner
     square)."""
+    texture: npt.NDArray[np.float64]
+    """(n,): spread of brightness over the inner square, over its mean (printed art, a counter's
+    rim and label: high; a hand, bare board: low)."""
     model: PixelModel
     """The classes after adapting to the photo."""
 
@@ -140,13 +143,20 @@ def _geometry(m: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
 def _assign(
     x: npt.NDArray[np.float32], means: npt.NDArray[np.float64], sds: npt.NDArray[np.float64]
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
-    """Returns each feature row's nearest class and its distance in that class's spreads."""
-    d2 = np.empty((x.shape[0], len(means)), np.float32)
+    """Returns each feature row's nearest class (in units of each class's spread) and that
+    distance."""
+    r = np.ascontiguousarray(x[:, 0])
+    g = np.ascontiguousarray(x[:, 1])
+    best = np.zeros(len(r), np.intp)
+    low = np.full(len(r), np.inf, np.float32)
     for k in range(len(means)):
-        diff = x - means[k].astype(np.float32)
-        d2[:, k] = (diff * diff).sum(axis=1) / np.float32(sds[k] ** 2)
-    best = d2.argmin(axis=1)
-    return best, np.sqrt(d2[np.arange(len(best)), best])
+        dr = r - np.float32(means[k][0])
+        dg = g - np.float32(means[k][1])
+        d2 = (dr * dr + dg * dg) * np.float32(1.0 / sds[k] ** 2)
+        closer = d2 < low
+        best[closer] = k
+        np.minimum(low, d2, out=low)
+    return best, np.sqrt(low)
 
 
 def adapt(
@@ -160,6 +170,8 @@ def adapt(
     nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring, each class
     moving at most ``cfg.max_drift`` from its seed."""
     x = feats[usable][:, :2]
+    if len(x) > cfg.adapt_max_pixels:  # the statistics need only a sample
+        x = x[:: -(-len(x) // cfg.adapt_max_pixels)]
     means = np.array([seed.classes[n].mean for n in names], np.float64)
     sds = np.array([seed.classes[n].sd for n in names], np.float64)
     start = means.copy()
@@ -177,6 +189,15 @@ def adapt(
                 if size > cfg.max_drift:
                     shift *= cfg.max_drift / size
                 means[k] = start[k] + shift
+    # each class's own spread in this photo (robust: the median distance of its pixels), within
+    # [min_photo_sd, its seed spread]: a tight class makes a foreign colour stand out
+    best, dist = _assign(x, means, sds)
+    near = dist < cfg.pixel_sigma
+    for k in range(len(names)):
+        mine = x[near & (best == k)]
+        if len(mine) >= cfg.adapt_min_pixels:
+            spread = float(np.median(np.hypot(*(mine - means[k]).T))) / 1.177
+            sds[k] = min(sds[k], max(cfg.min_photo_sd, spread))
     return PixelModel(
         classes={
             n: PixelClass(mean=(float(means[k][0]), float(means[k][1])), sd=float(sds[k]), pixels=int(counts[k]))
@@ -253,7 +274,14 @@ def evidence(
     free = usable & ~_counter_boxes(is_side, holds, 2) & square
     bright_outlier = free & ~fits & (feats[..., 2] > cfg.occluder_light)
     other = bright_outlier.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
+    light = feats[..., 2]
+    sq = usable & square
+    cnt = np.maximum(sq.sum(axis=(1, 2)), 1)
+    mean_l = (light * sq).sum(axis=(1, 2)) / cnt
+    var_l = ((light - mean_l[:, None, None]) ** 2 * sq).sum(axis=(1, 2)) / cnt
+    texture = np.sqrt(var_l) / np.maximum(mean_l, 1e-3)
     return CellEvidence(
+        texture=texture.astype(np.float64),
         side_share=side_share.astype(np.float64),
         terrain_share=terrain_share,
         other_share=other.astype(np.float64),
@@ -302,7 +330,9 @@ def decide(
     colour wins; below it, the bare board). Cells with more than ``cfg.occluder_share`` of
     pixels that fit no class are distrusted (something lies over them), and so are their
     neighbours with occluder evidence of their own or hidden grid lines (``lines`` below
-    ``cfg.hidden_line``), up to ``cfg.occlusion_reach`` cells away.
+    ``cfg.hidden_line`` of the edges around: all four hidden with no printed detail inside
+    (``cfg.smooth_texture``) make a cell covered, three make it suspect), up to
+    ``cfg.occlusion_reach`` cells away.
     """
     n = ev.side_share.shape[0]
     order = np.argsort(-ev.side_share, axis=1)
@@ -332,6 +362,26 @@ def decide(
     occluded = ev.other_share > cfg.occluder_share
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
+    # a token without its printed detail (far smoother than the photo's other tokens of that
+    # terrain) is likely a hand or a sleeve of a similar colour
+    smooth = np.zeros(n, bool)
+    bare = ~has
+    for t in range(tokens.shape[1]):
+        mine = bare & is_token & (t_best == t)
+        if mine.sum() >= 3:
+            typical = float(np.median(ev.texture[mine]))
+            smooth |= mine & (ev.texture < cfg.smooth_texture * typical)
+    suspect |= smooth
+    if lines is not None and lines.size:
+        # edges whose printed line is much fainter than the edges around are hidden (focus,
+        # light and resolution change across a photo: compare within 5 x 5 cells)
+        local = _local_median(lines.reshape(board.rows, board.cols, 4), 2).reshape(-1, 1)
+        typical_line = np.maximum(local, 0.5 * float(np.median(lines)))
+        hidden = ((lines < cfg.hidden_line * typical_line) & (typical_line > 0)).sum(axis=1)
+        occluded |= smooth & (hidden >= 2)
+        suspect |= hidden >= 3
+    else:
+        occluded |= smooth
     untrusted = occluded.reshape(shape)
     near_ok = suspect.reshape(shape)
     for _ in range(cfg.occlusion_reach):
@@ -347,6 +397,17 @@ def decide(
         occ = sides[int(order[i, 0])] if has[i] else None
         ter = terrains[1 + int(t_best[i])] if is_token[i] else terrains[0]
         out.append((occ, ter, float(conf[i])))
+    return out
+
+
+def _local_median(values: npt.NDArray[np.float64], reach: int) -> npt.NDArray[np.float64]:
+    """Per cell of a (rows, cols, k) array, the median of the values within ``reach`` cells."""
+    rows, cols = values.shape[:2]
+    out = np.empty((rows, cols))
+    for r in range(rows):
+        for c in range(cols):
+            win = values[max(0, r - reach) : r + reach + 1, max(0, c - reach) : c + reach + 1]
+            out[r, c] = float(np.median(win))
     return out
 
 

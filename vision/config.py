@@ -166,7 +166,7 @@ class ClassifyConfig(_Section):
         "lines, rims, deep shadows: their chromaticity is mostly noise).",
     )
     default_pixel_sd: float = Field(
-        default=0.03,
+        default=0.015,
         description="Spread of a class taken from the tables' colours (no calibration).",
     )
     min_pixel_sd: float = Field(default=0.012, description="Floor on a calibrated class's chromaticity spread.")
@@ -175,11 +175,19 @@ class ClassifyConfig(_Section):
         description="Photo-to-photo drift added to a calibrated class's spread (another print "
         "batch, lamp or phone: about ±10 levels per channel).",
     )
+    min_photo_sd: float = Field(
+        default=0.006,
+        description="Floor on a class's spread measured in the photo itself (each class is "
+        "narrowed to its own spread there, never widened past its calibrated one).",
+    )
     pixel_sigma: float = Field(
         default=4.0,
         description="A pixel further than this many spreads from every class fits none (occluder evidence).",
     )
     adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
+    adapt_max_pixels: int = Field(
+        default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed)."
+    )
     adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
     max_drift: float = Field(
         default=0.08,
@@ -251,13 +259,24 @@ class ClassifyConfig(_Section):
         description="Only pixels brighter than this (share of the white reference) that fit no "
         "class count as occluder evidence (printed art and rims are darker).",
     )
+    hidden_line: float = Field(
+        default=0.3,
+        description="A cell edge whose printed line responds below this share of the photo's "
+        "median edge within 5 x 5 cells is hidden (three hidden: the cell is suspect).",
+    )
+    smooth_texture: float = Field(
+        default=0.5,
+        description="A token whose brightness spread (over its mean, inner square) is below this "
+        "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
+        "and covered (a hand) when two of its edges are hidden too.",
+    )
     occlusion_reach: int = Field(
         default=2,
         description="How many cells distrust spreads from a covered cell, through neighbours "
         "with occluder evidence of their own.",
     )
     min_separation: float = Field(
-        default=5.0,
+        default=3.5,
         description="Calibration refuses classes closer than this many combined spreads.",
     )
 

@@ -273,8 +273,16 @@ def _parabola(left: float, centre: float, right: float) -> float:
 
 def line_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, how clearly its four printed edges show: the weakest edge's dark-line
-    response (black top-hat peak within ±0.06 cell of the edge, over the middle half of the edge,
-    minus the strip's median). A hand or any object over a cell hides its edges."""
+    response (see :func:`edge_evidence`). A hand or any object over a cell hides its edges."""
+    out: npt.NDArray[np.float64] = edge_evidence(warped, board).min(axis=1)
+    return out
+
+
+def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell, (n, 4) dark-line responses of its top, bottom, left and right edges
+    (black top-hat peak within ±0.06 cell of the edge, over the middle half of the edge, minus
+    the strip's median), over the mean grey around the edge (a line between two dark tokens
+    counts as much as one on bare board)."""
     ppc, p = warped.ppc, warped.pad_px
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
     size = max(3, round(ppc / 12)) | 1
@@ -292,10 +300,18 @@ def line_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
             out[i] = profile.max(axis=0) - np.median(strip.reshape(strip.shape[0], cells, -1).mean(axis=0), axis=1)
         return out
 
-    h = edges(strength, board.rows, board.cols)  # h[i, c]: line i (top of row i) under column c
-    v = edges(strength.T, board.cols, board.rows)  # v[j, r]: line j (left of column j) beside row r
-    out = np.empty(board.rows * board.cols)
-    for r in range(board.rows):
-        for c in range(board.cols):
-            out[r * board.cols + c] = min(h[r, c], h[r + 1, c], v[c, r], v[c + 1, r])
-    return out
+    def level(img: npt.NDArray[np.float32], count: int, cells: int) -> npt.NDArray[np.float64]:
+        out = np.zeros((count + 1, cells))
+        for i in range(count + 1):
+            y = p + i * ppc
+            strip = img[max(0, y - ppc // 4) : y + ppc // 4, p : p + cells * ppc]
+            out[i] = strip.reshape(strip.shape[0], cells, ppc).mean(axis=(0, 2))
+        return out
+
+    grey = gray.astype(np.float32)
+    # relative to the local grey: a line between two dark tokens shows less than on bare board
+    h = edges(strength, board.rows, board.cols) / np.maximum(level(grey, board.rows, board.cols), 20.0)
+    v = edges(strength.T, board.cols, board.rows) / np.maximum(level(grey.T, board.cols, board.rows), 20.0)
+    top, bottom = h[:-1, :], h[1:, :]  # (rows, cols)
+    left, right = v[:-1, :].T, v[1:, :].T  # (rows, cols)
+    return np.stack([top, bottom, left, right], axis=-1).reshape(-1, 4).astype(np.float64)

@@ -77,7 +77,7 @@ class Reading:
     white: npt.NDArray[np.float64]
     evidence: adaptive.CellEvidence
     lines: npt.NDArray[np.float64]
-    """Per cell, how clearly its printed edges show (grid_overlay.line_evidence)."""
+    """Per cell, how clearly each of its four printed edges shows (grid_overlay.edge_evidence)."""
     image: npt.NDArray[np.uint8]
     """The working image the registration refers to."""
     inside: npt.NDArray[np.float64]
@@ -160,7 +160,7 @@ def read(
         seed,
         cfg.classify,
     )
-    lines = go.line_evidence(warped, board)
+    lines = go.edge_evidence(warped, board)
     results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()
