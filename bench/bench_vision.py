@@ -488,6 +488,26 @@ def refusal_kind(text: str) -> str:
     return "other"
 
 
+def clutter(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """A sharp photo without a board: a table with papers, a mug, pens (random shapes)."""
+    img = np.empty((height, width, 3), np.uint8)
+    img[:] = rng.integers(60, 200, 3).tolist()
+    for _ in range(40):
+        colour = rng.integers(0, 256, 3).tolist()
+        x, y = int(rng.integers(0, width)), int(rng.integers(0, height))
+        kind = int(rng.integers(0, 3))
+        if kind == 0:
+            w, h = int(rng.integers(40, 500)), int(rng.integers(40, 500))
+            cv2.rectangle(img, (x, y), (x + w, y + h), colour, -1)
+        elif kind == 1:
+            cv2.circle(img, (x, y), int(rng.integers(20, 200)), colour, -1)
+        else:
+            end = (int(rng.integers(0, width)), int(rng.integers(0, height)))
+            cv2.line(img, (x, y), end, colour, int(rng.integers(2, 12)))
+    noise = rng.normal(0, 4, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
 def refuse_set(
     board: BoardSpec,
     count: int,
@@ -497,8 +517,7 @@ def refuse_set(
     seed_base: int,
 ) -> dict[str, object]:
     """Photos that must be refused, each with its reason: heavy blur (σ 5-9 px), too dark
-    (exposure ×0.04-0.08), no board (a light table alone: a corner of a board-less render,
-    enlarged)."""
+    (exposure ×0.04-0.08), no board (a sharp photo of a cluttered table, no board)."""
     out: dict[str, dict[str, int]] = {}
     notes: list[str] = []
     for kind in ("blur", "dark", "no-board"):
@@ -514,11 +533,7 @@ def refuse_set(
             elif kind == "dark":
                 cond = dataclasses.replace(cond, exposure=float(rng.uniform(0.04, 0.08)))
             if kind == "no-board":
-                cond = dataclasses.replace(cond, table=4, exposure=1.0, light=(0.9, 1.1))
-                img = render(board, Scene({}, {}, markers=False), cond, seed).image
-                h, w = img.shape[:2]
-                corner = img[: h // 8, : w // 8]
-                img = cv2.resize(corner, (w, h), interpolation=cv2.INTER_LINEAR)
+                img = clutter(rng, 1920, 1080)
                 path = tmp / f"none_{k}.jpg"
                 cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
             else:

@@ -3,7 +3,8 @@
 The stages (HOUSE_STYLE §9), each a module with pure functions given only its part of the
 configuration: :mod:`vision.load` (size capped before decoding) → :mod:`vision.register`
 (printed ArUco corner markers, board-outline fallback) → :mod:`vision.grid_overlay` (warp to a
-top-down board, cell patches) → :mod:`vision.classify` (occupant side and terrain per cell, with
+top-down board, cell pixels) → :mod:`vision.adaptive` (piece colours adapted to the photo;
+occupant side and terrain per cell, with
 a confidence; counter labels for identity) → :mod:`vision.pipeline` (``observe``, the
 orchestrator). :mod:`vision.calibrate` learns a set's colours from a photo of a known position;
 :mod:`vision.render` draws synthetic photos with ground truth; :mod:`vision.markers` draws the

@@ -295,7 +295,7 @@ def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_],
     """Returns, per cell sample, whether it lies on the cell's counter grown by ``grow``
     samples: the box spanned by the rows and columns with side-coloured samples, in cells that
     hold one (the counter's light label and dark rim are then not taken for terrain)."""
-    n, m, _ = is_side.shape
+    _n, m, _ = is_side.shape
     out = np.zeros_like(is_side)
     need = max(2, m // 6)  # a counter spans most of a row; stray pixels of its colour do not
     rows = is_side.sum(axis=2) >= need
@@ -345,10 +345,7 @@ def decide(
     tokens = ev.terrain_share[:, 1:]
     t_best = tokens.argmax(axis=1) if tokens.shape[1] else np.zeros(n, int)
     t1 = tokens[rows, t_best] if tokens.shape[1] else np.zeros(n)
-    if tokens.shape[1] > 1:
-        t2 = np.sort(tokens, axis=1)[:, -2]
-    else:
-        t2 = np.zeros(n)
+    t2 = np.sort(tokens, axis=1)[:, -2] if tokens.shape[1] > 1 else np.zeros(n)
     need = np.where(ev.on_counter, cfg.token_share_ring, cfg.token_share)
     is_token = t1 >= need
     scale = np.where(ev.on_counter, cfg.ring_scale, cfg.share_scale)

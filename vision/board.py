@@ -72,13 +72,19 @@ def load_board(slug: str, tables: Path | None = None) -> BoardSpec:
         raise TableError(label, "", "expected a mapping at the top level")
     size = data.get("grid", data)
     rows, cols = (size.get("rows"), size.get("cols")) if isinstance(size, dict) else (None, None)
-    if not isinstance(rows, int) or not isinstance(cols, int) or not (2 <= rows <= 26 and 2 <= cols <= 99):
+    if (
+        not isinstance(rows, int)
+        or not isinstance(cols, int)
+        or not (2 <= rows <= 26 and 2 <= cols <= 99)
+    ):
         raise TableError(label, "grid", "needs integer rows (2-26) and cols (2-99)")
     sides = _colours(data.get("side_colours"))
     if len(sides) < 2:
         raise TableError(label, "side_colours", "needs an RGB colour for each side")
     if "markers" not in data:
-        raise TableError(label, "markers", "no printed marker layout; photos of this board cannot be read")
+        raise TableError(
+            label, "markers", "no printed marker layout; photos of this board cannot be read"
+        )
     try:
         markers = MarkerLayout.model_validate(data["markers"])
     except ValidationError as exc:
@@ -87,7 +93,9 @@ def load_board(slug: str, tables: Path | None = None) -> BoardSpec:
     tdata = load_yaml_text(tlabel, table_set.text("terrain.yaml"))
     rows_ = tdata.get("terrain") if isinstance(tdata, dict) else None
     terrain = _colours(
-        {k: v.get("colour") for k, v in rows_.items() if isinstance(v, dict)} if isinstance(rows_, dict) else None
+        {k: v.get("colour") for k, v in rows_.items() if isinstance(v, dict)}
+        if isinstance(rows_, dict)
+        else None
     )
     if not terrain:
         raise TableError(tlabel, "terrain", "needs a colour for each terrain")

@@ -236,6 +236,11 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
         raise VisionError(f"{path}: cannot read the calibration ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise VisionError(f"{path}: not a calibration file (expected JSON from referee vision calibrate)") from None
+    if isinstance(data, dict) and data.get("format") == "referee-vision-calibration/1":
+        raise VisionError(
+            f"{path}: made by an earlier referee (colour model 1); run referee vision calibrate "
+            "again on your calibration photo"
+        )
     try:
         cal = Calibration.model_validate(data)
     except ValidationError as exc:

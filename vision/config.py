@@ -2,7 +2,8 @@
 
 ``VisionConfig()`` holds the defaults the project measured on its own renders (see
 ``bench/bench_vision.py``); ``VisionConfig.from_yaml(path)`` reads overrides from a YAML file
-(``yaml.safe_load``; unknown keys are refused). Units: pixels of the photo unless said
+(``referee capture --config FILE``, ``referee vision calibrate --config FILE``) through the
+guarded reader ``referee.files.load_data``; unknown keys are refused. Units: pixels of the photo unless said
 otherwise; *cells* are board cells; *warp* pixels are those of the top-down board image.
 """
 
@@ -10,10 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from vision.errors import VisionError
+
+MAX_SETTINGS_BYTES = 200_000
 
 
 class _Section(BaseModel):
@@ -98,18 +100,6 @@ class GridConfig(_Section):
 
     px_per_cell: int = Field(default=48, description="Warp pixels per cell (the label templates need ~48).")
     pad_cells: float = Field(default=1.5, description="Margin warped around the grid, in cells.")
-    centre: float = Field(
-        default=0.34,
-        description="Side of the central patch that shows the counter, as a fraction of a cell.",
-    )
-    corner: float = Field(
-        default=0.09,
-        description="Side of each corner patch showing the terrain under a counter (cell share).",
-    )
-    corner_inset: float = Field(
-        default=0.035,
-        description="Gap between a corner patch and the grid line, as a fraction of a cell.",
-    )
     white_band: tuple[float, float] = Field(
         default=(0.15, 0.55),
         description="Band of the margin (cells outside the grid) sampled as the white reference.",
@@ -185,9 +175,7 @@ class ClassifyConfig(_Section):
         description="A pixel further than this many spreads from every class fits none (occluder evidence).",
     )
     adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
-    adapt_max_pixels: int = Field(
-        default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed)."
-    )
+    adapt_max_pixels: int = Field(default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed).")
     adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
     max_drift: float = Field(
         default=0.08,
@@ -306,15 +294,20 @@ class VisionConfig(_Section):
 
     @classmethod
     def from_yaml(cls, path: Path) -> VisionConfig:
-        """Returns the defaults overridden by a YAML file.
+        """Returns the defaults overridden by a YAML (or JSON) file, read through the project's
+        guarded reader (regular file, size cap, safe YAML without aliases, bounded depth).
 
         Raises:
-            VisionError: unreadable file, invalid YAML, or an unknown or invalid setting.
+            InputFileError: unreadable or invalid YAML/JSON.
+            VisionError: an unknown or invalid setting (the message names it).
         """
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise VisionError(f"{path}: cannot read vision settings ({exc.__class__.__name__})") from None
+        from referee.files import load_data
+
+        data = load_data(path, what="vision settings file", limit=MAX_SETTINGS_BYTES)
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise VisionError(f"{path}: expected a mapping of sections (registration, classify, ...)")
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

@@ -47,7 +47,9 @@ class FolderSink:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise VisionError(f"{folder}: cannot create the debug folder ({exc.strerror or exc})") from None
+            raise VisionError(
+                f"{folder}: cannot create the debug folder ({exc.strerror or exc})"
+            ) from None
         self.folder = folder
         self.written: list[Path] = []
 

@@ -30,5 +30,9 @@ class LowConfidenceError(VisionError):
         self.cells = tuple(cells)
         shown = ", ".join(self.cells[:12]) + (" ..." if len(self.cells) > 12 else "")
         extra = f" ({detail})" if detail else ""
-        super().__init__(f"{len(self.cells)} cells could not be read with confidence{extra}: {shown}")
-        self.hint = "retake the photo from above, evenly lit, with the whole board and its markers in view"
+        super().__init__(
+            f"{len(self.cells)} cells could not be read with confidence{extra}: {shown}"
+        )
+        self.hint = (
+            "retake the photo from above, evenly lit, with the whole board and its markers in view"
+        )

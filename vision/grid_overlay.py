@@ -1,9 +1,8 @@
 """The top-down board: warping the photo onto the board plane and cutting each cell's patches.
 
 Warp frame: board point (u, v) lies at warp pixel ``((u + pad) * ppc, (v + pad) * ppc)``; the
-grid cell at row r, column c spans ``[(pad + c) * ppc, (pad + c + 1) * ppc)`` across. Each cell
-gives a *centre* patch (where a counter lies) and four *corner* patches (the terrain that shows
-around a counter). A *white reference* comes from the board margin and the marker tabs.
+grid cell at row r, column c spans ``[(pad + c) * ppc, (pad + c + 1) * ppc)`` across. A *white
+reference* comes from the sheet around the grid and the marker tabs.
 """
 
 from __future__ import annotations
@@ -63,24 +62,6 @@ def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
     g = warped.grid(board.rows, board.cols)
     ppc = warped.ppc
     return g.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
-
-
-def centre_pixels(cells: npt.NDArray[np.uint8], cfg: GridConfig) -> npt.NDArray[np.uint8]:
-    """Returns each cell's central patch as (n, pixels, 3)."""
-    ppc = cells.shape[1]
-    s = max(2, round(cfg.centre * ppc))
-    a = (ppc - s) // 2
-    return cells[:, a : a + s, a : a + s].reshape(cells.shape[0], -1, 3)
-
-
-def corner_pixels(cells: npt.NDArray[np.uint8], cfg: GridConfig) -> npt.NDArray[np.uint8]:
-    """Returns each cell's four corner patches as (n, 4, pixels, 3)."""
-    ppc = cells.shape[1]
-    k = max(2, round(cfg.corner * ppc))
-    i = max(1, round(cfg.corner_inset * ppc))
-    b = ppc - i - k
-    parts = [cells[:, y : y + k, x : x + k].reshape(cells.shape[0], -1, 3) for y in (i, b) for x in (i, b)]
-    return np.stack(parts, axis=1)
 
 
 def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:

@@ -32,7 +32,10 @@ def ink(bgr: npt.NDArray[np.uint8], white: npt.NDArray[np.float64]) -> npt.NDArr
     """Returns the light-ink map of a BGR picture: the smallest white-balanced channel, so light
     labels on saturated counters stand out (0 dark or saturated, about 1 white)."""
     b, g, r = cv2.split(bgr)
-    chans = [cv2.multiply(c, 1.0 / float(w), dtype=cv2.CV_32F) for c, w in zip((b, g, r), white, strict=True)]
+    chans = [
+        cv2.multiply(c, 1.0 / float(w), dtype=cv2.CV_32F)
+        for c, w in zip((b, g, r), white, strict=True)
+    ]
     out = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
     return np.minimum(out, 1.3, dtype=np.float32)
 
@@ -73,7 +76,9 @@ def default_templates(
         ink_map = ink(canvas, np.array([255.0, 255.0, 255.0]))
         x, y = (ppc - ww) // 2, (ppc - wh) // 2
         crop = np.ascontiguousarray(ink_map[y : y + wh, x : x + ww])
-        out[legion] = [crop if sigma <= 0 else cv2.GaussianBlur(crop, (0, 0), sigma) for sigma in cfg.blurs]
+        out[legion] = [
+            crop if sigma <= 0 else cv2.GaussianBlur(crop, (0, 0), sigma) for sigma in cfg.blurs
+        ]
     _TEMPLATES[key] = out
     return dict(out)
 

@@ -1,9 +1,12 @@
 """Reading a photo safely: size and format from the file header, then a (scaled) decode.
 
-Only PNG and JPEG are accepted. Their dimensions are read from the header (PNG ``IHDR``, JPEG
-``SOFn``) and checked against the pixel cap *before* any decoding, so a decompression bomb is
-refused without allocating its pixels. Large photos are decoded at 1/2, 1/4 or 1/8 scale (JPEG
-scales during decoding, which is also much faster).
+PNG, JPEG and HEIC/HEIF (the default of many phones) are accepted. Their dimensions are read
+from the header (PNG ``IHDR``, JPEG ``SOFn``, HEIF's ``ispe`` through libheif, which parses the
+container without decoding) and checked against the pixel cap *before* any decoding, so a
+decompression bomb is refused without allocating its pixels. Large photos are decoded at 1/2,
+1/4 or 1/8 scale (JPEG scales during decoding, which is also much faster). A JPEG's EXIF
+orientation (a phone held sideways) is applied, at every scale; HEIF images come out turned as
+their container says. HEIF decoding uses ``pillow-heif`` (libheif), imported only for those files.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 import cv2
 import numpy as np
@@ -18,6 +22,9 @@ import numpy.typing as npt
 
 from vision.config import LoadConfig
 from vision.errors import VisionError
+
+if TYPE_CHECKING:
+    import pillow_heif
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_SOI = b"\xff\xd8"
@@ -46,8 +53,25 @@ class Photo:
     """The file was decoded at 1/reduction scale."""
 
 
+HEIF_BRANDS = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1"})
+"""``ftyp`` brands of HEIF still images (HEVC-coded: what phones write)."""
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether bytes start like a HEIF file (an ``ftyp`` box with a HEIF brand).
+
+    >>> is_heif(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
+    True
+    """
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return False
+    size = int.from_bytes(data[0:4], "big")
+    brands = [data[8:12]] + [data[i : i + 4] for i in range(16, min(size, 64, len(data)) - 3, 4)]
+    return any(b in HEIF_BRANDS for b in brands)
+
+
 def image_size(data: bytes) -> tuple[str, int, int]:
-    """Returns ``(format, width, height)`` read from a PNG or JPEG header.
+    """Returns ``(format, width, height)`` read from a PNG, JPEG or HEIF header.
 
     >>> image_size(PNG_SIGNATURE + struct.pack(">I4sII", 13, b"IHDR", 640, 480))
     ('png', 640, 480)
@@ -62,7 +86,91 @@ def image_size(data: bytes) -> tuple[str, int, int]:
         return "png", int(width), int(height)
     if data.startswith(JPEG_SOI):
         return ("jpeg", *_jpeg_size(data))
-    raise VisionError("not a photo: only PNG and JPEG files are read")
+    if is_heif(data):
+        return ("heif", *_heif_size(data))
+    raise VisionError("not a photo: only PNG, JPEG and HEIC/HEIF files are read")
+
+
+def _heif_size(data: bytes) -> tuple[int, int]:
+    """The primary image's size from a HEIF container (parsed, not decoded)."""
+    heif = _open_heif(data)
+    width, height = heif.size
+    return int(width), int(height)
+
+
+def _open_heif(data: bytes) -> pillow_heif.HeifFile:
+    try:
+        import pillow_heif
+    except ImportError:
+        raise VisionError(
+            "HEIC/HEIF photos need the pillow-heif package (pip install pillow-heif); or export the photo as JPEG"
+        ) from None
+    try:
+        return pillow_heif.open_heif(data, convert_hdr_to_8bit=True)
+    except (ValueError, RuntimeError, OSError):
+        raise VisionError("damaged HEIF file (its container cannot be read)") from None
+
+
+def exif_orientation(data: bytes) -> int:
+    """Returns a JPEG's EXIF orientation (1-8; 1 when absent or unreadable), from its APP1
+    segment, reading at most the segments before the image data.
+
+    >>> exif_orientation(JPEG_SOI + b"\xff\xd9")
+    1
+    """
+    pos, end = 2, len(data)
+    while pos + 4 <= end and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker in (0xD9, 0xDA):
+            break
+        if marker in _NO_LENGTH or marker == 0xFF:
+            pos += 1 if marker == 0xFF else 2
+            continue
+        length = int.from_bytes(data[pos + 2 : pos + 4], "big")
+        if length < 2:
+            break
+        body = data[pos + 4 : pos + 2 + length]
+        if marker == 0xE1 and body.startswith(b"Exif\x00\x00"):
+            return _tiff_orientation(body[6:])
+        pos += 2 + length
+    return 1
+
+
+def _tiff_orientation(tiff: bytes) -> int:
+    if len(tiff) < 8 or tiff[:2] not in (b"II", b"MM"):
+        return 1
+    order: Literal["little", "big"] = "little" if tiff[:2] == b"II" else "big"
+    ifd = int.from_bytes(tiff[4:8], order)
+    if ifd + 2 > len(tiff):
+        return 1
+    count = min(int.from_bytes(tiff[ifd : ifd + 2], order), 512)
+    for k in range(count):
+        entry = ifd + 2 + 12 * k
+        if entry + 12 > len(tiff):
+            break
+        if int.from_bytes(tiff[entry : entry + 2], order) == 0x0112:
+            value = int.from_bytes(tiff[entry + 8 : entry + 10], order)
+            return value if 1 <= value <= 8 else 1
+    return 1
+
+
+def orient(image: npt.NDArray[np.uint8], orientation: int) -> npt.NDArray[np.uint8]:
+    """Returns an image turned upright as its EXIF orientation (1-8) says."""
+    if orientation == 2:
+        return cv2.flip(image, 1)
+    if orientation == 3:
+        return cv2.rotate(image, cv2.ROTATE_180)
+    if orientation == 4:
+        return cv2.flip(image, 0)
+    if orientation == 5:
+        return cv2.transpose(image)
+    if orientation == 6:
+        return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    if orientation == 7:
+        return cv2.rotate(cv2.transpose(image), cv2.ROTATE_180)
+    if orientation == 8:
+        return cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    return image
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int]:
@@ -92,11 +200,29 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
     raise VisionError("damaged JPEG header (no frame size before the image data)")
 
 
+def _decode_heif(data: bytes, reduction: int) -> npt.NDArray[np.uint8] | None:
+    """Decodes a HEIF file's primary image to BGR (turned upright), shrunk by ``reduction``."""
+    heif = _open_heif(data)
+    try:
+        rgb = np.asarray(heif)
+    except (ValueError, RuntimeError, OSError):
+        return None
+    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4):
+        return None
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGBA2BGR if rgb.shape[2] == 4 else cv2.COLOR_RGB2BGR)
+    if reduction > 1:
+        h, w = bgr.shape[:2]
+        bgr = cv2.resize(bgr, (w // reduction, h // reduction), interpolation=cv2.INTER_AREA)
+    out: npt.NDArray[np.uint8] = bgr.astype(np.uint8)
+    return out
+
+
 def read_photo(path: Path, cfg: LoadConfig) -> Photo:
     """Returns a photo file decoded, after checking its size from the header.
 
     Raises:
-        VisionError: unreadable, not a PNG or JPEG, too large or too small, or undecodable.
+        VisionError: unreadable, not a PNG, JPEG or HEIF, too large or too small, or
+            undecodable.
     """
     label = str(path)
     try:
@@ -116,7 +242,7 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
     """Returns photo bytes decoded, after checking format and size from the header.
 
     Raises:
-        VisionError: not a PNG or JPEG, too large or too small, or undecodable.
+        VisionError: not a PNG, JPEG or HEIF, too large or too small, or undecodable.
     """
     try:
         fmt, width, height = image_size(data)
@@ -133,11 +259,17 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
     reduction = 1
     while reduction < 8 and pixels / (reduction * reduction) > cfg.work_pixels:
         reduction *= 2
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    try:
-        image = cv2.imdecode(buffer, _REDUCED[reduction])
-    except cv2.error:
-        image = None
+    image: npt.NDArray[np.uint8] | None
+    if fmt == "heif":
+        image = _decode_heif(data, reduction)
+    else:
+        buffer = np.frombuffer(data, dtype=np.uint8)
+        try:
+            image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
+        except cv2.error:
+            image = None
+        if image is not None and fmt == "jpeg":
+            image = orient(image, exif_orientation(data))
     if image is None or image.ndim != 3 or image.size == 0:
         raise VisionError(f"{label}: the {fmt.upper()} data cannot be decoded (truncated or damaged file)")
     return Photo(

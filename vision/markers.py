@@ -38,13 +38,17 @@ def dictionary(layout: MarkerLayout) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(ident)
 
 
-def grid_corner(placement: MarkerPlacement, size: float, rows: int, cols: int) -> tuple[float, float]:
+def grid_corner(
+    placement: MarkerPlacement, size: float, rows: int, cols: int
+) -> tuple[float, float]:
     """Returns the (u, v) of the grid corner a marker sits next to."""
     cu, cv_ = placement.u + size / 2, placement.v + size / 2
     return (0.0 if cu < cols / 2 else float(cols), 0.0 if cv_ < rows / 2 else float(rows))
 
 
-def tab_box(placement: MarkerPlacement, size: float, rows: int, cols: int) -> tuple[float, float, float, float]:
+def tab_box(
+    placement: MarkerPlacement, size: float, rows: int, cols: int
+) -> tuple[float, float, float, float]:
     """Returns the tab's extent ``(u0, v0, u1, v1)`` in cells: the marker plus its quiet zone,
     stretched to reach the grid corner."""
     corner_u, corner_v = grid_corner(placement, size, rows, cols)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from referee.game import Engine, GameState
     from vision.board import BoardSpec
     from vision.calibrate import Calibration
+    from vision.config import VisionConfig
     from vision.debug import DebugSink
     from vision.pipeline import Observation
 
@@ -40,12 +41,16 @@ app = typer.Typer()
 vision_app = typer.Typer(no_args_is_help=True)
 
 PhotoArg = Annotated[
-    Path, typer.Argument(help="The photo: PNG or JPEG, taken from above the board.")
+    Path, typer.Argument(help="The photo: PNG, JPEG or HEIC, taken from above the board.")
 ]
 GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game slug, e.g. cyrus-pyxis.")]
 CalibrationOpt = Annotated[
     Path | None,
     typer.Option("--calibration", "-c", help="Colour calibration from referee vision calibrate."),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", help="Vision thresholds to override (YAML; see docs/vision.md)."),
 ]
 DebugOpt = Annotated[
     Path | None, typer.Option("--debug", help="Write a picture of each stage into this folder.")
@@ -65,6 +70,14 @@ def _sink(debug: Path | None) -> DebugSink:
     from vision.debug import FolderSink, NullSink
 
     return FolderSink(debug) if debug is not None else NullSink()
+
+
+def _settings(path: Path | None) -> VisionConfig | None:
+    if path is None:
+        return None
+    from vision.config import VisionConfig
+
+    return VisionConfig.from_yaml(path)
 
 
 def _calibration(path: Path | None, board: BoardSpec) -> Calibration | None:
@@ -123,6 +136,7 @@ def capture(
     debug: DebugOpt = None,
     tables: TablesOpt = None,
     json_: JsonOpt = False,
+    config: ConfigOpt = None,
 ) -> None:
     """Read the board from an overhead photo.
 
@@ -136,14 +150,16 @@ def capture(
         engine, state, _ = load_position(_game_of_position(position, game), position, tables)
         if apply:
             raise fail("--apply plays into a game file; with --position nothing is stored", code=2)
-        _infer(engine, state, photo, calibration, answers, debug, tables, start, json_, None)
+        _infer(
+            engine, state, photo, calibration, answers, debug, tables, start, json_, None, config
+        )
         return
     if game is not None:
         if apply or answers:
             raise fail(
                 "--apply and --answer need a position: give --position or use a game file", code=2
             )
-        _observe_only(game, photo, calibration, debug, tables, json_)
+        _observe_only(game, photo, calibration, debug, tables, json_, config)
         return
     from referee.journal import GameFile
 
@@ -160,6 +176,7 @@ def capture(
             start,
             json_,
             gf if apply else None,
+            config,
         )
     if apply and not applied:
         raise fail(
@@ -175,6 +192,7 @@ def _observe_only(
     debug: Path | None,
     tables: Path | None,
     json_: bool,
+    settings: Path | None = None,
 ) -> None:
     from referee.games import find_game
     from vision.board import load_board
@@ -182,7 +200,13 @@ def _observe_only(
 
     engine = find_game(game)
     board = load_board(engine.info.slug, tables)
-    obs = observe(photo, board, calibration=_calibration(calibration, board), debug=_sink(debug))
+    obs = observe(
+        photo,
+        board,
+        _settings(settings),
+        calibration=_calibration(calibration, board),
+        debug=_sink(debug),
+    )
     if json_:
         data = obs.model_dump(mode="json")
         if data.get("identity") is None:
@@ -203,6 +227,7 @@ def _infer(
     start: float,
     json_: bool,
     gf: object | None,
+    settings: Path | None = None,
 ) -> bool | None:
     """Reads the photo against a position; plays the turn into ``gf`` if given and settled.
 
@@ -218,6 +243,7 @@ def _infer(
     obs = observe(
         photo,
         board,
+        _settings(settings),
         calibration=_calibration(calibration, board),
         labels=labels,
         debug=_sink(debug),
@@ -362,6 +388,7 @@ def calibrate(
     debug: DebugOpt = None,
     tables: TablesOpt = None,
     json_: JsonOpt = False,
+    config: ConfigOpt = None,
 ) -> None:
     """Learn your set's colours and counter labels from a photo of a known position."""
     from vision.board import load_board
@@ -377,6 +404,7 @@ def calibrate(
         module.cell_contents(state),
         legions=module.legion_labels(state),
         legion_at=module.legion_cells(state),
+        cfg=_settings(config),
         debug=_sink(debug),
     )
     save_calibration(cal, out)
