@@ -326,13 +326,16 @@ def decide(
     """Returns per cell (occupant side or None, terrain, confidence) from the colour shares.
 
     A counter needs ``cfg.counter_share`` of the central disc in its side's colour; a token
-    needs ``cfg.token_share`` of the terrain-coloured pixels in its colour (the largest token
-    colour wins; below it, the bare board). Cells with more than ``cfg.occluder_share`` of
-    pixels that fit no class are distrusted (something lies over them), and so are their
-    neighbours with occluder evidence of their own or hidden grid lines (``lines`` below
-    ``cfg.hidden_line`` of the edges around: all four hidden with no printed detail inside
-    (``cfg.smooth_texture``) make a cell covered, three make it suspect), up to
-    ``cfg.occlusion_reach`` cells away.
+    needs ``cfg.token_share`` of the inner square's terrain pixels in its colour, or under a
+    counter ``cfg.token_share_ring`` of the cell leaning toward its colour (the largest token
+    colour wins; below it, the bare board).
+
+    Distrust needs evidence of an occluder: more than ``cfg.occluder_share`` of bright pixels
+    fitting no class, or a token without its printed detail (``cfg.smooth_texture``) with two
+    of its grid lines hidden (``lines``: (n, 4) edge responses, hidden below
+    ``cfg.hidden_line`` of the edges around). It spreads up to ``cfg.occlusion_reach`` cells,
+    through cells with evidence of their own (some off-class colour, a token without detail,
+    three hidden edges).
     """
     n = ev.side_share.shape[0]
     order = np.argsort(-ev.side_share, axis=1)
