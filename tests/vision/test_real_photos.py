@@ -69,7 +69,7 @@ def test_real_photos_are_read_with_a_calibration_from_another_photo(
 def test_classes_too_alike_are_refused_with_advice(tmp_path: Path) -> None:
     path, _ = real_photo(tmp_path, 531, style=0, clean=True)
     strict = VisionConfig.model_validate({"classify": {"min_separation": 500}})
-    with pytest.raises(VisionError, match="too alike .* calibration photo again"):
+    with pytest.raises(VisionError, match=r"too alike .* calibration photo again"):
         calibrate(path, board(), cell_contents(setup_state()), cfg=strict)
 
 
@@ -175,7 +175,7 @@ def test_an_old_calibration_file_says_to_calibrate_again(tmp_path: Path) -> None
 
     old = tmp_path / "old.json"
     old.write_text(json.dumps({"format": "referee-vision-calibration/1", "board": "cyrus-pyxis"}))
-    with pytest.raises(VisionError, match="calibrate\\s+again"):
+    with pytest.raises(VisionError, match=r"calibrate\s+again"):
         load_calibration(old, board())
 
 
