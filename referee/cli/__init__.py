@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from referee.cli import demo, dice, game_file, iliad, persia, play, tables, umpire, vision
+from referee.cli import demo, dice, game_file, iliad, maps, persia, play, tables, umpire, vision
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -27,6 +27,7 @@ app.add_typer(dice.app, name="dice", help="Verifiable digital dice: show the com
 app.add_typer(iliad.app)
 app.add_typer(persia.app, name="persia", help="PERS.IA, the solo Persian opponent of 300: Earth & Water.")
 app.add_typer(vision.app)
+app.add_typer(maps.app, name="map", help="Hex world maps (Zargo's Lords): check a map file.")
 app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: printable markers, colour calibration.")
 
 

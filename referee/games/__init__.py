@@ -52,8 +52,10 @@ def find_game(name: str) -> Engine:
 
 
 def available(slug: str) -> bool:
-    """Returns True when the game's package is part of this installation."""
-    return importlib.util.find_spec(f"referee.games.{GAME_PACKAGES[slug]}") is not None
+    """Returns True when the game's package and its engine are part of this installation
+    (a package may ship its data readers before its engine, as Zargo's Lords does)."""
+    package = f"referee.games.{GAME_PACKAGES[slug]}"
+    return importlib.util.find_spec(package) is not None and importlib.util.find_spec(f"{package}.engine") is not None
 
 
 def available_games() -> list[str]:
