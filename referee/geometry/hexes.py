@@ -250,9 +250,10 @@ class HexGrid:
         can_enter: Callable[[Cell], bool],
         can_continue: Callable[[Cell], bool],
         cost: Callable[[Cell], int] | None = None,
+        step_cost: Callable[[Cell, Cell], int] | None = None,
     ) -> SearchResult:
         """Returns the hexes reachable within ``limit`` steps or cost; see :func:`referee.geometry.search.search`."""
-        return _search.search(self._adjacency, start, limit, can_enter, can_continue, cost)
+        return _search.search(self._adjacency, start, limit, can_enter, can_continue, cost, step_cost)
 
 
 def _round(point: tuple[float, float, float]) -> Cube:

@@ -71,16 +71,21 @@ def search(
     can_enter: Callable[[Cell], bool],
     can_continue: Callable[[Cell], bool],
     cost: Callable[[Cell], int] | None = None,
+    step_cost: Callable[[Cell, Cell], int] | None = None,
 ) -> SearchResult:
     """Returns the cells reachable from ``start`` within ``limit`` steps (or total cost).
 
     A cell counts as reached when it may be entered; the search goes on from it only when
     ``can_continue`` allows (an enemy stops a move; a friend may be crossed). With ``cost``
-    (the price of entering a cell, ≥ 1) the search is a Dijkstra; without it, a BFS.
+    (the price of entering a cell, ≥ 1) or ``step_cost`` (the price of one step from a cell to
+    the next, ≥ 0: a free bridge) the search is a Dijkstra; without either, a BFS.
     """
     dist: dict[Cell, int] = {start: 0}
     parent: dict[Cell, Cell] = {}
-    if cost is None:
+    if cost is not None and step_cost is None:
+        enter = cost
+        step_cost = lambda _here, nxt: enter(nxt)  # noqa: E731
+    if step_cost is None:
         queue: deque[Cell] = deque([start])
         while queue:
             here = queue.popleft()
@@ -107,7 +112,7 @@ def search(
         for nxt in adjacency[here]:
             if not can_enter(nxt):
                 continue
-            d = d0 + cost(nxt)
+            d = d0 + step_cost(here, nxt)
             if d <= limit and d < dist.get(nxt, limit + 1):
                 dist[nxt] = d
                 parent[nxt] = here
