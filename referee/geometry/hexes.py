@@ -30,11 +30,11 @@ from referee.errors import UnknownNameError
 from referee.geometry import search as _search
 from referee.geometry.search import Cell, SearchResult
 
-__all__ = ["HexGrid"]
+__all__ = ["DIRECTIONS", "HexGrid"]
 
 Cube = tuple[int, int, int]
 _NAME = re.compile(r"^\s*(\d{2})\s*[-./]?\s*(\d{2})\s*$")
-_DIRECTIONS: tuple[Cube, ...] = ((0, 1, -1), (1, 0, -1), (1, -1, 0), (0, -1, 1), (-1, 0, 1), (-1, 1, 0))
+DIRECTIONS: tuple[Cube, ...] = ((0, 1, -1), (1, 0, -1), (1, -1, 0), (0, -1, 1), (-1, 0, 1), (-1, 1, 0))
 """The six cube steps, clockwise from straight up: N, NE, SE, S, SW, NW."""
 SQRT3 = 3**0.5
 
@@ -154,7 +154,7 @@ class HexGrid:
     def step(self, cell: Cell, direction: int) -> Cell | None:
         """Returns the hex one step away in a direction (0 = N, then clockwise), or None off the map."""
         x, y, z = self.cube(cell)
-        dx, dy, dz = _DIRECTIONS[direction % 6]
+        dx, dy, dz = DIRECTIONS[direction % 6]
         return self.from_cube((x + dx, y + dy, z + dz))
 
     @cached_property
