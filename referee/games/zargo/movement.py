@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from referee.games.zargo.world import Terrain, World
 from referee.geometry.search import Cell, SearchResult
+from referee.i18n import _, ngettext
 
 __all__ = ["Mover", "Reach", "Surroundings", "reach", "why_not"]
 
@@ -110,21 +111,31 @@ def why_not(world: World, mover: Mover, around: Surroundings, goal: Cell) -> str
     """
     name = world.grid.name(goal)
     if goal == mover.start:
-        return f"{name} is where the counter already stands"
+        return _("{hex} is where the counter already stands").format(hex=name)
     if world.terrain[goal] is Terrain.SEA:
-        return f"{name} is sea; only cloud bridges cross the sea"
+        return _("{hex} is sea; only cloud bridges cross the sea").format(hex=name)
     if goal in around.enemies:
-        return f"{name} holds an enemy; attack it from a hex next to it"
+        return _("{hex} holds an enemy; attack it from a hex next to it").format(hex=name)
     if goal in around.friends and goal not in around.stack_ok:
-        return f"{name} already holds a counter; only an infantry escort or a city garrison may share a hex"
+        return _("{hex} already holds a counter; only an infantry escort or a city garrison may share a hex").format(
+            hex=name
+        )
     if goal in reach(world, mover, around).ends:
         return None
     mountain = world.terrain[goal] is Terrain.MOUNTAINS and not mover.flies
     if mountain and goal not in world.grid.neighbours(mover.start):
-        return f"{name} is a mountain: stop at its foot first, then climb it with a whole month's move"
+        return _("{hex} is a mountain: stop at its foot first, then climb it with a whole month's move").format(
+            hex=name
+        )
     no_zones = Surroundings(around.enemies, around.friends, frozenset(), around.stack_ok)
     if around.zones and goal in reach(world, mover, no_zones).ends:
-        return f"{name} lies past a hex next to an enemy; such a hex is entered only to attack, and the move ends there"
+        return _(
+            "{hex} lies past a hex next to an enemy; such a hex is entered only to attack, and the move ends there"
+        ).format(hex=name)
     if goal in reach(world, mover, Surroundings(friends=around.friends, stack_ok=around.stack_ok)).ends:
-        return f"{name} lies past an enemy; enemies are never crossed"
-    return f"{name} is out of reach: {mover.points} movement points, woods cost 2, sea only by bridges"
+        return _("{hex} lies past an enemy; enemies are never crossed").format(hex=name)
+    return ngettext(
+        "{hex} is out of reach: {n} movement point, woods cost 2, sea only by bridges",
+        "{hex} is out of reach: {n} movement points, woods cost 2, sea only by bridges",
+        mover.points,
+    ).format(hex=name, n=mover.points)
