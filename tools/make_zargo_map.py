@@ -120,7 +120,8 @@ def main() -> None:
             wrap[chr(letter)] = (grid.name(left), grid.name(right))
             letter += 1
     out = sys.stdout
-    out.write("# Zargo's world: OUR RECONSTRUCTION (provisional). The printed map is not available to us;\n")
+    out.write("# Source: our reconstruction (provisional), after the rulebook's description (LA CARTE).\n")
+    out.write("# Zargo's world: the printed map is not available to us;\n")
     out.write("# this stand-in follows the rulebook's description (four continents, seas crossed on cloud\n")
     out.write("# bridges, mountains, woods, magic chasms, lettered hexes wrapping the side edges).\n")
     out.write("# Made by tools/make_zargo_map.py; transcribe your own printed map in the same format\n")

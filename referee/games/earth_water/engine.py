@@ -435,7 +435,7 @@ class EarthWaterEngine(Engine):
 
 
 def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | CommittedDice:
-    """Returns the dice of a PERS.IA command: the face typed with ``--roll``, dice derived from
+    """Returns the dice of a PERS.IA command: the face typed with ``--dice``, dice derived from
     ``--seed`` (reproducible), else a fresh digital die.
 
     Raises:
@@ -444,7 +444,7 @@ def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | Com
     if roll is None:
         return CommittedDice.from_text(seed) if seed is not None else CommittedDice(new_seed(), "umpire")
     if not 1 <= roll <= 6:
-        raise DiceError(f"--roll {roll} is not a face of the six-sided die (1 to 6)")
+        raise DiceError(f"a die shows 1 to 6, not {roll}")
     return PhysicalDice([roll])
 
 
