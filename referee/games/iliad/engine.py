@@ -18,6 +18,7 @@ from referee.games.iliad.movement import (
     Situation,
     allowance,
     destinations,
+    god_doubled,
     in_range,
     judge_checks,
 )
@@ -165,6 +166,7 @@ class IliadEngine(Engine):
             out.append(tables.interpretation("diagonal-movement"))
             if ctx.state.wall:
                 out.append(tables.interpretation("wall-zones"))
+            out += _zone_disclosures(ctx)
         if isinstance(action, act.Attack):
             out.append(tables.interpretation("attack-in-place"))
         if isinstance(action, act.Shoot) or (isinstance(action, act.Move) and action.shoot):
@@ -416,9 +418,11 @@ class IliadEngine(Engine):
                 why = []
                 shots = list(in_range(s, here, counter.side))
         provisional = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        if god_doubled(s, counter):
+            provisional += (s.tables.interpretation("doubled-movement"),)
         return LegalReport(
             counter=counter.id, side=counter.side, value=counter.value_label,
-            square=grid.name(here) if here is not None else None, allowance=allowance(counter),
+            square=grid.name(here) if here is not None else None, allowance=allowance(counter, s),
             cells=tuple(cells), attacks=attacks, attack_here=tuple(here_attacks), shots=tuple(shots),
             why_not=tuple(why) if not (cells or here_attacks or shots) else (), provisional=provisional,
         )
@@ -458,6 +462,25 @@ class IliadEngine(Engine):
         )
 
 
+def _zone_disclosures(ctx: MoveContext) -> list[str]:
+    """The readings a move's allowance and end square depend on (doubled-movement, zone-stop,
+    arrow-target-zones)."""
+    state, tables = ctx.state, ctx.state.tables
+    out: list[str] = []
+    if god_doubled(state, ctx.counter):
+        out.append(tables.interpretation("doubled-movement"))
+    end = ctx.target
+    if end is None:
+        return out
+    zone = ctx.sit.zone_of(end)
+    attacked = {t for a in state.attacks for t in a.targets}
+    if any(e in attacked for e in zone):
+        out.append(tables.interpretation("zone-stop"))
+    if any(e in {x.target for x in state.shots} - attacked for e in zone):
+        out.append(tables.interpretation("arrow-target-zones"))
+    return out
+
+
 def _move_notes(ctx: MoveContext) -> list[Ruling]:
     state = ctx.state
     notes: list[Ruling] = []
@@ -465,7 +488,7 @@ def _move_notes(ctx: MoveContext) -> list[Ruling]:
         path = ctx.search.path(ctx.target)
         route = " → ".join(state.name(c) for c in path)
         notes.append(Ruling.event("route", f"{ctx.counter.id}: {route} ({ctx.search.distance[ctx.target]} of "
-                                  f"{allowance(ctx.counter)} points)", ()))
+                                  f"{allowance(ctx.counter, state)} points)", ()))
     if ctx.targets:
         kind = "a duel" if (len(ctx.targets) == 1 and ctx.counter.hero and state.counter(ctx.targets[0]).hero) \
             else "an open battle"
