@@ -8,6 +8,7 @@ from referee.dice import Dice
 from referee.errors import PositionError, RefereeError
 from referee.game import Action, Applied, BoardView, Engine, GameInfo, GameState, Outcome, validate_file
 from referee.games.iliad import actions as act
+from referee.games.iliad import declarations
 from referee.games.iliad.combat import Board, carry_wounded, fight_duel, resolve_move
 from referee.games.iliad.display import IliadResolution, LegalReport, board_view, status_lines
 from referee.games.iliad.movement import (
@@ -84,7 +85,8 @@ class IliadEngine(Engine):
         return texts
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> IliadState:
-        return state_from_position(load_tables(table_set), data, label)
+        state, declared = state_from_position(load_tables(table_set), data, label)
+        return declarations.judge_declarations(self, state, declared, label)
 
     def to_position(self, state: GameState) -> IliadPosition:
         return position_of(_state(state))
@@ -438,6 +440,11 @@ class IliadEngine(Engine):
         out = IliadResolution(results=tuple(board.results), events=tuple(events), winner=new.winner,
                               provisional=tuple(board.provisional), position=position_of(new))
         return new, out
+
+    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+        """What an umpire position leaves open: attacks from where counters stand beside enemies
+        and shots archers could still take (the umpire's resolve notes them)."""
+        return declarations.open_declarations(self, _state(state))
 
     def odds(self, state: GameState, text: str) -> OddsReport:
         """Returns the exact odds of a duel, battle or shot (``referee odds``)."""
