@@ -483,8 +483,13 @@ def _zone_disclosures(ctx: MoveContext) -> list[str]:
     attacked = {t for a in state.attacks for t in a.targets}
     if any(e in attacked for e in zone):
         out.append(tables.interpretation("zone-stop"))
-    if any(e in {x.target for x in state.shots} - attacked for e in zone):
-        out.append(tables.interpretation("arrow-target-zones"))
+    shot_only = {x.target for x in state.shots} - attacked
+    if shot_only:
+        reached = ctx.search.distance if ctx.search is not None else {}
+        # The reading decides when the end square, or a square the move could reach, lies in
+        # the zone of an enemy only shot at: attacked or not, it stops the move or not.
+        if any(e in shot_only for c in (end, *reached) for e in ctx.sit.zone_of(c)):
+            out.append(tables.interpretation("arrow-target-zones"))
     return out
 
 
