@@ -419,7 +419,7 @@ class IliadEngine(Engine):
             if not judge_checks(shot_ctx, SHOT_CHECKS[:3]):
                 why = []
                 shots = list(in_range(s, here, counter.side))
-        provisional = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        provisional: tuple[str, ...] = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
         if god_doubled(s, counter):
             provisional += (s.tables.interpretation("doubled-movement"),)
         return LegalReport(
