@@ -21,7 +21,7 @@ from referee.errors import PositionError
 from referee.games.iliad.state import Phase
 from referee.tables import packaged_table_set
 
-from .helpers import ENGINE, choose, codes, faces, judge, play, position
+from .helpers import ENGINE, choose, codes, faces, judge, play, position, tables_with
 
 H5 = {"day": 1, "hour": 5}  # the gods favour the Greeks (calendar.yaml)
 H2 = {"day": 1, "hour": 2}  # no god, no duel
@@ -102,6 +102,41 @@ def test_the_zone_of_an_attacked_enemy_may_still_be_crossed(tmp_path: Path) -> N
     verdict = judge(attacked, "Macaone Q7")
     assert verdict.legal, verdict
     assert "Q8" in next(n.message for n in verdict.notes if n.code == "route")
+
+
+def _readings(tmp: Path, **choices: str) -> Any:
+    """The Iliad tables with several interpretations switched (ids with underscores for dashes)."""
+    def edit(text: str) -> str:
+        data = yaml.safe_load(text)
+        for item in data["interpretations"]:
+            wanted = choices.get(item["id"].replace("-", "_"))
+            if wanted is not None:
+                assert wanted in item["options"]
+                item["choice"] = wanted
+        return "# Source: test override\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+
+    return tables_with(tmp, "rules.yaml", edit)
+
+
+def test_an_enemy_only_shot_at_still_stops_a_move_unless_the_reading_says_engaged(tmp_path: Path) -> None:
+    # As above, but Teucro shoots Cebrione instead of Diomede attacking him.
+    fields = {**H2, "counters": {"Teucro": "P5", "Macaone": "Q9", "Cebrione": "P8", "Fenice": "R8",
+                                 "Peneleo": "R9", "Ettore": "S20"}, "shots": ["Teucro shoots Cebrione"]}
+    strict = position(_readings(tmp_path / "a", diagonal_movement="orthogonal-only"), **fields)
+    verdict = judge(strict, "Macaone Q7")
+    assert codes(verdict) == ["zone-of-control"]
+    assert any("arrow-target-zones" in p for p in verdict.provisional)
+    loose = position(_readings(tmp_path / "b", diagonal_movement="orthogonal-only", arrow_target_zones="engaged"),
+                     **fields)
+    assert judge(loose, "Macaone Q7").legal
+
+
+def test_a_god_doubled_value_one_counter_moves_six_unless_the_reading_says_ten(tmp_path: Path) -> None:
+    fields = {"day": 1, "hour": 5, "counters": {"Macaone": "J15", "Ettore": "S20", "Diomede": "J5"}}
+    verdict = judge(position(**fields), "Macaone J25")
+    assert codes(verdict) == ["too-far"] and any("doubled-movement" in p for p in verdict.provisional)
+    assert judge(position(choose(tmp_path, "doubled-movement", "moves-ten"), **fields), "Macaone J25").legal
+    assert codes(judge(position(**{**fields, "hour": 2}), "Macaone J25")) == ["too-far"]  # no god this hour
 
 
 def test_attacking_another_enemy_beside_an_attacked_one_need_not_join() -> None:
