@@ -136,7 +136,10 @@ def _replay(engine: IliadEngine, state: IliadState, action: act.IliadAction, fie
             label: str) -> IliadState:
     verdict = engine.judge(state, action)
     if not verdict.legal:
-        raise refuse(label, Problem(field, verdict.violations[0]))
+        first, *more = verdict.violations
+        if more:  # the most basic violation is named; the others by their codes
+            first = first.model_copy(update={"message": f"{first.message} (also {', '.join(m.code for m in more)})"})
+        raise refuse(label, Problem(field, first))
     after = engine.apply(state, action, NoDice()).state
     assert isinstance(after, IliadState)
     return after
