@@ -57,7 +57,7 @@ def refuse(label: str, found: Problem) -> PositionError:
 # The phase and the winner
 
 
-def phase_problem(state: IliadState, declared: Declared) -> Problem | None:
+def phase_problem(state: IliadState) -> Problem | None:
     """Come si gioca, Il calendario, La notte, Scopo del gioco: the phase and the winner a
     position declares must be reachable in the sequence of play."""
     cal = state.tables.calendar
@@ -117,7 +117,7 @@ def judge_declarations(engine: IliadEngine, state: IliadState, declared: Declare
     Raises:
         PositionError: a declaration is impossible (names the file, the field and the rule).
     """
-    found = phase_problem(state, declared)
+    found = phase_problem(state)
     if found is not None:
         raise refuse(label, found)
     for field, attack in declared.attacks:
