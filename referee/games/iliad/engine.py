@@ -8,6 +8,7 @@ from referee.dice import Dice
 from referee.errors import PositionError, RefereeError
 from referee.game import Action, Applied, BoardView, Engine, GameInfo, GameState, Outcome, validate_file
 from referee.games.iliad import actions as act
+from referee.games.iliad import declarations
 from referee.games.iliad.combat import Board, carry_wounded, fight_duel, resolve_move
 from referee.games.iliad.display import IliadResolution, LegalReport, board_view, status_lines
 from referee.games.iliad.movement import (
@@ -18,6 +19,7 @@ from referee.games.iliad.movement import (
     Situation,
     allowance,
     destinations,
+    god_doubled,
     in_range,
     judge_checks,
 )
@@ -83,7 +85,8 @@ class IliadEngine(Engine):
         return texts
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> IliadState:
-        return state_from_position(load_tables(table_set), data, label)
+        state, declared = state_from_position(load_tables(table_set), data, label)
+        return declarations.judge_declarations(self, state, declared, label)
 
     def to_position(self, state: GameState) -> IliadPosition:
         return position_of(_state(state))
@@ -165,6 +168,7 @@ class IliadEngine(Engine):
             out.append(tables.interpretation("diagonal-movement"))
             if ctx.state.wall:
                 out.append(tables.interpretation("wall-zones"))
+            out += _zone_disclosures(ctx)
         if isinstance(action, act.Attack):
             out.append(tables.interpretation("attack-in-place"))
         if isinstance(action, act.Shoot) or (isinstance(action, act.Move) and action.shoot):
@@ -415,10 +419,12 @@ class IliadEngine(Engine):
             if not judge_checks(shot_ctx, SHOT_CHECKS[:3]):
                 why = []
                 shots = list(in_range(s, here, counter.side))
-        provisional = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        provisional: tuple[str, ...] = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        if god_doubled(s, counter):
+            provisional += (s.tables.interpretation("doubled-movement"),)
         return LegalReport(
             counter=counter.id, side=counter.side, value=counter.value_label,
-            square=grid.name(here) if here is not None else None, allowance=allowance(counter),
+            square=grid.name(here) if here is not None else None, allowance=allowance(counter, s),
             cells=tuple(cells), attacks=attacks, attack_here=tuple(here_attacks), shots=tuple(shots),
             why_not=tuple(why) if not (cells or here_attacks or shots) else (), provisional=provisional,
         )
@@ -434,6 +440,11 @@ class IliadEngine(Engine):
         out = IliadResolution(results=tuple(board.results), events=tuple(events), winner=new.winner,
                               provisional=tuple(board.provisional), position=position_of(new))
         return new, out
+
+    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+        """What an umpire position leaves open: attacks from where counters stand beside enemies
+        and shots archers could still take (the umpire's resolve notes them)."""
+        return declarations.open_declarations(self, _state(state))
 
     def odds(self, state: GameState, text: str) -> OddsReport:
         """Returns the exact odds of a duel, battle or shot (``referee odds``)."""
@@ -458,6 +469,30 @@ class IliadEngine(Engine):
         )
 
 
+def _zone_disclosures(ctx: MoveContext) -> list[str]:
+    """The readings a move's allowance and end square depend on (doubled-movement, zone-stop,
+    arrow-target-zones)."""
+    state, tables = ctx.state, ctx.state.tables
+    out: list[str] = []
+    if god_doubled(state, ctx.counter):
+        out.append(tables.interpretation("doubled-movement"))
+    end = ctx.target
+    if end is None:
+        return out
+    zone = ctx.sit.zone_of(end)
+    attacked = {t for a in state.attacks for t in a.targets}
+    if any(e in attacked for e in zone):
+        out.append(tables.interpretation("zone-stop"))
+    shot_only = {x.target for x in state.shots} - attacked
+    if shot_only:
+        reached = ctx.search.distance if ctx.search is not None else {}
+        # The reading decides when the end square, or a square the move could reach, lies in
+        # the zone of an enemy only shot at: attacked or not, it stops the move or not.
+        if any(e in shot_only for c in (end, *reached) for e in ctx.sit.zone_of(c)):
+            out.append(tables.interpretation("arrow-target-zones"))
+    return out
+
+
 def _move_notes(ctx: MoveContext) -> list[Ruling]:
     state = ctx.state
     notes: list[Ruling] = []
@@ -465,7 +500,7 @@ def _move_notes(ctx: MoveContext) -> list[Ruling]:
         path = ctx.search.path(ctx.target)
         route = " → ".join(state.name(c) for c in path)
         notes.append(Ruling.event("route", f"{ctx.counter.id}: {route} ({ctx.search.distance[ctx.target]} of "
-                                  f"{allowance(ctx.counter)} points)", ()))
+                                  f"{allowance(ctx.counter, state)} points)", ()))
     if ctx.targets:
         kind = "a duel" if (len(ctx.targets) == 1 and ctx.counter.hero and state.counter(ctx.targets[0]).hero) \
             else "an open battle"
