@@ -20,6 +20,7 @@ from referee.game import (
     validate_file,
 )
 from referee.games.cyrus_pyxis import actions as act
+from referee.games.cyrus_pyxis import declarations
 from referee.games.cyrus_pyxis.combat import (
     SUPPORT_CHECKS,
     CombatResult,
@@ -212,12 +213,7 @@ class CyrusEngine(Engine):
                     )
                 seen[cell] = lid
                 where[lid] = cell
-        moved: list[LegionId] = []
-        for name in pos.moved:
-            lid = legion_of(name, "moved")
-            if tables.by_id[lid].side is not pos.active:
-                raise PositionError(label, "moved", f"{lid} is not a legion of the active side ({pos.active})")
-            moved.append(lid)
+        moved = [legion_of(name, "moved") for name in pos.moved]
         supports: dict[LegionId, LegionId] = {}
         for archer, legion in pos.supports.items():
             aid = legion_of(archer, f"supports.{archer}")
@@ -231,7 +227,7 @@ class CyrusEngine(Engine):
             moved=tuple(moved), supports=supports, declaring=declaring if phase is Phase.SUPPORT else None,
             winner=pos.winner, win_reason=f"the {pos.winner} side won" if pos.winner else None,
         )
-        return state
+        return declarations.judge_declarations(self, state, label, declaring=pos.declaring, phase=pos.phase)
 
     def to_position(self, state: GameState) -> CyrusPosition:
         s = _state(state)
@@ -304,7 +300,7 @@ class CyrusEngine(Engine):
         elif isinstance(action, act.Support):
             sctx = SupportContext(s, occ, s.tables.legion(action.archer), s.tables.legion(action.legion))
             violations = [r for check in SUPPORT_CHECKS if (r := check(sctx)) is not None]
-            provisional = support_disclosures(sctx)
+            provisional = support_disclosures(sctx, violations)
             if s.phase is Phase.ANY:
                 provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.PlaceTerrain | act.Deploy):
@@ -487,11 +483,21 @@ class CyrusEngine(Engine):
         if new.phase is not Phase.OVER:
             new, more = end_turn(new)
             events += more
+        occ = occupancy(s)
+        used: list[str] = []
+        for archer, legion in s.supports.items():  # judged on load; the resolution is the first ruling to use them
+            used += support_disclosures(SupportContext(s, occ, s.tables.by_id[archer], s.tables.by_id[legion]))
         out = UmpireResolution(
             results=tuple(res.results), events=tuple(events), unresolved=tuple(res.unresolved),
-            winner=new.winner, provisional=tuple(res.provisional), position=self.to_position(new),
+            winner=new.winner, provisional=tuple(dict.fromkeys(used + res.provisional)),
+            position=self.to_position(new),
         )
         return new, out
+
+    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+        """Returns the archer supports a position could still declare before its combats
+        (``referee resolve`` notes them, ``--strict`` refuses); none once it says ``phase: combat``."""
+        return declarations.open_declarations(_state(state))
 
     # ---- display ----------------------------------------------------------------------------
 
