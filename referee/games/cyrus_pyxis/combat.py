@@ -240,10 +240,17 @@ def check_range(ctx: SupportContext) -> Ruling | None:
         return None
     terrain = ctx.state.terrain_at(start)
     limit = ARCHER_RANGE[terrain]
-    if limit == 0:
-        return None  # reported by check_archer_terrain
     grid = ctx.state.tables.grid
     distance = grid.manhattan(start, target)
+    farthest = max(ARCHER_RANGE.values())
+    if limit == 0:  # the forest itself is reported by check_archer_terrain
+        if distance <= farthest:
+            return None
+        return Ruling.violation(
+            "out-of-range",
+            f"{ctx.legion.name}'s combat on {ctx.name(target)} is {distance} squares from {ctx.archer.name}, beyond "
+            f"the {farthest} an archer reaches even from a hill", (ARCHER_SUPPORT,),
+        )
     where = f"{ctx.archer.name} on {terrain} at {ctx.name(start)}"
     if distance > limit:  # said even when the combat is in a forest: every reason counts
         return Ruling.violation(

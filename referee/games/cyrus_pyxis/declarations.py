@@ -147,7 +147,7 @@ def _origins(engine: CyrusEngine, before: CyrusState, name: LegionId) -> Ruling 
             first = v.model_copy(update={"message": f"from {grid.name(start)}, {v.message}"})
     if first is None:
         return Ruling.violation(
-            "no-origin", f"{name} cannot have moved to {grid.name(cell)}: every cell within {limit} squares is taken",
+            "no-origin", f"every cell within {limit} squares of it is taken",
             (MOVE_STEP,))
     return first
 
