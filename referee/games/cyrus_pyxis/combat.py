@@ -292,7 +292,7 @@ def support_disclosures(ctx: SupportContext, violations: Sequence[Ruling] = ()) 
 
     - engaged-archer: the archer is attacking (an attacked archer is barred under both readings);
     - arrows-over-enemies: every line of fire in range flies over an enemy legion;
-    - support-range-steps: the line of fire bends round terrain, or diagonal counting would reach;
+    - support-range-steps: counting diagonals as one square would reach a combat the steps do not;
     - support-once-per-turn: the Persian half of a turn (the archer may have supported in the
       Greek half, which a whole-turn reading would count).
     """
@@ -311,9 +311,7 @@ def support_disclosures(ctx: SupportContext, violations: Sequence[Ruling] = ()) 
         if target in reach.distance:
             if target not in arrow_reach(state, start, ctx.occ.enemy_of[ctx.archer.side]).distance:
                 out.append(rules.interpretation("arrows-over-enemies").label())
-            if reach.distance[target] > grid.manhattan(start, target):
-                out.append(rules.interpretation("support-range-steps").label())
-        elif grid.chebyshev(start, target) <= limit:
+        elif grid.chebyshev(start, target) <= limit:  # (within 3 squares a reached cell is never a detour)
             out.append(rules.interpretation("support-range-steps").label())
     if not codes and state.active is Side.PERSIAN:
         out.append(rules.interpretation("support-once-per-turn").label())
