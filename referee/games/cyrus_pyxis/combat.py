@@ -552,7 +552,7 @@ def resolve_all(state: CyrusState) -> Resolution:
             Ruling.event("combats-unresolved", f"the game ended before combats on {', '.join(unresolved)}",
                          (GAME_END,))
         )
-    new_state = state.model_copy(update={"where": where, "supports": {}})
+    new_state = state.model_copy(update={"where": where, "supports": {}, "declaring": None})
     if winner is not None:
         new_state = new_state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason})
     return Resolution(new_state, results, events, list(dict.fromkeys(provisional)), unresolved)
