@@ -66,7 +66,7 @@ def made_up(rng: random.Random) -> dict[str, Any]:
     for _ in range(fights):  # pending combats: a legion of the side to play moves onto an enemy
         name = rng.choice(list(placed[active]))
         kind = TABLES.by_id[name].kind
-        if rng.random() < 0.97 and (kind in kinds_moved and kind is not Kind.INFANTRY or name in joiners):
+        if rng.random() < 0.97 and ((kind in kinds_moved and kind is not Kind.INFANTRY) or name in joiners):
             continue
         cell = rng.choice(list(taken[active.other]))
         if cell not in taken[active]:
