@@ -487,6 +487,8 @@ class CyrusEngine(Engine):
         used: list[str] = []
         for archer, legion in s.supports.items():  # judged on load; the resolution is the first ruling to use them
             used += support_disclosures(SupportContext(s, occ, s.tables.by_id[archer], s.tables.by_id[legion]))
+        if s.supports and s.phase is Phase.ANY:  # they were judged as in the support step
+            used.append(s.tables.rules.interpretation("umpire-phase").label())
         out = UmpireResolution(
             results=tuple(res.results), events=tuple(events), unresolved=tuple(res.unresolved),
             winner=new.winner, provisional=tuple(dict.fromkeys(used + res.provisional)),

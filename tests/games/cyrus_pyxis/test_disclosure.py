@@ -166,3 +166,11 @@ def test_umpire_resolve_discloses_what_its_declared_supports_relied_on() -> None
                             persian={"Darius": "B6", "Suze": "B5"}, supports={"Messène": "Apollon"})
     assert "arrows-over-enemies" in _ids(provisional)
     assert len(_ids(provisional)) == len(set(_ids(provisional)))
+
+
+def test_umpire_resolve_of_a_position_without_a_step_names_the_reading_its_supports_used() -> None:
+    data: dict[str, Any] = {"greek": {"Apollon": "B6", "Messène": "B4"}, "persian": {"Darius": "B6"},
+                            "supports": {"Messène": "Apollon"}}
+    assert "umpire-phase" in _ids(_resolved(**data))
+    assert "umpire-phase" not in _ids(_resolved(**data, phase="combat"))
+    assert "umpire-phase" not in _ids(_resolved(**{**data, "supports": {}}, phase="combat"))
