@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 MOVED_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (
     check_own_legion, check_in_play, check_moves_once, check_quota)
 """The checks of V a legion of ``moved`` passed when it moved (the same functions ``judge`` runs)."""
+MOVED_CHECKS_AFTER_THE_END: tuple[Callable[[MoveContext], Ruling | None], ...] = (
+    check_own_legion, check_moves_once, check_quota)
+"""The same once the game is over (a king that left the board is no longer on it)."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,7 @@ def judge_moved(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusStat
         why = "" if name not in derived else (
             f" ({name} stands in its combat on {state.name(state.where[name])}, so it moved in to attack)")
         before = state.model_copy(update={"phase": Phase.MOVE, "moved": moved[:i], "supports": {}, "declaring": None})
-        checks = MOVED_CHECKS if state.phase is not Phase.OVER else (check_own_legion, check_moves_once, check_quota)
+        checks = MOVED_CHECKS if state.phase is not Phase.OVER else MOVED_CHECKS_AFTER_THE_END
         ctx = MoveContext(before, occupancy(before), legion, state.where.get(name))
         found = [r for check in checks if (r := check(ctx)) is not None]
         if found:
@@ -194,10 +197,8 @@ def judge_supports(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusS
         PositionError: a support the game would refuse (names ``supports.ARCHER`` and the rule).
     """
     tables = state.tables
-    declared: list[tuple[LegionId, LegionId]] = []
-    for archer, legion in state.supports.items():
-        declared.append((archer, legion))
-    declared.sort(key=lambda p: tables.by_id[p[0]].side is not state.active)  # stable: file order within a side
+    # The attacker's first (VI.1); sorted() is stable, so each side keeps the file's order.
+    declared = sorted(state.supports.items(), key=lambda p: tables.by_id[p[0]].side is not state.active)
     supports: dict[LegionId, LegionId] = {}
     for archer, legion in declared:
         side = tables.by_id[archer].side
