@@ -219,7 +219,10 @@ class CyrusEngine(Engine):
             aid = legion_of(archer, f"supports.{archer}")
             supports[aid] = legion_of(legion, f"supports.{archer}")
         phase = Phase(pos.phase) if pos.phase else Phase.ANY
-        declaring = pos.declaring or (pos.active if phase is Phase.SUPPORT else None)
+        declaring = pos.declaring
+        if declaring is None and phase is Phase.SUPPORT:  # VI.1: the defender declares once the attacker is done
+            defending = any(tables.by_id[a].side is not pos.active for a in supports)
+            declaring = pos.active.other if defending else pos.active
         if pos.winner is not None:
             phase = Phase.OVER
         state = CyrusState(

@@ -148,6 +148,21 @@ def test_supports_of_both_sides_in_the_combat_step() -> None:
     assert ENGINE.open_declarations(state) == ()
 
 
+def test_a_defender_support_in_the_support_step_means_the_attacker_is_done() -> None:
+    state = position(phase="support", greek={"Apollon": "B6", "Messène": "B4", "Samos": "C5"},
+                     persian={"Darius": "B6", "Amrith": "B8", "Suze": "C5", "Maabed": "C7"},
+                     supports={"Amrith": "Darius"})
+    assert state.phase is Phase.SUPPORT and state.declaring == "persian"
+    assert codes(judge(state, "support Messène Apollon")) == ["not-declaring"]
+    assert [r.message for r in ENGINE.open_declarations(state)] == [
+        "supports.Maabed: Maabed (Persian) could still support Suze"]
+    # Without Maabed nothing is left to declare: the combat step, as play would reach it.
+    closed = position(phase="support", greek={"Apollon": "B6", "Messène": "B4"},
+                      persian={"Darius": "B6", "Amrith": "B8"}, supports={"Amrith": "Darius"})
+    assert closed.phase is Phase.COMBAT and closed.supports == {"Amrith": "Darius"}
+    assert ENGINE.open_declarations(closed) == ()
+
+
 def test_a_side_with_no_possible_support_is_skipped_as_in_play() -> None:
     # The Greek declares, but no Greek archer can reach: the game would already ask the Persian.
     state = position(phase="support", declaring="greek", greek={"Apollon": "B6", "Messène": "L1"},
