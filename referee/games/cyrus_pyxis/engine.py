@@ -304,7 +304,7 @@ class CyrusEngine(Engine):
             sctx = SupportContext(s, occ, s.tables.legion(action.archer), s.tables.legion(action.legion))
             violations = [r for check in SUPPORT_CHECKS if (r := check(sctx)) is not None]
             provisional = support_disclosures(sctx, violations)
-            if s.phase is Phase.ANY:
+            if s.phase is Phase.ANY and not violations:  # refused anyway, the reading decides nothing
                 provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.PlaceTerrain | act.Deploy):
             cell = s.tables.grid.parse(action.cell)

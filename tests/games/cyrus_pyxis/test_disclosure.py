@@ -158,6 +158,9 @@ def test_readings_that_decide_nothing_stay_silent() -> None:
     guard = _verdict_ids("support Athéna Apollon", phase="support", greek={"Apollon": "B6", "Athéna": "B4"},
                          persian={"Darius": "B6", "Suze": "B5"})
     assert guard == []
+    # Without a step written, a refused support does not name umpire-phase either.
+    assert _verdict_ids("support Athéna Apollon", greek={"Apollon": "B6", "Athéna": "B4"},
+                        persian={"Darius": "B6"}) == []
 
 
 def test_umpire_resolve_discloses_what_its_declared_supports_relied_on() -> None:
