@@ -300,6 +300,8 @@ class CyrusEngine(Engine):
                 notes = _move_notes(ctx)
                 if target is None:
                     provisional += (s.tables.rules.interpretation("king-exit").label(),)
+                if s.phase is Phase.ANY:  # no step written: judged as in the movement step
+                    provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.Support):
             sctx = SupportContext(s, occ, s.tables.legion(action.archer), s.tables.legion(action.legion))
             violations = [r for check in SUPPORT_CHECKS if (r := check(sctx)) is not None]

@@ -99,8 +99,10 @@ def victory_stops_play() -> tuple[str, ...]:
 
 
 def umpire_phase() -> tuple[str, ...]:
-    # No step written: the support is judged as in the support step.
-    state = position(greek={"Apollon": "B6", "Messène": "B4"}, persian={"Darius": "B6"})
+    # No step written: the support is judged as in the support step (and a move as in the movement step).
+    state = position(greek={"Apollon": "B6", "Messène": "B4", "Samos": "E1"}, persian={"Darius": "B6"})
+    assert "interpretation umpire-phase" in " ".join(judge(state, "Samos E2").provisional)
+    assert "umpire-phase" not in " ".join(judge(position(phase="move", greek={"Samos": "E1"}), "Samos E2").provisional)
     return judge(state, "support Messène Apollon").provisional
 
 
