@@ -328,6 +328,12 @@ class Engine(ABC):
     def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, BaseModel]:
         """Resolves what is pending in an umpire position; returns the state and the results."""
 
+    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+        """Returns what an umpire position leaves open that resolving it would need (declarations
+        a player could still make, e.g. archer supports). ``referee resolve`` notes each one;
+        ``--strict`` refuses. Default: nothing is ever open."""
+        return ()
+
     # ---- display ----------------------------------------------------------------------------
 
     @abstractmethod

@@ -20,6 +20,7 @@ from referee.game import (
     validate_file,
 )
 from referee.games.cyrus_pyxis import actions as act
+from referee.games.cyrus_pyxis import declarations
 from referee.games.cyrus_pyxis.combat import (
     SUPPORT_CHECKS,
     CombatResult,
@@ -212,18 +213,16 @@ class CyrusEngine(Engine):
                     )
                 seen[cell] = lid
                 where[lid] = cell
-        moved: list[LegionId] = []
-        for name in pos.moved:
-            lid = legion_of(name, "moved")
-            if tables.by_id[lid].side is not pos.active:
-                raise PositionError(label, "moved", f"{lid} is not a legion of the active side ({pos.active})")
-            moved.append(lid)
+        moved = [legion_of(name, "moved") for name in pos.moved]
         supports: dict[LegionId, LegionId] = {}
         for archer, legion in pos.supports.items():
             aid = legion_of(archer, f"supports.{archer}")
             supports[aid] = legion_of(legion, f"supports.{archer}")
         phase = Phase(pos.phase) if pos.phase else Phase.ANY
-        declaring = pos.declaring or (pos.active if phase is Phase.SUPPORT else None)
+        declaring = pos.declaring
+        if declaring is None and phase is Phase.SUPPORT:  # VI.1: the defender declares once the attacker is done
+            defending = any(tables.by_id[a].side is not pos.active for a in supports)
+            declaring = pos.active.other if defending else pos.active
         if pos.winner is not None:
             phase = Phase.OVER
         state = CyrusState(
@@ -231,7 +230,7 @@ class CyrusEngine(Engine):
             moved=tuple(moved), supports=supports, declaring=declaring if phase is Phase.SUPPORT else None,
             winner=pos.winner, win_reason=f"the {pos.winner} side won" if pos.winner else None,
         )
-        return state
+        return declarations.judge_declarations(self, state, label, declaring=pos.declaring, phase=pos.phase)
 
     def to_position(self, state: GameState) -> CyrusPosition:
         s = _state(state)
@@ -301,11 +300,13 @@ class CyrusEngine(Engine):
                 notes = _move_notes(ctx)
                 if target is None:
                     provisional += (s.tables.rules.interpretation("king-exit").label(),)
+                if s.phase is Phase.ANY:  # no step written: judged as in the movement step
+                    provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.Support):
             sctx = SupportContext(s, occ, s.tables.legion(action.archer), s.tables.legion(action.legion))
             violations = [r for check in SUPPORT_CHECKS if (r := check(sctx)) is not None]
-            provisional = support_disclosures(sctx)
-            if s.phase is Phase.ANY:
+            provisional = support_disclosures(sctx, violations)
+            if s.phase is Phase.ANY and not violations:  # refused anyway, the reading decides nothing
                 provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.PlaceTerrain | act.Deploy):
             cell = s.tables.grid.parse(action.cell)
@@ -487,11 +488,23 @@ class CyrusEngine(Engine):
         if new.phase is not Phase.OVER:
             new, more = end_turn(new)
             events += more
+        occ = occupancy(s)
+        used: list[str] = []
+        for archer, legion in s.supports.items():  # judged on load; the resolution is the first ruling to use them
+            used += support_disclosures(SupportContext(s, occ, s.tables.by_id[archer], s.tables.by_id[legion]))
+        if s.supports and s.phase is Phase.ANY:  # they were judged as in the support step
+            used.append(s.tables.rules.interpretation("umpire-phase").label())
         out = UmpireResolution(
             results=tuple(res.results), events=tuple(events), unresolved=tuple(res.unresolved),
-            winner=new.winner, provisional=tuple(res.provisional), position=self.to_position(new),
+            winner=new.winner, provisional=tuple(dict.fromkeys(used + res.provisional)),
+            position=self.to_position(new),
         )
         return new, out
+
+    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+        """Returns the archer supports a position could still declare before its combats
+        (``referee resolve`` notes them, ``--strict`` refuses); none once it says ``phase: combat``."""
+        return declarations.open_declarations(_state(state))
 
     # ---- display ----------------------------------------------------------------------------
 
