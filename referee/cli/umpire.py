@@ -25,7 +25,7 @@ from referee.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from referee.game import Engine, GameState
+    from referee.game import AnyEngine, GameState
     from referee.journal import GameFile
     from referee.rulings import Rules
 
@@ -45,7 +45,7 @@ def _split(words: list[str], position: Path | None, what: str) -> tuple[str | No
 
 def _target(
     words: list[str], position: Path | None, file: Path, tables: Path | None, what: str
-) -> tuple[Engine, GameState, str, GameFile | None]:
+) -> tuple[AnyEngine, GameState, str, GameFile | None]:
     game_name, rest = _split(words, position, what)
     if position is not None and game_name is not None:
         engine, state, _ = load_position(game_name, position, tables)

@@ -30,7 +30,7 @@ from referee.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from referee.game import Engine, GameState
+    from referee.game import AnyEngine, GameState
     from vision.board import BoardSpec
     from vision.calibrate import Calibration
     from vision.debug import DebugSink
@@ -52,7 +52,7 @@ DebugOpt = Annotated[
 ]
 
 
-def _capture_module(engine: Engine) -> ModuleType:
+def _capture_module(engine: AnyEngine) -> ModuleType:
     """Returns the game's capture module (the rules side of reading a photo)."""
     name = f"referee.games.{engine.info.package}.capture"
     try:
@@ -193,7 +193,7 @@ def _observe_only(
 
 
 def _infer(
-    engine: Engine,
+    engine: AnyEngine,
     state: GameState,
     photo: Path,
     calibration: Path | None,

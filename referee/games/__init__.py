@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 
 from referee.errors import UnknownNameError
-from referee.game import Engine
+from referee.game import AnyEngine, Engine
 
 GAME_PACKAGES: dict[str, str] = {
     "cyrus-pyxis": "cyrus_pyxis",
@@ -22,10 +22,10 @@ GAME_PACKAGES: dict[str, str] = {
 """Slug → package of every game the referee knows of (HOUSE_STYLE §3: the one mapping).
 A game whose package is not in this installation is reported as not available."""
 
-_loaded: dict[str, Engine] = {}
+_loaded: dict[str, AnyEngine] = {}
 
 
-def find_game(name: str) -> Engine:
+def find_game(name: str) -> AnyEngine:
     """Returns the engine of a game by slug (or package name).
 
     Raises:
@@ -63,6 +63,6 @@ def available_games() -> list[str]:
     return [slug for slug in GAME_PACKAGES if available(slug)]
 
 
-def all_games() -> list[Engine]:
+def all_games() -> list[AnyEngine]:
     """Returns the engine of every available game (imports them all)."""
     return [find_game(slug) for slug in available_games()]

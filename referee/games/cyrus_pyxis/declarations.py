@@ -214,7 +214,6 @@ def judge_supports(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusS
         if not verdict.legal:
             raise refuse(label, f"supports.{archer}", *verdict.violations)
         after = engine.apply(before, action, NoDice()).state
-        assert isinstance(after, CyrusState)
         supports = dict(after.supports)
     return state.model_copy(update={"supports": supports})
 
