@@ -20,7 +20,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
@@ -108,11 +108,17 @@ class ActionRecord(BaseModel):
     details: tuple[JsonValue, ...] = Field(default=(), description="Game-specific results.")
 
 
+S = TypeVar("S", bound="GameState")
+"""A game's state type (``Engine[S, A]``)."""
+A = TypeVar("A", bound="Action")
+"""A game's action type: the union of its action models."""
+
+
 @dataclass(frozen=True)
-class Applied:
+class Applied(Generic[S]):
     """What ``apply`` returns: the new state, the events, game-specific details."""
 
-    state: GameState
+    state: S
     events: tuple[Ruling, ...] = ()
     provisional: tuple[str, ...] = ()
     details: tuple[JsonValue, ...] = ()
@@ -188,8 +194,9 @@ def canonical(value: object) -> object:
     return value
 
 
-class Engine(ABC):
-    """One game's rules engine. Subclasses implement the abstract verbs for their types."""
+class Engine(ABC, Generic[S, A]):
+    """One game's rules engine, typed by its state and action types (``Engine[CyrusState, CyrusAction]``),
+    so a game's methods take its own types and never downcast."""
 
     info: GameInfo
     position_model: type[BaseModel]
@@ -197,11 +204,11 @@ class Engine(ABC):
     # ---- state ------------------------------------------------------------------------------
 
     @abstractmethod
-    def new_state(self, table_set: TableSet) -> GameState:
+    def new_state(self, table_set: TableSet) -> S:
         """Returns the state at the very start of a game (before set-up)."""
 
     @abstractmethod
-    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
+    def setup_actions(self, state: S, data: object, label: str) -> list[str]:
         """Returns the action texts that play the set-up described by a ``--setup`` file.
 
         Raises:
@@ -209,7 +216,7 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def from_position(self, table_set: TableSet, data: object, label: str) -> GameState:
+    def from_position(self, table_set: TableSet, data: object, label: str) -> S:
         """Returns the state a position file describes.
 
         Raises:
@@ -218,23 +225,23 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def to_position(self, state: GameState) -> BaseModel:
+    def to_position(self, state: S) -> BaseModel:
         """Returns the position-file model of a state."""
 
-    def state_hash(self, state: GameState) -> str:
+    def state_hash(self, state: S) -> str:
         """Returns a stable SHA-256 of everything the state holds."""
         blob = json.dumps(canonical(state), sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
     @abstractmethod
-    def outcome(self, state: GameState) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """Returns how the game ended, or None while it goes on."""
 
     @abstractmethod
-    def to_act(self, state: GameState) -> str | None:
+    def to_act(self, state: S) -> str | None:
         """Returns the side whose input the game waits for."""
 
-    def start_from_setup(self, table_set: TableSet, data: object, label: str) -> GameState:
+    def start_from_setup(self, table_set: TableSet, data: object, label: str) -> S:
         """Returns the state after a set-up file, each placement judged and played in rule order.
 
         Raises:
@@ -246,7 +253,7 @@ class Engine(ABC):
             state, _ = self.play(state, self.parse(state, text), NoDice())
         return state
 
-    def sample_start(self, name: str = "setup.yaml") -> GameState:
+    def sample_start(self, name: str = "setup.yaml") -> S:
         """Returns the state after a set-up shipped in ``samples/<slug>/`` (tests, benches, demos)."""
         path = data_root("samples") / self.info.slug / name
         data = load_yaml_text(str(path), read_text(path, what="set-up file"))
@@ -255,7 +262,7 @@ class Engine(ABC):
     # ---- actions ----------------------------------------------------------------------------
 
     @abstractmethod
-    def parse(self, state: GameState, text: str) -> Action:
+    def parse(self, state: S, text: str) -> A:
         """Returns the action a text names.
 
         Raises:
@@ -264,7 +271,7 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def parse_adjust(self, state: GameState, text: str) -> Action:
+    def parse_adjust(self, state: S, text: str) -> A:
         """Returns the umpire override a text names (``referee adjust``).
 
         Raises:
@@ -273,18 +280,18 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def judge(self, state: GameState, action: Action) -> Verdict:
+    def judge(self, state: S, action: A) -> Verdict:
         """Returns whether the action is legal now, with every violation."""
 
     @abstractmethod
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
+    def apply(self, state: S, action: A, dice: Dice) -> Applied[S]:
         """Returns the result of an action without checking it (fast; for legal actions)."""
 
     @abstractmethod
-    def legal_actions(self, state: GameState) -> list[Action]:
+    def legal_actions(self, state: S) -> list[A]:
         """Returns every legal action now (empty when the game is over)."""
 
-    def play(self, state: GameState, action: Action, dice: Dice) -> tuple[GameState, ActionRecord]:
+    def play(self, state: S, action: A, dice: Dice) -> tuple[S, ActionRecord]:
         """Judges, then applies a legal action and returns the new state and its record.
 
         Raises:
@@ -296,8 +303,8 @@ class Engine(ABC):
         return self.commit(state, action, dice, verdict)
 
     def commit(
-        self, state: GameState, action: Action, dice: Dice, verdict: Verdict
-    ) -> tuple[GameState, ActionRecord]:
+        self, state: S, action: A, dice: Dice, verdict: Verdict
+    ) -> tuple[S, ActionRecord]:
         """Applies an action already judged legal and returns the new state and its record."""
         recorder = _Recorder(dice)
         side = self.to_act(state)
@@ -317,7 +324,7 @@ class Engine(ABC):
     # ---- umpire -----------------------------------------------------------------------------
 
     @abstractmethod
-    def legal_report(self, state: GameState, unit: str) -> BaseModel:
+    def legal_report(self, state: S, unit: str) -> BaseModel:
         """Returns what a unit may do now (``referee legal``).
 
         Raises:
@@ -325,19 +332,29 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, BaseModel]:
+    def resolve_pending(self, state: S, dice: Dice) -> tuple[S, BaseModel]:
         """Resolves what is pending in an umpire position; returns the state and the results."""
+
+    def open_declarations(self, state: S) -> tuple[Ruling, ...]:
+        """Returns what an umpire position leaves open that resolving it would need (declarations
+        a player could still make, e.g. archer supports). ``referee resolve`` notes each one;
+        ``--strict`` refuses. Default: nothing is ever open."""
+        return ()
 
     # ---- display ----------------------------------------------------------------------------
 
     @abstractmethod
-    def board_view(self, state: GameState) -> BoardView | MapView:
+    def board_view(self, state: S) -> BoardView | MapView:
         """Returns the board as data: a grid (terminal and PNG) or a table of places."""
 
     @abstractmethod
-    def status(self, state: GameState) -> list[str]:
+    def status(self, state: S) -> list[str]:
         """Returns short lines on the turn, phase and what the game waits for."""
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
         """Returns (notation, meaning) pairs shown by ``help`` in the shell."""
         return ()
+
+
+AnyEngine: TypeAlias = Engine[Any, Any]
+"""An engine of any game, as the command line, the journal and the registry hold one."""

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.dice import CommittedDice, PhysicalDice, ReplayDice, Roll, commitment, derive_faces, new_seed
 from referee.errors import DiceError, GameFileError, IllegalActionError, RefereeError, UndoError
-from referee.game import ActionRecord, Engine, GameState
+from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
 from referee.rulings import Verdict
 from referee.tables import TableSet
@@ -187,7 +187,7 @@ class GameFile:
             raise GameFileError(f"{path}: not a referee game file (format {meta.get('format')!r})")
         try:
             self.game_id = meta["game_id"]
-            self.game: Engine = find_game(meta["slug"])
+            self.game: AnyEngine = find_game(meta["slug"])
             texts = json.loads(meta["tables"])
         except (KeyError, json.JSONDecodeError) as exc:
             conn.close()
@@ -202,7 +202,7 @@ class GameFile:
     # ---- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: Path, game: Engine, table_set: TableSet, force: bool = False) -> GameFile:
+    def create(cls, path: Path, game: AnyEngine, table_set: TableSet, force: bool = False) -> GameFile:
         """Creates a new game file and returns it open.
 
         Raises:
@@ -342,7 +342,7 @@ class GameFile:
 
     def _replay(self, entries: Sequence[Entry]) -> GameState:
         game = self.game
-        state = game.new_state(self.table_set)
+        state: GameState = game.new_state(self.table_set)
         for entry in entries:
             if not entry.active:
                 continue

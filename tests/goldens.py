@@ -67,7 +67,63 @@ def playthrough() -> str:
     return json.dumps(lines, indent=1, ensure_ascii=False) + "\n"
 
 
+SAMPLE_SETUP = {"300-solo": "solo-setup.yaml"}
+PLAYTHROUGH_STEPS = 80
+PERFT_DEPTH = {"cyrus-pyxis": 2, "iliad": 2, "300-solo": 5}
+
+
+def _start(slug: str) -> object:
+    return find_game(slug).sample_start(SAMPLE_SETUP.get(slug, "setup.yaml"))
+
+
+def seeded_playthrough(slug: str) -> str:
+    """A seeded random game from the sample set-up: each action, its dice and the state hash."""
+    import random
+
+    from referee.dice import CommittedDice
+
+    engine = find_game(slug)
+    rng = random.Random(1979)
+    dice = CommittedDice(b"golden" * 6, f"golden-{slug}")
+    state = _start(slug)
+    lines: list[object] = [{"start": engine.state_hash(state)}]  # type: ignore[arg-type]
+    for _ in range(PLAYTHROUGH_STEPS):
+        legal = sorted(engine.legal_actions(state), key=lambda a: a.text())  # type: ignore[arg-type]
+        if not legal:
+            break
+        action = rng.choice(legal)
+        state, record = engine.play(state, action, dice)  # type: ignore[arg-type]
+        lines.append({"action": action.text(), "dice": [list(r.faces) for r in record.rolls],
+                      "hash": engine.state_hash(state)[:16]})  # type: ignore[arg-type]
+    return json.dumps(lines, indent=0, ensure_ascii=False) + "\n"
+
+
+def perft(slug: str) -> str:
+    """Counts of legal actions at each depth from the sample set-up (every chance fixed by one seed
+    per node, so the tree is reproducible), in the manner of chess engines' perft."""
+    from referee.dice import CommittedDice
+
+    engine = find_game(slug)
+    counts: list[int] = []
+
+    def walk(state: object, depth: int, path: str) -> None:
+        legal = engine.legal_actions(state)  # type: ignore[arg-type]
+        counts[depth] += len(legal)
+        if depth + 1 == len(counts):
+            return
+        for action in legal:
+            dice = CommittedDice(b"perft" * 7, f"{path}/{action.text()}")
+            walk(engine.apply(state, action, dice).state, depth + 1, f"{path}/{action.text()}")  # type: ignore[arg-type]
+
+    counts.extend([0] * PERFT_DEPTH[slug])
+    walk(_start(slug), 0, slug)
+    return json.dumps({"game": slug, "depth": PERFT_DEPTH[slug], "counts": counts}) + "\n"
+
+
 FILES = {"board.txt": board_text, "playthrough.json": playthrough}
+for _slug in ("cyrus-pyxis", "iliad", "300-solo"):
+    FILES[f"{_slug}-seeded.json"] = lambda s=_slug: seeded_playthrough(s)
+    FILES[f"{_slug}-perft.json"] = lambda s=_slug: perft(s)
 
 if __name__ == "__main__":
     GOLDENS.mkdir(exist_ok=True)

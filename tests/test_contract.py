@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.dice import CommittedDice
+from referee.errors import RefereeError
 from referee.game import Engine, GameState
 from referee.games import all_games
 from referee.journal import GameFile
@@ -68,22 +69,94 @@ def test_judge_agrees_with_legal_along_random_walks(slug: str) -> None:
         random_walk(GAMES[slug], 120, seed)
 
 
+SAMPLE_SETUP = {"300-solo": "solo-setup.yaml"}
+"""Each game's sample set-up under samples/<slug>/ (setup.yaml unless named here)."""
+
+
+def revalidated(state: GameState) -> GameState:
+    """Returns the state rebuilt through its model's validators (invariants raise here)."""
+    data = state.model_dump(mode="python", round_trip=True)
+    for name in type(state).model_fields:
+        data.setdefault(name, getattr(state, name))  # fields kept out of dumps (the table set)
+    return type(state).model_validate(data)
+
+
+def file_walk(engine: Engine, path: Path, steps: int, seed: int) -> tuple[GameFile, list[GameState]]:
+    """Plays a game through a real game file: the sample set-up, then random legal actions.
+
+    Nothing is swallowed: an action the engine listed as legal must be accepted by the file,
+    and every state must pass its model's validators again after the action.
+    """
+    from referee.tables import data_root, load_yaml_text
+
+    rng = random.Random(seed)
+    dice = CommittedDice(b"contract" * 4, f"file-walk-{seed}")
+    slug = engine.info.slug
+    setup = data_root("samples") / slug / SAMPLE_SETUP.get(slug, "setup.yaml")
+    gf = GameFile.create(path, engine, load_table_set(slug))
+    data = load_yaml_text(str(setup), setup.read_text(encoding="utf-8"))
+    for text in engine.setup_actions(gf.state(), data, str(setup)):
+        gf.do(text)
+    states = [gf.state()]
+    for _ in range(steps):
+        state = states[-1]
+        legal = engine.legal_actions(state)
+        if not legal:
+            assert engine.outcome(state) is not None, "no legal action but the game is not over"
+            break
+        action = rng.choice(legal)
+        _, record = engine.play(state, action, dice)  # seeded dice, typed into the file as physical
+        faces = [face for roll in record.rolls for face in roll.faces]
+        gf.do(action.text(), faces or None)
+        after = gf.state()
+        assert engine.state_hash(revalidated(after)) == engine.state_hash(after)
+        states.append(after)
+    return gf, states
+
+
 @pytest.mark.parametrize("slug", SLUGS)
-def test_journal_replay_and_export_import_reproduce_the_hash(slug: str, tmp_path: Path) -> None:
+def test_walks_from_the_sample_set_up_through_a_game_file(slug: str, tmp_path: Path) -> None:
     engine = GAMES[slug]
-    texts, _ = random_walk(engine, 60, 11)
-    with GameFile.create(tmp_path / "g.referee", engine, load_table_set(slug)) as gf:
-        for text in texts:
-            try:
-                gf.do(text)
-            except Exception:
-                break
+    gf, states = file_walk(engine, tmp_path / "g.referee", 60, 11)
+    with gf:
         expected = engine.state_hash(gf.state())
+        assert expected == engine.state_hash(states[-1])
         data = gf.export()
     with GameFile.open(tmp_path / "g.referee") as again:
         assert engine.state_hash(again.state()) == expected
     with GameFile.import_(data, tmp_path / "copy.referee", "export") as copy:
         assert engine.state_hash(copy.state()) == expected
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_judge_and_legal_agree_both_ways(slug: str, tmp_path: Path) -> None:
+    """Every listed action is judged legal, and every action judged legal is listed.
+
+    Candidates: each state's own legal actions, plus the legal actions of the states met before
+    it, parsed again in the new state (plausible moves that are often no longer legal).
+    """
+    engine = GAMES[slug]
+    gf, states = file_walk(engine, tmp_path / "g.referee", 40, 5)
+    gf.close()
+    rng = random.Random(5)
+    seen: list[str] = []
+    checked = refused = 0
+    for state in states:
+        legal = {a.text() for a in engine.legal_actions(state)}
+        for text in rng.sample(sorted(legal), min(len(legal), 40)):
+            assert engine.judge(state, engine.parse(state, text)).legal, text
+        earlier = sorted(set(seen[-400:]))
+        for text in rng.sample(earlier, min(len(earlier), 40)):
+            try:
+                action = engine.parse(state, text)
+            except RefereeError:
+                continue
+            verdict = engine.judge(state, action)
+            checked += 1
+            refused += not verdict.legal
+            assert verdict.legal == (action.text() in legal), (text, verdict.codes())
+        seen.extend(sorted(legal))
+    assert checked > 50 and refused > 0  # the generator did propose illegal actions
 
 
 @pytest.mark.parametrize("slug", SLUGS)

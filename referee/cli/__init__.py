@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from referee.cli import demo, dice, game_file, iliad, persia, play, tables, umpire, vision
+from referee.cli import demo, dice, game_file, maps, odds, play, tables, umpire, vision
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -24,10 +24,30 @@ app.add_typer(play.app)
 app.add_typer(demo.app)
 app.add_typer(tables.app)
 app.add_typer(dice.app, name="dice", help="Verifiable digital dice: show the commitment, reveal, verify.")
-app.add_typer(iliad.app)
-app.add_typer(persia.app, name="persia", help="PERS.IA, the solo Persian opponent of 300: Earth & Water.")
+app.add_typer(odds.app)
 app.add_typer(vision.app)
+app.add_typer(maps.app, name="map", help="Hex world maps (Zargo's Lords): check a map file.")
 app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: printable markers, colour calibration.")
+
+
+def _register_games(root: typer.Typer) -> None:
+    """Adds each game's own commands (``referee/games/<pkg>/cli.py``, a ``register`` function).
+
+    Importing a game's command module does not build its engine (the package builds it on first
+    use), so this costs a few milliseconds, not the games' tables.
+    """
+    import importlib
+    import importlib.util
+
+    from referee.games import GAME_PACKAGES
+
+    for package in dict.fromkeys(GAME_PACKAGES.values()):
+        name = f"referee.games.{package}.cli"
+        if importlib.util.find_spec(f"referee.games.{package}") and importlib.util.find_spec(name):
+            importlib.import_module(name).register(root)
+
+
+_register_games(app)
 
 
 def main() -> None:

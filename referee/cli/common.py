@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console, RenderableType
 
-    from referee.game import Engine, GameState
+    from referee.game import AnyEngine, GameState
     from referee.tables import TableSet
 
 P = ParamSpec("P")
@@ -171,7 +171,7 @@ def read_data_file(path: Path, what: str = "position") -> object:
         raise PositionError(exc.file, exc.field, exc.problem) from None
 
 
-def load_position(game_name: str, path: Path, tables: Path | None) -> tuple[Engine, GameState, TableSet]:
+def load_position(game_name: str, path: Path, tables: Path | None) -> tuple[AnyEngine, GameState, TableSet]:
     """Returns the engine, state and table set of an umpire position file.
 
     Raises:

@@ -25,7 +25,7 @@ from referee.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from referee.game import Engine, GameState
+    from referee.game import AnyEngine, GameState
     from referee.journal import GameFile
     from referee.rulings import Rules
 
@@ -45,7 +45,7 @@ def _split(words: list[str], position: Path | None, what: str) -> tuple[str | No
 
 def _target(
     words: list[str], position: Path | None, file: Path, tables: Path | None, what: str
-) -> tuple[Engine, GameState, str, GameFile | None]:
+) -> tuple[AnyEngine, GameState, str, GameFile | None]:
     game_name, rest = _split(words, position, what)
     if position is not None and game_name is not None:
         engine, state, _ = load_position(game_name, position, tables)
@@ -131,21 +131,39 @@ def resolve(
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     board: Annotated[bool, typer.Option(help="In a game file: show the board afterwards.")] = False,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="With --position: refuse (exit 1) while a declaration is still open.")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Resolve what is pending (combats, retreats): from a position file, or in the game file."""
+    """Resolve what is pending (combats, retreats): from a position file, or in the game file.
+
+    On a position file, declarations it leaves open (e.g. archer supports still possible) are
+    listed in a note and the resolution goes on without them; --strict refuses instead.
+    """
     from referee import render
 
     if position is not None:
         if not words:
             raise fail("with --position, give the game first, e.g. referee resolve cyrus-pyxis --position FILE", code=2)
         engine, state, _ = load_position(words[0], position, tables)
+        still_open = engine.open_declarations(state)
+        if still_open and strict:
+            listed = "; ".join(r.message for r in still_open)
+            raise fail(f"{position}: still open: {listed} (declare them, or say the step is over; --strict)")
         _, result = engine.resolve_pending(state, umpire_dice(dice, seed))  # type: ignore[arg-type]
         if json_:
-            print_json(result)
+            data = result.model_dump(mode="json")
+            data["open"] = [r.model_dump(mode="json") for r in still_open]
+            print_json(data)
             return
         explain = getattr(result, "explain", None)
         show(render.explains(result) if callable(explain) else result.model_dump_json(indent=2))  # type: ignore[arg-type]
+        if still_open:
+            from rich.text import Text
+
+            show(Text(f"note: resolved without {len(still_open)} declaration(s) still open:", style="yellow"))
+            for r in still_open:
+                show(Text(f"  - {r.message} ({'; '.join(str(c) for c in r.cites)})"))
         return
     if words:
         raise fail(f"unexpected {' '.join(words)!r}: in a game file, just type referee resolve", code=2)

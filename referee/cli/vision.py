@@ -30,7 +30,7 @@ from referee.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from referee.game import Engine, GameState
+    from referee.game import AnyEngine, GameState
     from vision.board import BoardSpec
     from vision.calibrate import Calibration
     from vision.config import VisionConfig
@@ -50,14 +50,14 @@ CalibrationOpt = Annotated[
 ]
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", help="Vision thresholds to override (YAML; see docs/vision.md)."),
+    typer.Option("--config", help="Vision thresholds to override (YAML; see docs/vision-real-photos.md)."),
 ]
 DebugOpt = Annotated[
     Path | None, typer.Option("--debug", help="Write a picture of each stage into this folder.")
 ]
 
 
-def _capture_module(engine: Engine) -> ModuleType:
+def _capture_module(engine: AnyEngine) -> ModuleType:
     """Returns the game's capture module (the rules side of reading a photo)."""
     name = f"referee.games.{engine.info.package}.capture"
     try:
@@ -217,7 +217,7 @@ def _observe_only(
 
 
 def _infer(
-    engine: Engine,
+    engine: AnyEngine,
     state: GameState,
     photo: Path,
     calibration: Path | None,

@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 
 from referee.errors import UnknownNameError
-from referee.game import Engine
+from referee.game import AnyEngine, Engine
 
 GAME_PACKAGES: dict[str, str] = {
     "cyrus-pyxis": "cyrus_pyxis",
@@ -22,10 +22,10 @@ GAME_PACKAGES: dict[str, str] = {
 """Slug → package of every game the referee knows of (HOUSE_STYLE §3: the one mapping).
 A game whose package is not in this installation is reported as not available."""
 
-_loaded: dict[str, Engine] = {}
+_loaded: dict[str, AnyEngine] = {}
 
 
-def find_game(name: str) -> Engine:
+def find_game(name: str) -> AnyEngine:
     """Returns the engine of a game by slug (or package name).
 
     Raises:
@@ -52,8 +52,10 @@ def find_game(name: str) -> Engine:
 
 
 def available(slug: str) -> bool:
-    """Returns True when the game's package is part of this installation."""
-    return importlib.util.find_spec(f"referee.games.{GAME_PACKAGES[slug]}") is not None
+    """Returns True when the game's package and its engine are part of this installation
+    (a package may ship its data readers before its engine, as Zargo's Lords does)."""
+    package = f"referee.games.{GAME_PACKAGES[slug]}"
+    return importlib.util.find_spec(package) is not None and importlib.util.find_spec(f"{package}.engine") is not None
 
 
 def available_games() -> list[str]:
@@ -61,6 +63,6 @@ def available_games() -> list[str]:
     return [slug for slug in GAME_PACKAGES if available(slug)]
 
 
-def all_games() -> list[Engine]:
+def all_games() -> list[AnyEngine]:
     """Returns the engine of every available game (imports them all)."""
     return [find_game(slug) for slug in available_games()]

@@ -87,3 +87,14 @@ def test_shell_plays_a_few_lines(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [["--help"], ["tables", "--help"], ["dice", "--help"]])
 def test_help_works(tmp_path: Path, command: list[str]) -> None:
     assert run(*command, cwd=tmp_path).returncode == 0
+
+
+def test_umpire_resolve_with_open_supports_in_a_real_process(tmp_path: Path) -> None:
+    pos = tmp_path / "open.json"
+    pos.write_text('{"game": "cyrus-pyxis", "phase": "support", "greek": {"Apollon": "B6", "Messène": "B4"},'
+                   ' "persian": {"Darius": "B6"}}', encoding="utf-8")
+    noted = run("resolve", "cyrus-pyxis", "--position", str(pos), cwd=tmp_path)
+    assert noted.returncode == 0 and "Messène (Greek) could still support Apollon" in noted.stdout
+    strict = run("resolve", "cyrus-pyxis", "--position", str(pos), "--strict", cwd=tmp_path)
+    assert strict.returncode == 1 and strict.stdout == "" and len(strict.stderr.strip().splitlines()) == 1
+    assert "still open: supports.Messène" in strict.stderr

@@ -116,3 +116,47 @@ def test_malformed_table_is_one_line(referee: Referee) -> None:
     assert result.code == 1
     assert "movement.csv: row 1 (king): max_squares:" in result.err
     assert len(result.err.strip().splitlines()) == 1
+
+
+OPEN = {
+    "game": "cyrus-pyxis", "active": "greek", "phase": "support",
+    "greek": {"Apollon": "B6", "Messène": "B4"}, "persian": {"Darius": "B6", "Amrith": "B8"},
+}
+
+
+def test_resolve_notes_supports_still_open(referee: Referee) -> None:
+    pos = write(referee.cwd / "open.yaml", OPEN)
+    before = pos.read_bytes()
+    result = referee("resolve", "cyrus-pyxis", "--position", str(pos))
+    assert result.code == 0
+    assert "resolved without 2 declaration(s) still open" in result.out
+    assert "Messène (Greek) could still support Apollon" in result.out
+    assert "Amrith (Persian) could still support Darius" in result.out
+    data = json.loads(referee("resolve", "cyrus-pyxis", "--position", str(pos), "--json").out)
+    assert [o["code"] for o in data["open"]] == ["support-open", "support-open"]
+    assert data["results"][0]["attacker"]["support"] is None  # resolved without them, and said so
+    strict = referee("resolve", "cyrus-pyxis", "--position", str(pos), "--strict")
+    assert strict.code == 1 and strict.out == ""
+    assert len(strict.err.strip().splitlines()) == 1
+    assert "open.yaml: still open: supports.Messène" in strict.err and "supports.Amrith" in strict.err
+    assert pos.read_bytes() == before
+
+
+def test_resolve_with_nothing_open_has_no_note(referee: Referee) -> None:
+    pos = write(referee.cwd / "done.yaml", {**OPEN, "phase": "combat", "supports": {"Messène": "Apollon"}})
+    result = referee("resolve", "cyrus-pyxis", "--position", str(pos), "--strict")
+    assert result.code == 0 and "still open" not in result.out
+    assert json.loads(referee("resolve", "cyrus-pyxis", "--position", str(pos), "--json").out)["open"] == []
+
+
+def test_an_impossible_support_refuses_the_file_in_one_line(referee: Referee) -> None:
+    pos = write(referee.cwd / "position.yaml", {
+        "game": "cyrus-pyxis", "terrain": {"forest": ["B6", "J3"]}, "greek": {"Apollon": "B6", "Messène": "J3"},
+        "persian": {"Darius": "B6"}, "supports": {"Messène": "Apollon"}})
+    for command in (("resolve", "cyrus-pyxis", "--position", str(pos)),
+                    ("judge", "cyrus-pyxis", "--position", str(pos), "Apollon B5")):
+        result = referee(*command)
+        assert result.code == 1 and result.out == ""
+        assert len(result.err.strip().splitlines()) == 1
+        assert "position.yaml: supports.Messène: Messène stands in the forest on J3" in result.err
+        assert "(IV.2-1 Archer support conditions)" in result.err

@@ -1,4 +1,4 @@
-"""README (photo capture): the tour's commands work as written (a fresh folder, the samples beside it)."""
+"""docs/vision.md (photo capture): the tour's commands work as written (a fresh folder, the samples beside it)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-DOC = (ROOT / "README.md").read_text(encoding="utf-8")
+DOC = (ROOT / "docs" / "vision.md").read_text(encoding="utf-8")
 
 
 def tour() -> list[str]:

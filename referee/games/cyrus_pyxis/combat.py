@@ -14,7 +14,7 @@ Persian does, each result standing for the next. Entry points: :func:`support_ch
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
@@ -58,12 +58,13 @@ ARCHER_RANGE: dict[Terrain, int] = {Terrain.PLAIN: 2, Terrain.HILL: 3, Terrain.F
 SUPPORT_BONUS = 1  # IV.2-2
 
 
-def arrow_reach(state: CyrusState, archer_cell: Cell) -> SearchResult:
+def arrow_reach(state: CyrusState, archer_cell: Cell, not_over: frozenset[Cell] = frozenset()) -> SearchResult:
     """IV.2-1: cells an archer's support reaches: orthogonal steps within range, over legions,
-    never through a forest or hill cell (such a cell may still be the last one)."""
+    never through a forest or hill cell (such a cell may still be the last one). ``not_over``:
+    cells the arrows may not fly over either (to test the other reading of arrows-over-enemies)."""
     limit = ARCHER_RANGE[state.terrain_at(archer_cell)]
     return state.tables.grid.search(
-        archer_cell, limit, lambda c: True, lambda c: state.terrain_at(c) is Terrain.PLAIN
+        archer_cell, limit, lambda c: True, lambda c: state.terrain_at(c) is Terrain.PLAIN and c not in not_over
     )
 
 
@@ -239,19 +240,26 @@ def check_range(ctx: SupportContext) -> Ruling | None:
         return None
     terrain = ctx.state.terrain_at(start)
     limit = ARCHER_RANGE[terrain]
-    if limit == 0 or ctx.state.terrain_at(target) is Terrain.FOREST:
-        return None  # reported by the terrain checks
-    if target in arrow_reach(ctx.state, start).distance:
-        return None
     grid = ctx.state.tables.grid
     distance = grid.manhattan(start, target)
+    farthest = max(ARCHER_RANGE.values())
+    if limit == 0:  # the forest itself is reported by check_archer_terrain
+        if distance <= farthest:
+            return None
+        return Ruling.violation(
+            "out-of-range",
+            f"{ctx.legion.name}'s combat on {ctx.name(target)} is {distance} squares from {ctx.archer.name}, beyond "
+            f"the {farthest} an archer reaches even from a hill", (ARCHER_SUPPORT,),
+        )
     where = f"{ctx.archer.name} on {terrain} at {ctx.name(start)}"
-    if distance > limit:
+    if distance > limit:  # said even when the combat is in a forest: every reason counts
         return Ruling.violation(
             "out-of-range",
             f"{where} reaches {limit} squares; {ctx.legion.name}'s combat on {ctx.name(target)} is {distance} away",
             (ARCHER_SUPPORT,),
         )
+    if ctx.state.terrain_at(target) is Terrain.FOREST or target in arrow_reach(ctx.state, start).distance:
+        return None  # a combat in a forest is reported by check_combat_terrain
     return Ruling.violation(
         "arrows-blocked",
         f"every line of fire of at most {limit} squares from {ctx.name(start)} to {ctx.name(target)} "
@@ -275,12 +283,38 @@ SUPPORT_CHECKS: tuple[Callable[[SupportContext], Ruling | None], ...] = (
 )
 
 
-def support_disclosures(ctx: SupportContext) -> tuple[str, ...]:
-    """Interpretations a support verdict relied on."""
-    rules = ctx.state.tables.rules
-    out = [rules.interpretation("support-range-steps").label(), rules.interpretation("support-once-per-turn").label()]
-    if ctx.occ.combat_of(ctx.archer) is not None:
+RANGE_CODES = frozenset({"out-of-range", "arrows-blocked"})
+
+
+def support_disclosures(ctx: SupportContext, violations: Sequence[Ruling] = ()) -> tuple[str, ...]:
+    """Interpretations that decide a support verdict: each is named only where the other reading
+    would rule otherwise (``violations``: what the checks found; none for an applied support).
+
+    - engaged-archer: the archer is attacking (an attacked archer is barred under both readings);
+    - arrows-over-enemies: every line of fire in range flies over an enemy legion;
+    - support-range-steps: counting diagonals as one square would reach a combat the steps do not;
+    - support-once-per-turn: the Persian half of a turn (the archer may have supported in the
+      Greek half, which a whole-turn reading would count).
+    """
+    rules, state = ctx.state.tables.rules, ctx.state
+    codes = {v.code for v in violations}
+    out: list[str] = []
+    engaged = ctx.occ.combat_of(ctx.archer)
+    if engaged is not None and ctx.archer is not ctx.legion and ctx.archer.side is state.active \
+            and not codes - {"archer-engaged"}:
         out.append(rules.interpretation("engaged-archer").label())
+    start, target = ctx.cell(ctx.archer), ctx.occ.combat_of(ctx.legion)
+    if start is not None and target is not None and not codes - RANGE_CODES:
+        grid = state.tables.grid
+        limit = ARCHER_RANGE[state.terrain_at(start)]
+        reach = arrow_reach(state, start)
+        if target in reach.distance:
+            if target not in arrow_reach(state, start, ctx.occ.enemy_of[ctx.archer.side]).distance:
+                out.append(rules.interpretation("arrows-over-enemies").label())
+        elif grid.chebyshev(start, target) <= limit:  # (within 3 squares a reached cell is never a detour)
+            out.append(rules.interpretation("support-range-steps").label())
+    if not codes and state.active is Side.PERSIAN:
+        out.append(rules.interpretation("support-once-per-turn").label())
     return tuple(out)
 
 
@@ -518,7 +552,7 @@ def resolve_all(state: CyrusState) -> Resolution:
             Ruling.event("combats-unresolved", f"the game ended before combats on {', '.join(unresolved)}",
                          (GAME_END,))
         )
-    new_state = state.model_copy(update={"where": where, "supports": {}})
+    new_state = state.model_copy(update={"where": where, "supports": {}, "declaring": None})
     if winner is not None:
         new_state = new_state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason})
     return Resolution(new_state, results, events, list(dict.fromkeys(provisional)), unresolved)

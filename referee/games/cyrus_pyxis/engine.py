@@ -9,17 +9,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.dice import Dice
 from referee.errors import PositionError, UnknownNameError
 from referee.game import (
-    Action,
     Applied,
     BoardView,
     CellView,
     Engine,
     GameInfo,
-    GameState,
     Outcome,
     validate_file,
 )
 from referee.games.cyrus_pyxis import actions as act
+from referee.games.cyrus_pyxis import declarations
 from referee.games.cyrus_pyxis.combat import (
     SUPPORT_CHECKS,
     CombatResult,
@@ -134,12 +133,8 @@ class UmpireResolution(BaseModel):
         return lines
 
 
-def _state(state: GameState) -> CyrusState:
-    assert isinstance(state, CyrusState), type(state)
-    return state
 
-
-class CyrusEngine(Engine):
+class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
     """Cyrus & Pyxis (Editions UGO). Combat is deterministic: no dice."""
 
     info = INFO
@@ -154,8 +149,8 @@ class CyrusEngine(Engine):
     def new_state(self, table_set: TableSet) -> CyrusState:
         return CyrusState(tables=load_tables(table_set), phase=Phase.SETUP)
 
-    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
-        s = _state(state)
+    def setup_actions(self, state: CyrusState, data: object, label: str) -> list[str]:
+        s = state
         setup = validate_file(SetupFile, data, label)
         texts: list[str] = []
         for what in ("forest", "hill"):
@@ -212,18 +207,16 @@ class CyrusEngine(Engine):
                     )
                 seen[cell] = lid
                 where[lid] = cell
-        moved: list[LegionId] = []
-        for name in pos.moved:
-            lid = legion_of(name, "moved")
-            if tables.by_id[lid].side is not pos.active:
-                raise PositionError(label, "moved", f"{lid} is not a legion of the active side ({pos.active})")
-            moved.append(lid)
+        moved = [legion_of(name, "moved") for name in pos.moved]
         supports: dict[LegionId, LegionId] = {}
         for archer, legion in pos.supports.items():
             aid = legion_of(archer, f"supports.{archer}")
             supports[aid] = legion_of(legion, f"supports.{archer}")
         phase = Phase(pos.phase) if pos.phase else Phase.ANY
-        declaring = pos.declaring or (pos.active if phase is Phase.SUPPORT else None)
+        declaring = pos.declaring
+        if declaring is None and phase is Phase.SUPPORT:  # VI.1: the defender declares once the attacker is done
+            defending = any(tables.by_id[a].side is not pos.active for a in supports)
+            declaring = pos.active.other if defending else pos.active
         if pos.winner is not None:
             phase = Phase.OVER
         state = CyrusState(
@@ -231,10 +224,10 @@ class CyrusEngine(Engine):
             moved=tuple(moved), supports=supports, declaring=declaring if phase is Phase.SUPPORT else None,
             winner=pos.winner, win_reason=f"the {pos.winner} side won" if pos.winner else None,
         )
-        return state
+        return declarations.judge_declarations(self, state, label, declaring=pos.declaring, phase=pos.phase)
 
-    def to_position(self, state: GameState) -> CyrusPosition:
-        s = _state(state)
+    def to_position(self, state: CyrusState) -> CyrusPosition:
+        s = state
         grid = s.tables.grid
         order = {lg.name: i for i, lg in enumerate(s.tables.legions)}
         by_side: dict[Side, dict[str, str]] = {Side.GREEK: {}, Side.PERSIAN: {}}
@@ -258,15 +251,15 @@ class CyrusEngine(Engine):
             winner=s.winner,
         )
 
-    def outcome(self, state: GameState) -> Outcome | None:
-        s = _state(state)
+    def outcome(self, state: CyrusState) -> Outcome | None:
+        s = state
         if s.phase is not Phase.OVER:
             return None
         reason = s.win_reason or "game over"
         return Outcome(winner=s.winner, reason=reason, ruling=Ruling.event("victory", reason, (GOAL, GAME_END)))
 
-    def to_act(self, state: GameState) -> str | None:
-        s = _state(state)
+    def to_act(self, state: CyrusState) -> str | None:
+        s = state
         if s.phase is Phase.SETUP:
             return setup_progress(s)[0].value
         if s.phase is Phase.OVER:
@@ -277,14 +270,14 @@ class CyrusEngine(Engine):
 
     # ---- actions ----------------------------------------------------------------------------
 
-    def parse(self, state: GameState, text: str) -> Action:
-        return act.parse_action(_state(state), text)
+    def parse(self, state: CyrusState, text: str) -> act.CyrusAction:
+        return act.parse_action(state, text)
 
-    def parse_adjust(self, state: GameState, text: str) -> Action:
-        return act.parse_adjust(_state(state), text)
+    def parse_adjust(self, state: CyrusState, text: str) -> act.CyrusAction:
+        return act.parse_adjust(state, text)
 
-    def judge(self, state: GameState, action: Action) -> Verdict:
-        s = _state(state)
+    def judge(self, state: CyrusState, action: act.CyrusAction) -> Verdict:
+        s = state
         occ = occupancy(s)
         text = action.text()
         violations: list[Ruling] = []
@@ -301,11 +294,13 @@ class CyrusEngine(Engine):
                 notes = _move_notes(ctx)
                 if target is None:
                     provisional += (s.tables.rules.interpretation("king-exit").label(),)
+                if s.phase is Phase.ANY:  # no step written: judged as in the movement step
+                    provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.Support):
             sctx = SupportContext(s, occ, s.tables.legion(action.archer), s.tables.legion(action.legion))
             violations = [r for check in SUPPORT_CHECKS if (r := check(sctx)) is not None]
-            provisional = support_disclosures(sctx)
-            if s.phase is Phase.ANY:
+            provisional = support_disclosures(sctx, violations)
+            if s.phase is Phase.ANY and not violations:  # refused anyway, the reading decides nothing
                 provisional += (s.tables.rules.interpretation("umpire-phase").label(),)
         elif isinstance(action, act.PlaceTerrain | act.Deploy):
             cell = s.tables.grid.parse(action.cell)
@@ -328,8 +323,8 @@ class CyrusEngine(Engine):
             raise TypeError(f"not a Cyrus & Pyxis action: {action!r}")
         return Verdict(action=text, violations=tuple(violations), notes=tuple(notes), provisional=provisional)
 
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
-        s = _state(state)
+    def apply(self, state: CyrusState, action: act.CyrusAction, dice: Dice) -> Applied[CyrusState]:
+        s = state
         grid = s.tables.grid
         if isinstance(action, act.Move):
             legion = s.tables.legion(action.legion)
@@ -394,13 +389,13 @@ class CyrusEngine(Engine):
             return Applied(new)
         raise TypeError(f"not a Cyrus & Pyxis action: {action!r}")
 
-    def legal_actions(self, state: GameState) -> list[Action]:
-        s = _state(state)
+    def legal_actions(self, state: CyrusState) -> list[act.CyrusAction]:
+        s = state
         if s.phase is Phase.OVER:
             return []
         occ = occupancy(s)
         grid = s.tables.grid
-        out: list[Action] = []
+        out: list[act.CyrusAction] = []
         if s.phase is Phase.SETUP:
             side, what, _, _ = setup_progress(s)
             cells = legal_setup_cells(s, occ)
@@ -443,8 +438,8 @@ class CyrusEngine(Engine):
 
     # ---- umpire -----------------------------------------------------------------------------
 
-    def legal_report(self, state: GameState, unit: str) -> LegalReport:
-        s = _state(state)
+    def legal_report(self, state: CyrusState, unit: str) -> LegalReport:
+        s = state
         legion = s.tables.legion(unit)
         occ = occupancy(s)
         cell = s.where.get(legion.name)
@@ -479,24 +474,36 @@ class CyrusEngine(Engine):
             supports=supports, why_not=tuple(why) if not cells and not supports else (),
         )
 
-    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, UmpireResolution]:
-        s = _state(state)
+    def resolve_pending(self, state: CyrusState, dice: Dice) -> tuple[CyrusState, UmpireResolution]:
+        s = state
         res = resolve_all(s)
         new = res.state
         events = list(res.events)
         if new.phase is not Phase.OVER:
             new, more = end_turn(new)
             events += more
+        occ = occupancy(s)
+        used: list[str] = []
+        for archer, legion in s.supports.items():  # judged on load; the resolution is the first ruling to use them
+            used += support_disclosures(SupportContext(s, occ, s.tables.by_id[archer], s.tables.by_id[legion]))
+        if s.supports and s.phase is Phase.ANY:  # they were judged as in the support step
+            used.append(s.tables.rules.interpretation("umpire-phase").label())
         out = UmpireResolution(
             results=tuple(res.results), events=tuple(events), unresolved=tuple(res.unresolved),
-            winner=new.winner, provisional=tuple(res.provisional), position=self.to_position(new),
+            winner=new.winner, provisional=tuple(dict.fromkeys(used + res.provisional)),
+            position=self.to_position(new),
         )
         return new, out
 
+    def open_declarations(self, state: CyrusState) -> tuple[Ruling, ...]:
+        """Returns the archer supports a position could still declare before its combats
+        (``referee resolve`` notes them, ``--strict`` refuses); none once it says ``phase: combat``."""
+        return declarations.open_declarations(state)
+
     # ---- display ----------------------------------------------------------------------------
 
-    def board_view(self, state: GameState) -> BoardView:
-        s = _state(state)
+    def board_view(self, state: CyrusState) -> BoardView:
+        s = state
         tables, grid = s.tables, s.tables.grid
         occ = occupancy(s)
         cells: list[CellView] = []
@@ -526,8 +533,8 @@ class CyrusEngine(Engine):
             edges=("", "East: Greek king exits", "", "West: Persian king exits"),
         )
 
-    def status(self, state: GameState) -> list[str]:
-        s = _state(state)
+    def status(self, state: CyrusState) -> list[str]:
+        s = state
         grid = s.tables.grid
         if s.phase is Phase.SETUP:
             side, what, count, placed = setup_progress(s)

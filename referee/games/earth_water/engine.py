@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
 from referee.errors import DiceError, NotationError
-from referee.game import Action, Applied, Engine, GameInfo, GameState, MapView, Outcome
+from referee.game import Applied, Engine, GameInfo, MapView, Outcome
 from referee.games.earth_water import actions as act
 from referee.games.earth_water import bot, declarations
 from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure, relies_on
@@ -81,19 +81,8 @@ class BattleReport(BaseModel):
         return lines + ([relies_on(self.provisional)] if self.provisional else [])
 
 
-def _state(state: GameState) -> EarthWaterState:
-    assert isinstance(state, EarthWaterState), type(state)
-    return state
 
-
-def _action(action: Action) -> act.EarthWaterAction:
-    assert isinstance(action, act.Setup | act.Persia | act.Buy | act.Done | act.LandMove | act.NavalMove | act.Event
-                      | act.Pass | act.Fight | act.Retreat | act.BurnBridge | act.Keep | act.Remove | act.SetUnits
-                      | act.SetValue), type(action)
-    return action
-
-
-class EarthWaterEngine(Engine):
+class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
     """300: Earth & Water, solo mode: the player's Greeks against PERS.IA."""
 
     info = INFO
@@ -118,8 +107,8 @@ class EarthWaterEngine(Engine):
             portraits={"persia": setup.portraits.persia, "greece": setup.portraits.greece},
         )
 
-    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
-        s = _state(state)
+    def setup_actions(self, state: EarthWaterState, data: object, label: str) -> list[str]:
+        s = state
         self._set_up(s.tables, data, label)  # reports problems against the file
         assert isinstance(data, dict)
         return [act.setup_text(data)]
@@ -134,11 +123,11 @@ class EarthWaterEngine(Engine):
     def from_position(self, table_set: TableSet, data: object, label: str) -> EarthWaterState:
         return state_from_position(self, load_tables(table_set), data, label)
 
-    def to_position(self, state: GameState) -> EarthWaterPosition:
-        return position_of(_state(state))
+    def to_position(self, state: EarthWaterState) -> EarthWaterPosition:
+        return position_of(state)
 
-    def outcome(self, state: GameState) -> Outcome | None:
-        s = _state(state)
+    def outcome(self, state: EarthWaterState) -> Outcome | None:
+        s = state
         if s.phase is not Phase.OVER:
             return None
         reason = s.end_reason or "game over"
@@ -146,8 +135,8 @@ class EarthWaterEngine(Engine):
         return Outcome(winner=s.winner.value if s.winner else None, reason=reason,
                        ruling=Ruling.event("victory", reason, cites))
 
-    def to_act(self, state: GameState) -> str | None:
-        s = _state(state)
+    def to_act(self, state: EarthWaterState) -> str | None:
+        s = state
         if s.phase is Phase.OVER:
             return None
         if s.battle is not None or s.may_burn:
@@ -160,8 +149,8 @@ class EarthWaterEngine(Engine):
 
     # ---- actions ----------------------------------------------------------------------------
 
-    def parse(self, state: GameState, text: str) -> Action:
-        s = _state(state)
+    def parse(self, state: EarthWaterState, text: str) -> act.EarthWaterAction:
+        s = state
         parsed = act.parse_action(s, text)
         if isinstance(parsed, act.Setup):
             try:
@@ -172,11 +161,11 @@ class EarthWaterEngine(Engine):
             return act.Setup(position=act.setup_text(data)[len("setup "):])
         return parsed
 
-    def parse_adjust(self, state: GameState, text: str) -> Action:
-        return act.parse_adjust(_state(state), text)
+    def parse_adjust(self, state: EarthWaterState, text: str) -> act.EarthWaterAction:
+        return act.parse_adjust(state, text)
 
-    def judge(self, state: GameState, action: Action) -> Verdict:
-        s, a = _state(state), _action(action)
+    def judge(self, state: EarthWaterState, action: act.EarthWaterAction) -> Verdict:
+        s, a = state, action
         found = violations(s, a)
         notes: list[Ruling] = []
         if not found and isinstance(a, act.Event):
@@ -184,8 +173,8 @@ class EarthWaterEngine(Engine):
                                       f"referee adjust ... --reason '{a.name}'", (BASE_OPERATIONS,)))
         return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes), provisional=disclosures(s, a))
 
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
-        s, a = _state(state), _action(action)
+    def apply(self, state: EarthWaterState, action: act.EarthWaterAction, dice: Dice) -> Applied[EarthWaterState]:
+        s, a = state, action
         if not isinstance(a, act.BurnBridge) and (s.may_burn or s.fresh):
             s = s.model_copy(update={"may_burn": False, "fresh": False})
         if isinstance(a, act.Persia):
@@ -337,17 +326,17 @@ class EarthWaterEngine(Engine):
         s, more = end_turn(s, Side.GREECE, False)
         return s, events + more, used, ()
 
-    def legal_actions(self, state: GameState) -> list[Action]:
-        return list(legal_actions(_state(state)))
+    def legal_actions(self, state: EarthWaterState) -> list[act.EarthWaterAction]:
+        return list(legal_actions(state))
 
     # ---- umpire -----------------------------------------------------------------------------
 
-    def legal_report(self, state: GameState, unit: str) -> BaseModel:
-        s = _state(state)
+    def legal_report(self, state: EarthWaterState, unit: str) -> BaseModel:
+        s = state
         return city_report(s, s.tables.city(unit))
 
-    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, BattleReport]:
-        s = _state(state)
+    def resolve_pending(self, state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, BattleReport]:
+        s = state
         if s.battle is None:
             return s, BattleReport(rounds=(), events=(), position=position_of(s))
         battle = s.battle
@@ -367,15 +356,15 @@ class EarthWaterEngine(Engine):
         return new, BattleReport(rounds=tuple(rounds), events=tuple(notes + events + more + won),
                                  position=position_of(new), provisional=tuple(dict.fromkeys(used)))
 
-    def open_declarations(self, state: GameState) -> tuple[Ruling, ...]:
+    def open_declarations(self, state: EarthWaterState) -> tuple[Ruling, ...]:
         """Returns what a position leaves open that resolving it would need (``referee resolve``
         notes them, ``--strict`` refuses): the origin of a Greek attack when several cities fit."""
-        return declarations.open_declarations(self, _state(state))
+        return declarations.open_declarations(self, state)
 
     # ---- display ----------------------------------------------------------------------------
 
-    def board_view(self, state: GameState) -> MapView:
-        s = _state(state)
+    def board_view(self, state: EarthWaterState) -> MapView:
+        s = state
         rows: list[tuple[str, ...]] = []
         for city in s.tables.cities:
             row, g = s.tables.row(city), s.at(city)
@@ -392,8 +381,8 @@ class EarthWaterEngine(Engine):
             "City", "Major", "Port", "Amph.", "Greek A/F", "Persian A/F", "Control"),
             rows=tuple(rows), status=tuple(self.status(s)), notes=notes)
 
-    def status(self, state: GameState) -> list[str]:
-        s = _state(state)
+    def status(self, state: EarthWaterState) -> list[str]:
+        s = state
         score = f"{abs(s.score)} {'Persian' if s.score > 0 else 'Greek'} side" if s.score else "0"
         lines = [f"Campaign {s.campaign}, {PHASE_NAMES[s.phase]}; score {score}; hands Persia {s.hands.persia}, "
                  f"Greece {s.hands.greece}"]
@@ -435,7 +424,7 @@ class EarthWaterEngine(Engine):
 
 
 def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | CommittedDice:
-    """Returns the dice of a PERS.IA command: the face typed with ``--roll``, dice derived from
+    """Returns the dice of a PERS.IA command: the face typed with ``--dice``, dice derived from
     ``--seed`` (reproducible), else a fresh digital die.
 
     Raises:
@@ -444,7 +433,7 @@ def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | Com
     if roll is None:
         return CommittedDice.from_text(seed) if seed is not None else CommittedDice(new_seed(), "umpire")
     if not 1 <= roll <= 6:
-        raise DiceError(f"--roll {roll} is not a face of the six-sided die (1 to 6)")
+        raise DiceError(f"a die shows 1 to 6, not {roll}")
     return PhysicalDice([roll])
 
 

@@ -83,7 +83,7 @@ def _operations(state: EarthWaterState) -> list[act.EarthWaterAction]:
 
 def _supply(state: EarthWaterState) -> list[act.EarthWaterAction]:
     out: list[act.EarthWaterAction] = [act.Done()]
-    # Only a keep that discards something: a repeated no-op keep would never end a playout.
+    # Only a keep that discards something (judge refuses one that keeps the whole hand).
     top = min(state.tables.base.greek_hand_kept.value, state.hands.greece - 1)
     out += [act.Keep(count=n) for n in range(top + 1)]
     due = greek_attrition_due(state)

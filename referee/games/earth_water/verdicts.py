@@ -162,10 +162,14 @@ def _supply(state: EarthWaterState, action: act.Keep | act.Remove) -> list[Rulin
     if found is not None:
         return [found]
     if isinstance(action, act.Keep):
+        held = many(state.hands.greece, "card")
+        if action.count >= state.hands.greece:
+            # keeping the whole hand discards nothing: not an action (legal_actions never lists it)
+            return [Ruling.violation("keeps-all", f"Greece holds {held}; 'keep N' discards down to N, "
+                                     "so N must be smaller (type 'done' to keep them all)", (HANDS,))]
         limit = min(state.tables.base.greek_hand_kept.value, state.hands.greece)
         if action.count <= limit:
             return []
-        held = many(state.hands.greece, "card")
         return [Ruling.violation("keep-limit", f"Greece may keep at most {limit} of its {held}", (HANDS,))]
     due = greek_attrition_due(state)
     out = _keep(check_armies_present(state, Side.GREECE, action.city, action.count))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-from referee.game import Action
 from referee.games.iliad import actions as act
 from referee.games.iliad.engine import IliadEngine
 from referee.games.iliad.movement import Situation, destinations
@@ -30,7 +29,7 @@ class RandomPolicy:
         self.attack_bias = attack_bias
         self._budget: tuple[int, int, str, int] | None = None
 
-    def choose(self, state: IliadState) -> Action:
+    def choose(self, state: IliadState) -> act.IliadAction:
         """Returns the next action to play (always one the engine generates as legal)."""
         if state.phase is Phase.NIGHT:
             return act.Night()
@@ -53,22 +52,24 @@ class RandomPolicy:
             return self._pick(state, options)
         return act.Resolve()
 
-    def _options(self, state: IliadState, sit: Situation, counter: Counter) -> list[tuple[Cell | Action, bool]]:
+    def _options(
+        self, state: IliadState, sit: Situation, counter: Counter
+    ) -> list[tuple[Cell | act.IliadAction, bool]]:
         """The counter's legal declarations: destination squares (flagged when the move attacks),
         attacks in place and shots (flagged)."""
-        out: list[tuple[Cell | Action, bool]] = []
+        out: list[tuple[Cell | act.IliadAction, bool]] = []
         if counter.id not in state.moved:
             out += [(cell, bool(targets)) for cell, targets in destinations(state, sit, counter)]
         out += [(a, True) for a in self.engine.moves(state, sit, counter, with_moves=False)]
         self._counter = counter
         return out
 
-    def _pick(self, state: IliadState, options: list[tuple[Cell | Action, bool]]) -> Action:
+    def _pick(self, state: IliadState, options: list[tuple[Cell | act.IliadAction, bool]]) -> act.IliadAction:
         grid = state.tables.board.grid
         counter = self._counter
 
-        def action(choice: Cell | Action) -> Action:
-            return choice if isinstance(choice, Action) else act.Move(counter=counter.id, cell=grid.name(choice))
+        def action(choice: Cell | act.IliadAction) -> act.IliadAction:
+            return act.Move(counter=counter.id, cell=grid.name(choice)) if isinstance(choice, int) else choice
 
         shots = [a for a, _ in options if isinstance(a, act.Shoot)]
         if shots and self.rng.random() < 0.8:
@@ -98,6 +99,5 @@ def playout(engine: IliadEngine, state: IliadState, rng: random.Random, max_acti
         if state.phase is Phase.OVER:
             return state
         applied = engine.apply(state, policy.choose(state), dice)
-        assert isinstance(applied.state, IliadState)
         state = applied.state
     raise RuntimeError(f"the game did not end within {max_actions} actions")

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from referee.dice import Dice
 from referee.errors import PositionError, RefereeError
-from referee.game import Action, Applied, BoardView, Engine, GameInfo, GameState, Outcome, validate_file
+from referee.game import Applied, BoardView, Engine, GameInfo, Outcome, validate_file
 from referee.games.iliad import actions as act
+from referee.games.iliad import declarations
 from referee.games.iliad.combat import Board, carry_wounded, fight_duel, resolve_move
 from referee.games.iliad.display import IliadResolution, LegalReport, board_view, status_lines
 from referee.games.iliad.movement import (
@@ -18,6 +19,7 @@ from referee.games.iliad.movement import (
     Situation,
     allowance,
     destinations,
+    god_doubled,
     in_range,
     judge_checks,
 )
@@ -49,12 +51,8 @@ INFO = GameInfo(
 )
 
 
-def _state(state: GameState) -> IliadState:
-    assert isinstance(state, IliadState), type(state)
-    return state
 
-
-class IliadEngine(Engine):
+class IliadEngine(Engine[IliadState, act.IliadAction]):
     """Iliad (International Team): duels, open battles, archers, the calendar and the night."""
 
     info = INFO
@@ -65,8 +63,8 @@ class IliadEngine(Engine):
     def new_state(self, table_set: TableSet) -> IliadState:
         return IliadState(tables=load_tables(table_set), phase=Phase.SETUP)
 
-    def setup_actions(self, state: GameState, data: object, label: str) -> list[str]:
-        s = _state(state)
+    def setup_actions(self, state: IliadState, data: object, label: str) -> list[str]:
+        s = state
         setup = validate_file(SetupFile, data, label)
         assert isinstance(setup, SetupFile)
         texts: list[str] = []
@@ -83,20 +81,21 @@ class IliadEngine(Engine):
         return texts
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> IliadState:
-        return state_from_position(load_tables(table_set), data, label)
+        state, declared = state_from_position(load_tables(table_set), data, label)
+        return declarations.judge_declarations(self, state, declared, label)
 
-    def to_position(self, state: GameState) -> IliadPosition:
-        return position_of(_state(state))
+    def to_position(self, state: IliadState) -> IliadPosition:
+        return position_of(state)
 
-    def outcome(self, state: GameState) -> Outcome | None:
-        s = _state(state)
+    def outcome(self, state: IliadState) -> Outcome | None:
+        s = state
         if s.phase is not Phase.OVER:
             return None
         reason = s.win_reason or "game over"
         return Outcome(winner=s.winner.value if s.winner else None, reason=reason, ruling=victory_event(reason))
 
-    def to_act(self, state: GameState) -> str | None:
-        s = _state(state)
+    def to_act(self, state: IliadState) -> str | None:
+        s = state
         if s.phase is Phase.OVER:
             return None
         if s.phase is Phase.SETUP:
@@ -107,11 +106,11 @@ class IliadEngine(Engine):
 
     # ---- actions ----------------------------------------------------------------------------
 
-    def parse(self, state: GameState, text: str) -> Action:
-        return act.parse_action(_state(state), text)
+    def parse(self, state: IliadState, text: str) -> act.IliadAction:
+        return act.parse_action(state, text)
 
-    def parse_adjust(self, state: GameState, text: str) -> Action:
-        return act.parse_adjust(_state(state), text)
+    def parse_adjust(self, state: IliadState, text: str) -> act.IliadAction:
+        return act.parse_adjust(state, text)
 
     def context(self, s: IliadState, action: act.Move | act.Attack | act.Shoot) -> MoveContext:
         """The judging context of a move, an attack in place or a shot."""
@@ -125,8 +124,8 @@ class IliadEngine(Engine):
                                tuple(CounterId(t) for t in action.targets))
         return MoveContext(s, sit, s.tables.counter(action.archer), None, (), CounterId(action.target))
 
-    def judge(self, state: GameState, action: Action) -> Verdict:
-        s = _state(state)
+    def judge(self, state: IliadState, action: act.IliadAction) -> Verdict:
+        s = state
         text = action.text()
         notes: list[Ruling] = []
         provisional: list[str] = []
@@ -156,7 +155,7 @@ class IliadEngine(Engine):
         return Verdict(action=text, violations=tuple(violations), notes=tuple(notes),
                        provisional=tuple(dict.fromkeys(provisional)))
 
-    def _move_disclosures(self, ctx: MoveContext, action: Action) -> list[str]:
+    def _move_disclosures(self, ctx: MoveContext, action: act.IliadAction) -> list[str]:
         tables = ctx.state.tables
         out = [tables.map_disclosure()]
         if ctx.counter.id in ctx.state.moved:
@@ -165,6 +164,7 @@ class IliadEngine(Engine):
             out.append(tables.interpretation("diagonal-movement"))
             if ctx.state.wall:
                 out.append(tables.interpretation("wall-zones"))
+            out += _zone_disclosures(ctx)
         if isinstance(action, act.Attack):
             out.append(tables.interpretation("attack-in-place"))
         if isinstance(action, act.Shoot) or (isinstance(action, act.Move) and action.shoot):
@@ -202,7 +202,7 @@ class IliadEngine(Engine):
         camp = tuple((CounterId(n), grid.parse(c)) for n, c in action.camp)
         return chosen, camp
 
-    def _adjust_problems(self, s: IliadState, action: Action) -> list[Ruling]:
+    def _adjust_problems(self, s: IliadState, action: act.IliadAction) -> list[Ruling]:
         if isinstance(action, act.AdjustCounter) and action.to not in ("dead", "wounded", "healed"):
             cell = s.tables.board.grid.parse(action.to)
             holder = occupancy(s).get(cell)
@@ -222,8 +222,8 @@ class IliadEngine(Engine):
             return [Ruling.violation("setup-not-finished", "finish the set-up first", (SETUP,))]
         return []
 
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Applied:
-        s = _state(state)
+    def apply(self, state: IliadState, action: act.IliadAction, dice: Dice) -> Applied[IliadState]:
+        s = state
         if isinstance(action, act.Move | act.Attack | act.Shoot):
             return self._apply_declaration(s, action)
         if isinstance(action, act.Deploy):
@@ -250,7 +250,7 @@ class IliadEngine(Engine):
             return Applied(new, tuple(events), tuple(dict.fromkeys(provisional)))
         return Applied(self._apply_adjust(s, action))
 
-    def _apply_declaration(self, s: IliadState, action: act.Move | act.Attack | act.Shoot) -> Applied:
+    def _apply_declaration(self, s: IliadState, action: act.Move | act.Attack | act.Shoot) -> Applied[IliadState]:
         ctx = self.context(s, action)
         ident = ctx.counter.id
         update: dict[str, object] = {"moved": (*s.moved, ident) if ident not in s.moved else s.moved}
@@ -270,7 +270,7 @@ class IliadEngine(Engine):
                                        "fight at once", (CALENDAR,)))
         return Applied(s.model_copy(update=update), tuple(events))
 
-    def _apply_resolve(self, s: IliadState, dice: Dice) -> Applied:
+    def _apply_resolve(self, s: IliadState, dice: Dice) -> Applied[IliadState]:
         new, board, events = self._resolve(s, dice)
         details = tuple(r.model_dump(mode="json") for r in board.results)
         return Applied(new, tuple(events), tuple(board.provisional), details)
@@ -301,7 +301,7 @@ class IliadEngine(Engine):
         board.disclose(*event_disclosures(new, events))
         return new, board, events
 
-    def _apply_adjust(self, s: IliadState, action: Action) -> IliadState:
+    def _apply_adjust(self, s: IliadState, action: act.IliadAction) -> IliadState:
         if isinstance(action, act.AdjustCounter):
             ident = CounterId(action.counter)
             where = dict(s.where)
@@ -334,9 +334,9 @@ class IliadEngine(Engine):
                 new = new.model_copy(update={"phase": Phase.MOVE, "winner": None, "win_reason": None})
         return new
 
-    def legal_actions(self, state: GameState) -> list[Action]:
-        s = _state(state)
-        out: list[Action] = []
+    def legal_actions(self, state: IliadState) -> list[act.IliadAction]:
+        s = state
+        out: list[act.IliadAction] = []
         if s.phase is Phase.OVER:
             return out
         if s.phase is Phase.SETUP:
@@ -367,10 +367,10 @@ class IliadEngine(Engine):
                 and (c.id not in s.moved or (c.archer and c.id not in shot
                                              and not any(a.attacker == c.id for a in s.attacks)))]
 
-    def moves(self, s: IliadState, sit: Situation, counter: Counter, with_moves: bool = True) -> list[Action]:
+    def moves(self, s: IliadState, sit: Situation, counter: Counter, with_moves: bool = True) -> list[act.IliadAction]:
         """Every move (one per destination), attack in place and shot a counter may declare now."""
         grid = s.tables.board.grid
-        out: list[Action] = []
+        out: list[act.IliadAction] = []
         here = s.where[counter.id]
         if counter.id not in s.moved:
             if with_moves:
@@ -387,8 +387,8 @@ class IliadEngine(Engine):
 
     # ---- umpire -----------------------------------------------------------------------------
 
-    def legal_report(self, state: GameState, unit: str) -> LegalReport:
-        s = _state(state)
+    def legal_report(self, state: IliadState, unit: str) -> LegalReport:
+        s = state
         counter = s.tables.counter(unit)
         here = s.where.get(counter.id)
         sit = Situation(s)
@@ -415,16 +415,18 @@ class IliadEngine(Engine):
             if not judge_checks(shot_ctx, SHOT_CHECKS[:3]):
                 why = []
                 shots = list(in_range(s, here, counter.side))
-        provisional = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        provisional: tuple[str, ...] = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
+        if god_doubled(s, counter):
+            provisional += (s.tables.interpretation("doubled-movement"),)
         return LegalReport(
             counter=counter.id, side=counter.side, value=counter.value_label,
-            square=grid.name(here) if here is not None else None, allowance=allowance(counter),
+            square=grid.name(here) if here is not None else None, allowance=allowance(counter, s),
             cells=tuple(cells), attacks=attacks, attack_here=tuple(here_attacks), shots=tuple(shots),
             why_not=tuple(why) if not (cells or here_attacks or shots) else (), provisional=provisional,
         )
 
-    def resolve_pending(self, state: GameState, dice: Dice) -> tuple[GameState, IliadResolution]:
-        s = _state(state)
+    def resolve_pending(self, state: IliadState, dice: Dice) -> tuple[IliadState, IliadResolution]:
+        s = state
         problems = self._resolve_problems(s)
         if problems:
             from referee.errors import IllegalActionError
@@ -435,17 +437,22 @@ class IliadEngine(Engine):
                               provisional=tuple(board.provisional), position=position_of(new))
         return new, out
 
-    def odds(self, state: GameState, text: str) -> OddsReport:
+    def open_declarations(self, state: IliadState) -> tuple[Ruling, ...]:
+        """What an umpire position leaves open: attacks from where counters stand beside enemies
+        and shots archers could still take (the umpire's resolve notes them)."""
+        return declarations.open_declarations(self, state)
+
+    def odds(self, state: IliadState, text: str) -> OddsReport:
         """Returns the exact odds of a duel, battle or shot (``referee odds``)."""
-        return odds(_state(state), text)
+        return odds(state, text)
 
     # ---- display ----------------------------------------------------------------------------
 
-    def board_view(self, state: GameState) -> BoardView:
-        return board_view(_state(state))
+    def board_view(self, state: IliadState) -> BoardView:
+        return board_view(state)
 
-    def status(self, state: GameState) -> list[str]:
-        return status_lines(_state(state))
+    def status(self, state: IliadState) -> list[str]:
+        return status_lines(state)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return (
@@ -458,6 +465,30 @@ class IliadEngine(Engine):
         )
 
 
+def _zone_disclosures(ctx: MoveContext) -> list[str]:
+    """The readings a move's allowance and end square depend on (doubled-movement, zone-stop,
+    arrow-target-zones)."""
+    state, tables = ctx.state, ctx.state.tables
+    out: list[str] = []
+    if god_doubled(state, ctx.counter):
+        out.append(tables.interpretation("doubled-movement"))
+    end = ctx.target
+    if end is None:
+        return out
+    zone = ctx.sit.zone_of(end)
+    attacked = {t for a in state.attacks for t in a.targets}
+    if any(e in attacked for e in zone):
+        out.append(tables.interpretation("zone-stop"))
+    shot_only = {x.target for x in state.shots} - attacked
+    if shot_only:
+        reached = ctx.search.distance if ctx.search is not None else {}
+        # The reading decides when the end square, or a square the move could reach, lies in
+        # the zone of an enemy only shot at: attacked or not, it stops the move or not.
+        if any(e in shot_only for c in (end, *reached) for e in ctx.sit.zone_of(c)):
+            out.append(tables.interpretation("arrow-target-zones"))
+    return out
+
+
 def _move_notes(ctx: MoveContext) -> list[Ruling]:
     state = ctx.state
     notes: list[Ruling] = []
@@ -465,7 +496,7 @@ def _move_notes(ctx: MoveContext) -> list[Ruling]:
         path = ctx.search.path(ctx.target)
         route = " → ".join(state.name(c) for c in path)
         notes.append(Ruling.event("route", f"{ctx.counter.id}: {route} ({ctx.search.distance[ctx.target]} of "
-                                  f"{allowance(ctx.counter)} points)", ()))
+                                  f"{allowance(ctx.counter, state)} points)", ()))
     if ctx.targets:
         kind = "a duel" if (len(ctx.targets) == 1 and ctx.counter.hero and state.counter(ctx.targets[0]).hero) \
             else "an open battle"

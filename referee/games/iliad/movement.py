@@ -5,8 +5,9 @@ A counter moves up to 6 squares (value 1, archers included) or 10 (heroes), in a
 another counter nor onto the sea except land-and-sea squares; a mountain square costs 2; entering
 a river or a built wall square ends the move. Each counter controls its four orthogonal
 neighbours (its zone; wall squares are nobody's zone once built): entering the zone of an enemy
-not yet attacked ends the move and attacks that enemy, and no counter may end in such a zone
-without attacking. Entry points: :data:`MOVE_CHECKS`, :func:`destinations`, :class:`Situation`.
+not yet attacked ends the move and attacks that enemy; the zone of an enemy already attacked may
+be crossed, and a counter that stops in it joins that attack (interpretation zone-stop). Entry
+points: :data:`MOVE_CHECKS`, :func:`destinations`, :class:`Situation`.
 """
 
 from __future__ import annotations
@@ -46,9 +47,24 @@ ARCHER_RANGE = 3  # Combattimento: arcieri
 _STOPS = (Terrain.RIVER, Terrain.WALL)
 
 
-def allowance(counter: Counter) -> int:
-    """Movimento: the squares a counter may cover in one move."""
-    return ALLOWANCE_VALUE_ONE if counter.value == 1 else ALLOWANCE_HERO
+def god_doubled(state: IliadState, counter: Counter) -> bool:
+    """Il calendario: a value-1 counter of the side the gods favour this hour (its value doubles)."""
+    return counter.value == 1 and state.favoured() is counter.side
+
+
+def allowance(counter: Counter, state: IliadState | None = None) -> int:
+    """Movimento: the squares a counter may cover in one move (a value-1 counter doubled by the
+    gods moves 6, or 10 under interpretation doubled-movement moves-ten)."""
+    if counter.value != 1:
+        return ALLOWANCE_HERO
+    if state is not None and god_doubled(state, counter) and state.tables.choice("doubled-movement") == "moves-ten":
+        return ALLOWANCE_HERO
+    return ALLOWANCE_VALUE_ONE
+
+
+def joins_attacked(state: IliadState) -> bool:
+    """Interpretation zone-stop: True when stopping beside an enemy already attacked joins that attack."""
+    return state.tables.choice("zone-stop") == "attack-or-join"
 
 
 def diagonal(state: IliadState) -> bool:
@@ -69,7 +85,10 @@ class Situation:
     def __post_init__(self) -> None:
         state = self.state
         self.occ = occupancy(state)
-        self.engaged = frozenset(t for a in state.attacks for t in a.targets)
+        engaged = {t for a in state.attacks for t in a.targets}
+        if state.tables.choice("arrow-target-zones") == "engaged":
+            engaged |= {s.target for s in state.shots}
+        self.engaged = frozenset(engaged)
         board = state.tables.board
         walls = board.walls if state.wall else None
         neighbours = board.grid.neighbours
@@ -112,6 +131,20 @@ class Situation:
         """The enemies in whose zone a square lies."""
         return self.control.get(cell, ())
 
+    def required(self, cell: Cell) -> tuple[CounterId, ...]:
+        """Combattimento: regole generali: the enemies not yet attacked whose zone holds a square
+        (a counter stopping there must attack each of them)."""
+        return tuple(e for e in self.control.get(cell, ()) if e not in self.engaged)
+
+    def arrival(self, cell: Cell) -> tuple[CounterId, ...]:
+        """The enemies a counter stopping on a square attacks when it names none: those not yet
+        attacked, or, beside enemies that all are (interpretation zone-stop attack-or-join),
+        every one of them: it joins their attacks."""
+        required = self.required(cell)
+        if required or not joins_attacked(self.state):
+            return required
+        return self.control.get(cell, ())
+
     @cached_property
     def _closed(self) -> frozenset[Cell]:
         """Squares no move may enter: the sea and every counter's square."""
@@ -126,7 +159,7 @@ class Situation:
         unit-cost flood when no mountain lies within reach, else a costed search)."""
         state = self.state
         board = state.tables.board
-        limit = allowance(counter)
+        limit = allowance(counter, state)
         if board.mountain_reach[start] > limit:
             return board.grid.flood(start, limit, self._closed, self._stops, diagonal(state))
         stop = self._stop
@@ -231,12 +264,14 @@ class MoveContext:
         """Combattimento: regole generali: enemies not yet attacked whose zone holds the end square."""
         if self.target is None:
             return ()
-        return tuple(e for e in self.sit.zone_of(self.target) if e not in self.sit.engaged)
+        return self.sit.required(self.target)
 
     @cached_property
     def targets(self) -> tuple[CounterId, ...]:
-        """The enemies this action attacks."""
-        return self.required if self.named is None else self.named
+        """The enemies this action attacks (named, or those its end square makes it attack)."""
+        if self.named is not None:
+            return self.named
+        return () if self.target is None else self.sit.arrival(self.target)
 
     def attack(self) -> Attack | None:
         return Attack(attacker=self.counter.id, targets=self.targets) if self.targets else None
@@ -327,7 +362,7 @@ def check_route(ctx: MoveContext) -> Ruling | None:
     if check_square(ctx) is not None:
         return None  # an occupied or sea square is reported once, by check_square
     state = ctx.state
-    limit = allowance(ctx.counter)
+    limit = allowance(ctx.counter, state)
     grid = state.tables.board.grid
     terrain, occ = state.terrain, ctx.sit.occ
     diag = diagonal(state)
@@ -394,6 +429,15 @@ def check_targets(ctx: MoveContext) -> Ruling | None:
             "a counter may not end beside an enemy without attacking it",
             (ZONES,),
         )
+    zone = ctx.sit.zone_of(end) if ctx.target is not None else ()
+    if zone and not ctx.targets and joins_attacked(state):
+        return Ruling.violation(
+            "must-attack",
+            f"{ctx.counter.id} on {ctx.name(end)} stands in the zone of {', '.join(zone)}, already attacked; the "
+            "zone of an attacked enemy may be crossed, but a counter that stops there joins the attack "
+            "(interpretation zone-stop)",
+            (ZONES,),
+        )
     if ctx.target is None and not ctx.shoot and not ctx.targets:
         return Ruling.violation("no-target", f"{ctx.counter.id} attacks nobody", (ZONES,))
     return None
@@ -417,11 +461,6 @@ def check_shot(ctx: MoveContext) -> Ruling | None:
     if not archer.archer:
         return Ruling.violation("not-an-archer", f"{archer.id} is not an archer (no A on the counter)",
                                 (COUNTERS, ARCHERY))
-    if any(s.archer == archer.id for s in state.shots):
-        return Ruling.violation("already-shot", f"{archer.id} has already shot in this move", (ARCHERY,))
-    if ctx.targets or any(a.attacker == archer.id for a in state.attacks):
-        return Ruling.violation("archer-engaged", f"{archer.id} attacks in an open battle in this move and "
-                                "cannot shoot as well", (ARCHERY, ZONES))
     enemy = state.counter(target)
     if enemy.side is archer.side:
         return Ruling.violation("not-an-enemy", f"{target} is {enemy.side.adjective} like {archer.id}", (ARCHERY,))
@@ -442,6 +481,20 @@ def check_shot(ctx: MoveContext) -> Ruling | None:
     return None
 
 
+def check_shot_once(ctx: MoveContext) -> Ruling | None:
+    """Combattimento: arcieri (interpretation archer-zone): one shot per move, and none by an
+    archer that attacks in this move."""
+    state, archer = ctx.state, ctx.counter
+    if ctx.shoot is None or not archer.archer:
+        return None
+    if any(s.archer == archer.id for s in state.shots):
+        return Ruling.violation("already-shot", f"{archer.id} has already shot in this move", (ARCHERY,))
+    if ctx.targets or any(a.attacker == archer.id for a in state.attacks):
+        return Ruling.violation("archer-engaged", f"{archer.id} attacks in an open battle in this move and "
+                                "cannot shoot as well", (ARCHERY, ZONES))
+    return None
+
+
 def shot_line(state: IliadState, frm: Cell, to: Cell) -> int | None:
     """Combattimento: arcieri: the distance along a straight line, if within range (else None)."""
     grid = state.tables.board.grid
@@ -459,9 +512,10 @@ MoveCheck = Callable[[MoveContext], Ruling | None]
 TURN_CHECKS: tuple[MoveCheck, ...] = (check_phase, check_side, check_on_map)
 MOVE_CHECKS: tuple[MoveCheck, ...] = (
     *TURN_CHECKS, check_once, check_fit, check_square, check_route, check_targets, check_composition, check_shot,
+    check_shot_once,
 )
 ATTACK_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_once, check_fit, check_targets, check_composition)
-SHOT_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_fit, check_shot)
+SHOT_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_fit, check_shot, check_shot_once)
 
 
 def judge_checks(ctx: MoveContext, checks: tuple[MoveCheck, ...]) -> list[Ruling]:
@@ -485,7 +539,6 @@ def destinations(state: IliadState, sit: Situation, counter: Counter) -> list[tu
     if start is None:
         return []
     out: list[tuple[Cell, tuple[CounterId, ...]]] = []
-    engaged = sit.engaged
     control = sit.control
     for cell in sit.reach(counter, start).distance:
         zone = control.get(cell)
@@ -493,7 +546,7 @@ def destinations(state: IliadState, sit: Situation, counter: Counter) -> list[tu
             if cell != start:
                 out.append((cell, ()))
             continue
-        targets = tuple(e for e in zone if e not in engaged)
+        targets = sit.arrival(cell)
         if cell == start or (targets and composition_problem(
                 state, state.attacks, Attack(attacker=counter.id, targets=targets))):
             continue

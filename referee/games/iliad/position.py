@@ -9,6 +9,7 @@ its JSON Schema.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -19,7 +20,7 @@ from referee.games.iliad import actions as act
 from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.sequence import available
-from referee.games.iliad.state import Attack, IliadState, IliadTables, Phase, Shot
+from referee.games.iliad.state import IliadState, IliadTables, Phase
 from referee.grid import Cell
 
 DEAD = "dead"
@@ -99,8 +100,23 @@ class _Reader:
             raise PositionError(self.label, where, str(exc)) from None
 
 
-def state_from_position(tables: IliadTables, data: object, label: str) -> IliadState:
-    """Returns the state a position file describes.
+@dataclass(frozen=True)
+class Declared:
+    """What a position declares of the move under way, each with its field, still to be judged
+    (:mod:`referee.games.iliad.declarations`)."""
+
+    attacks: tuple[tuple[str, act.Attack], ...] = ()
+    moved: tuple[tuple[str, CounterId], ...] = ()
+    shots: tuple[tuple[str, act.Shoot], ...] = ()
+
+    def any(self) -> bool:
+        """True when the position declares anything of the move under way."""
+        return bool(self.attacks or self.moved or self.shots)
+
+
+def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[IliadState, Declared]:
+    """Returns the state a position file describes, without its declarations, and the
+    declarations (judged by the engine before they are applied).
 
     Raises:
         PositionError: malformed or impossible position (names the file and field).
@@ -185,37 +201,36 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> IliadS
         "where": where, "start": start, "dead": tuple(dead), "removed": tuple(removed), "wounded": tuple(wounded),
         "wall": wall, "achilles_sulks": sulks, "lost": lost, "lost_points": points,
     })
-    moved = tuple(dict.fromkeys(read.counter(n, "moved") for n in pos.moved))
-    attacks, shots = [], []
+    seen: dict[CounterId, str] = {}
+    for i, name in enumerate(pos.moved):
+        seen.setdefault(read.counter(name, f"moved[{i}]"), f"moved[{i}]")
+    moved = tuple((field, ident) for ident, field in seen.items())
+    attacks: list[tuple[str, act.Attack]] = []
+    shots: list[tuple[str, act.Shoot]] = []
     for i, text in enumerate(pos.attacks):
         action = read.action(text, f"attacks[{i}]")
         if not isinstance(action, act.Attack):
             raise PositionError(label, f"attacks[{i}]", f"{text!r} is not an attack ('HERO x ENEMY')")
-        attacks.append(Attack(attacker=CounterId(action.counter), targets=tuple(CounterId(t) for t in action.targets)))
+        attacks.append((f"attacks[{i}]", action))
     for i, text in enumerate(pos.shots):
         action = read.action(text, f"shots[{i}]")
         if not isinstance(action, act.Shoot):
             raise PositionError(label, f"shots[{i}]", f"{text!r} is not a shot ('ARCHER shoots ENEMY')")
-        shots.append(Shot(archer=CounterId(action.archer), target=CounterId(action.target)))
-    for ident in (*(a.attacker for a in attacks), *(s.archer for s in shots)):
-        if tables.of(ident).side is not pos.side:
-            raise PositionError(label, "attacks", f"{ident} is not on the side to move ({pos.side})")
-    declared = tuple(dict.fromkeys((*moved, *(a.attacker for a in attacks), *(s.archer for s in shots))))
-    state = state.model_copy(update={"moved": declared, "attacks": tuple(attacks), "shots": tuple(shots)})
-    phase = _phase(state, pos)
-    update: dict[str, object] = {"phase": phase}
+        shots.append((f"shots[{i}]", action))
+    declared = Declared(attacks=tuple(attacks), moved=moved, shots=tuple(shots))
+    update: dict[str, object] = {"phase": _phase(state, pos, declared)}
     if pos.winner is not None:
         update.update(winner=pos.winner, win_reason=f"the {pos.winner.label} have won")
-    return state.model_copy(update=update)
+    return state.model_copy(update=update), declared
 
 
-def _phase(state: IliadState, pos: IliadPosition) -> Phase:
-    if pos.winner is not None:
-        return Phase.OVER
+def _phase(state: IliadState, pos: IliadPosition, declared: Declared) -> Phase:
     if pos.phase is not None:
         return Phase(pos.phase)
+    if pos.winner is not None:
+        return Phase.OVER
     duel = state.tables.calendar.duel(pos.day, pos.hour)
-    if (duel is not None and pos.side is Side.GREEK and not state.moved
+    if (duel is not None and pos.side is Side.GREEK and not declared.any()
             and available(state, duel.greek) and available(state, duel.trojan)):
         return Phase.DUEL
     return Phase.MOVE

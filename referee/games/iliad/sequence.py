@@ -200,8 +200,9 @@ def victory(state: IliadState) -> tuple[Side, str] | None:
 
 
 def finish(state: IliadState, winner: Side, reason: str) -> IliadState:
-    """Scopo del gioco: the game is over."""
-    return state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason})
+    """Scopo del gioco: the game is over (and with it the move under way: nothing is left declared)."""
+    return state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason,
+                                    "moved": (), "attacks": (), "shots": ()})
 
 
 def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:

@@ -41,6 +41,7 @@ INTERPRETATIONS: tuple[str, ...] = (
     "arrow-wound", "wounded-in-battle", "wound-heals", "wounded-placement", "wounded-idle", "attack-in-place",
     "move-once", "battle-sides", "duel-half-points", "duel-equal-totals", "duel-large-difference",
     "achilles-zone", "night-rounding", "night-choice", "thracian-losses", "camp-start", "troy-ground", "victory-timing",
+    "zone-stop", "doubled-movement", "arrow-target-zones",
 )
 """Every interpretation the engine applies; rules.yaml must list each (a user may switch options)."""
 

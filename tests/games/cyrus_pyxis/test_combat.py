@@ -118,14 +118,15 @@ def test_VI_persian_attacks_resolve_westmost_first() -> None:
     assert [r.cell for r in result.results] == ["C3", "D9"]
 
 
-@pytest.mark.parametrize(("first_attacker", "fate"), [("Tyr", "eliminated"), ("Jasili", "survives")])
+@pytest.mark.parametrize(("first_attacker", "fate"), [("Amatonte", "eliminated"), ("Jasili", "survives")])
 def test_VI_each_outcome_stands_for_the_next_combat(first_attacker: str, fate: str) -> None:
-    # Persian attacks on H5 and H6: H5 first. The Greek on H6 loses and retreats West into H5:
+    # Persian attacks on H5 and H6 (a royal guard or an infantry, then a cavalry: one cavalry
+    # moves per turn, V): H5 first. The Greek on H6 loses and retreats West into H5:
     # if the Persian attacker won on H5 it still stands there and the Greek dies; if it was
     # eliminated there, H5 is free and the Greek survives.
     result = resolve(
         active="persian",
-        greek={"Samos": "H5", "Athéna": "H6"} if first_attacker == "Tyr" else {"Athéna": "H5", "Myron": "H6"},
+        greek={"Samos": "H5", "Athéna": "H6"} if first_attacker == "Amatonte" else {"Athéna": "H5", "Myron": "H6"},
         persian={first_attacker: "H5", "Sidon": "H6"},
     )
     first, second = result.results

@@ -44,7 +44,7 @@ def test_positions_round_trip() -> None:
         ({"greek": {"Athéna": "B6", "Samos": "B6"}}, "greek.Samos", "one legion per side per cell"),
         ({"greek": {"Cyrus": "B6"}}, "greek.Cyrus", "persian legion"),
         ({"terrain": {"forest": ["C5"], "hill": ["C5"]}}, "terrain.hill", "both forest and hill"),
-        ({"moved": ["Cyrus"]}, "moved", "not a legion of the active side"),
+        ({"moved": ["Cyrus"]}, "moved", "Cyrus is Persian; it is the Greek turn (III.1"),
         ({"active": "roman"}, "active", "Input should be"),
         ({"colour": "blue"}, "colour", "Extra inputs"),
     ],

@@ -79,7 +79,7 @@ def test_position_round_trip(engine: EarthWaterEngine, position) -> None:
 
 def test_cli_persia_operate_json_on_a_position(tmp_path: Path, runner: CliRunner) -> None:
     path = _write(tmp_path, POSITION)
-    result = runner.invoke(app, ["persia", "operate", "--position", str(path), "--roll", "2", "--json"])
+    result = runner.invoke(app, ["persia", "operate", "--position", str(path), "--dice", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [s["n"] for s in data["steps"]] == [1, 2, 3]
@@ -104,7 +104,7 @@ def test_cli_persia_prepare_and_supply_text(tmp_path: Path, runner: CliRunner) -
 @pytest.mark.parametrize(("text", "args", "expected"), [
     (POSITION.replace("Athènes", "Atlantis"), [], "unknown city 'Atlantis'"),
     (POSITION.replace("greek_armies: 1", "greek_armies: -3"), [], "greater than or equal to 0"),
-    (POSITION, ["--roll", "7"], "--roll 7 is not a face of the six-sided die"),
+    (POSITION, ["--dice", "7"], "a die shows 1 to 6, not 7"),
     (POSITION.replace("cities:", "cities: [oops"), [], "not valid YAML"),
     (POSITION.replace("score: 2", "score: lots"), [], "score: Input should be a valid integer"),
 ])
@@ -132,7 +132,7 @@ def test_cli_game_file_rejects_without_changing_a_byte(tmp_path: Path) -> None:
     for bad, words in ((["do", "buy", "1", "army", "Atlantis"], "did you mean"),
                        (["do", "buy -2 cards"], "a count is a whole number from 1"),
                        (["do", "buy", "7", "cards"], "card-limit"),
-                       (["persia", "operate", "--roll", "7"], "--roll 7"),
+                       (["persia", "operate", "--roll", "7"], "not 7"),
                        (["persia", "operate"], "wrong-phase")):
         result = run(*bad)
         assert result.returncode == 1, (bad, result.stdout, result.stderr)

@@ -118,6 +118,9 @@ def test_base_8_greek_supply_then_scoring(engine: EarthWaterEngine, position) ->
     assert engine.judge(state, engine.parse(state, "remove 3 Athenai")).codes() == ("too-many",)
     state, _ = engine.play(state, engine.parse(state, "remove 2 Athenai"), NoDice())
     assert engine.judge(state, engine.parse(state, "keep 5")).codes() == ("keep-limit",)
+    # keeping the whole hand (6 cards) discards nothing: judge and legal_actions agree it is no action
+    assert engine.judge(state, engine.parse(state, "keep 6")).codes() == ("keeps-all",)
+    assert "keep 6" not in {a.text() for a in engine.legal_actions(state)}
     state, record = engine.play(state, engine.parse(state, "done"), NoDice())
     assert state.hands.greece == 4
     # Scoring: Greece 2+2+1 = 5, Persia 2+2 = 4 -> 1 toward Greece.

@@ -139,7 +139,8 @@ def test_campo_aperto_a_hero_with_value_one_helpers_but_one_hero_a_side() -> Non
     state = position(**H2, counters={"Diomede": "J14", "Macaone": "K15", "Aiace Telamonio": "I15",
                                      "Cebrione": "J16", "Ettore": "S20"})
     state = play(state, "Diomede J15")
-    assert judge(state, "Aiace Telamonio I16").legal  # beside an engaged enemy: joining is optional
+    # Stopping beside an engaged enemy joins its attack (zone-stop): a second hero may not.
+    assert codes(judge(state, "Aiace Telamonio I16")) == ["one-hero-per-side"]
     assert codes(judge(state, "Aiace Telamonio I16 x Cebrione")) == ["one-hero-per-side"]
     helped = play(state, "Macaone K16 x Cebrione")
     _, rec = record(helped, "resolve", faces(1, 6))
@@ -225,7 +226,8 @@ def test_arcieri_arrows_fly_before_the_other_combats() -> None:
 
 def test_arcieri_an_archer_that_attacks_cannot_shoot() -> None:
     state = position(**H2, counters={"Teucro": "J14", "Cebrione": "J17", "Ettore": "J11"})
-    assert codes(judge(state, "Teucro J16 shoots Ettore")) == ["archer-engaged"]
+    # From J16 Ettore (J11) is also out of range: every violation is reported, the range first.
+    assert codes(judge(state, "Teucro J16 shoots Ettore")) == ["out-of-range", "archer-engaged"]
     shot = play(state, "Teucro shoots Ettore")
     assert codes(judge(shot, "Teucro shoots Cebrione")) == ["already-shot"]
     assert codes(judge(state, "Teucro x Ettore")) == ["not-in-zone"]

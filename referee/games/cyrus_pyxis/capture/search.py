@@ -15,7 +15,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from referee.dice import NoDice
-from referee.game import Action
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.capture.report import SearchLimits, Seen
 from referee.games.cyrus_pyxis.engine import CyrusEngine
@@ -342,10 +341,8 @@ def order(plan: Sequence[Option], origin: Mapping[LegionId, Cell]) -> list[Optio
     return done
 
 
-def apply_action(state: CyrusState, action: Action) -> CyrusState:
-    new = ENGINE.apply(state, action, NoDice()).state
-    assert isinstance(new, CyrusState)
-    return new
+def apply_action(state: CyrusState, action: act.CyrusAction) -> CyrusState:
+    return ENGINE.apply(state, action, NoDice()).state
 
 
 def finish_turn(state: CyrusState) -> Iterator[tuple[CyrusState, tuple[str, ...]]]:

@@ -34,7 +34,8 @@ app = typer.Typer(no_args_is_help=True)
 SLUG = "300-solo"
 RollOpt = Annotated[
     int | None,
-    typer.Option("--roll", help="The die you rolled on the table (1-6); without it, a verifiable digital roll."),
+    typer.Option("--dice", "--roll", help="The die you rolled on the table (1-6); without it, a verifiable "
+                 "digital roll. (--roll is the older name.)"),
 ]
 
 
@@ -83,7 +84,7 @@ def operate(position: PositionOpt = None, roll: RollOpt = None, seed: SeedOpt = 
             tables: TablesOpt = None, json_: JsonOpt = False) -> None:
     """One PERS.IA operation (solo 5): defence, or the die's move, destruction or placement."""
     if roll is not None and seed is not None:
-        raise fail("give --roll or --seed, not both", code=2)
+        raise fail("give --dice or --seed, not both", code=2)
     _run("operate", position, roll, file, tables, json_, seed)
 
 
@@ -93,3 +94,8 @@ def supply(position: PositionOpt = None, file: FileOpt = DEFAULT_FILE, tables: T
            json_: JsonOpt = False) -> None:
     """PERS.IA supply (solo 6): discard the hand, attrition, lines of communication."""
     _run("supply", position, None, file, tables, json_)
+
+
+def register(root: typer.Typer) -> None:
+    """Adds the ``referee persia`` commands to the ``referee`` command line."""
+    root.add_typer(app, name="persia", help="PERS.IA, the solo Persian opponent of 300: Earth & Water.")

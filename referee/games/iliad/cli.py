@@ -1,7 +1,8 @@
-"""Iliad commands: ``referee odds`` (exact combat odds) and ``referee night``.
+"""Iliad's own command, registered by the game: ``referee night``.
 
-Both work on the game file, or with ``--position FILE`` on a position file (nothing is written
-then). ``odds`` never rolls; ``night`` is journaled like any action in the game file.
+It works on the game file (journaled like any action), or with ``--position FILE`` on a
+position file (nothing is written then). Iliad's exact odds come through the generic
+``referee odds`` (the engine offers :class:`~referee.capabilities.ExactOdds`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from referee.cli.common import (
     JsonOpt,
     PositionOpt,
     TablesOpt,
-    fail,
     guarded,
     load_position,
     play_in_file,
@@ -29,46 +29,6 @@ app = typer.Typer()
 SLUG = "iliad"
 NamesOpt = Annotated[str | None, typer.Option(help="Counters to revive, comma-separated ('none': nobody; "
                                                    "omitted: the referee picks the most points).")]
-
-
-def _iliad(words: list[str]) -> list[str]:
-    """Drops a leading game name (the commands are Iliad's own)."""
-    if words and words[0].strip().lower() == SLUG:
-        return words[1:]
-    return words
-
-
-@app.command()
-@guarded
-def odds(
-    words: Annotated[list[str], typer.Argument(help="[iliad] ATTACK: 'Menelao x Paride', 'Macaone, Podalirio x "
-                                                    "Cebrione' or 'Teucro shoots Ettore'.")],
-    position: PositionOpt = None,
-    file: FileOpt = DEFAULT_FILE,
-    tables: TablesOpt = None,
-    json_: JsonOpt = False,
-) -> None:
-    """Exact odds of every outcome of a duel, an open battle or a shot (full enumeration)."""
-    from referee import render
-    from referee.games.iliad.engine import IliadEngine
-
-    attack = " ".join(_iliad(words))
-    if not attack:
-        raise fail("give the attack, e.g. referee odds iliad --position FILE 'Menelao x Paride'", code=2)
-    if position is not None:
-        engine, state, _ = load_position(SLUG, position, tables)
-    else:
-        from referee.journal import GameFile
-
-        with GameFile.open(file) as gf:
-            engine, state = gf.game, gf.state()
-    if not isinstance(engine, IliadEngine):
-        raise fail(f"referee odds is for Iliad games, not {engine.info.slug}")
-    report = engine.odds(state, attack)
-    if json_:
-        print_json(report)
-        return
-    show(render.explains(report))
 
 
 @app.command()
@@ -106,3 +66,8 @@ def night(
     show(render.record(record))
     data = engine.to_position(new).model_dump(mode="json", exclude_defaults=True)
     typer.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), nl=False)
+
+
+def register(root: typer.Typer) -> None:
+    """Adds Iliad's commands to the ``referee`` command line."""
+    root.add_typer(app)

@@ -1,0 +1,31 @@
+"""Optional capabilities a game engine may offer beyond the core protocol.
+
+The command line asks an engine for a capability with ``isinstance(engine, ExactOdds)`` (these
+are runtime-checkable protocols, as OpenSpiel's games declare optional features) instead of
+asking which game it is, so ``referee odds GAME`` works for every game that can enumerate odds
+and says plainly which ones do when a game cannot.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from referee.game import GameState
+
+__all__ = ["ExactOdds"]
+
+
+@runtime_checkable
+class ExactOdds(Protocol):
+    """A game that computes the exact odds of a combat or shot by enumerating every roll."""
+
+    def odds(self, state: GameState, text: str) -> BaseModel:
+        """Returns the odds of every outcome of the attack a text names (nothing is rolled).
+
+        Raises:
+            NotationError, UnknownNameError: the text names no attack of this game.
+        """
+        ...

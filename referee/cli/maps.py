@@ -1,0 +1,56 @@
+"""``referee map check FILE``: validate a hex world map file (Zargo's Lords) before playing on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import JsonOpt, err, guarded, print_json, show
+
+app = typer.Typer(no_args_is_help=True)
+
+
+@app.command(name="check")
+@guarded
+def check(
+    file: Annotated[Path, typer.Argument(help="The map file (YAML), e.g. tables/zargo/map.yaml.", metavar="FILE")],
+    json_: JsonOpt = False,
+) -> None:
+    """Check a Zargo world map: one line per problem (exit 1), or a summary (exit 0).
+
+    Checked: the grid's size and cell codes, every land hex on a declared continent, cloud
+    bridges from coast to coast across sea only, wrap letters pairing left- and right-edge land
+    hexes. The file format is described in referee/games/zargo/world.py and docs/zargo-map.md.
+    """
+    from pydantic import ValidationError
+    from rich.text import Text
+
+    from referee.errors import InputFileError
+    from referee.files import load_data
+    from referee.games.zargo.world import MapFile, check_world
+
+    label = str(file)
+    raw = load_data(file, what="map file")
+    if not isinstance(raw, dict):
+        raise InputFileError(label, "", "a map file is a mapping (name, layout, continents, grid, ...)")
+    try:
+        data = MapFile.model_validate(raw)
+    except ValidationError as exc:
+        problems = [f"{label}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        world = None
+    else:
+        problems, world = check_world(label, data)
+    if json_:
+        print_json({"file": label, "problems": problems, "ok": world is not None})
+    elif world is None:
+        for line in problems:
+            err().print(Text(line, style="red"), soft_wrap=True)
+    else:
+        land = sum(t.land for t in world.terrain)
+        show(Text(f"✓ {label}: {world.grid.cols}×{world.grid.rows} hexes, {land} land in "
+                  f"{len(world.continents)} continents, {len(world.bridges)} cloud bridges, "
+                  f"{len(world.wrap)} wrap letters ({world.provenance})"), soft_wrap=True)
+    if world is None:
+        raise typer.Exit(1)

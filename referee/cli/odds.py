@@ -1,0 +1,52 @@
+"""``referee odds``: exact odds of a combat or a shot, for every game whose engine can enumerate them."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, PositionOpt, TablesOpt, fail, guarded, print_json, show
+
+app = typer.Typer()
+
+
+@app.command()
+@guarded
+def odds(
+    words: Annotated[list[str], typer.Argument(
+        help="With --position: GAME then the attack; else the attack alone. Iliad: 'Menelao x Paride', "
+             "'Macaone, Podalirio x Cebrione', 'Teucro shoots Ettore'.")],
+    position: PositionOpt = None,
+    file: FileOpt = DEFAULT_FILE,
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Exact odds of every outcome of an attack (full enumeration of the dice; nothing is rolled)."""
+    from referee import render
+    from referee.capabilities import ExactOdds
+    from referee.cli.common import load_position
+    from referee.games import GAME_PACKAGES, all_games
+
+    if position is not None:
+        if len(words) < 2:
+            raise fail("with --position, give the game then the attack, e.g. iliad 'Menelao x Paride'", code=2)
+        engine, state, _ = load_position(words[0], position, tables)
+        text = " ".join(words[1:])
+    else:
+        from referee.journal import GameFile
+
+        with GameFile.open(file) as gf:
+            engine, state = gf.game, gf.state()
+        rest = words[1:] if words and words[0].strip().lower() in GAME_PACKAGES else words
+        text = " ".join(rest)
+    if not text:
+        raise fail("give the attack, e.g. referee odds 'Menelao x Paride'", code=2)
+    if not isinstance(engine, ExactOdds):
+        offering = ", ".join(g.info.slug for g in all_games() if isinstance(g, ExactOdds))
+        raise fail(f"{engine.info.slug} has no exact odds in this version", hint=f"games with odds: {offering}")
+    report = engine.odds(state, text)
+    if json_:
+        print_json(report)
+        return
+    show(render.explains(report))  # type: ignore[arg-type]

@@ -1,0 +1,86 @@
+"""The players' language: choosing it, compiled catalogs, plurals, and complete catalogs."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import referee.i18n
+from referee.errors import UnknownNameError
+from referee.games.zargo.movement import Mover, Surroundings, why_not
+from referee.games.zargo.world import load_world
+from referee.i18n import _, choose, current, language, ngettext, parse_language
+from referee.tables import data_root
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_choice_order_flag_env_locale_english() -> None:
+    env = {"REFEREE_LANG": "it", "LC_ALL": "fr_FR.UTF-8", "LANG": "en_GB.UTF-8"}
+    assert choose("fr", env) == "fr"
+    assert choose(None, env) == "it"
+    assert choose(None, {"LC_ALL": "fr_FR.UTF-8", "LANG": "it_IT"}) == "fr"
+    assert choose(None, {"LC_MESSAGES": "it_CH.UTF-8"}) == "it"
+    assert choose(None, {"LANG": "de_DE.UTF-8"}) == "en"  # a language we do not speak: English
+    assert choose(None, {"LC_ALL": "C", "LANG": "fr_FR"}) == "en"  # the first set variable decides
+    assert choose(None, {}) == "en"
+
+
+def test_unknown_language_suggests() -> None:
+    assert parse_language("Français") == "fr" and parse_language("it_IT.UTF-8") == "it"
+    with pytest.raises(UnknownNameError) as info:
+        parse_language("frenc")
+    assert "fr" in info.value.suggestions
+
+
+def test_messages_follow_the_active_language() -> None:
+    message = "{hex} is sea; only cloud bridges cross the sea"
+    assert _(message) == message
+    with language("fr"):
+        assert current() == "fr"
+        assert _(message).startswith("{hex} est en mer")
+        with language("it"):
+            assert _(message).startswith("{hex} è mare")
+        assert current() == "fr"
+    assert current() == "en"
+
+
+def test_plural_forms_per_language() -> None:
+    one = "{hex} is out of reach: {n} movement point, woods cost 2, sea only by bridges"
+    many = "{hex} is out of reach: {n} movement points, woods cost 2, sea only by bridges"
+    with language("fr"):
+        assert "0 point de mouvement" in ngettext(one, many, 0).format(hex="x", n=0)  # French: 0 is singular
+        assert "2 points de mouvement" in ngettext(one, many, 2).format(hex="x", n=2)
+    with language("it"):
+        assert "0 punti" in ngettext(one, many, 0).format(hex="x", n=0)  # Italian: 0 is plural
+        assert "1 punto" in ngettext(one, many, 1).format(hex="x", n=1)
+
+
+def test_a_ruling_reason_in_each_language() -> None:
+    world = load_world(str(data_root("tables") / "zargo" / "map.yaml"))
+    sea = next(c for c in world.grid.cells() if not world.terrain[c].land)
+    land = world.hexes_of("1")[0]
+    reasons = {}
+    for lang in ("en", "fr", "it"):
+        with language(lang):
+            reasons[lang] = why_not(world, Mover(land, 3), Surroundings(), sea)
+    assert reasons["en"] is not None and "sea" in reasons["en"]
+    assert reasons["fr"] is not None and "ponts de nuages" in reasons["fr"]
+    assert reasons["it"] is not None and "ponti di nuvole" in reasons["it"]
+
+
+def test_catalogs_are_complete_not_fuzzy_and_placeholders_match() -> None:
+    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
+    assert spec and spec.loader
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    template = tool.template()
+    assert len(template) >= 8
+    assert tool.problems(template) == []
+
+
+def test_module_examples() -> None:
+    assert doctest.testmod(referee.i18n).failed == 0
