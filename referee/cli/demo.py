@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import guarded, read_data_file, show
+from referee.cli.common import guarded, literal, read_data_file, show
 
 app = typer.Typer()
 
@@ -36,18 +36,18 @@ def demo(
     with tempfile.TemporaryDirectory() as tmp:
         game_path = keep or Path(tmp) / "demo.referee"
         with GameFile.create(game_path, engine, table_set, force=keep is not None) as gf:
-            show(f"[bold]{data.title}[/]")
-            show(f"$ referee new {engine.info.slug} --setup {setup_path.name}   "
-                 f"[dim](a real game file: {'kept at ' + str(keep) if keep else 'temporary'})[/]")
+            show(f"[bold]{literal(data.title)}[/]")
+            show(f"$ referee new {literal(engine.info.slug)} --setup {literal(setup_path.name)}   "
+                 f"[dim](a real game file: {literal('kept at ' + str(keep)) if keep else 'temporary'})[/]")
             for text in texts:
                 gf.do(text)
             show(render.board(engine.board_view(gf.state())), soft_wrap=True)
             for step in data.steps:
                 if step.say:
-                    show(f"\n[bold yellow]{step.say}[/]")
+                    show(f"\n[bold yellow]{literal(step.say)}[/]")
                 if step.do is None:
                     continue
-                show(f"$ referee do {step.do!r}" if step.do != "resolve" else "$ referee resolve")
+                show(f"$ referee do {literal(repr(step.do))}" if step.do != "resolve" else "$ referee resolve")
                 try:
                     record = gf.do(step.do)
                 except IllegalActionError as exc:

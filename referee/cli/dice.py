@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, literal, print_json, show
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -34,7 +34,7 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
         print_json(data)
         return
     for key, value in data.items():
-        show(f"{key}: {value}")
+        show(f"{key}: {literal(value)}")
 
 
 @app.command()

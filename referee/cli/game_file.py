@@ -15,6 +15,7 @@ from referee.cli.common import (
     PositionOpt,
     TablesOpt,
     guarded,
+    literal,
     load_position,
     play_in_file,
     print_json,
@@ -85,10 +86,10 @@ def new(
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
-        show(f"[bold]New {engine.info.title} game[/] in {file} (id {gf.game_id})")
-        show(f"Dice commitment: [bold]{fingerprint(commit)}[/]  (full SHA-256 {commit})")
+        show(f"[bold]New {literal(engine.info.title)} game[/] in {literal(file)} (id {literal(gf.game_id)})")
+        show(f"Dice commitment: [bold]{literal(fingerprint(commit))}[/]  (full SHA-256 {literal(commit)})")
         if table_set.overridden():
-            show(f"[yellow]Tables overridden: {', '.join(table_set.overridden())}[/]")
+            show(f"[yellow]Tables overridden: {literal(', '.join(table_set.overridden()))}[/]")
         show(render.board(engine.board_view(state)), soft_wrap=True)
     gf.close()
 
@@ -129,7 +130,7 @@ def adjust(
             print_json({"record": record.model_dump(mode="json"), "reason": reason})
             return
         show(render.record(record))
-        show(f"[yellow]reason: {reason}[/]")
+        show(f"[yellow]reason: {literal(reason)}[/]")
 
 
 @app.command()
@@ -150,7 +151,7 @@ def undo(
             return
         show(render.undo(result))
         for line in gf.game.status(gf.state()):
-            show(f"[bold cyan]{line}[/]")
+            show(f"[bold cyan]{literal(line)}[/]")
 
 
 @app.command()
@@ -222,7 +223,7 @@ def show_(
         return
     show(render.board(view), soft_wrap=True)
     if png is not None:
-        show(f"[dim]picture written to {png}[/]")
+        show(f"[dim]picture written to {literal(png)}[/]")
 
 
 @app.command(name="export")
@@ -246,7 +247,7 @@ def export_(
         out.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise GameFileError(f"{out}: cannot write ({exc.strerror})") from None
-    show(f"exported to {out}")
+    show(f"exported to {literal(out)}")
 
 
 @app.command(name="import")
@@ -267,4 +268,5 @@ def import_(
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise GameFileError(f"{source}: not a readable JSON export ({exc.__class__.__name__})") from None
     with GameFile.import_(data, file, str(source), force=force) as gf:
-        show(f"imported {source} into {file}: {len(gf.entries())} journal entries, state hash verified")
+        show(f"imported {literal(source)} into {literal(file)}: {len(gf.entries())} journal entries, "
+             "state hash verified")

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import guarded, show
+from referee.cli.common import guarded, literal, show
 
 app = typer.Typer()
 
@@ -31,7 +31,7 @@ def play(
         engine = gf.game
         title = engine.info.title
     _history(load=True)
-    show(f"[bold]{title}[/] — {path}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
+    show(f"[bold]{literal(title)}[/] — {literal(path)}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
     run_line("show", path)
     while True:
         try:
@@ -58,7 +58,7 @@ def run_line(line: str, path: Path) -> int:
     try:
         words = shlex.split(line)
     except ValueError as exc:
-        show(f"[red]error: {exc}[/]")
+        show(f"[red]error: {literal(exc)}[/]")
         return 2
     if not words:
         return 0
@@ -73,7 +73,7 @@ def run_line(line: str, path: Path) -> int:
     elif verb in FREE_VERBS or verb == "dice":
         args = words
     elif verb in ("new", "play", "demo", "import"):
-        show(f"[red]error: '{verb}' is not available inside the shell; quit first[/]")
+        show(f"[red]error: '{literal(verb)}' is not available inside the shell; quit first[/]")
         return 2
     else:
         args = ["do", *words, "--file", str(path)]
@@ -91,7 +91,7 @@ def _help(path: Path) -> None:
         actions = gf.game.help_actions()
     show("[bold]Actions[/] (typed alone, or after 'do'):")
     for notation, meaning in actions:
-        show(f"  {notation:<28} {meaning}")
+        show(f"  {literal(f'{notation:<28}')} {literal(meaning)}")
     show("[bold]Verbs[/]: show, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
          "adjust OVERRIDE --reason \"...\", dice status|reveal, export FILE, tables GAME, quit")
 

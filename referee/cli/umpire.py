@@ -118,7 +118,9 @@ def legal(
     if callable(explain):
         show(render.explains(report))  # type: ignore[arg-type]
     else:
-        show(report.model_dump_json(indent=2))
+        from rich.text import Text
+
+        show(Text(report.model_dump_json(indent=2)))
 
 
 @app.command()
@@ -145,7 +147,9 @@ def resolve(
             print_json(result)
             return
         explain = getattr(result, "explain", None)
-        show(render.explains(result) if callable(explain) else result.model_dump_json(indent=2))  # type: ignore[arg-type]
+        from rich.text import Text
+
+        show(render.explains(result) if callable(explain) else Text(result.model_dump_json(indent=2)))  # type: ignore[arg-type]
         return
     if words:
         raise fail(f"unexpected {' '.join(words)!r}: in a game file, just type referee resolve", code=2)

@@ -23,6 +23,7 @@ from referee.cli.common import (
     TablesOpt,
     fail,
     guarded,
+    literal,
     load_position,
     print_json,
     read_data_file,
@@ -303,7 +304,7 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
     )
     show(
         f"read in {obs.seconds:.2f} s from {found}; {len(obs.unreadable)} cell(s) unclear"
-        + (f": {', '.join(obs.unreadable)}" if obs.unreadable else "")
+        + (f": {literal(', '.join(obs.unreadable))}" if obs.unreadable else "")
     )
 
 
@@ -343,7 +344,7 @@ def markers(
     if not ok:
         raise VisionError(f"{out}: cannot write the marker sheet (does the folder exist?)")
     show(
-        f"wrote {out}: {len(board.markers.placements)} corner tabs ({board.markers.dictionary}, "
+        f"wrote {literal(out)}: {len(board.markers.placements)} corner tabs ({literal(board.markers.dictionary)}, "
         f"ids {', '.join(str(p.id) for p in board.markers.placements)}), "
         f"one cell = {cell_mm:g} mm at {dpi} dpi; "
         "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner"
@@ -384,6 +385,6 @@ def calibrate(
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
     show(
-        f"wrote {out}: {len(cal.measured)} colour classes measured, "
+        f"wrote {literal(out)}: {len(cal.measured)} colour classes measured, "
         f"{len(cal.templates)} counter labels learned"
     )
