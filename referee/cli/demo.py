@@ -23,16 +23,17 @@ def demo(
     from referee import render
     from referee.demo import DemoScript
     from referee.errors import IllegalActionError, RefereeError
+    from referee.game import validate_file
     from referee.games import find_game
     from referee.journal import GameFile
     from referee.tables import data_root, load_table_set
 
     path = script or data_root("samples") / "cyrus-pyxis" / "demo.yaml"
-    data = DemoScript.model_validate(read_data_file(path, "demo script"))
+    data = validate_file(DemoScript, read_data_file(path, "demo script"), str(path))
     engine = find_game(data.game)
     table_set = load_table_set(engine.info.slug)
     setup_path = path.parent / data.setup
-    texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup_path, "set-up"), str(setup_path))
+    texts = engine.checked_setup(table_set, read_data_file(setup_path, "set-up"), str(setup_path))
     with tempfile.TemporaryDirectory() as tmp:
         game_path = keep or Path(tmp) / "demo.referee"
         with GameFile.create(game_path, engine, table_set, force=keep is not None) as gf:

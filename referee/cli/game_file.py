@@ -69,7 +69,7 @@ def new(
     texts: list[str] = []
     if setup is not None:
         setup = _sample(setup, engine.info.slug)
-        texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup, "set-up"), str(setup))
+        texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
     gf = GameFile.create(file, engine, table_set, force=force)
     try:
         for text in texts:
