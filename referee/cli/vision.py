@@ -326,9 +326,8 @@ def markers(
     tables: TablesOpt = None,
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
-    import cv2
-
     from referee.games import find_game
+    from referee.picture import save_png
     from vision.board import load_board
     from vision.errors import VisionError
     from vision.markers import marker_sheet
@@ -337,12 +336,7 @@ def markers(
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
     if out.suffix.lower() != ".png":
         raise VisionError(f"{out}: the marker sheet is written as PNG (name it .png)")
-    try:
-        ok = cv2.imwrite(str(out), sheet)
-    except cv2.error:
-        ok = False
-    if not ok:
-        raise VisionError(f"{out}: cannot write the marker sheet (does the folder exist?)")
+    save_png(sheet, out, "marker sheet")
     show(
         f"wrote {literal(out)}: {len(board.markers.placements)} corner tabs ({literal(board.markers.dictionary)}, "
         f"ids {', '.join(str(p.id) for p in board.markers.placements)}), "
