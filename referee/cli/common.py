@@ -109,7 +109,7 @@ def check_arguments(values: dict[str, object]) -> None:
     from referee.errors import ArgumentError
 
     for name, value in values.items():
-        label = name.rstrip("_").replace("_", "-")
+        label = _flag(name)
         items = list(value) if isinstance(value, list | tuple) else [value]
         texts = [v for v in items if isinstance(v, str)]
         paths = [v for v in items if isinstance(v, Path)]
@@ -126,6 +126,11 @@ def check_arguments(values: dict[str, object]) -> None:
             if len(str(path)) > MAX_PATH_CHARS:
                 raise ArgumentError(f"{label}: a path of {len(str(path)):,} characters, more than the "
                                     f"{MAX_PATH_CHARS:,} accepted")
+
+
+def _flag(name: str) -> str:
+    """Returns a parameter's name as the user knows it (``seed``, ``reason``, ``action``)."""
+    return name.rstrip("_").replace("_", "-")
 
 
 def literal(value: object) -> str:

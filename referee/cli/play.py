@@ -28,11 +28,13 @@ def play(
 
     path = file or Path(os.environ.get("REFEREE_FILE", "game.referee"))
     with GameFile.open(path) as gf:
-        engine = gf.game
-        title = engine.info.title
+        title = gf.game.info.title
+        gf.state()  # a file that does not replay is refused here, once, before the shell starts
     _history(load=True)
     show(f"[bold]{literal(title)}[/] — {literal(path)}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
-    run_line("show", path)
+    code = run_line("show", path)
+    if code:  # the command has printed its own error line
+        raise typer.Exit(code)
     while True:
         try:
             with GameFile.open(path) as gf:
