@@ -32,15 +32,17 @@ DEFAULT_FILE = Path("game.referee")
 
 FileOpt = Annotated[
     Path,
-    typer.Option("--file", "-f", envvar="REFEREE_FILE", help="Game file (else $REFEREE_FILE, else ./game.referee)."),
+    typer.Option("--file", "-f", envvar="REFEREE_FILE", readable=False,
+                 help="Game file (else $REFEREE_FILE, else ./game.referee)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of text.")]
 TablesOpt = Annotated[
     Path | None,
-    typer.Option("--tables", help="Folder of overriding table files (DIR/<game>/...); else $REFEREE_TABLES."),
+    typer.Option("--tables", readable=False,
+                 help="Folder of overriding table files (DIR/<game>/...); else $REFEREE_TABLES."),
 ]
 PositionOpt = Annotated[
-    Path | None, typer.Option("--position", "-p", help="Position file (YAML or JSON) for umpire mode.")
+    Path | None, typer.Option("--position", "-p", readable=False, help="Position file (YAML or JSON) for umpire mode.")
 ]
 DiceOpt = Annotated[
     str | None, typer.Option("--dice", help="Physical dice typed in, in the order rolled, e.g. 3,5.")

@@ -16,8 +16,10 @@ app = typer.Typer()
 @app.command()
 @guarded
 def demo(
-    script: Annotated[Path | None, typer.Option(help="Demo script (default: the Cyrus & Pyxis sample).")] = None,
-    keep: Annotated[Path | None, typer.Option(help="Keep the demo's game file at this path.")] = None,
+    script: Annotated[
+        Path | None, typer.Option(readable=False, help="Demo script (default: the Cyrus & Pyxis sample).")
+    ] = None,
+    keep: Annotated[Path | None, typer.Option(readable=False, help="Keep the demo's game file at this path.")] = None,
 ) -> None:
     """Play a short scripted game: set-up, moves, a rejected move, archer support, combat, retreat."""
     from referee import render

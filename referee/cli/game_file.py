@@ -49,7 +49,8 @@ def new(
     game: Annotated[str, typer.Argument(help="Game: cyrus-pyxis, iliad, 300-solo.")],
     setup: Annotated[
         Path | None,
-        typer.Option(help="Set-up file played in rule order; a bare name like setup.yaml finds the shipped sample."),
+        typer.Option(readable=False,
+                     help="Set-up file played in rule order; a bare name like setup.yaml finds the shipped sample."),
     ] = None,
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
@@ -188,7 +189,7 @@ def log(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 @guarded
 def show_(
     file: FileOpt = DEFAULT_FILE,
-    png: Annotated[Path | None, typer.Option(help="Also write the board as a PNG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(readable=False, help="Also write the board as a PNG picture.")] = None,
     position: PositionOpt = None,
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
@@ -229,7 +230,7 @@ def show_(
 @app.command(name="export")
 @guarded
 def export_(
-    out: Annotated[Path | None, typer.Argument(help="JSON file to write (default: stdout).")] = None,
+    out: Annotated[Path | None, typer.Argument(readable=False, help="JSON file to write (default: stdout).")] = None,
     file: FileOpt = DEFAULT_FILE,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds are left out)."""
@@ -253,7 +254,7 @@ def export_(
 @app.command(name="import")
 @guarded
 def import_(
-    source: Annotated[Path, typer.Argument(help="JSON file written by referee export.")],
+    source: Annotated[Path, typer.Argument(readable=False, help="JSON file written by referee export.")],
     file: FileOpt = DEFAULT_FILE,
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:

@@ -21,7 +21,9 @@ HISTORY = Path.home() / ".referee_history"
 @app.command()
 @guarded
 def play(
-    file: Annotated[Path | None, typer.Argument(help="Game file (else $REFEREE_FILE, else ./game.referee).")] = None,
+    file: Annotated[
+        Path | None, typer.Argument(readable=False, help="Game file (else $REFEREE_FILE, else ./game.referee).")
+    ] = None,
 ) -> None:
     """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, quit)."""
     from referee.journal import GameFile

@@ -41,15 +41,15 @@ app = typer.Typer()
 vision_app = typer.Typer(no_args_is_help=True)
 
 PhotoArg = Annotated[
-    Path, typer.Argument(help="The photo: PNG or JPEG, taken from above the board.")
+    Path, typer.Argument(readable=False, help="The photo: PNG or JPEG, taken from above the board.")
 ]
 GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game slug, e.g. cyrus-pyxis.")]
 CalibrationOpt = Annotated[
     Path | None,
-    typer.Option("--calibration", "-c", help="Colour calibration from referee vision calibrate."),
+    typer.Option("--calibration", "-c", readable=False, help="Colour calibration from referee vision calibrate."),
 ]
 DebugOpt = Annotated[
-    Path | None, typer.Option("--debug", help="Write a picture of each stage into this folder.")
+    Path | None, typer.Option("--debug", readable=False, help="Write a picture of each stage into this folder.")
 ]
 
 
@@ -315,7 +315,7 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
 @vision_app.command()
 @guarded
 def markers(
-    out: Annotated[Path, typer.Option("--out", "-o", help="PNG file to write.")],
+    out: Annotated[Path, typer.Option("--out", "-o", readable=False, help="PNG file to write.")],
     game: Annotated[
         str, typer.Option("--game", "-g", help="Game whose board the markers fit.")
     ] = "cyrus-pyxis",
@@ -350,9 +350,9 @@ def markers(
 def calibrate(
     photo: PhotoArg,
     position: Annotated[
-        Path, typer.Option("--position", "-p", help="The position the photo shows (YAML/JSON).")
+        Path, typer.Option("--position", "-p", readable=False, help="The position the photo shows (YAML/JSON).")
     ],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Calibration file to write (JSON).")],
+    out: Annotated[Path, typer.Option("--out", "-o", readable=False, help="Calibration file to write (JSON).")],
     game: GameOpt = None,
     debug: DebugOpt = None,
     tables: TablesOpt = None,
