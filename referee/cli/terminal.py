@@ -16,6 +16,7 @@ guards keep them literal:
 from __future__ import annotations
 
 import re
+from typing import IO
 
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.markup import escape
@@ -88,9 +89,9 @@ class _Hook(RenderHook):
         return [_Neutralised(r) for r in renderables]
 
 
-def console(stderr: bool = False) -> Console:
+def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     """Returns a console for the CLI: no emoji codes, a sane width, control characters neutralised."""
-    made = Console(stderr=stderr, emoji=False)
+    made = Console(stderr=stderr, file=file, emoji=False)
     if made.width < MIN_WIDTH:
         made.width = 80
     made.push_render_hook(_Hook())
