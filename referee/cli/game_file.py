@@ -29,12 +29,15 @@ app = typer.Typer()
 
 def _sample(path: Path, slug: str) -> Path:
     """Returns ``path``, or the shipped sample of that name (``--setup setup.yaml`` works anywhere)."""
-    if path.exists():
-        return path
     from referee.tables import data_root
 
-    shipped = data_root("samples") / slug / path.name
-    return shipped if shipped.is_file() else path
+    try:
+        if path.exists():
+            return path
+        shipped = data_root("samples") / slug / path.name
+        return shipped if shipped.is_file() else path
+    except (OSError, ValueError):  # a name too long, a NUL: the guarded reader says why
+        return path
 
 
 def _faces(dice: str | None) -> list[int] | None:
