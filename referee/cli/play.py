@@ -15,7 +15,9 @@ app = typer.Typer()
 
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "judge", "legal", "adjust", "export")
 FREE_VERBS = ("tables", "schema")
-HISTORY = Path.home() / ".referee_history"
+HISTORY_NAME = ".referee_history"
+"""The shell's history, in the home folder ($HOME, read when the shell starts)."""
+MAX_HISTORY_BYTES = 1_000_000
 
 
 @app.command()
@@ -106,11 +108,13 @@ def _history(load: bool) -> None:
     except ImportError:  # pragma: no cover - platform without readline
         return
     try:
-        if load:
-            if HISTORY.exists():
-                readline.read_history_file(HISTORY)
-        else:
+        history = Path.home() / HISTORY_NAME
+        # only a regular file of sane size: a FIFO or a device there would hang or flood the shell
+        usable = history.is_file() and history.stat().st_size <= MAX_HISTORY_BYTES
+        if load and usable:
+            readline.read_history_file(history)
+        elif not load and (usable or not history.exists()):
             readline.set_history_length(1000)
-            readline.write_history_file(HISTORY)
-    except OSError:
+            readline.write_history_file(history)
+    except (OSError, RuntimeError):  # no home folder, or it cannot be written: no history
         pass

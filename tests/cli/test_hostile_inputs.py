@@ -367,3 +367,11 @@ def test_opencv_errors_become_our_one_line(tmp_path: Path) -> None:
     for path in ("/dev/zero", str(tmp_path)):
         result = run("capture", path, "--game", "cyrus-pyxis", cwd=tmp_path)
         assert result.returncode == 1 and "cannot read the photo" in one_line(result.stderr)
+
+
+def test_play_ignores_a_history_file_that_is_a_fifo(tmp_path: Path) -> None:
+    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+    os.mkfifo(tmp_path / ".referee_history")  # run() sets HOME to the folder
+    start = time.perf_counter()
+    result = run("play", cwd=tmp_path, stdin="quit\n")
+    assert result.returncode == 0 and time.perf_counter() - start < 30
