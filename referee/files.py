@@ -34,6 +34,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_NODES",
     "MAX_SCALAR_CHARS",
+    "check_target",
     "load_data",
     "parse_json",
     "parse_yaml",
@@ -117,6 +118,23 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     finally:
         os.close(fd)
     return b"".join(chunks)
+
+
+def check_target(path: Path | str, what: str = "file") -> None:
+    """Refuses to write into a folder, a FIFO or a socket (a FIFO nobody reads blocks the write forever).
+
+    Devices are allowed (``/dev/null``, a terminal).
+
+    Raises:
+        InputFileError: the path names a folder, a FIFO or a socket.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return  # missing (it will be created) or unusable: the write itself says why
+    kind = _kind(mode)
+    if kind is not None and not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
+        raise InputFileError(str(path), "", f"is {kind}; cannot write a {what} there")
 
 
 def read_text(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:

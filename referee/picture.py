@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
+from referee.files import check_target
 from referee.game import BoardView
 
 if TYPE_CHECKING:
@@ -141,6 +142,7 @@ def save_png(image: npt.NDArray[np.uint8], path: Path, what: str) -> None:
         ok = False
     if not ok:
         raise RefereeError(f"{path}: the {what} cannot be encoded as PNG")
+    check_target(path, what)
     try:
         path.write_bytes(data.tobytes())
     except OSError as exc:

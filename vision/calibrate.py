@@ -22,7 +22,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.errors import InputFileError
-from referee.files import parse_json, read_text
+from referee.files import check_target, parse_json, read_text
 from vision import classify as cls
 from vision.board import BoardSpec
 from vision.config import VisionConfig
@@ -290,6 +290,10 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
     Raises:
         VisionError: the file cannot be written.
     """
+    try:
+        check_target(path, "calibration")
+    except InputFileError as exc:
+        raise VisionError(str(exc)) from None
     try:
         path.write_text(calibration.model_dump_json(indent=1) + "\n", encoding="utf-8")
     except OSError as exc:

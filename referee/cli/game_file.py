@@ -247,6 +247,9 @@ def export_(
     if out is None:
         typer.echo(text)
         return
+    from referee.files import check_target
+
+    check_target(out, "game export")
     try:
         out.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:

@@ -375,3 +375,28 @@ def test_play_ignores_a_history_file_that_is_a_fifo(tmp_path: Path) -> None:
     start = time.perf_counter()
     result = run("play", cwd=tmp_path, stdin="quit\n")
     assert result.returncode == 0 and time.perf_counter() - start < 30
+
+
+def test_a_fifo_or_device_in_a_table_override_is_refused_not_skipped(referee: Referee, tmp_path: Path) -> None:
+    folder = tmp_path / "over" / "cyrus-pyxis"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "movement.csv")
+    (folder / "loop").symlink_to(".")
+    result = referee("tables", "cyrus-pyxis", "--tables", str(tmp_path / "over"))
+    assert result.code == 1 and "movement.csv: is a pipe" in one_line(result.err)
+    (folder / "movement.csv").unlink()
+    (folder / "terrain.yaml").symlink_to("/dev/urandom")
+    result = referee("tables", "cyrus-pyxis", "--tables", str(tmp_path / "over"))
+    assert result.code == 1 and "terrain.yaml: is a device" in one_line(result.err)
+
+
+def test_writing_into_a_fifo_is_refused_not_blocked(referee: Referee, game: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "out.json"
+    os.mkfifo(fifo)
+    result = referee("export", str(fifo))
+    assert result.code == 1 and "pipe" in one_line(result.err)
+    png = tmp_path / "out.png"
+    os.mkfifo(png)
+    result = referee("show", "--png", str(png))
+    assert result.code == 1 and "pipe" in one_line(result.err)
+    assert referee("export", "/dev/null").code == 0
