@@ -400,3 +400,15 @@ def test_writing_into_a_fifo_is_refused_not_blocked(referee: Referee, game: Path
     result = referee("show", "--png", str(png))
     assert result.code == 1 and "pipe" in one_line(result.err)
     assert referee("export", "/dev/null").code == 0
+
+
+def test_a_refused_demo_keeps_nothing_and_spares_the_old_file(referee: Referee, tmp_path: Path) -> None:
+    script = tmp_path / "demo.yaml"
+    script.write_text(f"game: cyrus-pyxis\ntitle: t\nsetup: {SETUP}\nsteps:\n  - do: Pyxis Z1\n", encoding="utf-8")
+    result = referee("demo", "--script", str(script), "--keep", "new.referee")
+    assert result.code == 1 and f"{script}: steps[0].do: unknown cell" in result.err
+    assert not list(tmp_path.glob("new.referee*"))
+    old = tmp_path / "old.referee"
+    old.write_bytes(b"precious")
+    assert referee("demo", "--script", str(script), "--keep", str(old)).code == 1
+    assert old.read_bytes() == b"precious"
