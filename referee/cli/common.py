@@ -77,6 +77,10 @@ def reset_consoles() -> None:
     _consoles.clear()
 
 
+MAX_ERROR_CHARS = 2_000
+"""Longest error line printed; the rest is counted, not shown."""
+
+
 def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
     """Prints one red line (and a hint) on stderr and returns the Exit to raise.
 
@@ -87,7 +91,10 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
 
     from referee.cli.terminal import one_line
 
-    line = Text.assemble(("error: ", "bold red"), (one_line(message), "red"))
+    text = one_line(message)
+    if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
+        text = f"{text[:MAX_ERROR_CHARS]}… ({len(text) - MAX_ERROR_CHARS:,} more characters)"
+    line = Text.assemble(("error: ", "bold red"), (text, "red"))
     err().print(line, soft_wrap=True)
     if hint:
         err().print(Text(f"hint: {one_line(hint)}", style="dim"), soft_wrap=True)
