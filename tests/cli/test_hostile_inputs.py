@@ -416,6 +416,6 @@ def test_a_refused_demo_keeps_nothing_and_spares_the_old_file(referee: Referee, 
 
 def test_typed_json_in_a_setup_action_is_parsed_with_caps(referee: Referee) -> None:
     assert referee("new", "300-solo").code == 0
-    for text in ("[" * 990, '{"a":' * 400, '{"campaign": ' + "9" * 900 + "}"):
+    for text in ("[" * 990, '{"a":' * 190, '{"campaign": ' + "9" * 900 + "}"):
         result = referee("do", f"setup {text}")
         assert result.code == 1 and "setup: not a JSON position" in one_line(result.err)

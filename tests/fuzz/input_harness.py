@@ -160,7 +160,7 @@ def random_action(game: str, state: GameState, rng: random.Random) -> str:
     noise = [*HOSTILE_TEXT[:8], "->", "x", ",", ";", "0", "-1", "99999999999999999999", "A1", "Z99", "done",
              "resolve", "undo", "night", "persia operate", "support", "É", "\u0000"]
     if pick > 0.97:  # typed JSON (300's set-up action): deep, huge numbers, not JSON
-        return "setup " + rng.choice(("[" * 990, '{"a":' * 400, '{"campaign": ' + "9" * 900 + "}", "{", "NaN"))
+        return "setup " + rng.choice(("[" * 990, '{"a":' * 190, '{"campaign": ' + "9" * 900 + "}", "{", "NaN"))
     return " ".join(rng.choice(noise + words) for _ in range(rng.randint(0, 8)))
 
 
