@@ -419,3 +419,13 @@ def test_typed_json_in_a_setup_action_is_parsed_with_caps(referee: Referee) -> N
     for text in ("[" * 990, '{"a":' * 190, '{"campaign": ' + "9" * 900 + "}"):
         result = referee("do", f"setup {text}")
         assert result.code == 1 and "setup: not a JSON position" in one_line(result.err)
+
+
+def test_the_markup_reason_of_issue_17_in_the_real_script(tmp_path: Path) -> None:
+    """`adjust --reason "[/bold]"` journaled, then crashed; every `log` after it crashed too."""
+    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+    result = run("adjust", "Athéna C5", "--reason", "[/bold] \x1b[31mred", cwd=tmp_path)
+    assert result.returncode == 0 and "reason: [/bold] \\x1b[31mred" in result.stdout
+    log = run("log", cwd=tmp_path)
+    assert log.returncode == 0 and "[/bold]" in log.stdout and "\x1b" not in log.stdout
+    assert "Traceback" not in result.stderr + log.stderr
