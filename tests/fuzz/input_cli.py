@@ -196,6 +196,7 @@ def run_script(args: list[str], folder: Path, exe: list[str], columns: str = "10
     """Runs the real console script; a signal or a timeout is reported as a crash."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     env.update(COLUMNS=columns, HOME=str(folder))
+    args = [a.replace("\x00", "") for a in args]  # no process can be given a NUL in its arguments
     try:
         result = subprocess.run([*exe, *args], cwd=folder, input=stdin, capture_output=True, text=True,
                                 env=env, timeout=60, errors="replace")
