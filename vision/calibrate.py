@@ -310,7 +310,10 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
     try:
         text = read_text(path, limit=MAX_FILE_BYTES, what="calibration file")
     except InputFileError as exc:
-        raise VisionError(f"{path}: cannot read the calibration ({exc.problem})") from None
+        problem = exc.problem
+        if not problem.startswith("cannot read"):
+            problem = f"cannot read the calibration ({problem})"
+        raise VisionError(f"{path}: {problem}") from None
     try:
         data = parse_json(str(path), text)
     except InputFileError:

@@ -111,7 +111,8 @@ def read_photo(path: Path, cfg: LoadConfig) -> Photo:
     try:
         data = read_bytes(path, limit=cfg.max_bytes, what="photo")
     except InputFileError as exc:
-        raise VisionError(f"{label}: cannot read the photo ({exc.problem})") from None
+        problem = exc.problem if exc.problem.startswith("cannot read") else f"cannot read the photo ({exc.problem})"
+        raise VisionError(f"{label}: {problem}") from None
     return decode_photo(data, label, cfg)
 
 
