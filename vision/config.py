@@ -2,7 +2,7 @@
 
 ``VisionConfig()`` holds the defaults the project measured on its own renders (see
 ``bench/bench_vision.py``); ``VisionConfig.from_yaml(path)`` reads overrides from a YAML file
-(``yaml.safe_load``; unknown keys are refused). Units: pixels of the photo unless said
+(through the referee's guarded reader; unknown keys are refused). Units: pixels of the photo unless said
 otherwise; *cells* are board cells; *warp* pixels are those of the top-down board image.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from vision.errors import VisionError
@@ -221,12 +220,13 @@ class VisionConfig(_Section):
         Raises:
             VisionError: unreadable file, invalid YAML, or an unknown or invalid setting.
         """
+        from referee.errors import InputFileError
+        from referee.files import load_data
+
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise VisionError(
-                f"{path}: cannot read vision settings ({exc.__class__.__name__})"
-            ) from None
+            data = load_data(path, what="vision settings file") or {}
+        except InputFileError as exc:
+            raise VisionError(f"cannot read vision settings: {exc}") from None
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

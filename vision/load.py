@@ -1,9 +1,10 @@
 """Reading a photo safely: size and format from the file header, then a (scaled) decode.
 
-Only PNG and JPEG are accepted. Their dimensions are read from the header (PNG ``IHDR``, JPEG
-``SOFn``) and checked against the pixel cap *before* any decoding, so a decompression bomb is
-refused without allocating its pixels. Large photos are decoded at 1/2, 1/4 or 1/8 scale (JPEG
-scales during decoding, which is also much faster).
+Only PNG and JPEG are accepted, read through :func:`referee.files.read_bytes` (regular files,
+bytes counted). Their dimensions are read from the header (PNG ``IHDR``, JPEG ``SOFn``) and
+checked against the pixel cap *before* any decoding, so a decompression bomb is refused without
+allocating its pixels. Large photos are decoded at 1/2, 1/4 or 1/8 scale (JPEG scales during
+decoding, which is also much faster). What libjpeg prints about damaged data becomes our line.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.errors import InputFileError
+from referee.files import read_bytes
+from referee.picture import native_stderr, opencv
 from vision.config import LoadConfig
 from vision.errors import VisionError
 
@@ -23,6 +26,9 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_SOI = b"\xff\xd8"
 _SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
 _NO_LENGTH = frozenset({0x01, 0xD8, *range(0xD0, 0xD8)})
+_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG", "libpng error")
+"""What libjpeg and libpng print when the data they decoded was damaged (a partly grey photo)."""
+cv2 = opencv()
 _REDUCED = {
     1: cv2.IMREAD_COLOR,
     2: cv2.IMREAD_REDUCED_COLOR_2,
@@ -95,22 +101,18 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
 def read_photo(path: Path, cfg: LoadConfig) -> Photo:
     """Returns a photo file decoded, after checking its size from the header.
 
+    The bytes come through the referee's guarded reader (regular files only, counted while
+    read, at most ``cfg.max_bytes``).
+
     Raises:
         VisionError: unreadable, not a PNG or JPEG, too large or too small, or undecodable.
     """
     label = str(path)
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise VisionError(f"{label}: cannot read the photo ({exc.strerror or exc})") from None
-    if size > cfg.max_bytes:
-        raise VisionError(
-            f"{label}: {size:,} bytes is above the {cfg.max_bytes:,}-byte limit for a photo"
-        )
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise VisionError(f"{label}: cannot read the photo ({exc.strerror or exc})") from None
+        data = read_bytes(path, limit=cfg.max_bytes, what="photo")
+    except InputFileError as exc:
+        problem = exc.problem if exc.problem.startswith("cannot read") else f"cannot read the photo ({exc.problem})"
+        raise VisionError(f"{label}: {problem}") from None
     return decode_photo(data, label, cfg)
 
 
@@ -138,10 +140,14 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
     while reduction < 8 and pixels / (reduction * reduction) > cfg.work_pixels:
         reduction *= 2
     buffer = np.frombuffer(data, dtype=np.uint8)
-    try:
-        image = cv2.imdecode(buffer, _REDUCED[reduction])
-    except cv2.error:
-        image = None
+    with native_stderr() as said:
+        try:
+            image = cv2.imdecode(buffer, _REDUCED[reduction])
+        except cv2.error:
+            image = None
+    damage = [line for line in said if line.startswith(_DAMAGE)]
+    if damage and image is not None:
+        raise VisionError(f"{label}: the {fmt.upper()} data is damaged ({damage[0].rstrip('.')})")
     if image is None or image.ndim != 3 or image.size == 0:
         raise VisionError(
             f"{label}: the {fmt.upper()} data cannot be decoded (truncated or damaged file)"
