@@ -12,10 +12,11 @@ class DemoStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
-    say: str | None = Field(default=None, description="Narration printed before the step.")
-    do: str | None = Field(default=None, description="Action text played with 'referee do'.")
+    say: str | None = Field(default=None, max_length=2_000, description="Narration printed before the step.")
+    do: str | None = Field(default=None, max_length=1_000, description="Action text played with 'referee do'.")
     expect: Literal["legal", "illegal"] = "legal"
-    codes: list[str] = Field(default_factory=list, description="Violation codes an illegal step must give.")
+    codes: list[str] = Field(default_factory=list, max_length=50,
+                             description="Violation codes an illegal step must give.")
     board: bool = Field(default=False, description="Show the board after the step.")
 
 
@@ -24,7 +25,7 @@ class DemoScript(BaseModel):
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
-    game: str
-    title: str
-    setup: str = Field(description="Set-up file, relative to the script.")
-    steps: list[DemoStep]
+    game: str = Field(max_length=100)
+    title: str = Field(max_length=200)
+    setup: str = Field(max_length=1_000, description="Set-up file, relative to the script.")
+    steps: list[DemoStep] = Field(max_length=1_000)

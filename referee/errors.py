@@ -36,6 +36,10 @@ class PositionError(InputFileError):
     """A position file is unreadable, malformed or describes an impossible position."""
 
 
+class ArgumentError(RefereeError, ValueError):
+    """A command-line argument cannot be used (too long, not text); exit 1, not a usage error."""
+
+
 class UnknownNameError(RefereeError, LookupError):
     """No such game, unit, cell or city; carries the closest names."""
 

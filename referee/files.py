@@ -11,7 +11,8 @@ them gets the same protections before any parser sees a byte:
 * YAML is scanned as a stream of events before it is built: no aliases (no alias bombs), a
   bounded nesting depth, node count and scalar length — libyaml's own constructor recurses, so it
   never sees a document deeper than :data:`MAX_DEPTH`;
-* JSON is checked for depth before ``json.loads`` and integers longer than 18 digits are refused.
+* JSON is checked for depth before ``json.loads``; integers longer than 18 digits are refused in
+  JSON and YAML alike (never handed to ``int()``, whose 4,300-digit limit is a traceback).
 
 Every refusal is an :class:`~referee.errors.InputFileError`: one line, naming the file, the place
 and the problem.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_NODES",
     "MAX_SCALAR_CHARS",
+    "check_target",
     "load_data",
     "parse_json",
     "parse_yaml",
@@ -51,6 +54,8 @@ MAX_INT_DIGITS = 18
 """Longest integer literal accepted in JSON (fits in 64 bits)."""
 
 _CHUNK = 64 * 1024
+_YAML_INT = re.compile(r"[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])*)")
+"""What YAML 1.1 (libyaml's resolver) reads as an integer: decimal, binary, octal, hex, base 60."""
 
 
 def _kind(mode: int) -> str | None:
@@ -115,6 +120,23 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     return b"".join(chunks)
 
 
+def check_target(path: Path | str, what: str = "file") -> None:
+    """Refuses to write into a folder, a FIFO or a socket (a FIFO nobody reads blocks the write forever).
+
+    Devices are allowed (``/dev/null``, a terminal).
+
+    Raises:
+        InputFileError: the path names a folder, a FIFO or a socket.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return  # missing (it will be created) or unusable: the write itself says why
+    kind = _kind(mode)
+    if kind is not None and not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
+        raise InputFileError(str(path), "", f"is {kind}; cannot write a {what} there")
+
+
 def read_text(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
     """Returns the UTF-8 text of a regular file no larger than ``limit`` (a leading BOM is dropped).
 
@@ -170,8 +192,12 @@ def check_yaml(label: str, text: str) -> None:
                     raise InputFileError(label, _line(event), f"nested more than {MAX_DEPTH} levels deep")
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-            elif isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
-                raise InputFileError(label, _line(event), f"a value longer than {MAX_SCALAR_CHARS:,} characters")
+            elif isinstance(event, yaml.ScalarEvent):
+                if len(event.value) > MAX_SCALAR_CHARS:
+                    raise InputFileError(label, _line(event), f"a value longer than {MAX_SCALAR_CHARS:,} characters")
+                digits = len(event.value.lstrip("+-"))
+                if event.implicit[0] and digits > MAX_INT_DIGITS and _YAML_INT.fullmatch(event.value):
+                    raise InputFileError(label, _line(event), f"an integer of {digits:,} digits is too long")
     except yaml.YAMLError as exc:
         raise _yaml_error(label, text, exc) from None
 
@@ -241,7 +267,7 @@ def _json_depth(text: str) -> int:
 
 def _int(literal: str) -> int:
     if len(literal.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(literal)} digits is too long")
+        raise ValueError(f"an integer of {len(literal.lstrip('-')):,} digits is too long")
     return int(literal)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from referee.dice import Dice, NoDice, Roll
-from referee.errors import IllegalActionError, PositionError
+from referee.errors import IllegalActionError, PositionError, RefereeError
 from referee.files import read_text
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet, data_root, load_table_set, load_yaml_text
@@ -49,6 +49,45 @@ def validate_file(model: type[FileModel], data: object, label: str) -> FileModel
         loc = ".".join(str(p) for p in err["loc"])
         more = exc.error_count() - 1
         raise PositionError(label, loc, err["msg"] + (f" (+{more} more)" if more else "")) from None
+
+
+def setup_error(label: str, data: object, text: str, exc: RefereeError, earlier: int = 0) -> PositionError:
+    """Returns the one-line error of a set-up placement that was refused: file, field, problem.
+
+    The field is the place in the file that holds the placement (``greek.Pyxis``,
+    ``terrain.greek.forest[3]``) when it can be found, else the placement's own text; ``earlier``
+    is how many times the same text was played before (a duplicate names its second entry).
+    """
+    if isinstance(exc, IllegalActionError) and exc.verdict.violations:
+        first = exc.verdict.violations[0]
+        cites = "; ".join(str(c) for c in first.cites)
+        problem = f"{first.message} [{first.code}]" + (f" ({cites})" if cites else "")
+        more = len(exc.verdict.violations) - 1
+        problem += f" (+{more} more)" if more else ""
+    else:
+        problem = str(exc)
+    error = PositionError(label, _field_of(data, text, earlier) or f"placement {text!r}", problem)
+    error.hint = exc.hint
+    return error
+
+
+def _field_of(data: object, text: str, earlier: int) -> str | None:
+    """Returns the path of the entry of a set-up file a placement text came from, if one matches."""
+    words = text.split()
+    found: list[str] = []
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack and len(words) >= 2:
+        path, node = stack.pop(0)
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if text == f"{key} {value}":
+                found.append(sub)
+            elif isinstance(value, list) and str(key) == words[0]:
+                found += [f"{sub}[{i}]" for i, v in enumerate(value) if str(v) == words[-1]]
+            stack.append((sub, value))
+    return found[min(earlier, len(found) - 1)] if found else None
 
 
 class GameInfo(BaseModel):
@@ -245,13 +284,30 @@ class Engine(ABC, Generic[S, A]):
         """Returns the state after a set-up file, each placement judged and played in rule order.
 
         Raises:
-            PositionError: the file does not describe a set-up.
-            IllegalActionError: a placement breaks a set-up rule.
+            PositionError: the file does not describe a set-up, or a placement is refused (names
+                the file, the placement and the problem).
         """
+        return self._play_setup(table_set, data, label)[1]
+
+    def checked_setup(self, table_set: TableSet, data: object, label: str) -> list[str]:
+        """Returns the action texts of a set-up file after playing them all on a fresh state.
+
+        Nothing is written: a bad set-up is refused before any game file is touched.
+
+        Raises:
+            PositionError: as :meth:`start_from_setup`.
+        """
+        return self._play_setup(table_set, data, label)[0]
+
+    def _play_setup(self, table_set: TableSet, data: object, label: str) -> tuple[list[str], S]:
         state = self.new_state(table_set)
-        for text in self.setup_actions(state, data, label):
-            state, _ = self.play(state, self.parse(state, text), NoDice())
-        return state
+        texts = self.setup_actions(state, data, label)
+        for i, text in enumerate(texts):
+            try:
+                state, _ = self.play(state, self.parse(state, text), NoDice())
+            except RefereeError as exc:
+                raise setup_error(label, data, text, exc, texts[:i].count(text)) from None
+        return texts, state
 
     def sample_start(self, name: str = "setup.yaml") -> S:
         """Returns the state after a set-up shipped in ``samples/<slug>/`` (tests, benches, demos)."""

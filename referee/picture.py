@@ -3,14 +3,26 @@
 :func:`draw_board` returns a top-down BGR image of a :class:`~referee.game.BoardView`: terrain
 fills, grid, coordinates, counters in their side colours with their short labels. The vision
 package's synthetic renderer reuses it.
+
+OpenCV talks on stderr on its own (its log, libjpeg's "Corrupt JPEG data", libpng's warnings)
+and raises errors of several lines. :func:`opencv` imports it with its log silenced,
+:func:`native_stderr` catches what its C libraries print, and :func:`write_png` encodes in
+memory and writes with Python, so every failure is one line of ours.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
+from referee.files import check_target
 from referee.game import BoardView
 
 if TYPE_CHECKING:
@@ -27,7 +39,7 @@ def _bgr(rgb: tuple[int, int, int] | list[int]) -> tuple[int, int, int]:
 
 def draw_board(view: BoardView, cell_px: int = 64, labels: bool = True, status: bool = True) -> npt.NDArray[np.uint8]:
     """Returns a BGR picture of the board, ``cell_px`` pixels per cell plus a labelled margin."""
-    import cv2
+    cv2 = opencv()
     import numpy as np
 
     margin = int(cell_px * MARGIN_CELLS) if labels else 0
@@ -98,15 +110,67 @@ def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
     """Draws the board and writes it as PNG.
 
     Raises:
-        RefereeError: the file cannot be written.
+        RefereeError: the name does not end in .png, or the file cannot be written.
     """
+    if path.suffix.lower() != ".png":
+        raise RefereeError(f"{path}: the picture is written as PNG (name it .png)")
+    save_png(draw_board(view, cell_px), path, "picture")
+    return path
+
+
+def opencv() -> ModuleType:
+    """Returns the ``cv2`` module, imported with OpenCV's own log silenced (set before the import)."""
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "OFF")
     import cv2
 
-    img = draw_board(view, cell_px)
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None and hasattr(logging, "setLogLevel"):
+        logging.setLogLevel(getattr(logging, "LOG_LEVEL_SILENT", 0))
+    return cv2
+
+
+def save_png(image: npt.NDArray[np.uint8], path: Path, what: str) -> None:
+    """Encodes an image as PNG in memory and writes it (one clean line on any failure).
+
+    Raises:
+        RefereeError: the image cannot be encoded or the file cannot be written.
+    """
+    cv2 = opencv()
     try:
-        ok = cv2.imwrite(str(path), img)
-    except cv2.error as exc:
-        raise RefereeError(f"{path}: cannot write PNG ({exc})") from None
+        ok, data = cv2.imencode(".png", image)
+    except cv2.error:
+        ok = False
     if not ok:
-        raise RefereeError(f"{path}: cannot write PNG (check the folder exists and the name ends in .png)")
-    return path
+        raise RefereeError(f"{path}: the {what} cannot be encoded as PNG")
+    check_target(path, what)
+    try:
+        path.write_bytes(data.tobytes())
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise RefereeError(f"{path}: cannot write the {what} ({reason})") from None
+
+
+@contextlib.contextmanager
+def native_stderr() -> Iterator[list[str]]:
+    """Catches what C libraries print on file descriptor 2 while the block runs.
+
+    Yields a list that holds, after the block, the lines they printed (libjpeg's "Corrupt JPEG
+    data", libpng's warnings), so the caller can turn them into its own line or drop them.
+    """
+    caught: list[str] = []
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no usable fd 2 (an embedded interpreter): nothing to catch
+        yield caught
+        return
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield caught
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            text = sink.read(64 * 1024).decode("utf-8", "replace")
+            caught += [line.strip() for line in text.splitlines() if line.strip()]

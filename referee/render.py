@@ -1,7 +1,8 @@
 """Rich renderables for the CLI: boards, verdicts, records, logs, tables, dice reports.
 
 The only engine-side module that imports rich. Everything here turns a value the engine
-returned into terminal output; nothing here decides a rule.
+returned into terminal output; nothing here decides a rule. Every value is put in a ``Text``
+(never a markup string): names, reasons and notes from users and files are data, not markup.
 """
 
 from __future__ import annotations
@@ -92,11 +93,11 @@ def board(view: BoardView | MapView, legend: bool = True) -> RenderableType:
 
 def map_table(view: MapView) -> RenderableType:
     """Returns a non-grid board (a city map) as a table, then its status lines."""
-    table = Table(title=view.title, title_justify="left", show_edge=False, header_style="bold")
+    table = Table(title=Text(view.title), title_justify="left", show_edge=False, header_style="bold")
     for col in view.columns:
-        table.add_column(col)
+        table.add_column(Text(col))
     for row in view.rows:
-        table.add_row(*row)
+        table.add_row(*(Text(x) for x in row))
     parts: list[RenderableType] = [table]
     parts += [Text(n, style="dim") for n in view.notes]
     parts += [Text(s, style="bold cyan") for s in view.status]
@@ -206,7 +207,7 @@ def log(entries: Sequence[Entry]) -> RenderableType:
             details += [ev.message for ev in e.record.events if ev.code not in ("route",)]
         if e.undone:
             details.append("(undone)")
-        table.add_row(str(e.seq), e.side or "", Text(text, style=style), "\n".join(details))
+        table.add_row(str(e.seq), Text(e.side or ""), Text(text, style=style), Text("\n".join(details)))
     return table
 
 
@@ -215,10 +216,10 @@ def tables(views: Sequence[TableView], slug: str) -> RenderableType:
     parts: list[RenderableType] = []
     for v in views:
         title = f"{slug}/{v.name}" + ("  (overridden by your --tables copy)" if v.overridden else "")
-        table = Table(title=title, caption=f"Source: {v.source}", title_justify="left", caption_justify="left",
-                      show_edge=False, header_style="bold")
+        table = Table(title=Text(title), caption=Text(f"Source: {v.source}"), title_justify="left",
+                      caption_justify="left", show_edge=False, header_style="bold")
         for col in v.columns:
-            table.add_column(col)
+            table.add_column(Text(col))
         for row in v.rows:
             cells = [Text(x, style=_prov_style(x)) if col == "provenance" else Text(x)
                      for x, col in zip(row, v.columns, strict=False)]

@@ -135,7 +135,8 @@ def _digest(texts: Mapping[str, str]) -> str:
 def _read_dir(slug: str, folder: Path, overridden: bool) -> dict[str, TableFile]:
     found: dict[str, TableFile] = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in TABLE_SUFFIXES:
+        # a FIFO or a device named like a table is read (and refused in one line), never skipped
+        if path.suffix in TABLE_SUFFIXES and not path.is_dir():
             name = path.relative_to(folder).as_posix()
             try:
                 text = files.read_text(path, what="table file")

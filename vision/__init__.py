@@ -11,3 +11,8 @@ orchestrator). :mod:`vision.calibrate` learns a set's colours from a photo of a 
 printable corner tabs. The package imports ``cv2`` and ``numpy`` and, from the referee, only its
 grid geometry, table loading, picture drawing and errors; it never imports a game.
 """
+
+import os
+
+# OpenCV's own log would reach stderr beside our one-line errors; silence it before any cv2 import.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "OFF")

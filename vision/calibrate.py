@@ -11,7 +11,6 @@ written. Calibration files are JSON (no pickle), size-capped when read.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,6 +21,8 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from referee.errors import InputFileError
+from referee.files import check_target, parse_json, read_text
 from vision import adaptive
 from vision.board import BoardSpec
 from vision.config import VisionConfig
@@ -216,9 +217,14 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
         VisionError: the file cannot be written.
     """
     try:
+        check_target(path, "calibration")
+    except InputFileError as exc:
+        raise VisionError(str(exc)) from None
+    try:
         path.write_text(calibration.model_dump_json(indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise VisionError(f"{path}: cannot write the calibration ({exc.strerror or exc})") from None
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise VisionError(f"{path}: cannot write the calibration ({reason})") from None
 
 
 def load_calibration(path: Path, board: BoardSpec) -> Calibration:
@@ -228,14 +234,18 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
         VisionError: unreadable, too large, not a calibration, or for another board.
     """
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise VisionError(f"{path}: {size:,} bytes is too large for a calibration file")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise VisionError(f"{path}: cannot read the calibration ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise VisionError(f"{path}: not a calibration file (expected JSON from referee vision calibrate)") from None
+        text = read_text(path, limit=MAX_FILE_BYTES, what="calibration file")
+    except InputFileError as exc:
+        problem = exc.problem
+        if not problem.startswith("cannot read"):
+            problem = f"cannot read the calibration ({problem})"
+        raise VisionError(f"{path}: {problem}") from None
+    try:
+        data = parse_json(str(path), text)
+    except InputFileError:
+        raise VisionError(
+            f"{path}: not a calibration file (expected JSON from referee vision calibrate)"
+        ) from None
     if isinstance(data, dict) and data.get("format") == "referee-vision-calibration/1":
         raise VisionError(
             f"{path}: made by an earlier referee (colour model 1); run referee vision calibrate "

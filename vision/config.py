@@ -3,7 +3,7 @@
 ``VisionConfig()`` holds the defaults the project measured on its own renders (see
 ``bench/bench_vision.py``); ``VisionConfig.from_yaml(path)`` reads overrides from a YAML file
 (``referee capture --config FILE``, ``referee vision calibrate --config FILE``) through the
-guarded reader ``referee.files.load_data``; unknown keys are refused. Units: pixels of the photo unless said
+referee's guarded reader ``referee.files.load_data``; unknown keys are refused. Units: pixels of the photo unless said
 otherwise; *cells* are board cells; *warp* pixels are those of the top-down board image.
 """
 
@@ -301,11 +301,13 @@ class VisionConfig(_Section):
             InputFileError: unreadable or invalid YAML/JSON.
             VisionError: an unknown or invalid setting (the message names it).
         """
+        from referee.errors import InputFileError
         from referee.files import load_data
 
-        data = load_data(path, what="vision settings file", limit=MAX_SETTINGS_BYTES)
-        if data is None:
-            data = {}
+        try:
+            data = load_data(path, what="vision settings file", limit=MAX_SETTINGS_BYTES) or {}
+        except InputFileError as exc:
+            raise VisionError(f"cannot read vision settings: {exc}") from None
         if not isinstance(data, dict):
             raise VisionError(f"{path}: expected a mapping of sections (registration, classify, ...)")
         try:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.errors import RefereeError
+from referee.picture import save_png
 from vision.errors import VisionError
 
 
@@ -60,6 +61,8 @@ class FolderSink:
             VisionError: the file cannot be written.
         """
         path = self.folder / f"{len(self.written) + 1:02d}-{name}.png"
-        if not cv2.imwrite(str(path), picture):
-            raise VisionError(f"{path}: cannot write the debug picture")
+        try:
+            save_png(picture, path, "debug picture")
+        except RefereeError as exc:
+            raise VisionError(str(exc)) from None
         self.written.append(path)

@@ -1,12 +1,14 @@
 """Reading a photo safely: size and format from the file header, then a (scaled) decode.
 
-PNG, JPEG and HEIC/HEIF (the default of many phones) are accepted. Their dimensions are read
-from the header (PNG ``IHDR``, JPEG ``SOFn``, HEIF's ``ispe`` through libheif, which parses the
+PNG, JPEG and HEIC/HEIF (the default of many phones) are accepted, read through
+:func:`referee.files.read_bytes` (regular files, bytes counted). Their dimensions are read from
+the header (PNG ``IHDR``, JPEG ``SOFn``, HEIF's ``ispe`` through libheif, which parses the
 container without decoding) and checked against the pixel cap *before* any decoding, so a
 decompression bomb is refused without allocating its pixels. Large photos are decoded at 1/2,
 1/4 or 1/8 scale (JPEG scales during decoding, which is also much faster). A JPEG's EXIF
 orientation (a phone held sideways) is applied, at every scale; HEIF images come out turned as
-their container says. HEIF decoding uses ``pillow-heif`` (libheif), imported only for those files.
+their container says. HEIF decoding uses ``pillow-heif`` (libheif), imported only for those
+files. What libjpeg prints about damaged data becomes our line.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.errors import InputFileError
+from referee.files import read_bytes
+from referee.picture import native_stderr, opencv
 from vision.config import LoadConfig
 from vision.errors import VisionError
 
@@ -30,6 +34,9 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_SOI = b"\xff\xd8"
 _SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
 _NO_LENGTH = frozenset({0x01, 0xD8, *range(0xD0, 0xD8)})
+_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG", "libpng error")
+"""What libjpeg and libpng print when the data they decoded was damaged (a partly grey photo)."""
+cv2 = opencv()
 _REDUCED = {
     1: cv2.IMREAD_COLOR,
     2: cv2.IMREAD_REDUCED_COLOR_2,
@@ -220,21 +227,19 @@ def _decode_heif(data: bytes, reduction: int) -> npt.NDArray[np.uint8] | None:
 def read_photo(path: Path, cfg: LoadConfig) -> Photo:
     """Returns a photo file decoded, after checking its size from the header.
 
+    The bytes come through the referee's guarded reader (regular files only, counted while
+    read, at most ``cfg.max_bytes``).
+
     Raises:
         VisionError: unreadable, not a PNG, JPEG or HEIF, too large or too small, or
             undecodable.
     """
     label = str(path)
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise VisionError(f"{label}: cannot read the photo ({exc.strerror or exc})") from None
-    if size > cfg.max_bytes:
-        raise VisionError(f"{label}: {size:,} bytes is above the {cfg.max_bytes:,}-byte limit for a photo")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise VisionError(f"{label}: cannot read the photo ({exc.strerror or exc})") from None
+        data = read_bytes(path, limit=cfg.max_bytes, what="photo")
+    except InputFileError as exc:
+        problem = exc.problem if exc.problem.startswith("cannot read") else f"cannot read the photo ({exc.problem})"
+        raise VisionError(f"{label}: {problem}") from None
     return decode_photo(data, label, cfg)
 
 
@@ -264,10 +269,14 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
         image = _decode_heif(data, reduction)
     else:
         buffer = np.frombuffer(data, dtype=np.uint8)
-        try:
-            image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
-        except cv2.error:
-            image = None
+        with native_stderr() as said:
+            try:
+                image = cv2.imdecode(buffer, _REDUCED[reduction] | cv2.IMREAD_IGNORE_ORIENTATION)
+            except cv2.error:
+                image = None
+        damage = [line for line in said if line.startswith(_DAMAGE)]
+        if damage and image is not None:
+            raise VisionError(f"{label}: the {fmt.upper()} data is damaged ({damage[0].rstrip('.')})")
         if image is not None and fmt == "jpeg":
             image = orient(image, exif_orientation(data))
     if image is None or image.ndim != 3 or image.size == 0:

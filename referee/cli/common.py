@@ -32,15 +32,17 @@ DEFAULT_FILE = Path("game.referee")
 
 FileOpt = Annotated[
     Path,
-    typer.Option("--file", "-f", envvar="REFEREE_FILE", help="Game file (else $REFEREE_FILE, else ./game.referee)."),
+    typer.Option("--file", "-f", envvar="REFEREE_FILE", readable=False,
+                 help="Game file (else $REFEREE_FILE, else ./game.referee)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of text.")]
 TablesOpt = Annotated[
     Path | None,
-    typer.Option("--tables", help="Folder of overriding table files (DIR/<game>/...); else $REFEREE_TABLES."),
+    typer.Option("--tables", readable=False,
+                 help="Folder of overriding table files (DIR/<game>/...); else $REFEREE_TABLES."),
 ]
 PositionOpt = Annotated[
-    Path | None, typer.Option("--position", "-p", help="Position file (YAML or JSON) for umpire mode.")
+    Path | None, typer.Option("--position", "-p", readable=False, help="Position file (YAML or JSON) for umpire mode.")
 ]
 DiceOpt = Annotated[
     str | None, typer.Option("--dice", help="Physical dice typed in, in the order rolled, e.g. 3,5.")
@@ -53,20 +55,20 @@ _consoles: dict[str, Console] = {}
 
 
 def out() -> Console:
-    """Returns the stdout console (created on first use)."""
+    """Returns the stdout console (created on first use; see :mod:`referee.cli.terminal`)."""
     if "out" not in _consoles:
-        from rich.console import Console
+        from referee.cli.terminal import console
 
-        _consoles["out"] = Console()
+        _consoles["out"] = console()
     return _consoles["out"]
 
 
 def err() -> Console:
-    """Returns the stderr console (created on first use)."""
+    """Returns the stderr console (created on first use; see :mod:`referee.cli.terminal`)."""
     if "err" not in _consoles:
-        from rich.console import Console
+        from referee.cli.terminal import console
 
-        _consoles["err"] = Console(stderr=True)
+        _consoles["err"] = console(stderr=True)
     return _consoles["err"]
 
 
@@ -75,15 +77,76 @@ def reset_consoles() -> None:
     _consoles.clear()
 
 
+MAX_ERROR_CHARS = 2_000
+"""Longest error line printed; the rest is counted, not shown."""
+
+
 def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
-    """Prints one red line (and a hint) on stderr and returns the Exit to raise."""
+    """Prints one red line (and a hint) on stderr and returns the Exit to raise.
+
+    The message is printed as text, never markup, on one line whatever it holds (a newline in a
+    file name or a reason is shown as ``\\x0a``).
+    """
     from rich.text import Text
 
-    line = Text.assemble(("error: ", "bold red"), (message, "red"))
+    from referee.cli.terminal import one_line
+
+    text = one_line(message)
+    if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
+        text = f"{text[:MAX_ERROR_CHARS]}… ({len(text) - MAX_ERROR_CHARS:,} more characters)"
+    line = Text.assemble(("error: ", "bold red"), (text, "red"))
     err().print(line, soft_wrap=True)
     if hint:
-        err().print(Text(f"hint: {hint}", style="dim"), soft_wrap=True)
+        err().print(Text(f"hint: {one_line(hint)}", style="dim"), soft_wrap=True)
     return typer.Exit(code)
+
+
+MAX_TEXT_CHARS = 1_000
+"""Longest text argument (an action, a reason, a name, a seed): checked before any work."""
+MAX_PATH_CHARS = 4_096
+"""Longest path argument (Linux's PATH_MAX)."""
+
+
+def check_arguments(values: dict[str, object]) -> None:
+    """Refuses an over-long or non-UTF-8 text argument before any work that grows with it.
+
+    Paths may hold any bytes the file system allows; other text must be UTF-8.
+
+    Raises:
+        ArgumentError: the first argument that is too long or not text (names it).
+    """
+    from referee.errors import ArgumentError
+
+    for name, value in values.items():
+        label = _flag(name)
+        items = list(value) if isinstance(value, list | tuple) else [value]
+        texts = [v for v in items if isinstance(v, str)]
+        paths = [v for v in items if isinstance(v, Path)]
+        if texts:
+            length = sum(len(t) for t in texts) + len(texts) - 1
+            if length > MAX_TEXT_CHARS:
+                raise ArgumentError(f"{label}: {length:,} characters, more than the {MAX_TEXT_CHARS:,} accepted")
+            for text in texts:
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ArgumentError(f"{label}: not valid UTF-8 text") from None
+        for path in paths:
+            if len(str(path)) > MAX_PATH_CHARS:
+                raise ArgumentError(f"{label}: a path of {len(str(path)):,} characters, more than the "
+                                    f"{MAX_PATH_CHARS:,} accepted")
+
+
+def _flag(name: str) -> str:
+    """Returns a parameter's name as the user knows it (``seed``, ``reason``, ``action``)."""
+    return name.rstrip("_").replace("_", "-")
+
+
+def literal(value: object) -> str:
+    """Returns a value escaped for a rich markup template (see :func:`referee.cli.terminal.literal`)."""
+    from referee.cli.terminal import literal as escaped
+
+    return escaped(value)
 
 
 def guarded(fn: Callable[P, R]) -> Callable[P, R]:
@@ -96,6 +159,7 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
         from referee.errors import IllegalActionError, RefereeError
 
         try:
+            check_arguments(kwargs)
             return fn(*args, **kwargs)
         except IllegalActionError as exc:
             from referee import render
@@ -151,7 +215,7 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
             show(render.board(gf.game.board_view(state)), soft_wrap=True)
         else:
             for line in gf.game.status(state):
-                show(f"[bold cyan]{line}[/]")
+                show(f"[bold cyan]{literal(line)}[/]")
 
 
 def read_data_file(path: Path, what: str = "position") -> object:

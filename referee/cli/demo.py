@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import guarded, read_data_file, show
+from referee.cli.common import guarded, literal, read_data_file, show
 
 app = typer.Typer()
 
@@ -16,38 +16,41 @@ app = typer.Typer()
 @app.command()
 @guarded
 def demo(
-    script: Annotated[Path | None, typer.Option(help="Demo script (default: the Cyrus & Pyxis sample).")] = None,
-    keep: Annotated[Path | None, typer.Option(help="Keep the demo's game file at this path.")] = None,
+    script: Annotated[
+        Path | None, typer.Option(readable=False, help="Demo script (default: the Cyrus & Pyxis sample).")
+    ] = None,
+    keep: Annotated[Path | None, typer.Option(readable=False, help="Keep the demo's game file at this path.")] = None,
 ) -> None:
     """Play a short scripted game: set-up, moves, a rejected move, archer support, combat, retreat."""
     from referee import render
     from referee.demo import DemoScript
-    from referee.errors import IllegalActionError, RefereeError
+    from referee.errors import IllegalActionError, PositionError, RefereeError
+    from referee.game import validate_file
     from referee.games import find_game
     from referee.journal import GameFile
     from referee.tables import data_root, load_table_set
 
     path = script or data_root("samples") / "cyrus-pyxis" / "demo.yaml"
-    data = DemoScript.model_validate(read_data_file(path, "demo script"))
+    data = validate_file(DemoScript, read_data_file(path, "demo script"), str(path))
     engine = find_game(data.game)
     table_set = load_table_set(engine.info.slug)
     setup_path = path.parent / data.setup
-    texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup_path, "set-up"), str(setup_path))
+    texts = engine.checked_setup(table_set, read_data_file(setup_path, "set-up"), str(setup_path))
     with tempfile.TemporaryDirectory() as tmp:
-        game_path = keep or Path(tmp) / "demo.referee"
-        with GameFile.create(game_path, engine, table_set, force=keep is not None) as gf:
-            show(f"[bold]{data.title}[/]")
-            show(f"$ referee new {engine.info.slug} --setup {setup_path.name}   "
-                 f"[dim](a real game file: {'kept at ' + str(keep) if keep else 'temporary'})[/]")
+        game_path = Path(tmp) / "demo.referee"  # kept (--keep) only once the whole demo has run
+        with GameFile.create(game_path, engine, table_set) as gf:
+            show(f"[bold]{literal(data.title)}[/]")
+            show(f"$ referee new {literal(engine.info.slug)} --setup {literal(setup_path.name)}   "
+                 f"[dim](a real game file: {literal('kept at ' + str(keep)) if keep else 'temporary'})[/]")
             for text in texts:
                 gf.do(text)
             show(render.board(engine.board_view(gf.state())), soft_wrap=True)
-            for step in data.steps:
+            for number, step in enumerate(data.steps):
                 if step.say:
-                    show(f"\n[bold yellow]{step.say}[/]")
+                    show(f"\n[bold yellow]{literal(step.say)}[/]")
                 if step.do is None:
                     continue
-                show(f"$ referee do {step.do!r}" if step.do != "resolve" else "$ referee resolve")
+                show(f"$ referee do {literal(repr(step.do))}" if step.do != "resolve" else "$ referee resolve")
                 try:
                     record = gf.do(step.do)
                 except IllegalActionError as exc:
@@ -57,6 +60,10 @@ def demo(
                     show(render.verdict(exc.verdict))
                     show("[dim]  (rejected: the game file is unchanged)[/]")
                     continue
+                except RefereeError as exc:
+                    error = PositionError(str(path), f"steps[{number}].do", str(exc))
+                    error.hint = exc.hint
+                    raise error from None
                 if step.expect == "illegal":
                     raise RefereeError(f"{path}: step {step.do!r} was expected to be rejected")
                 show(render.record(record))
@@ -64,5 +71,33 @@ def demo(
                     show(render.board(engine.board_view(gf.state()), legend=False), soft_wrap=True)
             show("\n[bold]The journal of this game:[/] (referee log)")
             show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
+        if keep is not None:
+            _keep(game_path, keep)
     show("\nStart your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], "
          "then [bold]referee play[/].")
+
+
+def _keep(made: Path, keep: Path) -> None:
+    """Copies the finished demo game to ``keep``, replacing what is there only when the copy is whole.
+
+    Raises:
+        GameFileError: ``keep`` is a folder or a FIFO, or cannot be written.
+    """
+    import os
+    import shutil
+
+    from referee.errors import GameFileError, InputFileError
+    from referee.files import check_target
+
+    try:
+        check_target(keep, "game file")
+    except InputFileError as exc:
+        raise GameFileError(str(exc)) from None
+    staged = keep.with_name(keep.name + ".part")
+    try:
+        shutil.copyfile(made, staged)
+        os.replace(staged, keep)
+    except OSError as exc:
+        staged.unlink(missing_ok=True)
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise GameFileError(f"{keep}: cannot write the game file ({reason})") from None

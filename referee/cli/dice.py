@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, literal, print_json, show
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -34,7 +34,7 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
         print_json(data)
         return
     for key, value in data.items():
-        show(f"{key}: {value}")
+        show(f"{key}: {literal(value)}")
 
 
 @app.command()
@@ -55,7 +55,7 @@ def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 @app.command()
 @guarded
 def verify(
-    path: Annotated[Path, typer.Argument(help="A game file or a JSON export.")],
+    path: Annotated[Path, typer.Argument(readable=False, help="A game file or a JSON export.")],
     json_: JsonOpt = False,
 ) -> None:
     """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""

@@ -15,6 +15,7 @@ from referee.cli.common import (
     PositionOpt,
     TablesOpt,
     guarded,
+    literal,
     load_position,
     play_in_file,
     print_json,
@@ -28,12 +29,15 @@ app = typer.Typer()
 
 def _sample(path: Path, slug: str) -> Path:
     """Returns ``path``, or the shipped sample of that name (``--setup setup.yaml`` works anywhere)."""
-    if path.exists():
-        return path
     from referee.tables import data_root
 
-    shipped = data_root("samples") / slug / path.name
-    return shipped if shipped.is_file() else path
+    try:
+        if path.exists():
+            return path
+        shipped = data_root("samples") / slug / path.name
+        return shipped if shipped.is_file() else path
+    except (OSError, ValueError):  # a name too long, a NUL: the guarded reader says why
+        return path
 
 
 def _faces(dice: str | None) -> list[int] | None:
@@ -48,7 +52,8 @@ def new(
     game: Annotated[str, typer.Argument(help="Game: cyrus-pyxis, iliad, 300-solo.")],
     setup: Annotated[
         Path | None,
-        typer.Option(help="Set-up file played in rule order; a bare name like setup.yaml finds the shipped sample."),
+        typer.Option(readable=False,
+                     help="Set-up file played in rule order; a bare name like setup.yaml finds the shipped sample."),
     ] = None,
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
@@ -68,7 +73,7 @@ def new(
     texts: list[str] = []
     if setup is not None:
         setup = _sample(setup, engine.info.slug)
-        texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup, "set-up"), str(setup))
+        texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
     gf = GameFile.create(file, engine, table_set, force=force)
     try:
         for text in texts:
@@ -85,10 +90,10 @@ def new(
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
-        show(f"[bold]New {engine.info.title} game[/] in {file} (id {gf.game_id})")
-        show(f"Dice commitment: [bold]{fingerprint(commit)}[/]  (full SHA-256 {commit})")
+        show(f"[bold]New {literal(engine.info.title)} game[/] in {literal(file)} (id {literal(gf.game_id)})")
+        show(f"Dice commitment: [bold]{literal(fingerprint(commit))}[/]  (full SHA-256 {literal(commit)})")
         if table_set.overridden():
-            show(f"[yellow]Tables overridden: {', '.join(table_set.overridden())}[/]")
+            show(f"[yellow]Tables overridden: {literal(', '.join(table_set.overridden()))}[/]")
         show(render.board(engine.board_view(state)), soft_wrap=True)
     gf.close()
 
@@ -129,7 +134,7 @@ def adjust(
             print_json({"record": record.model_dump(mode="json"), "reason": reason})
             return
         show(render.record(record))
-        show(f"[yellow]reason: {reason}[/]")
+        show(f"[yellow]reason: {literal(reason)}[/]")
 
 
 @app.command()
@@ -150,7 +155,7 @@ def undo(
             return
         show(render.undo(result))
         for line in gf.game.status(gf.state()):
-            show(f"[bold cyan]{line}[/]")
+            show(f"[bold cyan]{literal(line)}[/]")
 
 
 @app.command()
@@ -187,7 +192,7 @@ def log(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 @guarded
 def show_(
     file: FileOpt = DEFAULT_FILE,
-    png: Annotated[Path | None, typer.Option(help="Also write the board as a PNG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(readable=False, help="Also write the board as a PNG picture.")] = None,
     position: PositionOpt = None,
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
@@ -222,13 +227,13 @@ def show_(
         return
     show(render.board(view), soft_wrap=True)
     if png is not None:
-        show(f"[dim]picture written to {png}[/]")
+        show(f"[dim]picture written to {literal(png)}[/]")
 
 
 @app.command(name="export")
 @guarded
 def export_(
-    out: Annotated[Path | None, typer.Argument(help="JSON file to write (default: stdout).")] = None,
+    out: Annotated[Path | None, typer.Argument(readable=False, help="JSON file to write (default: stdout).")] = None,
     file: FileOpt = DEFAULT_FILE,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds are left out)."""
@@ -242,17 +247,20 @@ def export_(
     if out is None:
         typer.echo(text)
         return
+    from referee.files import check_target
+
+    check_target(out, "game export")
     try:
         out.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise GameFileError(f"{out}: cannot write ({exc.strerror})") from None
-    show(f"exported to {out}")
+    show(f"exported to {literal(out)}")
 
 
 @app.command(name="import")
 @guarded
 def import_(
-    source: Annotated[Path, typer.Argument(help="JSON file written by referee export.")],
+    source: Annotated[Path, typer.Argument(readable=False, help="JSON file written by referee export.")],
     file: FileOpt = DEFAULT_FILE,
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:
@@ -267,4 +275,5 @@ def import_(
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise GameFileError(f"{source}: not a readable JSON export ({exc.__class__.__name__})") from None
     with GameFile.import_(data, file, str(source), force=force) as gf:
-        show(f"imported {source} into {file}: {len(gf.entries())} journal entries, state hash verified")
+        show(f"imported {literal(source)} into {literal(file)}: {len(gf.entries())} journal entries, "
+             "state hash verified")

@@ -9,30 +9,36 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import guarded, show
+from referee.cli.common import guarded, literal, show
 
 app = typer.Typer()
 
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "judge", "legal", "adjust", "export")
 FREE_VERBS = ("tables", "schema")
-HISTORY = Path.home() / ".referee_history"
+HISTORY_NAME = ".referee_history"
+"""The shell's history, in the home folder ($HOME, read when the shell starts)."""
+MAX_HISTORY_BYTES = 1_000_000
 
 
 @app.command()
 @guarded
 def play(
-    file: Annotated[Path | None, typer.Argument(help="Game file (else $REFEREE_FILE, else ./game.referee).")] = None,
+    file: Annotated[
+        Path | None, typer.Argument(readable=False, help="Game file (else $REFEREE_FILE, else ./game.referee).")
+    ] = None,
 ) -> None:
     """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, quit)."""
     from referee.journal import GameFile
 
     path = file or Path(os.environ.get("REFEREE_FILE", "game.referee"))
     with GameFile.open(path) as gf:
-        engine = gf.game
-        title = engine.info.title
+        title = gf.game.info.title
+        gf.state()  # a file that does not replay is refused here, once, before the shell starts
     _history(load=True)
-    show(f"[bold]{title}[/] — {path}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
-    run_line("show", path)
+    show(f"[bold]{literal(title)}[/] — {literal(path)}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
+    code = run_line("show", path)
+    if code:  # the command has printed its own error line
+        raise typer.Exit(code)
     while True:
         try:
             with GameFile.open(path) as gf:
@@ -58,7 +64,7 @@ def run_line(line: str, path: Path) -> int:
     try:
         words = shlex.split(line)
     except ValueError as exc:
-        show(f"[red]error: {exc}[/]")
+        show(f"[red]error: {literal(exc)}[/]")
         return 2
     if not words:
         return 0
@@ -73,7 +79,7 @@ def run_line(line: str, path: Path) -> int:
     elif verb in FREE_VERBS or verb == "dice":
         args = words
     elif verb in ("new", "play", "demo", "import"):
-        show(f"[red]error: '{verb}' is not available inside the shell; quit first[/]")
+        show(f"[red]error: '{literal(verb)}' is not available inside the shell; quit first[/]")
         return 2
     else:
         args = ["do", *words, "--file", str(path)]
@@ -91,7 +97,7 @@ def _help(path: Path) -> None:
         actions = gf.game.help_actions()
     show("[bold]Actions[/] (typed alone, or after 'do'):")
     for notation, meaning in actions:
-        show(f"  {notation:<28} {meaning}")
+        show(f"  {literal(f'{notation:<28}')} {literal(meaning)}")
     show("[bold]Verbs[/]: show, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
          "adjust OVERRIDE --reason \"...\", dice status|reveal, export FILE, tables GAME, quit")
 
@@ -102,11 +108,13 @@ def _history(load: bool) -> None:
     except ImportError:  # pragma: no cover - platform without readline
         return
     try:
-        if load:
-            if HISTORY.exists():
-                readline.read_history_file(HISTORY)
-        else:
+        history = Path.home() / HISTORY_NAME
+        # only a regular file of sane size: a FIFO or a device there would hang or flood the shell
+        usable = history.is_file() and history.stat().st_size <= MAX_HISTORY_BYTES
+        if load and usable:
+            readline.read_history_file(history)
+        elif not load and (usable or not history.exists()):
             readline.set_history_length(1000)
-            readline.write_history_file(HISTORY)
-    except OSError:
+            readline.write_history_file(history)
+    except (OSError, RuntimeError):  # no home folder, or it cannot be written: no history
         pass

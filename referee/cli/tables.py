@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import JsonOpt, TablesOpt, fail, guarded, print_json, show
+from referee.cli.common import JsonOpt, TablesOpt, fail, guarded, literal, print_json, show
 
 app = typer.Typer()
 
@@ -38,8 +38,8 @@ def tables_(
         if json_:
             print_json({"written": [str(p) for p in written]})
             return
-        show(f"wrote {len(written)} table files under {Path(words[2]) / engine.info.slug}")
-        show(f"edit them, then use: referee ... --tables {words[2]}   (or REFEREE_TABLES={words[2]})")
+        show(f"wrote {len(written)} table files under {literal(Path(words[2]) / engine.info.slug)}")
+        show(f"edit them, then use: referee ... --tables {literal(words[2])}   (or REFEREE_TABLES={literal(words[2])})")
         return
     if len(words) != 1:
         raise fail("usage: referee tables GAME   or   referee tables export GAME DIR", code=2)

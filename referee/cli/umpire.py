@@ -118,7 +118,9 @@ def legal(
     if callable(explain):
         show(render.explains(report))  # type: ignore[arg-type]
     else:
-        show(report.model_dump_json(indent=2))
+        from rich.text import Text
+
+        show(Text(report.model_dump_json(indent=2)))
 
 
 @app.command()
@@ -157,10 +159,10 @@ def resolve(
             print_json(data)
             return
         explain = getattr(result, "explain", None)
-        show(render.explains(result) if callable(explain) else result.model_dump_json(indent=2))  # type: ignore[arg-type]
-        if still_open:
-            from rich.text import Text
+        from rich.text import Text
 
+        show(render.explains(result) if callable(explain) else Text(result.model_dump_json(indent=2)))  # type: ignore[arg-type]
+        if still_open:
             show(Text(f"note: resolved without {len(still_open)} declaration(s) still open:", style="yellow"))
             for r in still_open:
                 show(Text(f"  - {r.message} ({'; '.join(str(c) for c in r.cites)})"))

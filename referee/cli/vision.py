@@ -23,6 +23,7 @@ from referee.cli.common import (
     TablesOpt,
     fail,
     guarded,
+    literal,
     load_position,
     print_json,
     read_data_file,
@@ -41,19 +42,19 @@ app = typer.Typer()
 vision_app = typer.Typer(no_args_is_help=True)
 
 PhotoArg = Annotated[
-    Path, typer.Argument(help="The photo: PNG, JPEG or HEIC, taken from above the board.")
+    Path, typer.Argument(readable=False, help="The photo: PNG, JPEG or HEIC, taken from above the board.")
 ]
 GameOpt = Annotated[str | None, typer.Option("--game", "-g", help="Game slug, e.g. cyrus-pyxis.")]
 CalibrationOpt = Annotated[
     Path | None,
-    typer.Option("--calibration", "-c", help="Colour calibration from referee vision calibrate."),
+    typer.Option("--calibration", "-c", readable=False, help="Colour calibration from referee vision calibrate."),
 ]
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", help="Vision thresholds to override (YAML; see docs/vision-real-photos.md)."),
+    typer.Option("--config", readable=False, help="Vision thresholds to override (YAML; see docs/vision-real-photos.md)."),
 ]
 DebugOpt = Annotated[
-    Path | None, typer.Option("--debug", help="Write a picture of each stage into this folder.")
+    Path | None, typer.Option("--debug", readable=False, help="Write a picture of each stage into this folder.")
 ]
 
 
@@ -329,7 +330,7 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
     )
     show(
         f"read in {obs.seconds:.2f} s from {found}; {len(obs.unreadable)} cell(s) unclear"
-        + (f": {', '.join(obs.unreadable)}" if obs.unreadable else "")
+        + (f": {literal(', '.join(obs.unreadable))}" if obs.unreadable else "")
     )
 
 
@@ -340,7 +341,7 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
 @vision_app.command()
 @guarded
 def markers(
-    out: Annotated[Path, typer.Option("--out", "-o", help="PNG file to write.")],
+    out: Annotated[Path, typer.Option("--out", "-o", readable=False, help="PNG file to write.")],
     game: Annotated[
         str, typer.Option("--game", "-g", help="Game whose board the markers fit.")
     ] = "cyrus-pyxis",
@@ -351,9 +352,8 @@ def markers(
     tables: TablesOpt = None,
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
-    import cv2
-
     from referee.games import find_game
+    from referee.picture import save_png
     from vision.board import load_board
     from vision.errors import VisionError
     from vision.markers import marker_sheet
@@ -362,14 +362,9 @@ def markers(
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
     if out.suffix.lower() != ".png":
         raise VisionError(f"{out}: the marker sheet is written as PNG (name it .png)")
-    try:
-        ok = cv2.imwrite(str(out), sheet)
-    except cv2.error:
-        ok = False
-    if not ok:
-        raise VisionError(f"{out}: cannot write the marker sheet (does the folder exist?)")
+    save_png(sheet, out, "marker sheet")
     show(
-        f"wrote {out}: {len(board.markers.placements)} corner tabs ({board.markers.dictionary}, "
+        f"wrote {literal(out)}: {len(board.markers.placements)} corner tabs ({literal(board.markers.dictionary)}, "
         f"ids {', '.join(str(p.id) for p in board.markers.placements)}), "
         f"one cell = {cell_mm:g} mm at {dpi} dpi; "
         "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner"
@@ -381,9 +376,9 @@ def markers(
 def calibrate(
     photo: PhotoArg,
     position: Annotated[
-        Path, typer.Option("--position", "-p", help="The position the photo shows (YAML/JSON).")
+        Path, typer.Option("--position", "-p", readable=False, help="The position the photo shows (YAML/JSON).")
     ],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Calibration file to write (JSON).")],
+    out: Annotated[Path, typer.Option("--out", "-o", readable=False, help="Calibration file to write (JSON).")],
     game: GameOpt = None,
     debug: DebugOpt = None,
     tables: TablesOpt = None,
@@ -412,6 +407,6 @@ def calibrate(
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
     show(
-        f"wrote {out}: {len(cal.measured)} colour classes measured, "
+        f"wrote {literal(out)}: {len(cal.measured)} colour classes measured, "
         f"{len(cal.templates)} counter labels learned"
     )

@@ -91,7 +91,8 @@ def test_show_and_png(referee: Referee, game: Path) -> None:
     image = cv2.imread(str(referee.cwd / "board.png"))
     assert image is not None and image.shape[0] > 12 * 64 and image.shape[1] >= 12 * 64
     bad = referee("show", "--png", "missing-folder/board.png")
-    assert bad.code == 1 and "cannot write PNG" in bad.err
+    assert bad.code == 1 and "cannot write the picture (no such file or directory)" in bad.err
+    assert len(bad.err.splitlines()) == 1
 
 
 def test_export_import_round_trip(referee: Referee, game: Path) -> None:

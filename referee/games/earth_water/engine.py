@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
-from referee.errors import DiceError, NotationError
+from referee.errors import DiceError, InputFileError, NotationError
+from referee.files import parse_json
 from referee.game import Applied, Engine, GameInfo, MapView, Outcome
 from referee.games.earth_water import actions as act
 from referee.games.earth_water import bot, declarations
@@ -153,11 +154,12 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         s = state
         parsed = act.parse_action(s, text)
         if isinstance(parsed, act.Setup):
-            try:
-                data = json.loads(parsed.position)
-            except json.JSONDecodeError as exc:
-                raise NotationError(f"setup: not a JSON position ({exc.msg})") from None
+            try:  # the guarded JSON parser: depth and integer length capped (typed text, like a file)
+                data = parse_json("setup", parsed.position)
+            except InputFileError as exc:
+                raise NotationError(f"setup: not a JSON position ({exc.problem})") from None
             self._set_up(s.tables, data, "setup")
+            assert isinstance(data, dict)  # _set_up refuses anything but a mapping
             return act.Setup(position=act.setup_text(data)[len("setup "):])
         return parsed
 
