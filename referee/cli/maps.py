@@ -15,7 +15,8 @@ app = typer.Typer(no_args_is_help=True)
 @app.command(name="check")
 @guarded
 def check(
-    file: Annotated[Path, typer.Argument(help="The map file (YAML), e.g. tables/zargo/map.yaml.", metavar="FILE")],
+    file: Annotated[Path, typer.Argument(help="The map file (YAML), e.g. tables/zargo/map.yaml.", metavar="FILE",
+                                         readable=False)],
     json_: JsonOpt = False,
 ) -> None:
     """Check a Zargo world map: one line per problem (exit 1), or a summary (exit 0).
