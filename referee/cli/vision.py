@@ -51,7 +51,9 @@ CalibrationOpt = Annotated[
 ]
 ConfigOpt = Annotated[
     Path | None,
-    typer.Option("--config", readable=False, help="Vision thresholds to override (YAML; see docs/vision-real-photos.md)."),
+    typer.Option(
+        "--config", readable=False, help="Vision thresholds to override (YAML; see docs/vision-real-photos.md)."
+    ),
 ]
 DebugOpt = Annotated[
     Path | None, typer.Option("--debug", readable=False, help="Write a picture of each stage into this folder.")
