@@ -91,16 +91,27 @@ def _field_of(data: object, text: str, earlier: int) -> str | None:
 
 
 class GameInfo(BaseModel):
-    """What a game is: its two names, title, sides and dice."""
+    """What a game is: its names, title, sides, players, information and dice (as OpenSpiel's
+    GameType declares them)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     slug: str = Field(description="CLI id: cyrus-pyxis, iliad, zargo, 300-solo.")
     package: str = Field(description="Python package under referee.games.")
     title: str
-    sides: tuple[str, ...]
+    sides: tuple[str, ...] = Field(description="Sides or peoples a player can hold.")
     dice: str | None = Field(description="Dice the game uses, e.g. '1d6', or None.")
     rulebook: str = Field(description="Edition of the rulebook the sections refer to.")
+    players: tuple[int, int] = Field(default=(2, 2), description="Fewest and most players at the table.")
+    information: Literal["perfect", "imperfect"] = Field(
+        default="perfect", description="imperfect: some facts are hidden from some players (secrets)."
+    )
+    bot_sides: tuple[str, ...] = Field(default=(), description="Sides the referee itself plays (a solo bot).")
+
+    @property
+    def chance(self) -> bool:
+        """Whether dice decide anything."""
+        return self.dice is not None
 
 
 class GameState(BaseModel):
@@ -124,13 +135,22 @@ class Action(BaseModel):
 
 
 class Outcome(BaseModel):
-    """The end of a game: who won and why (None winner for a draw)."""
+    """The end of a game: a termination code, the winners (none for a draw), and the ruling.
+
+    ``termination`` is a stable kebab-case code (``king-killed``, ``troy-falls``,
+    ``final-scoring``...) that code may test; the ruling's message is for people.
+    """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
-    winner: str | None
-    reason: str
+    termination: str
+    winners: tuple[str, ...]
     ruling: Ruling
+
+    @property
+    def draw(self) -> bool:
+        """True when nobody won."""
+        return not self.winners
 
 
 class ActionRecord(BaseModel):
@@ -278,7 +298,8 @@ class Engine(ABC, Generic[S, A]):
 
     @abstractmethod
     def to_act(self, state: S) -> str | None:
-        """Returns the side whose input the game waits for."""
+        """Returns whose input the game waits for (a side; not always the side whose turn it is:
+        a defender declaring supports, or a player revealing a secret, is awaited too)."""
 
     def start_from_setup(self, table_set: TableSet, data: object, label: str) -> S:
         """Returns the state after a set-up file, each placement judged and played in rule order.

@@ -80,7 +80,7 @@ from referee.tables import TableSet
 
 INFO = GameInfo(
     slug="cyrus-pyxis", package="cyrus_pyxis", title="Cyrus & Pyxis", sides=("greek", "persian"),
-    dice=None, rulebook="Editions UGO (French)",
+    dice=None, rulebook="Editions UGO (French)", players=(2, 2),
 )
 
 
@@ -256,7 +256,9 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         if s.phase is not Phase.OVER:
             return None
         reason = s.win_reason or "game over"
-        return Outcome(winner=s.winner, reason=reason, ruling=Ruling.event("victory", reason, (GOAL, GAME_END)))
+        ruling = Ruling.event("victory", reason, (GOAL, GAME_END))
+        return Outcome(termination=termination(s), winners=(s.winner.value,) if s.winner else (), ruling=ruling)
+
 
     def to_act(self, state: CyrusState) -> str | None:
         s = state
@@ -611,3 +613,14 @@ def _check_adjust_legion(state: CyrusState, occ: Occupancy, action: act.AdjustLe
         return [Ruling.violation("impossible-position", f"{friend.name} already stands on {action.cell}",
                                  (LEGION_COUNTERS, SETUP))]
     return []
+
+
+def termination(state: CyrusState) -> str:
+    """I: how a finished game ended, read off the board: the winner's king left by its edge
+    (``king-escaped``) or the loser's king fell in combat (``king-killed``)."""
+    if state.winner is None:
+        return "no-winner"
+    kings = {lg.side: lg.name for lg in state.tables.legions if lg.kind is Kind.KING}
+    if kings.get(state.winner) not in state.where:
+        return "king-escaped"
+    return "king-killed"

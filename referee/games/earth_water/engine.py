@@ -54,6 +54,7 @@ from referee.games.earth_water.state import (
     load_tables,
     many,
 )
+from referee.games.earth_water.supply import holds_both_enemy_majors
 from referee.games.earth_water.verdicts import disclosures, violations
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
@@ -62,6 +63,7 @@ INFO = GameInfo(
     slug="300-solo", package="earth_water", title="300: Earth & Water — solo (PERS.IA)",
     sides=("greece", "persia"), dice="1d6",
     rulebook="solo rules (French, Arié Zarka) on the Nuts! 2020 base rules",
+    players=(1, 1), bot_sides=("persia",),
 )
 
 
@@ -132,9 +134,11 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         if s.phase is not Phase.OVER:
             return None
         reason = s.end_reason or "game over"
-        cites = (SUDDEN_VICTORY, VICTORY) if "both Greek Major" in reason else (GAME_END, VICTORY)
-        return Outcome(winner=s.winner.value if s.winner else None, reason=reason,
+        code = termination(s)
+        cites = (SUDDEN_VICTORY, VICTORY) if code == "sudden-victory" else (GAME_END, VICTORY)
+        return Outcome(termination=code, winners=(s.winner.value,) if s.winner else (),
                        ruling=Ruling.event("victory", reason, cites))
+
 
     def to_act(self, state: EarthWaterState) -> str | None:
         s = state
@@ -452,3 +456,9 @@ def _pair(armies: int, fleets: int) -> str:
     return f"{armies}/{fleets}"
 
 
+def termination(state: EarthWaterState) -> str:
+    """3.F, 7: how a finished game ended: Persia holding both Greek Majors at once
+    (``sudden-victory``), else the count after the last campaign (``final-scoring``)."""
+    if state.winner is Side.PERSIA and holds_both_enemy_majors(state, Side.PERSIA):
+        return "sudden-victory"
+    return "final-scoring"

@@ -37,6 +37,7 @@ from referee.games.iliad.sequence import (
     leaving_by_morning,
     night_problems,
     setup_problem,
+    termination,
     victory,
     victory_event,
 )
@@ -47,7 +48,7 @@ from referee.tables import TableSet
 
 INFO = GameInfo(
     slug="iliad", package="iliad", title="Iliad", sides=("greek", "trojan"), dice="1d6",
-    rulebook="International Team (Italian and French)",
+    rulebook="International Team (Italian and French)", players=(2, 2),
 )
 
 
@@ -92,7 +93,9 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         if s.phase is not Phase.OVER:
             return None
         reason = s.win_reason or "game over"
-        return Outcome(winner=s.winner.value if s.winner else None, reason=reason, ruling=victory_event(reason))
+        return Outcome(termination=termination(s), winners=(s.winner.value,) if s.winner else (),
+                       ruling=victory_event(reason))
+
 
     def to_act(self, state: IliadState) -> str | None:
         s = state

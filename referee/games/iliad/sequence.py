@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import ceil
+from typing import NamedTuple
 
 from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import CounterId, Side
@@ -178,29 +179,52 @@ def _achilles_alone(state: IliadState) -> tuple[IliadState, list[Ruling]]:
     return state, []
 
 
-def victory(state: IliadState) -> tuple[Side, str] | None:
+class Won(NamedTuple):
+    """A victory: the side, why in words, and the termination code (Scopo del gioco)."""
+
+    side: Side
+    reason: str
+    code: str
+
+
+def victory(state: IliadState) -> Won | None:
     """Scopo del gioco: the side that has won now and why (None while the game goes on)."""
     board = state.tables.board
     greeks = [c for c in state.where if state.counter(c).side is Side.GREEK]
     trojans = [c for c in state.where if state.counter(c).side is Side.TROJAN]
     if not trojans:
-        return Side.GREEK, "every Trojan is eliminated: the Greeks win"
+        return Won(Side.GREEK, "every Trojan is eliminated: the Greeks win", "trojans-eliminated")
     in_troy = [c for c in greeks if state.where[c] in board.troy]
     if len(in_troy) >= VICTORY_COUNTERS:
-        return Side.GREEK, f"{len(in_troy)} Greek counters stand in Troy at once ({', '.join(in_troy)}): Troy falls"
+        return Won(Side.GREEK, f"{len(in_troy)} Greek counters stand in Troy at once ({', '.join(in_troy)}): "
+                   "Troy falls", "troy-falls")
     fighting = [c for c in greeks if not state.sulking(c)]
     if not fighting:
-        why = " while Achilles sulks" if greeks else ""
-        return Side.TROJAN, f"every Greek is eliminated{why}: the Trojans win"
+        if greeks:
+            return Won(Side.TROJAN, "every Greek is eliminated while Achilles sulks: the Trojans win",
+                       "greeks-eliminated-achilles-sulking")
+        return Won(Side.TROJAN, "every Greek is eliminated: the Trojans win", "greeks-eliminated")
     on_ships = [c for c in trojans if state.where[c] in board.ships]
     if len(on_ships) >= VICTORY_COUNTERS:
-        return Side.TROJAN, f"{len(on_ships)} Trojan counters stand on the ships at once ({', '.join(on_ships)}): " \
-            "the ships burn"
+        return Won(Side.TROJAN, f"{len(on_ships)} Trojan counters stand on the ships at once "
+                   f"({', '.join(on_ships)}): the ships burn", "ships-burn")
     return None
 
 
-def finish(state: IliadState, winner: Side, reason: str) -> IliadState:
-    """Scopo del gioco: the game is over (and with it the move under way: nothing is left declared)."""
+def termination(state: IliadState) -> str:
+    """Scopo del gioco: how a finished game ended, read off the final board and calendar."""
+    won = victory(state)
+    if won is not None:
+        return won.code
+    cal = state.tables.calendar
+    if state.winner is Side.TROJAN and state.day >= cal.days:
+        return "calendar-end"
+    return "declared" if state.winner is not None else "no-winner"
+
+
+def finish(state: IliadState, winner: Side, reason: str, code: str = "") -> IliadState:
+    """Scopo del gioco: the game is over (and with it the move under way: nothing is left declared).
+    The termination ``code`` is not stored: :func:`termination` reads it off the final state."""
     return state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason,
                                     "moved": (), "attacks": (), "shots": ()})
 
@@ -217,9 +241,9 @@ def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
             out.append(f"calendar.yaml: wall from day {cal.wall[0]} hour {cal.wall[1]} ({cal.provenance['wall']})")
         elif event.code == "achilles-enters" and not cal.reached(cal.achilles_enters, state.day, state.hour):
             out.append(tables.interpretation("achilles-entry"))
-        elif event.code == "victory" and "Troy falls" in event.message:
+        elif event.code == "victory" and termination(state) == "troy-falls":
             out.append(tables.interpretation("troy-ground"))
-        elif event.code == "victory" and "sulks" in event.message:
+        elif event.code == "victory" and termination(state) == "greeks-eliminated-achilles-sulking":
             out.append(tables.interpretation("achilles-entry"))
         elif event.code in ("next-hour", "trojan-move") and state.favoured() is not None:
             out.append(f"calendar.yaml: god advantage day {state.day} hour {state.hour} "

@@ -76,3 +76,13 @@ def test_III_legal_actions_agree_with_judge_in_every_step() -> None:
         legal = ENGINE.legal_actions(state)
         assert legal
         assert all(ENGINE.judge(state, a).legal for a in legal)
+
+
+def test_I_outcome_names_how_the_game_ended() -> None:
+    escaped = play(position(phase="move", greek={"Pyxis": "C12"}, persian={"Cyrus": "C1"}), "Pyxis off")
+    outcome = ENGINE.outcome(escaped)
+    assert outcome is not None and outcome.termination == "king-escaped" and outcome.winners == ("greek",)
+    killed = position(phase="over", winner="greek", greek={"Pyxis": "C5"}, persian={})
+    outcome = ENGINE.outcome(killed)
+    assert outcome is not None and outcome.termination == "king-killed" and outcome.winners == ("greek",)
+    assert ENGINE.outcome(position(phase="move", greek={"Pyxis": "C5"}, persian={"Cyrus": "C1"})) is None

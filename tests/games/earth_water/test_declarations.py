@@ -214,4 +214,4 @@ def test_a_finished_game_loads_with_its_winner(engine: EarthWaterEngine, positio
     assert won.phase is Phase.OVER and engine.outcome(won) is not None
     drawn = position(phase="over", campaign=5, score=0, cities=HOME)
     outcome = engine.outcome(drawn)
-    assert outcome is not None and outcome.winner is None
+    assert outcome is not None and outcome.winners == () and outcome.draw

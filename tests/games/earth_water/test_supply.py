@@ -147,7 +147,8 @@ def test_base_10_last_campaign_decides(engine: EarthWaterEngine, position) -> No
         assert state.phase is Phase.OVER
         assert state.winner == winner
         outcome = engine.outcome(state)
-        assert outcome is not None and outcome.winner == winner
+        assert outcome is not None and outcome.winners == ((winner,) if winner else ())
+        assert outcome.termination == "final-scoring"
         assert record.events[-1].code == "victory"
 
 
@@ -168,5 +169,6 @@ def test_3_F_sudden_victory_when_persia_holds_both_greek_majors(engine: EarthWat
     assert state.phase is Phase.OVER and state.winner == "persia"
     outcome = engine.outcome(state)
     assert outcome is not None and outcome.ruling.cites[0].section == "3.F"
+    assert outcome.termination == "sudden-victory" and outcome.winners == ("persia",)
     assert record.events[-1].code == "victory"
     assert engine.legal_actions(state) == []

@@ -21,7 +21,7 @@ def test_scopo_five_greek_counters_in_troy_at_once() -> None:
     assert "victory" in event_codes(rec)
     assert any("troy-ground" in p for p in rec.provisional) and any("victory-timing" in p for p in rec.provisional)
     outcome = ENGINE.outcome(end)
-    assert outcome is not None and outcome.winner == "greek"
+    assert outcome is not None and outcome.winners == ("greek",) and outcome.termination == "troy-falls"
     assert ENGINE.legal_actions(end) == []
 
 
