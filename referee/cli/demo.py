@@ -24,7 +24,7 @@ def demo(
     from referee.demo import DemoScript
     from referee.errors import IllegalActionError, RefereeError
     from referee.games import find_game
-    from referee.journal import GameFile
+    from referee.journal import GameFile, install_copy
     from referee.tables import data_root, load_table_set
 
     path = script or data_root("samples") / "cyrus-pyxis" / "demo.yaml"
@@ -34,8 +34,9 @@ def demo(
     setup_path = path.parent / data.setup
     texts = engine.setup_actions(engine.new_state(table_set), read_data_file(setup_path, "set-up"), str(setup_path))
     with tempfile.TemporaryDirectory() as tmp:
-        game_path = keep or Path(tmp) / "demo.referee"
-        with GameFile.create(game_path, engine, table_set, force=keep is not None) as gf:
+        # played in a temporary folder; --keep gets a copy only once the whole script ran
+        game_path = Path(tmp) / "demo.referee"
+        with GameFile.create(game_path, engine, table_set) as gf:
             show(f"[bold]{data.title}[/]")
             show(f"$ referee new {engine.info.slug} --setup {setup_path.name}   "
                  f"[dim](a real game file: {'kept at ' + str(keep) if keep else 'temporary'})[/]")
@@ -64,5 +65,7 @@ def demo(
                     show(render.board(engine.board_view(gf.state()), legend=False), soft_wrap=True)
             show("\n[bold]The journal of this game:[/] (referee log)")
             show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
+        if keep is not None:
+            install_copy(game_path, keep)
     show("\nStart your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], "
          "then [bold]referee play[/].")

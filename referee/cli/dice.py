@@ -21,8 +21,8 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
-        epochs = gf.epochs()
         rolls = [r for e in gf.entries() for r in e.rolls]
+        epochs = gf.epochs()  # checked with the journal: never empty
     current = epochs[-1]
     data = {
         "game_id": gf.game_id, "commitment": current.commitment, "fingerprint": fingerprint(current.commitment),
