@@ -460,7 +460,8 @@ def _int(value: object, where: str, name: str, optional: bool = False) -> int | 
         return None
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise _Bad(where, f"{name} is {'missing (NULL)' if value is None else type(value).__name__}, not a whole number")
+    found = "missing (NULL)" if value is None else ("text" if isinstance(value, bytes) else type(value).__name__)
+    raise _Bad(where, f"{name} is {found}, not a whole number")
 
 
 def _model_error(exc: ValidationError) -> str:
@@ -569,8 +570,8 @@ class GameFile:
             meta[str(_text(key, "meta", "key"))] = str(_text(value, f"meta {key!r}", "value"))
         fmt = meta.get("format")
         if fmt in OLD_FORMATS:
-            raise _Bad("", f"made by an older referee ({fmt}, without the journal chain); export it with that "
-                           "version, or start a new game (see docs/decisions.md, 'Hardening: game files and dice')")
+            raise _Bad("", f"made by an older referee ({fmt}, without the journal chain), so it cannot be "
+                           "checked; read it with that version, or start a new game")
         if fmt != FORMAT:
             raise _Bad("", f"not a referee game file (format {fmt!r})")
         for table, cols in _COLUMNS.items():

@@ -176,7 +176,7 @@ def test_import_refuses_an_altered_export(cyrus: GameFile, tmp_path: Path) -> No
     cyrus.do("Pergame L7")
     data = json.loads(json.dumps(cyrus.export()))
     data["entries"][-1]["text"] = "Pergame L6"
-    with pytest.raises(GameFileError, match="export.json: journal row 81: its chain hash does not match"):
+    with pytest.raises(GameFileError, match=r"export\.json: journal row 81: its chain hash does not match"):
         GameFile.import_(data, tmp_path / "bad.referee", "export.json")
     assert not (tmp_path / "bad.referee").exists()
     data["format"] = "nope"
