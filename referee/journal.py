@@ -406,10 +406,6 @@ def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connec
         conn.text_factory = bytes
         if not readonly:
             conn.execute("PRAGMA synchronous=FULL")
-            mode_row = conn.execute("PRAGMA journal_mode=DELETE").fetchone()
-            if mode_row is None or bytes(mode_row[0]).lower() != b"delete":
-                conn.close()
-                raise GameFileError(f"{path}: cannot leave SQLite's WAL mode (is another program using it?)")
     except sqlite3.DatabaseError as exc:
         raise GameFileError(f"{path}: not a referee game file ({_sql_problem(exc)})") from None
     except sqlite3.Error as exc:
@@ -471,11 +467,28 @@ def _model_error(exc: ValidationError) -> str:
     return f"{loc}: {msg}" if loc else msg
 
 
+def _json_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > 18:
+        raise ValueError("an integer of more than 18 digits")
+    return int(literal)
+
+
+def _json_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
 def _json_column(label: str, where: str, name: str, text: str) -> object:
+    """Returns a JSON column's data. The C decoder is used directly (it stops deep nesting with a
+    RecursionError rather than crashing), integers are capped, and the models bound the rest: the
+    pure-Python depth scan of :func:`referee.files.parse_json` would triple the cost of a check."""
     try:
-        return parse_json(f"{label}: {where}: {name}", text)
-    except InputFileError as exc:
-        raise _Bad(where, f"{name}: {exc.problem}") from None
+        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as exc:
+        raise _Bad(where, f"{name}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise _Bad(where, f"{name}: nested too deep") from None
+    except ValueError as exc:
+        raise _Bad(where, f"{name}: not valid JSON ({exc})") from None
 
 
 _ROLLS = TypeAdapter(tuple[Roll, ...])
@@ -544,7 +557,7 @@ class GameFile:
         self.conn = conn
         self.readonly = readonly
         self._cache: tuple[tuple[int, int, int], GameState] | None = None
-        self._audited: tuple[tuple[int, int, int], Audit, list[SeedEpoch]] | None = None
+        self._audited: tuple[tuple[int, int, int], Auditor, list[SeedEpoch]] | None = None
         try:
             self._read_header()
         except _Bad as exc:
@@ -702,6 +715,13 @@ class GameFile:
         if self.readonly:
             raise GameFileError(f"{self.path} is read-only")
         try:
+            # rollback-journal mode: nothing is left beside the file once a write is over (a file
+            # switched to WAL by another program is switched back before our first write)
+            mode = self.conn.execute("PRAGMA journal_mode").fetchone()
+            if mode is None or bytes(mode[0]).lower() != b"delete":
+                mode = self.conn.execute("PRAGMA journal_mode=DELETE").fetchone()
+                if mode is None or bytes(mode[0]).lower() != b"delete":
+                    raise GameFileError(f"{self.path}: cannot leave SQLite's WAL mode (is another program using it?)")
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise self._write_error(exc) from None
@@ -750,7 +770,7 @@ class GameFile:
         """
         key = self._version()
         if self._audited is not None and self._audited[0] == key:
-            return self._audited[1]
+            return self._audited[1].audit
         label = str(self.path)
         try:
             seeds, secret = self._read_seeds()
@@ -766,7 +786,7 @@ class GameFile:
         except sqlite3.Error as exc:
             raise GameFileError(f"{label}: damaged, cannot read the journal ({_sql_problem(exc)})") from None
         public = [s if s.revealed_seq is not None else s.model_copy(update={"seed": None}) for s in seeds]
-        self._audited = (key, audit, public)
+        self._audited = (key, auditor, public)
         return audit
 
     def _read_seeds(self) -> tuple[list[SeedEpoch], str | None]:
@@ -900,12 +920,20 @@ class GameFile:
                     "UPDATE meta SET value = ? WHERE key = 'next_roll_index'", (str(dice.next_index),)
                 )
                 self.next_roll_index = dice.next_index
-            self._append(
+            entry = self._append(
                 audit, record.kind, record.action, side=record.side, action=action.model_dump_json(),
                 verdict=verdict, rolls=record.rolls, record=record, reason=adjust_reason,
                 state_hash=game.state_hash(new_state),
             )
-        self._cache = (self._version(), new_state)
+        key = self._version()
+        if self._audited is not None:  # the journal checked before, plus the entry just checked and written
+            auditor = self._audited[1]
+            try:
+                auditor.add(entry)
+            except _Bad as exc:
+                raise GameFileError(f"{self.path}: {exc}") from None
+            self._audited = (key, auditor, self._audited[2])
+        self._cache = (key, new_state)
         return record
 
     def undo(self, force: bool = False) -> UndoResult:

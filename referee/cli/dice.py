@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, print_json, show
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -68,4 +68,7 @@ def verify(
     else:
         show(render.dice_report(report))
     if not report.ok:
-        raise typer.Exit(1)
+        bad = sum(1 for c in report.checks if c.status == "mismatch")
+        seeds = len(report.bad_commitments)
+        raise fail(f"{path}: the dice do not verify ({bad} roll(s) differ from their seed, "
+                   f"{seeds} seed(s) differ from their commitment)")
