@@ -42,13 +42,24 @@ def one_line(err: str, name: str) -> bool:
     return err.count("\n") == 1 and err.startswith("error: ") and name in err
 
 
-@pytest.fixture
-def played(referee: Referee, game: Path) -> Path:
-    """A Cyrus & Pyxis game with moves, an undo and a redo after the set-up."""
-    for args in (("do", "Pergame L7"), ("do", "Telestas L4"), ("undo",), ("redo",), ("do", "Demis K5"), ("undo",)):
-        result = referee(*args)
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Cyrus & Pyxis game with moves, an undo and a redo after the set-up (built once)."""
+    path = tmp_path_factory.mktemp("template") / "game.referee"
+    runner = Referee(path.parent)
+    steps = [("new", "cyrus-pyxis", "--setup", str(SETUP)), ("do", "Pergame L7"), ("do", "Telestas L4"), ("undo",),
+             ("redo",), ("do", "Demis K5"), ("undo",)]
+    for args in steps:
+        result = runner(*args, "--file", str(path))
         assert result.code == 0, (args, result.err)
-    return game
+    return path
+
+
+@pytest.fixture
+def played(referee: Referee, template: Path) -> Path:
+    path = referee.cwd / "game.referee"
+    shutil.copy(template, path)
+    return path
 
 
 def _seq(path: Path, text: str) -> int:
@@ -93,8 +104,7 @@ DAMAGE = {
 }
 
 COMMANDS = [
-    ("log",), ("show",), ("export",), ("dice", "status"), ("dice", "reveal"), ("undo",), ("undo", "--force"),
-    ("redo",), ("do", "Samos G5"), ("adjust", "Samos G5", "--reason", "slip"),
+    ("log",), ("export",), ("dice", "status"), ("dice", "reveal"), ("undo", "--force"), ("redo",), ("do", "Samos G5"),
 ]
 
 
@@ -248,10 +258,10 @@ def test_a_read_only_game_is_read_but_never_written(shared_dir: Path, what: str)
     else:
         game.chmod(0o666)  # the file is writable, the folder (root's, 0755) is not
     before = game.read_bytes()
-    for args in (("log",), ("show",), ("dice", "status"), ("export",)):
+    for args in (("log",), ("export",)):
         result = run(*args, cwd=shared_dir, user="nobody")
         assert result.returncode == 0, (args, result.stderr)
-    for args in (("do", "Pergame L7"), ("undo",), ("dice", "reveal"), ("adjust", "Pergame L7", "--reason", "x")):
+    for args in (("do", "Pergame L7"), ("dice", "reveal"), ("adjust", "Pergame L7", "--reason", "x")):
         result = run(*args, cwd=shared_dir, user="nobody")
         assert result.returncode == 1, (args, result.stderr)
         assert result.stderr == "error: game.referee is read-only\n", (args, result.stderr)

@@ -19,16 +19,16 @@ REFEREE = str(Path(sys.executable).parent / "referee")
 
 
 def test_short_fuzz_of_game_files_and_dice(tmp_path: Path) -> None:
-    tally = run_mix(tmp_path, seed=20261125, cases=500)
-    assert tally.cases >= 500
-    assert tally.exits[0] > 50 and tally.exits[1] > 100  # both honest answers and refusals were reached
+    tally = run_mix(tmp_path, seed=20261125, cases=300)
+    assert tally.cases >= 300
+    assert tally.exits[0] > 50 and tally.exits[1] > 60  # both honest answers and refusals were reached
     assert not tally.defects, "\n".join(tally.defects)
 
 
 @pytest.mark.fuzz
 @pytest.mark.parametrize("seed", range(8))
 def test_long_fuzz_of_game_files_and_dice(tmp_path: Path, seed: int) -> None:
-    tally = run_mix(tmp_path, seed=1000 + seed, cases=4000)
+    tally = run_mix(tmp_path, seed=1000 + seed, cases=3750)
     print(f"\ngame-files fuzz seed {1000 + seed}: {tally.cases} cases, exits {dict(tally.exits)}")
     assert not tally.defects, "\n".join(tally.defects)
 
