@@ -406,7 +406,7 @@ def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connec
         conn.text_factory = bytes
         if not readonly:
             conn.execute("PRAGMA synchronous=FULL")
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise GameFileError(f"{path}: not a referee game file ({_sql_problem(exc)})") from None
     except sqlite3.Error as exc:
         raise GameFileError(f"{path}: cannot open game file ({_sql_problem(exc)})") from None
@@ -563,7 +563,7 @@ class GameFile:
         except _Bad as exc:
             conn.close()
             raise GameFileError(f"{path}: {exc}") from None
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             conn.close()
             raise GameFileError(f"{path}: damaged or not a game file ({_sql_problem(exc)})") from None
         except BaseException:
@@ -725,18 +725,24 @@ class GameFile:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise self._write_error(exc) from None
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise GameFileError(f"{self.path}: cannot lock game file ({_sql_problem(exc)})") from None
         try:
             audit = self._audit()
             self.state()
             yield audit
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self._write_error(exc) from None
+        except UnicodeDecodeError as exc:  # SQLite's messages may quote damaged bytes
+            self._rollback()
+            raise GameFileError(f"{self.path}: damaged ({_sql_problem(exc)})") from None
         except BaseException:
             self._rollback()
             raise
         try:
             self.conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._rollback()
             raise self._write_error(exc) from None
 
@@ -783,7 +789,7 @@ class GameFile:
             audit = auditor.finish(seeds, self.next_roll_index, secret, file=True)
         except _Bad as exc:
             raise GameFileError(f"{label}: {exc}") from None
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise GameFileError(f"{label}: damaged, cannot read the journal ({_sql_problem(exc)})") from None
         public = [s if s.revealed_seq is not None else s.model_copy(update={"seed": None}) for s in seeds]
         self._audited = (key, auditor, public)
