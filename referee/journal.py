@@ -750,7 +750,7 @@ class GameFile:
         with suppress(sqlite3.Error):
             self.conn.execute("ROLLBACK")
 
-    def _write_error(self, exc: sqlite3.Error) -> GameFileError:
+    def _write_error(self, exc: Exception) -> GameFileError:
         text = str(exc).lower()
         if "readonly" in text or "read-only" in text:
             return GameFileError(f"{self.path} is read-only")
