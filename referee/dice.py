@@ -21,25 +21,35 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.errors import DiceError
 
 RollSource = Literal["digital", "physical"]
 SEED_BYTES = 32
+MAX_ROLL_INDEX = 10**12
+"""Largest digital roll number a record may carry (a game rolls thousands, not trillions)."""
+MAX_EPOCH = 10**6
+"""Largest seed epoch a record may name."""
 
 
 class Roll(BaseModel):
     """One roll of one or more dice, as recorded in the journal; it explains itself."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
 
-    purpose: str = Field(description="What the roll decides, e.g. 'duel throw 1: Achilleus'.")
-    sides: int
-    faces: tuple[int, ...]
+    purpose: str = Field(max_length=1000, description="What the roll decides, e.g. 'duel throw 1: Achilleus'.")
+    sides: int = Field(ge=2, le=256)
+    faces: tuple[int, ...] = Field(max_length=1000)
     source: RollSource
-    index: int | None = Field(default=None, description="k, the digital roll number in the game.")
-    epoch: int | None = Field(default=None, description="Which committed seed derived it.")
+    index: int | None = Field(default=None, ge=1, le=MAX_ROLL_INDEX, description="k, the digital roll number.")
+    epoch: int | None = Field(default=None, ge=0, le=MAX_EPOCH, description="Which committed seed derived it.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Roll:
+        if any(not 1 <= f <= self.sides for f in self.faces):
+            raise ValueError(f"a face outside 1..{self.sides}")
+        return self
 
     @property
     def total(self) -> int:

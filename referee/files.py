@@ -40,6 +40,7 @@ __all__ = [
     "parse_yaml",
     "read_bytes",
     "read_text",
+    "require_regular",
 ]
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -76,6 +77,30 @@ def _kind(mode: int) -> str | None:
 def _os_problem(exc: OSError) -> str:
     reason = exc.strerror or type(exc).__name__
     return f"cannot read ({reason.lower()})"
+
+
+def require_regular(path: Path | str, *, what: str = "file", missing_ok: bool = False) -> bool:
+    """Refuses a path that exists but is not a regular file (FIFO, device, socket, folder).
+
+    Returns True when a regular file is there, False when nothing is (only with ``missing_ok``).
+    Symbolic links are followed, as opening the path would.
+
+    Raises:
+        InputFileError: not a regular file, missing (without ``missing_ok``) or not reachable.
+    """
+    label = str(path)
+    try:
+        kind = _kind(os.stat(path).st_mode)
+    except FileNotFoundError:
+        if missing_ok:
+            return False
+        raise InputFileError(label, "", f"no such {what}") from None
+    except (OSError, ValueError) as exc:
+        problem = _os_problem(exc) if isinstance(exc, OSError) else "not a usable path"
+        raise InputFileError(label, "", problem) from None
+    if kind is not None:
+        raise InputFileError(label, "", f"is {kind}, not a {what}")
+    return True
 
 
 def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:

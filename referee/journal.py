@@ -13,28 +13,62 @@ nothing, so the file stays byte-identical. Entry point: :class:`GameFile`.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from referee.dice import CommittedDice, PhysicalDice, ReplayDice, Roll, commitment, derive_faces, new_seed
-from referee.errors import DiceError, GameFileError, IllegalActionError, RefereeError, UndoError
+from referee.dice import (
+    MAX_EPOCH,
+    MAX_ROLL_INDEX,
+    CommittedDice,
+    PhysicalDice,
+    ReplayDice,
+    Roll,
+    commitment,
+    derive_faces,
+    new_seed,
+)
+from referee.errors import DiceError, GameFileError, IllegalActionError, InputFileError, RefereeError, UndoError
+from referee.files import parse_json, read_text, require_regular
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
 from referee.rulings import Verdict
 from referee.tables import TableSet
 
-FORMAT = "referee-game/1"
-EXPORT_FORMAT = "referee-export/1"
+FORMAT = "referee-game/2"
+EXPORT_FORMAT = "referee-export/2"
+OLD_FORMATS = ("referee-game/1",)
+OLD_EXPORT_FORMATS = ("referee-export/1",)
+CHAIN_VERSION = "referee-chain/1"
+
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
+"""Largest export ``import`` and ``dice verify`` read (a 300-action game exports to about 2 MB)."""
+MAX_SEQ = 10**9
+"""Largest journal sequence number accepted from a file or an export."""
 
 EntryKind = Literal["action", "adjust", "undo", "redo", "reveal", "note"]
+
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "seeds": ("epoch", "seed", "commitment", "created_seq", "revealed_seq"),
+    "journal": (
+        "seq", "kind", "side", "text", "action", "verdict", "rolls", "record", "reason", "state_hash",
+        "time", "undone", "refers", "forced", "detail", "chain",
+    ),
+}
+_META_KEYS = ("format", "slug", "game_id", "created", "tables", "tables_hash", "next_roll_index")
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,17 +93,33 @@ CREATE TABLE journal (
     time TEXT NOT NULL,
     undone INTEGER NOT NULL DEFAULT 0,
     refers INTEGER,
-    forced INTEGER NOT NULL DEFAULT 0
+    forced INTEGER NOT NULL DEFAULT 0,
+    detail TEXT,
+    chain TEXT NOT NULL
 );
 """
+
+_HEX64 = r"^[0-9a-f]{64}$"
+
+
+class SeedChange(BaseModel):
+    """What a ``reveal`` (or an import's ``note``) did to the dice seeds: bound into the chain."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
+
+    revealed_epoch: int | None = Field(default=None, ge=0, le=MAX_EPOCH)
+    revealed_rolls: int | None = Field(default=None, ge=0, le=MAX_ROLL_INDEX,
+                                       description="Digital rolls derived from the revealed seed.")
+    next_epoch: int = Field(ge=0, le=MAX_EPOCH)
+    next_commitment: str = Field(pattern=_HEX64, description="Commitment of the seed for later rolls.")
 
 
 class Entry(BaseModel):
     """One journal line."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
 
-    seq: int
+    seq: int = Field(ge=1, le=MAX_SEQ)
     kind: EntryKind
     side: str | None = None
     text: str
@@ -78,11 +128,13 @@ class Entry(BaseModel):
     rolls: tuple[Roll, ...] = ()
     record: ActionRecord | None = None
     reason: str | None = None
-    state_hash: str | None = None
+    state_hash: str | None = Field(default=None, pattern=_HEX64)
     time: str
     undone: bool = False
-    refers: int | None = None
+    refers: int | None = Field(default=None, ge=1, le=MAX_SEQ)
     forced: bool = False
+    detail: SeedChange | None = None
+    chain: str = Field(default="", description="SHA-256 linking this entry to every entry before it.")
 
     @property
     def active(self) -> bool:
@@ -93,13 +145,13 @@ class Entry(BaseModel):
 class SeedEpoch(BaseModel):
     """One committed seed: its commitment, and the seed itself once revealed."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
 
-    epoch: int
-    commitment: str
-    seed: str | None = Field(default=None, description="Hex seed; only present once revealed.")
-    created_seq: int
-    revealed_seq: int | None = None
+    epoch: int = Field(ge=0, le=MAX_EPOCH)
+    commitment: str = Field(pattern=_HEX64)
+    seed: str | None = Field(default=None, pattern=_HEX64, description="Hex seed; only present once revealed.")
+    created_seq: int = Field(ge=0, le=MAX_SEQ)
+    revealed_seq: int | None = Field(default=None, ge=1, le=MAX_SEQ)
 
 
 class Reveal(BaseModel):
@@ -159,61 +211,452 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _connect(path: Path, create: bool = False) -> sqlite3.Connection:
-    mode = "rwc" if create else "rw"
+def genesis(game_id: str, slug: str, tables_hash: str, created: str, first_commitment: str) -> str:
+    """Returns the chain value before the first entry: binds the header and the first commitment."""
+    blob = json.dumps([CHAIN_VERSION, game_id, slug, tables_hash, created, first_commitment], ensure_ascii=False)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def link(previous: str, entry: Entry) -> str:
+    """Returns the chain value of ``entry``: SHA-256 of the previous value and everything the entry
+    says except its ``undone`` flag (which undo and redo change, and which is checked by replaying
+    the undo and redo entries instead)."""
+    body = entry.model_dump_json(exclude={"undone", "chain"})
+    return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
+
+
+class _Bad(Exception):
+    """A place and a problem found while checking a game file or an export."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}" if where else problem)
+
+
+@dataclass
+class Audit:
+    """What checking a journal established: the entries and the history their undo entries imply."""
+
+    entries: list[Entry]
+    active: list[int] = field(default_factory=list)
+    redoable: list[int] = field(default_factory=list)
+    epoch: int = 0
+    next_index: int = 1
+    chain: str = ""
+    revealed: dict[int, int] = field(default_factory=dict)
+
+
+class Auditor:
+    """Checks a journal entry by entry, as a sequence: the chain, seq, undo/redo, reveals, rolls.
+
+    The same checks serve game files (row by row, stopping at the first bad one) and exports.
+    """
+
+    def __init__(self, start: str) -> None:
+        self.audit = Audit(entries=[], chain=start)
+        self.by_seq: dict[int, Entry] = {}
+        self.rolls_in_epoch = 0
+
+    def add(self, entry: Entry) -> None:
+        """Checks one more entry against everything before it.
+
+        Raises:
+            _Bad: the entry does not follow (row named).
+        """
+        a = self.audit
+        where = f"journal row {entry.seq}"
+        expected = len(a.entries) + 1
+        if entry.seq != expected:
+            raise _Bad(where, f"seq {entry.seq} where {expected} was expected (rows removed, added or reordered)")
+        if link(a.chain, entry) != entry.chain:
+            raise _Bad(where, "its chain hash does not match (the row, or one before it, was altered)")
+        if entry.kind in ("action", "adjust"):
+            if entry.record is None or entry.state_hash is None or entry.verdict is None:
+                raise _Bad(where, f"an {entry.kind} without its record, verdict or state hash")
+            if entry.record.rolls != entry.rolls or entry.record.kind != entry.kind:
+                raise _Bad(where, "its rolls or kind differ from its record")
+            if entry.refers is not None or entry.detail is not None:
+                raise _Bad(where, f"an {entry.kind} that refers to another row")
+            a.active.append(entry.seq)
+            a.redoable.clear()
+        else:
+            if entry.rolls:
+                raise _Bad(where, f"a {entry.kind} entry with dice rolls")
+            if entry.kind == "undo":
+                if not a.active or entry.refers != a.active[-1]:
+                    raise _Bad(where, f"an undo of row {entry.refers}, which was not the last action in play")
+                a.redoable.append(a.active.pop())
+            elif entry.kind == "redo":
+                if not a.redoable or entry.refers != a.redoable[-1]:
+                    raise _Bad(where, f"a redo of row {entry.refers}, which was not the last action undone")
+                a.active.append(a.redoable.pop())
+            elif entry.refers is not None:
+                raise _Bad(where, f"a {entry.kind} entry that refers to another row")
+            if entry.kind in ("reveal", "note"):
+                self._seed_change(entry, where)
+            elif entry.detail is not None:
+                raise _Bad(where, f"a {entry.kind} entry with seed details")
+        for roll in entry.rolls:
+            if roll.source != "digital":
+                if roll.index is not None or roll.epoch is not None:
+                    raise _Bad(where, "a physical roll with a digital roll number or seed")
+                continue
+            if roll.index != a.next_index:
+                raise _Bad(where, f"digital roll number {roll.index} where {a.next_index} was due "
+                                  "(a roll removed, moved, reused or relabelled)")
+            if roll.epoch != a.epoch:
+                raise _Bad(where, f"a roll from seed {roll.epoch} while seed {a.epoch} was the one in use")
+            a.next_index += 1
+            self.rolls_in_epoch += 1
+        a.chain = entry.chain
+        a.entries.append(entry)
+        self.by_seq[entry.seq] = entry
+
+    def _seed_change(self, entry: Entry, where: str) -> None:
+        a = self.audit
+        d = entry.detail
+        if d is None:
+            if entry.kind == "reveal":
+                raise _Bad(where, "a reveal without its seed details")
+            return
+        if entry.kind == "reveal":
+            if d.revealed_epoch != a.epoch:
+                raise _Bad(where, f"reveals seed {d.revealed_epoch} while seed {a.epoch} was the one in use")
+            if d.revealed_rolls != self.rolls_in_epoch:
+                raise _Bad(where, f"says {d.revealed_rolls} digital roll(s) came from seed {a.epoch}; "
+                                  f"the journal holds {self.rolls_in_epoch}")
+            a.revealed[a.epoch] = entry.seq
+        elif d.revealed_epoch is not None or d.revealed_rolls is not None:
+            raise _Bad(where, "a note that reveals a seed")
+        if d.next_epoch != a.epoch + 1:
+            raise _Bad(where, f"commits seed {d.next_epoch} after seed {a.epoch}")
+        a.epoch = d.next_epoch
+        self.rolls_in_epoch = 0
+
+    def finish(self, seeds: Sequence[SeedEpoch], next_roll_index: int, secret: str | None, file: bool) -> Audit:
+        """Checks the undone flags, the seeds and the roll counter against the whole journal.
+
+        ``secret`` is the stored seed of the current epoch (a game file has one; an export none).
+
+        Raises:
+            _Bad: the first problem.
+        """
+        a = self.audit
+        in_play = set(a.active)
+        for entry in a.entries:
+            if entry.kind in ("action", "adjust") and entry.undone != (entry.seq not in in_play):
+                state = "marked undone" if entry.undone else "in play"
+                raise _Bad(f"journal row {entry.seq}", f"{state}, but its undo and redo entries say otherwise")
+            if entry.kind not in ("action", "adjust") and entry.undone:
+                raise _Bad(f"journal row {entry.seq}", f"a {entry.kind} entry marked undone")
+        if next_roll_index != a.next_index:
+            raise _Bad("next_roll_index", f"{next_roll_index}, but the journal's digital rolls end at "
+                                          f"{a.next_index - 1}")
+        if [s.epoch for s in seeds] != list(range(a.epoch + 1)):
+            found = ", ".join(str(s.epoch) for s in seeds) or "none"
+            raise _Bad("seeds", f"epochs {found}; the journal commits to epochs 0 to {a.epoch}")
+        commitments = {0: seeds[0].commitment}
+        created = {0: 0}
+        for e in a.entries:
+            if e.detail is not None:
+                commitments[e.detail.next_epoch] = e.detail.next_commitment
+                created[e.detail.next_epoch] = e.seq
+        for s in seeds:
+            where = f"seeds epoch {s.epoch}"
+            if s.commitment != commitments[s.epoch]:
+                raise _Bad(where, "its commitment is not the one the journal announced (replaced)")
+            if s.created_seq != created[s.epoch] or s.revealed_seq != a.revealed.get(s.epoch):
+                raise _Bad(where, "its created or revealed row differs from the journal's")
+            current = s.epoch == a.epoch
+            seed = secret if current and file else s.seed
+            if s.revealed_seq is not None or (current and file):
+                if seed is None:
+                    raise _Bad(where, "the seed is missing")
+                if commitment(bytes.fromhex(seed)) != s.commitment:
+                    raise _Bad(where, "the seed does not match its commitment")
+            elif s.seed is not None:
+                raise _Bad(where, "a seed that was never revealed")
+        return a
+
+
+def _check_export_header(export: _Export) -> str:
+    if not export.seeds:
+        raise _Bad("seeds", "empty; an export holds at least the first commitment")
+    return genesis(export.game_id, export.game, export.tables_hash, export.created, export.seeds[0].commitment)
+
+
+def audit_export(label: str, export: _Export) -> Audit:
+    """Checks an export's journal as a sequence (the same checks as a game file's).
+
+    Raises:
+        GameFileError: the first problem, naming the export and the row.
+    """
+    try:
+        auditor = Auditor(_check_export_header(export))
+        for entry in export.entries:
+            auditor.add(entry)
+        return auditor.finish(export.seeds, export.next_roll_index, None, file=False)
+    except _Bad as exc:
+        raise GameFileError(f"{label}: {exc}") from None
+
+
+def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connection:
+    mode = "rwc" if create else ("ro" if readonly else "rw")
     try:
         conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30, isolation_level=None)
-        conn.execute("PRAGMA synchronous=FULL")
-    except sqlite3.DatabaseError as exc:
-        raise GameFileError(f"{path}: not a referee game file ({exc})") from None
+        conn.text_factory = bytes
+        if not readonly:
+            conn.execute("PRAGMA synchronous=FULL")
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise GameFileError(f"{path}: not a referee game file ({_sql_problem(exc)})") from None
     except sqlite3.Error as exc:
-        raise GameFileError(f"{path}: cannot open game file ({exc})") from None
+        raise GameFileError(f"{path}: cannot open game file ({_sql_problem(exc)})") from None
     return conn
 
 
-class GameFile:
-    """An open game file. Read with :meth:`state`, :meth:`entries`; write with :meth:`do` & co."""
+def _sql_problem(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160]
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+
+def _writable(path: Path) -> bool:
+    """True when the file and its folder can be written (the rollback journal lives beside it)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _is_wal(path: Path) -> bool:
+    """True when the database header says WAL mode (bytes 18-19 are 2)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(20)
+    except OSError:
+        return False
+    return len(head) == 20 and head[:16] == b"SQLite format 3\x00" and (head[18] == 2 or head[19] == 2)
+
+
+def _text(value: object, where: str, name: str, optional: bool = False) -> str | None:
+    """Returns a stored text value (read as bytes) decoded as UTF-8.
+
+    Raises:
+        _Bad: not text, not UTF-8, or NULL where a value is required.
+    """
+    if value is None:
+        if optional:
+            return None
+        raise _Bad(where, f"{name} is missing (NULL)")
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Bad(where, f"{name} is not UTF-8 text") from None
+    raise _Bad(where, f"{name} is {type(value).__name__}, not text")
+
+
+def _int(value: object, where: str, name: str, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    found = "missing (NULL)" if value is None else ("text" if isinstance(value, bytes) else type(value).__name__)
+    raise _Bad(where, f"{name} is {found}, not a whole number")
+
+
+def _model_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"])
+    msg = " ".join(str(err["msg"]).split())[:160]
+    return f"{loc}: {msg}" if loc else msg
+
+
+def _json_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > 18:
+        raise ValueError("an integer of more than 18 digits")
+    return int(literal)
+
+
+def _json_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _json_column(label: str, where: str, name: str, text: str) -> object:
+    """Returns a JSON column's data. The C decoder is used directly (it stops deep nesting with a
+    RecursionError rather than crashing), integers are capped, and the models bound the rest: the
+    pure-Python depth scan of :func:`referee.files.parse_json` would triple the cost of a check."""
+    try:
+        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as exc:
+        raise _Bad(where, f"{name}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise _Bad(where, f"{name}: nested too deep") from None
+    except ValueError as exc:
+        raise _Bad(where, f"{name}: not valid JSON ({exc})") from None
+
+
+_ROLLS = TypeAdapter(tuple[Roll, ...])
+_TABLES = TypeAdapter(dict[str, str])
+
+
+def _entry_from_row(label: str, row: Sequence[object]) -> Entry:
+    """Returns the journal entry of one row, every column type-checked and every JSON column parsed.
+
+    Raises:
+        _Bad: the row cannot be an entry.
+    """
+    seq = _int(row[0], "journal row ?", "seq")
+    where = f"journal row {seq}"
+    cols = _COLUMNS["journal"]
+    texts: dict[str, str | None] = {}
+    required = ("kind", "text", "rolls", "time", "chain")
+    for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15):
+        texts[cols[i]] = _text(row[i], where, cols[i], optional=cols[i] not in required)
+    ints = {cols[i]: _int(row[i], where, cols[i], optional=cols[i] == "refers") for i in (11, 12, 13)}
+    if ints["undone"] not in (0, 1) or ints["forced"] not in (0, 1):
+        raise _Bad(where, "undone and forced are 0 or 1")
+    try:
+        data: dict[str, object] = {
+            "seq": seq, "kind": texts["kind"], "side": texts["side"], "text": texts["text"],
+            "action": texts["action"], "reason": texts["reason"], "state_hash": texts["state_hash"],
+            "time": texts["time"], "undone": bool(ints["undone"]), "refers": ints["refers"],
+            "forced": bool(ints["forced"]), "chain": texts["chain"],
+        }
+        for name in ("verdict", "record", "detail", "rolls"):
+            raw = texts[name]
+            if raw is not None:
+                data[name] = _json_column(label, where, name, raw)
+        if texts["action"] is not None:
+            _json_column(label, where, "action", texts["action"])
+        return Entry.model_validate(data)
+    except ValidationError as exc:
+        raise _Bad(where, _model_error(exc)) from None
+
+
+def _entry_values(entry: Entry) -> tuple[object, ...]:
+    """Returns the row of an entry, in :data:`_COLUMNS` order."""
+    return (
+        entry.seq, entry.kind, entry.side, entry.text, entry.action,
+        entry.verdict.model_dump_json() if entry.verdict else None,
+        json.dumps([r.model_dump(mode="json") for r in entry.rolls], ensure_ascii=False),
+        entry.record.model_dump_json() if entry.record else None,
+        entry.reason, entry.state_hash, entry.time, int(entry.undone), entry.refers, int(entry.forced),
+        entry.detail.model_dump_json() if entry.detail else None, entry.chain,
+    )
+
+
+_INSERT = f"INSERT INTO journal ({', '.join(_COLUMNS['journal'])}) VALUES ({', '.join('?' * 16)})"
+_SELECT = f"SELECT {', '.join(_COLUMNS['journal'])} FROM journal ORDER BY seq"
+
+
+class GameFile:
+    """An open game file. Read with :meth:`state`, :meth:`entries`; write with :meth:`do` & co.
+
+    Opening checks the header (format, tables, columns, meta); the first read or write checks the
+    whole journal (:class:`Auditor`) and a write also replays it, all before anything is written.
+    """
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool = False) -> None:
         self.path = path
         self.conn = conn
-        try:
-            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise GameFileError(f"{path}: not a referee game file ({exc})") from None
-        if meta.get("format") != FORMAT:
-            conn.close()
-            raise GameFileError(f"{path}: not a referee game file (format {meta.get('format')!r})")
-        try:
-            self.game_id = meta["game_id"]
-            self.game: AnyEngine = find_game(meta["slug"])
-            texts = json.loads(meta["tables"])
-        except (KeyError, json.JSONDecodeError) as exc:
-            conn.close()
-            raise GameFileError(f"{path}: corrupt game file header ({exc})") from None
-        self.created = meta.get("created", "")
-        self.table_set = TableSet.from_texts(self.game.info.slug, texts, str(path))
-        if self.table_set.digest != meta.get("tables_hash"):
-            conn.close()
-            raise GameFileError(f"{path}: the stored tables do not match their hash (file altered)")
+        self.readonly = readonly
         self._cache: tuple[tuple[int, int, int], GameState] | None = None
+        self._audited: tuple[tuple[int, int, int], Auditor, list[SeedEpoch]] | None = None
+        try:
+            self._read_header()
+        except _Bad as exc:
+            conn.close()
+            raise GameFileError(f"{path}: {exc}") from None
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            conn.close()
+            raise GameFileError(f"{path}: damaged or not a game file ({_sql_problem(exc)})") from None
+        except BaseException:
+            conn.close()
+            raise
+
+    def _read_header(self) -> None:
+        conn = self.conn
+        kinds = {
+            _text(n, "schema", "name"): _text(t, "schema", "type")
+            for t, n in conn.execute("SELECT type, name FROM sqlite_master WHERE name IN ('meta', 'seeds', 'journal')")
+        }
+        if kinds.get("meta") != "table":
+            raise _Bad("", "not a referee game file (no meta table)")
+        meta: dict[str, str] = {}
+        for key, value in conn.execute("SELECT key, value FROM meta"):
+            meta[str(_text(key, "meta", "key"))] = str(_text(value, f"meta {key!r}", "value"))
+        fmt = meta.get("format")
+        if fmt in OLD_FORMATS:
+            raise _Bad("", f"made by an older referee ({fmt}, without the journal chain), so it cannot be "
+                           "checked; read it with that version, or start a new game")
+        if fmt != FORMAT:
+            raise _Bad("", f"not a referee game file (format {fmt!r})")
+        for table, cols in _COLUMNS.items():
+            if table not in kinds:
+                raise _Bad("", f"the {table} table is missing")
+            if kinds[table] != "table":
+                raise _Bad("", f"{table} is a {kinds[table]}, not a table")
+            have = {_text(r[1], table, "column") for r in conn.execute(f"PRAGMA table_info({table})")}
+            missing = [c for c in cols if c not in have]
+            if missing:
+                raise _Bad("", f"the {table} table has no column {missing[0]}")
+        for key in _META_KEYS:
+            if key not in meta:
+                raise _Bad("meta", f"no {key!r}")
+        self.game_id = meta["game_id"]
+        if not re.fullmatch(r"[0-9A-Za-z_-]{1,64}", self.game_id):
+            raise _Bad("meta game_id", "not 1 to 64 letters, digits, - or _")
+        try:
+            self.game: AnyEngine = find_game(meta["slug"])
+        except RefereeError:
+            raise _Bad("meta slug", f"unknown game {meta['slug'][:64]!r}") from None
+        if not re.fullmatch(r"[0-9]{1,13}", meta["next_roll_index"]):
+            raise _Bad("meta next_roll_index", "not a whole number up to 10^12")
+        self.next_roll_index = int(meta["next_roll_index"])
+        self.created = meta["created"]
+        try:
+            texts = _TABLES.validate_python(_json_column(str(self.path), "meta", "tables", meta["tables"]))
+        except ValidationError as exc:
+            raise _Bad("meta tables", _model_error(exc)) from None
+        self.tables_hash = meta["tables_hash"]
+        self.table_set = TableSet.from_texts(self.game.info.slug, texts, str(self.path))
+        if self.table_set.digest != self.tables_hash:
+            raise _Bad("meta tables", "the stored tables do not match their hash (file altered)")
 
     # ---- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: Path, game: AnyEngine, table_set: TableSet, force: bool = False) -> GameFile:
-        """Creates a new game file and returns it open.
+    def create(
+        cls, path: Path, game: AnyEngine, table_set: TableSet, force: bool = False, actions: Sequence[str] = ()
+    ) -> GameFile:
+        """Creates a new game file, plays ``actions`` in it, and returns it open.
+
+        The file is built beside ``path`` under a temporary name and moved into place only when
+        every action was played, so a refusal leaves whatever was at ``path`` untouched and no
+        side file.
 
         Raises:
-            GameFileError: the file exists (without ``force``) or cannot be written.
+            GameFileError: something is there (without ``force``), it is not a file, or it cannot be written.
+            RefereeError: an action is refused (nothing is left behind).
         """
-        if path.exists():
-            if not force:
-                raise GameFileError(f"{path}: a file is already there; pick another --file or add --force")
-            path.unlink()
+        _check_target(path, force)
         game.new_state(table_set)  # fail on bad tables before creating anything
-        conn = _connect(path, create=True)
+        tmp = _temp_beside(path)
+        try:
+            new = cls._build(tmp, game, table_set)
+            with new:
+                for text in actions:
+                    new.do(text)
+            _install(tmp, path)
+        except BaseException:
+            _remove(tmp)
+            raise
+        return cls.open(path)
+
+    @classmethod
+    def _build(cls, path: Path, game: AnyEngine, table_set: TableSet) -> GameFile:
+        """Writes a fresh game file at ``path`` (which must not exist) and returns it open."""
+        try:
+            conn = _connect(path, readonly=False, create=True)
+        except GameFileError:
+            _remove(path)
+            raise
         seed = new_seed()
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -230,26 +673,31 @@ class GameFile:
                 "next_roll_index": "1",
             }
             conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-            conn.execute(
-                "INSERT INTO seeds VALUES (0, ?, ?, 0, NULL)", (seed.hex(), commitment(seed))
-            )
+            conn.execute("INSERT INTO seeds VALUES (0, ?, ?, 0, NULL)", (seed.hex(), commitment(seed)))
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             conn.close()
-            path.unlink(missing_ok=True)
-            raise GameFileError(f"{path}: cannot create game file ({exc})") from None
+            _remove(path)
+            raise GameFileError(f"{path}: cannot create game file ({_sql_problem(exc)})") from None
         return cls(path, conn)
 
     @classmethod
     def open(cls, path: Path) -> GameFile:
-        """Opens an existing game file.
+        """Opens an existing game file (read-only when the file or its folder cannot be written).
 
         Raises:
-            GameFileError: missing, not a game file, or corrupt.
+            GameFileError: missing, not a regular file, not a game file, or corrupt.
         """
-        if not path.is_file():
+        try:
+            there = require_regular(path, what="game file", missing_ok=True)
+        except InputFileError as exc:
+            raise GameFileError(str(exc)) from None
+        if not there:
             raise GameFileError(f"{path}: no game file here (start one with: referee new GAME --file {path})")
-        return cls(path, _connect(path))
+        readonly = not _writable(path)
+        if readonly and _is_wal(path):
+            raise GameFileError(f"{path} is read-only (and in SQLite's WAL mode, which needs writing to read)")
+        return cls(path, _connect(path, readonly), readonly)
 
     def close(self) -> None:
         """Closes the database connection."""
@@ -262,63 +710,118 @@ class GameFile:
         self.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
+    def _transaction(self) -> Iterator[Audit]:
+        """Locks the file, checks the whole journal (chain and replay), then yields for the writes."""
+        if self.readonly:
+            raise GameFileError(f"{self.path} is read-only")
         try:
+            # rollback-journal mode: nothing is left beside the file once a write is over (a file
+            # switched to WAL by another program is switched back before our first write)
+            mode = self.conn.execute("PRAGMA journal_mode").fetchone()
+            if mode is None or bytes(mode[0]).lower() != b"delete":
+                mode = self.conn.execute("PRAGMA journal_mode=DELETE").fetchone()
+                if mode is None or bytes(mode[0]).lower() != b"delete":
+                    raise GameFileError(f"{self.path}: cannot leave SQLite's WAL mode (is another program using it?)")
             self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise GameFileError(f"{self.path}: cannot lock game file ({exc})") from None
+        except sqlite3.OperationalError as exc:
+            raise self._write_error(exc) from None
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            raise GameFileError(f"{self.path}: cannot lock game file ({_sql_problem(exc)})") from None
         try:
-            yield
+            audit = self._audit()
+            self.state()
+            yield audit
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self._write_error(exc) from None
+        except UnicodeDecodeError as exc:  # SQLite's messages may quote damaged bytes
+            self._rollback()
+            raise GameFileError(f"{self.path}: damaged ({_sql_problem(exc)})") from None
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._rollback()
             raise
         try:
             self.conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise GameFileError(f"{self.path}: cannot write game file ({exc})") from None
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            self._rollback()
+            raise self._write_error(exc) from None
+
+    def _rollback(self) -> None:
+        with suppress(sqlite3.Error):
+            self.conn.execute("ROLLBACK")
+
+    def _write_error(self, exc: Exception) -> GameFileError:
+        text = str(exc).lower()
+        if "readonly" in text or "read-only" in text:
+            return GameFileError(f"{self.path} is read-only")
+        return GameFileError(f"{self.path}: cannot write game file ({_sql_problem(exc)})")
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def _meta(self, key: str) -> str:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            raise GameFileError(f"{self.path}: corrupt game file (no {key!r})")
-        return str(row[0])
+    def _version(self) -> tuple[int, int, int]:
+        """What identifies the journal's content: other writers' commits, our last entry, undone flags."""
+        try:
+            version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            query = "SELECT COALESCE(MAX(seq), 0), COALESCE(SUM(undone), 0) FROM journal"
+            last, undone = self.conn.execute(query).fetchone()
+            return version, int(last), int(undone)
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            raise GameFileError(f"{self.path}: cannot read the journal ({_sql_problem(exc)})") from None
 
-    def entries(self) -> list[Entry]:
-        """Returns every journal entry, undone ones included.
+    def _audit(self) -> Audit:
+        """Returns the checked journal (cached until the file changes).
 
         Raises:
-            GameFileError: an entry cannot be read (the file was altered).
+            GameFileError: the first bad row, seed or counter.
         """
+        key = self._version()
+        if self._audited is not None and self._audited[0] == key:
+            return self._audited[1].audit
+        label = str(self.path)
         try:
-            rows = self.conn.execute(
-                "SELECT seq, kind, side, text, action, verdict, rolls, record, reason, state_hash,"
-                " time, undone, refers, forced FROM journal ORDER BY seq"
-            ).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise GameFileError(f"{self.path}: cannot read the journal ({exc})") from None
-        out: list[Entry] = []
-        for row in rows:
-            try:
-                out.append(
-                    Entry(
-                        seq=row[0], kind=row[1], side=row[2], text=row[3], action=row[4],
-                        verdict=Verdict.model_validate_json(row[5]) if row[5] else None,
-                        rolls=tuple(Roll.model_validate(r) for r in json.loads(row[6])),
-                        record=ActionRecord.model_validate_json(row[7]) if row[7] else None,
-                        reason=row[8], state_hash=row[9], time=row[10], undone=bool(row[11]),
-                        refers=row[12], forced=bool(row[13]),
-                    )
-                )
-            except (ValidationError, json.JSONDecodeError) as exc:
-                problem = f"journal entry {row[0]} is corrupt ({exc.__class__.__name__})"
-                raise GameFileError(f"{self.path}: {problem}") from None
-        return out
+            seeds, secret = self._read_seeds()
+            if not seeds or seeds[0].epoch != 0:
+                raise _Bad("seeds", "no seed for epoch 0")
+            auditor = Auditor(genesis(self.game_id, self.game.info.slug, self.tables_hash, self.created,
+                                      seeds[0].commitment))
+            for row in self.conn.execute(_SELECT):
+                auditor.add(_entry_from_row(label, row))
+            audit = auditor.finish(seeds, self.next_roll_index, secret, file=True)
+        except _Bad as exc:
+            raise GameFileError(f"{label}: {exc}") from None
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            raise GameFileError(f"{label}: damaged, cannot read the journal ({_sql_problem(exc)})") from None
+        public = [s if s.revealed_seq is not None else s.model_copy(update={"seed": None}) for s in seeds]
+        self._audited = (key, auditor, public)
+        return audit
 
-    def _last_seq(self) -> int:
-        row = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
-        return int(row[0])
+    def _read_seeds(self) -> tuple[list[SeedEpoch], str | None]:
+        """Returns every stored seed row (secrets included) and the current epoch's secret seed."""
+        out: list[SeedEpoch] = []
+        rows = self.conn.execute(
+            "SELECT epoch, seed, commitment, created_seq, revealed_seq FROM seeds ORDER BY epoch"
+        ).fetchall()
+        for row in rows:
+            epoch = _int(row[0], "seeds", "epoch")
+            where = f"seeds epoch {epoch}"
+            try:
+                out.append(SeedEpoch(
+                    epoch=epoch, seed=_text(row[1], where, "seed", optional=True),
+                    commitment=_text(row[2], where, "commitment"),
+                    created_seq=_int(row[3], where, "created_seq"),
+                    revealed_seq=_int(row[4], where, "revealed_seq", optional=True),
+                ))
+            except ValidationError as exc:
+                raise _Bad(where, _model_error(exc)) from None
+        return out, (out[-1].seed if out else None)
+
+    def entries(self) -> list[Entry]:
+        """Returns every journal entry, undone ones included, after checking the whole journal.
+
+        Raises:
+            GameFileError: the journal is damaged or altered (first bad row named).
+        """
+        return list(self._audit().entries)
 
     def state(self) -> GameState:
         """Returns the current state, replaying the journal (cached until the next write).
@@ -329,46 +832,39 @@ class GameFile:
         key = self._version()
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
-        state = self._replay(self.entries())
+        state = self._replay(self._audit().entries)
         self._cache = (key, state)
         return state
 
-    def _version(self) -> tuple[int, int, int]:
-        """What identifies the journal's content: other writers' commits, our last entry, undone flags."""
-        version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
-        query = "SELECT COALESCE(MAX(seq), 0), COALESCE(SUM(undone), 0) FROM journal"
-        last, undone = self.conn.execute(query).fetchone()
-        return version, int(last), int(undone)
-
-    def _replay(self, entries: Sequence[Entry]) -> GameState:
+    def _replay(self, entries: Sequence[Entry], also: int | None = None) -> GameState:
         game = self.game
         state: GameState = game.new_state(self.table_set)
         for entry in entries:
-            if not entry.active:
+            if not (entry.active or entry.seq == also):
                 continue
             try:
                 parse = game.parse_adjust if entry.kind == "adjust" else game.parse
                 action = parse(state, entry.text)
                 state = game.apply(state, action, ReplayDice(entry.rolls)).state
+                replayed = game.state_hash(state)
             except RefereeError as exc:
-                problem = f"entry {entry.seq} {entry.text!r} no longer replays ({exc})"
+                problem = f"journal row {entry.seq}: {entry.text!r} no longer replays ({exc})"
                 raise GameFileError(f"{self.path}: {problem}") from None
-            if entry.state_hash and game.state_hash(state) != entry.state_hash:
+            except Exception as exc:  # the file is data: whatever it makes the engine do is its fault
+                problem = f"journal row {entry.seq}: {entry.text!r} does not replay ({type(exc).__name__})"
+                raise GameFileError(f"{self.path}: {problem}") from None
+            if replayed != entry.state_hash:
                 raise GameFileError(
-                    f"{self.path}: entry {entry.seq} {entry.text!r} replays to a different state "
+                    f"{self.path}: journal row {entry.seq}: {entry.text!r} replays to a different state "
                     "(the file or the engine changed)"
                 )
         return state
 
     def epochs(self) -> list[SeedEpoch]:
         """Returns the seed epochs; the seed is included only once revealed."""
-        rows = self.conn.execute(
-            "SELECT epoch, seed, commitment, created_seq, revealed_seq FROM seeds ORDER BY epoch"
-        ).fetchall()
-        return [
-            SeedEpoch(epoch=e, commitment=c, seed=s if r is not None else None, created_seq=cs, revealed_seq=r)
-            for e, s, c, cs, r in rows
-        ]
+        self._audit()
+        assert self._audited is not None
+        return list(self._audited[2])
 
     def current_epoch(self) -> SeedEpoch:
         """Returns the epoch whose (secret) seed derives the next digital rolls."""
@@ -376,20 +872,25 @@ class GameFile:
 
     # ---- writing ----------------------------------------------------------------------------
 
-    def _dice(self, faces: Sequence[int] | None) -> CommittedDice | PhysicalDice:
+    def _dice(self, faces: Sequence[int] | None, audit: Audit) -> CommittedDice | PhysicalDice:
         if faces is not None:
             return PhysicalDice(faces)
-        epoch, seed = self.conn.execute(
-            "SELECT epoch, seed FROM seeds ORDER BY epoch DESC LIMIT 1"
-        ).fetchone()
-        return CommittedDice(bytes.fromhex(seed), self.game_id, int(self._meta("next_roll_index")), epoch)
+        _seeds, secret = self._read_seeds()
+        assert secret is not None  # checked by the audit
+        return CommittedDice(bytes.fromhex(secret), self.game_id, audit.next_index, audit.epoch)
 
-    def _insert(self, kind: EntryKind, text: str, **cols: object) -> int:
-        names = ["kind", "text", "time", *cols]
-        values = [kind, text, _now(), *cols.values()]
-        marks = ", ".join("?" for _ in names)
-        cur = self.conn.execute(f"INSERT INTO journal ({', '.join(names)}) VALUES ({marks})", values)
-        return int(cur.lastrowid or 0)
+    def _append(self, audit: Audit, kind: EntryKind, text: str, **cols: object) -> Entry:
+        """Writes the next entry, chained to the last one (inside a transaction)."""
+        data: dict[str, object] = {"seq": len(audit.entries) + 1, "kind": kind, "text": text, "time": _now(), **cols}
+        entry = Entry.model_validate(data)
+        entry = entry.model_copy(update={"chain": link(audit.chain, entry)})
+        # what is written must read back as the same entry, or the chain would not hold
+        row = _entry_values(entry)
+        again = _entry_from_row(str(self.path), tuple(v.encode() if isinstance(v, str) else v for v in row))
+        if link(audit.chain, again) != entry.chain:
+            raise GameFileError(f"{self.path}: cannot write entry {entry.seq}: it does not read back the same")
+        self.conn.execute(_INSERT, row)
+        return entry
 
     def do(self, text: str, faces: Sequence[int] | None = None, adjust_reason: str | None = None) -> ActionRecord:
         """Plays an action (or, with ``adjust_reason``, an umpire override) and journals it.
@@ -402,9 +903,10 @@ class GameFile:
         Raises:
             IllegalActionError: the rules forbid the action (nothing is written).
             NotationError, UnknownNameError, DiceError: bad input (nothing is written).
+            GameFileError: the file is read-only, damaged or altered (nothing is written).
         """
         game = self.game
-        with self._transaction():
+        with self._transaction() as audit:
             state = self.state()
             if adjust_reason is not None:
                 if not adjust_reason.strip():
@@ -412,7 +914,7 @@ class GameFile:
                 action = game.parse_adjust(state, text)
             else:
                 action = game.parse(state, text)
-            dice = self._dice(faces)
+            dice = self._dice(faces, audit)
             verdict = game.judge(state, action)
             if not verdict.legal:
                 raise IllegalActionError(verdict)
@@ -423,14 +925,21 @@ class GameFile:
                 self.conn.execute(
                     "UPDATE meta SET value = ? WHERE key = 'next_roll_index'", (str(dice.next_index),)
                 )
-            self._insert(
-                record.kind, record.action, side=record.side, action=action.model_dump_json(),
-                verdict=verdict.model_dump_json(),
-                rolls=json.dumps([r.model_dump(mode="json") for r in record.rolls]),
-                record=record.model_dump_json(), reason=adjust_reason,
+                self.next_roll_index = dice.next_index
+            entry = self._append(
+                audit, record.kind, record.action, side=record.side, action=action.model_dump_json(),
+                verdict=verdict, rolls=record.rolls, record=record, reason=adjust_reason,
                 state_hash=game.state_hash(new_state),
             )
-            self._cache = (self._version(), new_state)
+        key = self._version()
+        if self._audited is not None:  # the journal checked before, plus the entry just checked and written
+            auditor = self._audited[1]
+            try:
+                auditor.add(entry)
+            except _Bad as exc:
+                raise GameFileError(f"{self.path}: {exc}") from None
+            self._audited = (key, auditor, self._audited[2])
+        self._cache = (key, new_state)
         return record
 
     def undo(self, force: bool = False) -> UndoResult:
@@ -438,30 +947,28 @@ class GameFile:
 
         Raises:
             UndoError: nothing to undo, or the undo needs ``force``.
+            GameFileError: the journal does not check or replay (nothing is written).
         """
-        with self._transaction():
-            entries = self.entries()
-            active = [e for e in entries if e.active]
-            if not active:
+        with self._transaction() as audit:
+            if not audit.active:
                 raise UndoError("nothing to undo")
-            target = active[-1]
+            target = audit.entries[audit.active[-1] - 1]
             reasons: list[str] = []
             if target.rolls:
                 rolled = "; ".join(f"{r.purpose} {'+'.join(map(str, r.faces))}" for r in target.rolls)
                 reasons.append(f"it rolled dice ({rolled})")
-            revealed = [e.revealed_seq for e in self.epochs() if e.revealed_seq is not None]
-            if revealed and target.seq < max(revealed):
+            if audit.revealed and target.seq < max(audit.revealed.values()):
                 reasons.append("the dice seed was revealed after it")
             if reasons and not force:
                 raise UndoError(
                     f"undoing {target.text!r} is refused: {' and '.join(reasons)}; "
                     "add --force to take it back anyway (the forced undo is logged)"
                 )
-            self.conn.execute("UPDATE journal SET undone = 1 WHERE seq = ?", (target.seq,))
             forced = bool(reasons)
-            self._insert("undo", f"undo {target.text}", side=target.side, refers=target.seq, forced=int(forced),
+            self._append(audit, "undo", f"undo {target.text}", side=target.side, refers=target.seq, forced=forced,
                          reason="; ".join(reasons) or None)
-            self._cache = None
+            self.conn.execute("UPDATE journal SET undone = 1 WHERE seq = ?", (target.seq,))
+        self._cache = None
         return UndoResult(kind="undo", target=target, forced=forced)
 
     def redo(self) -> UndoResult:
@@ -469,46 +976,45 @@ class GameFile:
 
         Raises:
             UndoError: nothing to redo.
+            GameFileError: the journal does not check or replay (nothing is written).
         """
-        with self._transaction():
-            entries = self.entries()
-            by_seq = {e.seq: e for e in entries}
-            target: Entry | None = None
-            for entry in reversed(entries):
-                if entry.kind in ("action", "adjust") and not entry.undone:
-                    break
-                if entry.kind == "undo" and entry.refers is not None and by_seq[entry.refers].undone:
-                    target = by_seq[entry.refers]
-                    break
-            if target is None:
+        with self._transaction() as audit:
+            if not audit.redoable:
                 raise UndoError("nothing to redo (a new action was played after the undo, or nothing was undone)")
+            target = audit.entries[audit.redoable[-1] - 1]
+            self._replay(audit.entries, also=target.seq)  # the redone entry must replay to its recorded hash
+            self._append(audit, "redo", f"redo {target.text}", side=target.side, refers=target.seq)
             self.conn.execute("UPDATE journal SET undone = 0 WHERE seq = ?", (target.seq,))
-            self._insert("redo", f"redo {target.text}", side=target.side, refers=target.seq)
-            self._cache = None
-            self.state()  # the redone entry must replay to its recorded hash
+        self._cache = None
         return UndoResult(kind="redo", target=target)
 
     def reveal(self) -> Reveal:
-        """Reveals the current dice seed and commits to a fresh one for later rolls."""
-        with self._transaction():
-            epoch, seed, commit = self.conn.execute(
-                "SELECT epoch, seed, commitment FROM seeds ORDER BY epoch DESC LIMIT 1"
-            ).fetchone()
+        """Reveals the current dice seed and commits to a fresh one for later rolls (a journaled action)."""
+        with self._transaction() as audit:
+            seeds, secret = self._read_seeds()
+            current = seeds[-1]
+            assert secret is not None  # checked by the audit
             rolls = sum(
-                1 for e in self.entries() for r in e.rolls if r.source == "digital" and r.epoch == epoch
+                1 for e in audit.entries for r in e.rolls if r.source == "digital" and r.epoch == audit.epoch
             )
-            seq = self._insert("reveal", f"reveal dice seed {epoch}")
-            self.conn.execute("UPDATE seeds SET revealed_seq = ? WHERE epoch = ?", (seq, epoch))
             fresh = new_seed()
+            detail = SeedChange(revealed_epoch=audit.epoch, revealed_rolls=rolls, next_epoch=audit.epoch + 1,
+                                next_commitment=commitment(fresh))
+            entry = self._append(audit, "reveal", f"reveal dice seed {audit.epoch}", detail=detail)
+            self.conn.execute("UPDATE seeds SET revealed_seq = ? WHERE epoch = ?", (entry.seq, audit.epoch))
             self.conn.execute(
-                "INSERT INTO seeds VALUES (?, ?, ?, ?, NULL)", (epoch + 1, fresh.hex(), commitment(fresh), seq)
+                "INSERT INTO seeds VALUES (?, ?, ?, ?, NULL)",
+                (audit.epoch + 1, fresh.hex(), commitment(fresh), entry.seq),
             )
-        return Reveal(epoch=epoch, seed=seed, commitment=commit, rolls=rolls, next_commitment=commitment(fresh))
+        self._cache = None
+        return Reveal(epoch=current.epoch, seed=secret, commitment=current.commitment, rolls=rolls,
+                      next_commitment=commitment(fresh))
 
     # ---- export / import --------------------------------------------------------------------
 
     def export(self) -> dict[str, object]:
         """Returns the whole game as plain JSON data (unrevealed seeds are left out)."""
+        entries = self.entries()
         return {
             "format": EXPORT_FORMAT,
             "game": self.game.info.slug,
@@ -516,106 +1022,134 @@ class GameFile:
             "created": self.created,
             "tables": self.table_set.texts(),
             "tables_hash": self.table_set.digest,
-            "next_roll_index": int(self._meta("next_roll_index")),
+            "next_roll_index": self.next_roll_index,
             "seeds": [e.model_dump(mode="json") for e in self.epochs()],
-            "entries": [e.model_dump(mode="json") for e in self.entries()],
+            "entries": [e.model_dump(mode="json") for e in entries],
             "state_hash": self.game.state_hash(self.state()),
         }
 
     @classmethod
     def import_(cls, data: object, path: Path, label: str, force: bool = False) -> GameFile:
-        """Creates a game file from an export and checks it replays to the exported state hash.
+        """Creates a game file from an export after checking it as a game file is checked.
 
-        A seed the export does not reveal cannot be restored: a fresh seed is committed for later
-        rolls and a note says so in the journal.
+        The export's journal must hold together (chain, seq, undo entries, rolls, seeds) and replay
+        to the exported state hash. A seed the export does not reveal cannot be restored: a fresh
+        seed is committed for later rolls and a note says so in the journal. The file is built
+        beside ``path`` and moved into place only when all of this succeeded.
 
         Raises:
-            GameFileError: not an export, or it does not replay to its state hash.
+            GameFileError: not an export, an altered export, or the file cannot be written.
         """
+        export = parse_export(label, data)
+        audit = audit_export(label, export)
         try:
-            export = _Export.model_validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"])
-            raise GameFileError(f"{label}: {loc}: {err['msg']}") from None
-        game = find_game(export.game)
+            game = find_game(export.game)
+        except RefereeError:
+            raise GameFileError(f"{label}: game: unknown game {export.game[:64]!r}") from None
         table_set = TableSet.from_texts(export.game, export.tables, label)
         if table_set.digest != export.tables_hash:
             raise GameFileError(f"{label}: tables do not match tables_hash (export altered)")
-        if path.exists() and not force:
-            raise GameFileError(f"{path}: a file is already there; pick another --file or add --force")
-        tmp = path.with_name(path.name + ".importing")
-        tmp.unlink(missing_ok=True)
-        new = cls.create(tmp, game, table_set, force=True)
+        _check_target(path, force)
+        tmp = _temp_beside(path)
         try:
-            with new._transaction():
-                new.conn.execute("UPDATE meta SET value = ? WHERE key = 'game_id'", (export.game_id,))
-                new.conn.execute("UPDATE meta SET value = ? WHERE key = 'created'", (export.created,))
-                new.conn.execute(
-                    "UPDATE meta SET value = ? WHERE key = 'next_roll_index'", (str(export.next_roll_index),)
-                )
-                new.conn.execute("DELETE FROM seeds")
-                for ep in export.seeds:
-                    seed = ep.seed if ep.revealed_seq is not None else None
-                    new.conn.execute(
-                        "INSERT INTO seeds VALUES (?, ?, ?, ?, ?)",
-                        (ep.epoch, seed, ep.commitment, ep.created_seq, ep.revealed_seq),
-                    )
-                for e in export.entries:
-                    new.conn.execute(
-                        "INSERT INTO journal (seq, kind, side, text, action, verdict, rolls, record, reason,"
-                        " state_hash, time, undone, refers, forced) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        (
-                            e.seq, e.kind, e.side, e.text, e.action,
-                            e.verdict.model_dump_json() if e.verdict else None,
-                            json.dumps([r.model_dump(mode="json") for r in e.rolls]),
-                            e.record.model_dump_json() if e.record else None,
-                            e.reason, e.state_hash, e.time, int(e.undone), e.refers, int(e.forced),
-                        ),
-                    )
-                last = export.seeds[-1] if export.seeds else None
-                if last is None or last.seed is None or last.revealed_seq is not None:
-                    fresh = new_seed()
-                    nxt = (last.epoch + 1) if last else 0
-                    seq = new._insert("note", "dice seed not in the export: a fresh seed is committed")
-                    new.conn.execute(
-                        "INSERT INTO seeds VALUES (?, ?, ?, ?, NULL)", (nxt, fresh.hex(), commitment(fresh), seq)
-                    )
-            new._cache = None
-            if game.state_hash(new.state()) != export.state_hash:
-                raise GameFileError(f"{label}: the journal replays to a different state than exported")
+            new = cls._build(tmp, game, table_set)
+            with new:
+                new._fill(export, audit, label)
+            _install(tmp, path)
         except BaseException:
-            new.close()
-            tmp.unlink(missing_ok=True)
+            _remove(tmp)
             raise
-        new.close()
-        tmp.replace(path)
         return cls.open(path)
+
+    def _fill(self, export: _Export, audit: Audit, label: str) -> None:
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for key, value in (("game_id", export.game_id), ("created", export.created),
+                               ("next_roll_index", str(export.next_roll_index))):
+                conn.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+            conn.execute("DELETE FROM seeds")
+            for ep in export.seeds:
+                conn.execute(
+                    "INSERT INTO seeds VALUES (?, ?, ?, ?, ?)",
+                    (ep.epoch, ep.seed, ep.commitment, ep.created_seq, ep.revealed_seq),
+                )
+            conn.executemany(_INSERT, (_entry_values(e) for e in export.entries))
+            fresh = new_seed()
+            detail = SeedChange(next_epoch=audit.epoch + 1, next_commitment=commitment(fresh))
+            self.game_id, self.created = export.game_id, export.created
+            self.next_roll_index = export.next_roll_index
+            entry = self._append(audit, "note", "dice seed not in the export: a fresh seed is committed",
+                                 detail=detail)
+            conn.execute("INSERT INTO seeds VALUES (?, ?, ?, ?, NULL)",
+                         (audit.epoch + 1, fresh.hex(), commitment(fresh), entry.seq))
+            conn.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
+        self._audited = None
+        self._cache = None
+        self._audit()
+        if self.game.state_hash(self.state()) != export.state_hash:
+            raise GameFileError(f"{label}: the journal replays to a different state than exported")
 
     # ---- dice verification ------------------------------------------------------------------
 
     def verify_dice(self) -> DiceReport:
-        """Recomputes every digital roll from the revealed seeds."""
-        return verify_rolls(self.game_id, self.epochs(), self.entries())
+        """Checks the journal as a sequence, then recomputes every digital roll from the revealed seeds."""
+        entries = self.entries()
+        return verify_rolls(self.game_id, self.epochs(), entries)
 
 
 class _Export(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
-    format: Literal["referee-export/1"]
-    game: str
-    game_id: str
-    created: str
+    format: Literal["referee-export/2"]
+    game: str = Field(max_length=64)
+    game_id: str = Field(pattern=r"^[0-9A-Za-z_-]{1,64}$")
+    created: str = Field(max_length=64)
     tables: dict[str, str]
     tables_hash: str
-    next_roll_index: int
+    next_roll_index: int = Field(ge=1, le=MAX_ROLL_INDEX + 1)
     seeds: list[SeedEpoch]
     entries: list[Entry]
     state_hash: str
 
 
+def parse_export(label: str, data: object) -> _Export:
+    """Returns the export in ``data`` (already parsed JSON), its fields type-checked.
+
+    Raises:
+        GameFileError: not an export of this format (one line naming the field).
+    """
+    if isinstance(data, dict) and data.get("format") in OLD_EXPORT_FORMATS:
+        raise GameFileError(f"{label}: format: {data['format']} is from an older referee (no journal chain); "
+                            "it cannot be checked as this version checks exports")
+    try:
+        return _Export.model_validate(data)
+    except ValidationError as exc:
+        raise GameFileError(f"{label}: {_model_error(exc)}") from None
+
+
+def read_export(path: Path) -> _Export:
+    """Reads and parses an export file through the guarded reader (size counted, depth capped).
+
+    Raises:
+        GameFileError: unreadable, too large, not JSON, or not an export.
+    """
+    try:
+        text = read_text(path, limit=MAX_EXPORT_BYTES, what="referee export")
+        data = parse_json(str(path), text)
+    except InputFileError as exc:
+        raise GameFileError(str(exc)) from None
+    return parse_export(str(path), data)
+
+
 def verify_rolls(game_id: str, epochs: Sequence[SeedEpoch], entries: Sequence[Entry]) -> DiceReport:
-    """Returns the check of every digital roll in ``entries`` against the revealed seeds."""
+    """Returns the check of every digital roll in ``entries`` against the revealed seeds.
+
+    The entries must already have passed the sequence checks (:class:`Auditor`).
+    """
     by_epoch = {e.epoch: e for e in epochs}
     bad = tuple(
         e.epoch for e in epochs if e.seed is not None and commitment(bytes.fromhex(e.seed)) != e.commitment
@@ -646,20 +1180,110 @@ def verify_rolls(game_id: str, epochs: Sequence[SeedEpoch], entries: Sequence[En
 
 
 def verify_file(path: Path) -> DiceReport:
-    """Verifies the dice of a game file or of a JSON export.
+    """Verifies the dice of a game file or of a JSON export (after checking it as a sequence).
 
     Raises:
-        GameFileError: the file is neither.
+        GameFileError: the file is neither, or its journal does not hold together.
     """
+    what = "game file or referee export"
     try:
-        head = path.read_bytes()[:16]
+        require_regular(path, what=what)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            head = os.read(fd, 16)
+        finally:
+            os.close(fd)
     except OSError as exc:
-        raise GameFileError(f"{path}: cannot read ({exc.strerror})") from None
-    if head.startswith(b"SQLite format 3"):
+        raise GameFileError(f"{path}: cannot read ({(exc.strerror or type(exc).__name__).lower()})") from None
+    except InputFileError as exc:
+        raise GameFileError(str(exc)) from None
+    if head.startswith(b"SQLite format 3\x00"):
         with GameFile.open(path) as gf:
             return gf.verify_dice()
     try:
-        export = _Export.model_validate_json(path.read_text(encoding="utf-8"))
-    except (ValidationError, UnicodeDecodeError) as exc:
-        raise GameFileError(f"{path}: neither a game file nor a referee export ({exc.__class__.__name__})") from None
-    return verify_rolls(export.game_id, export.seeds, export.entries)
+        text = read_text(path, limit=MAX_EXPORT_BYTES, what=what)
+        data = parse_json(str(path), text)
+    except InputFileError as exc:
+        raise GameFileError(f"{exc}") from None
+    export = parse_export(str(path), data)
+    audit = audit_export(str(path), export)
+    return verify_rolls(export.game_id, export.seeds, audit.entries)
+
+
+# ---- building beside, then replacing --------------------------------------------------------
+
+
+def _check_target(path: Path, force: bool) -> None:
+    """Refuses a target that is not a place for a game file, before anything is built."""
+    try:
+        there = require_regular(path, what="game file", missing_ok=True)
+    except InputFileError as exc:
+        hint = "; --force replaces only a file" if force else ""
+        raise GameFileError(f"{exc}{hint}") from None
+    if there and not force:
+        raise GameFileError(f"{path}: a file is already there; pick another --file or add --force")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise GameFileError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise GameFileError(f"{folder} is read-only: cannot create {path.name} there")
+
+
+def _temp_beside(path: Path) -> Path:
+    """Returns a fresh temporary name in ``path``'s folder (so the final rename is atomic)."""
+    return path.with_name(f".{path.name[:80]}.{uuid.uuid4().hex[:8]}.tmp")
+
+
+def _remove(path: Path) -> None:
+    for p in (path, path.with_name(path.name + "-journal")):
+        with suppress(OSError):
+            p.unlink()
+
+
+def _install(tmp: Path, path: Path) -> None:
+    """Moves a finished file into place in one step (replacing any file there)."""
+    try:
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+
+
+def install_copy(src: Path, path: Path) -> None:
+    """Copies a finished game file to ``path`` through a temporary name beside it (atomic).
+
+    Raises:
+        GameFileError: ``path`` is not a place for a file, or cannot be written.
+    """
+    _check_target(path, force=True)
+    tmp = _temp_beside(path)
+    try:
+        shutil.copyfile(src, tmp)
+        _install(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def write_beside(path: Path, data: bytes) -> None:
+    """Writes ``data`` to ``path`` through a temporary file beside it (atomic; a FIFO or folder is refused).
+
+    Raises:
+        GameFileError: ``path`` is not a place for a file, or cannot be written.
+    """
+    _check_target(path, force=True)
+    tmp = _temp_beside(path)
+    try:
+        with open(tmp, "xb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        _install(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+    except BaseException:
+        _remove(tmp)
+        raise

@@ -21,6 +21,7 @@ from referee.journal import GameFile, verify_file
 from referee.tables import data_root, load_table_set
 
 sys.path.insert(0, str(Path(__file__).parent))
+from forge import reforge_file
 from race_game import race_tables, register
 
 TESTS = Path(__file__).parent
@@ -148,7 +149,13 @@ def test_verify_detects_a_tampered_roll(race: GameFile) -> None:
     row = race.conn.execute("SELECT seq, rolls FROM journal WHERE kind = 'action'").fetchone()
     rolls = json.loads(row[1])
     rolls[0]["faces"] = [7 - f for f in rolls[0]["faces"]]
-    race.conn.execute("UPDATE journal SET rolls = ? WHERE seq = ?", (json.dumps(rolls), row[0]))
+    record = json.loads(race.conn.execute("SELECT record FROM journal WHERE seq = ?", (row[0],)).fetchone()[0])
+    record["rolls"] = rolls
+    race.conn.execute("UPDATE journal SET rolls = ?, record = ? WHERE seq = ?",
+                      (json.dumps(rolls), json.dumps(record), row[0]))
+    with pytest.raises(GameFileError, match="journal row 1: its chain hash does not match"):
+        verify_file(race.path)
+    reforge_file(race.path)  # an informed forger recomputes every hash: the faces still give it away
     report = verify_file(race.path)
     assert not report.ok and [c.status for c in report.checks] == ["mismatch"]
 
@@ -169,7 +176,7 @@ def test_import_refuses_an_altered_export(cyrus: GameFile, tmp_path: Path) -> No
     cyrus.do("Pergame L7")
     data = json.loads(json.dumps(cyrus.export()))
     data["entries"][-1]["text"] = "Pergame L6"
-    with pytest.raises(GameFileError, match="different state"):
+    with pytest.raises(GameFileError, match=r"export\.json: journal row 81: its chain hash does not match"):
         GameFile.import_(data, tmp_path / "bad.referee", "export.json")
     assert not (tmp_path / "bad.referee").exists()
     data["format"] = "nope"
@@ -202,7 +209,11 @@ def test_truncated_game_file_is_reported(cyrus: GameFile) -> None:
 def test_edited_journal_is_detected(cyrus: GameFile) -> None:
     cyrus.do("Pergame L7")
     cyrus.conn.execute("UPDATE journal SET text = 'Pergame L6' WHERE text = 'Pergame L7'")
-    with pytest.raises(GameFileError, match="different state"), GameFile.open(cyrus.path) as gf:
+    with pytest.raises(GameFileError, match="journal row 81: its chain hash"), GameFile.open(cyrus.path) as gf:
+        gf.state()
+    reforge_file(cyrus.path, rehash=False)  # chain recomputed, state hashes left: replay catches it
+    with pytest.raises(GameFileError, match="journal row 81: 'Pergame L6' replays to a different state"), \
+            GameFile.open(cyrus.path) as gf:
         gf.state()
 
 

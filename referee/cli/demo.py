@@ -27,7 +27,7 @@ def demo(
     from referee.errors import IllegalActionError, PositionError, RefereeError
     from referee.game import validate_file
     from referee.games import find_game
-    from referee.journal import GameFile
+    from referee.journal import GameFile, install_copy
     from referee.tables import data_root, load_table_set
 
     path = script or data_root("samples") / "cyrus-pyxis" / "demo.yaml"
@@ -37,7 +37,8 @@ def demo(
     setup_path = path.parent / data.setup
     texts = engine.checked_setup(table_set, read_data_file(setup_path, "set-up"), str(setup_path))
     with tempfile.TemporaryDirectory() as tmp:
-        game_path = Path(tmp) / "demo.referee"  # kept (--keep) only once the whole demo has run
+        # played in a temporary folder; --keep gets a copy only once the whole script ran
+        game_path = Path(tmp) / "demo.referee"
         with GameFile.create(game_path, engine, table_set) as gf:
             show(f"[bold]{literal(data.title)}[/]")
             show(f"$ referee new {literal(engine.info.slug)} --setup {literal(setup_path.name)}   "
@@ -72,32 +73,6 @@ def demo(
             show("\n[bold]The journal of this game:[/] (referee log)")
             show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
         if keep is not None:
-            _keep(game_path, keep)
+            install_copy(game_path, keep)
     show("\nStart your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], "
          "then [bold]referee play[/].")
-
-
-def _keep(made: Path, keep: Path) -> None:
-    """Copies the finished demo game to ``keep``, replacing what is there only when the copy is whole.
-
-    Raises:
-        GameFileError: ``keep`` is a folder or a FIFO, or cannot be written.
-    """
-    import os
-    import shutil
-
-    from referee.errors import GameFileError, InputFileError
-    from referee.files import check_target
-
-    try:
-        check_target(keep, "game file")
-    except InputFileError as exc:
-        raise GameFileError(str(exc)) from None
-    staged = keep.with_name(keep.name + ".part")
-    try:
-        shutil.copyfile(made, staged)
-        os.replace(staged, keep)
-    except OSError as exc:
-        staged.unlink(missing_ok=True)
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise GameFileError(f"{keep}: cannot write the game file ({reason})") from None

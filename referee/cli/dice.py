@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, guarded, literal, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, print_json, show
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -21,8 +21,8 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
-        epochs = gf.epochs()
         rolls = [r for e in gf.entries() for r in e.rolls]
+        epochs = gf.epochs()  # checked with the journal: never empty
     current = epochs[-1]
     data = {
         "game_id": gf.game_id, "commitment": current.commitment, "fingerprint": fingerprint(current.commitment),
@@ -68,4 +68,7 @@ def verify(
     else:
         show(render.dice_report(report))
     if not report.ok:
-        raise typer.Exit(1)
+        bad = sum(1 for c in report.checks if c.status == "mismatch")
+        seeds = len(report.bad_commitments)
+        raise fail(f"{path}: the dice do not verify ({bad} roll(s) differ from their seed, "
+                   f"{seeds} seed(s) differ from their commitment)")

@@ -63,7 +63,6 @@ def new(
     """Start a new game file; shows the dice commitment fingerprint."""
     from referee import render
     from referee.dice import fingerprint
-    from referee.errors import RefereeError
     from referee.games import find_game
     from referee.journal import GameFile
     from referee.tables import load_table_set
@@ -74,14 +73,8 @@ def new(
     if setup is not None:
         setup = _sample(setup, engine.info.slug)
         texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
-    gf = GameFile.create(file, engine, table_set, force=force)
-    try:
-        for text in texts:
-            gf.do(text)
-    except RefereeError:
-        gf.close()
-        file.unlink(missing_ok=True)
-        raise
+    # built beside --file and moved into place only once every set-up action was played
+    gf = GameFile.create(file, engine, table_set, force=force, actions=texts)
     state = gf.state()
     commit = gf.current_epoch().commitment
     if json_:
@@ -239,8 +232,7 @@ def export_(
     """Export the whole game as JSON (unrevealed dice seeds are left out)."""
     import json
 
-    from referee.errors import GameFileError
-    from referee.journal import GameFile
+    from referee.journal import GameFile, write_beside
 
     with GameFile.open(file) as gf:
         text = json.dumps(gf.export(), indent=2, ensure_ascii=False)
@@ -250,10 +242,7 @@ def export_(
     from referee.files import check_target
 
     check_target(out, "game export")
-    try:
-        out.write_text(text + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise GameFileError(f"{out}: cannot write ({exc.strerror})") from None
+    write_beside(out, (text + "\n").encode("utf-8"))
     show(f"exported to {literal(out)}")
 
 
@@ -265,15 +254,9 @@ def import_(
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:
     """Rebuild a game file from an export; it must replay to the exported state hash."""
-    import json
+    from referee.journal import GameFile, read_export
 
-    from referee.errors import GameFileError
-    from referee.journal import GameFile
-
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GameFileError(f"{source}: not a readable JSON export ({exc.__class__.__name__})") from None
-    with GameFile.import_(data, file, str(source), force=force) as gf:
+    export = read_export(source)
+    with GameFile.import_(export, file, str(source), force=force) as gf:
         show(f"imported {literal(source)} into {literal(file)}: {len(gf.entries())} journal entries, "
              "state hash verified")
