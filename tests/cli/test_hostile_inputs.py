@@ -329,7 +329,7 @@ def test_play_prints_a_broken_file_error_once(tmp_path: Path) -> None:
     conn.close()
     result = run("play", cwd=tmp_path, stdin="quit\n")
     assert result.returncode == 1
-    assert "entry 60" in one_line(result.stderr)
+    assert "row 60" in one_line(result.stderr)
 
 
 def damaged_jpeg(tmp_path: Path) -> Path:
