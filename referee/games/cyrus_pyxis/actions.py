@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from referee.base import fold
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
-from referee.games.cyrus_pyxis.state import CyrusState, Phase, Side, Terrain, fold
+from referee.games.cyrus_pyxis.state import CyrusState, Phase, Side, Terrain
 
 OFF = "off"
 _KEYWORDS = ("done", "resolve", "support", "forest", "hill", "place", "move", OFF)

@@ -6,16 +6,15 @@ East 12, letters A-L run across); a *pending combat* is a cell holding a legion 
 
 from __future__ import annotations
 
-import difflib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, NewType
+from typing import Annotated, Literal, NewType
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from referee.errors import TableError, UnknownNameError
+from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
+from referee.errors import TableError
 from referee.game import GameState
 from referee.grid import Cell, MarkerLayout, SquareGrid
 from referee.rulings import UNCERTAIN, Provenance, RulesIndex
@@ -25,16 +24,11 @@ LegionId = NewType("LegionId", str)
 CellName = NewType("CellName", str)
 
 
-class Side(StrEnum):
+class Side(TwoSides):
     """The two players."""
 
     GREEK = "greek"
     PERSIAN = "persian"
-
-    @property
-    def other(self) -> Side:
-        """The opposing side."""
-        return Side.PERSIAN if self is Side.GREEK else Side.GREEK
 
     @property
     def retreat_step(self) -> int:
@@ -94,28 +88,22 @@ HOME_NUMBERS: Mapping[Side, frozenset[int]] = {
 }
 
 
-def fold(text: str) -> str:
-    """Returns a name folded for matching: no accents, case-folded ("Athéna" → "athena")."""
-    decomposed = unicodedata.normalize("NFKD", text.strip())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 # ---------------------------------------------------------------------------------------------
 # Table schemas
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
-class KindRow(_Strict):
+class KindRow(StrictModel):
     label: str = Field(description="English name of the type.")
     french: str = Field(description="The type's name in the rulebook.")
     mounted: bool = Field(description="IV.3: counts as mounted for a phalanx (cavalry, elephants).")
     provenance: Provenance
 
 
-class LegionRow(_Strict):
+class LegionRow(StrictModel):
     name: str = Field(description="The legion's name as printed (Matériel II.3).")
     short: str = Field(min_length=1, max_length=3, description="Three-letter board label.")
     side: Side
@@ -123,7 +111,7 @@ class LegionRow(_Strict):
     provenance: Provenance
 
 
-class LegionsFile(_Strict):
+class LegionsFile(StrictModel):
     kinds: dict[Kind, KindRow]
     legions: tuple[LegionRow, ...]
 
@@ -146,7 +134,7 @@ class LegionsFile(_Strict):
         return self
 
 
-class ValueRow(_Strict):
+class ValueRow(StrictModel):
     kind: Kind
     versus: Literal["any", "foot", "mounted"]
     plain: int
@@ -155,7 +143,7 @@ class ValueRow(_Strict):
     provenance: Provenance
 
 
-class MovementRow(_Strict):
+class MovementRow(StrictModel):
     kind: Kind
     max_squares: int = Field(ge=1, le=12)
     provenance: Provenance
@@ -164,7 +152,7 @@ class MovementRow(_Strict):
 Result = Literal["defender-eliminated", "defender-retreats", "attacker-retreats", "attacker-eliminated"]
 
 
-class ResultRow(_Strict):
+class ResultRow(StrictModel):
     min_difference: int | None = None
     max_difference: int | None = None
     result: Result
@@ -177,18 +165,16 @@ class ResultRow(_Strict):
         return lo_ok and hi_ok
 
 
-class Valued(_Strict):
-    value: int = Field(ge=1, le=12)
-    provenance: Provenance
+Valued = Sourced[Annotated[int, Field(ge=1, le=12)]]
 
 
-class TerrainRow(_Strict):
+class TerrainRow(StrictModel):
     label: str
     colour: tuple[int, int, int] = Field(description="RGB used to draw the terrain.")
     movement_cost: Valued = Field(description="Squares of allowance spent entering the cell.")
 
 
-class TerrainFile(_Strict):
+class TerrainFile(StrictModel):
     terrain: dict[Terrain, TerrainRow]
 
     @model_validator(mode="after")
@@ -199,25 +185,25 @@ class TerrainFile(_Strict):
         return self
 
 
-class GridSize(_Strict):
+class GridSize(StrictModel):
     rows: int = Field(ge=4, le=26)
     cols: int = Field(ge=4, le=99)
     provenance: Provenance
 
 
-class Orientation(_Strict):
+class Orientation(StrictModel):
     west_edge: str = Field(description="The line along the West edge (a Persian king leaves there).")
     east_edge: str = Field(description="The line along the East edge (a Greek king leaves there).")
     provenance: Provenance
 
 
-class SideColours(_Strict):
+class SideColours(StrictModel):
     greek: tuple[int, int, int] = Field(description="RGB of Greek counters (violet, Matériel II.3).")
     persian: tuple[int, int, int] = Field(description="RGB of Persian counters (blue, Matériel II.3).")
     provenance: Provenance
 
 
-class BoardFile(_Strict):
+class BoardFile(StrictModel):
     grid: GridSize
     orientation: Orientation
     side_colours: SideColours
@@ -284,11 +270,7 @@ class CyrusTables:
         Raises:
             UnknownNameError: no legion has this name; suggests the closest.
         """
-        found = self.by_id.get(name) or self.by_name.get(fold(name))
-        if found is not None:
-            return found
-        close = difflib.get_close_matches(fold(name), list(self.by_name), n=3, cutoff=0.6)
-        raise UnknownNameError("legion", name, [self.by_name[c].name for c in close])
+        return self.by_id.get(name) or lookup("legion", name, self.by_name, lambda lg: lg.name)
 
     def value(self, kind: Kind, terrain: Terrain, opponent: Kind) -> Looked:
         """VI.2, IV.3: the combat value of a legion type on a terrain against an opponent type."""

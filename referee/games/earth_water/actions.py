@@ -21,10 +21,11 @@ import json
 import re
 from typing import Literal
 
+from referee.base import fold
 from referee.errors import NotationError
 from referee.game import Action
 from referee.games.earth_water.movement import auto_path
-from referee.games.earth_water.state import CityName, EarthWaterState, Side, fold, many
+from referee.games.earth_water.state import CityName, EarthWaterState, Side, many
 
 _ARROWS = re.compile(r"\s*(?:->|→|=>|,)\s*")
 Unit = Literal["armies", "fleets"]

@@ -8,7 +8,6 @@ of one city (Greek and Persian armies and fleets). Scores are signed: positive f
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Literal, NewType
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from referee.base import Sourced, StrictModel, TwoSides, fold
 from referee.errors import TableError, UnknownNameError
 from referee.game import GameState
 from referee.rulings import Interpretation, Provenance, RulesIndex
@@ -25,16 +25,11 @@ from referee.tables import TableSet, by_digest, parse_yaml
 CityName = NewType("CityName", str)
 
 
-class Side(StrEnum):
+class Side(TwoSides):
     """The two players; PERS.IA plays Persia."""
 
     GREECE = "greece"
     PERSIA = "persia"
-
-    @property
-    def other(self) -> Side:
-        """The opposing side."""
-        return Side.PERSIA if self is Side.GREECE else Side.GREECE
 
     @property
     def label(self) -> str:
@@ -59,21 +54,15 @@ class Phase(StrEnum):
     ANY = "any"
 
 
-def fold(text: str) -> str:
-    """Returns a name folded for matching: no accents, case-folded ("Thèbai" → "thebai")."""
-    decomposed = unicodedata.normalize("NFKD", text.strip())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 # ---------------------------------------------------------------------------------------------
 # Table schemas
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class CityRow(_Strict):
+class CityRow(StrictModel):
     major: Side | None = Field(default=None, description="The side whose Major city this is.")
     amphorae: int = Field(ge=0, le=9, description="Food for attrition (base 8.2).")
     value: int = Field(ge=0, le=9, description="Points when controlled (base 9).")
@@ -82,12 +71,12 @@ class CityRow(_Strict):
     provenance: Provenance
 
 
-class Road(_Strict):
+class Road(StrictModel):
     between: tuple[str, str]
     provenance: Provenance
 
 
-class MapFile(_Strict):
+class MapFile(StrictModel):
     cities: dict[str, CityRow]
     roads: tuple[Road, ...]
     bridge: Road
@@ -111,28 +100,26 @@ class MapFile(_Strict):
         return self
 
 
-class Valued(_Strict):
-    value: int
-    provenance: Provenance
+Valued = Sourced[int]
 
 
-class ValuedCities(_Strict):
+class ValuedCities(StrictModel):
     value: int
     cities: tuple[str, ...]
     provenance: Provenance
 
 
-class Named(_Strict):
+class Named(StrictModel):
     value: str
     provenance: Provenance
 
 
-class Flag(_Strict):
+class Flag(StrictModel):
     value: bool
     provenance: Provenance
 
 
-class Ordered(_Strict):
+class Ordered(StrictModel):
     order: dict[str, int] = Field(min_length=1, description="City -> rank (1 = first).")
     provenance: Provenance
 
@@ -148,7 +135,7 @@ class Ordered(_Strict):
         return tuple(sorted(self.order, key=self.order.__getitem__))
 
 
-class Share(_Strict):
+class Share(StrictModel):
     divide_by: int = Field(ge=1)
     rounding: Literal["up", "down"]
     provenance: Provenance
@@ -160,7 +147,7 @@ class Share(_Strict):
         return count // self.divide_by
 
 
-class Situation(_Strict):
+class Situation(StrictModel):
     cards: int = Field(ge=0)
     armies: int | None = Field(default=None, ge=0)
     provenance: Provenance
@@ -169,24 +156,24 @@ class Situation(_Strict):
 Operation = Literal["pass", "march", "destroy-army", "destroy-fleet", "place"]
 
 
-class Face(_Strict):
+class Face(StrictModel):
     operation: Operation
     provenance: Provenance
 
 
-class Fallback(_Strict):
+class Fallback(StrictModel):
     then: Operation
     provenance: Provenance
 
 
-class Costs(_Strict):
+class Costs(StrictModel):
     card: Valued
     army: Valued
     fleet: Valued
     bridge: Valued | None = None
 
 
-class PersiaFile(_Strict):
+class PersiaFile(StrictModel):
     talents: Valued
     costs: Costs
     situations: dict[Literal["A", "B", "C", "D"], Situation]
@@ -218,7 +205,7 @@ class PersiaFile(_Strict):
         return self
 
 
-class BaseFile(_Strict):
+class BaseFile(StrictModel):
     greek_talents: Valued
     greek_costs: Costs
     cards_per_preparation: Valued
@@ -236,7 +223,7 @@ class BaseFile(_Strict):
     last_campaign: Valued
 
 
-class SetupGarrison(_Strict):
+class SetupGarrison(StrictModel):
     greek_armies: int = Field(default=0, ge=0)
     greek_fleets: int = Field(default=0, ge=0)
     persian_armies: int = Field(default=0, ge=0)
@@ -244,7 +231,7 @@ class SetupGarrison(_Strict):
     provenance: Provenance
 
 
-class Portraits(_Strict):
+class Portraits(StrictModel):
     persia: int = Field(default=2, ge=0, description="Persian armies on the king portraits.")
     greece: int = Field(default=0, ge=0, description="Greek armies on hero portraits.")
 
@@ -253,7 +240,7 @@ class SetupPortraits(Portraits):
     provenance: Provenance
 
 
-class SetupFile(_Strict):
+class SetupFile(StrictModel):
     campaign: Valued
     score: Valued
     bridge: Flag

@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from referee.base import fold_words as fold
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
-from referee.games.iliad.roster import Side, fold
+from referee.games.iliad.roster import Side
 from referee.games.iliad.state import IliadState, Phase
 
 ATTACK_WORDS = frozenset({"x", "attacks", "attack", "attacca", "attaque", "vs"})

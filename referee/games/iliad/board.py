@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from referee.base import StrictModel
 from referee.errors import TableError
 from referee.games.iliad.roster import Side
 from referee.grid import Cell, SquareGrid, row_label
@@ -36,16 +37,14 @@ class Terrain(StrEnum):
     WALL = "wall"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class TerrainStyle(_Strict):
+class TerrainStyle(StrictModel):
     label: str
     colour: tuple[int, int, int] = Field(description="RGB used to draw the terrain.")
 
 
-class LegendEntry(_Strict):
+class LegendEntry(StrictModel):
     terrain: Terrain
     camp: bool = Field(default=False, description="Inside the Greek wall.")
     ship: bool = Field(default=False, description="A beached Greek ship (Scopo del gioco).")
@@ -61,7 +60,7 @@ class LegendEntry(_Strict):
         return self
 
 
-class MapFile(_Strict):
+class MapFile(StrictModel):
     provenance: Provenance
     terrain: dict[Terrain, TerrainStyle]
     legend: dict[str, LegendEntry]

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from referee.base import fold_words as fold
 from referee.errors import IllegalActionError, NotationError
 from referee.games.iliad import actions as act
 from referee.games.iliad.combat import (
@@ -28,7 +29,7 @@ from referee.games.iliad.combat import (
     wound,
 )
 from referee.games.iliad.movement import composition_problem
-from referee.games.iliad.roster import CounterId, Result, fold
+from referee.games.iliad.roster import CounterId, Result
 from referee.games.iliad.rules import ARCHERY, ZONES
 from referee.games.iliad.state import Attack, IliadState, IliadTables
 from referee.rulings import Ruling, Verdict

@@ -8,15 +8,13 @@ matched in Italian, French or English, ignoring case, accents and punctuation.
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Literal, NewType
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from referee.base import StrictModel, TwoSides, fold_words
 from referee.errors import AmbiguousActionError, UnknownNameError
 from referee.rulings import Provenance
 
@@ -28,16 +26,11 @@ TROJAN_COUNT = 23  # I pezzi con cui si gioca: and 23 Trojan ones
 ARCHER_MARK = "A"  # I pezzi con cui si gioca: archers show A instead of a value
 
 
-class Side(StrEnum):
+class Side(TwoSides):
     """The two players."""
 
     GREEK = "greek"
     TROJAN = "trojan"
-
-    @property
-    def other(self) -> Side:
-        """The opposing side."""
-        return Side.TROJAN if self is Side.GREEK else Side.GREEK
 
     @property
     def label(self) -> str:
@@ -53,33 +46,21 @@ class Side(StrEnum):
 Result = Literal["nothing", "wounded", "killed"]
 
 
-def fold(text: str) -> str:
-    """Returns a name folded for matching: no accents, no punctuation, case-folded.
-
-    >>> fold("Ajax fils d'Oïlée")
-    'ajax fils d oilee'
-    """
-    decomposed = unicodedata.normalize("NFKD", text.strip())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-    plain = plain.replace("œ", "oe").replace("æ", "ae")
-    return " ".join(re.findall(r"[a-z0-9]+", plain))
 
 
 # ---------------------------------------------------------------------------------------------
 # Schemas
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class SideRow(_Strict):
+class SideRow(StrictModel):
     label: str
     colour: tuple[int, int, int] = Field(description="RGB of the side's counters.")
     provenance: Provenance
 
 
-class CounterRow(_Strict):
+class CounterRow(StrictModel):
     id: str = Field(description="Row id in this file (G01, T01...); not used in actions.")
     it: str = Field(description="Italian name, as printed on the counter; the referee's canonical name.")
     fr: str = Field(description="French name.")
@@ -99,7 +80,7 @@ class CounterRow(_Strict):
         return self
 
 
-class RosterFile(_Strict):
+class RosterFile(StrictModel):
     sides: dict[Side, SideRow]
     greek: tuple[CounterRow, ...]
     trojan: tuple[CounterRow, ...]
@@ -113,7 +94,7 @@ class RosterFile(_Strict):
         owners: dict[str, str] = {}
         shorts: dict[str, str] = {}
         for row in (*self.greek, *self.trojan):
-            for alias in {fold(a) for a in (row.it, row.fr, row.en, *row.aliases)}:
+            for alias in {fold_words(a) for a in (row.it, row.fr, row.en, *row.aliases)}:
                 if not alias:
                     raise ValueError(f"{row.it}: an empty name")
                 if owners.get(alias, row.it) != row.it:
@@ -134,19 +115,19 @@ class RosterFile(_Strict):
         return self
 
 
-class HourMark(_Strict):
+class HourMark(StrictModel):
     day: int = Field(ge=1)
     hour: int = Field(ge=1)
     note: str = ""
     provenance: Provenance
 
 
-class Counted(_Strict):
+class Counted(StrictModel):
     value: int = Field(ge=1, le=24)
     provenance: Provenance
 
 
-class AdvantageRow(_Strict):
+class AdvantageRow(StrictModel):
     day: int = Field(ge=1)
     from_: int = Field(ge=1, alias="from")
     to: int = Field(ge=1)
@@ -155,7 +136,7 @@ class AdvantageRow(_Strict):
     provenance: Provenance
 
 
-class DuelRow(_Strict):
+class DuelRow(StrictModel):
     day: int = Field(ge=1)
     hour: int = Field(ge=1)
     greek: str
@@ -165,7 +146,7 @@ class DuelRow(_Strict):
     provenance: Provenance
 
 
-class CalendarFile(_Strict):
+class CalendarFile(StrictModel):
     days: Counted
     hours_per_day: Counted
     wall: HourMark
@@ -200,7 +181,7 @@ class CalendarFile(_Strict):
         return self
 
 
-class DuelTableRow(_Strict):
+class DuelTableRow(StrictModel):
     throw: int = Field(ge=1, le=3)
     min_difference: int = Field(ge=0)
     max_difference: int | None = None
@@ -299,7 +280,7 @@ class Roster:
         self.by_alias: dict[str, Counter] = {}
         for c in self.counters:
             for name in c.names:
-                self.by_alias[fold(name)] = c
+                self.by_alias[fold_words(name)] = c
             self.by_alias.setdefault(c.short.casefold(), c)
 
     def side(self, side: Side) -> tuple[Counter, ...]:
@@ -313,7 +294,7 @@ class Roster:
             UnknownNameError: no counter matches; suggests the closest names.
             AmbiguousActionError: the text begins several counters' names.
         """
-        key = fold(name)
+        key = fold_words(name)
         found = self.by_alias.get(key)
         if found is not None:
             return found

@@ -10,7 +10,9 @@ from __future__ import annotations
 import itertools
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from referee.base import StrictModel
 
 __all__ = ["CombatTable", "CounterType", "People", "PeoplesFile", "ShotTable", "TablesFile", "VisionTable"]
 
@@ -20,11 +22,9 @@ RESULT_ORDER: tuple[Result, ...] = ("AE", "AR", "-", "EX", "DR", "DE")
 """Combat results from worst to best for the attacker."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class CounterType(_Strict):
+class CounterType(StrictModel):
     """One counter type of a people: names, label, manifest count and factors."""
 
     fr: str = Field(max_length=60)
@@ -45,7 +45,7 @@ class CounterType(_Strict):
         return self.kind == "lord" or bool(self.lord)
 
 
-class Markers(_Strict):
+class Markers(StrictModel):
     """Markers a people uses (the Monks' vanished-monk markers)."""
 
     fr: str
@@ -54,7 +54,7 @@ class Markers(_Strict):
     count: int = Field(ge=1, le=99)
 
 
-class People(_Strict):
+class People(StrictModel):
     """One people: turn order, names, colour, city counters and counter types."""
 
     order: int = Field(ge=1, le=4, description="Place in the turn order (rulebook).")
@@ -70,7 +70,7 @@ class People(_Strict):
         return sum(c.count for c in self.counters.values()) + self.city_counters + markers
 
 
-class PeoplesFile(_Strict):
+class PeoplesFile(StrictModel):
     """Schema of ``tables/zargo/peoples.yaml``."""
 
     peoples: dict[Literal["chevaliers", "ailes", "dragons", "moines"], People]
@@ -84,7 +84,7 @@ class PeoplesFile(_Strict):
         return self
 
 
-class ShotTable(_Strict):
+class ShotTable(StrictModel):
     """Arrows or flames: a hit when die + modifiers reaches the number for the distance."""
 
     max_range: int = Field(ge=1, le=12)
@@ -100,7 +100,7 @@ class ShotTable(_Strict):
         return self
 
 
-class VisionTable(_Strict):
+class VisionTable(StrictModel):
     """Visions: a result by die + modifiers, ``none`` or a retreat ``R<n>``."""
 
     max_range: int = Field(ge=1, le=12)
@@ -119,7 +119,7 @@ class VisionTable(_Strict):
         return self
 
 
-class CombatTable(_Strict):
+class CombatTable(StrictModel):
     """Combat, read by the difference of the factors (or their odds) and one die."""
 
     by: Literal["difference", "odds"]
@@ -151,7 +151,7 @@ class CombatTable(_Strict):
         return found
 
 
-class TablesFile(_Strict):
+class TablesFile(StrictModel):
     """Schema of ``tables/zargo/tables.yaml``."""
 
     provenance: Literal["rulebook", "secondary", "interpretation", "provisional"]
