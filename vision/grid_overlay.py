@@ -245,20 +245,6 @@ def _fit_line(
     return float(a), float(b)
 
 
-def _parabola(left: float, centre: float, right: float) -> float:
-    denom = left - 2 * centre + right
-    if abs(denom) < 1e-9:
-        return 0.0
-    return float(np.clip(0.5 * (left - right) / denom, -0.5, 0.5))
-
-
-def line_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
-    """Returns, per cell, how clearly its four printed edges show: the weakest edge's dark-line
-    response (see :func:`edge_evidence`). A hand or any object over a cell hides its edges."""
-    out: npt.NDArray[np.float64] = edge_evidence(warped, board).min(axis=1)
-    return out
-
-
 def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, (n, 4) dark-line responses of its top, bottom, left and right edges
     (black top-hat peak within ±0.06 cell of the edge, over the middle half of the edge, minus

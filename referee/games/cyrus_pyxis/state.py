@@ -17,7 +17,7 @@ from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
 from referee.errors import TableError
 from referee.game import GameState
 from referee.grid import Cell, MarkerLayout, SquareGrid
-from referee.rulings import UNCERTAIN, Provenance, RulesIndex
+from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 
 LegionId = NewType("LegionId", str)
@@ -228,11 +228,6 @@ class Looked:
     value: int
     provenance: Provenance
     source: str
-
-    @property
-    def uncertain(self) -> bool:
-        """True when a ruling using it must say so."""
-        return self.provenance in UNCERTAIN
 
     def disclose(self) -> str:
         """Returns the disclosure line for verdicts."""
