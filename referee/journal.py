@@ -1102,7 +1102,11 @@ class GameFile:
             text = reveal_text(owner, label, stored.salt, secret)  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
             raise NotationError(f"the claimed secret is not plain data: {str(exc)[:160]}") from None
-        return self.do(text)
+        try:
+            return self.do(text)
+        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
+            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label} (claimed {secret!r:.80})"})
+            raise IllegalActionError(verdict) from None
 
     def sealed_now(self) -> list[tuple[Commitment, bool]]:
         """Returns every secret sealed by an action in play, with whether a reveal in play opened it."""

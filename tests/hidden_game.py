@@ -8,12 +8,12 @@ in the game file's private table. It is a real Engine, judged and replayed like 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from referee.dice import Dice
 from referee.errors import NotationError
-from referee.game import Applied, BoardView, Engine, GameInfo, GameState, MapView, Outcome
 from referee.game import Action as BaseAction
+from referee.game import Applied, BoardView, Engine, GameInfo, GameState, MapView, Outcome
 from referee.games import register_engine
 from referee.rulings import RuleRef, Ruling, Verdict
 from referee.sealed import (
@@ -36,15 +36,15 @@ RULE = RuleRef(game=SLUG, section="1", title="Seal, then reveal")
 
 
 class HiddenState(GameState):
-    sealed: dict[str, Commitment] = {}
-    revealed: dict[str, int] = {}
+    sealed: dict[str, Commitment] = Field(default_factory=dict)
+    revealed: dict[str, int] = Field(default_factory=dict)
 
 
 class HiddenPosition(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = SLUG
-    sealed: dict[str, str] = {}
-    revealed: dict[str, int] = {}
+    sealed: dict[str, str] = Field(default_factory=dict)
+    revealed: dict[str, int] = Field(default_factory=dict)
 
 
 class Seal(BaseAction):
@@ -124,12 +124,14 @@ class HiddenEngine(Engine[HiddenState, Action]):
                 Ruling.violation("not-your-turn", f"{self.to_act(state)} is awaited, not {owner}", (RULE,)),))
         if isinstance(action, Seal):
             if action.public.label != LABEL:
-                return Verdict(action=action.text(), violations=(Ruling.violation("label", "seal your number", (RULE,)),))
+                wrong = Ruling.violation("label", "seal your number", (RULE,))
+                return Verdict(action=action.text(), violations=(wrong,))
             return Verdict(action=action.text())
         wrong = check_reveal(state.sealed.get(owner), action.opening(), (RULE,))
         if wrong is None and (not isinstance(action.secret, int) or isinstance(action.secret, bool)
                               or not 1 <= action.secret < 10**9):
-            wrong = Ruling.violation("not-a-number", "the sealed value is not a whole number from 1 to 999,999,999", (RULE,))
+            why = "the sealed value is not a whole number from 1 to 999,999,999"
+            wrong = Ruling.violation("not-a-number", why, (RULE,))
         return Verdict(action=action.text(), violations=(wrong,) if wrong else ())
 
     def apply(self, state: HiddenState, action: Action, dice: Dice) -> Applied[HiddenState]:

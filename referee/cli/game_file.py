@@ -215,9 +215,14 @@ def _show_secrets(mine: list[tuple[str, str, str]]) -> None:
 def _read_secret(prompt: str) -> object:
     """Reads a secret privately (hidden input on a terminal, else one line of stdin): JSON data when
     it parses as JSON (a number, a list...), else the text itself."""
+    import sys
+
     from referee.errors import ArgumentError
 
-    text = str(typer.prompt(prompt, hide_input=True, prompt_suffix=": ", err=True)).strip()
+    if sys.stdin.isatty():
+        text = str(typer.prompt(prompt, hide_input=True, prompt_suffix=": ", err=True)).strip()
+    else:  # piped in: one line, never echoed
+        text = sys.stdin.readline(4_098).strip()
     if not text:
         raise ArgumentError("secret: empty")
     if len(text) > 4_096:
