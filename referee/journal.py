@@ -4,7 +4,9 @@ A game file (``--file``, ``REFEREE_FILE`` or ``./game.referee``) stores the game
 table set (verbatim, with its hash, so a game always replays with the tables it started with),
 the committed dice seeds and the journal: every accepted action and override with its side,
 text, parsed action, verdict, rolls, events, the state hash after it, and the time; plus the
-undo, redo and reveal entries that keep the history honest.
+undo, redo and reveal entries that keep the history honest. Sealed secrets are journaled as their
+commitment only; their salt and value sit in a private ``secrets`` table for their owner
+(:mod:`referee.sealed`, docs/decisions.md "Secrets and viewers").
 
 Every write is one ``BEGIN IMMEDIATE`` transaction: a killed process never leaves half an
 action, and two processes on one file are serialised by SQLite's lock. A rejected action writes
