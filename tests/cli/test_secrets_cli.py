@@ -164,3 +164,29 @@ def test_views_of_the_shipped_games_are_their_states() -> None:
 def test_register_engine_refuses_a_shipped_slug() -> None:
     with pytest.raises(ValueError):
         register_engine("iliad", register())
+
+
+class WatchedEngine(type(register())):  # type: ignore[misc]
+    """The hidden game with a view that masks every revealed number but the viewer's own: a real
+    hidden fact in the state, to prove the viewing commands draw the view, not the state."""
+
+    info = register().info.model_copy(update={"slug": "test-hidden-watched"})
+
+    def view(self, state, viewer):  # type: ignore[no-untyped-def]
+        masked = {p: n for p, n in state.revealed.items() if p == viewer}
+        return state.model_copy(update={"revealed": masked})
+
+
+def test_viewing_commands_draw_the_engines_view(referee: Referee) -> None:
+    engine = WatchedEngine()
+    register_engine("test-hidden-watched", engine)
+    path = referee.cwd / "game.referee"
+    GameFile.create(path, engine, hidden_tables()).close()
+    assert referee("seal", "number", "--as", "north", input=f"{NORTH}\n").code == 0
+    assert referee("seal", "number", "--as", "south", input=f"{SOUTH}\n").code == 0
+    assert referee("reveal", "number", "--as", "north").code == 0
+    for viewer, sees in (([], False), (["--as", "south"], False), (["--as", "north"], True)):
+        for args in (["show"], ["show", "--json"], ["legal", "number", "--json"]):
+            result = referee(*args, *viewer)
+            assert result.code == 0, result.err
+            assert (str(NORTH) in result.out) is sees, (args, viewer)
