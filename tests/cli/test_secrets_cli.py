@@ -190,3 +190,36 @@ def test_viewing_commands_draw_the_engines_view(referee: Referee) -> None:
             result = referee(*args, *viewer)
             assert result.code == 0, result.err
             assert (str(NORTH) in result.out) is sees, (args, viewer)
+
+
+def test_bad_seals_are_refused_and_change_nothing(referee: Referee, game: Path, tmp_path: Path) -> None:
+    before = game.read_bytes()
+    refused = referee("seal", "number", "--as", "greek", input="7\n")  # Cyrus & Pyxis has no secrets
+    assert refused.code == 1 and len(refused.err.strip().splitlines()) == 1
+    assert game.read_bytes() == before
+    hidden = tmp_path / "hidden.referee"
+    GameFile.create(hidden, register(), hidden_tables()).close()
+    before = hidden.read_bytes()
+    for args, stdin in ((["seal", "two words", "--as", "north"], "7\n"), (["seal", "number", "--as", "north"], "\n"),
+                        (["seal", "number", "--as", "north"], "x" * 5000 + "\n"),
+                        (["seal", "number", "--as", "south"], "7\n")):  # south is not awaited yet
+        result = referee(*args, "--file", str(hidden), input=stdin)
+        assert result.code == 1, (args, result.out)
+        assert hidden.read_bytes() == before
+    assert referee("seal", "number", "--file", str(hidden), input="7\n").code == 2  # --as is required
+
+
+def test_sealing_from_a_pipe_in_a_real_process(tmp_path: Path) -> None:
+    import subprocess
+
+    tests = Path(__file__).parent.parent
+    script = (f"import sys; sys.path.insert(0, {str(tests)!r}); from hidden_game import register; register(); "
+              "from referee.cli import main; main()")
+    path = tmp_path / "g.referee"
+    GameFile.create(path, register(), hidden_tables()).close()
+    run = subprocess.run([sys.executable, "-c", script, "seal", "number", "--as", "north", "--file", str(path)],
+                         input=f"{NORTH}\n", capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    assert str(NORTH) not in run.stdout + run.stderr and "Warning" not in run.stderr
+    with GameFile.open(path) as gf:
+        assert [s.secret for s in gf.secrets("north")] == [NORTH]
