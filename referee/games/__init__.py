@@ -9,6 +9,9 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.util
+import sys
+from collections.abc import Callable
+from typing import Any
 
 from referee.errors import UnknownNameError
 from referee.game import AnyEngine, Engine
@@ -61,6 +64,23 @@ def register_engine(slug: str, engine: AnyEngine) -> None:
     if slug in GAME_PACKAGES or slug != engine.info.slug:
         raise ValueError(f"cannot register {slug!r}: a shipped game's slug, or not the engine's ({engine.info.slug!r})")
     _loaded[slug] = engine
+
+
+def lazy_engine(package: str, module: str, name: str) -> Callable[[str], Any]:
+    """Returns a module ``__getattr__`` that builds a game package's ``GAME`` on first use.
+
+    A game package sets ``__getattr__ = lazy_engine(__name__, "<pkg>.engine", "<Class>")``, so
+    importing it (for its command-line commands) does not load its engine and tables.
+    """
+
+    def __getattr__(attr: str) -> Any:
+        if attr != "GAME":
+            raise AttributeError(f"module {package!r} has no attribute {attr!r}")
+        engine = getattr(importlib.import_module(module), name)()
+        vars(sys.modules[package])["GAME"] = engine  # later lookups skip __getattr__
+        return engine
+
+    return __getattr__
 
 
 def available(slug: str) -> bool:

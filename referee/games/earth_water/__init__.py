@@ -4,22 +4,15 @@ Vocabulary: *Major* (Abydos, Ephesos for Persia; Athenai, Sparta for Greece), *g
 units of one city and its port), *PERS.IA* (the automated Persian of the solo rules).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from referee.games import lazy_engine
 
 if TYPE_CHECKING:
     from referee.games.earth_water.engine import EarthWaterEngine
 
     GAME: EarthWaterEngine
 
-
-def __getattr__(name: str) -> Any:
-    """Builds the engine on first use, so importing the package (its CLI commands) stays cheap."""
-    if name == "GAME":
-        from referee.games.earth_water.engine import EarthWaterEngine
-
-        engine = EarthWaterEngine()
-        globals()["GAME"] = engine
-        return engine
-    raise AttributeError(name)
+__getattr__ = lazy_engine(__name__, "referee.games.earth_water.engine", "EarthWaterEngine")
 
 __all__ = ["GAME"]

@@ -6,22 +6,15 @@ each other in duels; *value-1 counters* (archers, showing A, count 1) fight in o
 Greek wall. Dice: one six-sided die.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from referee.games import lazy_engine
 
 if TYPE_CHECKING:
     from referee.games.iliad.engine import IliadEngine
 
     GAME: IliadEngine
 
-
-def __getattr__(name: str) -> Any:
-    """Builds the engine on first use, so importing the package (its CLI commands) stays cheap."""
-    if name == "GAME":
-        from referee.games.iliad.engine import IliadEngine
-
-        engine = IliadEngine()
-        globals()["GAME"] = engine
-        return engine
-    raise AttributeError(name)
+__getattr__ = lazy_engine(__name__, "referee.games.iliad.engine", "IliadEngine")
 
 __all__ = ["GAME"]
