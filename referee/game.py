@@ -420,6 +420,22 @@ class Engine(ABC, Generic[S, A]):
 
     # ---- display ----------------------------------------------------------------------------
 
+    def view(self, state: S, viewer: str | None) -> S:
+        """Returns the state as ``viewer`` may see it (``None``: the shared table, face up only).
+
+        Every command that shows a state (show, status, legal, the position written by
+        ``--json``) draws this, never the state itself. A game whose state holds a hidden fact
+        returns a copy with that fact masked for everyone but its owner. Default: the state
+        unchanged, which is right for perfect-information games and for games whose state holds
+        secrets only as public commitments (the secret itself lives in the game file's private
+        table, :mod:`referee.sealed`).
+        """
+        return state
+
+    def viewers(self) -> tuple[str, ...]:
+        """Returns who may be named by ``--as``: the game's sides."""
+        return self.info.sides
+
     @abstractmethod
     def board_view(self, state: S) -> BoardView | MapView:
         """Returns the board as data: a grid (terminal and PNG) or a table of places."""

@@ -4,7 +4,9 @@ A game file (``--file``, ``REFEREE_FILE`` or ``./game.referee``) stores the game
 table set (verbatim, with its hash, so a game always replays with the tables it started with),
 the committed dice seeds and the journal: every accepted action and override with its side,
 text, parsed action, verdict, rolls, events, the state hash after it, and the time; plus the
-undo, redo and reveal entries that keep the history honest.
+undo, redo and reveal entries that keep the history honest. Sealed secrets are journaled as their
+commitment only; their salt and value sit in a private ``secrets`` table for their owner
+(:mod:`referee.sealed`, docs/decisions.md "Secrets and viewers").
 
 Every write is one ``BEGIN IMMEDIATE`` transaction: a killed process never leaves half an
 action, and two processes on one file are serialised by SQLite's lock. A rejected action writes
@@ -40,11 +42,21 @@ from referee.dice import (
     derive_faces,
     new_seed,
 )
-from referee.errors import DiceError, GameFileError, IllegalActionError, InputFileError, RefereeError, UndoError
+from referee.errors import (
+    DiceError,
+    GameFileError,
+    IllegalActionError,
+    InputFileError,
+    NotationError,
+    RefereeError,
+    UndoError,
+    UnknownNameError,
+)
 from referee.files import parse_json, read_text, require_regular
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
 from referee.rulings import Verdict
+from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_reveal, parse_seal, reveal_text, seal_text
 from referee.tables import TableSet
 
 FORMAT = "referee-game/2"
@@ -100,6 +112,21 @@ CREATE TABLE journal (
 """
 
 _HEX64 = r"^[0-9a-f]{64}$"
+
+_SECRETS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS secrets (
+    digest TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    label TEXT NOT NULL,
+    salt TEXT NOT NULL,
+    secret TEXT NOT NULL
+)
+"""
+"""The private table: each sealed secret with its salt, for its owner only. Outside the chain (the
+journal holds the commitment); created with the first seal, so files without secrets are as before."""
+
+MAX_SECRETS = 10_000
+"""Most secrets read from a game file's private table or an export."""
 
 
 class SeedChange(BaseModel):
@@ -892,13 +919,18 @@ class GameFile:
         self.conn.execute(_INSERT, row)
         return entry
 
-    def do(self, text: str, faces: Sequence[int] | None = None, adjust_reason: str | None = None) -> ActionRecord:
+    def do(
+        self, text: str, faces: Sequence[int] | None = None, adjust_reason: str | None = None,
+        private: Seal | None = None,
+    ) -> ActionRecord:
         """Plays an action (or, with ``adjust_reason``, an umpire override) and journals it.
 
         Args:
             text: the action's notation.
             faces: physical dice typed in; None for committed digital dice.
             adjust_reason: the mandatory reason of an override; None for a normal action.
+            private: the secret a ``seal`` action commits to, stored in the private table with the
+                entry (use :meth:`seal`).
 
         Raises:
             IllegalActionError: the rules forbid the action (nothing is written).
@@ -931,6 +963,8 @@ class GameFile:
                 verdict=verdict, rolls=record.rolls, record=record, reason=adjust_reason,
                 state_hash=game.state_hash(new_state),
             )
+            if private is not None:
+                self._store_secret(private)
         key = self._version()
         if self._audited is not None:  # the journal checked before, plus the entry just checked and written
             auditor = self._audited[1]
@@ -943,7 +977,8 @@ class GameFile:
         return record
 
     def undo(self, force: bool = False) -> UndoResult:
-        """Takes back the last action; refused across a roll or a revealed seed unless forced.
+        """Takes back the last action; refused across a roll, a revealed seed or a revealed secret
+        unless forced.
 
         Raises:
             UndoError: nothing to undo, or the undo needs ``force``.
@@ -959,6 +994,10 @@ class GameFile:
                 reasons.append(f"it rolled dice ({rolled})")
             if audit.revealed and target.seq < max(audit.revealed.values()):
                 reasons.append("the dice seed was revealed after it")
+            assert target.record is not None  # checked by the audit
+            opened = [e.message for e in target.record.events if e.code == REVEALED]
+            if opened:
+                reasons.append(f"it revealed a secret ({'; '.join(opened)})")
             if reasons and not force:
                 raise UndoError(
                     f"undoing {target.text!r} is refused: {' and '.join(reasons)}; "
@@ -1010,11 +1049,137 @@ class GameFile:
         return Reveal(epoch=current.epoch, seed=secret, commitment=current.commitment, rolls=rolls,
                       next_commitment=commitment(fresh))
 
+    # ---- secrets ----------------------------------------------------------------------------
+
+    def _store_secret(self, seal: Seal) -> None:
+        """Writes a sealed secret in the private table (inside a transaction)."""
+        stored = StoredSecret.of(seal)
+        self.conn.execute(_SECRETS_SCHEMA)
+        self.conn.execute(
+            "INSERT OR REPLACE INTO secrets (digest, owner, label, salt, secret) VALUES (?, ?, ?, ?, ?)",
+            (stored.digest, stored.owner, stored.label, stored.salt,
+             json.dumps(stored.secret, ensure_ascii=False, sort_keys=True)),
+        )
+
+    def seal(self, owner: str, label: str, secret: object, salt: bytes | None = None) -> ActionRecord:
+        """Seals a secret entered privately: the journal gets ``seal OWNER LABEL DIGEST`` (judged
+        and played as any action), the private table the salt and the secret.
+
+        Raises:
+            IllegalActionError: the game refuses the seal now (nothing is written).
+            NotationError: the owner or label is not one word, or the secret is not plain data.
+            GameFileError: as :meth:`do`.
+        """
+        try:
+            made = Seal.make(owner, label, secret, salt)  # type: ignore[arg-type]  # checked by canonical()
+        except (TypeError, ValueError) as exc:
+            raise NotationError(f"the secret cannot be sealed: {str(exc)[:160]}") from None
+        text = seal_text(made.public)
+        if parse_seal(text) != made.public:
+            raise NotationError(f"owner and label are one word each: {owner!r} {label!r}")
+        return self.do(text, private=made)
+
+    def reveal_secret(self, owner: str, label: str, claimed: object = None) -> ActionRecord:
+        """Reveals a sealed secret: ``reveal OWNER LABEL SALT SECRET``, judged against the commitment
+        by the game (a mismatch is refused and nothing is written).
+
+        ``claimed`` is what the owner says the secret is (None: the one stored in this file).
+
+        Raises:
+            UnknownNameError: no secret of that owner and label is sealed and still hidden.
+            GameFileError: the file does not hold the salt (an export without its owner's secrets).
+            IllegalActionError: the claimed secret does not open the commitment (nothing is written).
+        """
+        hidden = [c for c, shown in self.sealed_now() if not shown]
+        matching = [c for c in hidden if c.owner == owner and c.label == label]
+        if not matching:
+            raise UnknownNameError("hidden secret", f"{owner} {label}", [f"{c.owner} {c.label}" for c in hidden])
+        public = matching[-1]
+        stored = {s.public.digest: s for s in self.secrets(owner)}.get(public.digest)
+        if stored is None:
+            raise GameFileError(f"{self.path}: the salt of {owner}'s {label} is not in this file "
+                                "(imported without its owner's secrets)")
+        secret = stored.secret if claimed is None else claimed
+        try:
+            text = reveal_text(owner, label, stored.salt, secret)  # type: ignore[arg-type]
+        except (TypeError, ValueError) as exc:
+            raise NotationError(f"the claimed secret is not plain data: {str(exc)[:160]}") from None
+        try:
+            return self.do(text)
+        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
+            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label} (claimed {secret!r:.80})"})
+            raise IllegalActionError(verdict) from None
+
+    def sealed_now(self) -> list[tuple[Commitment, bool]]:
+        """Returns every secret sealed by an action in play, with whether a reveal in play opened it."""
+        out: list[tuple[Commitment, bool]] = []
+        for entry in self.entries():
+            if not entry.active:
+                continue
+            try:
+                public = parse_seal(entry.text)
+                opening = parse_reveal(entry.text) if public is None else None
+            except NotationError:
+                continue
+            if public is not None:
+                out.append((public, False))
+            elif opening is not None:
+                for i in range(len(out) - 1, -1, -1):
+                    c, shown = out[i]
+                    if c.owner == opening.owner and c.label == opening.label and not shown:
+                        out[i] = (c, True)
+                        break
+        return out
+
+    def secrets(self, viewer: str | None) -> list[Seal]:
+        """Returns the private secrets ``viewer`` owns (none for the shared table), each checked
+        against its digest.
+
+        Raises:
+            GameFileError: the private table is damaged or a secret does not open its digest.
+        """
+        if viewer is None:
+            return []
+        label = str(self.path)
+        try:
+            there = self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'secrets'")
+            if there.fetchone() is None:
+                return []
+            rows = self.conn.execute(
+                "SELECT digest, owner, label, salt, secret FROM secrets WHERE owner = ? ORDER BY rowid LIMIT ?",
+                (viewer, MAX_SECRETS),
+            ).fetchall()
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            raise GameFileError(f"{label}: damaged, cannot read the secrets ({_sql_problem(exc)})") from None
+        out: list[Seal] = []
+        for row in rows:
+            try:
+                where = f"secrets {_text(row[0], 'secrets', 'digest')}"
+                texts = [_text(v, where, name) for v, name in zip(row, ("digest", "owner", "label", "salt", "secret"),
+                                                                  strict=True)]
+                stored = StoredSecret(digest=texts[0], owner=texts[1], label=texts[2], salt=texts[3],
+                                      secret=_json_column(label, where, "secret", str(texts[4])))
+            except _Bad as exc:
+                raise GameFileError(f"{label}: {exc}") from None
+            except ValidationError as exc:
+                raise GameFileError(f"{label}: secrets: {_model_error(exc)}") from None
+            seal = stored.seal()
+            if seal is None:
+                raise GameFileError(f"{label}: secrets {stored.digest[:12]}: does not open its commitment (altered)")
+            out.append(seal)
+        return out
+
     # ---- export / import --------------------------------------------------------------------
 
-    def export(self) -> dict[str, object]:
-        """Returns the whole game as plain JSON data (unrevealed seeds are left out)."""
+    def export(self, viewer: str | None = None) -> dict[str, object]:
+        """Returns the whole game as plain JSON data (unrevealed seeds are left out).
+
+        The journal holds secrets only as commitments; the export adds the private secrets of
+        ``viewer`` (their owner) and of nobody else, so a shared-table export (``viewer`` None)
+        carries commitments only.
+        """
         entries = self.entries()
+        mine = [StoredSecret.of(seal).model_dump(mode="json") for seal in self.secrets(viewer)]
         return {
             "format": EXPORT_FORMAT,
             "game": self.game.info.slug,
@@ -1026,7 +1191,7 @@ class GameFile:
             "seeds": [e.model_dump(mode="json") for e in self.epochs()],
             "entries": [e.model_dump(mode="json") for e in entries],
             "state_hash": self.game.state_hash(self.state()),
-        }
+        } | ({"secrets": mine} if mine else {})
 
     @classmethod
     def import_(cls, data: object, path: Path, label: str, force: bool = False) -> GameFile:
@@ -1075,6 +1240,14 @@ class GameFile:
                     (ep.epoch, ep.seed, ep.commitment, ep.created_seq, ep.revealed_seq),
                 )
             conn.executemany(_INSERT, (_entry_values(e) for e in export.entries))
+            if export.secrets:
+                sealed = {(c.owner, c.label, c.digest) for c in _seals_in(audit.entries)}
+                for i, stored in enumerate(export.secrets):
+                    seal = stored.seal()
+                    if seal is None or (stored.owner, stored.label, stored.digest) not in sealed:
+                        raise GameFileError(f"{label}: secrets[{i}]: does not open a commitment of the journal "
+                                            "(export altered)")
+                    self._store_secret(seal)
             fresh = new_seed()
             detail = SeedChange(next_epoch=audit.epoch + 1, next_commitment=commitment(fresh))
             self.game_id, self.created = export.game_id, export.created
@@ -1114,6 +1287,20 @@ class _Export(BaseModel):
     seeds: list[SeedEpoch]
     entries: list[Entry]
     state_hash: str
+    secrets: list[StoredSecret] = Field(default_factory=list, max_length=MAX_SECRETS,
+                                        description="The exporting owner's own secrets (absent otherwise).")
+
+
+def _seals_in(entries: Sequence[Entry]) -> list[Commitment]:
+    """Returns the commitment of every ``seal`` action in a journal (played or undone)."""
+    out: list[Commitment] = []
+    for entry in entries:
+        if entry.kind == "action":
+            with suppress(NotationError):
+                public = parse_seal(entry.text)
+                if public is not None:
+                    out.append(public)
+    return out
 
 
 def parse_export(label: str, data: object) -> _Export:

@@ -19,17 +19,35 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets as _random
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from referee.dice import fingerprint as _fingerprint
+from referee.errors import NotationError
+from referee.rulings import RuleRef, Ruling
 
-__all__ = ["Commitment", "Seal", "canonical"]
+__all__ = [
+    "REVEALED", "SEALED", "Commitment", "Opening", "Seal", "StoredSecret", "canonical", "check_reveal",
+    "opens", "parse_reveal", "parse_seal", "reveal_text", "revealed_event", "seal_text", "sealed_event",
+]
 
 SALT_BYTES = 16
 MAX_SECRET_BYTES = 4_096
+
+SEALED = "secret-sealed"
+"""Event code of an action that sealed a secret (its commitment is in the journal, not the secret)."""
+REVEALED = "secret-revealed"
+"""Event code of an action that revealed a secret: undoing it needs ``--force`` and is logged."""
+MISMATCH = "secret-mismatch"
+"""Violation code of a reveal that does not open its commitment."""
+
+WORD = r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}"
+"""An owner or a label in the canonical notation: one word (``north``, ``garrison-0512``)."""
+_SEAL_RE = re.compile(rf"seal ({WORD}) ({WORD}) ([0-9a-f]{{64}})")
+_REVEAL_RE = re.compile(rf"reveal ({WORD}) ({WORD}) ([0-9a-f]{{{2 * SALT_BYTES}}}) (.+)", re.DOTALL)
 
 
 def canonical(secret: JsonValue) -> bytes:
@@ -88,3 +106,114 @@ def opens(public: Commitment, salt: bytes, claimed: JsonValue) -> bool:
         return _random.compare_digest(_digest(salt, claimed), public.digest)
     except (TypeError, ValueError):
         return False
+
+
+class StoredSecret(BaseModel):
+    """A secret as the game file's private table (and its owner's export) holds it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    owner: str = Field(max_length=40)
+    label: str = Field(max_length=80)
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    salt: str = Field(pattern=rf"^[0-9a-f]{{{2 * SALT_BYTES}}}$")
+    secret: JsonValue
+
+    @classmethod
+    def of(cls, seal: Seal) -> StoredSecret:
+        """Returns the stored form of a seal."""
+        p = seal.public
+        return cls(owner=p.owner, label=p.label, digest=p.digest, salt=seal.salt.hex(), secret=seal.secret)
+
+    def seal(self) -> Seal | None:
+        """Returns the seal, or None when the salt and secret do not reproduce the digest (altered)."""
+        public = Commitment(owner=self.owner, label=self.label, digest=self.digest)
+        salt = bytes.fromhex(self.salt)
+        return Seal(public, salt, self.secret) if opens(public, salt, self.secret) else None
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A reveal as typed: whose secret, which one, the salt and the claimed secret."""
+
+    owner: str
+    label: str
+    salt: bytes
+    secret: JsonValue
+
+
+def seal_text(public: Commitment) -> str:
+    """Returns the canonical action that declares a sealed secret: it carries the commitment only.
+
+    >>> seal_text(Commitment(owner="north", label="number", digest="0" * 64)).split()[:3]
+    ['seal', 'north', 'number']
+    """
+    return f"seal {public.owner} {public.label} {public.digest}"
+
+
+def reveal_text(owner: str, label: str, salt: bytes, secret: JsonValue) -> str:
+    """Returns the canonical action that reveals a secret: the salt and the secret in canonical JSON."""
+    return f"reveal {owner} {label} {salt.hex()} {canonical(secret).decode('utf-8')}"
+
+
+def parse_seal(text: str) -> Commitment | None:
+    """Returns the commitment a ``seal`` action declares, or None when the text is not one.
+
+    Raises:
+        NotationError: it starts with ``seal`` but is not ``seal OWNER LABEL DIGEST``.
+    """
+    words = text.strip()
+    if words.split(" ", 1)[0].lower() != "seal":
+        return None
+    match = _SEAL_RE.fullmatch(words)
+    if match is None:
+        raise NotationError("a seal is: seal OWNER LABEL SHA256 (one word each; enter it with referee seal)")
+    return Commitment(owner=match[1], label=match[2], digest=match[3])
+
+
+def parse_reveal(text: str) -> Opening | None:
+    """Returns the opening a ``reveal`` action claims, or None when the text is not one.
+
+    Raises:
+        NotationError: it starts with ``reveal`` but is not ``reveal OWNER LABEL SALT JSON``.
+    """
+    words = text.strip()
+    if words.split(" ", 1)[0].lower() != "reveal":
+        return None
+    match = _REVEAL_RE.fullmatch(words)
+    if match is None:
+        raise NotationError("a reveal is: reveal OWNER LABEL SALT SECRET (enter it with referee reveal)")
+    try:
+        secret: JsonValue = json.loads(match[4])
+        canonical(secret)
+    except (ValueError, RecursionError):
+        raise NotationError("the revealed secret is not plain JSON data of at most 4 KiB") from None
+    return Opening(owner=match[1], label=match[2], salt=bytes.fromhex(match[3]), secret=secret)
+
+
+def check_reveal(public: Commitment | None, opening: Opening, cites: tuple[RuleRef, ...] = ()) -> Ruling | None:
+    """Returns the violation of a reveal that does not open the sealed commitment, or None.
+
+    The one check every game's judge calls for a reveal (a missing seal is a violation too).
+    """
+    if public is None:
+        return Ruling.violation(MISMATCH, f"{opening.owner} has no sealed {opening.label} to reveal", cites)
+    if public.owner != opening.owner or public.label != opening.label:
+        return Ruling.violation(MISMATCH, f"the reveal names {opening.owner} {opening.label}, "
+                                          f"the seal {public.owner} {public.label}", cites)
+    if not opens(public, opening.salt, opening.secret):
+        return Ruling.violation(
+            MISMATCH, f"the revealed {opening.label} does not match {opening.owner}'s sealed commitment "
+                      f"{public.fingerprint()}", cites)
+    return None
+
+
+def revealed_event(opening: Opening, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+    """Returns the event of an accepted reveal (its code makes undo across it need ``--force``)."""
+    value = canonical(opening.secret).decode("utf-8")
+    return Ruling.event(REVEALED, f"{opening.owner} reveals {opening.label}: {value}", cites)
+
+
+def sealed_event(public: Commitment, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+    """Returns the event of an accepted seal: the public commitment's fingerprint, never the secret."""
+    return Ruling.event(SEALED, f"{public.owner} seals {public.label} ({public.fingerprint()})", cites)

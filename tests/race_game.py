@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from referee.dice import Dice
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action, Applied, BoardView, Engine, GameInfo, GameState, MapView, Outcome
-from referee.games import _loaded
+from referee.games import register_engine
 from referee.rulings import RuleRef, Ruling, Verdict
 from referee.tables import TableSet
 
@@ -122,7 +122,7 @@ RACE = RaceEngine()
 
 def register() -> RaceEngine:
     """Makes the race game findable by the journal (as a registered game would be)."""
-    _loaded["test-race"] = RACE
+    register_engine("test-race", RACE)
     return RACE
 
 

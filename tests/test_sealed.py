@@ -44,3 +44,39 @@ def test_commitment_is_strict() -> None:
 
 def test_module_examples() -> None:
     assert doctest.testmod(referee.sealed).failed == 0
+
+
+def test_the_seal_notation_carries_the_commitment_and_reads_back() -> None:
+    from referee.sealed import parse_seal, seal_text
+
+    seal = Seal.make("north", "garrison-0512", ["moine"])
+    text = seal_text(seal.public)
+    assert "moine" not in text and seal.salt.hex() not in text
+    assert parse_seal(text) == seal.public
+    assert parse_seal("step") is None
+
+
+@pytest.mark.parametrize("text", ["seal north", "seal north number nothex", "seal a b " + "0" * 63,
+                                  "reveal north number 00 7", "reveal north number " + "0" * 32 + " {bad json",
+                                  "reveal north number " + "0" * 32 + " " + "[" * 5000 + "]" * 5000])
+def test_malformed_seal_and_reveal_notation_is_a_notation_error(text: str) -> None:
+    from referee.errors import NotationError
+    from referee.sealed import parse_reveal, parse_seal
+
+    with pytest.raises(NotationError):
+        parse_seal(text) if text.startswith("seal") else parse_reveal(text)
+
+
+def test_check_reveal_accepts_only_the_sealed_secret_of_that_owner_and_label() -> None:
+    from referee.sealed import MISMATCH, check_reveal, parse_reveal, reveal_text
+
+    seal = Seal.make("north", "number", 7)
+    good = parse_reveal(reveal_text("north", "number", seal.salt, 7))
+    assert good is not None and check_reveal(seal.public, good) is None
+    for owner, label, salt, value in (("north", "number", seal.salt, 8), ("south", "number", seal.salt, 7),
+                                      ("north", "other", seal.salt, 7), ("north", "number", bytes(16), 7)):
+        opening = parse_reveal(reveal_text(owner, label, salt, value))
+        assert opening is not None
+        wrong = check_reveal(seal.public, opening)
+        assert wrong is not None and wrong.code == MISMATCH
+    assert check_reveal(None, good) is not None

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
     from referee.game import AnyEngine, GameState
+    from referee.journal import GameFile
     from referee.tables import TableSet
 
 P = ParamSpec("P")
@@ -46,6 +47,11 @@ PositionOpt = Annotated[
 ]
 DiceOpt = Annotated[
     str | None, typer.Option("--dice", help="Physical dice typed in, in the order rolled, e.g. 3,5.")
+]
+AsOpt = Annotated[
+    str | None,
+    typer.Option("--as", help="Draw it for this player (their secrets too); omitted: the shared table, "
+                              "which sees only what is face up."),
 ]
 SeedOpt = Annotated[
     str | None, typer.Option("--seed", help="Umpire mode: derive digital dice from this text (reproducible).")
@@ -194,6 +200,35 @@ def show(renderable: RenderableType, soft_wrap: bool = False) -> None:
     out().print(renderable, soft_wrap=soft_wrap)
 
 
+def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
+    """Returns the player ``--as`` names (case folded), or None for the shared table.
+
+    Raises:
+        UnknownNameError: not one of the game's players (with the list).
+    """
+    if name is None:
+        return None
+    from referee.errors import UnknownNameError
+
+    players = engine.viewers()
+    found = [p for p in players if p.casefold() == name.strip().casefold()]
+    if not found:
+        raise UnknownNameError("player", name, players)
+    return found[0]
+
+
+def private_lines(gf: GameFile, viewer: str | None) -> list[tuple[str, str, str]]:
+    """Returns (label, secret, fingerprint) of each secret ``viewer`` sealed that is still hidden
+    (nothing for the shared table)."""
+    from referee.sealed import canonical
+
+    if viewer is None:
+        return []
+    hidden = {c.digest for c, shown in gf.sealed_now() if not shown and c.owner == viewer}
+    return [(s.public.label, canonical(s.secret).decode("utf-8"), s.public.fingerprint())
+            for s in gf.secrets(viewer) if s.public.digest in hidden]
+
+
 def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool) -> None:
     """Plays one action in a game file and prints its record, then the board or the status.
 
@@ -206,7 +241,7 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
 
     with GameFile.open(file) as gf:
         record = gf.do(text, parse_faces(dice) if dice is not None else None)
-        state = gf.state()
+        state = gf.game.view(gf.state(), None)
         if json_:
             print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(state)})
             return

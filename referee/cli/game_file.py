@@ -9,6 +9,7 @@ import typer
 
 from referee.cli.common import (
     DEFAULT_FILE,
+    AsOpt,
     DiceOpt,
     FileOpt,
     JsonOpt,
@@ -19,8 +20,10 @@ from referee.cli.common import (
     load_position,
     play_in_file,
     print_json,
+    private_lines,
     read_data_file,
     show,
+    viewer_of,
 )
 
 app = typer.Typer()
@@ -75,7 +78,7 @@ def new(
         texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
     # built beside --file and moved into place only once every set-up action was played
     gf = GameFile.create(file, engine, table_set, force=force, actions=texts)
-    state = gf.state()
+    state = engine.view(gf.state(), None)
     commit = gf.current_epoch().commitment
     if json_:
         print_json({"file": str(file), "game": engine.info.slug, "game_id": gf.game_id, "commitment": commit,
@@ -147,7 +150,7 @@ def undo(
             print_json(result)
             return
         show(render.undo(result))
-        for line in gf.game.status(gf.state()):
+        for line in gf.game.status(gf.game.view(gf.state(), None)):
             show(f"[bold cyan]{literal(line)}[/]")
 
 
@@ -168,17 +171,130 @@ def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 
 @app.command()
 @guarded
-def log(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
-    """Show the journal: every action, override, roll, undo and reveal."""
+def log(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
+    """Show the journal: every action, override, roll, undo and reveal (secrets as commitments)."""
     from referee import render
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
+        viewer_of(gf.game, as_)  # the journal is public: the same for every viewer
         entries = gf.entries()
         if json_:
             print_json([e.model_dump(mode="json") for e in entries])
             return
         show(render.log(entries))
+
+
+@app.command()
+@guarded
+def status(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
+    """Show the turn, the phase and whose input is awaited (with --as: that player's secrets too)."""
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        viewer = viewer_of(gf.game, as_)
+        lines = gf.game.status(gf.game.view(gf.state(), viewer))
+        mine = private_lines(gf, viewer)
+    if json_:
+        print_json({"viewer": viewer, "status": lines, "secrets": _secrets_json(mine)})
+        return
+    for line in lines:
+        show(f"[bold cyan]{literal(line)}[/]")
+    _show_secrets(mine)
+
+
+def _secrets_json(mine: list[tuple[str, str, str]]) -> list[object]:
+    return [{"label": label, "secret": value, "fingerprint": fp} for label, value, fp in mine]
+
+
+def _show_secrets(mine: list[tuple[str, str, str]]) -> None:
+    for label, value, fp in mine:
+        show(f"[magenta]your secret {literal(label)}: {literal(value)}[/] [dim](sealed {literal(fp)})[/]")
+
+
+def _read_secret(prompt: str) -> object:
+    """Reads a secret privately (hidden input on a terminal, else one line of stdin): JSON data when
+    it parses as JSON (a number, a list...), else the text itself."""
+    import sys
+
+    from referee.errors import ArgumentError
+
+    if sys.stdin.isatty():
+        text = str(typer.prompt(prompt, hide_input=True, prompt_suffix=": ", err=True)).strip()
+    else:  # piped in: one line, never echoed
+        text = sys.stdin.readline(4_098).strip()
+    if not text:
+        raise ArgumentError("secret: empty")
+    if len(text) > 4_096:
+        raise ArgumentError("secret: more than 4,096 characters")
+    return _data_or_text(text)
+
+
+def _data_or_text(text: str) -> object:
+    """Returns JSON data when ``text`` parses as JSON (7, [1, 2]), else the text itself."""
+    from referee.errors import InputFileError
+    from referee.files import parse_json
+
+    try:
+        return parse_json("secret", text)
+    except InputFileError:
+        return text
+
+
+@app.command()
+@guarded
+def seal(
+    label: Annotated[str, typer.Argument(help="What the secret is about, one word (e.g. number, garrison-0512).")],
+    as_: Annotated[str, typer.Option("--as", help="The player whose secret it is.")],
+    file: FileOpt = DEFAULT_FILE,
+    json_: JsonOpt = False,
+) -> None:
+    """Seal a secret entered privately: the journal keeps its commitment, never the secret."""
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        owner = viewer_of(gf.game, as_)
+        assert owner is not None
+        secret = _read_secret(f"{owner}'s {label} (hidden)")
+        record = gf.seal(owner, label, secret)
+        public = [c for c, _ in gf.sealed_now() if c.owner == owner and c.label == label][-1]
+        lines = gf.game.status(gf.game.view(gf.state(), None))
+    if json_:
+        print_json({"owner": owner, "label": label, "commitment": public.digest,
+                    "fingerprint": public.fingerprint(), "side": record.side, "status": lines})
+        return
+    show(f"{literal(owner)} sealed {literal(label)}: commitment [bold]{literal(public.fingerprint())}[/] "
+         f"(full SHA-256 {literal(public.digest)})")
+    for line in lines:
+        show(f"[bold cyan]{literal(line)}[/]")
+
+
+@app.command()
+@guarded
+def reveal(
+    label: Annotated[str, typer.Argument(help="The sealed secret to reveal, e.g. number.")],
+    as_: Annotated[str, typer.Option("--as", help="The player whose secret it is.")],
+    claim: Annotated[str | None, typer.Option(
+        help="What the owner says the secret is (JSON or text); default: the one this file holds.")] = None,
+    file: FileOpt = DEFAULT_FILE,
+    json_: JsonOpt = False,
+) -> None:
+    """Reveal a sealed secret; it is checked against its commitment (a mismatch is refused)."""
+    from referee import render
+    from referee.journal import GameFile
+
+    claimed = None if claim is None else _data_or_text(claim)
+    with GameFile.open(file) as gf:
+        owner = viewer_of(gf.game, as_)
+        assert owner is not None
+        record = gf.reveal_secret(owner, label, claimed)
+        lines = gf.game.status(gf.game.view(gf.state(), None))
+    if json_:
+        print_json({"record": record.model_dump(mode="json"), "status": lines})
+        return
+    show(render.record(record))
+    for line in lines:
+        show(f"[bold cyan]{literal(line)}[/]")
 
 
 @app.command(name="show")
@@ -189,11 +305,14 @@ def show_(
     position: PositionOpt = None,
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
+    as_: AsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Show the board (from the game file, or from a position file with --position)."""
+    """Show the board (from the game file, or from a position file with --position), as the shared
+    table sees it, or with --as as one player sees it."""
     from referee import render
 
+    mine: list[tuple[str, str, str]] = []
     if position is not None:
         data = read_data_file(position)
         name = game or (data.get("game") if isinstance(data, dict) else None)
@@ -205,6 +324,9 @@ def show_(
 
         with GameFile.open(file) as gf:
             engine, state = gf.game, gf.state()
+            mine = private_lines(gf, viewer_of(engine, as_))
+    viewer = viewer_of(engine, as_)
+    state = engine.view(state, viewer)
     view = engine.board_view(state)
     if png is not None:
         from referee.errors import RefereeError
@@ -216,9 +338,10 @@ def show_(
         write_png(view, png)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
-                    "png": str(png) if png else None})
+                    "png": str(png) if png else None} | ({"secrets": _secrets_json(mine)} if mine else {}))
         return
     show(render.board(view), soft_wrap=True)
+    _show_secrets(mine)
     if png is not None:
         show(f"[dim]picture written to {literal(png)}[/]")
 
@@ -228,14 +351,16 @@ def show_(
 def export_(
     out: Annotated[Path | None, typer.Argument(readable=False, help="JSON file to write (default: stdout).")] = None,
     file: FileOpt = DEFAULT_FILE,
+    as_: AsOpt = None,
 ) -> None:
-    """Export the whole game as JSON (unrevealed dice seeds are left out)."""
+    """Export the whole game as JSON (unrevealed dice seeds left out; secrets as commitments, plus
+    with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
     from referee.journal import GameFile, write_beside
 
     with GameFile.open(file) as gf:
-        text = json.dumps(gf.export(), indent=2, ensure_ascii=False)
+        text = json.dumps(gf.export(viewer_of(gf.game, as_)), indent=2, ensure_ascii=False)
     if out is None:
         typer.echo(text)
         return

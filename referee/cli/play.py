@@ -13,7 +13,8 @@ from referee.cli.common import guarded, literal, show
 
 app = typer.Typer()
 
-FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "judge", "legal", "adjust", "export")
+FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "status", "judge", "legal", "adjust", "export",
+              "seal", "reveal")
 FREE_VERBS = ("tables", "schema")
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
@@ -98,8 +99,9 @@ def _help(path: Path) -> None:
     show("[bold]Actions[/] (typed alone, or after 'do'):")
     for notation, meaning in actions:
         show(f"  {literal(f'{notation:<28}')} {literal(meaning)}")
-    show("[bold]Verbs[/]: show, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
-         "adjust OVERRIDE --reason \"...\", dice status|reveal, export FILE, tables GAME, quit")
+    show("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
+         "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
+         "export FILE, tables GAME, quit")
 
 
 def _history(load: bool) -> None:

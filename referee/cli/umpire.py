@@ -9,6 +9,7 @@ import typer
 
 from referee.cli.common import (
     DEFAULT_FILE,
+    AsOpt,
     DiceOpt,
     FileOpt,
     JsonOpt,
@@ -22,6 +23,7 @@ from referee.cli.common import (
     print_json,
     show,
     umpire_dice,
+    viewer_of,
 )
 
 if TYPE_CHECKING:
@@ -100,12 +102,14 @@ def legal(
     position: PositionOpt = None,
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
+    as_: AsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Where may this unit go now (attacks included), or whom may this archer support?"""
+    """Where may this unit go now (attacks included), or whom may this archer support?
+    Drawn for the shared table, or with --as for one player."""
     engine, state, unit, gf = _target(words, position, file, tables, "unit")
     try:
-        report = engine.legal_report(state, unit)
+        report = engine.legal_report(engine.view(state, viewer_of(engine, as_)), unit)
     finally:
         if gf is not None:
             gf.close()

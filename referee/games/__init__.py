@@ -54,6 +54,18 @@ def find_game(name: str) -> AnyEngine:
     return _loaded[slug]
 
 
+def register_engine(slug: str, engine: AnyEngine) -> None:
+    """Makes an engine that is not a shipped game findable by slug (a test's made-up game), so a
+    game file made with it opens again. Shipped games are listed in :data:`GAME_PACKAGES` instead.
+
+    Raises:
+        ValueError: the slug is a shipped game's, or differs from the engine's own.
+    """
+    if slug in GAME_PACKAGES or slug != engine.info.slug:
+        raise ValueError(f"cannot register {slug!r}: a shipped game's slug, or not the engine's ({engine.info.slug!r})")
+    _loaded[slug] = engine
+
+
 def lazy_engine(package: str, module: str, name: str) -> Callable[[str], Any]:
     """Returns a module ``__getattr__`` that builds a game package's ``GAME`` on first use.
 
