@@ -110,7 +110,7 @@ def draw_board(
     for cell in view.cells:
         x0, y0, size = _box(view, frame, cell)
         if cell.tag and not cell.counters:
-            _tag(img, frame, cell, scale)
+            _tag(img, view, frame, cell, scale)
         _counters(img, view, cell, x0, y0, size, scale)
         for k, key in enumerate(m for m in cell.marks if m in view.marks):
             _mark(img, view, frame, cell, _bgr(view.marks[key].colour), k, size)
@@ -141,6 +141,14 @@ def _box(view: BoardView, frame: _Frame, cell: CellView) -> tuple[int, int, int]
     size = int(frame.unit)
     c, r = cell.at
     return frame.left + c * size, frame.top + r * size, size
+
+
+def _centre_px(view: BoardView, frame: _Frame, cell: CellView) -> tuple[int, int]:
+    """Returns the pixel of a cell's centre (a square cell's from its column and row)."""
+    if view.layout == "hex":
+        return frame.point(cell.centre)
+    x0, y0, size = _box(view, frame, cell)
+    return x0 + size // 2, y0 + size // 2
 
 
 def _hexagon(frame: _Frame, cell: CellView, shrink: float = 1.0) -> npt.NDArray[np.int32]:
@@ -188,22 +196,22 @@ def _square_grid(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame) -> 
 
 def _link(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, a: str, b: str,
           colour: tuple[int, int, int], cell_px: int) -> None:
-    """Draws a link (a bridge) as a line between the two cells' centres, a dot at each end."""
+    """Draws a link as a line between the two cells' centres, a dot at each end."""
     cv2 = opencv()
     by_name = {c.name: c for c in view.cells}
     if a not in by_name or b not in by_name:
         return
-    pa, pb = frame.point(by_name[a].centre), frame.point(by_name[b].centre)
+    pa, pb = _centre_px(view, frame, by_name[a]), _centre_px(view, frame, by_name[b])
     thick = max(2, cell_px // 10)
     cv2.line(img, pa, pb, _bgr(colour), thick, cv2.LINE_AA)
     for p in (pa, pb):
         cv2.circle(img, p, thick + 1, _bgr(colour), -1, cv2.LINE_AA)
 
 
-def _tag(img: npt.NDArray[np.uint8], frame: _Frame, cell: CellView, scale: float) -> None:
+def _tag(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, cell: CellView, scale: float) -> None:
     """Writes a cell's tag (a wrap letter) in its upper part, leaving the centre's colour showing."""
     cv2 = opencv()
-    cx, cy = frame.point(cell.centre)
+    cx, cy = _centre_px(view, frame, cell)
     fs = 0.5 * scale
     (tw, _), _ = cv2.getTextSize(cell.tag, _FONT, fs, 1)
     thick = max(1, int(scale * 1.5))
@@ -252,22 +260,29 @@ def _coordinates(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, mar
                  scale: float) -> None:
     """Writes the column labels above the board and the row labels left of it."""
     cv2 = opencv()
-    fs = 0.5 * scale if view.layout == "square" else 0.4 * scale
-    top = {c.at: c for c in view.cells}
+    if view.layout == "square":
+        for j, lab in enumerate(view.col_labels):
+            (tw, th), _ = cv2.getTextSize(lab, _FONT, 0.5 * scale, 1)
+            x = frame.left + j * cell_px + (cell_px - tw) // 2
+            cv2.putText(img, lab, (x, frame.top - int(cell_px * 0.2)), _FONT, 0.5 * scale, _INK, 1, cv2.LINE_AA)
+        for i, lab in enumerate(view.row_labels):
+            (tw, th), _ = cv2.getTextSize(lab, _FONT, 0.5 * scale, 1)
+            y = frame.top + i * cell_px + (cell_px + th) // 2
+            cv2.putText(img, lab, (frame.left - margin + (margin - tw) // 2, y), _FONT, 0.5 * scale, _INK, 1,
+                        cv2.LINE_AA)
+        return
+    fs = 0.4 * scale
+    by_place = view.cell_at()
     for j, lab in enumerate(view.col_labels):
         (tw, th), _ = cv2.getTextSize(lab, _FONT, fs, 1)
-        cell = top.get((j, 0))
-        if cell is None:
-            continue
-        x = frame.point(cell.centre)[0] - tw // 2
-        cv2.putText(img, lab, (x, frame.top - int(cell_px * 0.2)), _FONT, fs, _INK, 1, cv2.LINE_AA)
+        if (j, 0) in by_place:
+            x = _centre_px(view, frame, by_place[(j, 0)])[0] - tw // 2
+            cv2.putText(img, lab, (x, frame.top - int(cell_px * 0.2)), _FONT, fs, _INK, 1, cv2.LINE_AA)
     for i, lab in enumerate(view.row_labels):
         (tw, th), _ = cv2.getTextSize(lab, _FONT, fs, 1)
-        cell = top.get((0, i))
-        if cell is None:
-            continue
-        y = frame.point(cell.centre)[1] + th // 2
-        cv2.putText(img, lab, (frame.left - margin + (margin - tw) // 2, y), _FONT, fs, _INK, 1, cv2.LINE_AA)
+        if (0, i) in by_place:
+            y = _centre_px(view, frame, by_place[(0, i)])[1] + th // 2
+            cv2.putText(img, lab, (frame.left - margin + (margin - tw) // 2, y), _FONT, fs, _INK, 1, cv2.LINE_AA)
 
 
 def _edges(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, margin: int, band: int, scale: float) -> None:
@@ -304,7 +319,8 @@ def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], 
     rows: list[tuple[str, str, tuple[int, int, int], str]] = []
     rows += [("fill", style.label or name, style.colour, style.pattern) for name, style in view.terrain.items()]
     rows += [("frame", m.label, m.colour, "") for m in view.marks.values()]
-    rows += [("counter", f"{view.side_marks.get(side, '')}{side}", rgb, "") for side, rgb in view.side_colours.items()]
+    rows += [("counter", f"{view.side_marks.get(side, '')} {side}".strip(), rgb, "")
+             for side, rgb in view.side_colours.items()]
     seen: set[str] = set()
     for link in view.links:
         if link.label not in seen:

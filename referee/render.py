@@ -27,7 +27,7 @@ HIDDEN = "▒▒▒"
 
 
 class Explains(Protocol):
-    """A game-specific report that explains itself in plain lines."""
+    """A game-specific report that explains itself in lines of text."""
 
     def explain(self) -> list[str]:
         """Returns the report as lines of text."""
@@ -167,7 +167,7 @@ def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     kinds = "".join(f"   {m.symbol} {m.label}" for m in view.marks.values()) if marks else ""
     out = [Text(f"   terrain: {terrain}{kinds}", style="dim")]
     if view.side_marks:
-        sides = "   ".join(f"{mark}{side}" for side, mark in view.side_marks.items())
+        sides = "   ".join(f"{mark} {side}" for side, mark in view.side_marks.items())
         out.append(Text(f"   sides: {sides}   {HIDDEN} face down", style="dim"))
     links: dict[str, list[str]] = {}
     for link in view.links:
@@ -210,7 +210,7 @@ def _legend(view: BoardView) -> RenderableType:
 
 
 def cites_text(cites: Iterable[object]) -> str:
-    """Returns '(V Movement; VI Combat)' for a ruling's citations."""
+    """Returns "(II.3; V.1)" for a ruling's citations."""
     items = [str(c) for c in cites]
     return f" ({'; '.join(items)})" if items else ""
 
