@@ -95,3 +95,18 @@ def test_square_png_draws_the_marks_and_a_key(tmp_path: Path) -> None:
     x0, y0 = margin + band + 2 * 64, margin + band + 64  # cell (2, 1): the fight's frame just inside its edge
     assert tuple(int(v) for v in image[y0 + 32, x0 + 3]) == (0, 200, 0)
     assert tuple(int(v) for v in image[margin + band + 4, margin + band + 4]) == (200, 220, 220)  # flat, BGR
+
+
+def test_png_draws_a_face_down_counter_as_a_crossed_back(tmp_path: Path) -> None:
+    import cv2
+
+    from referee.picture import write_png
+
+    image = cv2.imread(str(write_png(tiny(), tmp_path / "tiny.png", 64)))
+    assert image is not None
+    left = int(64 * 0.7) + int(64 * 0.45)
+    size = int(64 * 0.74)
+    ox = left + 64 + (64 - size) // 2  # the hidden counter of cell (1, 0)
+    quarter = ox + size // 4
+    assert tuple(int(v) for v in image[left + (64 - size) // 2 + size // 4, quarter]) == (255, 255, 255)  # diagonal
+    assert tuple(int(v) for v in image[left + (64 - size) // 2 + size // 4, ox + size // 2]) == (200, 0, 0)  # back

@@ -111,3 +111,15 @@ def test_png_has_the_expected_size_terrain_at_every_centre_and_the_bridges(tmp_p
         for t in (0.25, 0.5, 0.75):
             x, y = (a + t * (b - a)).round().astype(int)
             assert tuple(int(v) for v in image[y, x]) == bridge_bgr
+
+
+def test_a_bad_display_file_is_one_line_naming_the_file_and_field(tmp_path: Path) -> None:
+    from referee.errors import InputFileError
+
+    text = (TABLES / "display.yaml").read_text(encoding="utf-8").replace('mark: "~~"', 'mark: "~~~"')
+    bad = tmp_path / "display.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(InputFileError) as info:
+        load_display(str(bad))
+    assert "display.yaml" in str(info.value) and "terrain.sea.mark" in str(info.value)
+    assert len(str(info.value).splitlines()) == 1
