@@ -139,10 +139,9 @@ def _hex_lines(view: BoardView) -> list[Text]:
         for half in (0, 1):
             label = f"{view.row_labels[r]:>2} " if half == 0 else "   "
             line = Text(label, style="bold", no_wrap=True, overflow="ignore")
-            line.append(" " * (HEX_STEP * half))
-            for c in range(view.cols):
-                if (c + lowered) % 2 != half:
-                    continue
+            first = (half + lowered) % 2  # the line's first column; each column starts HEX_STEP further right
+            line.append(" " * (HEX_STEP * first))
+            for c in range(first, view.cols, 2):
                 cell = by_place[(c, r)]
                 style = view.terrain.get(cell.terrain, _UNKNOWN)
                 base = f"{_ink(style.colour)} on {hex_colour(style.colour)}"

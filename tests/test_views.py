@@ -22,7 +22,7 @@ def text_of(view: BoardView, width: int = 120) -> str:
     return buffer.getvalue()
 
 
-def tiny(layout: str = "square") -> BoardView:
+def tiny(layout: str = "square", down: str = "even") -> BoardView:
     """A 3 x 2 board of made-up terrain: a hidden counter, a stack, a marked cell."""
     cells = []
     for r in range(2):
@@ -35,7 +35,8 @@ def tiny(layout: str = "square") -> BoardView:
                 counters = (Counter("south", "Xyz", hidden=True),)
             if (c, r) == (2, 1):
                 counters = (Counter("north", "Abc"), Counter("south", "Def"))
-            centre = (c + 0.5, r + 0.5) if layout == "square" else (1 + 1.5 * c, 3**0.5 * (r + 0.5 + 0.5 * (c % 2)))
+            low = (c + (down == "odd")) % 2
+            centre = (c + 0.5, r + 0.5) if layout == "square" else (1 + 1.5 * c, 3**0.5 * (r + 0.5 + 0.5 * low))
             cells.append(CellView(name=name, terrain="bog" if c == 1 else "flat", at=(c, r), centre=centre,
                                   counters=counters, marks=("fight",) if (c, r) == (2, 1) else ()))
     return BoardView(
@@ -45,7 +46,7 @@ def tiny(layout: str = "square") -> BoardView:
                  "bog": TerrainStyle((90, 120, 60), "%" if layout == "square" else "%%", pattern="dots")},
         side_colours={"north": (200, 0, 0), "south": (0, 0, 200)}, side_marks={"north": "n", "south": "s"},
         marks={"fight": MarkStyle("#", (0, 200, 0), "a made-up fight")},
-        edges=("up", "right", "down", "left"),
+        edges=("up", "right", "down", "left"), down=down,  # type: ignore[arg-type]
     )
 
 
@@ -110,3 +111,12 @@ def test_png_draws_a_face_down_counter_as_a_crossed_back(tmp_path: Path) -> None
     quarter = ox + size // 4
     assert tuple(int(v) for v in image[left + (64 - size) // 2 + size // 4, quarter]) == (255, 255, 255)  # diagonal
     assert tuple(int(v) for v in image[left + (64 - size) // 2 + size // 4, ox + size // 2]) == (200, 0, 0)  # back
+
+
+def test_hex_board_with_odd_columns_lowered() -> None:
+    lines = text_of(tiny("hex", down="odd")).splitlines()
+    heads = [line for line in lines if line.strip().startswith(("1", "2"))]
+    assert heads[0].index("2") < heads[1].index("1") + 8 and heads[0].index("2") > heads[1].index("1")
+    row_a = next(i for i, line in enumerate(lines) if line.startswith(" a "))
+    assert lines[row_a][7:9] == "%%"  # column 2 raised, on the row's line
+    assert lines[row_a + 1][3:5] == "__" and lines[row_a + 1][11:13] == "__"  # columns 1 and 3 lower
