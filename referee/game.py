@@ -184,36 +184,100 @@ class Applied(Generic[S]):
 
 
 @dataclass(frozen=True)
+class Counter:
+    """One counter as drawn: its side, its short label, and whether it lies face down (a hidden
+    counter is drawn as a marker of its side with no label)."""
+
+    side: str
+    label: str = ""
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
 class CellView:
-    """One cell as drawn: terrain, the occupant's short label and side, a mark (combat...)."""
+    """One cell as drawn: where it is, its terrain, its stack of counters (top first), its marks."""
 
     name: str
     terrain: str
+    at: tuple[int, int] = (0, 0)
+    """Column and row on the printed board, zero-based."""
+    centre: tuple[float, float] = (0.0, 0.0)
+    """Where the cell's centre is drawn, in the layout's units (cells on a square board, the hex's
+    outer radius on a hex map): what the board's geometry ``centre(cell)`` returns."""
+    counters: tuple[Counter, ...] = ()
+    marks: tuple[str, ...] = ()
+    """Keys of :attr:`BoardView.marks` shown on this cell (the last move, a pending combat...)."""
+    tag: str = ""
+    """A short text printed on the cell itself (a wrap letter), shown when no counter covers it."""
+
+
+@dataclass(frozen=True)
+class TerrainStyle:
+    """How one terrain is drawn, from the game's tables: colour, terminal mark, picture pattern."""
+
+    colour: RGB
+    mark: str = " "
+    """Characters drawn in the terminal: one on a square board, two on a hex map."""
+    pattern: Literal["", "dots", "peak", "waves", "cross"] = ""
+    """A drawing over the colour in the picture (dots for trees, a peak for heights...)."""
     label: str = ""
-    side: str | None = None
-    second_label: str = ""
-    second_side: str | None = None
-    mark: str | None = None
+    """Name in the legend (the terrain's key when empty)."""
+
+
+@dataclass(frozen=True)
+class MarkStyle:
+    """A mark a game puts on cells (the last move, a pending combat): how it is drawn and named."""
+
+    symbol: str
+    """One character drawn beside the cell's counter in the terminal."""
+    colour: RGB
+    """Colour of the frame drawn round the cell in the picture."""
+    label: str
+    """What the legend calls it."""
+
+
+@dataclass(frozen=True)
+class LinkView:
+    """A line joining two cells that are not side by side (a bridge across a sea)."""
+
+    a: str
+    b: str
+    colour: RGB
+    label: str
 
 
 @dataclass(frozen=True)
 class BoardView:
-    """A square board as data, drawn by the terminal renderer and the PNG writer alike."""
+    """A board as data, square or hex, drawn by the terminal renderer and the PNG writer alike.
+
+    Everything game-specific (terrain names and colours, what a mark means, the legend) comes
+    from the game that builds the view; the renderers know only the layout.
+    """
 
     title: str
+    layout: Literal["square", "hex"]
     rows: int
     cols: int
     row_labels: tuple[str, ...]
     col_labels: tuple[str, ...]
     cells: tuple[CellView, ...]
-    terrain_colours: Mapping[str, RGB]
+    terrain: Mapping[str, TerrainStyle]
     side_colours: Mapping[str, RGB]
+    side_marks: Mapping[str, str] = field(default_factory=dict)
+    """One character per side drawn before its counters' labels, so sides differ without colour."""
+    marks: Mapping[str, MarkStyle] = field(default_factory=dict)
+    links: tuple[LinkView, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()
+    """Counters listed under their side: (label, name, side)."""
     status: tuple[str, ...] = ()
     edges: tuple[str, str, str, str] = ("", "", "", "")
     """Labels of the top, right, bottom and left edges (e.g. "East")."""
-    terrain_marks: Mapping[str, str] = field(default_factory=dict)
-    """One character per terrain for the terminal (plain, forest and hill have defaults)."""
+    down: Literal["even", "odd"] = "even"
+    """On a hex map, which printed columns sit half a hex lower."""
+
+    def cell_at(self) -> dict[tuple[int, int], CellView]:
+        """Returns the cells by (column, row)."""
+        return {c.at: c for c in self.cells}
 
 
 @dataclass(frozen=True)

@@ -14,17 +14,20 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from referee.game import ActionRecord, BoardView, MapView
+from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
 from referee.journal import DiceReport, Entry, Reveal, UndoResult
 from referee.rulings import Rules, Ruling, Verdict
 from referee.tables import TableView
 
 CELL_WIDTH = 6
-_MARK = {"plain": " ", "forest": "♣", "hill": "▲"}
+HEX_STEP = 4
+"""Characters between two neighbouring hex columns (a hex is drawn 8 wide, on alternate lines)."""
+HIDDEN = "▒▒▒"
+"""What a face-down counter shows instead of its label."""
 
 
 class Explains(Protocol):
-    """A game-specific report that explains itself in plain lines."""
+    """A game-specific report that explains itself in lines of text."""
 
     def explain(self) -> list[str]:
         """Returns the report as lines of text."""
@@ -37,6 +40,9 @@ def hex_colour(rgb: Sequence[int]) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+_UNKNOWN = TerrainStyle(colour=(200, 200, 200), mark="?")
+
+
 def _ink(rgb: Sequence[int]) -> str:
     r, g, b = (int(x) for x in rgb[:3])
     return "black" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "white"
@@ -45,50 +51,129 @@ def _ink(rgb: Sequence[int]) -> str:
 def board(view: BoardView | MapView, legend: bool = True) -> RenderableType:
     """Returns the board as coloured text: terrain backgrounds, counters in side colours.
 
-    Boards wider than 16 columns use 4-character cells (a terrain mark and a 3-letter label).
+    A square board uses 6-character cells (4 or 5 on boards wider than 16 columns); a hex map
+    draws each hex as its 2-character terrain mark and a label, every other column half a row
+    lower. Sides also differ without colour: the view's side marks come before the labels.
     """
     if isinstance(view, MapView):
         return map_table(view)
-    width = CELL_WIDTH if view.cols <= 16 else 4
-    marks = {**_MARK, **view.terrain_marks}
-    lines: list[Text] = []
-    head = Text(" " * 3, no_wrap=True, overflow="ignore")  # a wide board extends past 80 columns
-    for label in view.col_labels:
-        head.append(label.center(width)[:width], style="bold")
-    lines.append(head)
-    for r in range(view.rows):
-        line = Text(f"{view.row_labels[r]:>2} ", style="bold", no_wrap=True, overflow="ignore")
-        for c in range(view.cols):
-            cell = view.cells[r * view.cols + c]
-            rgb = view.terrain_colours.get(cell.terrain, (200, 200, 200))
-            bg = hex_colour(rgb)
-            base = f"{_ink(rgb)} on {bg}"
-            line.append(marks.get(cell.terrain, "?"), style=base)
-            if cell.label and cell.side:
-                side_rgb = view.side_colours.get(cell.side, (90, 90, 90))
-                line.append(cell.label[:3].ljust(3), style=f"bold white on {hex_colour(side_rgb)}")
-                if width > 4 and cell.second_label:
-                    line.append("*", style=f"bold red on {bg}")
-                elif width > 4:
-                    line.append(" ", style=base)
-            else:
-                line.append(" · " if width == 4 else " ·  ", style=base)
-            if width > 4:
-                line.append(" ", style=base)
-        lines.append(line)
-    parts: list[RenderableType] = [Text(view.title, style="bold"), *lines]
+    lines = _hex_lines(view) if view.layout == "hex" else _square_lines(view)
+    parts: list[RenderableType] = [Text(view.title, style="bold")]
+    if view.edges[0]:
+        parts.append(Text(f"   ↑ {view.edges[0]}", style="dim"))
+    parts += lines
+    if view.edges[2]:
+        parts.append(Text(f"   ↓ {view.edges[2]}", style="dim"))
     left, right = view.edges[3], view.edges[1]
     if left or right:
-        span = 3 + view.cols * width - len(right) - 2
+        span = max(len(line) for line in lines) - len(right) - 2
         parts.append(Text(f"   ← {left}".ljust(span) + f"{right} →", style="dim"))
-    terrain = "   ".join(f"{marks.get(t, '?')} {t}" for t in view.terrain_colours)
-    combat = "   * pending combat" if width > 4 else ""
-    parts.append(Text(f"   terrain: {terrain}{combat}", style="dim"))
+    parts += _key_lines(view, marks=view.layout == "hex" or _square_width(view) > 5)
     if legend and view.legend:
         parts.append(_legend(view))
     for status in view.status:
         parts.append(Text(status, style="bold cyan"))
     return Group(*parts)
+
+
+def _square_width(view: BoardView) -> int:
+    if view.cols <= 16:
+        return CELL_WIDTH
+    return 5 if view.side_marks else 4
+
+
+def _label(view: BoardView, cell: CellView, width: int = 3) -> tuple[str, str]:
+    """Returns the side mark and label drawn for a cell's top counter, and its style."""
+    top = cell.counters[0]
+    side_rgb = view.side_colours.get(top.side, (90, 90, 90))
+    text = HIDDEN[:width] if top.hidden else top.label[:width].ljust(width)
+    return view.side_marks.get(top.side, "") + text, f"bold white on {hex_colour(side_rgb)}"
+
+
+def _square_lines(view: BoardView) -> list[Text]:
+    width = _square_width(view)
+    by_place = view.cell_at()
+    head = Text(" " * 3, no_wrap=True, overflow="ignore")  # a wide board extends past 80 columns
+    for label in view.col_labels:
+        head.append(label.center(width)[:width], style="bold")
+    lines = [head]
+    for r in range(view.rows):
+        line = Text(f"{view.row_labels[r]:>2} ", style="bold", no_wrap=True, overflow="ignore")
+        for c in range(view.cols):
+            cell = by_place[(c, r)]
+            style = view.terrain.get(cell.terrain, _UNKNOWN)
+            base = f"{_ink(style.colour)} on {hex_colour(style.colour)}"
+            line.append(style.mark[:1], style=base)
+            mark = view.marks[cell.marks[0]].symbol[:1] if cell.marks and cell.marks[0] in view.marks else " "
+            if cell.counters:
+                text, counter_style = _label(view, cell)
+                line.append(text, style=counter_style)
+                if width == 6:
+                    line.append(mark, style=f"bold red on {hex_colour(style.colour)}")
+                    if not view.side_marks:
+                        line.append(" ", style=base)
+            else:
+                line.append(" · ", style=base)
+                if width > 4:
+                    line.append(" " if width == 5 else f" {mark}" if view.side_marks else f"{mark} ", style=base)
+        lines.append(line)
+    return lines
+
+
+def _hex_lines(view: BoardView) -> list[Text]:
+    """Returns a hex map as text: two lines per row, the raised columns on the first, the lowered
+    ones half a row below; each hex is its terrain mark, side mark, label and cell mark."""
+    lowered = 0 if view.down == "even" else 1  # zero-based columns c with (c + lowered) % 2 == 1 sit lower
+    by_place = view.cell_at()
+    width = 2 * HEX_STEP
+    heads: list[Text] = []
+    for half in (0, 1):
+        head = Text(" " * (3 + HEX_STEP * half), no_wrap=True, overflow="ignore")
+        for c in range(half, view.cols, 2):
+            head.append(view.col_labels[c].center(width)[:width], style="bold")
+        heads.append(head)
+    if lowered:
+        heads.reverse()
+    lines = heads
+    for r in range(view.rows):
+        for half in (0, 1):
+            label = f"{view.row_labels[r]:>2} " if half == 0 else "   "
+            line = Text(label, style="bold", no_wrap=True, overflow="ignore")
+            first = (half + lowered) % 2  # the line's first column; each column starts HEX_STEP further right
+            line.append(" " * (HEX_STEP * first))
+            for c in range(first, view.cols, 2):
+                cell = by_place[(c, r)]
+                style = view.terrain.get(cell.terrain, _UNKNOWN)
+                base = f"{_ink(style.colour)} on {hex_colour(style.colour)}"
+                line.append(style.mark[:2].ljust(2), style=base)
+                if cell.counters:
+                    text, counter_style = _label(view, cell)
+                    line.append(text.rjust(4), style=counter_style)
+                else:
+                    line.append(f" {cell.tag[:3]:^3}", style=f"bold {base}")
+                mark = view.marks[cell.marks[0]].symbol[:1] if cell.marks and cell.marks[0] in view.marks else ""
+                if not mark and len(cell.counters) > 1:
+                    mark = str(min(len(cell.counters), 9))
+                line.append(mark.ljust(1), style=f"bold red on {hex_colour(style.colour)}")
+                line.append(" ")
+            lines.append(line)
+    return lines
+
+
+def _key_lines(view: BoardView, marks: bool) -> list[Text]:
+    """Returns the key under the board: terrain marks, cell marks, side marks, links."""
+    terrain = "   ".join(f"{style.mark} {style.label or name}" for name, style in view.terrain.items())
+    kinds = "".join(f"   {m.symbol} {m.label}" for m in view.marks.values()) if marks else ""
+    out = [Text(f"   terrain: {terrain}{kinds}", style="dim")]
+    if view.side_marks:
+        sides = "   ".join(f"{mark} {side}" for side, mark in view.side_marks.items())
+        out.append(Text(f"   sides: {sides}   {HIDDEN} face down", style="dim"))
+    links: dict[str, list[str]] = {}
+    for link in view.links:
+        links.setdefault(link.label, []).append(f"{link.a}–{link.b}")
+    for label, pairs in links.items():
+        out.append(Text(f"   {label}: {', '.join(pairs)}", style="dim"))
+    return out
 
 
 def map_table(view: MapView) -> RenderableType:
@@ -113,8 +198,9 @@ def _legend(view: BoardView) -> RenderableType:
     for side in sides:
         entries = [item for item in view.legend if item[2] == side]
         colour = hex_colour(view.side_colours[side])
-        col = [Text(side.capitalize(), style=f"bold {colour}")]
-        col += [Text.assemble((short, f"bold white on {colour}"), f" {name}") for short, name, _ in entries]
+        mark = view.side_marks.get(side, "")
+        col = [Text(mark + side.capitalize(), style=f"bold {colour}")]
+        col += [Text.assemble((mark + short, f"bold white on {colour}"), f" {name}") for short, name, _ in entries]
         columns.append(col)
     depth = max((len(c) for c in columns), default=0)
     for i in range(depth):
@@ -123,7 +209,7 @@ def _legend(view: BoardView) -> RenderableType:
 
 
 def cites_text(cites: Iterable[object]) -> str:
-    """Returns '(V Movement; VI Combat)' for a ruling's citations."""
+    """Returns "(II.3; V.1)" for a ruling's citations."""
     items = [str(c) for c in cites]
     return f" ({'; '.join(items)})" if items else ""
 

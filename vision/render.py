@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.game import BoardView, CellView
+from referee.game import BoardView, CellView, TerrainStyle
 from referee.picture import MARGIN_CELLS, draw_board
 from vision.board import BoardSpec
 from vision.markers import draw_tab
@@ -307,6 +307,20 @@ def counter_sprite(counter: Counter, colour_rgb: tuple[int, int, int], px_per_ce
     return sprite
 
 
+PATTERNS: dict[str, Literal["", "dots", "peak", "waves", "cross"]] = {"forest": "dots", "hill": "peak"}
+"""What the printed terrain tokens show over their colour (trees, a peak)."""
+
+
+def terrain_styles(colours: dict[str, tuple[int, int, int]]) -> dict[str, TerrainStyle]:
+    """Returns the drawing style of each terrain of a photographed board."""
+    return {name: TerrainStyle(colour=rgb, pattern=PATTERNS.get(name, "")) for name, rgb in colours.items()}
+
+
+def _at(index: int, cols: int) -> tuple[int, int]:
+    row, col = divmod(index, cols)
+    return col, row
+
+
 def top_down(
     board: BoardSpec,
     scene: Scene,
@@ -324,15 +338,19 @@ def top_down(
     canvas = np.clip(table[None, None, :] + grain[:, :, None], 0, 255).astype(np.uint8)
     view = BoardView(
         title="",
+        layout="square",
         rows=board.rows,
         cols=board.cols,
         row_labels=tuple(_row_label(n) for n in names[:: board.cols]),
         col_labels=tuple(str(c + 1) for c in range(board.cols)),
-        cells=tuple(CellView(name=n, terrain=scene.terrain.get(n, board.terrains[0])) for n in names),
-        terrain_colours=board.terrain_colours,
+        cells=tuple(
+            CellView(name=n, terrain=scene.terrain.get(n, board.terrains[0]), at=_at(i, board.cols))
+            for i, n in enumerate(names)
+        ),
+        terrain=terrain_styles(board.terrain_colours),
         side_colours=board.side_colours,
     )
-    art = draw_board(view, px_per_cell, labels=True, status=False)
+    art = draw_board(view, px_per_cell, labels=True, status=False, legend=False)
     margin = int(px_per_cell * MARGIN_CELLS)
     top = round(extent * px_per_cell) - margin
     canvas[top : top + art.shape[0], top : top + art.shape[1]] = art
@@ -391,15 +409,16 @@ def top_down_real(
     canvas = np.clip(table[None, None, :] + grain[:, :, None], 0, 255).astype(np.uint8)
     view = BoardView(
         title="",
+        layout="square",
         rows=board.rows,
         cols=board.cols,
         row_labels=tuple(_row_label(n) for n in names[:: board.cols]),
         col_labels=tuple(str(c + 1) for c in range(board.cols)),
-        cells=tuple(CellView(name=n, terrain=board.terrains[0]) for n in names),
-        terrain_colours=terrains,
+        cells=tuple(CellView(name=n, terrain=board.terrains[0], at=_at(i, board.cols)) for i, n in enumerate(names)),
+        terrain=terrain_styles(terrains),
         side_colours=sides,
     )
-    art = draw_board(view, px_per_cell, labels=True, status=False).astype(np.float32)
+    art = draw_board(view, px_per_cell, labels=True, status=False, legend=False).astype(np.float32)
     margin = int(px_per_cell * MARGIN_CELLS)
     sheet = np.ones(art.shape[:2], bool)
     sheet[margin : margin + board.rows * px_per_cell, margin : margin + board.cols * px_per_cell] = False

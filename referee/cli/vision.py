@@ -295,33 +295,41 @@ def _play(gf: object, before: GameState, actions: list[str]) -> bool:
 
 def _show_observation(obs: Observation, board: BoardSpec) -> None:
     from referee import render
-    from referee.game import BoardView, CellView
+    from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 
     names = board.cell_names()
     cells = []
-    for name in names:
+    for i, name in enumerate(names):
         r = obs.cells[name]
         unsure = name in obs.unreadable
-        label = "?" if unsure else ("" if r.occupant is None else r.occupant[:1].upper())
-        side = r.occupant if not unsure else None
+        row, col = divmod(i, board.cols)
+        counters = () if unsure or r.occupant is None else (Counter(side=r.occupant, label=r.occupant[:1].upper()),)
         cells.append(
             CellView(
                 name=name,
                 terrain=r.terrain,
-                label=label,
-                side=side,
-                mark="combat" if unsure else None,
+                at=(col, row),
+                centre=(col + 0.5, row + 0.5),
+                counters=counters,
+                marks=("unsure",) if unsure else (),
             )
         )
+    bare = next(iter(board.terrain_colours), "")
     view = BoardView(
         title="as read from the photo",
+        layout="square",
         rows=board.rows,
         cols=board.cols,
         row_labels=tuple(n.rstrip("0123456789") for n in names[:: board.cols]),
         col_labels=tuple(str(c + 1) for c in range(board.cols)),
         cells=tuple(cells),
-        terrain_colours=board.terrain_colours,
+        terrain={
+            t: TerrainStyle(colour=rgb, mark=" " if t == bare else t[:1].upper())
+            for t, rgb in board.terrain_colours.items()
+        },
         side_colours=board.side_colours,
+        side_marks={side: side[:1].lower() for side in board.side_colours},
+        marks={"unsure": MarkStyle("?", (230, 0, 0), "unreadable")},
     )
     show(render.board(view, legend=False), soft_wrap=True)
     reg = obs.registration

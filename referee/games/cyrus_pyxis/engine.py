@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,9 +13,12 @@ from referee.game import (
     Applied,
     BoardView,
     CellView,
+    Counter,
     Engine,
     GameInfo,
+    MarkStyle,
     Outcome,
+    TerrainStyle,
     validate_file,
 )
 from referee.games.cyrus_pyxis import actions as act
@@ -508,29 +512,33 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         s = state
         tables, grid = s.tables, s.tables.grid
         occ = occupancy(s)
+        last = s.where.get(s.moved[-1]) if s.moved else None
         cells: list[CellView] = []
         for c in grid.cells():
-            here = occ.at(c)
-            first = here[0] if here else None
-            second = here[1] if len(here) > 1 else None
-            if first is not None and second is not None and first.side is not s.active:
-                first, second = second, first  # attacker first
+            here = list(occ.at(c))
+            if len(here) > 1 and here[0].side is not s.active:
+                here.reverse()  # attacker first
+            marks: tuple[str, ...] = ("combat",) if len(here) > 1 else ()
+            marks += ("last",) if last == c else ()
+            r, col = divmod(c, grid.cols)
             cells.append(CellView(
-                name=grid.name(c), terrain=s.terrain_at(c).value,
-                label=first.short if first else "", side=first.side.value if first else None,
-                second_label=second.short if second else "", second_side=second.side.value if second else None,
-                mark="combat" if second else None,
+                name=grid.name(c), terrain=s.terrain_at(c).value, at=(col, r), centre=grid.centre(c),
+                counters=tuple(Counter(side=lg.side.value, label=lg.short) for lg in here[:2]), marks=marks,
             ))
         legend = tuple(
             (lg.short, f"{lg.name} ({tables.kinds[lg.kind].label.lower()})", lg.side.value)
             for lg in tables.legions if lg.name in s.where
         )
         return BoardView(
-            title="Cyrus & Pyxis", rows=grid.rows, cols=grid.cols,
+            title="Cyrus & Pyxis", layout="square", rows=grid.rows, cols=grid.cols,
             row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
             col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
-            terrain_colours={t.value: tables.terrain[t].colour for t in Terrain},
+            terrain={t.value: TerrainStyle(colour=tables.terrain[t].colour, mark=_MARKS[t], pattern=_PATTERNS[t],
+                                           label=tables.terrain[t].label.lower()) for t in Terrain},
             side_colours={"greek": tables.board.side_colours.greek, "persian": tables.board.side_colours.persian},
+            side_marks={"greek": ">", "persian": "<"},
+            marks={"combat": MarkStyle("*", (230, 0, 0), "pending combat"),
+                   "last": MarkStyle("!", (250, 200, 0), "last move")},
             legend=legend, status=tuple(self.status(s)),
             edges=("", "East: Greek king exits", "", "West: Persian king exits"),
         )
@@ -624,3 +632,11 @@ def termination(state: CyrusState) -> str:
     if kings.get(state.winner) not in state.where:
         return "king-escaped"
     return "king-killed"
+
+
+_MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
+"""Terminal marks of the terrain tokens (their colours are in terrain.yaml)."""
+_PATTERNS: dict[Terrain, Literal["", "dots", "peak"]] = {
+    Terrain.PLAIN: "", Terrain.FOREST: "dots", Terrain.HILL: "peak",
+}
+"""Drawings over the terrain colour in the picture: trees on a forest, a peak on a hill."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.game import BoardView, CellView
+from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.iliad.combat import CombatResult
 from referee.games.iliad.position import IliadPosition
 from referee.games.iliad.roster import Side
@@ -77,31 +79,41 @@ def board_view(s: IliadState) -> BoardView:
     occ = occupancy(s)
     fighting = {a.attacker for a in s.attacks} | {t for a in s.attacks for t in a.targets}
     fighting |= {x.archer for x in s.shots} | {x.target for x in s.shots}
+    last = s.moved[-1] if s.moved else None
     cells: list[CellView] = []
     for c in grid.cells():
         who = occ.get(c)
         counter = s.counter(who) if who else None
-        label = ""
+        counters: tuple[Counter, ...] = ()
         if counter is not None:
             label = counter.short + ("+" if counter.id in s.wounded else "")
+            counters = (Counter(side=counter.side.value, label=label),)
+        marks: tuple[str, ...] = ("combat",) if who in fighting else ()
+        marks += ("last",) if who is not None and who == last else ()
+        r, col = divmod(c, grid.cols)
         cells.append(CellView(
-            name=grid.name(c), terrain=_display_terrain(s, c), label=label,
-            side=counter.side.value if counter else None, mark="combat" if who in fighting else None,
+            name=grid.name(c), terrain=_display_terrain(s, c), at=(col, r), centre=grid.centre(c),
+            counters=counters, marks=marks,
         ))
-    colours = {t.value: style.colour for t, style in board.styles.items()}
-    colours.update(_EXTRA_COLOURS)
+    styles = {t.value: TerrainStyle(colour=style.colour, mark=_MARKS[t.value], pattern=_PATTERNS.get(t.value, ""),
+                                    label=t.value) for t, style in board.styles.items()}
+    styles.update({name: TerrainStyle(colour=rgb, mark=_MARKS[name], label=name)
+                   for name, rgb in _EXTRA_COLOURS.items()})
     legend = tuple(
         (c.short, f"{c.id} ({c.value_label}){' wounded' if c.id in s.wounded else ''}", c.side.value)
         for c in s.tables.roster.counters if c.id in s.where
     )
     return BoardView(
-        title=f"Iliad — day {s.day}, hour {s.hour}", rows=grid.rows, cols=grid.cols,
+        title=f"Iliad — day {s.day}, hour {s.hour}", layout="square", rows=grid.rows, cols=grid.cols,
         row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
         col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
-        terrain_colours=colours, side_colours={side.value: rgb for side, rgb in s.tables.colours.items()},
+        terrain=styles, side_colours={side.value: rgb for side, rgb in s.tables.colours.items()},
+        side_marks=_SIDE_MARKS,
+        marks={"combat": MarkStyle("*", (230, 0, 0), "pending combat"),
+               "last": MarkStyle("!", (250, 200, 0), "last move")},
         legend=legend, status=tuple(status_lines(s)), edges=("Sea (Greek side)", "", "Troy (Trojan side)", ""),
-        terrain_marks=_MARKS,
     )
+
 
 def status_lines(s: IliadState) -> list[str]:
     """Returns short lines on the day, the hour, the move and what is pending."""
@@ -142,6 +154,9 @@ _MARKS: dict[str, str] = {
     "plain": " ", "sea": "~", "shore": "≈", "river": "≋", "hill": "▲", "mountain": "◆", "wall": "#",
     "ship": "Ψ", "troy": "♜", "camp": "·",
 }
+_PATTERNS: dict[str, Literal["", "dots", "peak", "waves", "cross"]] = {"hill": "peak", "mountain": "peak"}
+_SIDE_MARKS = {"greek": "^", "trojan": "v"}
+"""Greeks come from the sea at the top edge, Trojans from Troy at the bottom."""
 _EXTRA_COLOURS: dict[str, tuple[int, int, int]] = {"ship": (120, 75, 40), "troy": (170, 165, 150),
                                                    "camp": (210, 190, 140)}
 
