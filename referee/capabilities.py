@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from referee.game import GameState
 
-__all__ = ["ExactOdds"]
+__all__ = ["ExactOdds", "exact_odds"]
 
 
 @runtime_checkable
@@ -29,3 +29,8 @@ class ExactOdds(Protocol):
             NotationError, UnknownNameError: the text names no attack of this game.
         """
         ...
+
+
+def exact_odds(engine: object) -> ExactOdds | None:
+    """Returns the engine as an :class:`ExactOdds` when it offers exact odds, else None."""
+    return engine if isinstance(engine, ExactOdds) else None

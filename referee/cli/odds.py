@@ -24,7 +24,7 @@ def odds(
 ) -> None:
     """Exact odds of every outcome of an attack (full enumeration of the dice; nothing is rolled)."""
     from referee import render
-    from referee.capabilities import ExactOdds
+    from referee.capabilities import exact_odds
     from referee.cli.common import load_position
     from referee.games import GAME_PACKAGES, all_games
 
@@ -42,10 +42,11 @@ def odds(
         text = " ".join(rest)
     if not text:
         raise fail("give the attack, e.g. referee odds 'Menelao x Paride'", code=2)
-    if not isinstance(engine, ExactOdds):
-        offering = ", ".join(g.info.slug for g in all_games() if isinstance(g, ExactOdds))
+    odds_engine = exact_odds(engine)
+    if odds_engine is None:
+        offering = ", ".join(g.info.slug for g in all_games() if exact_odds(g) is not None)
         raise fail(f"{engine.info.slug} has no exact odds in this version", hint=f"games with odds: {offering}")
-    report = engine.odds(state, text)
+    report = odds_engine.odds(state, text)
     if json_:
         print_json(report)
         return

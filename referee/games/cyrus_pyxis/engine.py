@@ -32,6 +32,7 @@ from referee.games.cyrus_pyxis.combat import (
     support_disclosures,
 )
 from referee.games.cyrus_pyxis.movement import (
+    LEGION_CHECKS,
     MAX_INFANTRY_MOVES,
     MOVE_CHECKS,
     MoveContext,
@@ -454,7 +455,7 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         attacks: list[str] = []
         if s.phase in (Phase.MOVE, Phase.ANY) and cell is not None:
             ctx = MoveContext(s, occ, legion, None)
-            for check in MOVE_CHECKS[:5]:
+            for check in LEGION_CHECKS:
                 if (r := check(ctx)) is not None:
                     why.append(r)
             if not why:

@@ -321,12 +321,13 @@ class _Measure:
         return min(self(a, self.grid.cell(r, col)) for r in range(self.grid.rows))
 
 
-MOVE_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (
+LEGION_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (
     check_move_phase,
     check_own_legion,
     check_in_play,
     check_moves_once,
     check_quota,
-    check_destination,
-    check_route,
 )
+"""May this legion move now at all (``referee legal`` asks these before listing cells)."""
+MOVE_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (*LEGION_CHECKS, check_destination, check_route)
+"""Every check of a move, in the order a ruling reports them (V)."""

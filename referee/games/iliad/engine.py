@@ -14,7 +14,9 @@ from referee.games.iliad.display import IliadResolution, LegalReport, board_view
 from referee.games.iliad.movement import (
     ATTACK_CHECKS,
     MOVE_CHECKS,
+    READY_CHECKS,
     SHOT_CHECKS,
+    TURN_CHECKS,
     MoveContext,
     Situation,
     allowance,
@@ -401,7 +403,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         here_attacks: list[str] = []
         shots: list[str] = []
         ctx = MoveContext(s, sit, counter, None, ())
-        why = judge_checks(ctx, (*MOVE_CHECKS[:3], *MOVE_CHECKS[3:5]))
+        why = judge_checks(ctx, READY_CHECKS)
         grid = s.tables.board.grid
         if not why:
             for cell, targets in sorted(destinations(s, sit, counter), key=lambda ct: ct[0]):
@@ -415,7 +417,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
                 shots.append(action.target)
         if why and counter.archer and here is not None and why[0].code == "already-moved":
             shot_ctx = MoveContext(s, sit, counter, None, (), None)
-            if not judge_checks(shot_ctx, SHOT_CHECKS[:3]):
+            if not judge_checks(shot_ctx, TURN_CHECKS):
                 why = []
                 shots = list(in_range(s, here, counter.side))
         provisional: tuple[str, ...] = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))

@@ -510,9 +510,11 @@ def shot_line(state: IliadState, frm: Cell, to: Cell) -> int | None:
 MoveCheck = Callable[[MoveContext], Ruling | None]
 
 TURN_CHECKS: tuple[MoveCheck, ...] = (check_phase, check_side, check_on_map)
+"""May this side act with a counter now at all (a failure stops the checks)."""
+READY_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_once, check_fit)
+"""May this counter still move this hour (``referee legal`` asks these before listing squares)."""
 MOVE_CHECKS: tuple[MoveCheck, ...] = (
-    *TURN_CHECKS, check_once, check_fit, check_square, check_route, check_targets, check_composition, check_shot,
-    check_shot_once,
+    *READY_CHECKS, check_square, check_route, check_targets, check_composition, check_shot, check_shot_once,
 )
 ATTACK_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_once, check_fit, check_targets, check_composition)
 SHOT_CHECKS: tuple[MoveCheck, ...] = (*TURN_CHECKS, check_fit, check_shot, check_shot_once)
