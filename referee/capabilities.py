@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from referee.bot import Bot
     from referee.game import GameState
 
-__all__ = ["ExactOdds", "exact_odds"]
+__all__ = ["ExactOdds", "Playable", "bot_of", "exact_odds"]
 
 
 @runtime_checkable
@@ -34,3 +35,17 @@ class ExactOdds(Protocol):
 def exact_odds(engine: object) -> ExactOdds | None:
     """Returns the engine as an :class:`ExactOdds` when it offers exact odds, else None."""
     return engine if isinstance(engine, ExactOdds) else None
+
+
+@runtime_checkable
+class Playable(Protocol):
+    """A game with a bot that can choose the next action (``referee bot``)."""
+
+    def bot(self) -> Bot:
+        """Returns the game's bot (it only ever chooses actions the rules allow)."""
+        ...
+
+
+def bot_of(engine: object) -> Bot | None:
+    """Returns the engine's bot when it offers one, else None."""
+    return engine.bot() if isinstance(engine, Playable) else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from referee.cli import demo, dice, game_file, maps, odds, play, tables, umpire, vision
+from referee.cli import bot, demo, dice, game_file, maps, odds, play, tables, umpire, vision
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -25,6 +25,7 @@ app.add_typer(demo.app)
 app.add_typer(tables.app)
 app.add_typer(dice.app, name="dice", help="Verifiable digital dice: show the commitment, reveal, verify.")
 app.add_typer(odds.app)
+app.add_typer(bot.app)
 app.add_typer(vision.app)
 app.add_typer(maps.app, name="map", help="Hex world maps (Zargo's Lords): check a map file.")
 app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: printable markers, colour calibration.")

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.bot import Bot
 from referee.dice import Dice
 from referee.errors import PositionError, UnknownNameError
 from referee.game import (
@@ -572,6 +573,12 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         if s.supports:
             lines.append("Supports: " + ", ".join(f"{a} → {lg}" for a, lg in s.supports.items()))
         return lines
+
+    def bot(self) -> Bot:
+        """A random legal player, one legion at a time (``referee bot``, playouts)."""
+        from referee.games.cyrus_pyxis.bot import RandomBot
+
+        return RandomBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return (

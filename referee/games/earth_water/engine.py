@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from referee.bot import Bot
 from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
 from referee.errors import DiceError, InputFileError, NotationError
 from referee.files import parse_json
@@ -414,6 +415,10 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         elif s.phase in waiting:
             lines.append(waiting[s.phase])
         return lines
+
+    def bot(self) -> Bot:
+        """PERS.IA, for the Persian side (``referee bot`` names the procedure due and plays it)."""
+        return bot.PersiaBot()
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return (

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import random
 
+from referee.bot import Choice
+from referee.game import GameState
 from referee.games.iliad import actions as act
 from referee.games.iliad.engine import IliadEngine
 from referee.games.iliad.movement import Situation, destinations
 from referee.games.iliad.roster import Counter
+from referee.games.iliad.rules import TURN
 from referee.games.iliad.state import IliadState, Phase
 from referee.grid import Cell
 
@@ -101,3 +104,16 @@ def playout(engine: IliadEngine, state: IliadState, rng: random.Random, max_acti
         applied = engine.apply(state, policy.choose(state), dice)
         state = applied.state
     raise RuntimeError(f"the game did not end within {max_actions} actions")
+
+
+class IliadBot:
+    """The random policy as a :class:`~referee.bot.Bot`: one choice at a time, for either side."""
+
+    def __init__(self, engine: IliadEngine) -> None:
+        self.engine = engine
+
+    def choose(self, state: GameState, rng: random.Random) -> Choice:
+        """Returns a random legal action, biased towards fighting."""
+        assert isinstance(state, IliadState)
+        action = RandomPolicy(self.engine, rng).choose(state)
+        return Choice(action=action, reason="a random legal action (the bot prefers to fight)", cites=(TURN,))

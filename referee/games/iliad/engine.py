@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.bot import Bot
 from referee.dice import Dice
 from referee.errors import PositionError, RefereeError
 from referee.game import Applied, BoardView, Engine, GameInfo, Outcome, validate_file
@@ -458,6 +459,12 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
 
     def status(self, state: IliadState) -> list[str]:
         return status_lines(state)
+
+    def bot(self) -> Bot:
+        """A random legal player that prefers to fight (``referee bot``, playouts)."""
+        from referee.games.iliad.bot import IliadBot
+
+        return IliadBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return (
