@@ -41,6 +41,14 @@ from referee.games.cyrus_pyxis.movement import (
     edge_name,
     movement_disclosures,
 )
+from referee.games.cyrus_pyxis.position import (
+    CyrusPosition,
+    SetupFile,
+    TerrainSpec,
+    cell_key,
+    read_position,
+    write_position,
+)
 from referee.games.cyrus_pyxis.rules import (
     COMBAT,
     GAME_END,
@@ -65,22 +73,18 @@ from referee.games.cyrus_pyxis.sequence import (
 )
 from referee.games.cyrus_pyxis.state import (
     PLURAL,
-    CyrusPosition,
     CyrusState,
     CyrusTables,
     Kind,
     LegionId,
     Occupancy,
     Phase,
-    SetupFile,
     Side,
     Terrain,
-    TerrainSpec,
     load_tables,
     occupancy,
     remember,
 )
-from referee.grid import Cell
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -173,89 +177,11 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         return texts
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> CyrusState:
-        tables = load_tables(table_set)
-        pos = validate_file(CyrusPosition, data, label)
-        grid = tables.grid
-
-        def cell_of(text: str, field: str) -> Cell:
-            try:
-                return grid.parse(text)
-            except UnknownNameError as exc:
-                raise PositionError(label, field, f"{exc}; cells run A1 to {grid.name(grid.size - 1)}") from None
-
-        def legion_of(name: str, field: str) -> LegionId:
-            try:
-                return tables.legion(name).name
-            except UnknownNameError as exc:
-                raise PositionError(label, field, str(exc)) from None
-
-        terrain: dict[Cell, Terrain] = {}
-        for kind in ("forest", "hill"):
-            for text in getattr(pos.terrain, kind):
-                cell = cell_of(text, f"terrain.{kind}")
-                if cell in terrain and terrain[cell].value != kind:
-                    raise PositionError(label, f"terrain.{kind}", f"{grid.name(cell)} is both forest and hill")
-                terrain[cell] = Terrain(kind)
-        where: dict[LegionId, Cell] = {}
-        for side in Side:
-            seen: dict[Cell, LegionId] = {}
-            for name, text in getattr(pos, side.value).items():
-                lid = legion_of(name, f"{side}.{name}")
-                if tables.by_id[lid].side is not side:
-                    raise PositionError(label, f"{side}.{name}", f"{lid} is a {tables.by_id[lid].side} legion")
-                if lid in where:
-                    raise PositionError(label, f"{side}.{name}", f"{lid} is listed twice")
-                cell = cell_of(text, f"{side}.{name}")
-                if cell in seen:
-                    raise PositionError(
-                        label, f"{side}.{name}", f"{lid} and {seen[cell]} are both on {grid.name(cell)}; "
-                        "one legion per side per cell",
-                    )
-                seen[cell] = lid
-                where[lid] = cell
-        moved = [legion_of(name, "moved") for name in pos.moved]
-        supports: dict[LegionId, LegionId] = {}
-        for archer, legion in pos.supports.items():
-            aid = legion_of(archer, f"supports.{archer}")
-            supports[aid] = legion_of(legion, f"supports.{archer}")
-        phase = Phase(pos.phase) if pos.phase else Phase.ANY
-        declaring = pos.declaring
-        if declaring is None and phase is Phase.SUPPORT:  # VI.1: the defender declares once the attacker is done
-            defending = any(tables.by_id[a].side is not pos.active for a in supports)
-            declaring = pos.active.other if defending else pos.active
-        if pos.winner is not None:
-            phase = Phase.OVER
-        state = CyrusState(
-            tables=tables, phase=phase, active=pos.active, turn=pos.turn, terrain=terrain, where=where,
-            moved=tuple(moved), supports=supports, declaring=declaring if phase is Phase.SUPPORT else None,
-            winner=pos.winner, win_reason=f"the {pos.winner} side won" if pos.winner else None,
-        )
+        state, pos = read_position(load_tables(table_set), data, label)
         return declarations.judge_declarations(self, state, label, declaring=pos.declaring, phase=pos.phase)
 
     def to_position(self, state: CyrusState) -> CyrusPosition:
-        s = state
-        grid = s.tables.grid
-        order = {lg.name: i for i, lg in enumerate(s.tables.legions)}
-        by_side: dict[Side, dict[str, str]] = {Side.GREEK: {}, Side.PERSIAN: {}}
-        for name in sorted(s.where, key=order.__getitem__):
-            by_side[s.tables.by_id[name].side][name] = grid.name(s.where[name])
-        phase: str | None
-        phase = None if s.phase in (Phase.ANY, Phase.SETUP) else s.phase.value
-        return CyrusPosition(
-            active=s.active,
-            phase=phase,
-            declaring=s.declaring,
-            turn=s.turn,
-            terrain=TerrainSpec(
-                forest=sorted((grid.name(c) for c, t in s.terrain.items() if t is Terrain.FOREST), key=_cell_key),
-                hill=sorted((grid.name(c) for c, t in s.terrain.items() if t is Terrain.HILL), key=_cell_key),
-            ),
-            greek=by_side[Side.GREEK],
-            persian=by_side[Side.PERSIAN],
-            moved=list(s.moved),
-            supports=dict(s.supports),
-            winner=s.winner,
-        )
+        return write_position(state)
 
     def outcome(self, state: CyrusState) -> Outcome | None:
         s = state
@@ -478,7 +404,7 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
             why = [Ruling.violation("legion-eliminated", f"{legion.name} is out of the game", (COMBAT,))]
         return LegalReport(
             legion=legion.name, side=legion.side, cell=s.tables.grid.name(cell) if cell is not None else None,
-            cells=tuple(sorted(cells, key=_cell_key)), attacks=tuple(sorted(attacks, key=_cell_key)),
+            cells=tuple(sorted(cells, key=cell_key)), attacks=tuple(sorted(attacks, key=cell_key)),
             supports=supports, why_not=tuple(why) if not cells and not supports else (),
         )
 
@@ -591,8 +517,6 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         )
 
 
-def _cell_key(name: str) -> tuple[int, int]:
-    return (ord(name[0]), int(name[1:])) if name[1:].isdigit() else (999, 0)
 
 
 def _move_notes(ctx: MoveContext) -> list[Ruling]:

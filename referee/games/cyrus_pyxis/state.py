@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Annotated, Literal, NewType
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
 from referee.errors import TableError
@@ -482,50 +482,3 @@ def occupancy(state: CyrusState) -> Occupancy:
 def remember(occ: Occupancy) -> None:
     """Makes ``occ`` the cached occupancy of its state (``apply`` knows it without recounting)."""
     _LAST[:] = [(occ.state, occ)]
-
-
-# ---------------------------------------------------------------------------------------------
-# Position files
-
-
-class TerrainSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    forest: list[str] = Field(default_factory=list, description="Cells holding a forest token.")
-    hill: list[str] = Field(default_factory=list, description="Cells holding a hill token.")
-
-
-class CyrusPosition(BaseModel):
-    """A moment of a Cyrus & Pyxis game, for umpire commands (``referee schema cyrus-pyxis``).
-
-    A cell holding one Greek and one Persian legion is a pending combat whose attacker belongs
-    to ``active``. Legions not listed are eliminated.
-    """
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    game: Literal["cyrus-pyxis"] = "cyrus-pyxis"
-    active: Side = Field(default=Side.GREEK, description="Side to play; its legions are the attackers.")
-    phase: Literal["move", "support", "combat", "over"] | None = Field(
-        default=None,
-        description="Step of the turn; omitted, moves and supports are each judged in their own step.",
-    )
-    declaring: Side | None = Field(default=None, description="In the support step: who declares now.")
-    turn: int = Field(default=1, ge=1, description="Turn number (a Greek and a Persian turn each).")
-    terrain: TerrainSpec = Field(default_factory=TerrainSpec)
-    greek: dict[str, str] = Field(default_factory=dict, description="Greek legion -> cell.")
-    persian: dict[str, str] = Field(default_factory=dict, description="Persian legion -> cell.")
-    moved: list[str] = Field(default_factory=list, description="Legions of the active side already moved.")
-    supports: dict[str, str] = Field(default_factory=dict, description="Archer -> supported legion.")
-    winner: Side | None = None
-
-
-class SetupFile(BaseModel):
-    """A complete set-up for ``referee new cyrus-pyxis --setup FILE``, played in rule order."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-    game: Literal["cyrus-pyxis"] = "cyrus-pyxis"
-    terrain: dict[Side, TerrainSpec] = Field(description="Tokens each side lays (II.1, II.2).")
-    greek: dict[str, str] = Field(description="Greek legion -> cell on lines 1-2 (II.3).")
-    persian: dict[str, str] = Field(description="Persian legion -> cell on lines 11-12 (II.4).")

@@ -7,7 +7,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.games.cyrus_pyxis.state import CyrusPosition, Side
+from referee.games.cyrus_pyxis.position import CyrusPosition
+from referee.games.cyrus_pyxis.state import Side
 
 FATE_OFF = "off"
 FATE_ELIMINATED = "eliminated"
