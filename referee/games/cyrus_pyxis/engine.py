@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,13 +12,9 @@ from referee.errors import PositionError, UnknownNameError
 from referee.game import (
     Applied,
     BoardView,
-    CellView,
-    Counter,
     Engine,
     GameInfo,
-    MarkStyle,
     Outcome,
-    TerrainStyle,
     validate_file,
 )
 from referee.games.cyrus_pyxis import actions as act
@@ -32,6 +27,7 @@ from referee.games.cyrus_pyxis.combat import (
     resolve_all,
     support_disclosures,
 )
+from referee.games.cyrus_pyxis.display import board_view, status_lines
 from referee.games.cyrus_pyxis.movement import (
     LEGION_CHECKS,
     MAX_INFANTRY_MOVES,
@@ -72,7 +68,6 @@ from referee.games.cyrus_pyxis.sequence import (
     setup_progress,
 )
 from referee.games.cyrus_pyxis.state import (
-    PLURAL,
     CyrusState,
     CyrusTables,
     Kind,
@@ -437,68 +432,10 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
     # ---- display ----------------------------------------------------------------------------
 
     def board_view(self, state: CyrusState) -> BoardView:
-        s = state
-        tables, grid = s.tables, s.tables.grid
-        occ = occupancy(s)
-        last = s.where.get(s.moved[-1]) if s.moved else None
-        cells: list[CellView] = []
-        for c in grid.cells():
-            here = list(occ.at(c))
-            if len(here) > 1 and here[0].side is not s.active:
-                here.reverse()  # attacker first
-            marks: tuple[str, ...] = ("combat",) if len(here) > 1 else ()
-            marks += ("last",) if last == c else ()
-            r, col = divmod(c, grid.cols)
-            cells.append(CellView(
-                name=grid.name(c), terrain=s.terrain_at(c).value, at=(col, r), centre=grid.centre(c),
-                counters=tuple(Counter(side=lg.side.value, label=lg.short) for lg in here[:2]), marks=marks,
-            ))
-        legend = tuple(
-            (lg.short, f"{lg.name} ({tables.kinds[lg.kind].label.lower()})", lg.side.value)
-            for lg in tables.legions if lg.name in s.where
-        )
-        return BoardView(
-            title="Cyrus & Pyxis", layout="square", rows=grid.rows, cols=grid.cols,
-            row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
-            col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
-            terrain={t.value: TerrainStyle(colour=tables.terrain[t].colour, mark=_MARKS[t], pattern=_PATTERNS[t],
-                                           label=tables.terrain[t].label.lower()) for t in Terrain},
-            side_colours={"greek": tables.board.side_colours.greek, "persian": tables.board.side_colours.persian},
-            side_marks={"greek": ">", "persian": "<"},
-            marks={"combat": MarkStyle("*", (230, 0, 0), "pending combat"),
-                   "last": MarkStyle("!", (250, 200, 0), "last move")},
-            legend=legend, status=tuple(self.status(s)),
-            edges=("", "East: Greek king exits", "", "West: Persian king exits"),
-        )
+        return board_view(state)
 
     def status(self, state: CyrusState) -> list[str]:
-        s = state
-        grid = s.tables.grid
-        if s.phase is Phase.SETUP:
-            side, what, count, placed = setup_progress(s)
-            return [f"Set-up: the {side.label} lays {PLURAL[what]} ({placed} of {count} placed)"]
-        if s.phase is Phase.OVER:
-            return [f"Game over: {s.win_reason}"]
-        step = {Phase.MOVE: "movement", Phase.SUPPORT: "support declarations", Phase.COMBAT: "combat",
-                Phase.ANY: "umpire position"}[s.phase]
-        lines = [f"Turn {s.turn}: {s.active.label} to play ({step})"]
-        if s.phase is Phase.SUPPORT and s.declaring:
-            lines.append(f"The {s.declaring.label} declares archer supports now (or types done)")
-        if s.moved:
-            infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
-            lines.append(f"Moved: {', '.join(s.moved)} (infantry {infantry}/5)")
-        occ = occupancy(s)
-        fights = []
-        for c in occ.combats():
-            a = occ.side_at(c, s.active)
-            d = occ.side_at(c, s.active.other)
-            if a and d:
-                fights.append(f"{a.name} vs {d.name} on {grid.name(c)}")
-        if fights:
-            lines.append("Combats: " + "; ".join(fights))
-        if s.supports:
-            lines.append("Supports: " + ", ".join(f"{a} → {lg}" for a, lg in s.supports.items()))
-        return lines
+        return status_lines(state)
 
     def bot(self) -> Bot:
         """A random legal player, one legion at a time (``referee bot``, playouts)."""
@@ -566,9 +503,3 @@ def termination(state: CyrusState) -> str:
     return "king-killed"
 
 
-_MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
-"""Terminal marks of the terrain tokens (their colours are in terrain.yaml)."""
-_PATTERNS: dict[Terrain, Literal["", "dots", "peak"]] = {
-    Terrain.PLAIN: "", Terrain.FOREST: "dots", Terrain.HILL: "peak",
-}
-"""Drawings over the terrain colour in the picture: trees on a forest, a peak on a hill."""
