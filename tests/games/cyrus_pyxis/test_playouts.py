@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from referee.dice import NoDice
 from referee.games.cyrus_pyxis.actions import Done, Move, Resolve, Support
 from referee.games.cyrus_pyxis.bot import RandomBot
@@ -73,13 +75,14 @@ def cross_check(state: CyrusState) -> int:
     return len(legal)
 
 
-def test_seeded_random_playouts_keep_every_invariant() -> None:
+@pytest.mark.parametrize("games", [100, pytest.param(GAMES, marks=pytest.mark.playouts)])
+def test_seeded_random_playouts_keep_every_invariant(games: int) -> None:
     initial = start()
     bot = RandomBot(ENGINE)
     ended = 0
     kinds: Counter[str] = Counter()
     checked = 0
-    for seed in range(GAMES):
+    for seed in range(games):
         rng = random.Random(seed)
         state = initial
         cross_at = rng.randrange(150) if seed % CROSS_CHECK_EVERY == 0 else -1
@@ -98,5 +101,5 @@ def test_seeded_random_playouts_keep_every_invariant() -> None:
             ended += 1
             assert ENGINE.legal_actions(state) == []
     assert checked > 0
-    assert ended == GAMES, f"{GAMES - ended} games still running after {TURN_CAP} turns"
+    assert ended == games, f"{games - ended} games still running after {TURN_CAP} turns"
     assert all(kinds[k.__name__] > 0 for k in (Move, Support, Done, Resolve))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,16 +74,17 @@ def play_one(engine: EarthWaterEngine, rng: random.Random, judge_every: bool) ->
     raise AssertionError(f"no end after {MAX_ACTIONS} actions: {engine.status(state)}")
 
 
-def test_playouts_500_games_end_cleanly(engine: EarthWaterEngine) -> None:
+@pytest.mark.parametrize("games", [100, pytest.param(GAMES, marks=pytest.mark.playouts)])
+def test_playouts_end_cleanly(engine: EarthWaterEngine, games: int) -> None:
     rng = random.Random(300)
     winners: dict[str | None, int] = {}
     lengths = []
-    for game in range(GAMES):
+    for game in range(games):
         state, length = play_one(engine, rng, judge_every=game < 40)
         assert state.phase is Phase.OVER
         winners[state.winner] = winners.get(state.winner, 0) + 1
         lengths.append(length)
-    assert sum(winners.values()) == GAMES
+    assert sum(winners.values()) == games
     assert winners.get("persia", 0) > 0  # random Greek play loses often, but the games do end
     assert max(lengths) < MAX_ACTIONS
 

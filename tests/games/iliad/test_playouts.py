@@ -12,6 +12,8 @@ import multiprocessing
 import random
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from referee.dice import CommittedDice
 from referee.games.iliad.bot import RandomPolicy
 from referee.games.iliad.movement import Situation, destinations
@@ -59,20 +61,21 @@ def play_games(seeds: list[int]) -> list[tuple[int, str | None, int, int, int, l
     return out
 
 
-def test_300_seeded_four_day_playouts_keep_the_invariants_and_end_with_a_winner() -> None:
-    seeds = list(range(GAMES))
+@pytest.mark.parametrize("games", [100, pytest.param(GAMES, marks=pytest.mark.playouts)])
+def test_seeded_four_day_playouts_keep_the_invariants_and_end_with_a_winner(games: int) -> None:
+    seeds = list(range(games))
     chunks = [seeds[i::WORKERS] for i in range(WORKERS)]
     if "fork" in multiprocessing.get_all_start_methods():
         with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
             results = [r for chunk in pool.map(play_games, chunks) for r in chunk]
     else:  # no fork on this platform: play the same games in this process
         results = [r for chunk in chunks for r in play_games(chunk)]
-    assert len(results) == GAMES
+    assert len(results) == games
     for seed, winner, day, _hour, actions, problems in results:
         assert problems == [], (seed, problems)
         assert winner in ("greek", "trojan"), (seed, actions)
         assert day <= 4
-    assert sum(r[4] for r in results) > GAMES * 150  # real games: every hour of four days was played
+    assert sum(r[4] for r in results) > games * 150  # real games: every hour of four days was played
 
 
 def test_judge_agrees_with_the_legal_action_generator() -> None:
