@@ -17,8 +17,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from referee.errors import TableError
-from referee.grid import MarkerLayout, SquareGrid
+from referee.geometry.square import SquareGrid
 from referee.tables import load_table_set, load_yaml_text, validation_error
+from vision.layout import MarkerLayout
 
 RGB = tuple[int, int, int]
 

@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.grid import MarkerLayout, MarkerPlacement
 from vision.errors import VisionError
+from vision.layout import MarkerLayout, MarkerPlacement
 
 TAB_MARGIN = 0.2
 """White quiet zone around each marker on its tab, in cells."""
@@ -93,7 +93,7 @@ def draw_tab(
 
 def corner_names(rows: int, cols: int) -> dict[tuple[float, float], str]:
     """Returns grid corner (u, v) → the name of the cell in that corner ("A1", "L12"...)."""
-    from referee.grid import SquareGrid
+    from referee.geometry.square import SquareGrid
 
     grid = SquareGrid(rows, cols)
     return {

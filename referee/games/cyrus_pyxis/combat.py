@@ -51,7 +51,7 @@ from referee.games.cyrus_pyxis.state import (
     Terrain,
     occupancy,
 )
-from referee.grid import Cell, SearchResult
+from referee.geometry.search import Cell, SearchResult
 from referee.rulings import RuleRef, Ruling
 
 ARCHER_RANGE: dict[Terrain, int] = {Terrain.PLAIN: 2, Terrain.HILL: 3, Terrain.FOREST: 0}  # IV.2-1

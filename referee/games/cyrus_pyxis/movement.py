@@ -23,7 +23,7 @@ from referee.games.cyrus_pyxis.state import (
     Side,
     Terrain,
 )
-from referee.grid import Cell, SearchResult
+from referee.geometry.search import Cell, SearchResult
 from referee.rulings import Ruling
 
 MAX_INFANTRY_MOVES = 5  # V: up to five infantry per turn

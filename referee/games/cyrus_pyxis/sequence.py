@@ -42,7 +42,7 @@ from referee.games.cyrus_pyxis.state import (
     Terrain,
     occupancy,
 )
-from referee.grid import Cell
+from referee.geometry.search import Cell
 from referee.rulings import RuleRef, Ruling
 
 _STEP_RULE: dict[str, tuple[RuleRef, ...]] = {

@@ -16,9 +16,11 @@ from pydantic import Field, model_validator
 from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
 from referee.errors import TableError
 from referee.game import GameState
-from referee.grid import Cell, MarkerLayout, SquareGrid
+from referee.geometry.search import Cell
+from referee.geometry.square import SquareGrid
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
+from vision.layout import MarkerLayout
 
 LegionId = NewType("LegionId", str)
 CellName = NewType("CellName", str)

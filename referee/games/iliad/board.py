@@ -18,7 +18,8 @@ from pydantic import Field, model_validator
 from referee.base import StrictModel
 from referee.errors import TableError
 from referee.games.iliad.roster import Side
-from referee.grid import Cell, SquareGrid, row_label
+from referee.geometry.search import Cell
+from referee.geometry.square import SquareGrid, row_label
 from referee.rulings import Provenance
 
 MAX_ROWS = 52  # two-letter row names run to AZ

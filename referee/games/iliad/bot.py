@@ -18,7 +18,7 @@ from referee.games.iliad.movement import Situation, destinations
 from referee.games.iliad.roster import Counter
 from referee.games.iliad.rules import TURN
 from referee.games.iliad.state import IliadState, Phase
-from referee.grid import Cell
+from referee.geometry.search import Cell
 
 
 class RandomPolicy:

@@ -22,7 +22,7 @@ from referee.games.iliad.movement import combat_groups
 from referee.games.iliad.roster import Counter, CounterId, Result, Side
 from referee.games.iliad.rules import ARCHERY, BATTLE, CALENDAR, DUEL, TERRAIN
 from referee.games.iliad.state import IliadState, IliadTables
-from referee.grid import Cell
+from referee.geometry.search import Cell
 from referee.rulings import Ruling
 
 SHOT_KILLS = 6  # Combattimento: arcieri

@@ -11,7 +11,7 @@ from referee.games.iliad.combat import CombatResult
 from referee.games.iliad.position import IliadPosition
 from referee.games.iliad.roster import Side
 from referee.games.iliad.state import IliadState, Phase, occupancy
-from referee.grid import Cell
+from referee.geometry.search import Cell
 from referee.rulings import Ruling
 
 

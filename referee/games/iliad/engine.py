@@ -45,7 +45,7 @@ from referee.games.iliad.sequence import (
     victory_event,
 )
 from referee.games.iliad.state import IliadState, Phase, Shot, load_tables, occupancy
-from referee.grid import Cell
+from referee.geometry.search import Cell
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 

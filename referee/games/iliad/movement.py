@@ -37,7 +37,7 @@ from referee.games.iliad.rules import (
     ZONES,
 )
 from referee.games.iliad.state import Attack, IliadState, Phase, occupancy
-from referee.grid import Cell, SearchResult
+from referee.geometry.search import Cell, SearchResult
 from referee.rulings import Ruling
 
 ALLOWANCE_VALUE_ONE = 6  # Movimento: counters of value 1 move 6 squares

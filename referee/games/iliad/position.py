@@ -21,7 +21,7 @@ from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.sequence import available
 from referee.games.iliad.state import IliadState, IliadTables, Phase
-from referee.grid import Cell
+from referee.geometry.search import Cell
 
 DEAD = "dead"
 GONE = "gone"

@@ -18,7 +18,7 @@ from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.rules import CALENDAR, NIGHT, SETUP, TURN, VICTORY
 from referee.games.iliad.state import IliadState, Phase
-from referee.grid import Cell
+from referee.geometry.search import Cell
 from referee.rulings import Ruling
 
 RECOVERY = Fraction(2, 3)  # La notte: two thirds of the points lost, rounded up (16 gives 12)

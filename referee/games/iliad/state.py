@@ -31,7 +31,7 @@ from referee.games.iliad.roster import (
     check_duel_table,
     counters_of,
 )
-from referee.grid import Cell
+from referee.geometry.search import Cell
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 

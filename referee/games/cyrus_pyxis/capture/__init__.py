@@ -54,7 +54,7 @@ from referee.games.cyrus_pyxis.capture.verdicts import (
     terrain_disagreements,
 )
 from referee.games.cyrus_pyxis.state import CyrusState, LegionId, Phase
-from referee.grid import Cell
+from referee.geometry.search import Cell
 
 __all__ = [
     "FATE_ELIMINATED",

@@ -20,7 +20,7 @@ from referee.games.cyrus_pyxis.capture.report import SearchLimits, Seen
 from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.movement import OFF, destinations
 from referee.games.cyrus_pyxis.state import CyrusState, Kind, LegionId, Occupancy, Phase, Side
-from referee.grid import Cell
+from referee.geometry.search import Cell
 
 MAX_INFANTRY = 5  # V: five infantry per turn
 MAX_PER_KIND = 1  # V: one legion of each other type per turn

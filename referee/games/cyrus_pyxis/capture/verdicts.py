@@ -15,7 +15,7 @@ from referee.games.cyrus_pyxis.capture.report import (
 )
 from referee.games.cyrus_pyxis.capture.search import ChainSearch, Explanation, side_of, word
 from referee.games.cyrus_pyxis.state import CyrusState, Kind, LegionId, Side
-from referee.grid import Cell
+from referee.geometry.search import Cell
 
 
 def candidates_from(

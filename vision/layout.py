@@ -1,22 +1,11 @@
-"""Square-grid names kept for the modules that still import them, and the printed-marker layout.
-
-The geometry itself lives in :mod:`referee.geometry`.
-"""
+"""Where the printed corner markers sit around a board, in cell units (read from a game's board
+table; no OpenCV here, so the rules can load a board table without the vision stack)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.geometry.search import Cell, SearchResult
-from referee.geometry.square import DIAGONAL, ORTHOGONAL, SquareGrid, row_label
-
-__all__ = [
-    "DIAGONAL", "ORTHOGONAL", "Cell", "MarkerLayout", "MarkerPlacement", "SearchResult", "SquareGrid", "row_label",
-]
-
-
-# ---------------------------------------------------------------------------------------------
-# Physical board geometry (printed markers), read by the vision package from board.yaml
+__all__ = ["MarkerLayout", "MarkerPlacement"]
 
 
 class MarkerPlacement(BaseModel):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import UnknownNameError
-from referee.grid import MarkerLayout, MarkerPlacement, SquareGrid, row_label
+from referee.geometry.square import SquareGrid, row_label
+from vision.layout import MarkerLayout, MarkerPlacement
 
 
 def test_names_round_trip_every_cell() -> None:
