@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from pydantic import BaseModel
 
     from referee.bot import Bot
     from referee.game import GameState
 
-__all__ = ["ExactOdds", "Playable", "bot_of", "exact_odds"]
+__all__ = ["ExactOdds", "PhotoCapture", "Playable", "bot_of", "capture_of", "exact_odds"]
 
 
 @runtime_checkable
@@ -49,3 +51,22 @@ class Playable(Protocol):
 def bot_of(engine: object) -> Bot | None:
     """Returns the engine's bot when it offers one, else None."""
     return engine.bot() if isinstance(engine, Playable) else None
+
+
+@runtime_checkable
+class PhotoCapture(Protocol):
+    """A game whose turns can be read from an overhead photo (``referee capture``).
+
+    ``capture()`` returns the game's capture rules: ``legion_labels(state)`` (what each counter
+    shows, for the reader) and ``infer_turn(state, cells, answers=, identity=)`` (the legal turns
+    that explain what the photo shows).
+    """
+
+    def capture(self) -> ModuleType:
+        """Returns the game's capture rules module."""
+        ...
+
+
+def capture_of(engine: object) -> ModuleType | None:
+    """Returns the engine's capture rules when it offers photo capture, else None."""
+    return engine.capture() if isinstance(engine, PhotoCapture) else None

@@ -7,7 +7,6 @@ never loads them. A game supports photo capture when its package has a ``capture
 
 from __future__ import annotations
 
-import importlib
 import time
 from pathlib import Path
 from types import ModuleType
@@ -61,12 +60,15 @@ DebugOpt = Annotated[
 
 
 def _capture_module(engine: AnyEngine) -> ModuleType:
-    """Returns the game's capture module (the rules side of reading a photo)."""
-    name = f"referee.games.{engine.info.package}.capture"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError:
-        raise fail(f"photo capture is not available for {engine.info.slug} yet") from None
+    """Returns the game's capture rules (the rules side of reading a photo)."""
+    from referee.capabilities import capture_of
+    from referee.games import all_games
+
+    rules = capture_of(engine)
+    if rules is None:
+        offering = ", ".join(g.info.slug for g in all_games() if capture_of(g) is not None)
+        raise fail(f"photo capture is not available for {engine.info.slug} yet", hint=f"games with it: {offering}")
+    return rules
 
 
 def _sink(debug: Path | None) -> DebugSink:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -436,6 +437,12 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
 
     def status(self, state: CyrusState) -> list[str]:
         return status_lines(state)
+
+    def capture(self) -> ModuleType:
+        """The rules side of reading a photo (``referee capture``): labels and turn inference."""
+        from referee.games.cyrus_pyxis import capture
+
+        return capture
 
     def bot(self) -> Bot:
         """A random legal player, one legion at a time (``referee bot``, playouts)."""
