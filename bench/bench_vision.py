@@ -54,7 +54,7 @@ from referee.games.cyrus_pyxis.capture import (  # noqa: E402
 from referee.games.cyrus_pyxis.engine import CyrusEngine  # noqa: E402
 from referee.games.cyrus_pyxis.state import CyrusState, Phase  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
-from vision.calibrate import Calibration  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.load import read_photo  # noqa: E402

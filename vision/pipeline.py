@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from vision import adaptive
 from vision import grid_overlay as go
 from vision.board import BoardSpec
-from vision.calibrate import Calibration, default_model
+from vision.calibration import Calibration, default_model
 from vision.config import VisionConfig
 from vision.debug import DebugSink, NullSink
 from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError

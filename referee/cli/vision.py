@@ -32,7 +32,7 @@ from referee.cli.common import (
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
     from vision.board import BoardSpec
-    from vision.calibrate import Calibration
+    from vision.calibration import Calibration
     from vision.config import VisionConfig
     from vision.debug import DebugSink
     from vision.pipeline import Observation
@@ -88,7 +88,7 @@ def _settings(path: Path | None) -> VisionConfig | None:
 def _calibration(path: Path | None, board: BoardSpec) -> Calibration | None:
     if path is None:
         return None
-    from vision.calibrate import load_calibration
+    from vision.calibration import load_calibration
 
     return load_calibration(path, board)
 
@@ -400,7 +400,7 @@ def calibrate(
     """Learn your set's colours and counter labels from a photo of a known position."""
     from vision.board import load_board
     from vision.calibrate import calibrate as learn
-    from vision.calibrate import save_calibration
+    from vision.calibration import save_calibration
 
     engine, state, _ = load_position(_game_of_position(position, game), position, tables)
     module = _capture_module(engine)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
-from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
+from vision.calibrate import calibrate
+from vision.calibration import Calibration, load_calibration, save_calibration
 from vision.errors import LowConfidenceError, VisionError
 from vision.pipeline import observe
 from vision.render import render, sample_conditions

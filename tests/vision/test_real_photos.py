@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
-from vision.calibrate import Calibration, calibrate, save_calibration
+from vision.calibrate import calibrate
+from vision.calibration import Calibration, save_calibration
 from vision.config import LoadConfig, VisionConfig
 from vision.errors import VisionError
 from vision.load import decode_photo, exif_orientation
@@ -171,7 +172,7 @@ def test_capture_and_calibrate_take_a_settings_file(tmp_path: Path, learned: Cal
 
 
 def test_an_old_calibration_file_says_to_calibrate_again(tmp_path: Path) -> None:
-    from vision.calibrate import load_calibration
+    from vision.calibration import load_calibration
 
     old = tmp_path / "old.json"
     old.write_text(json.dumps({"format": "referee-vision-calibration/1", "board": "cyrus-pyxis"}))
