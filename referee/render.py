@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -357,8 +357,3 @@ def dice_report(report: DiceReport) -> RenderableType:
     parts.append(Text(f"{'✓' if report.ok else '✗'} {ok} digital roll(s) verified, {len(bad)} mismatch(es), "
                       f"{hidden} awaiting a seed reveal, {report.physical} physical", style=verdict_style))
     return Group(*parts)
-
-
-def to_console(console: Console, renderable: RenderableType) -> None:
-    """Prints a renderable (one place to change how output is written)."""
-    console.print(renderable)
