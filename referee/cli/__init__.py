@@ -7,12 +7,15 @@ usage errors exit 2.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from referee.cli import bot, demo, dice, game_file, maps, odds, play, tables, umpire, vision
 
 app = typer.Typer(
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
     help="A table-side referee for physical board wargames: legal moves explained with rule "
     "citations, combat and retreats resolved, verifiable dice, an honest game log.",
@@ -29,6 +32,25 @@ app.add_typer(bot.app)
 app.add_typer(vision.app)
 app.add_typer(maps.app, name="map", help="Hex world maps (Zargo's Lords): check a map file.")
 app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: printable markers, colour calibration.")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"referee {version('referee')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("referee (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """A table-side referee for physical board wargames."""
 
 
 def _register_games(root: typer.Typer) -> None:

@@ -55,7 +55,8 @@ def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 @app.command()
 @guarded
 def verify(
-    path: Annotated[Path, typer.Argument(readable=False, help="A game file or a JSON export.")],
+    path: Annotated[Path, typer.Argument(readable=False, help="A game file or a JSON export (default: "
+                                                              "./game.referee).")] = DEFAULT_FILE,
     json_: JsonOpt = False,
 ) -> None:
     """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""
