@@ -270,21 +270,30 @@ def read_data_file(path: Path, what: str = "position") -> object:
         raise PositionError(exc.file, exc.field, exc.problem) from None
 
 
-def load_position(game_name: str, path: Path, tables: Path | None) -> tuple[AnyEngine, GameState, TableSet]:
-    """Returns the engine, state and table set of an umpire position file.
+def load_position(
+    game_name: str | None, path: Path, tables: Path | None
+) -> tuple[AnyEngine, GameState, TableSet]:
+    """Returns the engine, state and table set of an umpire position file. Without a game name
+    the file's own ``game`` key says which game it is.
 
     Raises:
-        PositionError: the file is unreadable, malformed, or for another game.
+        PositionError: the file is unreadable, malformed, for another game, or says no game.
         UnknownNameError: unknown game.
     """
     from referee.errors import PositionError
     from referee.games import find_game
     from referee.tables import load_table_set
 
-    game = find_game(game_name)
     data = read_data_file(path)
-    if isinstance(data, dict) and "game" in data and data["game"] != game.info.slug:
-        raise PositionError(str(path), "game", f"the file is for {data['game']!r}, not {game.info.slug!r}")
+    named = data.get("game") if isinstance(data, dict) else None
+    if game_name is None:
+        if not isinstance(named, str):
+            raise PositionError(str(path), "game", "the file does not say its game; add game: SLUG to it, "
+                                "or give the game first (e.g. referee judge cyrus-pyxis --position FILE ...)")
+        game_name = named
+    game = find_game(game_name)
+    if named is not None and named != game.info.slug:
+        raise PositionError(str(path), "game", f"the file is for {named!r}, not {game.info.slug!r}")
     table_set = load_table_set(game.info.slug, tables)
     return game, game.from_position(table_set, data, str(path)), table_set
 

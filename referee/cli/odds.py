@@ -29,10 +29,9 @@ def odds(
     from referee.games import GAME_PACKAGES, all_games
 
     if position is not None:
-        if len(words) < 2:
-            raise fail("with --position, give the game then the attack, e.g. iliad 'Menelao x Paride'", code=2)
-        engine, state, _ = load_position(words[0], position, tables)
-        text = " ".join(words[1:])
+        game = words[0] if words and words[0].strip().lower() in GAME_PACKAGES else None
+        engine, state, _ = load_position(game, position, tables)
+        text = " ".join(words[1:] if game is not None else words)
     else:
         from referee.journal import GameFile
 

@@ -33,23 +33,36 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-Words = Annotated[list[str], typer.Argument(help="With --position: GAME then the words; else the words alone.")]
+Words = Annotated[list[str], typer.Argument(help="The words; with --position, optionally the game first (the file's "
+                                                 "game: key names it otherwise).")]
 ExplainOpt = Annotated[bool, typer.Option("--explain", help="Add our summary of each cited section.")]
+
+
+def _game_word(words: list[str]) -> str | None:
+    """Returns the first word when it names a game (``cyrus-pyxis``, ``iliad``...), else None."""
+    from referee.games import GAME_PACKAGES
+
+    if words and words[0].strip().lower() in {*GAME_PACKAGES, *GAME_PACKAGES.values()}:
+        return words[0]
+    return None
 
 
 def _split(words: list[str], position: Path | None, what: str) -> tuple[str | None, str]:
     if position is None:
         return None, " ".join(words)
-    if len(words) < 2:
-        raise fail(f"with --position, give the game then the {what}, e.g. cyrus-pyxis 'Pyxis C5'", code=2)
-    return words[0], " ".join(words[1:])
+    game = _game_word(words)
+    rest = words[1:] if game is not None else words
+    if not rest:
+        raise fail(f"with --position, give the {what}, e.g. 'Pyxis C5' (the game first if the file does not "
+                   "say it)", code=2)
+    return game, " ".join(rest)
 
 
 def _target(
     words: list[str], position: Path | None, file: Path, tables: Path | None, what: str
 ) -> tuple[AnyEngine, GameState, str, GameFile | None]:
     game_name, rest = _split(words, position, what)
-    if position is not None and game_name is not None:
+    if position is not None:
         engine, state, _ = load_position(game_name, position, tables)
         return engine, state, rest, None
     from referee.journal import GameFile
@@ -149,9 +162,7 @@ def resolve(
     from referee import render
 
     if position is not None:
-        if not words:
-            raise fail("with --position, give the game first, e.g. referee resolve cyrus-pyxis --position FILE", code=2)
-        engine, state, _ = load_position(words[0], position, tables)
+        engine, state, _ = load_position(words[0] if words else None, position, tables)
         still_open = engine.open_declarations(state)
         if still_open and strict:
             listed = "; ".join(r.message for r in still_open)
