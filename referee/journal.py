@@ -27,7 +27,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -39,11 +39,9 @@ from referee.dice import (
     ReplayDice,
     Roll,
     commitment,
-    derive_faces,
     new_seed,
 )
 from referee.errors import (
-    DiceError,
     GameFileError,
     IllegalActionError,
     InputFileError,
@@ -129,6 +127,10 @@ MAX_SECRETS = 10_000
 """Most secrets read from a game file's private table or an export."""
 
 
+if TYPE_CHECKING:
+    from referee.dice_verify import DiceReport
+
+
 class SeedChange(BaseModel):
     """What a ``reveal`` (or an import's ``note``) did to the dice seeds: bound into the chain."""
 
@@ -191,37 +193,6 @@ class Reveal(BaseModel):
     commitment: str
     rolls: int = Field(description="Digital rolls derived from this seed.")
     next_commitment: str
-
-
-class RollCheck(BaseModel):
-    """One digital roll re-derived by ``referee dice verify``."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    seq: int
-    purpose: str
-    index: int
-    epoch: int
-    recorded: tuple[int, ...]
-    derived: tuple[int, ...] | None
-    status: Literal["ok", "mismatch", "unrevealed"]
-
-
-class DiceReport(BaseModel):
-    """Result of ``referee dice verify``: every digital roll checked against revealed seeds."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    game_id: str
-    epochs: tuple[SeedEpoch, ...]
-    bad_commitments: tuple[int, ...]
-    checks: tuple[RollCheck, ...]
-    physical: int
-
-    @property
-    def ok(self) -> bool:
-        """True when every revealed seed matches its commitment and every checked roll agrees."""
-        return not self.bad_commitments and all(c.status != "mismatch" for c in self.checks)
 
 
 class UndoResult(BaseModel):
@@ -1270,6 +1241,8 @@ class GameFile:
 
     def verify_dice(self) -> DiceReport:
         """Checks the journal as a sequence, then recomputes every digital roll from the revealed seeds."""
+        from referee.dice_verify import verify_rolls
+
         entries = self.entries()
         return verify_rolls(self.game_id, self.epochs(), entries)
 
@@ -1330,71 +1303,6 @@ def read_export(path: Path) -> _Export:
     except InputFileError as exc:
         raise GameFileError(str(exc)) from None
     return parse_export(str(path), data)
-
-
-def verify_rolls(game_id: str, epochs: Sequence[SeedEpoch], entries: Sequence[Entry]) -> DiceReport:
-    """Returns the check of every digital roll in ``entries`` against the revealed seeds.
-
-    The entries must already have passed the sequence checks (:class:`Auditor`).
-    """
-    by_epoch = {e.epoch: e for e in epochs}
-    bad = tuple(
-        e.epoch for e in epochs if e.seed is not None and commitment(bytes.fromhex(e.seed)) != e.commitment
-    )
-    checks: list[RollCheck] = []
-    physical = 0
-    for entry in entries:
-        for roll in entry.rolls:
-            if roll.source == "physical":
-                physical += 1
-                continue
-            if roll.index is None or roll.epoch is None:
-                raise DiceError(f"entry {entry.seq}: a digital roll without index or epoch")
-            ep = by_epoch.get(roll.epoch)
-            derived: tuple[int, ...] | None = None
-            status: Literal["ok", "mismatch", "unrevealed"] = "unrevealed"
-            if ep is not None and ep.seed is not None:
-                derived = derive_faces(
-                    bytes.fromhex(ep.seed), game_id, roll.index, roll.purpose, len(roll.faces), roll.sides
-                )
-                status = "ok" if derived == roll.faces and roll.epoch not in bad else "mismatch"
-            checks.append(
-                RollCheck(seq=entry.seq, purpose=roll.purpose, index=roll.index, epoch=roll.epoch,
-                          recorded=roll.faces, derived=derived, status=status)
-            )
-    return DiceReport(game_id=game_id, epochs=tuple(epochs), bad_commitments=bad, checks=tuple(checks),
-                      physical=physical)
-
-
-def verify_file(path: Path) -> DiceReport:
-    """Verifies the dice of a game file or of a JSON export (after checking it as a sequence).
-
-    Raises:
-        GameFileError: the file is neither, or its journal does not hold together.
-    """
-    what = "game file or referee export"
-    try:
-        require_regular(path, what=what)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        try:
-            head = os.read(fd, 16)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise GameFileError(f"{path}: cannot read ({(exc.strerror or type(exc).__name__).lower()})") from None
-    except InputFileError as exc:
-        raise GameFileError(str(exc)) from None
-    if head.startswith(b"SQLite format 3\x00"):
-        with GameFile.open(path) as gf:
-            return gf.verify_dice()
-    try:
-        text = read_text(path, limit=MAX_EXPORT_BYTES, what=what)
-        data = parse_json(str(path), text)
-    except InputFileError as exc:
-        raise GameFileError(f"{exc}") from None
-    export = parse_export(str(path), data)
-    audit = audit_export(str(path), export)
-    return verify_rolls(export.game_id, export.seeds, audit.entries)
 
 
 # ---- building beside, then replacing --------------------------------------------------------

@@ -14,8 +14,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from referee.dice_verify import DiceReport
 from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
-from referee.journal import DiceReport, Entry, Reveal, UndoResult
+from referee.journal import Entry, Reveal, UndoResult
 from referee.rulings import Rules, Ruling, Verdict
 from referee.tables import TableView
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from referee.dice_verify import verify_file
 from referee.errors import DiceError, GameFileError, IllegalActionError, UndoError, UnknownNameError
 from referee.games import find_game
-from referee.journal import GameFile, verify_file
+from referee.journal import GameFile
 from referee.tables import data_root, load_table_set
 
 sys.path.insert(0, str(Path(__file__).parent))

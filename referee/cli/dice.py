@@ -61,7 +61,7 @@ def verify(
 ) -> None:
     """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""
     from referee import render
-    from referee.journal import verify_file
+    from referee.dice_verify import verify_file
 
     report = verify_file(path)
     if json_:
