@@ -20,7 +20,8 @@ from typing import Literal
 from referee.base import fold
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
-from referee.games.cyrus_pyxis.state import CyrusState, Phase, Side, Terrain
+from referee.games.cyrus_pyxis.schemas import Phase, Side, Terrain
+from referee.games.cyrus_pyxis.state import CyrusState
 
 OFF = "off"
 _KEYWORDS = ("done", "resolve", "support", "forest", "hill", "place", "move", OFF)

@@ -43,8 +43,9 @@ from referee.games.cyrus_pyxis.rules import (
     SUPPORT_DECLARATION,
     SUPPORT_STEP,
 )
+from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
 from referee.games.cyrus_pyxis.sequence import advance_support, pending_declarers
-from referee.games.cyrus_pyxis.state import CyrusState, Kind, LegionId, Phase, Side, occupancy
+from referee.games.cyrus_pyxis.state import CyrusState, occupancy
 from referee.rulings import Ruling
 
 if TYPE_CHECKING:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Literal
 
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
+from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
-from referee.games.cyrus_pyxis.state import PLURAL, CyrusState, Kind, Phase, Terrain, occupancy
+from referee.games.cyrus_pyxis.state import CyrusState, occupancy
 
 _MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
 """Terminal marks of the terrain tokens (their colours are in terrain.yaml)."""

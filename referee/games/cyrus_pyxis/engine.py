@@ -55,6 +55,7 @@ from referee.games.cyrus_pyxis.rules import (
     SETUP,
     SUPPORT_DECLARATION,
 )
+from referee.games.cyrus_pyxis.schemas import CyrusTables, Kind, LegionId, Phase, Side, Terrain, load_tables
 from referee.games.cyrus_pyxis.sequence import (
     SETUP_CHECKS,
     SetupContext,
@@ -68,19 +69,7 @@ from referee.games.cyrus_pyxis.sequence import (
     legal_setup_cells,
     setup_progress,
 )
-from referee.games.cyrus_pyxis.state import (
-    CyrusState,
-    CyrusTables,
-    Kind,
-    LegionId,
-    Occupancy,
-    Phase,
-    Side,
-    Terrain,
-    load_tables,
-    occupancy,
-    remember,
-)
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy, remember
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 

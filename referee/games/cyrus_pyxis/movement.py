@@ -12,17 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, MOVE_STEP, MOVEMENT, SETUP, SUPPORT_STEP
-from referee.games.cyrus_pyxis.state import (
-    PLURAL,
-    SETUP_STEPS,
-    CyrusState,
-    Kind,
-    Legion,
-    Occupancy,
-    Phase,
-    Side,
-    Terrain,
-)
+from referee.games.cyrus_pyxis.schemas import PLURAL, SETUP_STEPS, Kind, Legion, Phase, Side, Terrain
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
 from referee.geometry.search import Cell, SearchResult
 from referee.rulings import Ruling
 

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import PositionError, UnknownNameError
 from referee.game import validate_file
-from referee.games.cyrus_pyxis.state import CyrusState, CyrusTables, LegionId, Phase, Side, Terrain
+from referee.games.cyrus_pyxis.schemas import CyrusTables, LegionId, Phase, Side, Terrain
+from referee.games.cyrus_pyxis.state import CyrusState
 from referee.geometry.search import Cell
 
 __all__ = ["CyrusPosition", "SetupFile", "TerrainSpec", "cell_key", "read_position", "write_position"]

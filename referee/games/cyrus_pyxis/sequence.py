@@ -29,19 +29,17 @@ from referee.games.cyrus_pyxis.rules import (
     TERRAIN_TOKENS,
     TURN,
 )
-from referee.games.cyrus_pyxis.state import (
+from referee.games.cyrus_pyxis.schemas import (
     HOME_NUMBERS,
     NO_TERRAIN_NUMBERS,
     PLURAL,
     SETUP_STEPS,
-    CyrusState,
     Legion,
-    Occupancy,
     Phase,
     Side,
     Terrain,
-    occupancy,
 )
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
 from referee.geometry.search import Cell
 from referee.rulings import RuleRef, Ruling
 

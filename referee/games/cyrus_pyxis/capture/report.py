@@ -8,7 +8,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.games.cyrus_pyxis.position import CyrusPosition
-from referee.games.cyrus_pyxis.state import Side
+from referee.games.cyrus_pyxis.schemas import Side
 
 FATE_OFF = "off"
 FATE_ELIMINATED = "eliminated"
