@@ -1,8 +1,9 @@
 """Cyrus & Pyxis state: what the referee tracks, and who stands where (occupancy).
 
 The vocabulary and tables are in :mod:`~referee.games.cyrus_pyxis.schemas`, position files in
-:mod:`~referee.games.cyrus_pyxis.position`. Vocabulary: a *legion* is a counter; *line N* is every cell numbered N (numbers run West 1 to
-East 12, letters A-L run across); a *pending combat* is a cell holding a legion of each side.
+:mod:`~referee.games.cyrus_pyxis.position`. Vocabulary: a *legion* is a counter; *line N* is
+every cell numbered N (numbers run West 1 to East 12, letters A-L run across); a *pending
+combat* is a cell holding a legion of each side.
 """
 
 from __future__ import annotations
