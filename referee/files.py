@@ -36,6 +36,7 @@ __all__ = [
     "MAX_SCALAR_CHARS",
     "check_target",
     "load_data",
+    "loads_capped",
     "parse_json",
     "parse_yaml",
     "read_bytes",
@@ -300,6 +301,17 @@ def _constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def loads_capped(text: str) -> object:
+    """Returns ``json.loads(text)`` with integers capped and NaN/Infinity refused, but no depth scan
+    (for stored columns whose models bound the rest; the C decoder stops deep nesting with a
+    RecursionError instead of crashing).
+
+    Raises:
+        json.JSONDecodeError, ValueError, RecursionError: as ``json.loads``, or a capped value.
+    """
+    return json.loads(text, parse_int=_int, parse_constant=_constant)
+
+
 def parse_json(label: str, text: str) -> object:
     """Returns the data of a JSON text (depth and integer length capped; no NaN/Infinity).
 
@@ -309,7 +321,7 @@ def parse_json(label: str, text: str) -> object:
     if _json_depth(text) > MAX_DEPTH:
         raise InputFileError(label, "", f"nested more than {MAX_DEPTH} levels deep")
     try:
-        return json.loads(text, parse_int=_int, parse_constant=_constant)
+        return loads_capped(text)
     except json.JSONDecodeError as exc:
         raise InputFileError(label, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:

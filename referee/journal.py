@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
@@ -50,7 +49,7 @@ from referee.errors import (
     UndoError,
     UnknownNameError,
 )
-from referee.files import parse_json, read_text, require_regular
+from referee.files import loads_capped, parse_json, read_text, require_regular
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
 from referee.rulings import Verdict
@@ -465,22 +464,12 @@ def _model_error(exc: ValidationError) -> str:
     return f"{loc}: {msg}" if loc else msg
 
 
-def _json_int(literal: str) -> int:
-    if len(literal.lstrip("-")) > 18:
-        raise ValueError("an integer of more than 18 digits")
-    return int(literal)
-
-
-def _json_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def _json_column(label: str, where: str, name: str, text: str) -> object:
-    """Returns a JSON column's data. The C decoder is used directly (it stops deep nesting with a
-    RecursionError rather than crashing), integers are capped, and the models bound the rest: the
-    pure-Python depth scan of :func:`referee.files.parse_json` would triple the cost of a check."""
+    """Returns a JSON column's data through :func:`referee.files.loads_capped` (the models bound
+    the rest: the pure-Python depth scan of :func:`referee.files.parse_json` would triple the cost
+    of a check)."""
     try:
-        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+        return loads_capped(text)
     except json.JSONDecodeError as exc:
         raise _Bad(where, f"{name}: not valid JSON ({exc.msg})") from None
     except RecursionError:
@@ -1349,25 +1338,23 @@ def install_copy(src: Path, path: Path) -> None:
     Raises:
         GameFileError: ``path`` is not a place for a file, or cannot be written.
     """
-    _check_target(path, force=True)
-    tmp = _temp_beside(path)
-    try:
-        shutil.copyfile(src, tmp)
-        _install(tmp, path)
-    except OSError as exc:
-        _remove(tmp)
-        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
-    except BaseException:
-        _remove(tmp)
-        raise
+    write_beside(path, src.read_bytes())
 
 
 def write_beside(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` through a temporary file beside it (atomic; a FIFO or folder is refused).
+    """Writes ``data`` to ``path`` through a temporary file beside it (atomic; a FIFO or folder is
+    refused). A character device (``/dev/null``, a terminal) has nothing to replace: it is written
+    directly.
 
     Raises:
         GameFileError: ``path`` is not a place for a file, or cannot be written.
     """
+    if path.is_char_device():
+        try:
+            path.write_bytes(data)
+        except OSError as exc:
+            raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+        return
     _check_target(path, force=True)
     tmp = _temp_beside(path)
     try:

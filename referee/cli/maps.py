@@ -25,24 +25,13 @@ def check(
     bridges from coast to coast across sea only, wrap letters pairing left- and right-edge land
     hexes. The file format is described in referee/games/zargo/world.py and docs/zargo-map.md.
     """
-    from pydantic import ValidationError
     from rich.text import Text
 
-    from referee.errors import InputFileError
     from referee.files import load_data
-    from referee.games.zargo.world import MapFile, check_world
+    from referee.games.zargo.world import map_problems
 
     label = str(file)
-    raw = load_data(file, what="map file")
-    if not isinstance(raw, dict):
-        raise InputFileError(label, "", "a map file is a mapping (name, layout, continents, grid, ...)")
-    try:
-        data = MapFile.model_validate(raw)
-    except ValidationError as exc:
-        problems = [f"{label}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
-        world = None
-    else:
-        problems, world = check_world(label, data)
+    problems, world = map_problems(label, load_data(file, what="map file"))
     if json_:
         print_json({"file": label, "problems": problems, "ok": world is not None})
     elif world is None:

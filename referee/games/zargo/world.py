@@ -35,7 +35,7 @@ from referee.errors import InputFileError, UnknownNameError
 from referee.geometry import HexGrid
 from referee.geometry.search import Cell
 
-__all__ = ["MapFile", "Terrain", "World", "check_world", "load_world", "parse_world"]
+__all__ = ["MapFile", "Terrain", "World", "check_world", "load_world", "map_problems", "parse_world"]
 
 MAX_SIDE = 99
 
@@ -230,26 +230,28 @@ def check_world(label: str, data: MapFile, reading: str = "same-and-next") -> tu
     return [], world
 
 
+def map_problems(label: str, raw: object, reading: str = "same-and-next") -> tuple[list[str], World | None]:
+    """Returns every problem of a map file's data (schema, then map), one line each, and the world
+    when there are none (``referee map check`` lists them all)."""
+    if not isinstance(raw, dict):
+        return [f"{label}: a map file is a mapping (name, layout, continents, grid, ...)"], None
+    try:
+        data = MapFile.model_validate(raw)
+    except ValidationError as exc:
+        return [f"{label}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()], None
+    return check_world(label, data, reading)
+
+
 def parse_world(label: str, raw: object, reading: str = "same-and-next") -> World:
     """Returns the world a map file's data describes.
 
     Raises:
-        InputFileError: the data does not fit the schema, or the map has a problem (the first,
-            with the count of the others).
+        InputFileError: the first problem of :func:`map_problems`, with the count of the others.
     """
-    if not isinstance(raw, dict):
-        raise InputFileError(label, "", "a map file is a mapping (name, layout, continents, grid, ...)")
-    try:
-        data = MapFile.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise InputFileError(label, where, str(err["msg"])) from None
-    problems, world = check_world(label, data, reading)
+    problems, world = map_problems(label, raw, reading)
     if world is None:
         more = f" (+{len(problems) - 1} more; `referee map check` lists them)" if len(problems) > 1 else ""
-        first = problems[0].removeprefix(f"{label}: ")
-        raise InputFileError(label, "", first + more)
+        raise InputFileError(label, "", problems[0].removeprefix(f"{label}: ") + more)
     return world
 
 
