@@ -86,17 +86,31 @@ def choose(explicit: str | None, environ: Mapping[str, str]) -> str:
 
 @cache
 def translations(lang: str) -> _gettext.NullTranslations:
-    """Returns the compiled catalog of a language (English: the source strings themselves)."""
+    """Returns the compiled catalog of a language (English: the source strings themselves).
+
+    Every ``*.po`` file of the language (one per area: core, each game) is merged into one
+    catalog, compiled in memory.
+    """
     if lang == "en":
         return _gettext.NullTranslations()
-    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    with po.open("rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+    merged: Catalog | None = None
+    for po in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=lang, domain=DOMAIN)
+        if merged is None:
+            merged = catalog
+            continue
+        for message in catalog:
+            if message.id and merged.get(message.id, context=message.context) is None:
+                merged[message.id] = message
+    if merged is None:
+        return _gettext.NullTranslations()
     buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
+    write_mo(buffer, merged, use_fuzzy=False)
     buffer.seek(0)
     return _gettext.GNUTranslations(buffer)
 

@@ -218,7 +218,7 @@ def cites_text(cites: Iterable[object]) -> str:
 def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     """Returns one ruling as a line: mark, message, code, citations."""
     code, cites = (f" [{ruling.code}]", "dim"), (cites_text(ruling.cites), "dim")
-    return Text.assemble((f"{mark} ", style), ruling.message, code, cites)
+    return Text.assemble((f"{mark} ", style), ruling.text(), code, cites)
 
 
 def verdict(v: Verdict, rules: Rules | None = None, explain: bool = False) -> RenderableType:
@@ -247,14 +247,14 @@ def _explain(rulings: Sequence[Ruling], rules: Rules) -> list[Text]:
     for r in rulings:
         for ref in r.cites:
             if ref.section not in seen and ref.game == rules.game:
-                seen[ref.section] = Text(f"  § {ref.section} {ref.title}: {rules.summary(ref)}", style="dim")
+                seen[ref.section] = Text(f"  § {ref.label()}: {rules.summary(ref)}", style="dim")
     return list(seen.values())
 
 
 def violations_lines(v: Verdict) -> list[Text]:
     """Returns the stderr lines of a rejected action: one per violation."""
     return [
-        Text.assemble(("✗ ", "bold red"), (f"{v.action}: ", "red"), r.message, (f" [{r.code}]", "dim"),
+        Text.assemble(("✗ ", "bold red"), (f"{v.action}: ", "red"), r.text(), (f" [{r.code}]", "dim"),
                       (cites_text(r.cites), "dim"))
         for r in v.violations
     ]
@@ -291,7 +291,7 @@ def log(entries: Sequence[Entry]) -> RenderableType:
         for r in e.rolls:
             details.append(f"🎲 {r.purpose} {'+'.join(map(str, r.faces))} {r.source}")
         if e.record:
-            details += [ev.message for ev in e.record.events if ev.code not in ("route",)]
+            details += [ev.text() for ev in e.record.events if ev.code not in ("route",)]
         if e.undone:
             details.append("(undone)")
         table.add_row(str(e.seq), Text(e.side or ""), Text(text, style=style), Text("\n".join(details)))

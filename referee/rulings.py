@@ -12,10 +12,19 @@ An unknown section raises :class:`~referee.errors.TableError` at import, and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+    model_validator,
+)
 
 Provenance = Literal["rulebook", "secondary", "interpretation", "provisional", "reconstruction"]
 """Where a table value comes from. ``reconstruction`` is a provisional value rebuilt from
@@ -26,7 +35,11 @@ UNCERTAIN: frozenset[str] = frozenset({"interpretation", "provisional", "reconst
 
 
 class RuleRef(BaseModel):
-    """A rule section as printed in a rulebook ("V", "IV.2-1", "6.4")."""
+    """A rule section as printed in a rulebook ("V", "IV.2-1", "6.4").
+
+    ``title`` is our English title (stored in journals); :meth:`label` shows the title as the
+    rulebook prints it in the active language (or in the rulebook's own language).
+    """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
@@ -34,29 +47,104 @@ class RuleRef(BaseModel):
     section: str
     title: str
 
+    def label(self) -> str:
+        """Returns the section and its title for the active language ("V Mouvement")."""
+        return f"{self.section} {printed_title(self.game, self.section, self.title)}"
+
     def __str__(self) -> str:
-        return f"{self.section} {self.title}"
+        return self.label()
+
+
+Arg = str | int | float
+"""A value a ruling's message template is filled with."""
+
+
+def render(template: str, args: Mapping[str, Arg], plural: str | None = None) -> str:
+    """Returns a message template filled in the active language.
+
+    The template is an English source string (a catalog msgid); string arguments are looked up
+    in the catalogs too, so words marked with ``N_`` (terrains, sides) follow the language while
+    names and cells pass through unchanged.
+    """
+    from referee.i18n import _, ngettext
+
+    if plural is not None:
+        count = args.get("n", 1)
+        text = ngettext(template, plural, int(count) if isinstance(count, int | float) else 1)
+    else:
+        text = _(template)
+    if not args:
+        return text
+    try:
+        return text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()})
+    except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
+        return template.format(**args)
 
 
 class Ruling(BaseModel):
-    """One finding: a violation of a rule, or something an accepted action triggered."""
+    """One finding: a violation of a rule, or something an accepted action triggered.
+
+    A ruling made from a template (``Ruling.violation("code", "{legion} is ...", cites,
+    legion=...)``) keeps the template and its arguments, so :meth:`text` can say it again in
+    another language (a log read in Italian); ``message`` is the sentence in the language that
+    was active when it was made.
+    """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     code: str = Field(description="Stable kebab-case symbol, e.g. 'enemy-in-path'.")
     message: str = Field(description="One concrete sentence: names, cells, numbers, the limit.")
     cites: tuple[RuleRef, ...] = ()
+    template: str | None = Field(default=None, description="English source of the message (catalog msgid).")
+    plural: str | None = Field(default=None, description="English plural form, chosen by args['n'].")
+    args: tuple[tuple[str, Arg], ...] = Field(default=(), description="Values the template is filled with.")
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # rulings without a template serialize exactly as before (journal chains stay valid)
+        data: dict[str, object] = handler(self)
+        for key in ("template", "plural"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        if not data.get("args"):
+            data.pop("args", None)
+        return data
 
     @classmethod
-    def violation(cls, code: str, message: str, cites: tuple[RuleRef, ...] = ()) -> Ruling:
-        """Returns a ruling saying an action breaks a rule."""
-        return cls(code=code, message=message, cites=cites)
+    def make(
+        cls, code: str, template: str, cites: tuple[RuleRef, ...] = (), plural: str | None = None,
+        args: Mapping[str, Arg] | None = None,
+    ) -> Ruling:
+        """Returns a ruling whose message is ``template`` filled with ``args`` in the active language."""
+        args = dict(args or {})
+        message = render(template, args, plural)
+        keep = template if (args or plural is not None or message != template) else None
+        return cls(code=code, message=message, cites=cites, template=keep, plural=plural, args=tuple(args.items()))
 
     @classmethod
-    def event(cls, code: str, message: str, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+    def violation(cls, code: str, message: str, cites: tuple[RuleRef, ...] = (), **args: Arg) -> Ruling:
+        """Returns a ruling saying an action breaks a rule (``message``: a template if ``args``)."""
+        return cls.make(code, message, cites, None, args)
+
+    @classmethod
+    def event(cls, code: str, message: str, cites: tuple[RuleRef, ...] = (), **args: Arg) -> Ruling:
         """Returns a ruling saying what an accepted action triggered (a combat, a victory)."""
-        return cls(code=code, message=message, cites=cites)
+        return cls.make(code, message, cites, None, args)
 
+    @classmethod
+    def counted(
+        cls, code: str, singular: str, plural: str, n: int, cites: tuple[RuleRef, ...] = (), **args: Arg
+    ) -> Ruling:
+        """Returns a ruling whose message has a singular and a plural form, chosen by ``n``."""
+        return cls.make(code, singular, cites, plural, {**args, "n": n})
+
+    def text(self) -> str:
+        """Returns the message in the active language (its stored sentence if it has no template)."""
+        if self.template is None and not self.args:
+            from referee.i18n import _
+
+            return _(self.message)
+        return render(self.template or self.message, dict(self.args), self.plural)
 
 class Verdict(BaseModel):
     """Whether an action is legal now, with every violation and what it triggers."""
@@ -92,6 +180,11 @@ class Section(BaseModel):
     title: str = Field(description="Short English title of the section.")
     summary: str = Field(description="Our one-line paraphrase of what the section says.")
     provenance: Provenance = Field(default="rulebook", description="Where the section comes from.")
+    printed: dict[str, str] = Field(
+        default_factory=dict,
+        description="The section's title as the rulebook prints it, by language code ({fr: Mouvement}); "
+        "the first entry is the rulebook's own language.",
+    )
 
 
 class Interpretation(BaseModel):
@@ -182,8 +275,32 @@ class Rules:
         return sorted(set(self.index.sections) - self._cited)
 
     def summary(self, ref: RuleRef) -> str:
-        """Returns our paraphrase of a cited section."""
-        return self.index.sections[ref.section].summary
+        """Returns our paraphrase of a cited section, in the active language."""
+        from referee.i18n import _
+
+        return _(self.index.sections[ref.section].summary)
+
+
+def printed_title(game: str, section: str, fallback: str) -> str:
+    """Returns a section's title for the active language: as printed in that language when the
+    rulebook prints one, else our English title in English, else the rulebook's own title."""
+    from referee.errors import RefereeError
+    from referee.i18n import current
+
+    if current() == "en":
+        return fallback
+    try:
+        found = _index_of(game).sections.get(section)
+    except RefereeError:  # a game without a packaged rules index (a test engine): the stored title
+        return fallback
+    if found is None or not found.printed:
+        return fallback
+    return found.printed.get(current()) or next(iter(found.printed.values()))
+
+
+@cache
+def _index_of(game: str) -> RulesIndex:
+    return load_rules(game).index
 
 
 def load_rules(slug: str) -> Rules:

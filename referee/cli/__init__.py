@@ -49,8 +49,41 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", metavar="fr|it|en",
+        help="Language of messages, rulings and help (default: REFEREE_LANG, else the locale, else English).",
+    )] = None,
 ) -> None:
     """A table-side referee for physical board wargames."""
+    import os
+
+    from referee.errors import UnknownNameError
+    from referee.i18n import choose, use
+
+    try:
+        use(choose(lang, os.environ))
+    except UnknownNameError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--lang" if lang else "REFEREE_LANG") from None
+
+
+def hoist_lang(argv: list[str]) -> list[str]:
+    """Returns argv with a ``--lang X`` typed after the command moved before it, so the option
+    works on every command (``referee do "forêt C5" --lang fr``). Stops at ``--``.
+
+    >>> hoist_lang(["do", "forêt C5", "--lang", "fr"])
+    ['--lang', 'fr', 'do', 'forêt C5']
+    >>> hoist_lang(["show", "--lang=it"])
+    ['--lang=it', 'show']
+    """
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if i > 0 and arg.startswith("--lang="):
+            return [arg, *out[:i], *out[i + 1:]]
+        if i > 0 and arg == "--lang" and i + 1 < len(out):
+            return [arg, out[i + 1], *out[:i], *out[i + 2:]]
+    return out
 
 
 def _register_games(root: typer.Typer) -> None:
@@ -75,4 +108,6 @@ _register_games(app)
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    import sys
+
+    app(args=hoist_lang(sys.argv[1:]), prog_name="referee")

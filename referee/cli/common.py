@@ -187,10 +187,12 @@ def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
     """Prints JSON on stdout without going through rich (fast, no markup)."""
     from pydantic import BaseModel
 
-    if isinstance(value, BaseModel):
-        text = value.model_dump_json(indent=2)
-    else:
-        text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    from referee.i18n import current
+
+    data: object = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    if isinstance(data, dict) and "lang" not in data:
+        data = {**data, "lang": current()}  # which language the messages are in
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 

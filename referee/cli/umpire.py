@@ -165,7 +165,7 @@ def resolve(
         engine, state, _ = load_position(words[0] if words else None, position, tables)
         still_open = engine.open_declarations(state)
         if still_open and strict:
-            listed = "; ".join(r.message for r in still_open)
+            listed = "; ".join(r.text() for r in still_open)
             raise fail(f"{position}: still open: {listed} (declare them, or say the step is over; --strict)")
         _, result = engine.resolve_pending(state, umpire_dice(dice, seed))  # type: ignore[arg-type]
         if json_:
@@ -180,7 +180,7 @@ def resolve(
         if still_open:
             show(Text(f"note: resolved without {len(still_open)} declaration(s) still open:", style="yellow"))
             for r in still_open:
-                show(Text(f"  - {r.message} ({'; '.join(str(c) for c in r.cites)})"))
+                show(Text(f"  - {r.text()} ({'; '.join(str(c) for c in r.cites)})"))
         return
     if words:
         raise fail(f"unexpected {' '.join(words)!r}: in a game file, just type referee resolve", code=2)
