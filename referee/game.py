@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from referee.dice import Dice, NoDice, Roll
 from referee.errors import IllegalActionError, PositionError, RefereeError
 from referee.files import read_text
+from referee.notation import Grammar
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet, data_root, load_table_set, load_yaml_text
 
@@ -323,6 +324,8 @@ class Engine(ABC, Generic[S, A]):
 
     info: GameInfo
     position_model: type[BaseModel]
+    grammar: Grammar | None = None
+    """The game's notation as data (keywords in three languages, one form per action), if declared."""
 
     # ---- state ------------------------------------------------------------------------------
 
