@@ -17,6 +17,7 @@ from rich.text import Text
 from referee.dice_verify import DiceReport
 from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
 from referee.journal import Entry, Reveal, UndoResult
+from referee.notation import Grammar
 from referee.rulings import Rules, Ruling, Verdict
 from referee.tables import TableView
 
@@ -273,8 +274,9 @@ def record(rec: ActionRecord) -> RenderableType:
     return Group(*parts)
 
 
-def log(entries: Sequence[Entry]) -> RenderableType:
-    """Returns the journal as a table (undone entries struck through)."""
+def log(entries: Sequence[Entry], grammar: Grammar | None = None) -> RenderableType:
+    """Returns the journal as a table (undone entries struck through); with the game's grammar,
+    each action is written in the active language (the journal keeps the canonical notation)."""
     table = Table(show_edge=False, header_style="bold")
     table.add_column("#", justify="right")
     table.add_column("side")
@@ -282,7 +284,8 @@ def log(entries: Sequence[Entry]) -> RenderableType:
     table.add_column("details")
     for e in entries:
         style = "strike dim" if e.undone else ("yellow" if e.kind == "adjust" else "")
-        text = e.text if e.kind != "adjust" else f"adjust {e.text}"
+        said = grammar.say(e.text) if grammar is not None else e.text
+        text = said if e.kind != "adjust" else f"adjust {said}"
         details: list[str] = []
         if e.reason:
             details.append(f"reason: {e.reason}")
