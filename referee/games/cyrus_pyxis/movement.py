@@ -276,8 +276,8 @@ def check_route(ctx: MoveContext) -> Ruling | None:
         needed = measure.to_edge(start, col) + 1
     else:
         needed = measure(start, target)
-    args: dict[str, str | int] = {"legion": lg.name, "start": grid.name(start), "edge": edge_name(lg.side), "needed": needed,
-            "kind": kind_word(state, lg.kind)}
+    args: dict[str, str | int] = {"legion": lg.name, "start": grid.name(start), "edge": edge_name(lg.side),
+                                  "needed": needed, "kind": kind_word(state, lg.kind)}
     if needed > limit:
         if target is None:
             return Ruling.counted(
