@@ -15,7 +15,7 @@ from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, MOVE_STEP, M
 from referee.games.cyrus_pyxis.schemas import PLURAL, SETUP_STEPS, Kind, Legion, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
 from referee.geometry.search import Cell, SearchResult
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 
 MAX_INFANTRY_MOVES = 5  # V: up to five infantry per turn
@@ -49,9 +49,12 @@ def movement_disclosures(state: CyrusState) -> tuple[str, ...]:
     prov = rows[shaky[0]].movement_cost.provenance
     values = {rows[t].movement_cost.value for t in shaky}
     if len(values) == 1 and len(shaky) == len(Terrain):
-        return (f"terrain.yaml: every terrain costs {values.pop()} square to enter ({prov})",)
-    costs = ", ".join(f"{t} {rows[t].movement_cost.value}" for t in shaky)
-    return (f"terrain.yaml: movement cost {costs} ({prov})",)
+        cost = values.pop()
+        return (ngettext("terrain.yaml: every terrain costs {n} square to enter ({provenance})",
+                         "terrain.yaml: every terrain costs {n} squares to enter ({provenance})", cost).format(
+            n=cost, provenance=prov),)
+    costs = ", ".join(f"{_(t.value)} {rows[t].movement_cost.value}" for t in shaky)
+    return (_("terrain.yaml: movement cost {costs} ({provenance})").format(costs=costs, provenance=prov),)
 
 
 @dataclass
