@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
 from referee.errors import TableError
 from referee.geometry.square import SquareGrid
-from referee.i18n import N_
+from referee.i18n import N_, _
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 from vision.layout import MarkerLayout
@@ -118,18 +118,20 @@ class LegionsFile(StrictModel):
     def _check(self) -> LegionsFile:
         missing = set(Kind) - set(self.kinds)
         if missing:
-            raise ValueError(f"kinds: missing {', '.join(sorted(missing))}")
+            raise ValueError(_("kinds: missing {kinds}").format(kinds=", ".join(sorted(missing))))
         for attr in ("name", "short"):
             seen: set[str] = set()
             for row in self.legions:
                 key = fold(getattr(row, attr))
                 if key in seen:
-                    raise ValueError(f"legions: two legions share the {attr} {getattr(row, attr)!r}")
+                    raise ValueError(_("legions: two legions share the {field} {value!r}").format(
+                        field=attr, value=getattr(row, attr)))
                 seen.add(key)
         for side in Side:
             kings = [r.name for r in self.legions if r.side is side and r.kind is Kind.KING]
             if len(kings) != 1:
-                raise ValueError(f"legions: the {side} side needs exactly one king, has {len(kings)}")
+                raise ValueError(_("legions: the {side} side needs exactly one king, has {n}").format(
+                    side=_(side.value), n=len(kings)))
         return self
 
 
@@ -180,7 +182,7 @@ class TerrainFile(StrictModel):
     def _check(self) -> TerrainFile:
         missing = set(Terrain) - set(self.terrain)
         if missing:
-            raise ValueError(f"missing terrain {', '.join(sorted(missing))}")
+            raise ValueError(_("missing terrain {terrains}").format(terrains=", ".join(sorted(missing))))
         return self
 
 
@@ -317,18 +319,19 @@ def load_tables(ts: TableSet) -> CyrusTables:
     for n, v in enumerate(value_rows, start=1):
         if (v.kind, v.versus) in values:
             where = f"row {n} ({v.kind})"
-            raise TableError(ts.label("combat_values.csv"), where, f"{v.kind} vs {v.versus} is listed twice")
+            raise TableError(ts.label("combat_values.csv"), where, _("{kind} vs {versus} is listed twice").format(
+                kind=v.kind, versus=v.versus))
         values[(v.kind, v.versus)] = v
     for kind in Kind:
         has_any = (kind, "any") in values
         has_pair = (kind, "foot") in values and (kind, "mounted") in values
         if not has_any and not has_pair:
-            problem = f"no value for {kind} (need 'any', or 'foot' and 'mounted')"
+            problem = _("no value for {kind} (need 'any', or 'foot' and 'mounted')").format(kind=kind)
             raise TableError(ts.label("combat_values.csv"), "kind", problem)
     movement = {m.kind: m for m in move_rows}
     for kind in Kind:
         if kind not in movement:
-            raise TableError(ts.label("movement.csv"), "kind", f"no allowance for {kind}")
+            raise TableError(ts.label("movement.csv"), "kind", _("no allowance for {kind}").format(kind=kind))
     _check_bands(ts.label("combat_results.csv"), result_rows)
     legions = tuple(
         Legion(LegionId(r.name), r.short, r.side, r.kind, legions_file.kinds[r.kind].mounted)
@@ -354,11 +357,14 @@ def _check_bands(label: str, rows: list[ResultRow]) -> None:
     for n, row in enumerate(rows, start=1):
         lo, hi = row.min_difference, row.max_difference
         if lo is not None and hi is not None and lo > hi:
-            raise TableError(label, f"row {n}", f"min_difference {lo} is above max_difference {hi}")
+            raise TableError(label, f"row {n}", _("min_difference {lo} is above max_difference {hi}").format(
+                lo=lo, hi=hi))
     for d in range(-30, 31):
         hits = [n for n, row in enumerate(rows, start=1) if row.covers(d)]
         if len(hits) != 1:
-            problem = "no band covers" if not hits else f"rows {hits} all cover"
-            raise TableError(label, "difference", f"{problem} a difference of {d:+d}")
+            if not hits:
+                raise TableError(label, "difference", _("no band covers a difference of {d}").format(d=f"{d:+d}"))
+            raise TableError(label, "difference", _("rows {rows} all cover a difference of {d}").format(
+                rows=hits, d=f"{d:+d}"))
     if not any(r.min_difference is None for r in rows) or not any(r.max_difference is None for r in rows):
-        raise TableError(label, "difference", "the lowest and highest bands must be open-ended (empty bound)")
+        raise TableError(label, "difference", _("the lowest and highest bands must be open-ended (empty bound)"))
