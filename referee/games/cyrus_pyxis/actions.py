@@ -185,8 +185,9 @@ def _legion(state: CyrusState, word: str) -> str:
     try:
         return state.tables.legion(word).name
     except UnknownNameError as exc:
-        if not exc.suggestions:
-            raise UnknownNameError(_("legion or action"), word, GRAMMAR.close(word)) from None
+        close = GRAMMAR.close(word)
+        if close or not exc.suggestions:
+            raise UnknownNameError(_("legion or action"), word, [*exc.suggestions, *close][:4]) from None
         raise
 
 
@@ -225,6 +226,8 @@ def parse_action(state: CyrusState, text: str) -> CyrusAction:
         return PlaceTerrain(terrain="forest" if head == "forest" else "hill", cell=_cell(state, words[1]))
     if head in ("place", "move"):
         words = words[1:]
+    elif head is None and len(words) != 2:
+        _legion(state, words[0])  # an unknown first word: "did you mean" a legion or a keyword
     if len(words) != 2:
         raise NotationError(
             _("{text!r}: write 'LEGION CELL' (e.g. '{move}'), '{support}', '{done}' or '{resolve}'").format(

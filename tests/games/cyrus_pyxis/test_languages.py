@@ -90,6 +90,12 @@ def test_parse_errors_speak_the_language_and_suggest_its_words() -> None:
     with language("fr"), pytest.raises(UnknownNameError) as unknown:
         ENGINE.parse(setup_state(), "forêtt C5")
     assert "forêt" in unknown.value.suggestions and "légion ou action" in str(unknown.value)
+    with language("it"), pytest.raises(UnknownNameError) as typo:
+        ENGINE.parse(position(**PLAY), "fien")
+    assert "fine" in typo.value.suggestions
+    with language("fr"), pytest.raises(UnknownNameError) as typo:
+        ENGINE.parse(position(**PLAY), "soutein Messène Athéna")
+    assert "soutien" in typo.value.suggestions
     with language("it"), pytest.raises(NotationError) as wrong:
         ENGINE.parse(position(**PLAY), "supporto Messène")
     assert "scrivi 'supporto ARCHER LEGION'" in str(wrong.value)
