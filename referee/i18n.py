@@ -28,8 +28,6 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-from referee.errors import UnknownNameError
-
 __all__ = ["LANGUAGES", "N_", "_", "choose", "current", "language", "ngettext", "translations", "use"]
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
@@ -53,6 +51,8 @@ def parse_language(text: str) -> str:
     Raises:
         UnknownNameError: not a language the referee speaks; suggests the closest.
     """
+    from referee.errors import UnknownNameError  # errors say their words through this module
+
     key = text.strip().lower()
     names = {"english": "en", "anglais": "en", "inglese": "en", "french": "fr", "français": "fr",
              "francais": "fr", "francese": "fr", "italian": "it", "italien": "it", "italiano": "it"}

@@ -164,7 +164,7 @@ def command() -> Command:
 
     from referee.i18n import _
 
-    setattr(typer.core, "_", _)  # typer's own headings ("Options", "Commands") follow the language
+    typer.core._ = _  # type: ignore[attr-defined]  # typer's own headings follow the language
     root = typer.main.get_command(app)
     for _path, cmd in walk(root):
         for attr, text, owner in list(helps(cmd)):

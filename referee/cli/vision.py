@@ -152,7 +152,7 @@ def capture(
     start = time.perf_counter()
     answers = _parse_answers(answer)
     if position is not None:
-        engine, state, _ = load_position(_game_of_position(position, game), position, tables)
+        engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
         if apply:
             raise fail("--apply plays into a game file; with --position nothing is stored", code=2)
         _infer(
@@ -289,7 +289,7 @@ def _play(gf: object, before: GameState, actions: list[str]) -> bool:
             gf.do(text)
             played += 1
     except RefereeError:
-        for _ in range(played):
+        for _turn in range(played):
             gf.undo()
         raise
     return True
@@ -402,7 +402,7 @@ def calibrate(
     from vision.calibrate import calibrate as learn
     from vision.calibration import save_calibration
 
-    engine, state, _ = load_position(_game_of_position(position, game), position, tables)
+    engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
     module = _capture_module(engine)
     board = load_board(engine.info.slug, tables)
     cal = learn(
