@@ -52,6 +52,7 @@ from referee.errors import (
 from referee.files import loads_capped, parse_json, read_text, require_regular
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
+from referee.i18n import N_, _, language
 from referee.rulings import Verdict
 from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_reveal, parse_seal, reveal_text, seal_text
 from referee.tables import TableSet
@@ -404,9 +405,11 @@ def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connec
         if not readonly:
             conn.execute("PRAGMA synchronous=FULL")
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        raise GameFileError(f"{path}: not a referee game file ({_sql_problem(exc)})") from None
+        raise GameFileError(_("{path}: not a referee game file ({problem})").format(
+            path=path, problem=_sql_problem(exc))) from None
     except sqlite3.Error as exc:
-        raise GameFileError(f"{path}: cannot open game file ({_sql_problem(exc)})") from None
+        raise GameFileError(_("{path}: cannot open game file ({problem})").format(
+            path=path, problem=_sql_problem(exc))) from None
     return conn
 
 
@@ -552,7 +555,8 @@ class GameFile:
             raise GameFileError(f"{path}: {exc}") from None
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             conn.close()
-            raise GameFileError(f"{path}: damaged or not a game file ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: damaged or not a game file ({problem})").format(
+                path=path, problem=_sql_problem(exc))) from None
         except BaseException:
             conn.close()
             raise
@@ -564,16 +568,16 @@ class GameFile:
             for t, n in conn.execute("SELECT type, name FROM sqlite_master WHERE name IN ('meta', 'seeds', 'journal')")
         }
         if kinds.get("meta") != "table":
-            raise _Bad("", "not a referee game file (no meta table)")
+            raise _Bad("", _("not a referee game file (no meta table)"))
         meta: dict[str, str] = {}
         for key, value in conn.execute("SELECT key, value FROM meta"):
             meta[str(_text(key, "meta", "key"))] = str(_text(value, f"meta {key!r}", "value"))
         fmt = meta.get("format")
         if fmt in OLD_FORMATS:
-            raise _Bad("", f"made by an older referee ({fmt}, without the journal chain), so it cannot be "
-                           "checked; read it with that version, or start a new game")
+            raise _Bad("", _("made by an older referee ({format}, without the journal chain), so it cannot be "
+                             "checked; read it with that version, or start a new game").format(format=fmt))
         if fmt != FORMAT:
-            raise _Bad("", f"not a referee game file (format {fmt!r})")
+            raise _Bad("", _("not a referee game file (format {format})").format(format=repr(fmt)))
         for table, cols in _COLUMNS.items():
             if table not in kinds:
                 raise _Bad("", f"the {table} table is missing")
@@ -592,7 +596,7 @@ class GameFile:
         try:
             self.game: AnyEngine = find_game(meta["slug"])
         except RefereeError:
-            raise _Bad("meta slug", f"unknown game {meta['slug'][:64]!r}") from None
+            raise _Bad("meta slug", _("unknown game {name}").format(name=repr(meta["slug"][:64]))) from None
         if not re.fullmatch(r"[0-9]{1,13}", meta["next_roll_index"]):
             raise _Bad("meta next_roll_index", "not a whole number up to 10^12")
         self.next_roll_index = int(meta["next_roll_index"])
@@ -665,7 +669,8 @@ class GameFile:
         except sqlite3.Error as exc:
             conn.close()
             _remove(path)
-            raise GameFileError(f"{path}: cannot create game file ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: cannot create game file ({problem})").format(
+                path=path, problem=_sql_problem(exc))) from None
         return cls(path, conn)
 
     @classmethod
@@ -680,10 +685,12 @@ class GameFile:
         except InputFileError as exc:
             raise GameFileError(str(exc)) from None
         if not there:
-            raise GameFileError(f"{path}: no game file here (start one with: referee new GAME --file {path})")
+            raise GameFileError(_("{path}: no game file here (start one with: referee new GAME --file {path})").format(
+                path=path))
         readonly = not _writable(path)
         if readonly and _is_wal(path):
-            raise GameFileError(f"{path} is read-only (and in SQLite's WAL mode, which needs writing to read)")
+            raise GameFileError(_("{path} is read-only (and in SQLite's WAL mode, which needs writing to read)").format(
+                path=path))
         return cls(path, _connect(path, readonly), readonly)
 
     def close(self) -> None:
@@ -700,7 +707,7 @@ class GameFile:
     def _transaction(self) -> Iterator[Audit]:
         """Locks the file, checks the whole journal (chain and replay), then yields for the writes."""
         if self.readonly:
-            raise GameFileError(f"{self.path} is read-only")
+            raise GameFileError(_("{path} is read-only").format(path=self.path))
         try:
             # rollback-journal mode: nothing is left beside the file once a write is over (a file
             # switched to WAL by another program is switched back before our first write)
@@ -708,12 +715,14 @@ class GameFile:
             if mode is None or bytes(mode[0]).lower() != b"delete":
                 mode = self.conn.execute("PRAGMA journal_mode=DELETE").fetchone()
                 if mode is None or bytes(mode[0]).lower() != b"delete":
-                    raise GameFileError(f"{self.path}: cannot leave SQLite's WAL mode (is another program using it?)")
+                    raise GameFileError(_("{path}: cannot leave SQLite's WAL mode (is another program "
+                                          "using it?)").format(path=self.path))
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise self._write_error(exc) from None
         except (sqlite3.Error, UnicodeDecodeError) as exc:
-            raise GameFileError(f"{self.path}: cannot lock game file ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: cannot lock game file ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
         try:
             audit = self._audit()
             self.state()
@@ -723,7 +732,8 @@ class GameFile:
             raise self._write_error(exc) from None
         except UnicodeDecodeError as exc:  # SQLite's messages may quote damaged bytes
             self._rollback()
-            raise GameFileError(f"{self.path}: damaged ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: damaged ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
         except BaseException:
             self._rollback()
             raise
@@ -740,8 +750,9 @@ class GameFile:
     def _write_error(self, exc: Exception) -> GameFileError:
         text = str(exc).lower()
         if "readonly" in text or "read-only" in text:
-            return GameFileError(f"{self.path} is read-only")
-        return GameFileError(f"{self.path}: cannot write game file ({_sql_problem(exc)})")
+            return GameFileError(_("{path} is read-only").format(path=self.path))
+        return GameFileError(_("{path}: cannot write game file ({problem})").format(
+            path=self.path, problem=_sql_problem(exc)))
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -753,7 +764,8 @@ class GameFile:
             last, undone = self.conn.execute(query).fetchone()
             return version, int(last), int(undone)
         except (sqlite3.Error, TypeError, ValueError) as exc:
-            raise GameFileError(f"{self.path}: cannot read the journal ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: cannot read the journal ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
 
     def _audit(self) -> Audit:
         """Returns the checked journal (cached until the file changes).
@@ -902,7 +914,7 @@ class GameFile:
             state = self.state()
             if adjust_reason is not None:
                 if not adjust_reason.strip():
-                    raise UndoError("an override needs a reason: --reason \"...\"")
+                    raise UndoError(_("an override needs a reason: --reason \"...\""))
                 action = game.parse_adjust(state, text)
             else:
                 action = game.parse(state, text)
@@ -946,26 +958,33 @@ class GameFile:
         """
         with self._transaction() as audit:
             if not audit.active:
-                raise UndoError("nothing to undo")
+                raise UndoError(_("nothing to undo"))
             target = audit.entries[audit.active[-1] - 1]
-            reasons: list[str] = []
+            # (template, its words): kept in English in the journal, said in the reader's language
+            reasons: list[tuple[str, str]] = []
             if target.rolls:
                 rolled = "; ".join(f"{r.purpose} {'+'.join(map(str, r.faces))}" for r in target.rolls)
-                reasons.append(f"it rolled dice ({rolled})")
+                reasons.append((N_("it rolled dice ({detail})"), rolled))
             if audit.revealed and target.seq < max(audit.revealed.values()):
-                reasons.append("the dice seed was revealed after it")
+                reasons.append((N_("the dice seed was revealed after it"), ""))
             assert target.record is not None  # checked by the audit
-            opened = [e.message for e in target.record.events if e.code == REVEALED]
+            opened = [e for e in target.record.events if e.code == REVEALED]
             if opened:
-                reasons.append(f"it revealed a secret ({'; '.join(opened)})")
+                with language("en"):
+                    english = "; ".join(e.text() for e in opened)
+                reasons.append((N_("it revealed a secret ({detail})"), english))
             if reasons and not force:
+                if opened:
+                    reasons[-1] = (reasons[-1][0], "; ".join(e.text() for e in opened))
+                said = _(" and ").join(_(t).format(detail=d) for t, d in reasons)
                 raise UndoError(
-                    f"undoing {target.text!r} is refused: {' and '.join(reasons)}; "
-                    "add --force to take it back anyway (the forced undo is logged)"
+                    _("undoing {action} is refused: {reasons}; "
+                      "add --force to take it back anyway (the forced undo is logged)").format(
+                          action=repr(target.text), reasons=said)
                 )
             forced = bool(reasons)
             self._append(audit, "undo", f"undo {target.text}", side=target.side, refers=target.seq, forced=forced,
-                         reason="; ".join(reasons) or None)
+                         reason="; ".join(t.format(detail=d) for t, d in reasons) or None)
             self.conn.execute("UPDATE journal SET undone = 1 WHERE seq = ?", (target.seq,))
         self._cache = None
         return UndoResult(kind="undo", target=target, forced=forced)
@@ -979,7 +998,7 @@ class GameFile:
         """
         with self._transaction() as audit:
             if not audit.redoable:
-                raise UndoError("nothing to redo (a new action was played after the undo, or nothing was undone)")
+                raise UndoError(_("nothing to redo (a new action was played after the undo, or nothing was undone)"))
             target = audit.entries[audit.redoable[-1] - 1]
             self._replay(audit.entries, also=target.seq)  # the redone entry must replay to its recorded hash
             self._append(audit, "redo", f"redo {target.text}", side=target.side, refers=target.seq)
@@ -1033,10 +1052,11 @@ class GameFile:
         try:
             made = Seal.make(owner, label, secret, salt)  # type: ignore[arg-type]  # checked by canonical()
         except (TypeError, ValueError) as exc:
-            raise NotationError(f"the secret cannot be sealed: {str(exc)[:160]}") from None
+            raise NotationError(_("the secret cannot be sealed: {problem}").format(problem=str(exc)[:160])) from None
         text = seal_text(made.public)
         if parse_seal(text) != made.public:
-            raise NotationError(f"owner and label are one word each: {owner!r} {label!r}")
+            raise NotationError(_("owner and label are one word each: {owner} {label}").format(
+                owner=repr(owner), label=repr(label)))
         return self.do(text, private=made)
 
     def reveal_secret(self, owner: str, label: str, claimed: object = None) -> ActionRecord:
@@ -1057,13 +1077,15 @@ class GameFile:
         public = matching[-1]
         stored = {s.public.digest: s for s in self.secrets(owner)}.get(public.digest)
         if stored is None:
-            raise GameFileError(f"{self.path}: the salt of {owner}'s {label} is not in this file "
-                                "(imported without its owner's secrets)")
+            raise GameFileError(_("{path}: the salt of {owner}'s {label} is not in this file "
+                                  "(imported without its owner's secrets)").format(path=self.path, owner=owner,
+                                                                                 label=label))
         secret = stored.secret if claimed is None else claimed
         try:
             text = reveal_text(owner, label, stored.salt, secret)  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
-            raise NotationError(f"the claimed secret is not plain data: {str(exc)[:160]}") from None
+            raise NotationError(_("the claimed secret is not plain data: {problem}").format(
+                problem=str(exc)[:160])) from None
         try:
             return self.do(text)
         except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
@@ -1302,15 +1324,16 @@ def _check_target(path: Path, force: bool) -> None:
     try:
         there = require_regular(path, what="game file", missing_ok=True)
     except InputFileError as exc:
-        hint = "; --force replaces only a file" if force else ""
+        hint = "; " + _("--force replaces only a file") if force else ""
         raise GameFileError(f"{exc}{hint}") from None
     if there and not force:
-        raise GameFileError(f"{path}: a file is already there; pick another --file or add --force")
+        raise GameFileError(_("{path}: a file is already there; pick another --file or add --force").format(path=path))
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise GameFileError(f"{path}: the folder {folder} does not exist")
+        raise GameFileError(_("{path}: the folder {folder} does not exist").format(path=path, folder=folder))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise GameFileError(f"{folder} is read-only: cannot create {path.name} there")
+        raise GameFileError(_("{folder} is read-only: cannot create {name} there").format(
+            folder=folder, name=path.name))
 
 
 def _temp_beside(path: Path) -> Path:
@@ -1329,7 +1352,8 @@ def _install(tmp: Path, path: Path) -> None:
     try:
         os.replace(tmp, path)
     except OSError as exc:
-        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+        raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
 
 
 def install_copy(src: Path, path: Path) -> None:
@@ -1353,7 +1377,8 @@ def write_beside(path: Path, data: bytes) -> None:
         try:
             path.write_bytes(data)
         except OSError as exc:
-            raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+            raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
         return
     _check_target(path, force=True)
     tmp = _temp_beside(path)
@@ -1365,7 +1390,8 @@ def write_beside(path: Path, data: bytes) -> None:
         _install(tmp, path)
     except OSError as exc:
         _remove(tmp)
-        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+        raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
     except BaseException:
         _remove(tmp)
         raise
