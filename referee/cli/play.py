@@ -29,7 +29,7 @@ def play(
         Path | None, typer.Argument(readable=False, help="Game file (else $REFEREE_FILE, else ./game.referee).")
     ] = None,
 ) -> None:
-    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, quit)."""
+    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit)."""
     from referee.journal import GameFile
 
     path = file or Path(os.environ.get("REFEREE_FILE", "game.referee"))
