@@ -59,7 +59,7 @@ def parse_language(text: str) -> str:
     found = names.get(key) or _from_locale(key)
     if found is None:
         close = difflib.get_close_matches(key, [*LANGUAGES, *names], n=2, cutoff=0.5)
-        raise UnknownNameError("language", text, [names.get(c, c) for c in close] or LANGUAGES)
+        raise UnknownNameError("language", text, list(dict.fromkeys(names.get(c, c) for c in close)) or LANGUAGES)
     return found
 
 
