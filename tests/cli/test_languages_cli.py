@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import walk
-from referee.i18n import _, language
+from referee.i18n import language
 
 from .conftest import SETUP, Referee
 
