@@ -320,8 +320,8 @@ def _ascii(text: str) -> str:
     characters outside ASCII as ``?``."""
     import unicodedata
 
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return plain.encode("ascii", "replace").decode()
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return folded.encode("ascii", "replace").decode()
 
 
 def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], str]]:

@@ -217,7 +217,7 @@ def _render_dice(ok: int) -> str:
 
 def test_shell_help_and_lang_command(tmp_path: Path) -> None:
     assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
-    script = "lang fr\nhelp\nundo\nlang it\nredo\nredo\nlang xx\nlang\nquit\n"
+    script = "lang fr\nhelp\nundo\nlang it\nredo\nredo\nlang xx\nlang\nlog --help\nquit\n"
     result = run("play", cwd=tmp_path, stdin=script)
     assert result.returncode == 0, result.stderr
     out = result.stdout.replace(NBSP, " ")
@@ -229,11 +229,6 @@ def test_shell_help_and_lang_command(tmp_path: Path) -> None:
     assert "niente da ripetere" in result.stderr  # a refusal in Italian
     assert "lingua: it" in out  # 'lang' alone says the current language
     assert "did you mean" not in out and "forse intendevi" in out  # 'lang xx', said in Italian
+    assert "Mostra il registro" in flat(out)  # a command's help page inside the shell, in Italian
     started = run("--lang", "it", "play", cwd=tmp_path, stdin="help\nquit\n")
     assert "Verbi" in started.stdout and "Digitate" in started.stdout
-
-
-def test_the_shell_help_text_of_a_command_follows_the_language(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
-    result = run("play", cwd=tmp_path, stdin="lang it\nlog --help\nquit\n")
-    assert "Mostra il registro" in flat(result.stdout), result.stdout
