@@ -223,6 +223,11 @@ def link(previous: str, entry: Entry) -> str:
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
 
 
+def _row(seq: object) -> str:
+    """Returns where a problem is: ``journal row 7``."""
+    return _("journal row {n}").format(n=seq)
+
+
 class _Bad(Exception):
     """A place and a problem found while checking a game file or an export."""
 
@@ -261,48 +266,53 @@ class Auditor:
             _Bad: the entry does not follow (row named).
         """
         a = self.audit
-        where = f"journal row {entry.seq}"
+        where = _row(entry.seq)
         expected = len(a.entries) + 1
         if entry.seq != expected:
-            raise _Bad(where, f"seq {entry.seq} where {expected} was expected (rows removed, added or reordered)")
+            raise _Bad(where, _("seq {seq} where {expected} was expected (rows removed, added or reordered)").format(
+                seq=entry.seq, expected=expected))
         if link(a.chain, entry) != entry.chain:
-            raise _Bad(where, "its chain hash does not match (the row, or one before it, was altered)")
+            raise _Bad(where, _("its chain hash does not match (the row, or one before it, was altered)"))
         if entry.kind in ("action", "adjust"):
             if entry.record is None or entry.state_hash is None or entry.verdict is None:
-                raise _Bad(where, f"an {entry.kind} without its record, verdict or state hash")
+                raise _Bad(where, _("an {kind} without its record, verdict or state hash").format(kind=entry.kind))
             if entry.record.rolls != entry.rolls or entry.record.kind != entry.kind:
-                raise _Bad(where, "its rolls or kind differ from its record")
+                raise _Bad(where, _("its rolls or kind differ from its record"))
             if entry.refers is not None or entry.detail is not None:
-                raise _Bad(where, f"an {entry.kind} that refers to another row")
+                raise _Bad(where, _("an {kind} that refers to another row").format(kind=entry.kind))
             a.active.append(entry.seq)
             a.redoable.clear()
         else:
             if entry.rolls:
-                raise _Bad(where, f"a {entry.kind} entry with dice rolls")
+                raise _Bad(where, _("a {kind} entry with dice rolls").format(kind=entry.kind))
             if entry.kind == "undo":
                 if not a.active or entry.refers != a.active[-1]:
-                    raise _Bad(where, f"an undo of row {entry.refers}, which was not the last action in play")
+                    raise _Bad(where, _("an undo of row {refers}, which was not the last action in play").format(
+                        refers=entry.refers))
                 a.redoable.append(a.active.pop())
             elif entry.kind == "redo":
                 if not a.redoable or entry.refers != a.redoable[-1]:
-                    raise _Bad(where, f"a redo of row {entry.refers}, which was not the last action undone")
+                    raise _Bad(where, _("a redo of row {refers}, which was not the last action undone").format(
+                        refers=entry.refers))
                 a.active.append(a.redoable.pop())
             elif entry.refers is not None:
-                raise _Bad(where, f"a {entry.kind} entry that refers to another row")
+                raise _Bad(where, _("a {kind} entry that refers to another row").format(kind=entry.kind))
             if entry.kind in ("reveal", "note"):
                 self._seed_change(entry, where)
             elif entry.detail is not None:
-                raise _Bad(where, f"a {entry.kind} entry with seed details")
+                raise _Bad(where, _("a {kind} entry with seed details").format(kind=entry.kind))
         for roll in entry.rolls:
             if roll.source != "digital":
                 if roll.index is not None or roll.epoch is not None:
-                    raise _Bad(where, "a physical roll with a digital roll number or seed")
+                    raise _Bad(where, _("a physical roll with a digital roll number or seed"))
                 continue
             if roll.index != a.next_index:
-                raise _Bad(where, f"digital roll number {roll.index} where {a.next_index} was due "
-                                  "(a roll removed, moved, reused or relabelled)")
+                raise _Bad(where, _("digital roll number {index} where {due} was due "
+                                    "(a roll removed, moved, reused or relabelled)").format(index=roll.index,
+                                                                                             due=a.next_index))
             if roll.epoch != a.epoch:
-                raise _Bad(where, f"a roll from seed {roll.epoch} while seed {a.epoch} was the one in use")
+                raise _Bad(where, _("a roll from seed {epoch} while seed {epoch2} was the one in use").format(
+                    epoch=roll.epoch, epoch2=a.epoch))
             a.next_index += 1
             self.rolls_in_epoch += 1
         a.chain = entry.chain
@@ -314,19 +324,22 @@ class Auditor:
         d = entry.detail
         if d is None:
             if entry.kind == "reveal":
-                raise _Bad(where, "a reveal without its seed details")
+                raise _Bad(where, _("a reveal without its seed details"))
             return
         if entry.kind == "reveal":
             if d.revealed_epoch != a.epoch:
-                raise _Bad(where, f"reveals seed {d.revealed_epoch} while seed {a.epoch} was the one in use")
+                raise _Bad(where, _("reveals seed {revealed_epoch} while seed {epoch} was the one in use").format(
+                    revealed_epoch=d.revealed_epoch, epoch=a.epoch))
             if d.revealed_rolls != self.rolls_in_epoch:
-                raise _Bad(where, f"says {d.revealed_rolls} digital roll(s) came from seed {a.epoch}; "
-                                  f"the journal holds {self.rolls_in_epoch}")
+                raise _Bad(where, _("says {said} digital roll(s) came from seed {epoch}; "
+                                    "the journal holds {held}").format(
+                    said=d.revealed_rolls, epoch=a.epoch, held=self.rolls_in_epoch))
             a.revealed[a.epoch] = entry.seq
         elif d.revealed_epoch is not None or d.revealed_rolls is not None:
-            raise _Bad(where, "a note that reveals a seed")
+            raise _Bad(where, _("a note that reveals a seed"))
         if d.next_epoch != a.epoch + 1:
-            raise _Bad(where, f"commits seed {d.next_epoch} after seed {a.epoch}")
+            raise _Bad(where, _("commits seed {next_epoch} after seed {epoch}").format(
+                next_epoch=d.next_epoch, epoch=a.epoch))
         a.epoch = d.next_epoch
         self.rolls_in_epoch = 0
 
@@ -342,16 +355,18 @@ class Auditor:
         in_play = set(a.active)
         for entry in a.entries:
             if entry.kind in ("action", "adjust") and entry.undone != (entry.seq not in in_play):
-                state = "marked undone" if entry.undone else "in play"
-                raise _Bad(f"journal row {entry.seq}", f"{state}, but its undo and redo entries say otherwise")
+                state = _("marked undone") if entry.undone else _("in play")
+                raise _Bad(_row(entry.seq), _("{state}, but its undo and redo entries say otherwise").format(
+                    state=state))
             if entry.kind not in ("action", "adjust") and entry.undone:
-                raise _Bad(f"journal row {entry.seq}", f"a {entry.kind} entry marked undone")
+                raise _Bad(_row(entry.seq), _("a {kind} entry marked undone").format(kind=entry.kind))
         if next_roll_index != a.next_index:
-            raise _Bad("next_roll_index", f"{next_roll_index}, but the journal's digital rolls end at "
-                                          f"{a.next_index - 1}")
+            raise _Bad("next_roll_index", _("{index}, but the journal's digital rolls end at {last}").format(
+                index=next_roll_index, last=a.next_index - 1))
         if [s.epoch for s in seeds] != list(range(a.epoch + 1)):
-            found = ", ".join(str(s.epoch) for s in seeds) or "none"
-            raise _Bad("seeds", f"epochs {found}; the journal commits to epochs 0 to {a.epoch}")
+            found = ", ".join(str(s.epoch) for s in seeds) or _("none")
+            raise _Bad("seeds", _("epochs {found}; the journal commits to epochs 0 to {epoch}").format(
+                found=found, epoch=a.epoch))
         commitments = {0: seeds[0].commitment}
         created = {0: 0}
         for e in a.entries:
@@ -361,18 +376,18 @@ class Auditor:
         for s in seeds:
             where = f"seeds epoch {s.epoch}"
             if s.commitment != commitments[s.epoch]:
-                raise _Bad(where, "its commitment is not the one the journal announced (replaced)")
+                raise _Bad(where, _("its commitment is not the one the journal announced (replaced)"))
             if s.created_seq != created[s.epoch] or s.revealed_seq != a.revealed.get(s.epoch):
-                raise _Bad(where, "its created or revealed row differs from the journal's")
+                raise _Bad(where, _("its created or revealed row differs from the journal's"))
             current = s.epoch == a.epoch
             seed = secret if current and file else s.seed
             if s.revealed_seq is not None or (current and file):
                 if seed is None:
-                    raise _Bad(where, "the seed is missing")
+                    raise _Bad(where, _("the seed is missing"))
                 if commitment(bytes.fromhex(seed)) != s.commitment:
-                    raise _Bad(where, "the seed does not match its commitment")
+                    raise _Bad(where, _("the seed does not match its commitment"))
             elif s.seed is not None:
-                raise _Bad(where, "a seed that was never revealed")
+                raise _Bad(where, _("a seed that was never revealed"))
         return a
 
 
@@ -442,13 +457,13 @@ def _text(value: object, where: str, name: str, optional: bool = False) -> str |
     if value is None:
         if optional:
             return None
-        raise _Bad(where, f"{name} is missing (NULL)")
+        raise _Bad(where, _("{name} is missing (NULL)").format(name=name))
     if isinstance(value, bytes):
         try:
             return value.decode("utf-8")
         except UnicodeDecodeError:
-            raise _Bad(where, f"{name} is not UTF-8 text") from None
-    raise _Bad(where, f"{name} is {type(value).__name__}, not text")
+            raise _Bad(where, _("{name} is not UTF-8 text").format(name=name)) from None
+    raise _Bad(where, _("{name} is {type}, not text").format(name=name, type=type(value).__name__))
 
 
 def _int(value: object, where: str, name: str, optional: bool = False) -> int | None:
@@ -457,7 +472,7 @@ def _int(value: object, where: str, name: str, optional: bool = False) -> int | 
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     found = "missing (NULL)" if value is None else ("text" if isinstance(value, bytes) else type(value).__name__)
-    raise _Bad(where, f"{name} is {found}, not a whole number")
+    raise _Bad(where, _("{name} is {found}, not a whole number").format(name=name, found=found))
 
 
 def _model_error(exc: ValidationError) -> str:
@@ -474,11 +489,11 @@ def _json_column(label: str, where: str, name: str, text: str) -> object:
     try:
         return loads_capped(text)
     except json.JSONDecodeError as exc:
-        raise _Bad(where, f"{name}: not valid JSON ({exc.msg})") from None
+        raise _Bad(where, _("{name}: not valid JSON ({msg})").format(name=name, msg=exc.msg)) from None
     except RecursionError:
-        raise _Bad(where, f"{name}: nested too deep") from None
+        raise _Bad(where, _("{name}: nested too deep").format(name=name)) from None
     except ValueError as exc:
-        raise _Bad(where, f"{name}: not valid JSON ({exc})") from None
+        raise _Bad(where, _("{name}: not valid JSON ({exc})").format(name=name, exc=exc)) from None
 
 
 _ROLLS = TypeAdapter(tuple[Roll, ...])
@@ -492,7 +507,7 @@ def _entry_from_row(label: str, row: Sequence[object]) -> Entry:
         _Bad: the row cannot be an entry.
     """
     seq = _int(row[0], "journal row ?", "seq")
-    where = f"journal row {seq}"
+    where = _row(seq)
     cols = _COLUMNS["journal"]
     texts: dict[str, str | None] = {}
     required = ("kind", "text", "rolls", "time", "chain")
@@ -500,7 +515,7 @@ def _entry_from_row(label: str, row: Sequence[object]) -> Entry:
         texts[cols[i]] = _text(row[i], where, cols[i], optional=cols[i] not in required)
     ints = {cols[i]: _int(row[i], where, cols[i], optional=cols[i] == "refers") for i in (11, 12, 13)}
     if ints["undone"] not in (0, 1) or ints["forced"] not in (0, 1):
-        raise _Bad(where, "undone and forced are 0 or 1")
+        raise _Bad(where, _("undone and forced are 0 or 1"))
     try:
         data: dict[str, object] = {
             "seq": seq, "kind": texts["kind"], "side": texts["side"], "text": texts["text"],
@@ -847,15 +862,17 @@ class GameFile:
                 state = game.apply(state, action, ReplayDice(entry.rolls)).state
                 replayed = game.state_hash(state)
             except RefereeError as exc:
-                problem = f"journal row {entry.seq}: {entry.text!r} no longer replays ({exc})"
-                raise GameFileError(f"{self.path}: {problem}") from None
+                problem = _("{text} no longer replays ({problem})").format(text=repr(entry.text), problem=exc)
+                raise GameFileError(f"{self.path}: {_row(entry.seq)}: {problem}") from None
             except Exception as exc:  # the file is data: whatever it makes the engine do is its fault
-                problem = f"journal row {entry.seq}: {entry.text!r} does not replay ({type(exc).__name__})"
-                raise GameFileError(f"{self.path}: {problem}") from None
+                problem = _("{text} does not replay ({problem})").format(text=repr(entry.text),
+                                                                           problem=type(exc).__name__)
+                raise GameFileError(f"{self.path}: {_row(entry.seq)}: {problem}") from None
             if replayed != entry.state_hash:
                 raise GameFileError(
-                    f"{self.path}: journal row {entry.seq}: {entry.text!r} replays to a different state "
-                    "(the file or the engine changed)"
+                    f"{self.path}: {_row(entry.seq)}: "
+                    + _("{text} replays to a different state (the file or the engine changed)").format(
+                        text=repr(entry.text))
                 )
         return state
 
@@ -1246,7 +1263,8 @@ class GameFile:
         self._cache = None
         self._audit()
         if self.game.state_hash(self.state()) != export.state_hash:
-            raise GameFileError(f"{label}: the journal replays to a different state than exported")
+            raise GameFileError(_("{label}: the journal replays to a different state than exported").format(
+                label=label))
 
     # ---- dice verification ------------------------------------------------------------------
 

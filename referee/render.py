@@ -164,18 +164,19 @@ def _hex_lines(view: BoardView) -> list[Text]:
 
 def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     """Returns the key under the board: terrain marks, cell marks, side marks, links."""
-    terrain = "   ".join(f"{style.mark} {style.label or name}" for name, style in view.terrain.items())
-    kinds = "".join(f"   {m.symbol} {m.label}" for m in view.marks.values()) if marks else ""
+    # labels and side names come from the game; a game marks them with N_ so they follow the language
+    terrain = "   ".join(f"{style.mark} {_(style.label or name)}" for name, style in view.terrain.items())
+    kinds = "".join(f"   {m.symbol} {_(m.label)}" for m in view.marks.values()) if marks else ""
     out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain + kinds), style="dim")]
     if view.side_marks:
-        sides = "   ".join(f"{mark} {side}" for side, mark in view.side_marks.items())
+        sides = "   ".join(f"{mark} {_(side)}" for side, mark in view.side_marks.items())
         out.append(Text("   " + _("sides: {sides}   {hidden} face down").format(sides=sides, hidden=HIDDEN),
                         style="dim"))
     links: dict[str, list[str]] = {}
     for link in view.links:
         links.setdefault(link.label, []).append(f"{link.a}–{link.b}")
     for label, pairs in links.items():
-        out.append(Text(f"   {label}: {', '.join(pairs)}", style="dim"))
+        out.append(Text(f"   {_(label)}: {', '.join(pairs)}", style="dim"))
     return out
 
 
@@ -202,7 +203,7 @@ def _legend(view: BoardView) -> RenderableType:
         entries = [item for item in view.legend if item[2] == side]
         colour = hex_colour(view.side_colours[side])
         mark = view.side_marks.get(side, "")
-        col = [Text(mark + side.capitalize(), style=f"bold {colour}")]
+        col = [Text(mark + _(side).capitalize(), style=f"bold {colour}")]
         col += [Text.assemble((mark + short, f"bold white on {colour}"), f" {name}") for short, name, _ in entries]
         columns.append(col)
     depth = max((len(c) for c in columns), default=0)
