@@ -244,7 +244,9 @@ class RulesIndex(BaseModel):
         known = {item.id: item.choice for item in self.interpretations}
         missing = [i for i in idents if i not in known]
         if missing:
-            raise TableError(label, "interpretations", f"missing interpretation {missing[0]!r}")
+            from referee.i18n import _
+
+            raise TableError(label, "interpretations", _("missing interpretation {name}").format(name=repr(missing[0])))
         return {i: known[i] for i in idents}
 
 
@@ -266,7 +268,9 @@ class Rules:
 
         found = self.index.sections.get(section)
         if found is None:
-            raise TableError(f"{self.game}/rules.yaml", "sections", f"no section {section!r}")
+            from referee.i18n import _
+
+            raise TableError(f"{self.game}/rules.yaml", "sections", _("no section {name}").format(name=repr(section)))
         self._cited.add(section)
         return RuleRef(game=self.game, section=section, title=found.title)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from referee.i18n import _
 from vision.errors import VisionError
 
 MAX_SETTINGS_BYTES = 200_000
@@ -307,9 +308,10 @@ class VisionConfig(_Section):
         try:
             data = load_data(path, what="vision settings file", limit=MAX_SETTINGS_BYTES) or {}
         except InputFileError as exc:
-            raise VisionError(f"cannot read vision settings: {exc}") from None
+            raise VisionError(_("cannot read vision settings: {problem}").format(problem=exc)) from None
         if not isinstance(data, dict):
-            raise VisionError(f"{path}: expected a mapping of sections (registration, classify, ...)")
+            raise VisionError(_("{path}: expected a mapping of sections (registration, classify, ...)").format(
+                path=path))
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

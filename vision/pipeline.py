@@ -135,9 +135,12 @@ def read(
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
     if found.method == "two-markers" and reg is found:
+        from referee.i18n import _
+
         raise BoardNotFoundError(
-            f"only markers {found.markers[0]} and {found.markers[1]} are in view and the grid "
-            "lines do not confirm the board; frame the whole board with its four markers"
+            _("only markers {a} and {b} are in view and the grid "
+              "lines do not confirm the board; frame the whole board with its four markers").format(
+                a=found.markers[0], b=found.markers[1])
         )
     warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
     if debug.enabled:
