@@ -61,6 +61,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
 
     info = INFO
     position_model = IliadPosition
+    grammar = act.GRAMMAR
 
     # ---- state ------------------------------------------------------------------------------
 
@@ -467,14 +468,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         return IliadBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
-        return (
-            ("Menelao C14", "set-up: place a counter; in play: move it (attacks are declared with it)"),
-            ("Menelao F7 x Paride", "move and name the enemies attacked (to join an attack, ...)"),
-            ("Diomede x Ettore", "attack from where the counter stands"),
-            ("Teucro shoots Ettore", "an archer shoots (after moving: 'Teucro F7 shoots Ettore')"),
-            ("resolve", "end the move: arrows, then battles and duels (or the hour's duel)"),
-            ("night greek: Patroclo", "the night: revive counters (see referee night)"),
-        )
+        return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
 
 
 def _zone_disclosures(ctx: MoveContext) -> list[str]:

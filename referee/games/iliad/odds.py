@@ -15,7 +15,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from referee.base import fold_words as fold
 from referee.errors import IllegalActionError, NotationError
 from referee.games.iliad import actions as act
 from referee.games.iliad.combat import (
@@ -150,9 +149,8 @@ def odds(state: IliadState, text: str) -> OddsReport:
         IllegalActionError: the combat cannot happen (e.g. heroes on both sides of a battle).
     """
     tokens = act.words_of(text)
-    words = [fold(t) for t in tokens]
-    if any(w in act.SHOOT_WORDS for w in words):
-        split = next(i for i, w in enumerate(words) if w in act.SHOOT_WORDS)
+    if any(act.is_shot(t) for t in tokens):
+        split = next(i for i, t in enumerate(tokens) if act.is_shot(t))
         archer = state.counter(CounterId(act.hero(state, tokens[:split])))
         target = state.counter(CounterId(act.hero(state, tokens[split + 1:])))
         if not archer.archer:
@@ -165,7 +163,7 @@ def odds(state: IliadState, text: str) -> OddsReport:
         lines = tuple(_line(labels[k], dist[k]) for k in ("killed", "wounded", "nothing") if k in dist)
         return OddsReport(kind="shot", attack=text, attackers=(archer.id,), defenders=(target.id,), values=(1, 1),
                           outcomes=lines, provisional=(state.tables.interpretation("second-wound"),))
-    at = next((i for i, w in enumerate(words) if w in act.ATTACK_WORDS), None)
+    at = next((i for i, t in enumerate(tokens) if act.is_attack(t)), None)
     if at is None or at == 0:
         raise NotationError(f"{text!r}: write 'HERO x ENEMY' (several separated by commas) or 'ARCHER shoots ENEMY'")
     left = tokens[:at]
