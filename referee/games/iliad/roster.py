@@ -16,6 +16,7 @@ from pydantic import Field, model_validator
 
 from referee.base import StrictModel, TwoSides, fold_words
 from referee.errors import AmbiguousActionError, UnknownNameError
+from referee.i18n import N_, _
 from referee.rulings import Provenance
 
 CounterId = NewType("CounterId", str)
@@ -34,13 +35,19 @@ class Side(TwoSides):
 
     @property
     def label(self) -> str:
-        """Plural name for messages: Greeks, Trojans."""
-        return "Greeks" if self is Side.GREEK else "Trojans"
+        """Plural name for messages: Greeks, Trojans (English; a message argument, translated
+        when the message is shown)."""
+        return _SIDE_WORDS[self.value][0]
 
     @property
     def adjective(self) -> str:
-        """Greek, Trojan."""
-        return self.value.capitalize()
+        """Greek, Trojan (English; translated when shown)."""
+        return _SIDE_WORDS[self.value][1]
+
+
+_SIDE_WORDS = {"greek": (N_("Greeks"), N_("Greek")), "trojan": (N_("Trojans"), N_("Trojan"))}
+RESULT_WORDS = (N_("nothing"), N_("wounded"), N_("killed"), N_("unhurt"))
+"""Words of duel and shot results, translated when a message shows them."""
 
 
 Result = Literal["nothing", "wounded", "killed"]
@@ -303,8 +310,9 @@ class Roster:
             if len(starts) == 1:
                 return next(iter(starts.values()))
             if starts:
-                options = " or ".join(repr(n) for n in sorted(starts)[:4])
-                raise AmbiguousActionError(f"{name!r} names several heroes: {options}")
+                options = ", ".join(repr(n) for n in sorted(starts)[:4])
+                raise AmbiguousActionError(_("{name} names several heroes: {options}").format(
+                    name=repr(name), options=options))
         close = difflib.get_close_matches(key, list(self.by_alias), n=6, cutoff=0.6)
         names = list(dict.fromkeys(self.by_alias[c].id for c in close))[:3]
         raise UnknownNameError("hero", name, names)
