@@ -21,15 +21,19 @@ from referee.games.iliad.board import Terrain
 from referee.games.iliad.movement import combat_groups
 from referee.games.iliad.roster import Counter, CounterId, Result, Side
 from referee.games.iliad.rules import ARCHERY, BATTLE, CALENDAR, DUEL, TERRAIN
+from referee.games.iliad.sequence import advantage_disclosure
 from referee.games.iliad.state import IliadState, IliadTables
 from referee.geometry.search import Cell
-from referee.rulings import Ruling
+from referee.i18n import N_, _
+from referee.rulings import Arg, RuleRef, Ruling, render
 
 SHOT_KILLS = 6  # Combattimento: arcieri
 SHOT_WOUNDS = 5  # Combattimento: arcieri
 DUEL_THROWS = 3  # Combattimento: duello
 MAX_REROLLS = 50  # interpretation battle-tie (reroll): a bound that is never reached in practice
 
+GOD_ADVANTAGE = N_("god advantage")  # Il calendario: why a value-1 counter doubles
+INSIDE_WALL = N_("inside the wall")  # Movimento: regole particolari: the other reason
 Status = Literal["unhurt", "wounded", "killed"]
 Role = Literal["attacker", "defender"]
 
@@ -84,7 +88,7 @@ def battle_value(state: IliadState, counter: Counter, cell: Cell, role: Role) ->
         return counter.value, []
     reasons: list[str] = []
     if state.favoured() is counter.side:
-        reasons.append("god advantage")
+        reasons.append(GOD_ADVANTAGE)
     if state.wall:
         square = state.tables.board.squares[cell]
         inside = square.camp or square.terrain is Terrain.WALL
@@ -93,7 +97,7 @@ def battle_value(state: IliadState, counter: Counter, cell: Cell, role: Role) ->
         else:
             doubled = counter.side is Side.TROJAN and square.camp
         if doubled:
-            reasons.append("inside the wall")
+            reasons.append(INSIDE_WALL)
     if not reasons:
         return 1, []
     factor = 2 ** len(reasons) if state.tables.choice("doubling-stack") == "stack" else 2
@@ -115,10 +119,16 @@ class ShotResult(BaseModel):
     face: int
     result: Result
 
+    def template(self) -> tuple[str, dict[str, Arg]]:
+        """The message of this arrow: an English template and its arguments."""
+        text = {"killed": N_("{archer} shoots {target}: {face} kills"),
+                "wounded": N_("{archer} shoots {target}: {face} wounds"),
+                "nothing": N_("{archer} shoots {target}: {face} misses")}[self.result]
+        return text, {"archer": self.archer, "target": self.target, "face": self.face}
+
     def summary(self) -> str:
-        """One line for the log."""
-        what = {"killed": "kills", "wounded": "wounds", "nothing": "misses"}[self.result]
-        return f"{self.archer} shoots {self.target}: {self.face} {what}"
+        """One line for the log, in the active language."""
+        return render(*self.template())
 
 
 class ThrowResult(BaseModel):
@@ -147,16 +157,25 @@ class DuelResult(BaseModel):
     throws: tuple[ThrowResult, ...]
     outcome: tuple[Status, Status]
 
-    def summary(self) -> str:
-        """One line for the log."""
+    def template(self) -> tuple[str, dict[str, Arg]]:
+        """The message of this duel: an English template and its arguments (the throws are
+        written in the active language)."""
         steps = "; ".join(
-            f"throw {t.throw} {t.faces[0]}-{t.faces[1]} ({_num(t.totals[0])} v {_num(t.totals[1])}): "
-            + (f"{t.hurt} {t.result}" if t.hurt else "nothing")
+            (_("throw {n} {faces} ({totals}): {hero} {result}") if t.hurt
+             else _("throw {n} {faces} ({totals}): nothing")).format(
+                n=t.throw, faces=f"{t.faces[0]}-{t.faces[1]}", totals=f"{_num(t.totals[0])} v {_num(t.totals[1])}",
+                hero=t.hurt, result=_(t.result))
             for t in self.throws
         )
-        head = "scheduled duel" if self.scheduled else "duel"
-        end = f"{self.attacker} {self.outcome[0]}, {self.defender} {self.outcome[1]}"
-        return f"{head} {self.attacker} ({self.values[0]}) v {self.defender} ({self.values[1]}): {steps} → {end}"
+        text = (N_("scheduled duel {attacker} ({a}) v {defender} ({d}): {throws} → {attacker} {a_end}, {defender} "
+                   "{d_end}") if self.scheduled else
+                N_("duel {attacker} ({a}) v {defender} ({d}): {throws} → {attacker} {a_end}, {defender} {d_end}"))
+        return text, {"attacker": self.attacker, "a": self.values[0], "defender": self.defender, "d": self.values[1],
+                      "throws": steps, "a_end": self.outcome[0], "d_end": self.outcome[1]}
+
+    def summary(self) -> str:
+        """One line for the log, in the active language."""
+        return render(*self.template())
 
 
 class BattleResult(BaseModel):
@@ -174,17 +193,32 @@ class BattleResult(BaseModel):
     winner: Literal["attackers", "defenders"] | None
     eliminated: tuple[str, ...]
 
-    def summary(self) -> str:
-        """One line for the log."""
-        rolls = ", ".join(f"{a}-{d}" for a, d in self.faces)
-        head = (f"battle {', '.join(self.attackers)} ({self.values[0]}) v {', '.join(self.defenders)} "
-                f"({self.values[1]}): dice {rolls}, totals {_num(self.totals[0])} v {_num(self.totals[1])}")
+    def template(self) -> tuple[str, dict[str, Arg]]:
+        """The message of this battle: an English template and its arguments."""
+        args: dict[str, Arg] = {
+            "attackers": ", ".join(self.attackers), "a": self.values[0], "defenders": ", ".join(self.defenders),
+            "d": self.values[1], "dice": ", ".join(f"{a}-{d}" for a, d in self.faces),
+            "ta": _num(self.totals[0]), "td": _num(self.totals[1]),
+        }
         if self.winner is None:
-            return f"{head} → tie, nobody falls"
-        return f"{head} → the {self.winner} win; {', '.join(self.eliminated)} eliminated"
+            return N_("battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v {td} → tie, nobody "
+                      "falls"), args
+        args.update(winner=self.winner, eliminated=", ".join(self.eliminated))
+        return N_("battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v {td} → the {winner} "
+                  "win; {eliminated} eliminated"), args
+
+    def summary(self) -> str:
+        """One line for the log, in the active language."""
+        return render(*self.template())
 
 
 CombatResult = ShotResult | DuelResult | BattleResult
+
+
+def _message(result: CombatResult, cites: tuple[RuleRef, ...]) -> tuple[str, tuple[RuleRef, ...], None, dict[str, Arg]]:
+    """The arguments of :meth:`Ruling.make` for a combat's event (said again in any language)."""
+    template, args = result.template()
+    return template, cites, None, args
 
 
 def _num(x: float) -> str:
@@ -271,8 +305,9 @@ def resolve_move(state: IliadState, dice: Dice) -> Board:
         if not a or not d:
             gone = ", ".join(x for x in (*attackers, *defenders) if x not in board.where)
             board.events.append(Ruling.event(
-                "combat-cancelled", f"{', '.join(attackers)} against {', '.join(defenders)} does not take place: "
-                f"{gone} fell or was carried away before it", (ARCHERY,)))
+                "combat-cancelled", "{attackers} against {defenders} does not take place: {gone} fell or was "
+                "carried away before it", (ARCHERY,), attackers=", ".join(attackers), defenders=", ".join(defenders),
+                gone=gone))
             continue
         if len(a) == 1 and len(d) == 1 and state.counter(a[0]).hero and state.counter(d[0]).hero:
             fight_duel(board, a[0], d[0], dice)
@@ -284,8 +319,8 @@ def resolve_move(state: IliadState, dice: Dice) -> Board:
 
 def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> None:
     if archer not in board.where or target not in board.where:
-        board.events.append(Ruling.event("shot-cancelled", f"{archer}'s shot at {target} is void: one of them "
-                                         "is no longer on the map", (ARCHERY,)))
+        board.events.append(Ruling.event("shot-cancelled", "{archer}'s shot at {target} is void: one of them is no "
+                                         "longer on the map", (ARCHERY,), archer=archer, target=target))
         return
     face = dice.roll(1, 6, f"arrow {archer} → {target}").faces[0]
     result = shot_result(face)
@@ -298,7 +333,7 @@ def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> No
             result = "killed"
     board.results.append(ShotResult(archer=archer, target=target, face=face, result=result))
     board.disclose(board.state.tables.interpretation("archer-line"))
-    board.events.append(Ruling.event(f"arrow-{result}", board.results[-1].summary(), (ARCHERY,)))
+    board.events.append(Ruling.make(f"arrow-{result}", *_message(board.results[-1], (ARCHERY,))))
 
 
 def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dice, scheduled: bool = False) -> None:
@@ -334,7 +369,7 @@ def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dic
     board.results.append(result)
     board.disclose(*roster_disclosure(state, heroes))
     cites = (DUEL, CALENDAR) if scheduled else (DUEL,)
-    board.events.append(Ruling.event("duel", result.summary(), cites))
+    board.events.append(Ruling.make("duel", *_message(result, cites)))
 
 
 def fight_battle(board: Board, attackers: list[CounterId], defenders: list[CounterId], dice: Dice) -> None:
@@ -349,7 +384,7 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
     sums, doubled, halved = (a_sum, d_sum), a_doubled + d_doubled, (a_halved, d_halved)
     faces_list: list[tuple[int, int]] = []
     totals2 = (0, 0)
-    for _ in range(MAX_REROLLS):
+    for _reroll in range(MAX_REROLLS):
         faces = dice.roll(2, 6, f"battle {', '.join(attackers)} v {', '.join(defenders)}").faces
         faces_list.append((faces[0], faces[1]))
         totals2 = (2 * sums[0] + (faces[0] if halved[0] else 2 * faces[0]),
@@ -371,10 +406,9 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
                           totals=(half(totals2[0]), half(totals2[1])), winner=winner, eliminated=tuple(eliminated))
     board.results.append(result)
     if doubled:
-        if any("god" in d for d in doubled):
-            board.disclose(f"calendar.yaml: god advantage day {state.day} hour {state.hour} "
-                           f"({state.tables.calendar.provenance['advantage']})")
-        if any("wall" in d for d in doubled):
+        if any(GOD_ADVANTAGE in d for d in doubled):
+            board.disclose(advantage_disclosure(state))
+        if any(INSIDE_WALL in d for d in doubled):
             board.disclose(state.tables.interpretation("wall-doubling"))
     if any(d.count(",") for d in doubled):
         board.disclose(state.tables.interpretation("doubling-stack"))
@@ -382,7 +416,7 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
     if any(state.counter(x).archer for x in (*attackers, *defenders)):
         board.disclose(state.tables.interpretation("archer-value"))
     cites = (BATTLE, CALENDAR, TERRAIN) if doubled else (BATTLE,)
-    board.events.append(Ruling.event("battle", result.summary(), cites))
+    board.events.append(Ruling.make("battle", *_message(result, cites)))
 
 
 def _side_total(board: Board, group: list[CounterId], role: Role, rule: str) -> tuple[int, list[str], bool]:
@@ -438,6 +472,7 @@ def carry_wounded(board: Board) -> None:
         dest = own if own in free else min(free, key=lambda c: (grid.chebyshev(anchor, c), c))
         board.where[ident] = dest
         board.disclose(state.tables.interpretation("wounded-placement"))
-        board.events.append(Ruling.event("wounded-carried", f"{ident} is carried from {grid.name(here)} to "
-                                         f"{grid.name(dest)} behind the {side.label}' lines", (DUEL,)))
+        board.events.append(Ruling.event("wounded-carried", "{counter} is carried from {start} to {end} behind the "
+                                         "{side}' lines", (DUEL,), counter=ident, start=grid.name(here),
+                                         end=grid.name(dest), side=side.label))
     board.newly_wounded.clear()

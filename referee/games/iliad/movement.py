@@ -39,7 +39,7 @@ from referee.games.iliad.rules import (
 from referee.games.iliad.state import Attack, IliadState, Phase, occupancy
 from referee.geometry.search import Cell, SearchResult
 from referee.i18n import N_
-from referee.rulings import Ruling
+from referee.rulings import Arg, Ruling
 
 RESOLVE_WORD = N_("resolve")
 """The word that resolves a move, as messages show it (translated with them)."""
@@ -391,7 +391,8 @@ def check_route(ctx: MoveContext) -> Ruling | None:
         ("counters-in-the-way", lambda c: open_(c) and c not in occ, lambda c: True),
         ("must-stop", lambda c: open_(c) and c not in occ, lambda c: terrain(c) not in _STOPS),
     )
-    moves = {"counter": ctx.counter.id, "limit": limit, "start": ctx.name(start), "end": ctx.name(target)}
+    moves: dict[str, Arg] = {"counter": ctx.counter.id, "limit": limit, "start": ctx.name(start),
+                             "end": ctx.name(target)}
     for code, enter, go_on in tiers:
         found = grid.search(start, limit, enter, go_on, cost, diag)
         if target in found.distance:
@@ -495,7 +496,7 @@ def check_shot(ctx: MoveContext) -> Ruling | None:
     assert where is not None
     line = shot_line(state, where, at)
     if line is None:
-        args = {"enemy": target, "at": state.name(at), "range": ARCHER_RANGE, "archer": archer.id,
+        args: dict[str, Arg] = {"enemy": target, "at": state.name(at), "range": ARCHER_RANGE, "archer": archer.id,
                 "square": state.name(where)}
         if state.tables.choice("archer-line") != "orthogonal-only":
             return Ruling.violation(

@@ -20,7 +20,7 @@ from referee.games.iliad.rules import CALENDAR, NIGHT, SETUP, TURN, VICTORY
 from referee.games.iliad.state import IliadState, Phase
 from referee.geometry.search import Cell
 from referee.i18n import N_, _
-from referee.rulings import Ruling
+from referee.rulings import Arg, Ruling
 
 RECOVERY = Fraction(2, 3)  # La notte: two thirds of the points lost, rounded up (16 gives 12)
 VICTORY_COUNTERS = 5  # Scopo del gioco: five counters in Troy, or on five ships
@@ -61,7 +61,8 @@ def setup_problem(state: IliadState, counter: CounterId, cell: Cell) -> Ruling |
         free = [x for x in first if x not in state.where.values()]
         left = sum(1 for x in state.tables.roster.side(c.side) if x.id not in state.where)
         if free and left <= len(free):
-            args = {"left": left, "side": c.side.label, "free": len(free), "first": state.name(min(free))}
+            args: dict[str, Arg] = {"left": left, "side": c.side.label, "free": len(free),
+                                    "first": state.name(min(free))}
             if c.side is Side.TROJAN:
                 return Ruling.violation(
                     "fill-citadel-first", "{left} {side} remain for {free} free citadel squares ({first}...); every "
@@ -436,7 +437,8 @@ def apply_night(
     revived = [i for names in chosen.values() for i in names]
     for side, names in chosen.items():
         total = sum(state.counter(i).value for i in names)
-        args = {"side": side.label, "lost": state.points_lost(side), "total": total, "limit": allowance(state, side)}
+        args: dict[str, Arg] = {"side": side.label, "lost": state.points_lost(side), "total": total,
+                                "limit": allowance(state, side)}
         if names:
             events.append(Ruling.event("revived", "the {side} lost {lost} points today and revive {counters} "
                                        "({total} of {limit} points)", (NIGHT,), counters=", ".join(names), **args))

@@ -124,7 +124,7 @@ def test_deployment_table_and_sample_setup_agree() -> None:
         ("rules.yaml", "choice: no-effect\n    options: [no-effect, reroll]",
          "choice: maybe\n    options: [no-effect, reroll]",
          "interpretations.battle-tie.choice: must be one of no-effect, reroll"),
-        ("deployment.yaml", "Ettore: S19", "Ettore: J15", "J15 is not a Trojan start square"),
+        ("deployment.yaml", "Ettore: S19", "Ettore: J15", "J15 is not a start square of the Trojans"),
     ],
 )
 def test_malformed_tables_give_one_line_naming_file_and_field(
