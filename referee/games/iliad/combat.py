@@ -34,6 +34,7 @@ MAX_REROLLS = 50  # interpretation battle-tie (reroll): a bound that is never re
 
 GOD_ADVANTAGE = N_("god advantage")  # Il calendario: why a value-1 counter doubles
 INSIDE_WALL = N_("inside the wall")  # Movimento: regole particolari: the other reason
+WINNER_WORDS = (N_("attackers"), N_("defenders"))  # who wins an open battle, as its message says
 Status = Literal["unhurt", "wounded", "killed"]
 Role = Literal["attacker", "defender"]
 
