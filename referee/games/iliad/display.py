@@ -152,7 +152,7 @@ def status_lines(s: IliadState) -> list[str]:
             side=_(favoured.label)))
     wall = _("Wall standing") if s.wall else _("Wall not built")
     achilles = _("Achilles sulks") if s.achilles_sulks else _("Achilles fights")
-    lines.append(f"{wall}; {achilles}")
+    lines.append(_("{wall}; {achilles}").format(wall=wall, achilles=achilles))
     if s.wounded:
         lines.append(_("Wounded: {counters}").format(counters=", ".join(s.wounded)))
     if s.attacks:
