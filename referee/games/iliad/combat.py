@@ -24,8 +24,8 @@ from referee.games.iliad.rules import ARCHERY, BATTLE, CALENDAR, DUEL, TERRAIN
 from referee.games.iliad.sequence import advantage_disclosure
 from referee.games.iliad.state import IliadState, IliadTables
 from referee.geometry.search import Cell
-from referee.i18n import N_, _
-from referee.rulings import Arg, RuleRef, Ruling, render
+from referee.i18n import N_
+from referee.rulings import Arg, RuleRef, Ruling
 
 SHOT_KILLS = 6  # Combattimento: arcieri
 SHOT_WOUNDS = 5  # Combattimento: arcieri
@@ -120,16 +120,19 @@ class ShotResult(BaseModel):
     face: int
     result: Result
 
-    def template(self) -> tuple[str, dict[str, Arg]]:
-        """The message of this arrow: an English template and its arguments."""
-        text = {"killed": N_("{archer} shoots {target}: {face} kills"),
-                "wounded": N_("{archer} shoots {target}: {face} wounds"),
-                "nothing": N_("{archer} shoots {target}: {face} misses")}[self.result]
-        return text, {"archer": self.archer, "target": self.target, "face": self.face}
+    def ruling(self, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+        """The event of this arrow (its message said again in any language)."""
+        args: dict[str, Arg] = {"archer": self.archer, "target": self.target, "face": self.face}
+        code = f"arrow-{self.result}"
+        if self.result == "killed":
+            return Ruling.event(code, "{archer} shoots {target}: {face} kills", cites, **args)
+        if self.result == "wounded":
+            return Ruling.event(code, "{archer} shoots {target}: {face} wounds", cites, **args)
+        return Ruling.event(code, "{archer} shoots {target}: {face} misses", cites, **args)
 
     def summary(self) -> str:
         """One line for the log, in the active language."""
-        return render(*self.template())
+        return self.ruling().message
 
 
 class ThrowResult(BaseModel):
@@ -158,25 +161,42 @@ class DuelResult(BaseModel):
     throws: tuple[ThrowResult, ...]
     outcome: tuple[Status, Status]
 
-    def template(self) -> tuple[str, dict[str, Arg]]:
-        """The message of this duel: an English template and its arguments (the throws are
-        written in the active language)."""
-        steps = "; ".join(
-            (_("throw {n} {faces} ({totals}): {hero} {result}") if t.hurt
-             else _("throw {n} {faces} ({totals}): nothing")).format(
-                n=t.throw, faces=f"{t.faces[0]}-{t.faces[1]}", totals=f"{_num(t.totals[0])} v {_num(t.totals[1])}",
-                hero=t.hurt, result=_(t.result))
-            for t in self.throws
-        )
-        text = (N_("scheduled duel {attacker} ({a}) v {defender} ({d}): {throws} → {attacker} {a_end}, {defender} "
-                   "{d_end}") if self.scheduled else
-                N_("duel {attacker} ({a}) v {defender} ({d}): {throws} → {attacker} {a_end}, {defender} {d_end}"))
-        return text, {"attacker": self.attacker, "a": self.values[0], "defender": self.defender, "d": self.values[1],
-                      "throws": steps, "a_end": self.outcome[0], "d_end": self.outcome[1]}
+    def ruling(self, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+        """The event of this duel: every throw's faces, totals and result are arguments, so the
+        whole message is said again in any language."""
+        args: dict[str, Arg] = {"attacker": self.attacker, "a": self.values[0], "defender": self.defender,
+                                "d": self.values[1], "a_end": self.outcome[0], "d_end": self.outcome[1]}
+        for i, t in enumerate(self.throws, start=1):
+            args[f"f{i}"] = f"{t.faces[0]}-{t.faces[1]}"
+            args[f"t{i}"] = f"{_num(t.totals[0])} v {_num(t.totals[1])}"
+            args[f"h{i}"] = f"{t.hurt} " if t.hurt else ""
+            args[f"s{i}"] = t.result if t.hurt else "nothing"
+        n = len(self.throws)
+        if self.scheduled and n == 1:
+            return Ruling.event("duel", "scheduled duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): "
+                                "{h1}{s1} → {attacker} {a_end}, {defender} {d_end}", cites, **args)
+        if self.scheduled and n == 2:
+            return Ruling.event("duel", "scheduled duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): "
+                                "{h1}{s1}; throw 2 {f2} ({t2}): {h2}{s2} → {attacker} {a_end}, {defender} {d_end}",
+                                cites, **args)
+        if self.scheduled:
+            return Ruling.event("duel", "scheduled duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): "
+                                "{h1}{s1}; throw 2 {f2} ({t2}): {h2}{s2}; throw 3 {f3} ({t3}): {h3}{s3} → "
+                                "{attacker} {a_end}, {defender} {d_end}", cites, **args)
+        if n == 1:
+            return Ruling.event("duel", "duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): {h1}{s1} → "
+                                "{attacker} {a_end}, {defender} {d_end}", cites, **args)
+        if n == 2:
+            return Ruling.event("duel", "duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): {h1}{s1}; "
+                                "throw 2 {f2} ({t2}): {h2}{s2} → {attacker} {a_end}, {defender} {d_end}",
+                                cites, **args)
+        return Ruling.event("duel", "duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): {h1}{s1}; "
+                            "throw 2 {f2} ({t2}): {h2}{s2}; throw 3 {f3} ({t3}): {h3}{s3} → {attacker} {a_end}, "
+                            "{defender} {d_end}", cites, **args)
 
     def summary(self) -> str:
         """One line for the log, in the active language."""
-        return render(*self.template())
+        return self.ruling().message
 
 
 class BattleResult(BaseModel):
@@ -194,36 +214,33 @@ class BattleResult(BaseModel):
     winner: Literal["attackers", "defenders"] | None
     eliminated: tuple[str, ...]
 
-    def template(self) -> tuple[str, dict[str, Arg]]:
-        """The message of this battle: an English template and its arguments."""
+    def ruling(self, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+        """The event of this battle (its message said again in any language)."""
         args: dict[str, Arg] = {
             "attackers": ", ".join(self.attackers), "a": self.values[0], "defenders": ", ".join(self.defenders),
             "d": self.values[1], "dice": ", ".join(f"{a}-{d}" for a, d in self.faces),
             "ta": _num(self.totals[0]), "td": _num(self.totals[1]),
         }
         if self.winner is None:
-            return N_("battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v {td} → tie, nobody "
-                      "falls"), args
-        args.update(winner=self.winner, eliminated=", ".join(self.eliminated))
-        return N_("battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v {td} → the {winner} "
-                  "win; {eliminated} eliminated"), args
+            return Ruling.event("battle", "battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v "
+                                "{td} → tie, nobody falls", cites, **args)
+        return Ruling.counted(
+            "battle", "battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v {td} → the {winner} "
+            "win; {eliminated} eliminated", "battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v "
+            "{td} → the {winner} win; {eliminated} eliminated", len(self.eliminated), cites, winner=self.winner,
+            eliminated=", ".join(self.eliminated), **args)
 
     def summary(self) -> str:
         """One line for the log, in the active language."""
-        return render(*self.template())
+        return self.ruling().message
 
 
 CombatResult = ShotResult | DuelResult | BattleResult
 
 
-def _message(result: CombatResult, cites: tuple[RuleRef, ...]) -> tuple[str, tuple[RuleRef, ...], None, dict[str, Arg]]:
-    """The arguments of :meth:`Ruling.make` for a combat's event (said again in any language)."""
-    template, args = result.template()
-    return template, cites, None, args
-
-
 def _num(x: float) -> str:
     return str(int(x)) if x == int(x) else str(x)
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,7 +351,9 @@ def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> No
             result = "killed"
     board.results.append(ShotResult(archer=archer, target=target, face=face, result=result))
     board.disclose(board.state.tables.interpretation("archer-line"))
-    board.events.append(Ruling.make(f"arrow-{result}", *_message(board.results[-1], (ARCHERY,))))
+    shot = board.results[-1]
+    assert isinstance(shot, ShotResult)
+    board.events.append(shot.ruling((ARCHERY,)))
 
 
 def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dice, scheduled: bool = False) -> None:
@@ -370,7 +389,7 @@ def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dic
     board.results.append(result)
     board.disclose(*roster_disclosure(state, heroes))
     cites = (DUEL, CALENDAR) if scheduled else (DUEL,)
-    board.events.append(Ruling.make("duel", *_message(result, cites)))
+    board.events.append(result.ruling(cites))
 
 
 def fight_battle(board: Board, attackers: list[CounterId], defenders: list[CounterId], dice: Dice) -> None:
@@ -417,7 +436,7 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
     if any(state.counter(x).archer for x in (*attackers, *defenders)):
         board.disclose(state.tables.interpretation("archer-value"))
     cites = (BATTLE, CALENDAR, TERRAIN) if doubled else (BATTLE,)
-    board.events.append(Ruling.make("battle", *_message(result, cites)))
+    board.events.append(result.ruling(cites))
 
 
 def _side_total(board: Board, group: list[CounterId], role: Role, rule: str) -> tuple[int, list[str], bool]:

@@ -34,7 +34,7 @@ from referee.games.iliad.roster import CounterId, Result
 from referee.games.iliad.rules import ARCHERY, ZONES
 from referee.games.iliad.sequence import advantage_disclosure
 from referee.games.iliad.state import Attack, IliadState, IliadTables
-from referee.i18n import _
+from referee.i18n import _, ngettext
 from referee.rulings import Ruling, Verdict
 
 FACES = range(1, 7)
@@ -251,8 +251,10 @@ def _combat_odds(
                               else _("the defenders' die is halved (wounded)"))
     tie = tables.choice("battle-tie")
     dist2 = battle_distribution((sums[0], sums[1]), (halved[0], halved[1]), tie)
-    labels = {"attackers": _("{counters} eliminated").format(counters=", ".join(defenders)),
-              "defenders": _("{counters} eliminated").format(counters=", ".join(attackers)),
+    labels = {"attackers": ngettext("{counters} eliminated", "{counters} eliminated", len(defenders)).format(
+                  counters=", ".join(defenders)),
+              "defenders": ngettext("{counters} eliminated", "{counters} eliminated", len(attackers)).format(
+                  counters=", ".join(attackers)),
               "tie": _("tie: nobody falls")}
     lines = tuple(_line(labels[k], dist2[k]) for k in ("attackers", "defenders", "tie") if k in dist2)
     provisional += [tables.interpretation("battle-tie"), tables.interpretation("battle-sides")]
