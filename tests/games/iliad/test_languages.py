@@ -35,7 +35,8 @@ CASES = {
         "moved": "Asteropeo N20",
         "moved_out": ["Mossi: Asteropeo", "punti) [route]"],
         "other": "fr",
-        "log_other": ["duel prévu Menelao (4) contre Paride (4)", "jet 3 6-3 (10 v 7) : Paride blessé", "journée 1, heure 1 : les Troyens répondent"],
+        "log_other": ["duel prévu Menelao (4) contre Paride (4)", "jet 3 6-3 (10 v 7) : Paride blessé",
+                      "journée 1, heure 1 : les Troyens répondent"],
     },
     "fr": {
         "new": ["Journée 1 sur 4, heure 1 sur 12", "duel prévu Menelao contre Paride (tapez résoudre)",
