@@ -1,16 +1,17 @@
 """Iliad in Italian and French: a duel end to end through the command line (``--lang it`` /
-``--lang fr``, a real game file, real subprocesses), and the notation's Italian and French words
-parsing to the same canonical actions as the English ones."""
+``--lang fr`` on a real game file; docs/it.md's tour runs the same in subprocesses), and the
+notation's Italian and French words parsing to the same canonical actions as the English ones."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from typer.testing import CliRunner
 
+from referee.cli import app
+from referee.cli.common import reset_consoles
 from referee.errors import UnknownNameError
 from referee.games.iliad import actions as act
 from referee.i18n import language
@@ -61,54 +62,61 @@ CASES = {
 }
 
 
-def referee(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "1000", "REFEREE_FILE": "troia.referee"}
-    env.pop("REFEREE_LANG", None)
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
+class Result(NamedTuple):
+    returncode: int
+    output: str
+
+
+def referee(game: Path, *args: str) -> Result:
+    """Runs a command in-process on the game file, as typed (``--lang`` first)."""
+    reset_consoles()
+    result = CliRunner().invoke(app, [*args, "--file", str(game)])
+    return Result(result.exit_code, result.output)
 
 
 @pytest.mark.parametrize("lang", ["it", "fr"])
-def test_a_duel_end_to_end_in_the_players_language(lang: str, tmp_path: Path) -> None:
+def test_a_duel_end_to_end_in_the_players_language(lang: str, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # one line per message, as the assertions quote them
     case = CASES[lang]
-    out = referee(tmp_path, "--lang", lang, "new", "iliad", "--setup", str(SAMPLES / "setup.yaml"))
-    assert out.returncode == 0, out.stderr
-    for words in case["new"]:
-        assert words in out.stdout, (words, out.stdout[-800:])
-
-    out = referee(tmp_path, "--lang", lang, "odds", str(case["odds"]))
-    assert out.returncode == 0, out.stderr
-    for words in case["odds_out"]:
-        assert words in out.stdout, (words, out.stdout)
-
     game = tmp_path / "troia.referee"
+    out = referee(game, "--lang", lang, "new", "iliad", "--setup", str(SAMPLES / "setup.yaml"))
+    assert out.returncode == 0, out.output
+    for words in case["new"]:
+        assert words in out.output, (words, out.output[-800:])
+
+    out = referee(game, "--lang", lang, "odds", str(case["odds"]))
+    assert out.returncode == 0, out.output
+    for words in case["odds_out"]:
+        assert words in out.output, (words, out.output)
+
     before = game.read_bytes()
-    out = referee(tmp_path, "--lang", lang, "do", "Diomede H13")  # the hour's duel comes first
+    out = referee(game, "--lang", lang, "do", "Diomede H13")  # the hour's duel comes first
     assert out.returncode == 1
-    assert str(case["refused"]) in out.stderr and str(case["refused_cites"]) in out.stderr, out.stderr
+    assert str(case["refused"]) in out.output and str(case["refused_cites"]) in out.output, out.output
     assert game.read_bytes() == before
 
-    out = referee(tmp_path, "--lang", lang, "do", str(case["resolve"]), "--dice", "4,2,5,5,6,3")
-    assert out.returncode == 0, out.stderr
+    out = referee(game, "--lang", lang, "do", str(case["resolve"]), "--dice", "4,2,5,5,6,3")
+    assert out.returncode == 0, out.output
     for words in case["resolved"]:
-        assert words in out.stdout, (words, out.stdout)
+        assert words in out.output, (words, out.output)
 
     before = game.read_bytes()
-    out = referee(tmp_path, "--lang", lang, "do", "Paride N20")  # wounded: he waits for the morning
-    assert out.returncode == 1 and str(case["wounded"]) in out.stderr, out.stderr
+    out = referee(game, "--lang", lang, "do", "Paride N20")  # wounded: he waits for the morning
+    assert out.returncode == 1 and str(case["wounded"]) in out.output, out.output
     assert game.read_bytes() == before
 
-    out = referee(tmp_path, "--lang", lang, "do", str(case["moved"]))
-    assert out.returncode == 0, out.stderr
+    out = referee(game, "--lang", lang, "do", str(case["moved"]))
+    assert out.returncode == 0, out.output
     for words in case["moved_out"]:
-        assert words in out.stdout, (words, out.stdout)
+        assert words in out.output, (words, out.output)
 
     # the journal is language-neutral: the same game read in the other language
-    out = referee(tmp_path, "--lang", str(case["other"]), "log")
-    assert out.returncode == 0, out.stderr
+    out = referee(game, "--lang", str(case["other"]), "log")
+    assert out.returncode == 0, out.output
     for words in case["log_other"]:
-        assert words in out.stdout, (words, out.stdout)
-    assert "Asteropeo N20" in out.stdout  # canonical notation, whatever language typed it
+        assert words in out.output, (words, out.output)
+    assert "Asteropeo N20" in out.output  # canonical notation, whatever language typed it
 
 
 # ---------------------------------------------------------------------------------------------
