@@ -97,6 +97,9 @@ GRAMMAR = Grammar(
 )
 """Iliad's notation in English, French and Italian (canonical text stays English)."""
 
+NAME_KINDS = (N_("hero"), N_("square"), N_("side"), N_("hero or action"))
+"""What an unknown name was taken for, in the errors that suggest the closest names."""
+
 CELL_TEXT = re.compile(r"^[A-Za-z]{1,2}-?\d{1,3}$")
 _ARROWS = re.compile(r"\s*(?:->|→|=>)\s*")
 
