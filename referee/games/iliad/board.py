@@ -61,7 +61,8 @@ class LegendEntry(StrictModel):
     @model_validator(mode="after")
     def _check(self) -> LegendEntry:
         if self.terrain in (Terrain.SEA, Terrain.RIVER, Terrain.WALL) and (self.ship or self.troy or self.start):
-            raise ValueError(f"a {self.terrain} square cannot hold a ship, Troy or a start square")
+            raise ValueError(_("a {terrain} square cannot hold a ship, Troy or a start square").format(
+                terrain=_(self.terrain.value)))
         return self
 
 
@@ -75,10 +76,10 @@ class MapFile(StrictModel):
     def _check(self) -> MapFile:
         missing = set(Terrain) - set(self.terrain)
         if missing:
-            raise ValueError(f"terrain: missing {', '.join(sorted(missing))}")
+            raise ValueError(_("terrain: missing {names}").format(names=", ".join(sorted(missing))))
         for char in self.legend:
             if len(char) != 1 or char.isspace():
-                raise ValueError(f"legend: {char!r} must be one visible character")
+                raise ValueError(_("legend: {char} must be one visible character").format(char=repr(char)))
         return self
 
 

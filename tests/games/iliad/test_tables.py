@@ -119,7 +119,7 @@ def test_deployment_table_and_sample_setup_agree() -> None:
         ("roster.yaml", "short: Ett,", "short: Ach,", "share the short label"),
         ("roster.yaml", "value: 9, provenance", "value: 12, provenance", "value 12 of Ettore is not 1 to 9 or A"),
         ("calendar.yaml", "greek: Menelao, trojan: Paride", "greek: Menelao, trojan: Pandaro",
-         "Pandaro is not a Trojan hero"),
+         "Pandaro is not a hero of the Trojans"),
         ("duel.csv", "2,4,6,wounded,rulebook", "2,5,6,wounded,rulebook", "no band covers a difference of 4"),
         ("rules.yaml", "choice: no-effect\n    options: [no-effect, reroll]",
          "choice: maybe\n    options: [no-effect, reroll]",
