@@ -218,3 +218,18 @@ def test_status_and_board_legend_follow_the_language() -> None:
         assert "Feriti: Paride" in view.status
     with language("fr"):
         assert ENGINE.status(state)[0] == "Journée 1 sur 4, heure 1 sur 12 : coup des Troyens"
+
+
+def test_every_section_has_its_italian_and_french_heading_italian_first() -> None:
+    from referee.games.iliad.rules import DUEL, RULES
+
+    for key, section in RULES.index.sections.items():
+        assert list(section.printed) == ["it", "fr"], key
+        assert section.printed["it"] == key  # sections are keyed by the Italian heading
+    with language("it"):
+        assert DUEL.label() == "Combattimento: duello"  # shown once, not twice
+        assert RULES.summary(DUEL).startswith("Gli eroi di valore maggiore di 1")
+    with language("fr"):
+        assert DUEL.label() == "Combattimento: duello Combat : duel"
+        assert RULES.summary(DUEL).startswith("Les héros de valeur supérieure à 1")
+    assert DUEL.label() == "Combattimento: duello Duel"
