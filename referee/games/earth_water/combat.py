@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from referee.dice import Dice
 from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, NAVAL_MOVE, NO_RETREAT
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, many
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, units
+from referee.i18n import _
 from referee.rulings import Ruling
 
 
@@ -37,14 +38,22 @@ class RoundResult(BaseModel):
 
     def text(self) -> str:
         """Returns the round as one line."""
-        unit = "fleet" if self.kind == "naval" else "army"
-        raw = max(self.persian_faces)
-        capped = f" counted {self.persian_best} (cap {self.persian_cap})" if raw > self.persian_best else ""
-        losers = [f"{side} loses 1 {unit}" for side, lost in
-                  (("Greece", self.greek_loss), ("Persia", self.persian_loss)) if lost]
-        return (f"{self.kind.capitalize()} battle of {self.city}, round {self.round}: Greece rolls "
-                f"{_faces(self.greek_faces)} (best {self.greek_best}), Persia rolls {_faces(self.persian_faces)}"
-                f" (best {raw}{capped}) → {' and '.join(losers)} ({self.source} dice)")
+        naval = self.kind == "naval"
+        raw = max(self.persian_faces, default=0)
+        capped = _(" counted {best} (cap {cap})").format(best=self.persian_best, cap=self.persian_cap) \
+            if raw > self.persian_best else ""
+        losers = []
+        if self.greek_loss:
+            losers.append(_("Greece loses 1 fleet") if naval else _("Greece loses 1 army"))
+        if self.persian_loss:
+            losers.append(_("Persia loses 1 fleet") if naval else _("Persia loses 1 army"))
+        head = (_("Naval battle of {city}, round {round}") if naval else _("Land battle of {city}, round {round}"))
+        source = _("digital dice") if self.source == "digital" else _("physical dice")
+        return _("{head}: Greece rolls {greek} (best {greek_best}), Persia rolls {persian} (best {raw}{capped}) "
+                 "→ {losses} ({source})").format(
+            head=head.format(city=self.city, round=self.round), greek=_faces(self.greek_faces),
+            greek_best=self.greek_best, persian=_faces(self.persian_faces), raw=raw, capped=capped,
+            losses=_(" and ").join(losers), source=source)
 
 
 def _faces(faces: tuple[int, ...]) -> str:
@@ -72,10 +81,15 @@ def start_battle(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterStat
     g = new.at(battle.city)
     unit = "fleet" if battle.kind == "naval" else "army"
     gr, pe = (g.greek_armies, g.persian_armies) if battle.kind == "land" else (g.greek_fleets, g.persian_fleets)
-    msg = (f"{battle.kind} battle in {battle.city}: {many(gr, 'Greek ' + unit)} against "
-           f"{many(pe, 'Persian ' + unit)}, {battle.attacker.label} attacking; fight it with "
-           "'fight' (one round), 'resolve' (to the end) or, after a round, 'retreat CITY'")
-    return new, Ruling.event("battle", msg, (BATTLE,))
+    args = {"city": battle.city, "greek": units(gr, "Greek " + unit), "persian": units(pe, "Persian " + unit),
+            "side": battle.attacker.label}
+    if battle.kind == "naval":
+        return new, Ruling.event("battle", "naval battle in {city}: {greek} against {persian}, {side} attacking; "
+                                 "fight it with 'fight' (one round), 'resolve' (to the end) or, after a round, "
+                                 "'retreat CITY'", (BATTLE,), **args)
+    return new, Ruling.event("battle", "land battle in {city}: {greek} against {persian}, {side} attacking; "
+                             "fight it with 'fight' (one round), 'resolve' (to the end) or, after a round, "
+                             "'retreat CITY'", (BATTLE,), **args)
 
 
 def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, RoundResult, list[Ruling]]:
@@ -87,8 +101,8 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     greek_roll = dice.roll(min(engaged(state, Side.GREECE), limit), 6, f"battle of {battle.city} round {n}: Greece")
     persian_roll = dice.roll(min(engaged(state, Side.PERSIA), limit), 6, f"battle of {battle.city} round {n}: Persia")
     cap = persian_cap(state, battle.city)
-    g_best = max(greek_roll.faces)
-    p_best = min(max(persian_roll.faces), cap)
+    g_best = max(greek_roll.faces, default=0)
+    p_best = min(max(persian_roll.faces, default=0), cap)
     g_loss = 1 if g_best <= p_best else 0
     p_loss = 1 if p_best <= g_best else 0
     result = RoundResult(
@@ -133,18 +147,23 @@ def close_battle(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling]]
     events: list[Ruling] = []
     winner = _winner(state)
     unit = "fleets" if battle.kind == "naval" else "armies"
-    if winner is None:
-        events.append(Ruling.event("battle-over", f"both sides lose their last {unit} in {battle.city}", (BATTLE,)))
+    if winner is None and unit == "fleets":
+        events.append(Ruling.event("battle-over", "both sides lose their last fleets in {city}", (BATTLE,),
+                                   city=battle.city))
+    elif winner is None:
+        events.append(Ruling.event("battle-over", "both sides lose their last armies in {city}", (BATTLE,),
+                                   city=battle.city))
     else:
         left = g.fleets(winner) if battle.kind == "naval" else g.armies(winner)
-        kept = many(left, "fleet" if battle.kind == "naval" else "army")
-        events.append(Ruling.event("battle-over", f"{winner.label} wins the battle of {battle.city} with "
-                                   f"{kept} left", (BATTLE,)))
+        kept = units(left, "fleet" if battle.kind == "naval" else "army")
+        events.append(Ruling.event("battle-over", "{side} wins the battle of {city} with {kept} left", (BATTLE,),
+                                   side=winner.label, city=battle.city, kept=kept))
     new = state.model_copy(update={"battle": None})
     if battle.kind == "naval" and battle.attacker is Side.GREECE and battle.carried:
         if winner is Side.GREECE:
             return land_armies(new, battle.city, battle.carried, battle.origin, events)
-        events.append(Ruling.event("armies-lost", f"the {battle.carried} Greek armies aboard are lost", (NAVAL_MOVE,)))
+        events.append(Ruling.counted("armies-lost", "the {n} Greek army aboard is lost",
+                                     "the {n} Greek armies aboard are lost", battle.carried, (NAVAL_MOVE,)))
     if battle.kind == "land" and battle.attacker is Side.GREECE and winner is Side.GREECE:
         new, more = offer_burning(new, battle.city)
         events += more
@@ -161,8 +180,8 @@ def land_armies(state: EarthWaterState, city: CityName, armies: int, origin: Cit
                         fleets=g.greek_fleets)
         new, event = start_battle(new, battle)
         return new, [*events, event]
-    events.append(Ruling.event("landing", f"{armies} Greek arm{'y' if armies == 1 else 'ies'} land in {city}",
-                               (NAVAL_MOVE,)))
+    events.append(Ruling.counted("landing", "{n} Greek army lands in {city}", "{n} Greek armies land in {city}",
+                                 armies, (NAVAL_MOVE,), city=city))
     new, more = offer_burning(new, city)
     return new, events + more
 
@@ -173,8 +192,9 @@ def offer_burning(state: EarthWaterState, city: CityName) -> tuple[EarthWaterSta
         return state, []
     if state.tables.row(city).major is not Side.PERSIA:
         return state, []
-    msg = f"Greece holds {city}: it may burn the bridge now ('burn bridge'), before the next action"
-    return state.model_copy(update={"may_burn": True}), [Ruling.event("may-burn", msg, (BRIDGE_BURNING,))]
+    return state.model_copy(update={"may_burn": True}), [Ruling.event(
+        "may-burn", "Greece holds {city}: it may burn the bridge now ('burn bridge'), before the next action",
+        (BRIDGE_BURNING,), city=city)]
 
 
 def _winner(state: EarthWaterState) -> Side | None:
@@ -228,17 +248,19 @@ def check_retreat(state: EarthWaterState, to: CityName) -> Ruling | None:
     if battle is None:
         return Ruling.violation("no-battle", "no battle is being fought", (BATTLE,))
     if battle.rounds == 0:
-        return Ruling.violation("no-round-yet", f"retreat comes after a round; fight the battle of {battle.city} "
-                                "first", (BATTLE,))
+        return Ruling.violation("no-round-yet", "retreat comes after a round; fight the battle of {city} first",
+                                (BATTLE,), city=battle.city)
     if battle.attacker is Side.GREECE and battle.origin is None:
-        return Ruling.violation("no-origin", f"the position does not say which city the Greek attackers of "
-                                f"{battle.city} came from (battle.origin), and they retreat only there", (BATTLE,))
+        return Ruling.violation("no-origin", "the position does not say which city the Greek attackers of {city} "
+                                "came from (battle.origin), and they retreat only there", (BATTLE,), city=battle.city)
     options = retreat_options(state)
     if to in options:
         return None
-    where = ", ".join(options) or "nowhere (the Greek units fight to the end)"
-    return Ruling.violation("bad-retreat", f"the Greek units in {battle.city} may retreat to {where}, not {to}",
-                            (BATTLE, NO_RETREAT))
+    if not options:
+        return Ruling.violation("bad-retreat", "the Greek units in {city} may not retreat (they fight to the end), "
+                                "not to {to}", (BATTLE, NO_RETREAT), city=battle.city, to=to)
+    return Ruling.violation("bad-retreat", "the Greek units in {city} may retreat to {where}, not {to}",
+                            (BATTLE, NO_RETREAT), city=battle.city, where=", ".join(options), to=to)
 
 
 def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list[Ruling], tuple[str, ...]]:
@@ -264,7 +286,12 @@ def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list
                         "greek_fleets": there.greek_fleets + fleets}),
     }
     new = state.model_copy(update={"cities": cities, "battle": None})
-    parts = [many(n, unit) for n, unit in ((armies, "army"), (fleets, "fleet")) if n]
-    msg = f"Greece retreats {' and '.join(parts)} from {battle.city} to {to} by {how}"
+    parts = _(" and ").join(units(n, unit) for n, unit in ((armies, "army"), (fleets, "fleet")) if n)
     used = (interp(state, "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat"),)
-    return new, [Ruling.event("retreat", msg, (BATTLE, NO_RETREAT))], used
+    if how == "sea":
+        said = Ruling.event("retreat", "Greece retreats {units} from {city} to {to} by sea", (BATTLE, NO_RETREAT),
+                            units=parts, city=battle.city, to=to)
+    else:
+        said = Ruling.event("retreat", "Greece retreats {units} from {city} to {to} by road", (BATTLE, NO_RETREAT),
+                            units=parts, city=battle.city, to=to)
+    return new, [said], used

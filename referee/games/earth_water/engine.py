@@ -56,6 +56,7 @@ from referee.games.earth_water.state import (
 )
 from referee.games.earth_water.supply import holds_both_enemy_majors
 from referee.games.earth_water.verdicts import disclosures, violations
+from referee.i18n import N_, _
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -79,8 +80,8 @@ class BattleReport(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the resolution as lines for the terminal."""
-        lines = [r.text() for r in self.rounds] or ["no battle to fight"]
-        lines += [f"→ {e.message}" for e in self.events if e.code != "battle-round"]
+        lines = [r.text() for r in self.rounds] or [_("no battle to fight")]
+        lines += [f"→ {e.text()}" for e in self.events if e.code != "battle-round"]
         return lines + ([relies_on(self.provisional)] if self.provisional else [])
 
 
@@ -90,6 +91,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
 
     info = INFO
     position_model = EarthWaterPosition
+    grammar = act.GRAMMAR
 
     # ---- state ------------------------------------------------------------------------------
 
@@ -161,7 +163,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             try:  # the guarded JSON parser: depth and integer length capped (typed text, like a file)
                 data = parse_json("setup", parsed.position)
             except InputFileError as exc:
-                raise NotationError(f"setup: not a JSON position ({exc.problem})") from None
+                raise NotationError(_("setup: not a JSON position ({problem})").format(problem=exc.problem)) from None
             self._set_up(s.tables, data, "setup")
             assert isinstance(data, dict)  # _set_up refuses anything but a mapping
             return act.Setup(position=act.setup_text(data)[len("setup "):])
@@ -175,8 +177,8 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         found = violations(s, a)
         notes: list[Ruling] = []
         if not found and isinstance(a, act.Event):
-            notes.append(Ruling.event("event", f"Greece spends a card on '{a.name}': apply its effect with "
-                                      f"referee adjust ... --reason '{a.name}'", (BASE_OPERATIONS,)))
+            notes.append(Ruling.event("event", "Greece spends a card on '{card}': apply its effect with "
+                                      "referee adjust ... --reason '{card}'", (BASE_OPERATIONS,), card=a.name))
         return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes), provisional=disclosures(s, a))
 
     def apply(self, state: EarthWaterState, action: act.EarthWaterAction, dice: Dice) -> Applied[EarthWaterState]:
@@ -213,10 +215,10 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             if new.battle is None:
                 new, after = end_turn(new, Side.PERSIA, out.passed)
         for event in after:
-            out.says.add(event.cites[0], "phase", event.message[0].upper() + event.message[1:])
+            out.says.add(event.cites[0], "phase", event.template or event.message, args=dict(event.args))
         new, won = sudden_victory(new)
         if won:
-            out.says.add(SUDDEN_VICTORY, "victory", "Persia holds both Greek Major cities: PERS.IA wins")
+            out.says.add(SUDDEN_VICTORY, "victory", N_("Persia holds both Greek Major cities: PERS.IA wins"))
         report = PersiaReport(
             procedure=procedure, situation=out.situation, die=out.die, die_source=out.source,
             steps=tuple(out.says.steps), pending=new.battle, interpretations=out.says.labels(),
@@ -352,7 +354,8 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         options = retreat_options(after_a_round)
         if options:
             notes.append(Ruling.event("no-retreat", "resolve fights on to the end: Greece does not retreat (after "
-                                      f"any round it could go to {' or '.join(options)})", (BATTLE, NO_RETREAT)))
+                                      "any round it could go to {cities})", (BATTLE, NO_RETREAT),
+                                      cities=_(" or ").join(options)))
             used.append(s.tables.interpretation(
                 "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat").label())
         new, rounds, events = fight_to_end(s, dice)
@@ -380,17 +383,8 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         return bot.PersiaBot()
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
-        return (
-            ("buy 2 cards / buy 1 army Athenai", "Greek preparation purchases (base 5); then done"),
-            ("move 2 Athenai -> Thebai", "land move by road (base 6.4); costs a card"),
-            ("sail 2 Athenai -> Eretria carry 1", "naval move (base 6.5); costs a card"),
-            ("event Wrath of Poseidon", "spend a card on its event, then adjust ... --reason"),
-            ("pass", "pass the operation"),
-            ("fight / resolve / retreat Thebai", "fight a battle round, to the end, or retreat (base 7)"),
-            ("burn bridge", "after taking Abydos (base 7)"),
-            ("keep 3 / remove 1 Thebai / done", "Greek supply: hand, attrition (base 8)"),
-            ("persia prepare|operate|supply", "PERS.IA's turn (solo 4, 5, 6); also: referee persia ..."),
-        )
+        """Returns (example, meaning) pairs of the notation in the active language."""
+        return tuple((example, summary) for _syntax, example, summary in act.GRAMMAR.usage())
 
 
 def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | CommittedDice:
@@ -403,7 +397,7 @@ def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | Com
     if roll is None:
         return CommittedDice.from_text(seed) if seed is not None else CommittedDice(new_seed(), "umpire")
     if not 1 <= roll <= 6:
-        raise DiceError(f"a die shows 1 to 6, not {roll}")
+        raise DiceError(_("a die shows 1 to 6, not {n}").format(n=roll))
     return PhysicalDice([roll])
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.games.earth_water import actions as act
+from referee.games.earth_water.actions import GRAMMAR
 from referee.games.earth_water.combat import retreat_options
 from referee.games.earth_water.movement import reachable, route
 from referee.games.earth_water.sequence import greek_attrition_due
-from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side, many
+from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side, units
 from referee.games.earth_water.verdicts import violations
+from referee.i18n import _
 from referee.rulings import Ruling
 
 P = Phase
@@ -112,19 +114,21 @@ class CityReport(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the report as lines for the terminal."""
-        lines = [f"{self.city}: Greek {many(self.greek_armies, 'army')}, {many(self.greek_fleets, 'fleet')}; "
-                 f"Persian {many(self.persian_armies, 'army')}, {many(self.persian_fleets, 'fleet')}; "
-                 f"control: {self.control or 'none'}"]
+        lines = [_("{city}: Greek {ga}, {gf}; Persian {pa}, {pf}; control: {control}").format(
+            city=self.city, ga=units(self.greek_armies, "army"), gf=units(self.greek_fleets, "fleet"),
+            pa=units(self.persian_armies, "army"), pf=units(self.persian_fleets, "fleet"),
+            control=_(self.control.capitalize()) if self.control else _("none"))]
         if self.land:
-            lines.append("by road: " + ", ".join(f"{d}{'!' if d in self.battles else ''}" for d in self.land)
-                         + "   (! = battle)")
+            lines.append(_("by road: {cities}   (! = battle)").format(
+                cities=", ".join(f"{d}{'!' if d in self.battles else ''}" for d in self.land)))
         if self.sail_to:
-            lines.append("by sea: " + ", ".join(f"{d}{'!' if d in self.naval_battles else ''}" for d in self.sail_to))
+            lines.append(_("by sea: {cities}").format(
+                cities=", ".join(f"{d}{'!' if d in self.naval_battles else ''}" for d in self.sail_to)))
         if self.may_raise:
-            lines.append("may raise: " + ", ".join(self.may_raise))
-        lines += [f"✗ {r.message} [{r.code}] ({'; '.join(str(c) for c in r.cites)})" for r in self.why_not]
+            lines.append(_("may raise: {units}").format(units=", ".join(GRAMMAR.word(u) for u in self.may_raise)))
+        lines += [f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})" for r in self.why_not]
         if len(lines) == 1:
-            lines.append("nothing to do here now")
+            lines.append(_("nothing to do here now"))
         return lines
 
 

@@ -19,6 +19,7 @@ from referee.game import validate_file
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.declarations import judge_declarations, problem
 from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
+from referee.games.earth_water.sequence import PHASE_NAMES
 from referee.games.earth_water.state import (
     Battle,
     CityName,
@@ -30,6 +31,7 @@ from referee.games.earth_water.state import (
     Side,
 )
 from referee.games.earth_water.verdicts import violations
+from referee.i18n import _
 
 if TYPE_CHECKING:
     from referee.games.earth_water.engine import EarthWaterEngine
@@ -177,24 +179,26 @@ def _phase(state: EarthWaterState, pos: EarthWaterPosition, label: str, judged: 
     phase = pos.phase or Phase.ANY
     if pos.winner is not None:
         if phase not in (Phase.ANY, Phase.OVER):
-            raise PositionError(label, "winner", f"a game with a winner is over, not in the {phase.value} phase "
-                                f"({GAME_END})")
+            raise PositionError(label, "winner", _("a game with a winner is over, not in the {phase} ({rule})")
+                                .format(phase=_(PHASE_NAMES[phase]), rule=GAME_END))
         phase = Phase.OVER
     state = state.model_copy(update={
-        "phase": phase, "winner": pos.winner, "end_reason": f"{pos.winner.label} has won" if pos.winner else None})
+        "phase": phase, "winner": pos.winner,
+        "end_reason": _("{side} has won").format(side=_(pos.winner.label)) if pos.winner else None})
     if pos.active is not None:
         state = judged(state, act.SetValue(field="turn", side=pos.active, value=0), "active")
     if pos.passes:
         if phase not in (Phase.OPERATIONS, Phase.ANY):
-            raise PositionError(label, "passes", f"passes are counted in operations, not in the {phase.value} "
-                                f"phase ({BASE_OPERATIONS})")
+            raise PositionError(label, "passes", _("passes are counted in operations, not in the {phase} ({rule})")
+                                .format(phase=_(PHASE_NAMES[phase]), rule=BASE_OPERATIONS))
         state = state.model_copy(update={"passes": pos.passes})
     talents = pos.greek_talents
     if talents is None:
         talents = state.tables.base.greek_talents.value if phase is Phase.GREEK_PREPARATION else 0
     elif phase not in (Phase.GREEK_PREPARATION, Phase.ANY):
-        raise PositionError(label, "greek_talents", f"Greek talents are spent in the Greek preparation and the "
-                            f"rest are lost, so the {phase.value} phase has none ({BASE_PREPARATION})")
+        raise PositionError(label, "greek_talents", _("Greek talents are spent in the Greek preparation and the "
+                                                      "rest are lost, so the {phase} has none ({rule})").format(
+            phase=_(PHASE_NAMES[phase]), rule=BASE_PREPARATION))
     return judged(state, act.SetValue(field="talents", value=talents), "greek_talents")
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from referee.base import Sourced, StrictModel, TwoSides, fold
 from referee.errors import TableError, UnknownNameError
 from referee.game import GameState
+from referee.i18n import N_, ngettext
 from referee.rulings import Interpretation, Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_yaml
 
@@ -33,13 +34,13 @@ class Side(TwoSides):
 
     @property
     def label(self) -> str:
-        """Capitalised name for messages."""
-        return "Greece" if self is Side.GREECE else "Persia"
+        """Capitalised English name (a ruling argument: the catalogs translate it when shown)."""
+        return N_("Greece") if self is Side.GREECE else N_("Persia")
 
     @property
     def adjective(self) -> str:
-        """'Greek' or 'Persian'."""
-        return "Greek" if self is Side.GREECE else "Persian"
+        """'Greek' or 'Persian' (English; translated as a ruling argument)."""
+        return N_("Greek") if self is Side.GREECE else N_("Persian")
 
 
 class Phase(StrEnum):
@@ -547,6 +548,29 @@ def many(count: int, noun: str) -> str:
     head, _, last = noun.rpartition(" ")
     plural = _PLURALS.get(last, last + "s")
     return f"{count} {head + ' ' if head else ''}{plural}"
+
+
+def units(count: int, noun: str) -> str:
+    """Returns a count of a noun in the active language ('2 armées', '1 flotta greca').
+
+    ``noun`` is one of army, fleet, card, talent, round, Greek army, Persian army, Greek fleet,
+    Persian fleet; any other noun falls back to :func:`many` (English).
+    """
+    forms = {
+        "army": lambda n: ngettext("{n} army", "{n} armies", n),
+        "fleet": lambda n: ngettext("{n} fleet", "{n} fleets", n),
+        "card": lambda n: ngettext("{n} card", "{n} cards", n),
+        "talent": lambda n: ngettext("{n} talent", "{n} talents", n),
+        "round": lambda n: ngettext("{n} round", "{n} rounds", n),
+        "Greek army": lambda n: ngettext("{n} Greek army", "{n} Greek armies", n),
+        "Persian army": lambda n: ngettext("{n} Persian army", "{n} Persian armies", n),
+        "Greek fleet": lambda n: ngettext("{n} Greek fleet", "{n} Greek fleets", n),
+        "Persian fleet": lambda n: ngettext("{n} Persian fleet", "{n} Persian fleets", n),
+    }
+    form = forms.get(noun)
+    if form is None:
+        return many(count, noun)
+    return form(count).format(n=count)
 
 
 def interp(state: EarthWaterState, ident: str) -> str:
