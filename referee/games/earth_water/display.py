@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.game import MapView
-from referee.games.earth_water.sequence import PHASE_NAMES, score_text
+from referee.games.earth_water.sequence import PHASE_NAMES, reason_text, score_text
 from referee.games.earth_water.state import EarthWaterState, Phase, Side, units
 from referee.i18n import _
 
@@ -34,7 +34,7 @@ def status_lines(state: EarthWaterState) -> list[str]:
         campaign=s.campaign, phase=_(PHASE_NAMES[s.phase]), score=score_text(s.score), persia=s.hands.persia,
         greece=s.hands.greece)]
     if s.phase is Phase.OVER:
-        return [*lines, _("Game over: {reason}").format(reason=s.end_reason)]
+        return [*lines, _("Game over: {reason}").format(reason=reason_text(s.end_reason))]
     reserve = s.greek_reserve()
     lines.append(_("Greek reserve {armies}, {fleets}; portraits: Persia {persia}, Greece {greece}").format(
         armies=units(reserve[0], "army"), fleets=units(reserve[1], "fleet"), persia=s.portraits.persia,

@@ -43,6 +43,7 @@ from referee.games.earth_water.sequence import (
     begin_operations,
     end_campaign,
     end_turn,
+    reason_text,
     sudden_victory,
 )
 from referee.games.earth_water.state import (
@@ -135,7 +136,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         s = state
         if s.phase is not Phase.OVER:
             return None
-        reason = s.end_reason or "game over"
+        reason = reason_text(s.end_reason)
         code = termination(s)
         cites = (SUDDEN_VICTORY, VICTORY) if code == "sudden-victory" else (GAME_END, VICTORY)
         return Outcome(termination=code, winners=(s.winner.value,) if s.winner else (),

@@ -19,7 +19,7 @@ from referee.game import validate_file
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.declarations import judge_declarations, problem
 from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
-from referee.games.earth_water.sequence import PHASE_NAMES
+from referee.games.earth_water.sequence import HAS_WON, PHASE_NAMES
 from referee.games.earth_water.state import (
     Battle,
     CityName,
@@ -184,7 +184,7 @@ def _phase(state: EarthWaterState, pos: EarthWaterPosition, label: str, judged: 
         phase = Phase.OVER
     state = state.model_copy(update={
         "phase": phase, "winner": pos.winner,
-        "end_reason": _("{side} has won").format(side=_(pos.winner.label)) if pos.winner else None})
+        "end_reason": HAS_WON.format(side=pos.winner.label) if pos.winner else None})
     if pos.active is not None:
         state = judged(state, act.SetValue(field="turn", side=pos.active, value=0), "active")
     if pos.passes:

@@ -8,6 +8,8 @@ campaign 5, or at once when Persia holds both Greek Majors (3.F).
 
 from __future__ import annotations
 
+import re
+
 from referee.games.earth_water.actions import GRAMMAR
 from referee.games.earth_water.rules import (
     BASE_OPERATIONS,
@@ -37,7 +39,7 @@ def check_phase(state: EarthWaterState, wanted: tuple[Phase, ...], side: Side | 
     """base 6: an action belongs to its phase and, in operations, to its side's turn."""
     if state.phase is Phase.OVER:
         return Ruling.violation("game-over", "the game is over: {reason}", (GAME_END,),
-                                reason=state.end_reason or "")
+                                reason=reason_text(state.end_reason))
     if state.phase is Phase.ANY:
         return None
     if state.phase not in wanted:
@@ -144,8 +146,8 @@ def score_campaign(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling
     """base 9, base 10, 7: automatic victory, the points, the next campaign or the final verdict."""
     for side in (Side.PERSIA, Side.GREECE):
         if holds_both_enemy_majors(state, side):
-            reason = (_("Persia holds both enemy Major cities at scoring") if side is Side.PERSIA
-                      else _("Greece holds both enemy Major cities at scoring"))
+            reason = (N_("Persia holds both enemy Major cities at scoring") if side is Side.PERSIA
+                      else N_("Greece holds both enemy Major cities at scoring"))
             return _over(state, side, reason, (BASE_SCORING, VICTORY))
     persian, greek = points(state, Side.PERSIA), points(state, Side.GREECE)
     track = state.tables.base.score_track.value
@@ -163,10 +165,9 @@ def score_campaign(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling
     state = state.model_copy(update={"score": score})
     if state.campaign >= state.tables.base.last_campaign.value:
         if score == 0:
-            return _over(state, None, _("after the last campaign the score is level: a draw"), (GAME_END,), events)
+            return _over(state, None, N_("after the last campaign the score is level: a draw"), (GAME_END,), events)
         winner = Side.PERSIA if score > 0 else Side.GREECE
-        return _over(state, winner, _("after the last campaign {side} leads by {n}").format(
-            side=_(winner.label), n=abs(score)), (GAME_END, VICTORY), events)
+        return _over(state, winner, LEADS.format(side=winner.label, n=abs(score)), (GAME_END, VICTORY), events)
     new = state.model_copy(update={"campaign": state.campaign + 1, "phase": Phase.PERSIAN_PREPARATION,
                                    "active": Side.PERSIA, "passes": 0})
     events.append(Ruling.event("campaign", "campaign {campaign} begins: PERS.IA prepares "
@@ -178,7 +179,7 @@ def sudden_victory(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling
     """3.F: Persia wins as soon as it controls both Greek Major cities."""
     if state.phase is Phase.OVER or not holds_both_enemy_majors(state, Side.PERSIA):
         return state, []
-    return _over(state, Side.PERSIA, _("Persia controls both Greek Major cities"), (SUDDEN_VICTORY, VICTORY))
+    return _over(state, Side.PERSIA, N_("Persia controls both Greek Major cities"), (SUDDEN_VICTORY, VICTORY))
 
 
 def _over(state: EarthWaterState, winner: Side | None, reason: str, cites: tuple[RuleRef, ...],
@@ -186,9 +187,31 @@ def _over(state: EarthWaterState, winner: Side | None, reason: str, cites: tuple
     new = state.model_copy(update={"phase": Phase.OVER, "winner": winner, "end_reason": reason, "battle": None,
                                    "may_burn": False})
     if winner is None:
-        return new, [*(events or []), Ruling.event("victory", reason, cites)]
+        return new, [*(events or []), Ruling.event("victory", reason_text(reason), cites)]
     return new, [*(events or []), Ruling.event("victory", "{side} wins: {reason}", cites, side=winner.label,
-                                               reason=reason)]
+                                               reason=reason_text(reason))]
+
+
+LEADS = N_("after the last campaign {side} leads by {n}")
+HAS_WON = N_("{side} has won")
+_FILLED = [(template, re.compile("^" + re.escape(template).replace(r"\{side\}", "(?P<side>Greece|Persia)")
+                                 .replace(r"\{n\}", "(?P<n>[0-9]+)") + "$")) for template in (LEADS, HAS_WON)]
+
+
+def reason_text(reason: str | None) -> str:
+    """Returns how a game ended in the active language.
+
+    The state keeps the English reason (the state hash must not depend on the language a game
+    was replayed in); the reasons are our own templates, filled with a side and a number.
+    """
+    if not reason:
+        return _("game over")
+    for template, pattern in _FILLED:
+        found = pattern.match(reason)
+        if found is not None:
+            side, n = found.group("side"), found.groupdict().get("n", "")
+            return _(template).format(side=_(side), n=n)
+    return _(reason)
 
 
 def score_text(score: int) -> str:

@@ -114,3 +114,16 @@ def test_plurals_and_rulings_in_french_and_italian(engine: EarthWaterEngine, pos
     with language("it"):
         assert ruling.text() == "Thebai ha 1 armata greca, non 3"  # a French ruling read in Italian
         assert ruling.cites[0].label() == "base 6.4 Mouvement terrestre"  # titles in the rulebook's language
+
+
+def test_the_state_never_depends_on_the_language(engine: EarthWaterEngine, position) -> None:
+    # a finished game keeps its reason in English, so its state hash is the same in any language
+    ended = {}
+    for lang in ("en", "fr", "it"):
+        with language(lang):
+            state = position(phase="over", winner="persia",
+                             cities={"Athenai": {"persian_armies": 2}, "Sparta": {"persian_armies": 1}})
+            ended[lang] = (engine.state_hash(state), engine.status(state)[-1])
+    assert ended["en"][0] == ended["fr"][0] == ended["it"][0]
+    assert ended["fr"][1] == "Partie terminée : la Perse a gagné"
+    assert ended["it"][1] == "Partita finita: la Persia ha vinto"
