@@ -128,11 +128,20 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     return new, result, events
 
 
+def one_side_gone(state: EarthWaterState) -> bool:
+    """True when a pending battle has no unit left on one side (an override removed them)."""
+    return state.battle is not None and (engaged(state, Side.GREECE) == 0 or engaged(state, Side.PERSIA) == 0)
+
+
 def fight_to_end(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, list[RoundResult], list[Ruling]]:
     """base 7: fights rounds until the battle (and any landing battle it leads to) is over."""
     rounds: list[RoundResult] = []
     events: list[Ruling] = []
     while state.battle is not None:
+        if one_side_gone(state):  # nothing to roll for: the battle ends as it stands
+            state, more = close_battle(state)
+            events += more
+            continue
         state, result, more = fight_round(state, dice)
         rounds.append(result)
         events += more

@@ -17,10 +17,12 @@ from referee.games.earth_water import bot, declarations
 from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure, relies_on
 from referee.games.earth_water.combat import (
     RoundResult,
+    close_battle,
     fight_round,
     fight_to_end,
     land_armies,
     offer_burning,
+    one_side_gone,
     retreat,
     retreat_options,
     start_battle,
@@ -250,7 +252,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         if isinstance(a, act.Fight):
             battle = s.battle
             assert battle is not None
-            if a.to_end:
+            if a.to_end or one_side_gone(s):
                 new, rounds, events = fight_to_end(s, dice)
             else:
                 new, one, events = fight_round(s, dice)
@@ -278,7 +280,15 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                                        "attrition_due": max(0, s.attrition_due - a.count)})
             return new, events, [s.tables.interpretation("attrition-once").label()], ()
         assert isinstance(a, act.SetUnits | act.SetValue)
-        return apply_override(s, a), events, used, ()
+        new = apply_override(s, a)
+        if new.battle is not None and one_side_gone(new):
+            # base 7: an override that leaves one side of a pending battle empty ends that battle
+            attacker = new.battle.attacker
+            new, events = close_battle(new)
+            if new.battle is None:
+                new, more = end_turn(new, attacker, False)
+                events += more
+        return new, events, used, ()
 
     def _buy(self, s: EarthWaterState, a: act.Buy) -> EarthWaterState:
         costs = s.tables.base.greek_costs
