@@ -24,8 +24,11 @@ import json
 import re
 from typing import Literal
 
+from pydantic import Field
+
 from referee.errors import NotationError
 from referee.game import Action
+from referee.games.earth_water.cards import find_card, split_name
 from referee.games.earth_water.movement import auto_path
 from referee.games.earth_water.state import CityName, EarthWaterState, Side, many
 from referee.i18n import N_, _
@@ -73,35 +76,75 @@ class Done(Action):
         return "done"
 
 
+def _paid(name: str) -> str:
+    return f" card {name}" if name else ""
+
+
 class LandMove(Action):
-    """base 6.4: move armies by road along a route."""
+    """base 6.4: move armies by road along a route (``card``: the named card that pays for it)."""
 
     count: int
     path: tuple[CityName, ...]
+    card: int | None = None
+    card_name: str = ""
 
     def text(self) -> str:
-        return f"move {self.count} {' -> '.join(self.path)}"
+        return f"move {self.count} {' -> '.join(self.path)}" + _paid(self.card_name)
 
 
 class NavalMove(Action):
-    """base 6.5: sail fleets to another port, carrying armies."""
+    """base 6.5: sail fleets to another port, carrying armies (``card``: the named card paying)."""
 
     fleets: int
     start: CityName
     goal: CityName
     armies: int = 0
+    card: int | None = None
+    card_name: str = ""
 
     def text(self) -> str:
-        return f"sail {self.fleets} {self.start} -> {self.goal}" + (f" carry {self.armies}" if self.armies else "")
+        return (f"sail {self.fleets} {self.start} -> {self.goal}" + (f" carry {self.armies}" if self.armies else "")
+                + _paid(self.card_name))
 
 
 class Event(Action):
-    """base 6: spend a card on its event (the player applies the effect with adjust)."""
+    """base 6, cards.yaml: play a card of the Greek hand for its Greek event.
 
+    ``card`` is the card's number; ``targets`` the cities its effect asks for; ``count`` and
+    ``path`` the land move of a card that moves (Leonidas, Evangelion).
+    """
+
+    card: int
+    name: str = Field(description="The card's English Greek name (the journal's notation).")
+    targets: tuple[CityName, ...] = ()
+    count: int | None = None
+    path: tuple[CityName, ...] = ()
+
+    def text(self) -> str:
+        extra = [*([str(self.count)] if self.count is not None else []), *self.targets]
+        if self.path:
+            extra.append(" -> ".join(self.path))
+        return " ".join(["event", self.name, *extra])
+
+
+class Draw(Action):
+    """cards.yaml: the player names a card drawn into the Greek hand (bought face down)."""
+
+    card: int
     name: str
 
     def text(self) -> str:
-        return f"event {self.name}"
+        return f"draw {self.name}"
+
+
+class Discard(Action):
+    """base 8.1: Greece discards a named card of its hand (trimming the hand in its supply)."""
+
+    card: int
+    name: str
+
+    def text(self) -> str:
+        return f"discard {self.name}"
 
 
 class Pass(Action):
@@ -192,8 +235,8 @@ class SetValue(Adjust):
         return f"{self.field} {self.value}"
 
 
-EarthWaterAction = (Setup | Persia | Buy | Done | LandMove | NavalMove | Event | Pass | Fight | Retreat | BurnBridge
-                    | Keep | Remove | SetUnits | SetValue)
+EarthWaterAction = (Setup | Persia | Buy | Done | LandMove | NavalMove | Event | Draw | Discard | Pass | Fight
+                    | Retreat | BurnBridge | Keep | Remove | SetUnits | SetValue)
 
 K = Keyword
 GRAMMAR = Grammar(
@@ -217,7 +260,9 @@ GRAMMAR = Grammar(
         K("the", fr=("le",), it=("il",)),
         K("keep", fr=("garder", "garde", "conserver"), it=("tieni", "tenere", "conserva")),
         K("remove", fr=("retirer", "retire", "enlever"), it=("rimuovi", "rimuovere", "togli")),
-        K("event", fr=("événement", "évènement"), it=("evento",)),
+        K("event", en=("play",), fr=("événement", "évènement", "jouer", "joue"), it=("evento", "gioca", "giocare")),
+        K("draw", fr=("piocher", "pioche"), it=("pesca", "pescare")),
+        K("discard", fr=("défausser", "défausse"), it=("scarta", "scartare")),
         K("buy", fr=("acheter", "achète"), it=("compra", "comprare", "acquista")),
         K("cards", en=("card",), fr=("cartes", "carte"), it=("carte", "carta")),
         K("army", en=("armies",), fr=("armée", "armées"), it=("armata", "armate", "esercito", "eserciti")),
@@ -246,7 +291,10 @@ GRAMMAR = Grammar(
              N_("land move by road (costs a card); middle cities may be listed"), ("base 6.4",)),
         Form("{sail} N PORT [{to}] PORT [{carry} M]", "{sail} 2 Athenai Eretria {carry} 1",
              N_("naval move carrying armies (costs a card)"), ("base 6.5",)),
-        Form("{event} NAME", "{event} Wrath of Poseidon", N_("spend a card on its event"), ("base 6",)),
+        Form("{event} CARD [CITY ...]", "{event} Wrath of Poseidon Ephesos",
+             N_("play a card of the hand for its Greek event; cities its effect asks for follow"), ("base 6",)),
+        Form("{draw} CARD", "{draw} Triremes", N_("name a card drawn into the Greek hand"), ("base 5",)),
+        Form("{discard} CARD", "{discard} Triremes", N_("discard a named card in the Greek supply"), ("base 8.1",)),
         Form("{pass}", "{pass}", N_("pass the operation"), ("base 6",)),
         Form("{fight}", "{fight}", N_("fight one battle round"), ("base 7",)),
         Form("{resolve}", "{resolve}", N_("fight the battle to the end"), ("base 7",)),
@@ -358,10 +406,15 @@ def parse_action(state: EarthWaterState, text: str) -> EarthWaterAction:
     if head == "remove" and len(rest) == 2:
         return Remove(count=_count(rest[0], text), city=city(rest[1]))
     if head == "event" and rest:
-        return Event(name=" ".join(rest))
+        return _parse_event(state, rest, text)
+    if head in ("draw", "discard") and rest:
+        number, _half = find_card(state.tables.cards, " ".join(rest))
+        name = state.tables.cards.cards[number].greek.en
+        return Draw(card=number, name=name) if head == "draw" else Discard(card=number, name=name)
     if head == "buy":
         return _parse_buy(state, rest, text)
     if head == "move" and len(rest) >= 3:
+        rest, card = _paying_card(state, rest)
         count = _count(rest[0], text)
         route_words = rest[1:]
         if route_words and GRAMMAR.is_(route_words[0], "army"):
@@ -372,15 +425,52 @@ def parse_action(state: EarthWaterState, text: str) -> EarthWaterAction:
                 text=repr(text), form=GRAMMAR.spell("{move} N CITY [{to}] CITY")))
         if len(path) == 2:
             path = auto_path(state, Side.GREECE, path[0], path[1])
-        return LandMove(count=count, path=path)
+        return LandMove(count=count, path=path, card=card, card_name=_english(state, card))
     if head == "sail" and len(rest) >= 3:
-        return _parse_sail(state, rest, text)
+        rest, card = _paying_card(state, rest)
+        return _parse_sail(state, rest, text).model_copy(update={"card": card, "card_name": _english(state, card)})
     if head is None:
         close = GRAMMAR.close(words[0])
         hint = _("; did you mean {words}?").format(words=", ".join(repr(c) for c in close)) if close else ""
         raise NotationError(_("{word} is not a 300-solo action{hint} {usage}").format(
             word=repr(words[0]), hint=hint, usage=usage()))
     raise NotationError(_("{text} is not a 300-solo action; {usage}").format(text=repr(text), usage=usage()))
+
+
+def _english(state: EarthWaterState, card: int | None) -> str:
+    return state.tables.cards.cards[card].greek.en if card is not None else ""
+
+
+def _paying_card(state: EarthWaterState, words: list[str]) -> tuple[list[str], int | None]:
+    """Splits 'move 2 A B card Triremes' into the move's words and the card that pays for it."""
+    for i, word in enumerate(words):
+        if GRAMMAR.is_(word, "cards") and i + 1 < len(words):
+            number, _half = find_card(state.tables.cards, " ".join(words[i + 1:]))
+            return words[:i], number
+    return words, None
+
+
+def _parse_event(state: EarthWaterState, rest: list[str], text: str) -> Event:
+    """'event NAME [CITY ...]', 'event Leonidas FROM TO', 'event Evangelion N FROM [..] TO'."""
+    cards = state.tables.cards
+    number, half, args = split_name(cards, rest)
+    if half == "persian":
+        raise NotationError(_("{text}: {name} is the Persian event of card {n}; Greece plays its Greek event, "
+                              "{greek}").format(text=repr(text), name=cards.cards[number].persian.say(), n=number,
+                                                greek=cards.cards[number].greek.say()))
+    effect = cards.cards[number].effect
+    if effect.kind in ("move", "battle-points"):
+        if effect.kind == "move" and args and not args[0].lstrip("-").isdigit():
+            args = [str(effect.armies or 1), *args]
+        if len(args) < 3:
+            raise NotationError(_("{text}: write '{form}'").format(
+                text=repr(text), form=GRAMMAR.spell("{event} CARD N CITY [{to}] CITY")))
+        count = _count(args[0], text)
+        path = _cities(state, args[1:])
+        if len(path) == 2:
+            path = auto_path(state, Side.GREECE, path[0], path[1])
+        return Event(card=number, name=_english(state, number), count=count, path=path)
+    return Event(card=number, name=_english(state, number), targets=_cities(state, args))
 
 
 def _parse_sail(state: EarthWaterState, rest: list[str], text: str) -> NavalMove:

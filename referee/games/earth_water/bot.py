@@ -447,7 +447,7 @@ def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWate
              interpretations=_i(state, "isolated-army"))
     hand = state.hands.greece
     if hand:
-        state = state.model_copy(update={"hands": state.hands.plus(Side.GREECE, -1)})
+        state = state.model_copy(update=state.greek_hand_after(hand - 1))  # unnamed cards first
         says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
                                                         "{after})"), args={"before": hand, "after": hand - 1},
                  interpretations=_i(state, "fallback-discard"))

@@ -98,7 +98,8 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     assert battle is not None
     n = battle.rounds + 1
     limit = state.tables.base.battle_dice.value
-    greek_roll = dice.roll(min(engaged(state, Side.GREECE), limit), 6, f"battle of {battle.city} round {n}: Greece")
+    greek_dice = battle.greek_dice or min(engaged(state, Side.GREECE), limit)  # a card replaces the count
+    greek_roll = dice.roll(greek_dice, 6, f"battle of {battle.city} round {n}: Greece")
     persian_roll = dice.roll(min(engaged(state, Side.PERSIA), limit), 6, f"battle of {battle.city} round {n}: Persia")
     cap = persian_cap(state, battle.city)
     g_best = max(greek_roll.faces, default=0)
@@ -120,7 +121,8 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
             carried -= 1  # base 6.5: a sunk fleet's army is lost with it (empty fleets are lost first)
         g = g.plus(Side.GREECE, fleets=-g_loss).plus(Side.PERSIA, fleets=-p_loss)
     new = state.model_copy(update={"cities": state.with_city(battle.city, g),
-                                   "battle": battle.model_copy(update={"rounds": n, "carried": carried})})
+                                   "battle": battle.model_copy(update={"rounds": n, "carried": carried,
+                                                                       "persian_lost": p_loss})})
     events = [Ruling.event("battle-round", result.text(), (BATTLE,))]
     if engaged(new, Side.GREECE) == 0 or engaged(new, Side.PERSIA) == 0:
         new, more = close_battle(new)
@@ -168,6 +170,8 @@ def close_battle(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling]]
         events.append(Ruling.event("battle-over", "{side} wins the battle of {city} with {kept} left", (BATTLE,),
                                    side=winner.label, city=battle.city, kept=kept))
     new = state.model_copy(update={"battle": None})
+    new, points = card_points(new, battle)
+    events += points
     if battle.kind == "naval" and battle.attacker is Side.GREECE and battle.carried:
         if winner is Side.GREECE:
             return land_armies(new, battle.city, battle.carried, battle.origin, events)
@@ -295,6 +299,7 @@ def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list
                         "greek_fleets": there.greek_fleets + fleets}),
     }
     new = state.model_copy(update={"cities": cities, "battle": None})
+    new, points = card_points(new, battle)
     parts = _(" and ").join(units(n, unit) for n, unit in ((armies, "army"), (fleets, "fleet")) if n)
     used = (interp(state, "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat"),)
     if how == "sea":
@@ -303,4 +308,25 @@ def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list
     else:
         said = Ruling.event("retreat", "Greece retreats {units} from {city} to {to} by road", (BATTLE, NO_RETREAT),
                             units=parts, city=battle.city, to=to)
-    return new, [said], used
+    return new, [said, *points], used
+
+
+def card_points(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterState, list[Ruling]]:
+    """cards (Evangelion): the battle a card's move started moves the score when it ends: a point
+    for Greece when no Persian army is left there, a point for Persia when Greece does not hold the city."""
+    if battle.card is None or state.tables.cards.cards[battle.card].effect.kind != "battle-points":
+        return state, []
+    from referee.games.earth_water.rules import CARDS
+
+    name = state.tables.cards.cards[battle.card].greek.say()
+    track = state.tables.base.score_track.value
+    score, events = state.score, []
+    if state.at(battle.city).persian_armies == 0:
+        score -= 1
+        events.append(Ruling.event("card-points", "{card}: a point for Greece (no Persian army left in {city})",
+                                   (CARDS,), card=name, city=battle.city))
+    if not state.controls(Side.GREECE, battle.city):
+        score += 1
+        events.append(Ruling.event("card-points", "{card}: a point for Persia (Greece does not hold {city})",
+                                   (CARDS,), card=name, city=battle.city))
+    return state.model_copy(update={"score": max(-track, min(track, score))}), events

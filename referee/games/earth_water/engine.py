@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 
@@ -11,7 +12,7 @@ from referee.bot import Bot
 from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
 from referee.errors import DiceError, InputFileError, NotationError
 from referee.files import parse_json
-from referee.game import Applied, Engine, GameInfo, MapView, Outcome
+from referee.game import Applied, Engine, GameInfo, MapView, Outcome, canonical
 from referee.games.earth_water import actions as act
 from referee.games.earth_water import bot, declarations
 from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure, relies_on
@@ -29,6 +30,7 @@ from referee.games.earth_water.combat import (
 )
 from referee.games.earth_water.display import board_view, status_lines
 from referee.games.earth_water.legal import city_report, legal_actions
+from referee.games.earth_water.play_cards import pay_for_move, play_event
 from referee.games.earth_water.position import EarthWaterPosition, apply_override, position_of, state_from_position
 from referee.games.earth_water.rules import (
     BASE_OPERATIONS,
@@ -62,6 +64,10 @@ from referee.games.earth_water.verdicts import disclosures, violations
 from referee.i18n import N_, _
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
+
+CARD_FIELDS: dict[str, object] = {"greek_cards": [], "played_once": [], "free_moves": 0, "extra_preparation": False}
+CARD_BATTLE_FIELDS: dict[str, object] = {"greek_dice": None, "card": None, "persian_lost": 0}
+"""State fields the cards added, with their empty values (left out of the hash when empty)."""
 
 INFO = GameInfo(
     slug="300-solo", package="earth_water", title="300: Earth & Water — solo (PERS.IA)",
@@ -130,6 +136,22 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
 
     def from_position(self, table_set: TableSet, data: object, label: str) -> EarthWaterState:
         return state_from_position(self, load_tables(table_set), data, label)
+
+    def state_hash(self, state: EarthWaterState) -> str:
+        """Returns the state's hash; the card fields added with the cards (issue 15) count only
+        when they hold something, so games journaled before them keep their hashes."""
+        data = canonical(state)
+        assert isinstance(data, dict)
+        for key, empty in CARD_FIELDS.items():
+            if data.get(key) == empty:
+                data.pop(key, None)
+        battle = data.get("battle")
+        if isinstance(battle, dict):
+            for key, empty in CARD_BATTLE_FIELDS.items():
+                if battle.get(key) == empty:
+                    battle.pop(key, None)
+        blob = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
 
     def to_position(self, state: EarthWaterState) -> EarthWaterPosition:
         return position_of(state)
@@ -239,6 +261,22 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             return self._set_up(s.tables, data, "setup"), events, used, ()
         if isinstance(a, act.Buy):
             return self._buy(s, a), events, used, ()
+        if isinstance(a, act.Done) and (s.free_moves or s.extra_preparation):
+            # Triremes' free moves or Mines of Laurion's preparation end, and with them the Greek turn
+            new = s.model_copy(update={"free_moves": 0, "extra_preparation": False, "phase": Phase.OPERATIONS,
+                                       "active": Side.GREECE, "greek_talents": 0})
+            new, more = end_turn(new, Side.GREECE, False)
+            return new, more, used, ()
+        if isinstance(a, act.Draw):
+            return s.model_copy(update={"greek_cards": (*s.greek_cards, a.card)}), events, used, ()
+        if isinstance(a, act.Discard):
+            return s.model_copy(update=s.greek_hand_after(s.hands.greece - 1, spent=a.card)), events, used, ()
+        if isinstance(a, act.Event):
+            new, events, goes_on = play_event(s, a)
+            if not goes_on and new.battle is None and new.phase is Phase.OPERATIONS and new.active is Side.GREECE:
+                new, more = end_turn(new, Side.GREECE, False)
+                events += more
+            return new, events, used, ()
         if isinstance(a, act.Done):
             if s.phase is Phase.GREEK_PREPARATION:
                 new = begin_operations(s)
@@ -247,7 +285,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                 return new, events, used, ()
             new, events, labels = end_campaign(s)
             return new, events, list(labels), ()
-        if isinstance(a, act.LandMove | act.NavalMove | act.Event | act.Pass):
+        if isinstance(a, act.LandMove | act.NavalMove | act.Pass):
             return self._operate(s, a)
         if isinstance(a, act.Fight):
             battle = s.battle
@@ -273,7 +311,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                                        "joined", (BRIDGE_BURNING,)))
             return s.model_copy(update={"bridge": False, "may_burn": False}), events, used, ()
         if isinstance(a, act.Keep):
-            return s.model_copy(update={"hands": s.hands.model_copy(update={"greece": a.count})}), events, used, ()
+            return s.model_copy(update=s.greek_hand_after(a.count)), events, used, ()
         if isinstance(a, act.Remove):
             g = s.at(a.city).plus(Side.GREECE, armies=-a.count)
             new = s.model_copy(update={"cities": s.with_city(a.city, g),
@@ -308,14 +346,14 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         return s.model_copy(update={"cities": s.with_city(a.city, g), "greek_talents": s.greek_talents - cost,
                                     "greek_units_bought": True, "greek_fleets_bought": s.greek_fleets_bought + fleets})
 
-    def _operate(self, s: EarthWaterState, a: act.LandMove | act.NavalMove | act.Event | act.Pass
+    def _operate(self, s: EarthWaterState, a: act.LandMove | act.NavalMove | act.Pass
                  ) -> tuple[EarthWaterState, list[Ruling], list[str], tuple[JsonValue, ...]]:
         events: list[Ruling] = []
         used: list[str] = []
         if isinstance(a, act.Pass):
             new, events = end_turn(s, Side.GREECE, True)
             return new, events, used, ()
-        s = s.model_copy(update={"hands": s.hands.plus(Side.GREECE, -1)})
+        s = pay_for_move(s, a)
         if isinstance(a, act.LandMove):
             start, goal = a.path[0], a.path[-1]
             cities = {**s.cities, start: s.at(start).plus(Side.GREECE, armies=-a.count),
@@ -341,7 +379,10 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                 s, events = land_armies(s, a.goal, a.armies, a.start, events)
                 used += [s.tables.interpretation("bridge-burning").label()] if s.may_burn else []
         if s.battle is not None:
-            return s, events, used, ()
+            # provisional: a battle ends Triremes' remaining free moves (the turn ends with the battle)
+            return s.model_copy(update={"free_moves": 0}), events, used, ()
+        if s.free_moves:
+            return s, events, used, ()  # Triremes: the Greek turn goes on
         s, more = end_turn(s, Side.GREECE, False)
         return s, events + more, used, ()
 

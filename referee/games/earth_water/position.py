@@ -217,6 +217,8 @@ def apply_override(state: EarthWaterState, action: act.SetUnits | act.SetValue) 
         return state.model_copy(update={"cities": state.with_city(action.city, g)})
     if action.field == "hand":
         assert action.side is not None
+        if action.side is Side.GREECE:
+            return state.model_copy(update=state.greek_hand_after(action.value))
         return state.model_copy(update={"hands": state.hands.model_copy(update={action.side.value: action.value})})
     if action.field == "portraits":
         assert action.side is not None

@@ -127,7 +127,7 @@ def end_campaign(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling],
     if state.hands.greece > keep:
         events.append(Ruling.event("hand", "Greece keeps {keep} of its {held}", (HANDS,), keep=keep,
                                    held=units(state.hands.greece, "card")))
-        state = state.model_copy(update={"hands": state.hands.model_copy(update={"greece": keep})})
+        state = state.model_copy(update=state.greek_hand_after(keep))
     ok = supplied(state, Side.GREECE)
     cut = {c: g.greek_armies for c, g in state.cities.items() if g.greek_armies and c not in ok}
     cities = dict(state.cities)

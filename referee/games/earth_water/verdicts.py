@@ -22,6 +22,12 @@ from referee.games.earth_water.movement import (
     check_route,
     check_talents,
 )
+from referee.games.earth_water.play_cards import (
+    card_violations,
+    discard_violations,
+    draw_violations,
+    payment_violation,
+)
 from referee.games.earth_water.rules import (
     ATTRITION,
     BASE_OPERATIONS,
@@ -71,7 +77,13 @@ def violations(state: EarthWaterState, action: act.EarthWaterAction) -> list[Rul
         return _buy(state, action)
     if isinstance(action, act.Done):
         return _done(state)
-    if isinstance(action, act.LandMove | act.NavalMove | act.Event | act.Pass):
+    if isinstance(action, act.Event):
+        return card_violations(state, action)
+    if isinstance(action, act.Draw):
+        return draw_violations(state, action)
+    if isinstance(action, act.Discard):
+        return discard_violations(state, action)
+    if isinstance(action, act.LandMove | act.NavalMove | act.Pass):
         return _operation(state, action)
     if isinstance(action, act.Fight):
         if state.battle is None:
@@ -123,12 +135,15 @@ def _buy(state: EarthWaterState, action: act.Buy) -> list[Ruling]:
                   check_talents(state, action.count * costs.army.value)]
     else:
         found += [check_fleet_port(state, action.city), check_controlled(state, action.city),
-                  check_fleet_quota(state, action.count), check_fleet_reserve(state, action.count),
+                  None if state.extra_preparation else check_fleet_quota(state, action.count),
+                  check_fleet_reserve(state, action.count),
                   check_talents(state, action.count * costs.fleet.value)]
     return _keep(*found)
 
 
 def _done(state: EarthWaterState) -> list[Ruling]:
+    if state.free_moves and state.phase is P.OPERATIONS and state.battle is None:
+        return []  # Triremes: the Greek stops its free naval moves
     found = check_phase(state, (P.GREEK_PREPARATION, P.GREEK_SUPPLY), Side.GREECE, "done", BASE_OPERATIONS)
     if found is not None:
         return [found]
@@ -142,12 +157,16 @@ def _done(state: EarthWaterState) -> list[Ruling]:
     return []
 
 
-def _operation(state: EarthWaterState, action: act.LandMove | act.NavalMove | act.Event | act.Pass) -> list[Ruling]:
+def _operation(state: EarthWaterState, action: act.LandMove | act.NavalMove | act.Pass) -> list[Ruling]:
     found: list[Ruling | None] = [check_phase(state, (P.OPERATIONS,), Side.GREECE, action.text().split()[0],
                                               BASE_OPERATIONS), check_no_battle(state)]
     if isinstance(action, act.Pass):
+        if state.free_moves:
+            found.append(payment_violation(state, act.LandMove(count=1, path=())))
         return _keep(*found)
-    found.append(check_card_in_hand(state, Side.GREECE))
+    if not state.free_moves:
+        found.append(check_card_in_hand(state, Side.GREECE))
+    found.append(payment_violation(state, action))
     if isinstance(action, act.LandMove):
         start = action.path[0]
         found += [check_armies_present(state, Side.GREECE, start, action.count),

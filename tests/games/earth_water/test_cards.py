@@ -49,3 +49,244 @@ def test_an_override_that_empties_a_battle_side_ends_the_battle(tmp_path: Path, 
     assert Path(game).read_bytes() == before
     status = runner.invoke(app, ["status", "--file", game])
     assert status.exit_code == 0 and "Battle in" not in status.output
+
+
+# ---------------------------------------------------------------------------------------------
+# The deck, the hand and each card's Greek event (in-process, through engine.judge/play)
+
+from referee.dice import CommittedDice, NoDice, PhysicalDice  # noqa: E402
+from referee.errors import DiceError, IllegalActionError, UnknownNameError  # noqa: E402
+from referee.games.earth_water import actions as act  # noqa: E402
+from referee.games.earth_water.cards import find_card  # noqa: E402
+from referee.games.earth_water.engine import EarthWaterEngine  # noqa: E402
+from referee.games.earth_water.state import Battle, EarthWaterState, Side  # noqa: E402
+from referee.i18n import language  # noqa: E402
+
+HOME = {"Abydos": {"persian_armies": 3, "persian_fleets": 2}, "Ephesos": {"persian_armies": 3, "persian_fleets": 2}}
+
+
+def _turn(position, greek: int = 2, **cities: dict[str, int]) -> EarthWaterState:
+    """A Greek operation turn with ``greek`` unnamed cards in hand."""
+    return position(phase="operations", active="greece", hands={"greece": greek, "persia": 3},
+                    cities={**HOME, "Athenai": {"greek_armies": 2, "greek_fleets": 1}, **cities})
+
+
+def _codes(engine: EarthWaterEngine, state: EarthWaterState, text: str) -> tuple[str, ...]:
+    return engine.judge(state, engine.parse(state, text)).codes()
+
+
+def _play(engine: EarthWaterEngine, state: EarthWaterState, *texts: str, dice=None) -> EarthWaterState:
+    for text in texts:
+        state, _ = engine.play(state, engine.parse(state, text), dice or NoDice())
+    return state
+
+
+def _persian_attack(state: EarthWaterState, greek: int = 2, persian: int = 3) -> EarthWaterState:
+    """A PERS.IA land attack on Thebai waiting for its first round (as die 2-3 or defence leave it)."""
+    cities = {**state.cities, "Thebai": state.at("Thebai").model_copy(update={"greek_armies": greek,
+                                                                              "persian_armies": persian})}
+    return state.model_copy(update={"cities": cities, "active": Side.PERSIA, "battle": Battle(
+        city="Thebai", kind="land", attacker=Side.PERSIA, origin="Larissa")})
+
+
+def test_the_deck_as_data_names_in_three_languages(engine: EarthWaterEngine, position) -> None:
+    cards = _turn(position).tables.cards
+    assert len(cards.cards) == 16 and all(c.provenance == "secondary" for c in cards.cards.values())
+    assert all(c.movement == 1 for c in cards.cards.values())
+    assert find_card(cards, "Wrath of Poseidon") == find_card(cards, "colère de poséidon") == (3, "greek")
+    assert find_card(cards, "Ira di Poseidone") == (3, "greek")
+    assert find_card(cards, "Tribute of Earth and Water")[1] == "persian"
+    assert [n for n, c in cards.cards.items() if c.when == "reaction"] == [4, 5, 6, 9, 12, 15]
+    assert [n for n, c in cards.cards.items() if c.once] == [4, 5, 8, 9]
+    assert [n for n, c in cards.cards.items() if c.sparta] == [6, 8, 11, 15]
+    with pytest.raises(UnknownNameError, match="Wrath of Poseidon"):
+        find_card(cards, "Wrath of Poseidn")
+
+
+def test_the_greek_hand_draw_name_refuse_and_spend(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, greek=2)
+    state = _play(engine, state, "draw Wrath of Poseidon", "piocher Trières")
+    assert state.greek_cards == (3, 13) and state.unnamed_greek_cards() == 0
+    assert _codes(engine, state, "draw Leonidas") == ("no-card-to-name",)
+    assert _codes(engine, state, "event Desertion of Greek Soldiers Ephesos") == ("not-in-hand",)
+    assert _codes(engine, state, "move 1 Athenai Thebai") == ("which-card",)
+    assert _codes(engine, state, "move 1 Athenai Thebai card Leonidas") == ("not-in-hand",)
+    moved = _play(engine, state, "move 1 Athenai Thebai card Triremes")
+    assert moved.greek_cards == (3,) and moved.hands.greece == 1 and moved.active is Side.PERSIA
+    # a PERS.IA die 4 makes Greece discard: unnamed cards first, then the latest named one
+    half = state.model_copy(update={"greek_cards": (3,)})
+    assert half.model_copy(update=half.greek_hand_after(1)).greek_cards == (3,)
+    assert half.model_copy(update=half.greek_hand_after(0)).greek_cards == ()
+    # hand size (base 8.1): named cards are discarded by name, then 'keep' trims the unnamed ones
+    supply = position(phase="greek-supply", hands={"greece": 6, "persia": 0}, cities={**HOME})
+    supply = _play(engine, supply, "draw Triremes")
+    assert _codes(engine, supply, "discard Leonidas") == ("not-in-hand",)
+    after = _play(engine, supply, "défausser Trières")
+    assert after.hands.greece == 5 and after.greek_cards == ()
+
+
+def test_moment_once_and_hand_refusals(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Thebai={"greek_armies": 1})
+    persia_turn = state.model_copy(update={"active": Side.PERSIA})
+    assert "not-your-turn" in _codes(engine, persia_turn, "event Wrath of Poseidon Ephesos")
+    assert _codes(engine, state, "event Miltiades") == ("not-now",)  # no battle waiting
+    assert _codes(engine, state, "event Themistocles") == ("no-moment",)
+    assert _codes(engine, state, "event Pausanias") == ("no-moment",)
+    assert _codes(engine, state, "event Molon Labe") == ("no-moment",)
+    # a card whose event never comes still pays for a move
+    named = _play(engine, state, "draw Themistocles", "draw Molon Labe")
+    assert _play(engine, named, "move 1 Athenai Korinthos card Molon Labe").greek_cards == (5,)
+    empty = state.model_copy(update={"hands": state.hands.model_copy(update={"greece": 0})})
+    assert _codes(engine, empty, "event Wrath of Poseidon Ephesos") == ("no-card",)
+    with pytest.raises(Exception, match="Persian event"):
+        engine.parse(state, "event Ostracism")
+
+
+@pytest.mark.parametrize(("text", "city", "unit"), [
+    ("event Ionian Revolt Abydos", "Abydos", "persian_armies"),
+    ("event Wrath of Poseidon Ephesos", "Ephesos", "persian_fleets"),
+    ("event Desertion of Greek Soldiers Larissa", "Larissa", "persian_armies")])
+def test_removal_events_take_the_named_unit(engine: EarthWaterEngine, position, text: str, city: str,
+                                           unit: str) -> None:
+    state = _turn(position, Larissa={"persian_armies": 2})
+    new = _play(engine, state, text)
+    assert getattr(new.at(city), unit) == getattr(state.at(city), unit) - 1
+    assert new.hands.greece == 1 and new.active is Side.PERSIA
+    assert _codes(engine, state, text.rsplit(" ", 1)[0] + " Athenai") == ("bad-target",)
+    assert _codes(engine, state, text.rsplit(" ", 1)[0]) == ("needs-target",)
+
+
+def test_ionian_revolt_only_in_the_persian_majors(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Larissa={"persian_armies": 2})
+    assert _codes(engine, state, "event Révolte de l'Ionie Larissa") == ("bad-target",)
+
+
+def test_melas_zomos_and_syracuse_place_from_reserve(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Sparta={"greek_armies": 1})
+    new = _play(engine, state, "event Melas Zomos")
+    assert new.at("Sparta").greek_armies == 2
+    held = _turn(position, Sparta={"persian_armies": 1})
+    assert _codes(engine, held, "event Melas Zomos") == ("not-controlled",)
+    fleets = state.greek_reserve()[1]
+    assert fleets == 4
+    assert _codes(engine, state, "event Support from Syracuse Athenai") == ("needs-target",)
+    syracuse = _play(engine, state, "event Soutien de Syracuse " + " ".join(["Athenai", "Athenai", "Sparta", "Sparta"]))
+    assert syracuse.at("Athenai").greek_fleets == 3 and syracuse.at("Sparta").greek_fleets == 2
+    assert "not-a-port" in _codes(engine, state, "event Support from Syracuse Athenai Athenai Athenai Korinthos")
+
+
+def test_oracle_of_delphi_redraws(engine: EarthWaterEngine, position) -> None:
+    state = _play(engine, _turn(position, greek=3), "draw Oracle of Delphi", "draw Triremes")
+    new = _play(engine, state, "event Oracle of Delphi")
+    assert new.hands.greece == 3 and new.greek_cards == ()  # 2 others discarded, 3 drawn, unnamed
+
+
+def test_triremes_two_free_naval_moves(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Eretria={"greek_armies": 1})
+    state = state.model_copy(update={"cities": {**state.cities, "Athenai": state.at("Athenai").model_copy(
+        update={"greek_fleets": 2})}})
+    new = _play(engine, state, "event Triremes")
+    assert new.free_moves == 2 and new.active is Side.GREECE and new.hands.greece == 1
+    assert _codes(engine, new, "sail 1 Athenai Eretria carry 1") == ("triremes",)
+    assert _codes(engine, new, "move 1 Athenai Thebai") == ("triremes",)
+    once = _play(engine, new, "sail 1 Athenai Eretria")
+    assert once.free_moves == 1 and once.active is Side.GREECE and once.hands.greece == 1
+    twice = _play(engine, once, "naviguer 1 Athenai Naxos")
+    assert twice.free_moves == 0 and twice.active is Side.PERSIA and twice.hands.greece == 1
+    stopped = _play(engine, once, "done")
+    assert stopped.active is Side.PERSIA and stopped.free_moves == 0
+
+
+def test_mines_of_laurion_a_preparation_inside_the_turn(engine: EarthWaterEngine, position) -> None:
+    new = _play(engine, _turn(position), "event Mines of Laurion")
+    assert new.phase == "greek-preparation" and new.greek_talents == 3
+    new = _play(engine, new, "buy 2 fleets Athenai", "buy 1 fleet Athenai")  # no two-fleet cap here
+    assert new.at("Athenai").greek_fleets == 4 and new.greek_talents == 0
+    back = _play(engine, new, "done")
+    assert back.phase == "operations" and back.active is Side.PERSIA and not back.extra_preparation
+
+
+@pytest.mark.parametrize("card", ["Miltiades", "300 Spartans"])
+def test_three_dice_reactions_in_a_persia_attack_typed_and_digital(engine: EarthWaterEngine, position,
+                                                                    card: str) -> None:
+    state = _persian_attack(_turn(position))
+    new = _play(engine, state, f"event {card}")
+    assert new.battle is not None and new.battle.greek_dice == 3 and new.active is Side.PERSIA
+    assert new.portraits.greece == state.portraits.greece + (1 if card == "Miltiades" else 0)
+    typed = PhysicalDice([6, 1, 1, 2, 2, 2])  # 3 Greek dice, then 3 Persian
+    applied = engine.apply(new, act.Fight(), typed)
+    typed.check_all_used()
+    assert applied.details[0]["greek_faces"] == [6, 1, 1] and applied.details[0]["persian_faces"] == [2, 2, 2]
+    digital = engine.apply(new, act.Fight(), CommittedDice.from_text("cards"))
+    assert len(digital.details[0]["greek_faces"]) == 3
+    too_many = PhysicalDice([6, 1, 1, 2, 2, 2, 3])
+    engine.apply(new, act.Fight(), too_many)
+    with pytest.raises(DiceError):
+        too_many.check_all_used()  # the game file refuses the seventh face, unchanged
+    # out of its moment: after the first round
+    assert state.battle is not None
+    fought = state.model_copy(update={"battle": state.battle.model_copy(update={"rounds": 1})})
+    assert _codes(engine, fought, f"event {card}") == ("not-now",)
+    assert _codes(engine, new, "event Miltiades" if card != "Miltiades" else "event 300 Spartans") == ("dice-set",)
+
+
+def test_300_spartans_only_against_a_persian_attack_and_miltiades_once(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Thebai={"persian_armies": 1})
+    attack = _play(engine, state, "move 2 Athenai Thebai")
+    assert attack.battle is not None and attack.battle.attacker is Side.GREECE
+    assert _codes(engine, attack, "event 300 Spartans") == ("not-now",)
+    with_miltiades = _play(engine, attack, "event Miltiade")
+    assert with_miltiades.battle.greek_dice == 3 and with_miltiades.played_once == (4,)
+    again = _persian_attack(with_miltiades.model_copy(update={"battle": None, "hands": state.hands}))
+    assert _codes(engine, again, "event Miltiades") == ("once-per-game",)
+
+
+def test_leonidas_two_dice_and_a_portrait(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Thebai={"persian_armies": 2})
+    assert _codes(engine, state, "event Leonidas 2 Athenai Thebai") == ("needs-move",)
+    new = _play(engine, state, "event Leonidas Athenai Thebai")
+    assert new.battle is not None and new.battle.greek_dice == 2 and new.battle.card == 8
+    assert new.portraits.greece == 1 and new.at("Thebai").greek_armies == 1 and new.active is Side.GREECE
+    typed = PhysicalDice([5, 6, 1, 1])
+    engine.apply(new, act.Fight(), typed)
+    typed.check_all_used()
+    assert _codes(engine, new.model_copy(update={"battle": None}), "event Leonidas Athenai Thebai") \
+        == ("once-per-game",)
+
+
+def test_evangelion_points_after_its_battle(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Thebai={"persian_armies": 1})
+    new = _play(engine, state, "event Evangelion 2 Athenai Thebai")
+    assert new.battle is not None and new.battle.card == 10
+    won = _play(engine, new, "resolve", dice=PhysicalDice([6, 6, 1]))
+    assert won.score == state.score - 1  # a point for Greece
+    lost = _play(engine, new, "resolve", dice=PhysicalDice([1, 1, 4, 1, 4]))
+    assert lost.score == state.score + 1  # a point for Persia: Greece does not hold Thebai
+
+
+def test_artemisia_after_a_persian_naval_loss(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, Eretria={"persian_fleets": 3})
+    state = state.model_copy(update={"cities": {**state.cities, "Athenai": state.at("Athenai").model_copy(
+        update={"greek_fleets": 3})}})
+    attack = _play(engine, state, "sail 3 Athenai Eretria")
+    assert _codes(engine, attack, "event Artemisia I") == ("not-now",)
+    after = _play(engine, attack, "fight", dice=PhysicalDice([6, 1, 1, 2, 2, 2]))
+    assert after.battle is not None and after.battle.persian_lost == 1 and after.at("Eretria").persian_fleets == 2
+    new = _play(engine, after, "event Artemisia I")
+    assert new.at("Eretria").persian_fleets == 1 and new.played_once == (9,)
+    assert _codes(engine, new, "event Artemisia I") != ()
+
+
+def test_french_and_italian_card_words(engine: EarthWaterEngine, position) -> None:
+    state = _turn(position, greek=1)
+    named = _play(engine, state, "draw Triremes")
+    with language("fr"):
+        ruling = engine.judge(named, engine.parse(named, "jouer Colère de Poséidon Ephesos")).violations[0]
+    assert ruling.message == "« Colère de Poséidon » n’est pas dans la main grecque (cartes nommées : Trières)"
+    assert ruling.cites[0].label() == "base cards Cards"
+    with language("it"):
+        assert ruling.cites[0].label() == "base cards Cartes"  # the rulebook's (French) title
+        verdict = engine.judge(state, engine.parse(state, "gioca Ira di Poseidone Ephesos"))
+    assert verdict.legal and verdict.action == "event Wrath of Poseidon Ephesos"
+    with pytest.raises(IllegalActionError):
+        engine.play(named, engine.parse(named, "event Wrath of Poseidon Ephesos"), NoDice())
