@@ -302,6 +302,14 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
     return _discard(out)
 
 
+def die_due(state: EarthWaterState) -> bool:
+    """5.1-5.3: whether PERS.IA's next operation rolls the die (not with an empty hand, nor when
+    the defence of an invaded Major can march)."""
+    if state.hands.persia == 0:
+        return False
+    return not (state.occupied_persian_majors() and defence_plan(state) is not None)
+
+
 def _roll_and_act(out: Outcome, dice: Dice) -> None:
     """5.3: the die picks the operation; each impossible one falls back to the next."""
     state, says = out.state, out.says

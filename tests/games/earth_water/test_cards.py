@@ -290,3 +290,17 @@ def test_french_and_italian_card_words(engine: EarthWaterEngine, position) -> No
     assert verdict.legal and verdict.action == "event Wrath of Poseidon Ephesos"
     with pytest.raises(IllegalActionError):
         engine.play(named, engine.parse(named, "event Wrath of Poseidon Ephesos"), NoDice())
+
+
+def test_operate_with_a_roll_when_no_die_is_due_plays_and_notes(tmp_path: Path, runner: CliRunner) -> None:
+    # issue 15: an empty Persian hand means PERS.IA passes (5.1): the typed die is not needed
+    position = {**BATTLE, "battle": None, "active": "persia", "hands": {"persia": 0, "greece": 1},
+                "cities": {**BATTLE["cities"], "Thebai": {"greek_armies": 1}}}  # type: ignore[dict-item]
+    game = _game(tmp_path, runner, position)
+    result = runner.invoke(app, ["persia", "operate", "--dice", "4", "--file", game])
+    assert result.exit_code == 0, result.output
+    assert "was not needed" in result.stderr and "PERS.IA holds no card" in result.stdout
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"game": "300-solo", **position}), encoding="utf-8")
+    result = runner.invoke(app, ["persia", "operate", "--position", str(path), "--dice", "4"])
+    assert result.exit_code == 0 and "was not needed" in result.stderr, result.output
