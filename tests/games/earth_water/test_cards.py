@@ -304,3 +304,30 @@ def test_operate_with_a_roll_when_no_die_is_due_plays_and_notes(tmp_path: Path, 
     path.write_text(json.dumps({"game": "300-solo", **position}), encoding="utf-8")
     result = runner.invoke(app, ["persia", "operate", "--position", str(path), "--dice", "4"])
     assert result.exit_code == 0 and "was not needed" in result.stderr, result.output
+
+
+MARCH = {"phase": "operations", "active": "persia", "hands": {"persia": 2, "greece": 3},
+         "cities": {"Abydos": {"persian_armies": 3, "persian_fleets": 2},
+                    "Ephesos": {"persian_armies": 3, "persian_fleets": 2},
+                    "Pella": {"persian_armies": 6}, "Larissa": {"greek_armies": 2}, "Athenai": {"greek_armies": 1}}}
+
+
+@pytest.mark.parametrize(("card", "greek_dice"), [("300 Spartans", 3), ("Milziade", 3)])
+def test_reactions_in_a_real_persia_attack_through_the_game_file(tmp_path: Path, runner: CliRunner, card: str,
+                                                                 greek_dice: int) -> None:
+    game = _game(tmp_path, runner, MARCH)
+    result = runner.invoke(app, ["persia", "operate", "--dice", "2", "--file", game, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["pending"]["city"] == "Larissa"  # PERS.IA marched into the Greek army
+    assert runner.invoke(app, ["do", "event", card, "--file", game]).exit_code == 0
+    # typed dice: the Greek side now rolls 3 (not 2), then Persia 3
+    typed = ",".join(["6"] * greek_dice + ["1", "1", "1"])
+    result = runner.invoke(app, ["do", "fight", "--dice", typed, "--file", game, "--json"])
+    assert result.exit_code == 0, result.output
+    assert "6,6,6" in result.stdout
+    # digital dice: the next round also rolls 3 Greek dice, all shown in the journal
+    result = runner.invoke(app, ["do", "fight", "--file", game, "--json"])
+    assert result.exit_code == 0, result.output
+    rolls = json.loads(result.stdout)
+    greek = [r for r in rolls["record"]["rolls"] if r["purpose"].endswith("Greece")]
+    assert len(greek[0]["faces"]) == greek_dice
