@@ -200,11 +200,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
     def judge(self, state: EarthWaterState, action: act.EarthWaterAction) -> Verdict:
         s, a = state, action
         found = violations(s, a)
-        notes: list[Ruling] = []
-        if not found and isinstance(a, act.Event):
-            notes.append(Ruling.event("event", "Greece spends a card on '{card}': apply its effect with "
-                                      "referee adjust ... --reason '{card}'", (BASE_OPERATIONS,), card=a.name))
-        return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes), provisional=disclosures(s, a))
+        return Verdict(action=a.text(), violations=tuple(found), provisional=disclosures(s, a))
 
     def apply(self, state: EarthWaterState, action: act.EarthWaterAction, dice: Dice) -> Applied[EarthWaterState]:
         s, a = state, action
