@@ -31,7 +31,7 @@ class Step(BaseModel):
     args: dict[str, Arg] = Field(default_factory=dict, description="Values the template is filled with.")
     kind: str = Field(description="What the step does: roll, draw, bridge, fleets, armies, move, battle, "
                                   "destroy-army, destroy-fleet, place, discard, pass, fallback, attrition, "
-                                  "lines, unspent.")
+                                  "lines, unspent, skipped.")
     counts: dict[str, int] = Field(default_factory=dict, description="Units per city this step adds or removes.")
     path: tuple[str, ...] = Field(default=(), description="Route of a move.")
     die: int | None = Field(default=None, description="The die face, on a roll step.")

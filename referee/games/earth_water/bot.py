@@ -289,6 +289,7 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
         if plan is not None:
             keep = state.tables.persia.keep_in_majors
             bared = plan.city in keep.cities and state.at(plan.city).persian_armies - plan.count < keep.value
+            _say_skipped(state, says, plan, DEFENCE, _i(state, "activation-reachable"))
             out.state = _march(state, says, plan, DEFENCE, "defence",
                                _i(state, "activation-reachable")
                                + (_i(state, "defence-keeps-none") if bared else ())
@@ -436,7 +437,29 @@ def _do_march(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
     if plan is None:
         return None, N_("No Persian army can march toward Sparta")
     used = _i(state, "activation-reachable", "march-toward-sparta", "march-count")
+    _say_skipped(state, says, plan, FACE_MARCH, used)
     return _march(state, says, plan, FACE_MARCH, "move", used), ""
+
+
+def most_armed(state: EarthWaterState) -> CityName | None:
+    """5.2, 5.3.2-3: the city with the most Persian armies (no Greek army there), ties by activation order."""
+    rank = state.tables.activation_rank
+    held = [(g.persian_armies, c) for c, g in state.cities.items() if g.persian_armies and not g.greek_armies]
+    if not held:
+        return None
+    return min(held, key=lambda p: (-p[0], rank.get(p[1], len(rank))))[1]
+
+
+def _say_skipped(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef,
+                 used: tuple[tuple[str, str], ...]) -> None:
+    """Interpretation activation-reachable: says when the most-armed city cannot make the move."""
+    top = most_armed(state)
+    if top is None or top == plan.city or state.at(top).persian_armies == state.at(plan.city).persian_armies:
+        return
+    says.add(rule, "skipped", N_("{city} holds the most Persian armies ({n}) but cannot make this move: {chosen} "
+                                 "({m}) moves instead"),
+             args={"city": top, "n": state.at(top).persian_armies, "chosen": plan.city,
+                   "m": state.at(plan.city).persian_armies}, interpretations=used)
 
 
 def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState | None, str]:

@@ -331,3 +331,15 @@ def test_reactions_in_a_real_persia_attack_through_the_game_file(tmp_path: Path,
     rolls = json.loads(result.stdout)
     greek = [r for r in rolls["record"]["rolls"] if r["purpose"].endswith("Greece")]
     assert len(greek[0]["faces"]) == greek_dice
+
+
+def test_the_march_says_when_the_most_armed_city_is_skipped(engine: EarthWaterEngine, position) -> None:
+    # issue 15: with the bridge down Abydos (8 armies) has no road toward Sparta; Pella marches
+    state = position(phase="operations", active="persia", bridge=False, hands={"persia": 2, "greece": 1},
+                     cities={"Abydos": {"persian_armies": 8}, "Ephesos": {"persian_armies": 3},
+                             "Pella": {"persian_armies": 4}, "Athenai": {"greek_armies": 1}})
+    _new, report = engine.persia(state, "operate", PhysicalDice([2]))
+    kinds = [s.kind for s in report.steps]
+    assert kinds[:3] == ["roll", "skipped", "move"], kinds
+    assert "Abydos holds the most Persian armies (8)" in report.steps[1].text
+    assert report.steps[2].path[0] == "Pella"
