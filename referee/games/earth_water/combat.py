@@ -13,6 +13,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from referee.dice import Dice
+from referee.errors import DiceError
 from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, NAVAL_MOVE, NO_RETREAT
 from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, units
 from referee.i18n import _
@@ -99,8 +100,14 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     n = battle.rounds + 1
     limit = state.tables.base.battle_dice.value
     greek_dice = battle.greek_dice or min(engaged(state, Side.GREECE), limit)  # a card replaces the count
-    greek_roll = dice.roll(greek_dice, 6, f"battle of {battle.city} round {n}: Greece")
-    persian_roll = dice.roll(min(engaged(state, Side.PERSIA), limit), 6, f"battle of {battle.city} round {n}: Persia")
+    persian_dice = min(engaged(state, Side.PERSIA), limit)
+    try:
+        greek_roll = dice.roll(greek_dice, 6, f"battle of {battle.city} round {n}: Greece")
+        persian_roll = dice.roll(persian_dice, 6, f"battle of {battle.city} round {n}: Persia")
+    except DiceError as exc:  # say how many dice each side rolls, Greek first (issue 15)
+        raise DiceError(_("round {n} of the battle of {city} rolls {total} dice: {greek} Greek, then {persian} "
+                          "Persian ({why})").format(n=n, city=battle.city, total=greek_dice + persian_dice,
+                                                    greek=greek_dice, persian=persian_dice, why=exc)) from None
     cap = persian_cap(state, battle.city)
     g_best = max(greek_roll.faces, default=0)
     p_best = min(max(persian_roll.faces, default=0), cap)

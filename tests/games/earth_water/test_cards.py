@@ -343,3 +343,9 @@ def test_the_march_says_when_the_most_armed_city_is_skipped(engine: EarthWaterEn
     assert kinds[:3] == ["roll", "skipped", "move"], kinds
     assert "Abydos holds the most Persian armies (8)" in report.steps[1].text
     assert report.steps[2].path[0] == "Pella"
+
+
+def test_too_few_battle_dice_say_how_many_each_side_rolls(engine: EarthWaterEngine, position) -> None:
+    state = _persian_attack(_turn(position), greek=3, persian=3)
+    with pytest.raises(DiceError, match="rolls 6 dice: 3 Greek, then 3 Persian"):
+        engine.apply(state, act.Fight(), PhysicalDice([6, 5, 4, 3]))
