@@ -107,6 +107,10 @@ class EarthWaterPosition(BaseModel):
     greek_talents: int | None = Field(default=None, ge=0, description="Greek preparation: talents left.")
     battle: BattleSpec | None = None
     winner: Side | None = None
+    greek_cards: list[str] | None = Field(default=None, max_length=16, description=(
+        "Cards named in the Greek hand (any language); the rest of hands.greece are unnamed."))
+    played_once: list[str] | None = Field(default=None, max_length=16, description=(
+        "Once-per-game cards whose Greek event has been played."))
 
 
 def validate_position(data: object, label: str) -> EarthWaterPosition:
@@ -164,6 +168,7 @@ def state_from_position(engine: EarthWaterEngine, tables: EarthWaterTables, data
     state = judged(state, act.SetValue(field="score", value=pos.score), "score")
     state = judged(state, act.SetValue(field="bridge", value=int(pos.bridge)), "bridge")
     state = _phase(state, pos, label, judged)
+    state = _cards(state, pos, label)
     if pos.battle is not None:
         b = pos.battle
         battle = Battle(city=city(b.city, "battle.city"), kind=b.kind, attacker=b.attacker,
@@ -233,6 +238,34 @@ def apply_override(state: EarthWaterState, action: act.SetUnits | act.SetValue) 
     return state.model_copy(update={name: action.value})
 
 
+def _cards(state: EarthWaterState, pos: EarthWaterPosition, label: str) -> EarthWaterState:
+    """cards: the named Greek cards are drawn as ``draw NAME`` would (same checks)."""
+    from referee.games.earth_water.cards import find_card
+    from referee.games.earth_water.play_cards import draw_violations
+
+    deck = state.tables.cards
+    for i, name in enumerate(pos.greek_cards or ()):
+        try:
+            number, _half = find_card(deck, name)
+        except UnknownNameError as exc:
+            raise PositionError(label, f"greek_cards.{i}", str(exc)) from None
+        found = draw_violations(state, act.Draw(card=number, name=deck.cards[number].greek.en))
+        if found:
+            raise PositionError(label, f"greek_cards.{i}", problem(found[0]))
+        state = state.model_copy(update={"greek_cards": (*state.greek_cards, number)})
+    once: list[int] = []
+    for i, name in enumerate(pos.played_once or ()):
+        try:
+            number, _half = find_card(deck, name)
+        except UnknownNameError as exc:
+            raise PositionError(label, f"played_once.{i}", str(exc)) from None
+        if not deck.cards[number].once or number in once:
+            raise PositionError(label, f"played_once.{i}", f"{deck.cards[number].greek.en} is not a once-per-game "
+                                "card, or is listed twice")
+        once.append(number)
+    return state.model_copy(update={"played_once": tuple(once)})
+
+
 def position_of(state: EarthWaterState) -> EarthWaterPosition:
     """Returns the position-file model of a state (empty cities left out)."""
     cities = {c: CityUnits(**g.model_dump()) for c, g in state.cities.items() if g != Garrison()}
@@ -241,6 +274,7 @@ def position_of(state: EarthWaterState) -> EarthWaterPosition:
         city=b.city, kind=b.kind, attacker=b.attacker, origin=b.origin, by_sea=b.by_sea, carried=b.carried,
         fleets=b.fleets, rounds=b.rounds)
     phase = None if state.phase is Phase.ANY else state.phase
+    deck = state.tables.cards.cards
     return EarthWaterPosition(
         campaign=state.campaign, score=state.score, bridge=state.bridge,
         hands=HandsSpec(persia=state.hands.persia, greece=state.hands.greece),
@@ -248,4 +282,6 @@ def position_of(state: EarthWaterState) -> EarthWaterPosition:
         phase=phase, active=state.active if state.phase is Phase.OPERATIONS else None, passes=state.passes,
         greek_talents=state.greek_talents if state.phase is Phase.GREEK_PREPARATION else None,
         battle=battle, winner=state.winner,
+        greek_cards=[deck[c].greek.en for c in state.greek_cards] or None,
+        played_once=[deck[c].greek.en for c in state.played_once] or None,
     )

@@ -349,3 +349,18 @@ def test_too_few_battle_dice_say_how_many_each_side_rolls(engine: EarthWaterEngi
     state = _persian_attack(_turn(position), greek=3, persian=3)
     with pytest.raises(DiceError, match="rolls 6 dice: 3 Greek, then 3 Persian"):
         engine.apply(state, act.Fight(), PhysicalDice([6, 5, 4, 3]))
+
+
+def test_named_cards_in_a_position_file(engine: EarthWaterEngine, position) -> None:
+    state = position(phase="operations", active="greece", hands={"greece": 2, "persia": 1},
+                     greek_cards=["Trières", "Leonidas"], played_once=["Miltiades"], cities={**HOME})
+    assert state.greek_cards == (13, 8) and state.played_once == (4,)
+    again = engine.from_position(state.tables.table_set, engine.to_position(state).model_dump(exclude_none=True), "x")
+    assert again.greek_cards == state.greek_cards and again.played_once == state.played_once
+    from referee.errors import PositionError
+    with pytest.raises(PositionError, match="greek_cards.1"):
+        position(hands={"greece": 1}, greek_cards=["Triremes", "Leonidas"])
+    with pytest.raises(PositionError, match="greek_cards.0: unknown card"):
+        position(hands={"greece": 1}, greek_cards=["Tirremes"])
+    with pytest.raises(PositionError, match="played_once.0"):
+        position(played_once=["Triremes"])
