@@ -358,9 +358,92 @@ def test_named_cards_in_a_position_file(engine: EarthWaterEngine, position) -> N
     again = engine.from_position(state.tables.table_set, engine.to_position(state).model_dump(exclude_none=True), "x")
     assert again.greek_cards == state.greek_cards and again.played_once == state.played_once
     from referee.errors import PositionError
-    with pytest.raises(PositionError, match="greek_cards.1"):
+    with pytest.raises(PositionError, match=r"greek_cards.1"):
         position(hands={"greece": 1}, greek_cards=["Triremes", "Leonidas"])
-    with pytest.raises(PositionError, match="greek_cards.0: unknown card"):
+    with pytest.raises(PositionError, match=r"greek_cards.0: unknown card"):
         position(hands={"greece": 1}, greek_cards=["Tirremes"])
-    with pytest.raises(PositionError, match="played_once.0"):
+    with pytest.raises(PositionError, match=r"played_once.0"):
         position(played_once=["Triremes"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Every card's Greek event through a real game file: its legal moment and effect, a refusal out
+# of its moment, a refusal when it is not in the hand (the file unchanged after each refusal)
+
+from referee.games import find_game  # noqa: E402
+from referee.journal import GameFile  # noqa: E402
+from referee.tables import packaged_table_set  # noqa: E402
+
+TURN = {"phase": "operations", "active": "greece", "hands": {"greece": 2, "persia": 2},
+        "cities": {**HOME, "Athenai": {"greek_armies": 2, "greek_fleets": 2}, "Sparta": {"greek_armies": 1},
+                   "Thebai": {"persian_armies": 1}, "Larissa": {"persian_armies": 2},
+                   "Eretria": {"persian_fleets": 2}}}
+
+
+def _file(tmp_path: Path, position: dict[str, object], *steps: tuple[str, list[int] | None]) -> GameFile:
+    path = tmp_path / f"g{len(list(tmp_path.iterdir()))}.referee"
+    game = find_game("300-solo")
+    gf = GameFile.create(path, game, packaged_table_set("300-solo"), actions=["setup " + json.dumps(position)])
+    with gf:
+        for text, faces in steps:
+            gf.do(text, faces)
+    return GameFile.open(path)
+
+
+NAVAL = (("sail 2 Athenai Eretria", None), ("fight", [6, 6, 1, 1]))  # Persia loses a fleet and keeps one
+ATTACK = (("persia operate", [2]),)  # PERS.IA marches from Pella into Larissa (MARCH below)
+CASES = {  # card -> (position, steps to its moment, play, check of the effect)
+    "Mines of Laurion": (TURN, (), "event Mines of Laurion", lambda s: s.greek_talents == 3),
+    "Ionian Revolt": (TURN, (), "event Ionian Revolt Ephesos", lambda s: s.at("Ephesos").persian_armies == 2),
+    "Wrath of Poseidon": (TURN, (), "event Wrath of Poseidon Eretria", lambda s: s.at("Eretria").persian_fleets == 1),
+    "Miltiades": ("MARCH", ATTACK, "event Miltiades", lambda s: s.battle.greek_dice == 3),
+    "Oracle of Delphi": (TURN, (), "event Oracle of Delphi", lambda s: s.hands.greece == 2),
+    "Leonidas": (TURN, (), "event Leonidas Athenai Thebai", lambda s: s.battle.greek_dice == 2),
+    "Artemisia I": (TURN, NAVAL, "event Artemisia I",
+                    lambda s: s.battle is None or s.at("Eretria").persian_fleets == 0),
+    "Evangelion": (TURN, (), "event Evangelion 2 Athenai Thebai", lambda s: s.battle.card == 10),
+    "Melas Zomos": (TURN, (), "event Melas Zomos", lambda s: s.at("Sparta").greek_armies == 2),
+    "Triremes": (TURN, (), "event Triremes", lambda s: s.free_moves == 2),
+    "Support from Syracuse": (TURN, (), "event Support from Syracuse Athenai Athenai Athenai",
+                              lambda s: s.at("Athenai").greek_fleets == 5),
+    "300 Spartans": ("MARCH", ATTACK, "event 300 Spartans", lambda s: s.battle.greek_dice == 3),
+    "Desertion of Greek Soldiers": (TURN, (), "event Desertion of Greek Soldiers Larissa",
+                                    lambda s: s.at("Larissa").persian_armies == 1),
+    # their moment never comes against PERS.IA: refused in its turn and in a battle alike
+    "Themistocles": (TURN, (), None, None),
+    "Pausanias": ("MARCH", ATTACK, None, None),
+    "Molon Labe": (TURN, (), None, None),
+}
+
+
+@pytest.mark.parametrize("card", list(CASES))
+def test_each_card_through_the_game_file(tmp_path: Path, card: str) -> None:
+    position, steps, play, effect = CASES[card]
+    position = MARCH if position == "MARCH" else position
+    gf = _file(tmp_path, position, *steps)
+    with gf:
+        if play is None:
+            before = gf.path.read_bytes()
+            with pytest.raises(IllegalActionError, match=r"no-moment|never happens"):
+                gf.do(f"event {card}")
+            assert gf.path.read_bytes() == before
+            return
+        gf.do(play)
+        assert effect(gf.state()), card
+    # out of its moment: a turn card during PERS.IA's turn, a reaction with no battle waiting
+    reaction = card in ("Miltiades", "Artemisia I", "300 Spartans")
+    other = _file(tmp_path, {**TURN, "active": "persia"} if not reaction else TURN)
+    with other:
+        before = other.path.read_bytes()
+        with pytest.raises(IllegalActionError):
+            other.do(play)
+        assert other.path.read_bytes() == before
+    # not in the hand: every card of the hand is named, and not this one
+    named = "Themistocles" if card != "Themistocles" else "Pausanias"
+    absent = _file(tmp_path, {**position, "hands": {**position["hands"], "greece": 1}, "greek_cards": [named]},
+                   *steps)
+    with absent:
+        before = absent.path.read_bytes()
+        with pytest.raises(IllegalActionError, match=r"not-in-hand|not in the Greek hand"):
+            absent.do(play)
+        assert absent.path.read_bytes() == before
