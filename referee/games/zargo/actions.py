@@ -337,12 +337,19 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
             raise NotationError(_("a move is: FROM TO (two hexes), e.g. 0906 1006"))
         return Move(source=hex_word(state, words[0]), target=hex_word(state, words[1]))
     if len(words) in (2, 3) and all(any(ch.isdigit() for ch in w) for w in words[1:]):
-        label = counter_label(state, words[0])
+        try:
+            label = counter_label(state, words[0])
+        except UnknownNameError:
+            close = GRAMMAR.close(words[0])
+            if not close:
+                raise
+            raise NotationError(_("{word} is neither a counter type nor an action word (did you mean {words}?)").format(
+                word=words[0], words=" / ".join(close))) from None
         if len(words) == 2:
             return Place(label=label, hex=hex_word(state, words[1]))
         return Move(source=hex_word(state, words[1]), target=hex_word(state, words[2]), label=label)
     close = GRAMMAR.close(words[0])
     hint = _(" (did you mean {words}?)").format(words=" / ".join(close)) if close else ""
-    raise NotationError(_("{word!r} does not start a Zargo action{hint}; try: players, city, LABEL HEX, ready, "
+    raise NotationError(_("{word} does not start a Zargo action{hint}; try: players, city, LABEL HEX, ready, "
                           "start, HEX HEX, attack, arrow, flame, vision, vanish, appear, resolve").format(
         word=words[0], hint=hint))

@@ -44,6 +44,8 @@ class RandomBot:
             return Choice(action=act.Players(players=rng.choice((2, 3, 4))), reason="players drawn", cites=(SETUP,))
         if s.phase is Phase.SETUP:
             return self._setup(s, rng)
+        if s.phase is Phase.RESOLVE:
+            return Choice(action=act.Word(word="resolve"), reason="the garrison is shown: go on", cites=(CITIES,))
         if s.phase is not Phase.MOVE:
             raise ValueError("the bot cannot act now (a garrison reveal is awaited from its owner)")
         if s.proposal is not None:
@@ -160,5 +162,3 @@ def seq_json(secret: object) -> str:
 
     return canonical(secret).decode("utf-8")  # type: ignore[arg-type]
 
-
-CITED = CITIES

@@ -187,6 +187,8 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
             return out
         if s.phase is Phase.SETUP:
             return self._setup_actions(s)
+        if s.phase is Phase.RESOLVE:
+            return [act.Word(word="resolve")]
         if s.phase is not Phase.MOVE:
             return []  # OVER; REVEAL waits for the owner's reveal (a salt cannot be enumerated)
         if s.proposal is not None:

@@ -195,5 +195,5 @@ def _check_invariants(state: ZargoState, label: str) -> None:
         city = state.cities.get(state.reveal_wait)
         if city is None or not city.hidden or state.phase is not Phase.REVEAL:
             raise PositionError(label, "reveal_wait", "names no hidden garrison awaited in the reveal phase")
-    if state.phase in (Phase.MOVE, Phase.REVEAL) and state.active is None:
+    if state.phase in (Phase.MOVE, Phase.REVEAL, Phase.RESOLVE) and state.active is None:
         raise PositionError(label, "active", "whose turn it is")

@@ -121,11 +121,16 @@ def fighters(state: ZargoState, hex_name: str) -> str:
 
 def manifest_left(state: ZargoState, label: str) -> int:
     """LES PIONS DU JEU: counters of a type not yet on the board, lost, or shown in a garrison."""
+    memo = occ(state).memo
+    found = memo.get(("left", label))
+    if isinstance(found, int):
+        return found
     used = sum(stack.count(label) for stack in state.board.values())
     used += state.eliminated.get(label, 0)
     used += sum((c.garrison or ()).count(label) for c in state.cities.values())
     used += sum(1 for lab, _ in state.vanished.values() if lab == label)
-    return unit(state, label).count - used
+    memo[("left", label)] = left = unit(state, label).count - used
+    return left
 
 
 # ---- players and set-up ---------------------------------------------------------------------
@@ -610,7 +615,10 @@ def check_appear(state: ZargoState, a: act.Appear) -> Found:
 
 
 def check_resolve(state: ZargoState) -> Found:
-    """COMMENT ON JOUE: the third phase, shots then combats, closes the turn."""
+    """COMMENT ON JOUE: the third phase, shots then combats, closes the turn (and goes on after a
+    garrison's reveal)."""
+    if state.phase is Phase.RESOLVE:
+        return []
     return own_turn(state)
 
 
@@ -761,9 +769,8 @@ def apply_action(state: ZargoState, a: act.ZargoAction, dice: Dice) -> tuple[Zar
         hex_name = str(state.reveal_wait)
         assert isinstance(a.secret, list)
         w.cities[hex_name] = w.cities[hex_name].model_copy(update={"garrison": tuple(str(x) for x in a.secret)})
-        w.update = {"phase": Phase.MOVE, "reveal_wait": None}
+        w.update = {"phase": Phase.RESOLVE, "reveal_wait": None}
         w.events.append(revealed_event(Opening(a.owner, a.label, bytes.fromhex(a.salt), a.secret), (CITIES,)))
-        return _resolve(w.state(), dice, w.events, w.provisional)
     elif isinstance(a, act.Word) and a.word == "resolve":
         return _resolve(state, dice, [], [])
     else:  # pragma: no cover - judge refuses everything else

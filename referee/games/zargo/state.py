@@ -48,6 +48,8 @@ class Phase(StrEnum):
     """A people's turn: alliances, then moves, attacks and shots, then ``resolve``."""
     REVEAL = "reveal"
     """A city under attack waits for its owner to reveal the garrison."""
+    RESOLVE = "resolve"
+    """The garrison is shown: the resolution goes on at the next ``resolve`` (nothing else now)."""
     OVER = "over"
 
 
@@ -228,20 +230,35 @@ class Occupancy:
         self.city: dict[Cell, str] = {grid.parse(n): c.owner for n, c in state.cities.items()}
         self.attacked = frozenset(grid.parse(t) for t in state.attacks)
         self.paralysed = frozenset(grid.parse(h) for h in state.paralysed)
+        self.memo: dict[tuple[str, str], object] = {}
+        """Answers computed once per state (zones, counters left in the box)."""
 
     def enemies_of(self, people: str) -> frozenset[Cell]:
         """Hexes holding a counter or city of a people neither ``people`` nor its ally."""
-        s = self.state
-        return frozenset(c for c, p in (*self.people.items(), *self.city.items()) if not s.allied(p, people))
+        found = self.memo.get(("enemies", people))
+        if found is None:
+            s = self.state
+            found = self.memo[("enemies", people)] = frozenset(
+                c for c, p in (*self.people.items(), *self.city.items()) if not s.allied(p, people))
+        assert isinstance(found, frozenset)
+        return found
 
     def friends_of(self, people: str) -> frozenset[Cell]:
         """Hexes holding its own or allied counters or cities."""
-        s = self.state
-        return frozenset(c for c, p in (*self.people.items(), *self.city.items()) if s.allied(p, people))
+        found = self.memo.get(("friends", people))
+        if found is None:
+            s = self.state
+            found = self.memo[("friends", people)] = frozenset(
+                c for c, p in (*self.people.items(), *self.city.items()) if s.allied(p, people))
+        assert isinstance(found, frozenset)
+        return found
 
     def zones_against(self, people: str) -> frozenset[Cell]:
         """Hexes next to an enemy counter whose zone of influence stands (not under attack, not
         held in a chasm; cities have none: rules.yaml ``city-zone``)."""
+        found = self.memo.get(("zones", people))
+        if isinstance(found, frozenset):
+            return found
         s = self.state
         grid = s.tables.world.grid
         out: set[Cell] = set()
@@ -249,7 +266,8 @@ class Occupancy:
             if s.allied(p, people) or c in self.attacked or c in self.paralysed:
                 continue
             out.update(grid.neighbours(c))
-        return frozenset(out)
+        self.memo[("zones", people)] = frozen = frozenset(out)
+        return frozen
 
     def land_free(self, cell: Cell) -> bool:
         """Whether a land hex holds no counter and no city."""
