@@ -375,6 +375,14 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return tuple((GRAMMAR.spell(f.example), _(f.summary)) for f in GRAMMAR.forms)
 
+    def secret_problem(self, state: ZargoState, owner: str, label: str, secret: object) -> Ruling | None:
+        """LA CONQUÊTE D'UNE VILLE: what is wrong with a garrison before it is sealed (more than
+        four counters, another people's counter, more than the box holds), checked by
+        ``GameFile.seal`` on the owner's machine; the reveal is checked again by the judge."""
+        if not label.startswith("garrison-"):
+            return None
+        return seq.garrison_problem(state, owner, secret)
+
     def bot(self) -> Bot:
         """A random legal player (``referee bot``, playouts)."""
         from referee.games.zargo.bot import RandomBot

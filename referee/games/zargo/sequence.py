@@ -32,7 +32,17 @@ from referee.games.zargo.rules import (
     TURN,
     WINGED,
 )
-from referee.games.zargo.state import GARRISON_MAX, MONTHS, City, Occupancy, Phase, Shot, Unit, ZargoState
+from referee.games.zargo.state import (
+    GARRISON_MAX,
+    MONTHS,
+    City,
+    Occupancy,
+    Phase,
+    Shot,
+    Unit,
+    ZargoState,
+    terrain_of,
+)
 from referee.games.zargo.world import Terrain
 from referee.geometry.search import Cell
 from referee.i18n import N_
@@ -647,7 +657,12 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
     if isinstance(a, act.Alliance):
         return check_alliance(state, a), ()
     if isinstance(a, act.Move):
-        return check_move(state, a), t.disclose("mountain-descent", "escort-move")
+        used: list[str] = []
+        if a.source in state.board and terrain_of(state, a.source) is Terrain.MOUNTAINS:
+            used.append("mountain-descent")
+        if a.label is None and len(state.board.get(a.source, ())) == 2:
+            used.append("escort-move")
+        return check_move(state, a), t.disclose(*used)
     if isinstance(a, act.Attack):
         return check_attack(state, a), t.disclose("bridge-adjacency")
     if isinstance(a, act.Shoot):
