@@ -86,7 +86,7 @@ GRAMMAR = Grammar(
     ),
 )
 
-SHOTS = ("arrow", "flame", "vision")
+SHOTS = (N_("arrow"), N_("flame"), N_("vision"))
 
 
 class Players(Action):

@@ -57,10 +57,6 @@ SHOT_POWERS = {"arrow": ("arrows",), "flame": ("flames", "flames-after-move"), "
 Found = list[Ruling]
 
 
-def _v(code: str, message: str, cites: tuple, **args: str | int) -> Ruling:  # type: ignore[type-arg]
-    return Ruling.violation(code, message, cites, **args)
-
-
 # ---- small helpers --------------------------------------------------------------------------
 
 
@@ -105,9 +101,9 @@ def own_turn(state: ZargoState) -> Found:
     """COMMENT ON JOUE: moves, attacks and shots belong to the people whose turn it is, in the
     movement phase, once any alliance proposal is answered."""
     if state.phase is not Phase.MOVE:
-        return [_v("wrong-phase", "not now: the game is in its {phase} phase", (TURN,), phase=state.phase.value)]
+        return [Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (TURN,), phase=state.phase.value)]
     if state.proposal is not None:
-        return [_v("proposal-pending", "{people} must first accept or refuse the alliance", (TURN,),
+        return [Ruling.violation("proposal-pending", "{people} must first accept or refuse the alliance", (TURN,),
                    people=state.proposal[1])]
     return []
 
@@ -116,10 +112,10 @@ def stack_of(state: ZargoState, hex_name: str, people: str | None) -> tuple[str,
     """Returns the stack on a hex when it belongs to ``people``, else the violation."""
     stack = state.board.get(hex_name)
     if not stack:
-        return _v("no-counter", "no counter stands on {hex}", (MOVEMENT,), hex=hex_name)
+        return Ruling.violation("no-counter", "no counter stands on {hex}", (MOVEMENT,), hex=hex_name)
     owner = unit(state, stack[0]).people
     if people is not None and owner != people:
-        return _v("not-yours", "the counters on {hex} are the {owner}'s, not the {people}'", (TURN,),
+        return Ruling.violation("not-yours", "the counters on {hex} are the {owner}'s, not the {people}'", (TURN,),
                   hex=hex_name, owner=owner, people=people)
     return stack
 
@@ -150,29 +146,29 @@ def check_players(state: ZargoState, a: act.Players) -> Found:
     """PRÉPARATION DU JEU: 2 to 4 players; two play two peoples on two continents each, three or
     four one continent each; every continent at most once."""
     if state.phase is not Phase.PLAYERS:
-        return [_v("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value)]
+        return [Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value)]
     if not 2 <= a.players <= 4:
-        return [_v("players", "Zargo's Lords is played by 2 to 4 players, not {n}", (SETUP,), n=a.players)]
+        return [Ruling.violation("players", "Zargo's Lords is played by 2 to 4 players, not {n}", (SETUP,), n=a.players)]
     if a.assign is None:
         return []
     conts = state.tables.world.continents
     out: Found = []
     peoples = [p for p, _ in a.assign]
     if len(peoples) != a.players or len(set(peoples)) != len(peoples):
-        out.append(_v("peoples", "{n} players play {n} different peoples", (SETUP,), n=a.players))
+        out.append(Ruling.violation("peoples", "{n} players play {n} different peoples", (SETUP,), n=a.players))
     per = 2 if a.players == 2 else 1
     seen: list[str] = []
     for people, cs in a.assign:
         if len(cs) != per:
-            out.append(_v("continents", "with {n} players each people holds {per} continent(s); {people} has {got}",
+            out.append(Ruling.violation("continents", "with {n} players each people holds {per} continent(s); {people} has {got}",
                           (SETUP,), n=a.players, per=per, people=people, got=len(cs)))
         for c in cs:
             if c not in conts:
-                out.append(_v("continent", "there is no continent {c} (the map has {known})", (SETUP,),
+                out.append(Ruling.violation("continent", "there is no continent {c} (the map has {known})", (SETUP,),
                               c=c, known=", ".join(conts)))
             seen.append(c)
     if len(set(seen)) != len(seen):
-        out.append(_v("continent-twice", "each continent goes to one people only", (SETUP,)))
+        out.append(Ruling.violation("continent-twice", "each continent goes to one people only", (SETUP,)))
     return out
 
 
@@ -221,7 +217,7 @@ def own_land(state: ZargoState, people: str, hex_name: str) -> bool:
 def setup_turn(state: ZargoState) -> Found:
     """PRÉPARATION DU JEU: placements happen in set-up, by the people whose set-up it is."""
     if state.phase is not Phase.SETUP or state.active is None:
-        return [_v("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value)]
+        return [Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value)]
     return []
 
 
@@ -238,16 +234,16 @@ def check_city(state: ZargoState, a: act.BuildCity) -> Found:
     mine = [h for h, city in state.cities.items() if city.founder == people]
     limit = state.tables.peoples.peoples[people].city_counters  # type: ignore[index]
     if len(mine) >= limit:
-        out.append(_v("cities-full", "the {people} have built their {n} cities", (SETUP,), people=people, n=limit))
+        out.append(Ruling.violation("cities-full", "the {people} have built their {n} cities", (SETUP,), people=people, n=limit))
     if not own_land(state, people, a.hex):
-        out.append(_v("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
+        out.append(Ruling.violation("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
                       hex=a.hex, people=people))
     elif world.coastal(c):
-        out.append(_v("coastal-city", "{hex} is on the coast; cities stand inland", (CITIES,), hex=a.hex))
+        out.append(Ruling.violation("coastal-city", "{hex} is on the coast; cities stand inland", (CITIES,), hex=a.hex))
     elif world.terrain[c] is Terrain.CHASM:
-        out.append(_v("chasm-city", "{hex} is a magic chasm; no city stands there", (SETUP, TERRAIN), hex=a.hex))
+        out.append(Ruling.violation("chasm-city", "{hex} is a magic chasm; no city stands there", (SETUP, TERRAIN), hex=a.hex))
     if a.hex in state.board or a.hex in state.cities:
-        out.append(_v("occupied", "{hex} is already taken", (SETUP,), hex=a.hex))
+        out.append(Ruling.violation("occupied", "{hex} is already taken", (SETUP,), hex=a.hex))
     return out
 
 
@@ -261,22 +257,22 @@ def check_place(state: ZargoState, a: act.Place) -> Found:
     assert people is not None
     u = unit(state, a.label)
     if u.people != people:
-        return [_v("not-yours", "{label} is a counter of the {owner}, not of the {people}", (SETUP,),
+        return [Ruling.violation("not-yours", "{label} is a counter of the {owner}, not of the {people}", (SETUP,),
                    label=a.label, owner=u.people, people=people)]
     built = sum(1 for c in state.cities.values() if c.founder == people)
     if built < state.tables.peoples.peoples[people].city_counters:  # type: ignore[index]
-        out.append(_v("cities-first", "build the {people}' cities first", (SETUP,), people=people))
+        out.append(Ruling.violation("cities-first", "build the {people}' cities first", (SETUP,), people=people))
     if manifest_left(state, a.label) <= 0:
-        out.append(_v("none-left", "every {label} counter is already in play (the box holds {n})", (COUNTERS,),
+        out.append(Ruling.violation("none-left", "every {label} counter is already in play (the box holds {n})", (COUNTERS,),
                       label=a.label, n=u.count))
     if not own_land(state, people, a.hex):
-        out.append(_v("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
+        out.append(Ruling.violation("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
                       hex=a.hex, people=people))
     if a.hex in state.cities:
-        out.append(_v("city-hex", "{hex} holds a city; its garrison is sealed, not placed", (CITIES,), hex=a.hex))
+        out.append(Ruling.violation("city-hex", "{hex} holds a city; its garrison is sealed, not placed", (CITIES,), hex=a.hex))
     stack = state.board.get(a.hex)
     if stack and not escort_fits(state, a.label, stack):
-        out.append(_v("stacking", "{hex} already holds a counter; only a foot soldier may stand on a lone "
+        out.append(Ruling.violation("stacking", "{hex} already holds a counter; only a foot soldier may stand on a lone "
                                   "non-infantry counter as its escort", (ESCORTS,), hex=a.hex))
     return out
 
@@ -299,7 +295,7 @@ def check_ready(state: ZargoState) -> Found:
     built = sum(1 for c in state.cities.values() if c.founder == people)
     need = state.tables.peoples.peoples[people].city_counters  # type: ignore[index]
     if built < need:
-        out.append(_v("cities-missing", "the {people} have built {n} of their {need} cities", (SETUP,),
+        out.append(Ruling.violation("cities-missing", "the {people} have built {n} of their {need} cities", (SETUP,),
                       people=str(people), n=built, need=need))
     return out
 
@@ -307,7 +303,7 @@ def check_ready(state: ZargoState) -> Found:
 def check_start(state: ZargoState) -> Found:
     """LE CALENDRIER: the first month begins once every people has set up."""
     if state.phase is not Phase.SETUP or state.active is not None:
-        return [_v("not-set-up", "every people must finish its set-up first", (SETUP, CALENDAR))]
+        return [Ruling.violation("not-set-up", "every people must finish its set-up first", (SETUP, CALENDAR))]
     return []
 
 
@@ -315,19 +311,19 @@ def check_seal(state: ZargoState, a: act.SealGarrison) -> Found:
     """PRÉPARATION DU JEU: a garrison is sealed face down during set-up, once per city, by its owner."""
     p = a.public
     if state.phase is not Phase.SETUP:
-        return [_v("wrong-phase", "garrisons are sealed during set-up, not in the {phase} phase", (SETUP,),
+        return [Ruling.violation("wrong-phase", "garrisons are sealed during set-up, not in the {phase} phase", (SETUP,),
                    phase=state.phase.value)]
     if p.owner not in state.peoples:
-        return [_v("not-playing", "{owner} is not a people in play", (SETUP,), owner=p.owner)]
+        return [Ruling.violation("not-playing", "{owner} is not a people in play", (SETUP,), owner=p.owner)]
     hex_name = p.label.removeprefix("garrison-")
     city = state.cities.get(hex_name)
     if not p.label.startswith("garrison-") or city is None:
-        return [_v("no-city", "a garrison is sealed as garrison-HEX for a city; {label} names none", (CITIES,),
+        return [Ruling.violation("no-city", "a garrison is sealed as garrison-HEX for a city; {label} names none", (CITIES,),
                    label=p.label)]
     if city.owner != p.owner:
-        return [_v("not-yours", "the city on {hex} is the {owner}'s", (CITIES,), hex=hex_name, owner=city.owner)]
+        return [Ruling.violation("not-yours", "the city on {hex} is the {owner}'s", (CITIES,), hex=hex_name, owner=city.owner)]
     if city.seal is not None:
-        return [_v("sealed-twice", "the garrison of {hex} is already sealed", (CITIES,), hex=hex_name)]
+        return [Ruling.violation("sealed-twice", "the garrison of {hex} is already sealed", (CITIES,), hex=hex_name)]
     return []
 
 
@@ -335,17 +331,17 @@ def garrison_problem(state: ZargoState, owner: str, secret: object) -> Ruling | 
     """LA CONQUÊTE D'UNE VILLE: a garrison is a list of at most four counters of the owner's
     people, no more of a type than the box holds."""
     if not isinstance(secret, list) or not all(isinstance(x, str) for x in secret):
-        return _v("garrison-form", "a garrison is a list of counter labels, e.g. [\"FMo\", \"MCh\"]", (CITIES,))
+        return Ruling.violation("garrison-form", "a garrison is a list of counter labels, e.g. [\"FMo\", \"MCh\"]", (CITIES,))
     if len(secret) > GARRISON_MAX:
-        return _v("garrison-too-big", "a garrison holds at most {max} counters, not {n}", (CITIES,),
+        return Ruling.violation("garrison-too-big", "a garrison holds at most {max} counters, not {n}", (CITIES,),
                   max=GARRISON_MAX, n=len(secret))
     for label in secret:
         u = state.tables.units.get(label)
         if u is None or u.people != owner:
-            return _v("garrison-label", "{label} is not a counter of the {owner}", (CITIES,), label=label, owner=owner)
+            return Ruling.violation("garrison-label", "{label} is not a counter of the {owner}", (CITIES,), label=label, owner=owner)
     for label in set(secret):
         if secret.count(label) > manifest_left(state, label):
-            return _v("garrison-manifest", "the garrison holds more {label} than are left in the box", (COUNTERS,),
+            return Ruling.violation("garrison-manifest", "the garrison holds more {label} than are left in the box", (COUNTERS,),
                       label=label)
     return None
 
@@ -353,10 +349,10 @@ def garrison_problem(state: ZargoState, owner: str, secret: object) -> Ruling | 
 def check_reveal_garrison(state: ZargoState, a: act.RevealGarrison) -> Found:
     """LA CONQUÊTE D'UNE VILLE: the attacked city's owner shows its garrison; it must open the seal."""
     if state.phase is not Phase.REVEAL or state.reveal_wait is None:
-        return [_v("no-reveal", "no garrison is awaited now", (CITIES,))]
+        return [Ruling.violation("no-reveal", "no garrison is awaited now", (CITIES,))]
     city = state.cities[state.reveal_wait]
     if a.owner != city.owner or a.label != f"garrison-{state.reveal_wait}":
-        return [_v("wrong-reveal", "the garrison of {hex} ({owner}) is awaited", (CITIES,),
+        return [Ruling.violation("wrong-reveal", "the garrison of {hex} ({owner}) is awaited", (CITIES,),
                    hex=state.reveal_wait, owner=city.owner)]
     wrong = check_reveal(city.seal, Opening(a.owner, a.label, bytes.fromhex(a.salt), a.secret), (CITIES,))
     if wrong is not None:
@@ -381,21 +377,21 @@ def check_alliance(state: ZargoState, a: act.Alliance) -> Found:
     me = state.active
     assert me is not None
     if not turn_untouched(state):
-        out.append(_v("alliance-late", "alliances come first in a turn, before any move", (TURN,)))
+        out.append(Ruling.violation("alliance-late", "alliances come first in a turn, before any move", (TURN,)))
     if a.people not in state.peoples or a.people == me:
-        out.append(_v("alliance-people", "{people} is not another people in play", (TURN,), people=a.people))
+        out.append(Ruling.violation("alliance-people", "{people} is not another people in play", (TURN,), people=a.people))
     elif a.verb == "ally" and state.allied(me, a.people):
-        out.append(_v("already-allied", "the {me} and the {people} are already allies", (TURN,), me=me,
+        out.append(Ruling.violation("already-allied", "the {me} and the {people} are already allies", (TURN,), me=me,
                       people=a.people))
     elif a.verb == "break" and not state.allied(me, a.people):
-        out.append(_v("not-allied", "the {me} and the {people} are not allies", (TURN,), me=me, people=a.people))
+        out.append(Ruling.violation("not-allied", "the {me} and the {people} are not allies", (TURN,), me=me, people=a.people))
     return out
 
 
 def check_answer(state: ZargoState) -> Found:
     """COMMENT ON JOUE: a proposed alliance is accepted or refused by the people it was offered to."""
     if state.phase is not Phase.MOVE or state.proposal is None:
-        return [_v("no-proposal", "no alliance is proposed now", (TURN,))]
+        return [Ruling.violation("no-proposal", "no alliance is proposed now", (TURN,))]
     return []
 
 
@@ -412,9 +408,9 @@ def moving(state: ZargoState, a: act.Move) -> tuple[tuple[str, ...], Mover] | Fo
         return [stack]
     if a.label is not None:
         if a.label not in stack:
-            return [_v("not-there", "no {label} stands on {hex}", (MOVEMENT,), label=a.label, hex=a.source)]
+            return [Ruling.violation("not-there", "no {label} stands on {hex}", (MOVEMENT,), label=a.label, hex=a.source)]
         if len(stack) == 1:
-            return [_v("lone-counter", "{label} stands alone on {hex}: move it as {hex} TO", (MOVEMENT,),
+            return [Ruling.violation("lone-counter", "{label} stands alone on {hex}: move it as {hex} TO", (MOVEMENT,),
                        label=a.label, hex=a.source)]
         labels: tuple[str, ...] = (a.label,)
     else:
@@ -422,13 +418,13 @@ def moving(state: ZargoState, a: act.Move) -> tuple[tuple[str, ...], Mover] | Fo
     for label in labels:
         k = key(a.source, label)
         if k in state.moved:
-            out.append(_v("moved-twice", "{label} on {hex} has already moved this turn", (MOVEMENT,),
+            out.append(Ruling.violation("moved-twice", "{label} on {hex} has already moved this turn", (MOVEMENT,),
                           label=label, hex=a.source))
         elif k in state.acted and not _flames_before(state, label):
-            out.append(_v("already-engaged", "{label} on {hex} has declared an attack or a shot and stays put",
+            out.append(Ruling.violation("already-engaged", "{label} on {hex} has declared an attack or a shot and stays put",
                           (COMBAT, FLAMERS), label=label, hex=a.source))
     if a.source in state.paralysed:
-        out.append(_v("paralysed", "{hex} is held in a magic chasm for {n} more turn(s)", (TERRAIN,),
+        out.append(Ruling.violation("paralysed", "{hex} is held in a magic chasm for {n} more turn(s)", (TERRAIN,),
                       hex=a.source, n=state.paralysed[a.source]))
     if out:
         return out
@@ -470,7 +466,7 @@ def check_move(state: ZargoState, a: act.Move) -> Found:
     if reason is None:
         return []
     cites = (MOVEMENT, TERRAIN, COMBAT) + ((WINGED,) if mover.flies else ()) + ((ESCORTS,) if len(labels) > 1 else ())
-    return [_v("move-refused", "{what} cannot end on {hex}: {reason}", cites, what=" + ".join(labels),
+    return [Ruling.violation("move-refused", "{what} cannot end on {hex}: {reason}", cites, what=" + ".join(labels),
                hex=a.target, reason=reason)]
 
 
@@ -492,11 +488,11 @@ def attackable(state: ZargoState, people: str, target: str) -> Ruling | None:
     """COMBAT, TERRAIN: whether an enemy stands on ``target`` that may be attacked."""
     owner = state.people_of(target)
     if owner is None:
-        return _v("no-target", "nothing to attack on {hex}", (COMBAT,), hex=target)
+        return Ruling.violation("no-target", "nothing to attack on {hex}", (COMBAT,), hex=target)
     if state.allied(owner, people):
-        return _v("friendly-target", "{hex} holds the {owner}, own or allied", (COMBAT, TURN), hex=target, owner=owner)
+        return Ruling.violation("friendly-target", "{hex} holds the {owner}, own or allied", (COMBAT, TURN), hex=target, owner=owner)
     if target in state.paralysed:
-        return _v("paralysed-target", "{hex} is held in a magic chasm and cannot be attacked", (TERRAIN,), hex=target)
+        return Ruling.violation("paralysed-target", "{hex} is held in a magic chasm and cannot be attacked", (TERRAIN,), hex=target)
     return None
 
 
@@ -504,10 +500,10 @@ def engaged(state: ZargoState, hex_name: str) -> Found:
     """A counter attacks or shoots once a turn, and not while held in a chasm."""
     out: Found = []
     if any(k.startswith(hex_name + ":") for k in state.acted):
-        out.append(_v("acted-twice", "the counter on {hex} has already attacked or shot this turn", (COMBAT,),
+        out.append(Ruling.violation("acted-twice", "the counter on {hex} has already attacked or shot this turn", (COMBAT,),
                       hex=hex_name))
     if hex_name in state.paralysed:
-        out.append(_v("paralysed", "{hex} is held in a magic chasm for {n} more turn(s)", (TERRAIN,),
+        out.append(Ruling.violation("paralysed", "{hex} is held in a magic chasm for {n} more turn(s)", (TERRAIN,),
                       hex=hex_name, n=state.paralysed[hex_name]))
     return out
 
@@ -522,7 +518,7 @@ def check_attack(state: ZargoState, a: act.Attack) -> Found:
         return [stack]
     out += engaged(state, a.source)
     if not adjacent(state, a.source, a.target):
-        out.append(_v("not-adjacent", "{target} is not next to {source}; move next to it first", (COMBAT,),
+        out.append(Ruling.violation("not-adjacent", "{target} is not next to {source}; move next to it first", (COMBAT,),
                       target=a.target, source=a.source))
     wrong = attackable(state, str(state.active), a.target)
     if wrong is not None:
@@ -542,12 +538,12 @@ def check_shot(state: ZargoState, a: act.Shoot) -> Found:
         return [stack]
     shooter = unit(state, stack[0])
     if len(stack) != 1:
-        out.append(_v("escorted-power", "the counter on {hex} is escorted and has no power", (ESCORTS,), hex=a.source))
+        out.append(Ruling.violation("escorted-power", "the counter on {hex} is escorted and has no power", (ESCORTS,), hex=a.source))
     if not set(SHOT_POWERS[a.kind]) & set(shooter.powers):
-        out.append(_v("no-power", "{label} cannot throw {kind}", cites, label=shooter.label, kind=a.kind))
+        out.append(Ruling.violation("no-power", "{label} cannot throw {kind}", cites, label=shooter.label, kind=a.kind))
     out += engaged(state, a.source)
     if a.target in state.cities and a.target not in state.board:
-        out.append(_v("city-immune", "arrows, flames and visions do not touch a city", (CITIES,)))
+        out.append(Ruling.violation("city-immune", "arrows, flames and visions do not touch a city", (CITIES,)))
     else:
         wrong = attackable(state, str(state.active), a.target)
         if wrong is not None:
@@ -558,11 +554,11 @@ def check_shot(state: ZargoState, a: act.Shoot) -> Found:
     d = grid.distance(cell(state, a.source), cell(state, a.target))
     limit = min(shooter.range or 0, _table(state, a.kind).max_range)
     if d > limit:
-        out.append(_v("out-of-range", "{target} is {d} hexes away; {label} reaches {limit}", cites + (RECONSTRUCTION,),
+        out.append(Ruling.violation("out-of-range", "{target} is {d} hexes away; {label} reaches {limit}", cites + (RECONSTRUCTION,),
                       target=a.target, d=d, label=shooter.label, limit=limit))
     if a.kind == "arrow" and state.tables.choice("arrow-line") == "six-directions":
         if hex_direction(grid, cell(state, a.source), cell(state, a.target)) is None:
-            out.append(_v("not-straight", "{target} is not on a straight hex row from {source}", cites,
+            out.append(Ruling.violation("not-straight", "{target} is not on a straight hex row from {source}", cites,
                           target=a.target, source=a.source))
     return out
 
@@ -581,9 +577,9 @@ def check_vanish(state: ZargoState, a: act.Vanish) -> Found:
     if isinstance(stack, Ruling):
         return [stack]
     if len(stack) != 1 or "vanish" not in unit(state, stack[0]).powers:
-        return [_v("cannot-vanish", "only a lone Monk lord may vanish", (MONKS,))]
+        return [Ruling.violation("cannot-vanish", "only a lone Monk lord may vanish", (MONKS,))]
     if key(a.hex, stack[0]) in state.moved:
-        out.append(_v("moved-then-vanish", "a Monk that moved cannot vanish in the same turn", (MONKS,)))
+        out.append(Ruling.violation("moved-then-vanish", "a Monk that moved cannot vanish in the same turn", (MONKS,)))
     out += engaged(state, a.hex)
     return out
 
@@ -612,15 +608,15 @@ def check_appear(state: ZargoState, a: act.Appear) -> Found:
         return out
     found = state.vanished.get(a.marker)
     if found is None:
-        return [_v("no-marker", "no vanished Monk's marker lies on {hex}", (MONKS,), hex=a.marker)]
+        return [Ruling.violation("no-marker", "no vanished Monk's marker lies on {hex}", (MONKS,), hex=a.marker)]
     label, month = found
     if unit(state, label).people != state.active:
-        return [_v("not-yours", "the marker on {hex} is the {owner}'s", (MONKS,), hex=a.marker,
+        return [Ruling.violation("not-yours", "the marker on {hex} is the {owner}'s", (MONKS,), hex=a.marker,
                    owner=unit(state, label).people)]
     if month >= state.month:
-        out.append(_v("vanished-now", "a Monk reappears the month after it vanished", (MONKS,)))
+        out.append(Ruling.violation("vanished-now", "a Monk reappears the month after it vanished", (MONKS,)))
     elif a.target not in appear_reach(state, a.marker):
-        out.append(_v("appear-far", "{hex} is out of the Monk's reach, or not a free land hex", (MONKS,), hex=a.target))
+        out.append(Ruling.violation("appear-far", "{hex} is out of the Monk's reach, or not a free land hex", (MONKS,), hex=a.target))
     return out
 
 
@@ -639,7 +635,7 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
     """Returns the violations of an action and the interpretations the ruling relies on."""
     t = state.tables
     if state.phase is Phase.OVER:
-        return [_v("game-over", "the game is over", (CALENDAR,))], ()
+        return [Ruling.violation("game-over", "the game is over", (CALENDAR,))], ()
     if isinstance(a, act.Players):
         return check_players(state, a), ()
     if isinstance(a, act.BuildCity):

@@ -16,6 +16,7 @@ from functools import cached_property
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.game import GameState
+from referee.i18n import N_
 from referee.games.zargo.data import CounterType, PeoplesFile, TablesFile
 from referee.games.zargo.display import DisplayFile
 from referee.games.zargo.world import Terrain, World, parse_world
@@ -25,6 +26,10 @@ from referee.sealed import Commitment
 from referee.tables import TableSet, by_digest, load_yaml_text, parse_yaml
 
 __all__ = ["City", "Occupancy", "Phase", "Shot", "Unit", "ZargoState", "ZargoTables", "load_tables"]
+
+PEOPLE_NAMES = (N_("chevaliers"), N_("dragons"), N_("ailes"), N_("moines"))
+"""The peoples' keys, translated when a message shows them (Italian: cavalieri, draghi...)."""
+PHASE_NAMES = (N_("players"), N_("setup"), N_("move"), N_("reveal"), N_("resolve"), N_("over"))
 
 USED_READINGS = (
     "arrow-line", "archer-ranges", "bridge-adjacency", "city-terrain", "escort-move", "flames-add-up",
