@@ -57,32 +57,63 @@ GRAMMAR = Grammar(
     ),
     forms=(
         Form("{players} N", "{players} 4", N_("how many play; continents drawn by lot"), ("PRÉPARATION DU JEU",)),
-        Form("{players} N PEOPLE:CONTINENTS ...", "{players} 2 {chevaliers}:1,2 {dragons}:3,4",
-             N_("how many play, and which people holds which continents"), ("PRÉPARATION DU JEU",)),
+        Form(
+            "{players} N PEOPLE:CONTINENTS ...",
+            "{players} 2 {chevaliers}:1,2 {dragons}:3,4",
+            N_("how many play, and which people holds which continents"),
+            ("PRÉPARATION DU JEU",),
+        ),
         Form("{city} HEX", "{city} 0807", N_("set-up: build a city"), ("PRÉPARATION DU JEU",)),
         Form("LABEL HEX", "FCh 0906", N_("set-up: place a counter face up"), ("PRÉPARATION DU JEU",)),
         Form("{ready}", "{ready}", N_("set-up: this people has placed its forces"), ("PRÉPARATION DU JEU",)),
         Form("{start}", "{start}", N_("set-up over: the first month begins"), ("LE CALENDRIER ET LE BUT DU JEU",)),
-        Form("{ally} PEOPLE", "{ally} {dragons}", N_("propose an alliance (then accept or refuse)"),
-             ("COMMENT ON JOUE",)),
+        Form(
+            "{ally} PEOPLE", "{ally} {dragons}", N_("propose an alliance (then accept or refuse)"), ("COMMENT ON JOUE",)
+        ),
         Form("{accept}", "{accept}", N_("accept the alliance proposed to you"), ("COMMENT ON JOUE",)),
         Form("{refuse}", "{refuse}", N_("refuse the alliance proposed to you"), ("COMMENT ON JOUE",)),
         Form("{break} PEOPLE", "{break} {dragons}", N_("break an alliance"), ("COMMENT ON JOUE",)),
         Form("HEX HEX", "0906 1006", N_("move a counter (or an escorted stack)"), ("MOUVEMENTS — RÈGLES GÉNÉRALES",)),
         Form("LABEL HEX HEX", "FCh 0906 1006", N_("move one counter out of a stack"), ("ESCORTES",)),
-        Form("{attack} HEX HEX", "{attack} 1006 1106", N_("declare an attack on an adjacent enemy or city"),
-             ("COMBAT — RÈGLES GÉNÉRALES",)),
-        Form("{arrow} HEX HEX", "{arrow} 0906 0910", N_("an archer shoots along a hex row"),
-             ("DÉTAIL DES CAPACITÉS — FANTARCHERS AILÉS",)),
-        Form("{flame} HEX HEX", "{flame} 0906 1108", N_("a Dragon or flame-thrower burns a target"),
-             ("DÉTAIL DES CAPACITÉS — DRAGONS",)),
-        Form("{vision} HEX HEX", "{vision} 0906 0908", N_("a sorcerer or illusionist casts a vision"),
-             ("DÉTAIL DES CAPACITÉS — MOINES ILLUSIONNISTES",)),
-        Form("{vanish} HEX", "{vanish} 0906", N_("a Monk vanishes (a marker stays)"), ("DÉTAIL DES CAPACITÉS — MOINES",)),
-        Form("{appear} HEX HEX", "{appear} 0906 1208", N_("a vanished Monk reappears"),
-             ("DÉTAIL DES CAPACITÉS — MOINES",)),
-        Form("{resolve}", "{resolve}", N_("end the moves: shots, then combats, then the next people"),
-             ("COMMENT ON JOUE",)),
+        Form(
+            "{attack} HEX HEX",
+            "{attack} 1006 1106",
+            N_("declare an attack on an adjacent enemy or city"),
+            ("COMBAT — RÈGLES GÉNÉRALES",),
+        ),
+        Form(
+            "{arrow} HEX HEX",
+            "{arrow} 0906 0910",
+            N_("an archer shoots along a hex row"),
+            ("DÉTAIL DES CAPACITÉS — FANTARCHERS AILÉS",),
+        ),
+        Form(
+            "{flame} HEX HEX",
+            "{flame} 0906 1108",
+            N_("a Dragon or flame-thrower burns a target"),
+            ("DÉTAIL DES CAPACITÉS — DRAGONS",),
+        ),
+        Form(
+            "{vision} HEX HEX",
+            "{vision} 0906 0908",
+            N_("a sorcerer or illusionist casts a vision"),
+            ("DÉTAIL DES CAPACITÉS — MOINES ILLUSIONNISTES",),
+        ),
+        Form(
+            "{vanish} HEX", "{vanish} 0906", N_("a Monk vanishes (a marker stays)"), ("DÉTAIL DES CAPACITÉS — MOINES",)
+        ),
+        Form(
+            "{appear} HEX HEX",
+            "{appear} 0906 1208",
+            N_("a vanished Monk reappears"),
+            ("DÉTAIL DES CAPACITÉS — MOINES",),
+        ),
+        Form(
+            "{resolve}",
+            "{resolve}",
+            N_("end the moves: shots, then combats, then the next people"),
+            ("COMMENT ON JOUE",),
+        ),
     ),
 )
 
@@ -206,14 +237,24 @@ class RevealGarrison(Action):
     owner: str
     label: str
     salt: str
-    secret: list[str] | str | int | None | dict[str, str] | float | bool
+    secret: list[str] | str | int | dict[str, str] | float | bool | None
 
     def text(self) -> str:
         return reveal_text(self.owner, self.label, bytes.fromhex(self.salt), self.secret)
 
 
 ZargoAction = (
-    Players | BuildCity | Place | Word | Alliance | Move | Attack | Shoot | Vanish | Appear | SealGarrison
+    Players
+    | BuildCity
+    | Place
+    | Word
+    | Alliance
+    | Move
+    | Attack
+    | Shoot
+    | Vanish
+    | Appear
+    | SealGarrison
     | RevealGarrison
 )
 
@@ -283,8 +324,7 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
         return SealGarrison(public=public)
     opening = parse_reveal(text)
     if opening is not None:
-        return RevealGarrison(owner=opening.owner, label=opening.label, salt=opening.salt.hex(),
-                              secret=opening.secret)  # type: ignore[arg-type]
+        return RevealGarrison(owner=opening.owner, label=opening.label, salt=opening.salt.hex(), secret=opening.secret)  # type: ignore[arg-type]
     words = text.replace("->", " ").replace("→", " ").split()
     if not words:
         raise NotationError(_("empty action"))
@@ -294,8 +334,9 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
 
     def need(n: int) -> None:
         if len(rest) != n:
-            raise NotationError(_("{word}: expected {n} more word(s), got {got}").format(
-                word=words[0], n=n, got=len(rest)))
+            raise NotationError(
+                _("{word}: expected {n} more word(s), got {got}").format(word=words[0], n=n, got=len(rest))
+            )
 
     if head == "players":
         if not rest or not rest[0].isdigit() or len(rest[0]) > 1:
@@ -343,13 +384,19 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
             close = GRAMMAR.close(words[0])
             if not close:
                 raise
-            raise NotationError(_("{word} is neither a counter type nor an action word (did you mean {words}?)").format(
-                word=words[0], words=" / ".join(close))) from None
+            raise NotationError(
+                _("{word} is neither a counter type nor an action word (did you mean {words}?)").format(
+                    word=words[0], words=" / ".join(close)
+                )
+            ) from None
         if len(words) == 2:
             return Place(label=label, hex=hex_word(state, words[1]))
         return Move(source=hex_word(state, words[1]), target=hex_word(state, words[2]), label=label)
     close = GRAMMAR.close(words[0])
     hint = _(" (did you mean {words}?)").format(words=" / ".join(close)) if close else ""
-    raise NotationError(_("{word} does not start a Zargo action{hint}; try: players, city, LABEL HEX, ready, "
-                          "start, HEX HEX, attack, arrow, flame, vision, vanish, appear, resolve").format(
-        word=words[0], hint=hint))
+    raise NotationError(
+        _(
+            "{word} does not start a Zargo action{hint}; try: players, city, LABEL HEX, ready, "
+            "start, HEX HEX, attack, arrow, flame, vision, vanish, appear, resolve"
+        ).format(word=words[0], hint=hint)
+    )

@@ -58,8 +58,11 @@ class RandomBot:
             verb = "break" if s.allied(me, p) else "ally"
             return Choice(action=act.Alliance(verb=verb, people=p), reason="diplomacy", cites=(TURN,))
         stamp = (s.month, s.active)
-        hexes = [h for h, stack in s.board.items() if seq.unit(s, stack[0]).people == me
-                 and (s.month, s.active, h) not in self._done]
+        hexes = [
+            h
+            for h, stack in s.board.items()
+            if seq.unit(s, stack[0]).people == me and (s.month, s.active, h) not in self._done
+        ]
         rng.shuffle(hexes)
         for h in hexes:
             self._done.add((*stamp, h))
@@ -115,8 +118,14 @@ def random_garrison(state: ZargoState, owner: str, rng: random.Random) -> list[s
     return sorted(rng.choice(labels) for _ in range(rng.randint(0, GARRISON_MAX)))
 
 
-def playout(engine: ZargoEngine, seed: int, players: int | None = None, garrisons: bool = True,
-            max_actions: int = 20_000, dice: Dice | None = None) -> Playout:
+def playout(
+    engine: ZargoEngine,
+    seed: int,
+    players: int | None = None,
+    garrisons: bool = True,
+    max_actions: int = 20_000,
+    dice: Dice | None = None,
+) -> Playout:
     """Plays a seeded game with the random bot to its end (every action judged, then played)."""
     rng = random.Random(seed)
     dice = dice or CommittedDice(b"zargo-playout-seed-0123456789abc", f"playout-{seed}")
@@ -133,14 +142,20 @@ def playout(engine: ZargoEngine, seed: int, players: int | None = None, garrison
         elif state.phase is Phase.REVEAL:
             hex_name = str(state.reveal_wait)
             sealed = out.seals[hex_name]
-            action = engine.parse(state, f"reveal {sealed.public.owner} {sealed.public.label} {sealed.salt.hex()} "
-                                         f"{seq_json(sealed.secret)}")
+            action = engine.parse(
+                state,
+                f"reveal {sealed.public.owner} {sealed.public.label} {sealed.salt.hex()} {seq_json(sealed.secret)}",
+            )
             out.reveals += 1
         elif state.phase is Phase.SETUP and state.active is None and garrisons and _unsealed(state, out):
             hex_name = _unsealed(state, out)[0]
             owner = state.cities[hex_name].owner
-            made = Seal.make(owner, f"garrison-{hex_name}", random_garrison(state, owner, rng),  # type: ignore[arg-type]
-                             salt=rng.randbytes(16))
+            made = Seal.make(
+                owner,
+                f"garrison-{hex_name}",
+                random_garrison(state, owner, rng),  # type: ignore[arg-type]
+                salt=rng.randbytes(16),
+            )
             out.seals[hex_name] = made
             action = act.SealGarrison(public=made.public)
         else:
@@ -161,4 +176,3 @@ def seq_json(secret: object) -> str:
     from referee.sealed import canonical
 
     return canonical(secret).decode("utf-8")  # type: ignore[arg-type]
-

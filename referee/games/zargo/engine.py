@@ -32,8 +32,14 @@ from referee.rulings import RuleRef, Ruling, Verdict
 from referee.tables import TableSet
 
 INFO = GameInfo(
-    slug="zargo", package="zargo", title="Zargo's Lords", sides=("chevaliers", "dragons", "ailes", "moines"),
-    dice="1d6", rulebook="International Team 1979 (French copy)", players=(2, 4), information="imperfect",
+    slug="zargo",
+    package="zargo",
+    title="Zargo's Lords",
+    sides=("chevaliers", "dragons", "ailes", "moines"),
+    dice="1d6",
+    rulebook="International Team 1979 (French copy)",
+    players=(2, 4),
+    information="imperfect",
 )
 
 POWERS: dict[str, RuleRef] = {"FAU": FALCONS, "FAi": WINGED_FOOT, "SER": SERPENTS, "MCh": MONK_KNIGHTS}
@@ -203,8 +209,11 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
                 continue
             out += self.hex_actions(s, h)
         for marker in sorted(s.vanished):
-            out += [a for t in seq.appear_reach(s, marker)
-                    if not seq.check_appear(s, a := act.Appear(marker=marker, target=t))]
+            out += [
+                a
+                for t in seq.appear_reach(s, marker)
+                if not seq.check_appear(s, a := act.Appear(marker=marker, target=t))
+            ]
         out.append(act.Word(word="resolve"))
         return out
 
@@ -268,11 +277,13 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
             why += found if isinstance(found, list) else []
         sections = tuple(POWERS[lab] for lab in stack if lab in POWERS)
         return LegalReport(
-            hex=h, counters=stack,
+            hex=h,
+            counters=stack,
             moves=tuple(a.target for a in actions if isinstance(a, act.Move) and a.label is None),
             attacks=tuple(a.target for a in actions if isinstance(a, act.Attack)),
             shots=tuple(f"{a.kind}:{a.target}" for a in actions if isinstance(a, act.Shoot)),
-            sections=sections, why_not=tuple(why),
+            sections=sections,
+            why_not=tuple(why),
         )
 
     def resolve_pending(self, state: ZargoState, dice: Dice) -> tuple[ZargoState, Resolution]:
@@ -290,8 +301,9 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
             city = state.cities.get(action.target)
             if city is not None and action.target not in state.board:
                 if city.hidden:
-                    raise NotationError(_("the garrison of {hex} is hidden: no odds before its reveal").format(
-                        hex=action.target))
+                    raise NotationError(
+                        _("the garrison of {hex} is hidden: no odds before its reveal").format(hex=action.target)
+                    )
                 defence = sum(seq.unit(state, g).combat for g in city.garrison or ())
             else:
                 stack = state.board.get(action.target)
@@ -300,8 +312,12 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
                 d = seq.unit(state, stack[0])
                 defence = d.combat + seq._bonus(state, action.target, d.people)
             odds = combat_odds(state.tables.tables.combat, attack, defence)
-            return Odds(action=action.text(), attack=attack, defence=defence,
-                        chances={k: str(v) for k, v in sorted(odds.items())} or {"not allowed": "1"})
+            return Odds(
+                action=action.text(),
+                attack=attack,
+                defence=defence,
+                chances={k: str(v) for k, v in sorted(odds.items())} or {"not allowed": "1"},
+            )
         if isinstance(action, act.Shoot):
             grid = state.tables.world.grid
             d = grid.distance(seq.cell(state, action.source), seq.cell(state, action.target))
@@ -315,8 +331,11 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
                 return Odds(action=action.text(), chances={k: str(v) for k, v in chances.items()})
             extra = 0
             if action.kind == "flame":
-                others = [x for x in state.shots if x.kind == "flame" and x.target == action.target
-                          and x.source != action.source]
+                others = [
+                    x
+                    for x in state.shots
+                    if x.kind == "flame" and x.target == action.target and x.source != action.source
+                ]
                 extra = (table.extra_flame_modifier or 0) * len(others)
             hit = shot_odds(table, d, extra)
             if hit is None:
@@ -332,10 +351,7 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
         for h, stack in state.board.items():
             stacks[h] = [Counter(side=t.units[lab].people, label=lab) for lab in stack]
         for h, city in state.cities.items():
-            if city.hidden:
-                label = "V?"
-            else:
-                label = f"V{len(city.garrison or ())}"
+            label = "V?" if city.hidden else f"V{len(city.garrison or ())}"
             stacks[h] = [Counter(side=city.owner, label=label, hidden=False)]
         for h, (lab, _m) in state.vanished.items():
             stacks.setdefault(h, []).append(Counter(side=t.units[lab].people, label="MD"))
@@ -357,17 +373,24 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
         if done is not None:
             winners = ", ".join(_(w) for w in done.winners) or _("nobody")
             return [_("game over: {winners} win(s); cities {cities}").format(winners=winners, cities=cities)]
-        lines.append(_("month {month} of {months}: the {people} play").format(
-            month=s.month, months=MONTHS, people=_(str(s.active))))
+        lines.append(
+            _("month {month} of {months}: the {people} play").format(
+                month=s.month, months=MONTHS, people=_(str(s.active))
+            )
+        )
         lines.append(_("cities held: {cities}").format(cities=cities))
         if s.alliances:
             lines.append(_("alliances: {pairs}").format(pairs=", ".join(s.alliances)))
         if s.proposal:
-            lines.append(_("awaiting the {b}: accept or refuse the {a}' alliance").format(a=s.proposal[0],
-                                                                                      b=s.proposal[1]))
+            lines.append(
+                _("awaiting the {b}: accept or refuse the {a}' alliance").format(a=s.proposal[0], b=s.proposal[1])
+            )
         if s.phase is Phase.REVEAL and s.reveal_wait:
-            lines.append(_("awaiting the {owner}: reveal the garrison of {hex} (referee reveal garrison-{hex} --as "
-                           "{owner})").format(owner=s.cities[s.reveal_wait].owner, hex=s.reveal_wait))
+            lines.append(
+                _(
+                    "awaiting the {owner}: reveal the garrison of {hex} (referee reveal garrison-{hex} --as {owner})"
+                ).format(owner=s.cities[s.reveal_wait].owner, hex=s.reveal_wait)
+            )
         if s.attacks or s.shots:
             lines.append(_("declared: {n} attack(s), {m} shot(s)").format(n=len(s.attacks), m=len(s.shots)))
         return lines
@@ -392,4 +415,3 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
     def map_section(self) -> RuleRef:
         """The section describing the map (cited by the board's legend)."""
         return MAP
-

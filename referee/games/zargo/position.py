@@ -86,26 +86,41 @@ class SetupFile(_Strict):
     continents: dict[str, list[str]] | None = None
     cities: dict[str, list[str]] = Field(default_factory=dict)
     counters: dict[str, dict[str, str | list[str]]] = Field(
-        default_factory=dict, description="people -> label -> hex or list of hexes")
+        default_factory=dict, description="people -> label -> hex or list of hexes"
+    )
 
 
 def write_position(state: ZargoState) -> ZargoPosition:
     """Returns the position file of a state."""
     s = state
     return ZargoPosition(
-        phase=s.phase, players=s.players, peoples=list(s.peoples),
-        continents={p: list(c) for p, c in s.continents.items()}, ready=list(s.ready), month=s.month,
-        active=s.active, alliances=list(s.alliances), proposal=list(s.proposal) if s.proposal else None,
+        phase=s.phase,
+        players=s.players,
+        peoples=list(s.peoples),
+        continents={p: list(c) for p, c in s.continents.items()},
+        ready=list(s.ready),
+        month=s.month,
+        active=s.active,
+        alliances=list(s.alliances),
+        proposal=list(s.proposal) if s.proposal else None,
         board={h: list(v) for h, v in s.board.items()},
-        cities={h: CityEntry(owner=c.owner, founder=c.founder,
-                             garrison=None if c.garrison is None else list(c.garrison),
-                             commitment=c.seal.digest if c.seal else None) for h, c in s.cities.items()},
+        cities={
+            h: CityEntry(
+                owner=c.owner,
+                founder=c.founder,
+                garrison=None if c.garrison is None else list(c.garrison),
+                commitment=c.seal.digest if c.seal else None,
+            )
+            for h, c in s.cities.items()
+        },
         paralysed=dict(s.paralysed),
         vanished={h: MarkerEntry(label=lab, month=m) for h, (lab, m) in s.vanished.items()},
-        moved={k: list(v) for k, v in s.moved.items()}, acted=list(s.acted),
+        moved={k: list(v) for k, v in s.moved.items()},
+        acted=list(s.acted),
         attacks={t: list(v) for t, v in s.attacks.items()},
         shots=[ShotEntry(kind=x.kind, source=x.source, target=x.target) for x in s.shots],
-        eliminated=dict(s.eliminated), reveal_wait=s.reveal_wait,
+        eliminated=dict(s.eliminated),
+        reveal_wait=s.reveal_wait,
     )
 
 
@@ -155,24 +170,35 @@ def read_position(tables: ZargoTables, data: object, label: str) -> ZargoState:
         if c.garrison is None and c.commitment is None:
             raise PositionError(label, f"cities.{h}", "a hidden garrison needs its commitment")
         seal = Commitment(owner=c.owner, label=f"garrison-{name}", digest=c.commitment) if c.commitment else None
-        cities[name] = City(owner=c.owner, founder=c.founder, seal=seal,
-                            garrison=None if c.garrison is None else tuple(c.garrison))
+        cities[name] = City(
+            owner=c.owner, founder=c.founder, seal=seal, garrison=None if c.garrison is None else tuple(c.garrison)
+        )
         for g in c.garrison or ():
             if tables.units.get(g) is None or tables.units[g].people != c.owner:
                 raise PositionError(label, f"cities.{h}.garrison", f"{g!r} is not a counter of the {c.owner}")
     state = ZargoState(
-        tables=tables, phase=pos.phase, players=pos.players, peoples=peoples,
+        tables=tables,
+        phase=pos.phase,
+        players=pos.players,
+        peoples=peoples,
         continents={people(p, "continents"): tuple(v) for p, v in pos.continents.items()},
-        ready=tuple(pos.ready), month=pos.month, active=pos.active, board=board, cities=cities,
+        ready=tuple(pos.ready),
+        month=pos.month,
+        active=pos.active,
+        board=board,
+        cities=cities,
         paralysed={hex_of(h, "paralysed"): n for h, n in pos.paralysed.items()},
         vanished={hex_of(h, "vanished"): (m.label, m.month) for h, m in pos.vanished.items()},
         alliances=tuple(sorted(pos.alliances)),
         proposal=(pos.proposal[0], pos.proposal[1]) if pos.proposal else None,
-        moved={k: tuple(v) for k, v in pos.moved.items()}, acted=tuple(pos.acted),
+        moved={k: tuple(v) for k, v in pos.moved.items()},
+        acted=tuple(pos.acted),
         attacks={hex_of(t, "attacks"): tuple(hex_of(x, f"attacks.{t}") for x in v) for t, v in pos.attacks.items()},
-        shots=tuple(Shot(kind=x.kind, source=hex_of(x.source, "shots"), target=hex_of(x.target, "shots"))
-                    for x in pos.shots),
-        eliminated=dict(pos.eliminated), reveal_wait=pos.reveal_wait,
+        shots=tuple(
+            Shot(kind=x.kind, source=hex_of(x.source, "shots"), target=hex_of(x.target, "shots")) for x in pos.shots
+        ),
+        eliminated=dict(pos.eliminated),
+        reveal_wait=pos.reveal_wait,
     )
     _check_invariants(state, label)
     return state
@@ -183,8 +209,11 @@ def _check_invariants(state: ZargoState, label: str) -> None:
     paralysed counters exist, an awaited reveal names a sealed city."""
     for h, stack in state.board.items():
         if len(stack) == 2 and not seq.escort_fits(state, stack[0], (stack[1],)):
-            raise PositionError(label, f"board.{h}", "only a foot soldier may stand on a lone non-infantry "
-                                                      "counter of its people (ESCORTES)")
+            raise PositionError(
+                label,
+                f"board.{h}",
+                "only a foot soldier may stand on a lone non-infantry counter of its people (ESCORTES)",
+            )
     for lab in state.tables.units:
         if seq.manifest_left(state, lab) < 0:
             raise PositionError(label, "board", f"more {lab} counters than the box holds")

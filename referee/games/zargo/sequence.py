@@ -101,10 +101,20 @@ def own_turn(state: ZargoState) -> Found:
     """COMMENT ON JOUE: moves, attacks and shots belong to the people whose turn it is, in the
     movement phase, once any alliance proposal is answered."""
     if state.phase is not Phase.MOVE:
-        return [Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (TURN,), phase=state.phase.value)]
+        return [
+            Ruling.violation(
+                "wrong-phase", "not now: the game is in its {phase} phase", (TURN,), phase=state.phase.value
+            )
+        ]
     if state.proposal is not None:
-        return [Ruling.violation("proposal-pending", "{people} must first accept or refuse the alliance", (TURN,),
-                   people=state.proposal[1])]
+        return [
+            Ruling.violation(
+                "proposal-pending",
+                "{people} must first accept or refuse the alliance",
+                (TURN,),
+                people=state.proposal[1],
+            )
+        ]
     return []
 
 
@@ -115,8 +125,14 @@ def stack_of(state: ZargoState, hex_name: str, people: str | None) -> tuple[str,
         return Ruling.violation("no-counter", "no counter stands on {hex}", (MOVEMENT,), hex=hex_name)
     owner = unit(state, stack[0]).people
     if people is not None and owner != people:
-        return Ruling.violation("not-yours", "the counters on {hex} are the {owner}'s, not the {people}'", (TURN,),
-                  hex=hex_name, owner=owner, people=people)
+        return Ruling.violation(
+            "not-yours",
+            "the counters on {hex} are the {owner}'s, not the {people}'",
+            (TURN,),
+            hex=hex_name,
+            owner=owner,
+            people=people,
+        )
     return stack
 
 
@@ -146,9 +162,15 @@ def check_players(state: ZargoState, a: act.Players) -> Found:
     """PRÉPARATION DU JEU: 2 to 4 players; two play two peoples on two continents each, three or
     four one continent each; every continent at most once."""
     if state.phase is not Phase.PLAYERS:
-        return [Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value)]
+        return [
+            Ruling.violation(
+                "wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value
+            )
+        ]
     if not 2 <= a.players <= 4:
-        return [Ruling.violation("players", "Zargo's Lords is played by 2 to 4 players, not {n}", (SETUP,), n=a.players)]
+        return [
+            Ruling.violation("players", "Zargo's Lords is played by 2 to 4 players, not {n}", (SETUP,), n=a.players)
+        ]
     if a.assign is None:
         return []
     conts = state.tables.world.continents
@@ -160,12 +182,28 @@ def check_players(state: ZargoState, a: act.Players) -> Found:
     seen: list[str] = []
     for people, cs in a.assign:
         if len(cs) != per:
-            out.append(Ruling.violation("continents", "with {n} players each people holds {per} continent(s); {people} has {got}",
-                          (SETUP,), n=a.players, per=per, people=people, got=len(cs)))
+            out.append(
+                Ruling.violation(
+                    "continents",
+                    "with {n} players each people holds {per} continent(s); {people} has {got}",
+                    (SETUP,),
+                    n=a.players,
+                    per=per,
+                    people=people,
+                    got=len(cs),
+                )
+            )
         for c in cs:
             if c not in conts:
-                out.append(Ruling.violation("continent", "there is no continent {c} (the map has {known})", (SETUP,),
-                              c=c, known=", ".join(conts)))
+                out.append(
+                    Ruling.violation(
+                        "continent",
+                        "there is no continent {c} (the map has {known})",
+                        (SETUP,),
+                        c=c,
+                        known=", ".join(conts),
+                    )
+                )
             seen.append(c)
     if len(set(seen)) != len(seen):
         out.append(Ruling.violation("continent-twice", "each continent goes to one people only", (SETUP,)))
@@ -217,7 +255,11 @@ def own_land(state: ZargoState, people: str, hex_name: str) -> bool:
 def setup_turn(state: ZargoState) -> Found:
     """PRÉPARATION DU JEU: placements happen in set-up, by the people whose set-up it is."""
     if state.phase is not Phase.SETUP or state.active is None:
-        return [Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value)]
+        return [
+            Ruling.violation(
+                "wrong-phase", "not now: the game is in its {phase} phase", (SETUP,), phase=state.phase.value
+            )
+        ]
     return []
 
 
@@ -234,14 +276,23 @@ def check_city(state: ZargoState, a: act.BuildCity) -> Found:
     mine = [h for h, city in state.cities.items() if city.founder == people]
     limit = state.tables.peoples.peoples[people].city_counters  # type: ignore[index]
     if len(mine) >= limit:
-        out.append(Ruling.violation("cities-full", "the {people} have built their {n} cities", (SETUP,), people=people, n=limit))
+        out.append(
+            Ruling.violation(
+                "cities-full", "the {people} have built their {n} cities", (SETUP,), people=people, n=limit
+            )
+        )
     if not own_land(state, people, a.hex):
-        out.append(Ruling.violation("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
-                      hex=a.hex, people=people))
+        out.append(
+            Ruling.violation(
+                "not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,), hex=a.hex, people=people
+            )
+        )
     elif world.coastal(c):
         out.append(Ruling.violation("coastal-city", "{hex} is on the coast; cities stand inland", (CITIES,), hex=a.hex))
     elif world.terrain[c] is Terrain.CHASM:
-        out.append(Ruling.violation("chasm-city", "{hex} is a magic chasm; no city stands there", (SETUP, TERRAIN), hex=a.hex))
+        out.append(
+            Ruling.violation("chasm-city", "{hex} is a magic chasm; no city stands there", (SETUP, TERRAIN), hex=a.hex)
+        )
     if a.hex in state.board or a.hex in state.cities:
         out.append(Ruling.violation("occupied", "{hex} is already taken", (SETUP,), hex=a.hex))
     return out
@@ -257,23 +308,50 @@ def check_place(state: ZargoState, a: act.Place) -> Found:
     assert people is not None
     u = unit(state, a.label)
     if u.people != people:
-        return [Ruling.violation("not-yours", "{label} is a counter of the {owner}, not of the {people}", (SETUP,),
-                   label=a.label, owner=u.people, people=people)]
+        return [
+            Ruling.violation(
+                "not-yours",
+                "{label} is a counter of the {owner}, not of the {people}",
+                (SETUP,),
+                label=a.label,
+                owner=u.people,
+                people=people,
+            )
+        ]
     built = sum(1 for c in state.cities.values() if c.founder == people)
     if built < state.tables.peoples.peoples[people].city_counters:  # type: ignore[index]
         out.append(Ruling.violation("cities-first", "build the {people}' cities first", (SETUP,), people=people))
     if manifest_left(state, a.label) <= 0:
-        out.append(Ruling.violation("none-left", "every {label} counter is already in play (the box holds {n})", (COUNTERS,),
-                      label=a.label, n=u.count))
+        out.append(
+            Ruling.violation(
+                "none-left",
+                "every {label} counter is already in play (the box holds {n})",
+                (COUNTERS,),
+                label=a.label,
+                n=u.count,
+            )
+        )
     if not own_land(state, people, a.hex):
-        out.append(Ruling.violation("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
-                      hex=a.hex, people=people))
+        out.append(
+            Ruling.violation(
+                "not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,), hex=a.hex, people=people
+            )
+        )
     if a.hex in state.cities:
-        out.append(Ruling.violation("city-hex", "{hex} holds a city; its garrison is sealed, not placed", (CITIES,), hex=a.hex))
+        out.append(
+            Ruling.violation("city-hex", "{hex} holds a city; its garrison is sealed, not placed", (CITIES,), hex=a.hex)
+        )
     stack = state.board.get(a.hex)
     if stack and not escort_fits(state, a.label, stack):
-        out.append(Ruling.violation("stacking", "{hex} already holds a counter; only a foot soldier may stand on a lone "
-                                  "non-infantry counter as its escort", (ESCORTS,), hex=a.hex))
+        out.append(
+            Ruling.violation(
+                "stacking",
+                "{hex} already holds a counter; only a foot soldier may stand on a lone "
+                "non-infantry counter as its escort",
+                (ESCORTS,),
+                hex=a.hex,
+            )
+        )
     return out
 
 
@@ -295,8 +373,16 @@ def check_ready(state: ZargoState) -> Found:
     built = sum(1 for c in state.cities.values() if c.founder == people)
     need = state.tables.peoples.peoples[people].city_counters  # type: ignore[index]
     if built < need:
-        out.append(Ruling.violation("cities-missing", "the {people} have built {n} of their {need} cities", (SETUP,),
-                      people=str(people), n=built, need=need))
+        out.append(
+            Ruling.violation(
+                "cities-missing",
+                "the {people} have built {n} of their {need} cities",
+                (SETUP,),
+                people=str(people),
+                n=built,
+                need=need,
+            )
+        )
     return out
 
 
@@ -311,17 +397,33 @@ def check_seal(state: ZargoState, a: act.SealGarrison) -> Found:
     """PRÉPARATION DU JEU: a garrison is sealed face down during set-up, once per city, by its owner."""
     p = a.public
     if state.phase is not Phase.SETUP:
-        return [Ruling.violation("wrong-phase", "garrisons are sealed during set-up, not in the {phase} phase", (SETUP,),
-                   phase=state.phase.value)]
+        return [
+            Ruling.violation(
+                "wrong-phase",
+                "garrisons are sealed during set-up, not in the {phase} phase",
+                (SETUP,),
+                phase=state.phase.value,
+            )
+        ]
     if p.owner not in state.peoples:
         return [Ruling.violation("not-playing", "{owner} is not a people in play", (SETUP,), owner=p.owner)]
     hex_name = p.label.removeprefix("garrison-")
     city = state.cities.get(hex_name)
     if not p.label.startswith("garrison-") or city is None:
-        return [Ruling.violation("no-city", "a garrison is sealed as garrison-HEX for a city; {label} names none", (CITIES,),
-                   label=p.label)]
+        return [
+            Ruling.violation(
+                "no-city",
+                "a garrison is sealed as garrison-HEX for a city; {label} names none",
+                (CITIES,),
+                label=p.label,
+            )
+        ]
     if city.owner != p.owner:
-        return [Ruling.violation("not-yours", "the city on {hex} is the {owner}'s", (CITIES,), hex=hex_name, owner=city.owner)]
+        return [
+            Ruling.violation(
+                "not-yours", "the city on {hex} is the {owner}'s", (CITIES,), hex=hex_name, owner=city.owner
+            )
+        ]
     if city.seal is not None:
         return [Ruling.violation("sealed-twice", "the garrison of {hex} is already sealed", (CITIES,), hex=hex_name)]
     return []
@@ -331,18 +433,31 @@ def garrison_problem(state: ZargoState, owner: str, secret: object) -> Ruling | 
     """LA CONQUÊTE D'UNE VILLE: a garrison is a list of at most four counters of the owner's
     people, no more of a type than the box holds."""
     if not isinstance(secret, list) or not all(isinstance(x, str) for x in secret):
-        return Ruling.violation("garrison-form", "a garrison is a list of counter labels, e.g. [\"FMo\", \"MCh\"]", (CITIES,))
+        return Ruling.violation(
+            "garrison-form", 'a garrison is a list of counter labels, e.g. ["FMo", "MCh"]', (CITIES,)
+        )
     if len(secret) > GARRISON_MAX:
-        return Ruling.violation("garrison-too-big", "a garrison holds at most {max} counters, not {n}", (CITIES,),
-                  max=GARRISON_MAX, n=len(secret))
+        return Ruling.violation(
+            "garrison-too-big",
+            "a garrison holds at most {max} counters, not {n}",
+            (CITIES,),
+            max=GARRISON_MAX,
+            n=len(secret),
+        )
     for label in secret:
         u = state.tables.units.get(label)
         if u is None or u.people != owner:
-            return Ruling.violation("garrison-label", "{label} is not a counter of the {owner}", (CITIES,), label=label, owner=owner)
+            return Ruling.violation(
+                "garrison-label", "{label} is not a counter of the {owner}", (CITIES,), label=label, owner=owner
+            )
     for label in set(secret):
         if secret.count(label) > manifest_left(state, label):
-            return Ruling.violation("garrison-manifest", "the garrison holds more {label} than are left in the box", (COUNTERS,),
-                      label=label)
+            return Ruling.violation(
+                "garrison-manifest",
+                "the garrison holds more {label} than are left in the box",
+                (COUNTERS,),
+                label=label,
+            )
     return None
 
 
@@ -352,8 +467,15 @@ def check_reveal_garrison(state: ZargoState, a: act.RevealGarrison) -> Found:
         return [Ruling.violation("no-reveal", "no garrison is awaited now", (CITIES,))]
     city = state.cities[state.reveal_wait]
     if a.owner != city.owner or a.label != f"garrison-{state.reveal_wait}":
-        return [Ruling.violation("wrong-reveal", "the garrison of {hex} ({owner}) is awaited", (CITIES,),
-                   hex=state.reveal_wait, owner=city.owner)]
+        return [
+            Ruling.violation(
+                "wrong-reveal",
+                "the garrison of {hex} ({owner}) is awaited",
+                (CITIES,),
+                hex=state.reveal_wait,
+                owner=city.owner,
+            )
+        ]
     wrong = check_reveal(city.seal, Opening(a.owner, a.label, bytes.fromhex(a.salt), a.secret), (CITIES,))
     if wrong is not None:
         return [wrong]
@@ -379,12 +501,19 @@ def check_alliance(state: ZargoState, a: act.Alliance) -> Found:
     if not turn_untouched(state):
         out.append(Ruling.violation("alliance-late", "alliances come first in a turn, before any move", (TURN,)))
     if a.people not in state.peoples or a.people == me:
-        out.append(Ruling.violation("alliance-people", "{people} is not another people in play", (TURN,), people=a.people))
+        out.append(
+            Ruling.violation("alliance-people", "{people} is not another people in play", (TURN,), people=a.people)
+        )
     elif a.verb == "ally" and state.allied(me, a.people):
-        out.append(Ruling.violation("already-allied", "the {me} and the {people} are already allies", (TURN,), me=me,
-                      people=a.people))
+        out.append(
+            Ruling.violation(
+                "already-allied", "the {me} and the {people} are already allies", (TURN,), me=me, people=a.people
+            )
+        )
     elif a.verb == "break" and not state.allied(me, a.people):
-        out.append(Ruling.violation("not-allied", "the {me} and the {people} are not allies", (TURN,), me=me, people=a.people))
+        out.append(
+            Ruling.violation("not-allied", "the {me} and the {people} are not allies", (TURN,), me=me, people=a.people)
+        )
     return out
 
 
@@ -408,24 +537,54 @@ def moving(state: ZargoState, a: act.Move) -> tuple[tuple[str, ...], Mover] | Fo
         return [stack]
     if a.label is not None:
         if a.label not in stack:
-            return [Ruling.violation("not-there", "no {label} stands on {hex}", (MOVEMENT,), label=a.label, hex=a.source)]
+            return [
+                Ruling.violation("not-there", "no {label} stands on {hex}", (MOVEMENT,), label=a.label, hex=a.source)
+            ]
         if len(stack) == 1:
-            return [Ruling.violation("lone-counter", "{label} stands alone on {hex}: move it as {hex} TO", (MOVEMENT,),
-                       label=a.label, hex=a.source)]
+            return [
+                Ruling.violation(
+                    "lone-counter",
+                    "{label} stands alone on {hex}: move it as {hex} TO",
+                    (MOVEMENT,),
+                    label=a.label,
+                    hex=a.source,
+                )
+            ]
         labels: tuple[str, ...] = (a.label,)
     else:
         labels = stack
     for label in labels:
         k = key(a.source, label)
         if k in state.moved:
-            out.append(Ruling.violation("moved-twice", "{label} on {hex} has already moved this turn", (MOVEMENT,),
-                          label=label, hex=a.source))
+            out.append(
+                Ruling.violation(
+                    "moved-twice",
+                    "{label} on {hex} has already moved this turn",
+                    (MOVEMENT,),
+                    label=label,
+                    hex=a.source,
+                )
+            )
         elif k in state.acted and not _flames_before(state, label):
-            out.append(Ruling.violation("already-engaged", "{label} on {hex} has declared an attack or a shot and stays put",
-                          (COMBAT, FLAMERS), label=label, hex=a.source))
+            out.append(
+                Ruling.violation(
+                    "already-engaged",
+                    "{label} on {hex} has declared an attack or a shot and stays put",
+                    (COMBAT, FLAMERS),
+                    label=label,
+                    hex=a.source,
+                )
+            )
     if a.source in state.paralysed:
-        out.append(Ruling.violation("paralysed", "{hex} is held in a magic chasm for {n} more turn(s)", (TERRAIN,),
-                      hex=a.source, n=state.paralysed[a.source]))
+        out.append(
+            Ruling.violation(
+                "paralysed",
+                "{hex} is held in a magic chasm for {n} more turn(s)",
+                (TERRAIN,),
+                hex=a.source,
+                n=state.paralysed[a.source],
+            )
+        )
     if out:
         return out
     units = [unit(state, lab) for lab in labels]
@@ -446,11 +605,13 @@ def surroundings(state: ZargoState, labels: tuple[str, ...]) -> Surroundings:
     stack_ok: frozenset[Cell] = frozenset()
     if len(labels) == 1 and unit(state, labels[0]).infantry:
         stack_ok = frozenset(
-            cell(state, h) for h, stack in state.board.items()
+            cell(state, h)
+            for h, stack in state.board.items()
             if h not in state.paralysed and escort_fits(state, labels[0], stack)
         )
-    return Surroundings(enemies=o.enemies_of(people), friends=o.friends_of(people),
-                        zones=o.zones_against(people), stack_ok=stack_ok)
+    return Surroundings(
+        enemies=o.enemies_of(people), friends=o.friends_of(people), zones=o.zones_against(people), stack_ok=stack_ok
+    )
 
 
 def check_move(state: ZargoState, a: act.Move) -> Found:
@@ -466,8 +627,16 @@ def check_move(state: ZargoState, a: act.Move) -> Found:
     if reason is None:
         return []
     cites = (MOVEMENT, TERRAIN, COMBAT) + ((WINGED,) if mover.flies else ()) + ((ESCORTS,) if len(labels) > 1 else ())
-    return [Ruling.violation("move-refused", "{what} cannot end on {hex}: {reason}", cites, what=" + ".join(labels),
-               hex=a.target, reason=reason)]
+    return [
+        Ruling.violation(
+            "move-refused",
+            "{what} cannot end on {hex}: {reason}",
+            cites,
+            what=" + ".join(labels),
+            hex=a.target,
+            reason=reason,
+        )
+    ]
 
 
 def destinations(state: ZargoState, source: str, label: str | None) -> list[str]:
@@ -490,9 +659,13 @@ def attackable(state: ZargoState, people: str, target: str) -> Ruling | None:
     if owner is None:
         return Ruling.violation("no-target", "nothing to attack on {hex}", (COMBAT,), hex=target)
     if state.allied(owner, people):
-        return Ruling.violation("friendly-target", "{hex} holds the {owner}, own or allied", (COMBAT, TURN), hex=target, owner=owner)
+        return Ruling.violation(
+            "friendly-target", "{hex} holds the {owner}, own or allied", (COMBAT, TURN), hex=target, owner=owner
+        )
     if target in state.paralysed:
-        return Ruling.violation("paralysed-target", "{hex} is held in a magic chasm and cannot be attacked", (TERRAIN,), hex=target)
+        return Ruling.violation(
+            "paralysed-target", "{hex} is held in a magic chasm and cannot be attacked", (TERRAIN,), hex=target
+        )
     return None
 
 
@@ -500,11 +673,21 @@ def engaged(state: ZargoState, hex_name: str) -> Found:
     """A counter attacks or shoots once a turn, and not while held in a chasm."""
     out: Found = []
     if any(k.startswith(hex_name + ":") for k in state.acted):
-        out.append(Ruling.violation("acted-twice", "the counter on {hex} has already attacked or shot this turn", (COMBAT,),
-                      hex=hex_name))
+        out.append(
+            Ruling.violation(
+                "acted-twice", "the counter on {hex} has already attacked or shot this turn", (COMBAT,), hex=hex_name
+            )
+        )
     if hex_name in state.paralysed:
-        out.append(Ruling.violation("paralysed", "{hex} is held in a magic chasm for {n} more turn(s)", (TERRAIN,),
-                      hex=hex_name, n=state.paralysed[hex_name]))
+        out.append(
+            Ruling.violation(
+                "paralysed",
+                "{hex} is held in a magic chasm for {n} more turn(s)",
+                (TERRAIN,),
+                hex=hex_name,
+                n=state.paralysed[hex_name],
+            )
+        )
     return out
 
 
@@ -518,8 +701,15 @@ def check_attack(state: ZargoState, a: act.Attack) -> Found:
         return [stack]
     out += engaged(state, a.source)
     if not adjacent(state, a.source, a.target):
-        out.append(Ruling.violation("not-adjacent", "{target} is not next to {source}; move next to it first", (COMBAT,),
-                      target=a.target, source=a.source))
+        out.append(
+            Ruling.violation(
+                "not-adjacent",
+                "{target} is not next to {source}; move next to it first",
+                (COMBAT,),
+                target=a.target,
+                source=a.source,
+            )
+        )
     wrong = attackable(state, str(state.active), a.target)
     if wrong is not None:
         out.append(wrong)
@@ -538,7 +728,11 @@ def check_shot(state: ZargoState, a: act.Shoot) -> Found:
         return [stack]
     shooter = unit(state, stack[0])
     if len(stack) != 1:
-        out.append(Ruling.violation("escorted-power", "the counter on {hex} is escorted and has no power", (ESCORTS,), hex=a.source))
+        out.append(
+            Ruling.violation(
+                "escorted-power", "the counter on {hex} is escorted and has no power", (ESCORTS,), hex=a.source
+            )
+        )
     if not set(SHOT_POWERS[a.kind]) & set(shooter.powers):
         out.append(Ruling.violation("no-power", "{label} cannot throw {kind}", cites, label=shooter.label, kind=a.kind))
     out += engaged(state, a.source)
@@ -554,12 +748,28 @@ def check_shot(state: ZargoState, a: act.Shoot) -> Found:
     d = grid.distance(cell(state, a.source), cell(state, a.target))
     limit = min(shooter.range or 0, _table(state, a.kind).max_range)
     if d > limit:
-        out.append(Ruling.violation("out-of-range", "{target} is {d} hexes away; {label} reaches {limit}", cites + (RECONSTRUCTION,),
-                      target=a.target, d=d, label=shooter.label, limit=limit))
-    if a.kind == "arrow" and state.tables.choice("arrow-line") == "six-directions":
-        if hex_direction(grid, cell(state, a.source), cell(state, a.target)) is None:
-            out.append(Ruling.violation("not-straight", "{target} is not on a straight hex row from {source}", cites,
-                          target=a.target, source=a.source))
+        out.append(
+            Ruling.violation(
+                "out-of-range",
+                "{target} is {d} hexes away; {label} reaches {limit}",
+                (*cites, RECONSTRUCTION),
+                target=a.target,
+                d=d,
+                label=shooter.label,
+                limit=limit,
+            )
+        )
+    straight = hex_direction(grid, cell(state, a.source), cell(state, a.target)) is not None
+    if a.kind == "arrow" and state.tables.choice("arrow-line") == "six-directions" and not straight:
+        out.append(
+            Ruling.violation(
+                "not-straight",
+                "{target} is not on a straight hex row from {source}",
+                cites,
+                target=a.target,
+                source=a.source,
+            )
+        )
     return out
 
 
@@ -596,9 +806,11 @@ def appear_reach(state: ZargoState, marker: str) -> list[str]:
         return world.terrain[c] not in (Terrain.SEA, Terrain.CHASM)
 
     found = world.grid.search(start, unit(state, label).move, enter, lambda c: True)
-    return sorted(world.grid.name(c) for c in found.distance
-                  if c != start and o.land_free(c) and world.grid.name(c) not in state.vanished) + (
-        [marker] if o.land_free(start) else [])
+    return sorted(
+        world.grid.name(c)
+        for c in found.distance
+        if c != start and o.land_free(c) and world.grid.name(c) not in state.vanished
+    ) + ([marker] if o.land_free(start) else [])
 
 
 def check_appear(state: ZargoState, a: act.Appear) -> Found:
@@ -611,12 +823,23 @@ def check_appear(state: ZargoState, a: act.Appear) -> Found:
         return [Ruling.violation("no-marker", "no vanished Monk's marker lies on {hex}", (MONKS,), hex=a.marker)]
     label, month = found
     if unit(state, label).people != state.active:
-        return [Ruling.violation("not-yours", "the marker on {hex} is the {owner}'s", (MONKS,), hex=a.marker,
-                   owner=unit(state, label).people)]
+        return [
+            Ruling.violation(
+                "not-yours",
+                "the marker on {hex} is the {owner}'s",
+                (MONKS,),
+                hex=a.marker,
+                owner=unit(state, label).people,
+            )
+        ]
     if month >= state.month:
         out.append(Ruling.violation("vanished-now", "a Monk reappears the month after it vanished", (MONKS,)))
     elif a.target not in appear_reach(state, a.marker):
-        out.append(Ruling.violation("appear-far", "{hex} is out of the Monk's reach, or not a free land hex", (MONKS,), hex=a.target))
+        out.append(
+            Ruling.violation(
+                "appear-far", "{hex} is out of the Monk's reach, or not a free land hex", (MONKS,), hex=a.target
+            )
+        )
     return out
 
 
@@ -663,7 +886,7 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
         return check_attack(state, a), t.disclose("bridge-adjacency")
     if isinstance(a, act.Shoot):
         extra = ("arrow-line", "archer-ranges") if a.kind == "arrow" else ()
-        return check_shot(state, a), t.disclose(*extra) + ("provisional: ranges (peoples.yaml)",)
+        return check_shot(state, a), (*t.disclose(*extra), "provisional: ranges (peoples.yaml)")
     if isinstance(a, act.Vanish):
         return check_vanish(state, a), ()
     if isinstance(a, act.Appear):
@@ -703,12 +926,22 @@ class Turn:
     def eliminate(self, hex_name: str, label: str, why: str) -> None:
         self.remove(hex_name, label)
         self.eliminated[label] = self.eliminated.get(label, 0) + 1
-        self.events.append(Ruling.event("eliminated", "{label} on {hex} is eliminated ({why})", (COMBAT,),
-                                        label=label, hex=hex_name, why=why))
+        self.events.append(
+            Ruling.event(
+                "eliminated", "{label} on {hex} is eliminated ({why})", (COMBAT,), label=label, hex=hex_name, why=why
+            )
+        )
 
     def state(self) -> ZargoState:
-        return self.base.model_copy(update={"board": self.board, "cities": self.cities, "paralysed": self.paralysed,
-                                            "eliminated": self.eliminated, **self.update})
+        return self.base.model_copy(
+            update={
+                "board": self.board,
+                "cities": self.cities,
+                "paralysed": self.paralysed,
+                "eliminated": self.eliminated,
+                **self.update,
+            }
+        )
 
 
 def apply_action(state: ZargoState, a: act.ZargoAction, dice: Dice) -> tuple[ZargoState, list[Ruling], list[str]]:
@@ -718,11 +951,17 @@ def apply_action(state: ZargoState, a: act.ZargoAction, dice: Dice) -> tuple[Zar
         assign = a.assign if a.assign is not None else draw_players(state, a.players, dice)
         order = state.tables.order
         peoples = tuple(p for p in order if p in dict(assign))
-        w.update = {"phase": Phase.SETUP, "players": a.players, "peoples": peoples, "continents": dict(assign),
-                    "active": peoples[0]}
+        w.update = {
+            "phase": Phase.SETUP,
+            "players": a.players,
+            "peoples": peoples,
+            "continents": dict(assign),
+            "active": peoples[0],
+        }
         for p, cs in assign:
-            w.events.append(Ruling.event("continents", "the {people} hold continent(s) {cs}", (SETUP,),
-                                         people=p, cs=", ".join(cs)))
+            w.events.append(
+                Ruling.event("continents", "the {people} hold continent(s) {cs}", (SETUP,), people=p, cs=", ".join(cs))
+            )
     elif isinstance(a, act.BuildCity):
         people = str(state.active)
         w.cities[a.hex] = City(owner=people, founder=people)
@@ -751,17 +990,22 @@ def apply_action(state: ZargoState, a: act.ZargoAction, dice: Dice) -> tuple[Zar
         else:
             pair = "+".join(sorted((me, a.people)))
             w.update = {"alliances": tuple(x for x in state.alliances if x != pair)}
-            w.events.append(Ruling.event("alliance-broken", "the {a} break their alliance with the {b}", (TURN,),
-                                         a=me, b=a.people))
+            w.events.append(
+                Ruling.event("alliance-broken", "the {a} break their alliance with the {b}", (TURN,), a=me, b=a.people)
+            )
     elif isinstance(a, act.Move):
         _apply_move(state, a, w)
     elif isinstance(a, act.Attack):
         labels = state.board[a.source]
-        w.update = {"attacks": {**state.attacks, a.target: (*state.attacks.get(a.target, ()), a.source)},
-                    "acted": (*state.acted, *(key(a.source, lab) for lab in labels))}
+        w.update = {
+            "attacks": {**state.attacks, a.target: (*state.attacks.get(a.target, ()), a.source)},
+            "acted": (*state.acted, *(key(a.source, lab) for lab in labels)),
+        }
     elif isinstance(a, act.Shoot):
-        w.update = {"shots": (*state.shots, Shot(kind=a.kind, source=a.source, target=a.target)),
-                    "acted": (*state.acted, key(a.source, state.board[a.source][0]))}
+        w.update = {
+            "shots": (*state.shots, Shot(kind=a.kind, source=a.source, target=a.target)),
+            "acted": (*state.acted, key(a.source, state.board[a.source][0])),
+        }
     elif isinstance(a, act.Vanish):
         label = state.board[a.hex][0]
         w.remove(a.hex, label)
@@ -798,9 +1042,10 @@ def _apply_move(state: ZargoState, a: act.Move, w: Turn) -> None:
     path = tuple(grid.name(c) for c in result.path(cell(state, a.target)))
     for label in labels:
         w.remove(a.source, label)
-    w.board[a.target] = (*w.board.get(a.target, ()), *labels) if a.target not in w.board else \
-        (*labels, *w.board[a.target])  # an escort goes first
-    moved = {k: v for k, v in state.moved.items()}
+    w.board[a.target] = (
+        (*w.board.get(a.target, ()), *labels) if a.target not in w.board else (*labels, *w.board[a.target])
+    )  # an escort goes first
+    moved = dict(state.moved.items())
     acted = list(state.acted)
     for label in labels:
         moved[key(a.target, label)] = path
@@ -811,18 +1056,38 @@ def _apply_move(state: ZargoState, a: act.Move, w: Turn) -> None:
     w.update = {"moved": moved, "acted": tuple(acted)}
     if state.tables.world.terrain[cell(state, a.target)] is Terrain.CHASM and not mover.flies:
         w.paralysed[a.target] = PARALYSIS
-        w.events.append(Ruling.event("paralysed", "{hex} is a magic chasm: held for {n} turns, safe from attack",
-                                     (TERRAIN,), hex=a.target, n=PARALYSIS))
+        w.events.append(
+            Ruling.event(
+                "paralysed",
+                "{hex} is a magic chasm: held for {n} turns, safe from attack",
+                (TERRAIN,),
+                hex=a.target,
+                n=PARALYSIS,
+            )
+        )
     elif state.tables.world.terrain[cell(state, a.target)] is Terrain.CHASM:
         w.paralysed[a.target] = PARALYSIS
-        w.events.append(Ruling.event("paralysed", "{hex} is a magic chasm: held for {n} turns, safe from attack",
-                                     (TERRAIN, WINGED), hex=a.target, n=PARALYSIS))
+        w.events.append(
+            Ruling.event(
+                "paralysed",
+                "{hex} is a magic chasm: held for {n} turns, safe from attack",
+                (TERRAIN, WINGED),
+                hex=a.target,
+                n=PARALYSIS,
+            )
+        )
 
 
 def month_event(month: int, first: str) -> Ruling:
     """LE CALENDRIER: the month crossed off before the first people moves."""
-    return Ruling.event("month", "month {month} of {months} begins (the {first} move first)", (CALENDAR, TURN),
-                        month=month, months=MONTHS, first=first)
+    return Ruling.event(
+        "month",
+        "month {month} of {months} begins (the {first} move first)",
+        (CALENDAR, TURN),
+        month=month,
+        months=MONTHS,
+        first=first,
+    )
 
 
 # ---- resolution -----------------------------------------------------------------------------
@@ -874,8 +1139,16 @@ def _retreat(state: ZargoState, w: Turn, hex_name: str, steps: int, away: list[s
         name_here, name_next = grid.name(here), grid.name(nxt)
         w.board[name_next] = w.board.pop(name_here)
         here = nxt
-    w.events.append(Ruling.event("retreat", "{what} retreat(s) from {start} to {end}", (COMBAT,),
-                                 what=" + ".join(labels), start=hex_name, end=grid.name(here)))
+    w.events.append(
+        Ruling.event(
+            "retreat",
+            "{what} retreat(s) from {start} to {end}",
+            (COMBAT,),
+            what=" + ".join(labels),
+            start=hex_name,
+            end=grid.name(here),
+        )
+    )
     return grid.name(here)
 
 
@@ -891,23 +1164,31 @@ def _lose_fighter(state: ZargoState, w: Turn, hex_name: str, away: list[str], wh
         _retreat(state, w, hex_name, unit(state, rest[0]).move, away, why)
 
 
-def _resolve(state: ZargoState, dice: Dice, events: list[Ruling], provisional: list[str]) -> tuple[
-        ZargoState, list[Ruling], list[str]]:
+def _resolve(
+    state: ZargoState, dice: Dice, events: list[Ruling], provisional: list[str]
+) -> tuple[ZargoState, list[Ruling], list[str]]:
     """COMMENT ON JOUE: shots first, then the combats one by one; a city whose garrison is sealed
     stops the resolution until its owner reveals it; then the next people's turn."""
     w = Turn(state)
     w.events = events
-    w.provisional = provisional + [RECONSTRUCTION_NOTE]
+    w.provisional = [*provisional, RECONSTRUCTION_NOTE]
     _resolve_shots(state, w, dice)
     attacks = dict(state.attacks)
     for target in list(attacks):
         now = w.state()
-        if target in now.cities and target not in now.board and now.cities[target].hidden:
-            if any(h in now.board for h in attacks[target]):
-                w.update = {"attacks": attacks, "shots": (), "phase": Phase.REVEAL, "reveal_wait": target}
-                w.events.append(Ruling.event("reveal-awaited", "the {owner} must reveal the garrison of {hex}",
-                                             (CITIES,), owner=now.cities[target].owner, hex=target))
-                return w.state(), w.events, _unique(w.provisional)
+        hidden = target in now.cities and target not in now.board and now.cities[target].hidden
+        if hidden and any(h in now.board for h in attacks[target]):
+            w.update = {"attacks": attacks, "shots": (), "phase": Phase.REVEAL, "reveal_wait": target}
+            w.events.append(
+                Ruling.event(
+                    "reveal-awaited",
+                    "the {owner} must reveal the garrison of {hex}",
+                    (CITIES,),
+                    owner=now.cities[target].owner,
+                    hex=target,
+                )
+            )
+            return w.state(), w.events, _unique(w.provisional)
         attackers = attacks.pop(target)
         _combat(now, w, dice, target, attackers)
     w.update = {"attacks": {}, "shots": ()}
@@ -945,18 +1226,37 @@ def _resolve_shots(state: ZargoState, w: Turn, dice: Dice) -> None:
             die = _die(dice, f"flames at {shot.target}")
             hit = shot_hits(tables.flames, d, die, extra)
             w.provisional.append(state.tables.rules.interpretation("flames-add-up").label())
-            w.events.append(Ruling.event("flames", "{n} flame(s) at {hex}, {d} hex(es): die {die} + {extra}: {result}",
-                                         (DRAGONS, FLAMERS), n=len(group), hex=shot.target, d=d, die=die,
-                                         extra=extra, result=N_("hit") if hit else N_("missed")))
+            w.events.append(
+                Ruling.event(
+                    "flames",
+                    "{n} flame(s) at {hex}, {d} hex(es): die {die} + {extra}: {result}",
+                    (DRAGONS, FLAMERS),
+                    n=len(group),
+                    hex=shot.target,
+                    d=d,
+                    die=die,
+                    extra=extra,
+                    result=N_("hit") if hit else N_("missed"),
+                )
+            )
             if hit:
                 _lose_fighter(state, w, shot.target, [s.source for s in group], N_("burnt"))
         elif shot.kind == "arrow":
             d = grid.distance(cell(state, shot.source), cell(state, shot.target))
             die = _die(dice, f"arrow at {shot.target}")
             hit = shot_hits(tables.arrows, d, die)
-            w.events.append(Ruling.event("arrow", "arrow from {src} at {hex}, {d} hex(es): die {die}: {result}",
-                                         (ARCHERS,), src=shot.source, hex=shot.target, d=d, die=die,
-                                         result=N_("hit") if hit else N_("missed")))
+            w.events.append(
+                Ruling.event(
+                    "arrow",
+                    "arrow from {src} at {hex}, {d} hex(es): die {die}: {result}",
+                    (ARCHERS,),
+                    src=shot.source,
+                    hex=shot.target,
+                    d=d,
+                    die=die,
+                    result=N_("hit") if hit else N_("missed"),
+                )
+            )
             if hit:
                 _lose_fighter(state, w, shot.target, [shot.source], N_("shot"))
         else:
@@ -964,9 +1264,18 @@ def _resolve_shots(state: ZargoState, w: Turn, dice: Dice) -> None:
             die = _die(dice, f"vision at {shot.target}")
             score = max(1, min(6, die + tables.visions.distance_modifier * (d - 1)))
             result = tables.visions.results[score]
-            w.events.append(Ruling.event("vision", "vision from {src} at {hex}: die {die}, {d} hex(es): {result}",
-                                         (ILLUSIONISTS,), src=shot.source, hex=shot.target, d=d, die=die,
-                                         result=result))
+            w.events.append(
+                Ruling.event(
+                    "vision",
+                    "vision from {src} at {hex}: die {die}, {d} hex(es): {result}",
+                    (ILLUSIONISTS,),
+                    src=shot.source,
+                    hex=shot.target,
+                    d=d,
+                    die=die,
+                    result=result,
+                )
+            )
             if result != "none":
                 w.provisional.append(state.tables.rules.interpretation("retreat-path").label())
                 _retreat(state, w, shot.target, int(result[1:]), [shot.source], N_("vision"))
@@ -1009,13 +1318,31 @@ def _combat(state: ZargoState, w: Turn, dice: Dice, target: str, declared: tuple
     die = _die(dice, f"combat at {target}")
     result = combat_result(table, attack, defence, die)
     if result is None:
-        w.events.append(Ruling.event("attack-too-weak", "attack on {hex}: {a} against {d} is below the table's "
-                                     "minimum difference; no combat", (COMBAT,), hex=target, a=attack, d=defence))
+        w.events.append(
+            Ruling.event(
+                "attack-too-weak",
+                "attack on {hex}: {a} against {d} is below the table's minimum difference; no combat",
+                (COMBAT,),
+                hex=target,
+                a=attack,
+                d=defence,
+            )
+        )
         w.provisional.append(state.tables.rules.interpretation("weak-attack").label())
         return
     cites = (COMBAT, KNIGHTS) if charged else (COMBAT,)
-    w.events.append(Ruling.event("combat", "combat at {hex}: {a} against {d}, die {die}: {result}", cites,
-                                 hex=target, a=attack, d=defence, die=die, result=result))
+    w.events.append(
+        Ruling.event(
+            "combat",
+            "combat at {hex}: {a} against {d}, die {die}: {result}",
+            cites,
+            hex=target,
+            a=attack,
+            d=defence,
+            die=die,
+            result=result,
+        )
+    )
     _outcome(now, w, result, target, attackers)
 
 
@@ -1054,9 +1381,19 @@ def _siege(state: ZargoState, w: Turn, dice: Dice, target: str, attackers: list[
     attack, _charged = _attack_total(state, attackers, target)
     defence = sum(unit(state, g).combat for g in garrison)
     if len(attackers) < len(garrison) or attack - defence < table.minimum_difference:
-        w.events.append(Ruling.event("besiegers-lost", "the garrison of {hex} ({n} counters, {d}) outmatches the "
-                                     "besiegers ({m} counters, {a}): they are eliminated", (CITIES,), hex=target,
-                                     n=len(garrison), d=defence, m=len(attackers), a=attack))
+        w.events.append(
+            Ruling.event(
+                "besiegers-lost",
+                "the garrison of {hex} ({n} counters, {d}) outmatches the "
+                "besiegers ({m} counters, {a}): they are eliminated",
+                (CITIES,),
+                hex=target,
+                n=len(garrison),
+                d=defence,
+                m=len(attackers),
+                a=attack,
+            )
+        )
         for h in attackers:
             for label in list(w.board.get(h, ())):
                 w.eliminate(h, label, N_("siege"))
@@ -1064,8 +1401,18 @@ def _siege(state: ZargoState, w: Turn, dice: Dice, target: str, attackers: list[
     die = _die(dice, f"assault on {target}")
     result = combat_result(table, attack, defence, die)
     assert result is not None
-    w.events.append(Ruling.event("assault", "assault on {hex}: {a} against {d}, die {die}: {result}", (CITIES,),
-                                 hex=target, a=attack, d=defence, die=die, result=result))
+    w.events.append(
+        Ruling.event(
+            "assault",
+            "assault on {hex}: {a} against {d}, die {die}: {result}",
+            (CITIES,),
+            hex=target,
+            a=attack,
+            d=defence,
+            die=die,
+            result=result,
+        )
+    )
     if result in ("DE", "DR"):
         w.provisional.append(state.tables.rules.interpretation("garrison-retreat").label())
         for g in garrison:
@@ -1086,8 +1433,9 @@ def _siege(state: ZargoState, w: Turn, dice: Dice, target: str, attackers: list[
 def _conquer(state: ZargoState, w: Turn, target: str, people: str) -> None:
     city = w.cities[target]
     w.cities[target] = City(owner=people, founder=city.founder, seal=None, garrison=())
-    w.events.append(Ruling.event("city-taken", "the {people} take the city on {hex}", (CITIES, CALENDAR),
-                                 people=people, hex=target))
+    w.events.append(
+        Ruling.event("city-taken", "the {people} take the city on {hex}", (CITIES, CALENDAR), people=people, hex=target)
+    )
 
 
 def _end_turn(state: ZargoState, events: list[Ruling]) -> ZargoState:
@@ -1102,12 +1450,21 @@ def _end_turn(state: ZargoState, events: list[Ruling]) -> ZargoState:
         if n > 0:
             paralysed[h] = n
     i = state.peoples.index(me)
-    update: dict[str, object] = {"paralysed": paralysed, "moved": {}, "acted": (), "attacks": {}, "shots": (),
-                                 "reveal_wait": None, "phase": Phase.MOVE}
+    update: dict[str, object] = {
+        "paralysed": paralysed,
+        "moved": {},
+        "acted": (),
+        "attacks": {},
+        "shots": (),
+        "reveal_wait": None,
+        "phase": Phase.MOVE,
+    }
     owners = {c.owner for c in state.cities.values()}
     if len(owners) == 1 and len(state.cities) > 0:
         update["phase"] = Phase.OVER
-        events.append(Ruling.event("all-cities", "the {people} hold every city", (CALENDAR,), people=next(iter(owners))))
+        events.append(
+            Ruling.event("all-cities", "the {people} hold every city", (CALENDAR,), people=next(iter(owners)))
+        )
         return state.model_copy(update=update)
     if i + 1 < len(state.peoples):
         update["active"] = state.peoples[i + 1]
@@ -1123,7 +1480,7 @@ def _end_turn(state: ZargoState, events: list[Ruling]) -> ZargoState:
 
 def city_counts(state: ZargoState) -> dict[str, int]:
     """LE CALENDRIER: cities held by each people in play (own and conquered)."""
-    counts = {p: 0 for p in state.peoples}
+    counts = dict.fromkeys(state.peoples, 0)
     for c in state.cities.values():
         counts[c.owner] = counts.get(c.owner, 0) + 1
     return counts

@@ -16,11 +16,11 @@ from functools import cached_property
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.game import GameState
-from referee.i18n import N_
 from referee.games.zargo.data import CounterType, PeoplesFile, TablesFile
 from referee.games.zargo.display import DisplayFile
 from referee.games.zargo.world import Terrain, World, parse_world
 from referee.geometry.search import Cell
+from referee.i18n import N_
 from referee.rulings import RulesIndex
 from referee.sealed import Commitment
 from referee.tables import TableSet, by_digest, load_yaml_text, parse_yaml
@@ -32,8 +32,18 @@ PEOPLE_NAMES = (N_("chevaliers"), N_("dragons"), N_("ailes"), N_("moines"))
 PHASE_NAMES = (N_("players"), N_("setup"), N_("move"), N_("reveal"), N_("resolve"), N_("over"))
 
 USED_READINGS = (
-    "arrow-line", "archer-ranges", "bridge-adjacency", "city-terrain", "escort-move", "flames-add-up",
-    "garrison-retreat", "most-cities-tie", "mountain-descent", "retreat-path", "sorcerer-bonus", "weak-attack",
+    "arrow-line",
+    "archer-ranges",
+    "bridge-adjacency",
+    "city-terrain",
+    "escort-move",
+    "flames-add-up",
+    "garrison-retreat",
+    "most-cities-tie",
+    "mountain-descent",
+    "retreat-path",
+    "sorcerer-bonus",
+    "weak-attack",
     "wrap-letters",
 )
 """Interpretations of rules.yaml the engine reads or discloses (a table override must keep them)."""
@@ -129,8 +139,17 @@ class ZargoTables:
 
 
 def _unit(people: str, key: str, c: CounterType) -> Unit:
-    return Unit(label=c.short, people=people, key=key, kind=c.kind, move=c.move, combat=c.combat,
-                powers=tuple(c.powers), range=c.range, count=c.count)
+    return Unit(
+        label=c.short,
+        people=people,
+        key=key,
+        kind=c.kind,
+        move=c.move,
+        combat=c.combat,
+        powers=tuple(c.powers),
+        range=c.range,
+        count=c.count,
+    )
 
 
 @by_digest
@@ -244,7 +263,8 @@ class Occupancy:
         if found is None:
             s = self.state
             found = self.memo[("enemies", people)] = frozenset(
-                c for c, p in (*self.people.items(), *self.city.items()) if not s.allied(p, people))
+                c for c, p in (*self.people.items(), *self.city.items()) if not s.allied(p, people)
+            )
         assert isinstance(found, frozenset)
         return found
 
@@ -254,7 +274,8 @@ class Occupancy:
         if found is None:
             s = self.state
             found = self.memo[("friends", people)] = frozenset(
-                c for c, p in (*self.people.items(), *self.city.items()) if s.allied(p, people))
+                c for c, p in (*self.people.items(), *self.city.items()) if s.allied(p, people)
+            )
         assert isinstance(found, frozenset)
         return found
 

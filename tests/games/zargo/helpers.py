@@ -14,18 +14,23 @@ GAME = find_game("zargo")
 assert isinstance(GAME, ZargoEngine)
 TABLES = load_table_set("zargo")
 
-CITIES = {"0404": {"owner": "chevaliers", "founder": "chevaliers"},
-          "2503": {"owner": "dragons", "founder": "dragons"}}
+CITIES = {"0404": {"owner": "chevaliers", "founder": "chevaliers"}, "2503": {"owner": "dragons", "founder": "dragons"}}
 """Two cities of two peoples, so that no test position is already won."""
 
 
 def position(board: dict[str, list[str]], active: str = "chevaliers", **more: Any) -> ZargoState:
     """A four-people position in the movement phase, month 1 unless said."""
     data: dict[str, Any] = {
-        "game": "zargo", "phase": "move", "players": 4, "peoples": ["chevaliers", "dragons", "ailes", "moines"],
+        "game": "zargo",
+        "phase": "move",
+        "players": 4,
+        "peoples": ["chevaliers", "dragons", "ailes", "moines"],
         "continents": {"chevaliers": ["1"], "dragons": ["2"], "ailes": ["3"], "moines": ["4"]},
-        "ready": ["chevaliers", "dragons", "ailes", "moines"], "month": 1, "active": active,
-        "board": board, "cities": dict(CITIES),
+        "ready": ["chevaliers", "dragons", "ailes", "moines"],
+        "month": 1,
+        "active": active,
+        "board": board,
+        "cities": dict(CITIES),
     }
     data.update(more)
     return GAME.from_position(TABLES, data, "test-position")

@@ -36,8 +36,17 @@ def sealed(referee: Referee) -> Path:
 
 
 def _everything(referee: Referee, viewer: list[str]) -> str:
-    runs = [["show"], ["show", "--json"], ["status"], ["status", "--json"], ["log"], ["log", "--json"],
-            ["export"], ["legal", "0215"], ["legal", "0215", "--json"]]
+    runs = [
+        ["show"],
+        ["show", "--json"],
+        ["status"],
+        ["status", "--json"],
+        ["log"],
+        ["log", "--json"],
+        ["export"],
+        ["legal", "0215"],
+        ["legal", "0215", "--json"],
+    ]
     out = []
     for args in runs:
         result = referee(*args, *viewer)
