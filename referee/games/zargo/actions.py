@@ -19,6 +19,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from pydantic import JsonValue
+
 from referee.base import fold
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
@@ -237,7 +239,7 @@ class RevealGarrison(Action):
     owner: str
     label: str
     salt: str
-    secret: list[str] | str | int | dict[str, str] | float | bool | None
+    secret: JsonValue
 
     def text(self) -> str:
         return reveal_text(self.owner, self.label, bytes.fromhex(self.salt), self.secret)
@@ -324,7 +326,7 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
         return SealGarrison(public=public)
     opening = parse_reveal(text)
     if opening is not None:
-        return RevealGarrison(owner=opening.owner, label=opening.label, salt=opening.salt.hex(), secret=opening.secret)  # type: ignore[arg-type]
+        return RevealGarrison(owner=opening.owner, label=opening.label, salt=opening.salt.hex(), secret=opening.secret)
     words = text.replace("->", " ").replace("→", " ").split()
     if not words:
         raise NotationError(_("empty action"))

@@ -255,7 +255,7 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
         own = [grid.name(c) for cont in s.continents[people] for c in world.hexes_of(cont)]
         built = sum(1 for c in s.cities.values() if c.founder == people)
         if built < s.tables.peoples.peoples[people].city_counters:  # type: ignore[index]
-            return [a for h in own if not seq.check_city(s, a := act.BuildCity(hex=h))]
+            return [c for h in own if not seq.check_city(s, c := act.BuildCity(hex=h))]
         for lab in s.tables.labels_of[people]:
             if seq.manifest_left(s, lab) <= 0:
                 continue
@@ -309,8 +309,8 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
                 stack = state.board.get(action.target)
                 if not stack:
                     raise NotationError(_("no counter on {hex}").format(hex=action.target))
-                d = seq.unit(state, stack[0])
-                defence = d.combat + seq._bonus(state, action.target, d.people)
+                du = seq.unit(state, stack[0])
+                defence = du.combat + seq._bonus(state, action.target, du.people)
             odds = combat_odds(state.tables.tables.combat, attack, defence)
             return Odds(
                 action=action.text(),

@@ -72,14 +72,15 @@ def unit(state: ZargoState, label: str) -> Unit:
 
 def occ(state: ZargoState) -> Occupancy:
     """Returns the occupancy of a state (cached on the state object)."""
-    if _LAST and _LAST[0] is state:
-        return _LAST[1]
+    if _LAST and _LAST[0][0] is state:
+        return _LAST[0][1]
     found = Occupancy(state)
-    _LAST[:] = [state, found]
+    _LAST[:] = [(state, found)]
     return found
 
 
-_LAST: list = []  # type: ignore[type-arg]  # the last state's occupancy (states are frozen)
+_LAST: list[tuple[ZargoState, Occupancy]] = []
+"""The last state's occupancy (states are frozen, so it stays right while that state is used)."""
 
 
 def cell(state: ZargoState, name: str) -> Cell:
