@@ -112,10 +112,18 @@ class Playout:
     reveals: int = 0
 
 
-def random_garrison(state: ZargoState, owner: str, rng: random.Random) -> list[str]:
-    """A garrison of 0 to 4 of the owner's foot soldiers and lords (few enough for the box)."""
-    labels = [lab for lab in state.tables.labels_of[owner] if seq.unit(state, lab).count >= 10]
-    return sorted(rng.choice(labels) for _ in range(rng.randint(0, GARRISON_MAX)))
+def random_garrison(state: ZargoState, owner: str, rng: random.Random, taken: dict[str, int]) -> list[str]:
+    """A garrison of 0 to 4 of the owner's counters that the box can still supply, counting those
+    already sealed in other cities (``taken``, updated)."""
+    garrison: list[str] = []
+    for _ in range(rng.randint(0, GARRISON_MAX)):
+        spare = [lab for lab in state.tables.labels_of[owner] if seq.manifest_left(state, lab) - taken.get(lab, 0) > 0]
+        if not spare:
+            break
+        label = rng.choice(spare)
+        taken[label] = taken.get(label, 0) + 1
+        garrison.append(label)
+    return sorted(garrison)
 
 
 def playout(
@@ -134,6 +142,7 @@ def playout(
     state = engine.new_state(load_table_set("zargo"))
     bot = RandomBot(engine)
     out = Playout(state)
+    taken: dict[str, int] = {}
     for _ in range(max_actions):
         if engine.outcome(state) is not None:
             break
@@ -153,7 +162,7 @@ def playout(
             made = Seal.make(
                 owner,
                 f"garrison-{hex_name}",
-                random_garrison(state, owner, rng),  # type: ignore[arg-type]
+                random_garrison(state, owner, rng, taken),  # type: ignore[arg-type]
                 salt=rng.randbytes(16),
             )
             out.seals[hex_name] = made

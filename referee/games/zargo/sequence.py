@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from referee.dice import Dice
 from referee.games.zargo import actions as act
 from referee.games.zargo.combat import charge_bonus, combat_result, hex_direction, shot_hits
-from referee.games.zargo.movement import Mover, Surroundings, reach, why_not
+from referee.games.zargo.movement import Mover, Reach, Surroundings, reach, why_not
 from referee.games.zargo.rules import (
     ARCHERS,
     CALENDAR,
@@ -603,16 +603,22 @@ def surroundings(state: ZargoState, labels: tuple[str, ...]) -> Surroundings:
     """What the moving counters meet: enemies, friends, zones, and where an escort may join."""
     o = occ(state)
     people = unit(state, labels[0]).people
+    escort = len(labels) == 1 and unit(state, labels[0]).infantry
+    memo_key = ("around", f"{people}:{labels[0] if escort else ''}")
+    found = o.memo.get(memo_key)
+    if isinstance(found, Surroundings):
+        return found
     stack_ok: frozenset[Cell] = frozenset()
-    if len(labels) == 1 and unit(state, labels[0]).infantry:
+    if escort:
         stack_ok = frozenset(
             cell(state, h)
             for h, stack in state.board.items()
             if h not in state.paralysed and escort_fits(state, labels[0], stack)
         )
-    return Surroundings(
+    o.memo[memo_key] = around = Surroundings(
         enemies=o.enemies_of(people), friends=o.friends_of(people), zones=o.zones_against(people), stack_ok=stack_ok
     )
+    return around
 
 
 def check_move(state: ZargoState, a: act.Move) -> Found:
@@ -622,10 +628,11 @@ def check_move(state: ZargoState, a: act.Move) -> Found:
     if isinstance(found, list):
         return found
     labels, mover = found
-    around = surroundings(state, labels)
     goal = cell(state, a.target)
-    reason = why_not(state.tables.world, mover, around, goal)
-    if reason is None:
+    if goal in reach_of(state, a.source, labels, mover).ends:
+        return []
+    reason = why_not(state.tables.world, mover, surroundings(state, labels), goal)
+    if reason is None:  # pragma: no cover - why_not agrees with reach (both ask the one search)
         return []
     cites = (MOVEMENT, TERRAIN, COMBAT) + ((WINGED,) if mover.flies else ()) + ((ESCORTS,) if len(labels) > 1 else ())
     return [
@@ -646,9 +653,19 @@ def destinations(state: ZargoState, source: str, label: str | None) -> list[str]
     if isinstance(found, list):
         return []
     labels, mover = found
-    ends = reach(state.tables.world, mover, surroundings(state, labels)).ends
+    ends = reach_of(state, source, labels, mover).ends
     grid = state.tables.world.grid
     return sorted(grid.name(c) for c in ends)
+
+
+def reach_of(state: ZargoState, source: str, labels: tuple[str, ...], mover: Mover) -> Reach:
+    """The search of :func:`movement.reach` for these counters, done once per state."""
+    memo = occ(state).memo
+    found = memo.get(("reach", f"{source}:{'+'.join(labels)}"))
+    if not isinstance(found, Reach):
+        found = reach(state.tables.world, mover, surroundings(state, labels))
+        memo[("reach", f"{source}:{'+'.join(labels)}")] = found
+    return found
 
 
 # ---- attacks and shots ----------------------------------------------------------------------
@@ -1038,7 +1055,7 @@ def _apply_move(state: ZargoState, a: act.Move, w: Turn) -> None:
     found = moving(state, a)
     assert not isinstance(found, list)
     labels, mover = found
-    result = reach(state.tables.world, mover, surroundings(state, labels))
+    result = reach_of(state, a.source, labels, mover)
     grid = state.tables.world.grid
     path = tuple(grid.name(c) for c in result.path(cell(state, a.target)))
     for label in labels:
