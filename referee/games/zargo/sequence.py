@@ -878,14 +878,14 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
     if state.phase is Phase.OVER:
         return [Ruling.violation("game-over", "the game is over", (CALENDAR,))], ()
     if isinstance(a, act.Players):
-        return check_players(state, a), ()
+        return check_players(state, a), t.disclose("peoples-in-play") if a.players < 4 else ()
     if isinstance(a, act.BuildCity):
         return check_city(state, a), t.disclose("city-terrain")
     if isinstance(a, act.Place):
         return check_place(state, a), ()
     if isinstance(a, act.Word):
         if a.word == "ready":
-            return check_ready(state), ()
+            return check_ready(state), t.disclose("setup-order")
         if a.word == "start":
             return check_start(state), ()
         if a.word in ("accept", "refuse"):
@@ -899,11 +899,20 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
             used.append("mountain-descent")
         if a.label is None and len(state.board.get(a.source, ())) == 2:
             used.append("escort-move")
+        target = cell(state, a.target)
+        if a.source in state.board and target in occ(state).zones_against(unit(state, state.board[a.source][0]).people):
+            used.append("zone-entry")
+        if t.world.terrain[target] is Terrain.CHASM:
+            used.append("paralysis-count")
+        if any(t.world.grid.name(n) in state.cities for n in t.world.grid.neighbours(target)):
+            used.append("city-zone")
         return check_move(state, a), t.disclose(*used)
     if isinstance(a, act.Attack):
-        return check_attack(state, a), t.disclose("bridge-adjacency")
+        ends = {h for pair in t.world.bridges for h in pair}
+        across = ends & {cell(state, a.source), cell(state, a.target)}
+        return check_attack(state, a), t.disclose("bridge-adjacency") if across else ()
     if isinstance(a, act.Shoot):
-        extra = ("arrow-line", "archer-ranges") if a.kind == "arrow" else ()
+        extra = ("arrow-line", "archer-ranges", "shots-plane") if a.kind == "arrow" else ("shots-plane",)
         return check_shot(state, a), (*t.disclose(*extra), "provisional: ranges (peoples.yaml)")
     if isinstance(a, act.Vanish):
         return check_vanish(state, a), ()
@@ -1189,7 +1198,7 @@ def _resolve(
     stops the resolution until its owner reveals it; then the next people's turn."""
     w = Turn(state)
     w.events = events
-    w.provisional = [*provisional, RECONSTRUCTION_NOTE]
+    w.provisional = [*provisional, RECONSTRUCTION_NOTE] if (state.shots or state.attacks) else list(provisional)
     _resolve_shots(state, w, dice)
     attacks = dict(state.attacks)
     for target in list(attacks):
@@ -1211,6 +1220,8 @@ def _resolve(
         _combat(now, w, dice, target, attackers)
     w.update = {"attacks": {}, "shots": ()}
     new = _end_turn(w.state(), w.events)
+    if any(e.code == "all-cities" for e in w.events):
+        w.provisional.append(state.tables.rules.interpretation("early-end").label())
     return new, w.events, _unique(w.provisional)
 
 
@@ -1398,6 +1409,8 @@ def _siege(state: ZargoState, w: Turn, dice: Dice, target: str, attackers: list[
         return
     attack, _charged = _attack_total(state, attackers, target)
     defence = sum(unit(state, g).combat for g in garrison)
+    if len(attackers) < len(garrison):
+        w.provisional.append(state.tables.rules.interpretation("too-few-besiegers").label())
     if len(attackers) < len(garrison) or attack - defence < table.minimum_difference:
         w.events.append(
             Ruling.event(
@@ -1478,7 +1491,7 @@ def _end_turn(state: ZargoState, events: list[Ruling]) -> ZargoState:
         "phase": Phase.MOVE,
     }
     owners = {c.owner for c in state.cities.values()}
-    if len(owners) == 1 and len(state.cities) > 0:
+    if len(owners) == 1 and len(state.cities) > 0:  # rules.yaml early-end
         update["phase"] = Phase.OVER
         events.append(
             Ruling.event("all-cities", "the {people} hold every city", (CALENDAR,), people=next(iter(owners)))

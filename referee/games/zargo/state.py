@@ -45,6 +45,14 @@ USED_READINGS = (
     "sorcerer-bonus",
     "weak-attack",
     "wrap-letters",
+    "peoples-in-play",
+    "setup-order",
+    "zone-entry",
+    "paralysis-count",
+    "shots-plane",
+    "too-few-besiegers",
+    "early-end",
+    "city-zone",
 )
 """Interpretations of rules.yaml the engine reads or discloses (a table override must keep them)."""
 

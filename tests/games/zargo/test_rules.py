@@ -64,20 +64,20 @@ def test_preparation_no_more_counters_than_the_box() -> None:
     for h in ("1003", "0905", "1207", "0808"):
         s = play(s, f"city {h}")
     free = [
-            "0506",
-            "0606",
-            "0706",
-            "0806",
-            "1006",
-            "1206",
-            "1306",
-            "1406",
-            "1506",
-            "1606",
-            "0607",
-            "0707",
-            "0807",
-        ]
+        "0506",
+        "0606",
+        "0706",
+        "0806",
+        "1006",
+        "1206",
+        "1306",
+        "1406",
+        "1506",
+        "1606",
+        "0607",
+        "0707",
+        "0807",
+    ]
     for h in free[:3]:
         s = play(s, f"SOR {h}")  # the box holds three sorcerers
     assert "none-left" in codes(s, f"SOR {free[3]}")
