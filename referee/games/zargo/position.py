@@ -201,7 +201,33 @@ def read_position(tables: ZargoTables, data: object, label: str) -> ZargoState:
         reveal_wait=pos.reveal_wait,
     )
     _check_invariants(state, label)
-    return state
+    return _judge_declarations(state, label)
+
+
+def _judge_declarations(state: ZargoState, label: str) -> ZargoState:
+    """Declared attacks and shots are judged as if typed now, in order (the same checks as the
+    ``attack`` and ``arrow``/``flame``/``vision`` actions); a refused one names its field."""
+    from referee.dice import NoDice
+    from referee.games.zargo import actions as act
+
+    if not state.attacks and not state.shots:
+        return state
+    if state.phase is not Phase.MOVE:
+        if state.phase in (Phase.REVEAL, Phase.RESOLVE):
+            return state  # a resolution under way: its declarations were judged when typed
+        raise PositionError(label, "attacks", "attacks and shots are declared in the movement phase")
+    bare = state.model_copy(update={"attacks": {}, "shots": (), "acted": ()})
+    declared: list[tuple[str, act.ZargoAction]] = [
+        (f"shots[{i}]", act.Shoot(kind=x.kind, source=x.source, target=x.target)) for i, x in enumerate(state.shots)
+    ]
+    declared += [(f"attacks.{t}", act.Attack(source=h, target=t)) for t, hs in state.attacks.items() for h in hs]
+    for field, action in declared:
+        wrong = seq.judge_action(bare, action)[0]
+        if wrong:
+            raise PositionError(label, field, f"{wrong[0].message} [{wrong[0].code}]")
+        bare = seq.apply_action(bare, action, NoDice())[0]
+    acted = tuple(dict.fromkeys((*state.acted, *bare.acted)))
+    return bare.model_copy(update={"acted": acted})
 
 
 def _check_invariants(state: ZargoState, label: str) -> None:

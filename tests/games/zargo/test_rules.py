@@ -393,7 +393,7 @@ def test_position_files_refuse_impossible_positions() -> None:
         position({"0101": ["FCh"]})
     with pytest.raises(PositionError, match="garrison"):
         position({}, cities={"0908": {"owner": "dragons", "founder": "dragons", "garrison": ["FCh"]}})
-    s = position({"0907": ["FCh", "CHV"]}, attacks={"0908": ["0907"]})
+    s = position({"0907": ["FCh", "CHV"], "0908": ["FDr"]}, attacks={"0908": ["0907"]})
     back = GAME.from_position(TABLES, GAME.to_position(s).model_dump(mode="json"), "again")
     assert GAME.to_position(back) == GAME.to_position(s)
 
@@ -413,3 +413,55 @@ def test_resolve_pending_in_umpire_mode() -> None:
     s = position({"0907": ["CHV"], "0908": ["FDr"]}, attacks={"0908": ["0907"]}, acted=["0907:CHV"])
     after, res = GAME.resolve_pending(s, PhysicalDice([6]))
     assert "0908" not in after.board and any(e.code == "combat" for e in res.events)
+
+
+def test_position_declared_attacks_are_judged_as_actions() -> None:
+    with pytest.raises(PositionError, match=r"attacks\.0909.*not-adjacent"):
+        position({"0907": ["CHV"], "0909": ["FDr"]}, attacks={"0909": ["0907"]})
+    with pytest.raises(PositionError, match=r"shots\[0\].*not-straight"):
+        position({"0904": ["ACh"], "1107": ["FDr"]}, shots=[{"kind": "arrow", "source": "0904", "target": "1107"}])
+    s = position({"0907": ["CHV"], "0908": ["FDr"]}, attacks={"0908": ["0907"]})
+    assert s.acted == ("0907:CHV",) and "acted-twice" in codes(s, "attack 0907 0908")
+
+
+def test_mouvements_regles_particulieres_sea_only_by_cloud_bridges() -> None:
+    s = position({"1806": ["FCh"]})
+    assert "2108" in GAME.legal_report(s, "1806").moves  # the bridge is free: coast to coast
+    assert "move-refused" in codes(s, "1806 1906")  # open sea
+    flyer = position({"1806": ["AIL"]}, active="ailes")
+    assert "1906" not in GAME.legal_report(flyer, "1806").moves  # fliers too keep off the sea
+
+
+def test_mouvements_regles_particulieres_a_wood_costs_two() -> None:
+    s = position({"0606": ["FCh"]})  # 4 points: 0506 is a wood (2), the next wood costs 2 more
+    assert "0506" in GAME.legal_report(s, "0606").moves
+    from referee.games.zargo.movement import Mover
+    from referee.games.zargo.movement import reach as search
+
+    world = s.tables.world
+    three = search(world, Mover(world.grid.parse("0706"), 3), seq.surroundings(s, ("FCh",)))
+    assert world.grid.parse("0506") in three.ends  # 0606 (1) then the wood (2): three points
+    two = search(world, Mover(world.grid.parse("0706"), 2), seq.surroundings(s, ("FCh",)))
+    assert world.grid.parse("0506") not in two.ends  # one point left after 0606: the wood is shut
+
+
+def test_combat_the_zone_lapses_while_its_counter_is_attacked() -> None:
+    s = position({"0906": ["FCh"], "0807": ["CHV"], "0908": ["FDr"]})
+    before = set(GAME.legal_report(s, "0906").moves)
+    s = play(s, "0807 0808")
+    s = play(s, "attack 0808 0908")  # the dragon foot soldier is under attack: its zone is gone
+    after = set(GAME.legal_report(s, "0906").moves)
+    gained = after - before
+    assert gained and all(codes(s, f"0906 {h}") == () for h in gained)
+
+
+def test_la_carte_lettered_edges_join_left_and_right() -> None:
+    s = position({"3613": ["FMo"]}, active="moines")
+    assert "0113" in GAME.legal_report(s, "3613").moves or "0112" in GAME.legal_report(s, "3613").moves
+
+
+def test_escortes_the_escorted_follows_the_escort_s_retreat() -> None:
+    r = position({"0907": ["FCh", "CHV"], "1007": ["DRA"]}, active="dragons")
+    after, found = events(play(r, "attack 1007 0907"), "resolve", 4)  # 6 against 3: DR
+    assert "retreat" in found
+    assert [h for h, st in after.board.items() if st == ("FCh", "CHV")]
