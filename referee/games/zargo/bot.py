@@ -15,6 +15,8 @@ import random
 from dataclasses import dataclass, field
 
 from referee.bot import Choice
+from referee.errors import RefereeError
+from referee.i18n import _
 from referee.dice import CommittedDice, Dice
 from referee.game import ActionRecord, GameState
 from referee.games.zargo import actions as act
@@ -47,7 +49,7 @@ class RandomBot:
         if s.phase is Phase.RESOLVE:
             return Choice(action=act.Word(word="resolve"), reason="the garrison is shown: go on", cites=(CITIES,))
         if s.phase is not Phase.MOVE:
-            raise ValueError("the bot cannot act now (a garrison reveal is awaited from its owner)")
+            raise RefereeError(_("the bot cannot act now: a garrison's owner must reveal it (referee reveal)"))
         if s.proposal is not None:
             word = rng.choice(("accept", "refuse"))
             return Choice(action=act.Word(word=word), reason="answers the alliance", cites=(TURN,))

@@ -27,6 +27,7 @@ from referee.games.zargo.rules import (
     MONKS,
     MOVEMENT,
     RECONSTRUCTION,
+    SERPENTS,
     SETUP,
     TERRAIN,
     TURN,
@@ -1373,6 +1374,70 @@ def _combat(state: ZargoState, w: Turn, dice: Dice, target: str, declared: tuple
         )
     )
     _outcome(now, w, result, target, attackers)
+    if result in ("DE", "DR") and len(attackers) == 1:
+        _serpent_line(now, w, dice, attackers[0], target)
+
+
+def _serpent_line(state: ZargoState, w: Turn, dice: Dice, source: str, target: str) -> None:
+    """SERPENTS (rules.yaml ``serpent-line``): a Serpent that moved straight and beat the enemy
+    straight ahead goes on along its line with the points it has left, into free plain hexes,
+    fighting each enemy it meets there (one die each); it stops at any obstacle, a friend, a
+    combat it does not win, the map's edge or the end of its move."""
+    stack = w.board.get(source)
+    if stack is None or len(stack) != 1 or "line-charge" not in unit(state, stack[0]).powers:
+        return
+    label = stack[0]
+    u = unit(state, label)
+    path = [cell(state, h) for h in state.moved.get(key(source, label), ())]
+    grid = state.tables.world.grid
+    directions = {hex_direction(grid, x, y) for x, y in itertools.pairwise(path)}
+    if len(path) < 2 or len(directions) != 1 or None in directions:
+        return
+    (direction,) = directions
+    assert direction is not None
+    here = cell(state, source)
+    if grid.step(here, direction) != cell(state, target):
+        return
+    w.provisional.append(state.tables.rules.interpretation("serpent-line").label())
+    left = u.move - (len(path) - 1)
+    table = state.tables.tables.combat
+    while left > 0:
+        nxt = grid.step(here, direction)
+        if nxt is None:
+            return
+        name, here_name = grid.name(nxt), grid.name(here)
+        if state.tables.world.terrain[nxt] is not Terrain.PLAIN or name in w.cities:
+            return
+        enemy = w.board.get(name)
+        if enemy is not None:
+            foe = unit(state, enemy[0])
+            if state.allied(foe.people, u.people) or name in w.paralysed:
+                return
+            now = w.state()
+            attack = u.combat + _bonus(now, here_name, u.people)
+            defence = foe.combat + _bonus(now, name, foe.people)
+            die = _die(dice, f"serpent at {name}")
+            result = combat_result(table, attack, defence, die)
+            if result is None:
+                return
+            w.events.append(
+                Ruling.event(
+                    "serpent-charge",
+                    "the Serpent charges on at {hex}: {a} against {d}, die {die}: {result}",
+                    (SERPENTS, COMBAT),
+                    hex=name,
+                    a=attack,
+                    d=defence,
+                    die=die,
+                    result=result,
+                )
+            )
+            _outcome(now, w, result, name, [here_name])
+            if result not in ("DE", "DR") or name in w.board or here_name not in w.board:
+                return
+        w.board[name] = w.board.pop(here_name)
+        here = nxt
+        left -= 1
 
 
 def _outcome(state: ZargoState, w: Turn, result: str, target: str, attackers: list[str]) -> None:

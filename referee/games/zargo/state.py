@@ -53,6 +53,7 @@ USED_READINGS = (
     "too-few-besiegers",
     "early-end",
     "city-zone",
+    "serpent-line",
 )
 """Interpretations of rules.yaml the engine reads or discloses (a table override must keep them)."""
 

@@ -465,3 +465,15 @@ def test_escortes_the_escorted_follows_the_escort_s_retreat() -> None:
     after, found = events(play(r, "attack 1007 0907"), "resolve", 4)  # 6 against 3: DR
     assert "retreat" in found
     assert [h for h, st in after.board.items() if st == ("FCh", "CHV")]
+
+
+def test_serpents_carry_on_along_the_line_past_a_beaten_enemy() -> None:
+    s = position({"0904": ["SER"], "0907": ["FCh"], "0909": ["FCh"]}, active="dragons")
+    s = play(play(s, "0904 0906"), "attack 0906 0907")  # two hexes straight south, four points left
+    after, found = events(s, "resolve", 6, 6)  # 4 against 3, die 6: DE; again at 0909
+    assert found.count("serpent-charge") == 1 and after.eliminated == {"FCh": 2}
+    assert after.board == {"0910": ("SER",)}  # past both, to the end of its move
+    crooked = position({"0805": ["SER"], "0907": ["FCh"], "0909": ["FCh"]}, active="dragons")
+    crooked = play(play(crooked, "0805 0906"), "attack 0906 0907")
+    after, found = events(crooked, "resolve", 6)
+    assert "serpent-charge" not in found and after.board["0906"] == ("SER",)
