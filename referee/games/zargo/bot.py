@@ -15,15 +15,15 @@ import random
 from dataclasses import dataclass, field
 
 from referee.bot import Choice
-from referee.errors import RefereeError
-from referee.i18n import _
 from referee.dice import CommittedDice, Dice
+from referee.errors import RefereeError
 from referee.game import ActionRecord, GameState
 from referee.games.zargo import actions as act
 from referee.games.zargo import sequence as seq
 from referee.games.zargo.engine import ZargoEngine
 from referee.games.zargo.rules import CITIES, COMBAT, MOVEMENT, SETUP, TURN
 from referee.games.zargo.state import GARRISON_MAX, Phase, ZargoState
+from referee.i18n import _
 from referee.sealed import Seal
 
 PLACED = 14
@@ -97,7 +97,7 @@ class RandomBot:
                     return Choice(action=city, reason="builds a city", cites=(SETUP,))
         placed = sum(1 for stack in s.board.values() for lab in stack if seq.unit(s, lab).people == people)
         labels = list(s.tables.labels_of[people])
-        for _ in range(40 if placed < self.placed else 0):
+        for _attempt in range(40 if placed < self.placed else 0):
             place = act.Place(label=rng.choice(labels), hex=rng.choice(own))
             if not seq.check_place(s, place):
                 return Choice(action=place, reason="places a counter", cites=(SETUP,))
@@ -118,7 +118,7 @@ def random_garrison(state: ZargoState, owner: str, rng: random.Random, taken: di
     """A garrison of 0 to 4 of the owner's counters that the box can still supply, counting those
     already sealed in other cities (``taken``, updated)."""
     garrison: list[str] = []
-    for _ in range(rng.randint(0, GARRISON_MAX)):
+    for _attempt in range(rng.randint(0, GARRISON_MAX)):
         spare = [lab for lab in state.tables.labels_of[owner] if seq.manifest_left(state, lab) - taken.get(lab, 0) > 0]
         if not spare:
             break
@@ -145,7 +145,7 @@ def playout(
     bot = RandomBot(engine)
     out = Playout(state)
     taken: dict[str, int] = {}
-    for _ in range(max_actions):
+    for _attempt in range(max_actions):
         if engine.outcome(state) is not None:
             break
         if state.phase is Phase.PLAYERS and players is not None:
