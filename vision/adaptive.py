@@ -84,6 +84,9 @@ class CellEvidence:
     rim and label: high; a hand, bare board: low)."""
     model: PixelModel
     """The classes after adapting to the photo."""
+    reached: npt.NDArray[np.float64] | None = None
+    """(n,): share of the cell under an occluder reaching in from outside the grid
+    (:func:`reaching_in`; None: not measured)."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -291,6 +294,93 @@ def evidence(
     )
 
 
+def reaching_in(
+    image: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    pad_px: int,
+    ppc: int,
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    model: PixelModel,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.float64]:
+    """Returns, per cell (row by row), the share of it under an occluder reaching into the grid
+    from outside it: a hand or a sleeve comes from the photo's edge, so it crosses the sheet
+    around the grid, where the set has nothing but the sheet, printed coordinates and markers.
+
+    On the warped board with its margin (``image``, ``inside``: which pixels the photo covers),
+    shrunk ``cfg.occluder_step`` times, the pixels that are neither the bare board nor a
+    counter's colour, nor neutral like the sheet, nor dark (ink, grid lines) form blobs; a blob
+    with at least ``cfg.reach_area`` cell² in the band ``cfg.reach_band`` (cells out from the
+    grid's edge) (or at the photo's edge) is an occluder, and every cell it covers is measured. Tokens
+    and counters never leave their cell, and the sheet separates the grid from the table.
+    """
+    step = cfg.occluder_step
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_AREA)
+    seen = cv2.resize(inside.astype(np.uint8), (w // step, h // step), interpolation=cv2.INTER_AREA) > 0
+    feats = chroma(small.astype(np.float32), white)
+    names = class_names(board)
+    means = np.array([model.classes[k].mean for k in names], np.float64)
+    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+    best = best.reshape(small.shape[:2])
+    fits = dist.reshape(small.shape[:2]) < cfg.pixel_sigma
+    sides = len(board.sides)
+    background = fits & (best <= sides)  # a counter or the bare board
+    neutral = np.hypot(feats[..., 0] - 1 / 3, feats[..., 1] - 1 / 3) < cfg.neutral_chroma
+    # printed lines (the grid, a token's edge) part what lies on either side: a hand hides them
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
+    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), 20.0)
+    mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.occluder_min_light)
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n = board.rows * board.cols
+    sp = ppc / step  # samples per cell
+    y0 = x0 = pad_px / step
+    gy1, gx1 = y0 + board.rows * sp, x0 + board.cols * sp
+    yy, xx = np.mgrid[0 : small.shape[0], 0 : small.shape[1]] + 0.5
+    in_grid = (yy >= y0) & (yy < gy1) & (xx >= x0) & (xx < gx1)
+
+    def grown(by: float) -> npt.NDArray[np.bool_]:
+        b = by * sp
+        out: npt.NDArray[np.bool_] = (yy >= y0 - b) & (yy < gy1 + b) & (xx >= x0 - b) & (xx < gx1 + b)
+        return out
+
+    near = grown(cfg.reach_band[1]) & ~grown(cfg.reach_band[0])
+    corner = cfg.reach_band[1] + cfg.reach_corner  # the markers' L-shaped guides lie at the corners
+    for cy in (y0, gy1):
+        for cx in (x0, gx1):
+            near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
+    edge = cv2.dilate((~seen).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    entry = (near | (edge & in_grid)) & mask.astype(bool)
+    area = cfg.reach_area * sp * sp
+    # the occluder's colours are those it shows where it comes in (a hand: skin, which may be a
+    # token's colour, and colours that fit no class); only they are followed into the grid, so a
+    # token of another colour touching the hand is not taken for it
+    kind = np.where(fits, best, len(names))
+    shown = np.bincount(kind[entry], minlength=len(names) + 1)
+    if shown.sum() < area:
+        return np.zeros(n)
+    own = shown >= cfg.reach_colour * shown.sum()
+    mask = (mask.astype(bool) & own[kind]).astype(np.uint8)
+    count, labels = cv2.connectedComponents(mask, connectivity=4)
+    if count <= 1:
+        return np.zeros(n)
+    outside_hits = np.bincount(labels[(near | (edge & in_grid)) & (labels > 0)], minlength=count)
+    inside_hits = np.bincount(labels[in_grid & (labels > 0)], minlength=count)
+    keep = (outside_hits >= area) & (inside_hits >= area)
+    keep[0] = False
+    if not keep.any():
+        return np.zeros(n)
+    hand = keep[labels]
+    r0, c0 = round(y0), round(x0)
+    cells = hand[r0 : r0 + round(board.rows * sp), c0 : c0 + round(board.cols * sp)]
+    k = cells.shape[0] // board.rows
+    cells = cells[: k * board.rows, : k * board.cols].reshape(board.rows, k, board.cols, k)
+    return cells.mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+
+
 def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_], grow: int) -> npt.NDArray[np.bool_]:
     """Returns, per cell sample, whether it lies on the cell's counter grown by ``grow``
     samples: the box spanned by the rows and columns with side-coloured samples, in cells that
@@ -360,6 +450,8 @@ def decide(
     t_conf = np.where(ev.on_counter, t_conf * (0.5 + 0.5 * seen), t_conf * (0.5 + 0.5 * few))
     conf = np.minimum(c_conf, t_conf)
     occluded = ev.other_share > cfg.occluder_share
+    if ev.reached is not None:
+        occluded |= ev.reached > cfg.reach_cover
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     # a token without its printed detail (far smoother than the photo's other tokens of that

@@ -258,6 +258,50 @@ class ClassifyConfig(_Section):
         "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
         "and covered (a hand) when two of its edges are hidden too.",
     )
+    occluder_step: int = Field(
+        default=4,
+        ge=1,
+        le=12,
+        description="The search for occluders reaching in runs on the warp shrunk this many times.",
+    )
+    neutral_chroma: float = Field(
+        default=0.02,
+        description="Pixels this close to the white reference's chromaticity are the sheet (not an occluder).",
+    )
+    occluder_min_light: float = Field(
+        default=0.2,
+        description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
+    )
+    reach_band: tuple[float, float] = Field(
+        default=(0.15, 0.4),
+        description="Band around the grid (from, to: cells out from its edge) where an occluder "
+        "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
+        "does not reach it).",
+    )
+    line_dip: float = Field(
+        default=0.08,
+        description="A printed line (grid, token edge) shows as a thin dip this deep (share of the grey "
+        "around); lines part the blobs an occluder is looked for in (a hand hides them).",
+    )
+    reach_corner: float = Field(
+        default=0.1,
+        description="That band leaves out this much (cells) along the grid from each corner, where the "
+        "printed guides of the corner markers lie.",
+    )
+    reach_area: float = Field(
+        default=0.15,
+        description="An occluder blob needs this many cells² in that band (or at the photo's edge) "
+        "and inside the grid.",
+    )
+    reach_colour: float = Field(
+        default=0.1,
+        description="The occluder's colours: the classes (or 'fits none') making at least this share of its "
+        "pixels on the sheet; only pixels of those colours are followed into the grid.",
+    )
+    reach_cover: float = Field(
+        default=0.04,
+        description="A cell covered by more than this share by an occluder reaching in is unreadable.",
+    )
     occlusion_reach: int = Field(
         default=2,
         description="How many cells distrust spreads from a covered cell, through neighbours "

@@ -161,6 +161,9 @@ def read(
         cfg.classify,
     )
     lines = go.edge_evidence(warped, board)
+    evidence.reached = adaptive.reaching_in(
+        warped.image, warped.inside, p, ppc, white, board, evidence.model, cfg.classify
+    )
     results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()
