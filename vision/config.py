@@ -147,7 +147,12 @@ class ClassifyConfig(_Section):
     )
     max_unreadable: float = Field(
         default=0.2,
-        description="More than this fraction of unreadable cells and the photo is refused.",
+        description="More than this fraction of unreadable cells (not counting those under a hand "
+        "reaching in) and the photo is refused ...",
+    )
+    max_hidden: float = Field(
+        default=0.3,
+        description="... or more than this fraction of unreadable cells in all, a hand's included.",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
     min_pixel_light: float = Field(
@@ -216,6 +221,23 @@ class ClassifyConfig(_Section):
         description="Share of the cell (outside its counter) in a token's colour that makes a "
         "token under a counter; nearly none shows on bare board.",
     )
+    band_width: float = Field(
+        default=0.1,
+        description="Under a counter, the band just outside each of its sides whose brightness is measured, in cells.",
+    )
+    hidden_token_board: float = Field(
+        default=0.15,
+        description="Under a counter read without a token: less than this share of the cell showing "
+        "bare board around it ...",
+    )
+    hidden_token_dark: float = Field(
+        default=0.7,
+        description="... and the band outside at least three of its sides darker than this (over the "
+        "bare board's brightness) make the reading unsure: a token may be hidden there.",
+    )
+    hidden_token_conf: float = Field(
+        default=0.6, description="The confidence of such a reading (below min_confidence: asked about)."
+    )
     min_terrain_pixels: float = Field(
         default=0.15,
         description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",
@@ -234,7 +256,7 @@ class ClassifyConfig(_Section):
         "terrain reading is less sure.",
     )
     ring_scale: float = Field(
-        default=0.02,
+        default=0.025,
         description="As share_scale, for the token share under a counter (a share of the cell).",
     )
     occluder_share: float = Field(
@@ -265,8 +287,9 @@ class ClassifyConfig(_Section):
         description="The search for occluders reaching in runs on the warp shrunk this many times.",
     )
     neutral_chroma: float = Field(
-        default=0.02,
-        description="Pixels this close to the white reference's chromaticity are the sheet (not an occluder).",
+        default=0.012,
+        description="Pixels whose mean chromaticity over a quarter cell is this close to the white "
+        "reference's or the bare board's are the sheet or the board (not an occluder).",
     )
     occluder_min_light: float = Field(
         default=0.2,
@@ -299,8 +322,13 @@ class ClassifyConfig(_Section):
         "pixels on the sheet; only pixels of those colours are followed into the grid.",
     )
     reach_cover: float = Field(
-        default=0.04,
-        description="A cell covered by more than this share by an occluder reaching in is unreadable.",
+        default=0.08,
+        description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
+    )
+    reach_cover_counter: float = Field(
+        default=0.01,
+        description="... a cell with a counter, by more than this (its terrain is read on a thin band "
+        "around the counter, which a fingertip can fill).",
     )
     occlusion_reach: int = Field(
         default=2,
