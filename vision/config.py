@@ -109,6 +109,15 @@ class GridConfig(_Section):
         description="Search radius of each refinement pass around the predicted grid lines, in "
         "cells (empty: no refinement on the grid lines).",
     )
+    refine_radius_two: tuple[float, ...] = Field(
+        default=(0.6, 0.3, 0.12),
+        description="As refine_radius, for a registration from two markers (which extrapolates worst).",
+    )
+    refine_max_shift_two: float = Field(
+        default=1.5,
+        description="As refine_max_shift, for a registration from two markers (the refit must still agree "
+        "with both markers within refine_max_drift).",
+    )
     refine_min_contrast: float = Field(
         default=6.0,
         description="A grid-line sample counts if its dark-line response beats the strip's median "

@@ -136,7 +136,7 @@ def read(
     reg = go.refine(loaded.image, found, board, cfg.grid)
     if found.method == "two-markers" and reg is found:
         raise BoardNotFoundError(
-            f"only markers {found.markers[0]} and {found.markers[1]} are in view and the grid "
+            f"only markers {found.markers[0]} and {found.markers[1]} could be placed and the grid "
             "lines do not confirm the board; frame the whole board with its four markers"
         )
     warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
