@@ -61,6 +61,7 @@ def _extract() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]
         ):
             where = f"{folder}/{filename}"
             yield area_of(where), message, where, lineno, comments
+    yield from _help_texts()
     for slug, package in _games().items():
         rules = ROOT / "tables" / slug / "rules.yaml"
         if not rules.exists():
@@ -70,6 +71,30 @@ def _extract() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]
             if isinstance(section, dict) and section.get("summary"):
                 where = f"tables/{slug}/rules.yaml"
                 yield package, section["summary"], where, 0, [f"paraphrase of section {key}"]
+
+
+def _help_texts() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]]]:
+    """Yields the help of every command and option, walking the command tree the CLI translates
+    (``referee.cli.command``); all of it is the ``referee`` area, game commands' help included."""
+    import inspect
+
+    import typer
+
+    from referee.cli import app, helps, walk
+
+    seen: set[str] = set()
+    for path, command in walk(typer.main.get_command(app)):
+        callback = inspect.unwrap(command.callback) if command.callback else None
+        source = inspect.getsourcefile(callback) if callback else None
+        where = Path(source).resolve().relative_to(ROOT).as_posix() if source else "referee/cli/__init__.py"
+        line = callback.__code__.co_firstlineno if callback else 0
+        name = " ".join(path)
+        for attr, text, owner in helps(command):
+            flag = getattr(owner, "opts", None)
+            what = f"help of {name}" if owner is command else f"help of {name} {'/'.join(flag or ())}"
+            comments = [] if text in seen else [what if attr == "help" else f"short {what}"]
+            seen.add(text)
+            yield CORE, text, where, line, comments
 
 
 def templates() -> dict[str, Catalog]:
@@ -129,6 +154,30 @@ def problems(tmpls: dict[str, Catalog]) -> list[str]:
                     got = set(PLACEHOLDER.findall(text))
                     if got != wanted and not (len(sources) > 1 and got <= wanted):
                         found.append(f"{where}: placeholders {sorted(got)} differ from {sorted(wanted)} in {key!r}")
+            used = {m.id for m in tmpl if m.id}
+            for entry in catalog:
+                if entry.id and entry.id not in used:
+                    key = entry.id if isinstance(entry.id, str) else entry.id[0]
+                    found.append(f"{lang}/{area}.po: stale {key!r} (no longer in this area's code; run update)")
+    return found
+
+
+def disagreements() -> list[str]:
+    """Returns one line per message translated differently in two areas of one language (the
+    merged catalog would keep only one of them)."""
+    found: list[str] = []
+    for lang in LANGS:
+        seen: dict[object, tuple[str, object]] = {}
+        for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+            with path.open("rb") as handle:
+                for entry in read_po(handle, locale=lang):
+                    if not entry.id:
+                        continue
+                    first = seen.setdefault(entry.id, (path.stem, entry.string))
+                    if first[1] != entry.string:
+                        key = entry.id if isinstance(entry.id, str) else entry.id[0]
+                        found.append(f"{lang}: {key!r} is {first[1]!r} in {first[0]}.po but "
+                                     f"{entry.string!r} in {path.stem}.po")
     return found
 
 
@@ -168,7 +217,7 @@ def main(argv: list[str]) -> int:
                 print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
         return 0
     if command == "check":
-        lines = problems(tmpls)
+        lines = problems(tmpls) + disagreements()
         for line in lines:
             print(line)
         print("catalogs complete" if not lines else f"{len(lines)} problem(s)")
