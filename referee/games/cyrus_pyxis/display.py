@@ -18,7 +18,7 @@ _PATTERNS: dict[Terrain, Literal["", "dots", "peak"]] = {
 """Drawings over the terrain colour in the picture: trees on a forest, a peak on a hill."""
 STEP_WORDS: dict[Phase, str] = {
     Phase.SETUP: N_("set-up"), Phase.MOVE: N_("movement"), Phase.SUPPORT: N_("support declarations"),
-    Phase.COMBAT: N_("combat"), Phase.OVER: N_("game over"), Phase.ANY: N_("umpire position"),
+    Phase.COMBAT: N_("combat"), Phase.OVER: N_("game end"), Phase.ANY: N_("umpire position"),
 }
 """III: the steps of a turn as status lines and rulings name them (translated when shown)."""
 _WORDS = (N_("Greek"), N_("Persian"), N_("greek"), N_("persian"), N_("plain"), N_("forest"), N_("hill"),

@@ -179,7 +179,7 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         s = state
         if s.phase is not Phase.OVER:
             return None
-        ruling = s.win or Ruling.event("victory", s.win_reason or "game over", (GOAL, GAME_END))
+        ruling = s.win or Ruling.event("victory", s.win_reason or "the game is over", (GOAL, GAME_END))
         return Outcome(termination=termination(s), winners=(s.winner.value,) if s.winner else (), ruling=ruling)
 
 

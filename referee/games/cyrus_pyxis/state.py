@@ -67,7 +67,7 @@ def win_text(state: CyrusState) -> str:
         return state.win.text()
     from referee.i18n import _
 
-    return _(state.win_reason or "game over")
+    return _(state.win_reason or "the game is over")
 
 
 class Occupancy:

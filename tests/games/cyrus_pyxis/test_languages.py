@@ -127,9 +127,9 @@ def test_a_refused_move_in_each_language_with_its_printed_citation_title() -> No
 def test_a_ruling_made_in_french_is_said_again_in_italian() -> None:
     with language("fr"):
         ruling = judge(position(**PLAY), "Cyrus L5").violations[0]
-    assert "appartient au Perse" in ruling.message and "tour du Grec" in ruling.message
+    assert "appartient au camp perse" in ruling.message and "tour du camp grec" in ruling.message
     with language("it"):
-        assert ruling.text() == "Cyrus appartiene al Persiano; è il turno del Greco"
+        assert ruling.text() == "Cyrus appartiene al campo persiano; è il turno del campo greco"
     assert ruling.text() == "Cyrus is Persian; it is the Greek turn"
 
 
@@ -147,12 +147,12 @@ def test_status_lines_and_board_legend_in_each_language() -> None:
     state = setup_state()
     with language("fr"):
         status = [flat(line) for line in ENGINE.status(state)]
-        assert status == ["Mise en place : le Grec pose ses forêts (0 sur 14 posées)"]
+        assert status == ["Mise en place : le camp grec pose ses forêts (0 sur 14 posées)"]
         view = ENGINE.board_view(state)
         assert view.terrain["forest"].label == "forêt" and view.marks["combat"].label == "combat en attente"
     with language("it"):
         assert ENGINE.status(play(position(**PLAY, phase="move"), "Athéna C6"))[0] == \
-            "Turno 1: tocca al Greco (movimento)"
+            "Turno 1: tocca al campo greco (movimento)"
     assert ENGINE.status(state) == ["Set-up: the Greek lays forests (0 of 14 placed)"]
 
 
@@ -167,7 +167,7 @@ def test_the_journal_stays_language_neutral() -> None:
     assert len({ENGINE.state_hash(s) for s in states.values()}) == 1
     assert states["fr"].win_reason == "Pyxis left the board by the East edge: the Greek wins"
     with language("it"):
-        assert ENGINE.status(states["fr"]) == ["Partita finita: Pyxis è uscito dal bordo Est: vince il Greco"]
+        assert ENGINE.status(states["fr"]) == ["Partita finita: Pyxis è uscito dal bordo Est: vince il campo greco"]
     assert Terrain.FOREST.value == "forest"
 
 
@@ -193,7 +193,7 @@ def run(cwd: Path, *args: str, code: int = 0) -> str:
 def test_foret_places_a_forest_in_set_up_and_the_game_continues_in_italian(tmp_path: Path) -> None:
     run(tmp_path, "--lang", "fr", "new", "cyrus-pyxis")
     said = run(tmp_path, "--lang", "fr", "do", "forêt C5")
-    assert "Mise en place : le Grec pose ses forêts (1 sur 14 posées)" in said
+    assert "Mise en place : le camp grec pose ses forêts (1 sur 14 posées)" in said
     entries = json.loads(process(tmp_path, "log", "--json").stdout)
     assert [e["text"] for e in entries] == ["forest C5"]  # the journal keeps the canonical notation
     refused = run(tmp_path, "--lang", "it", "do", "foresta A1", code=1)
@@ -215,21 +215,22 @@ TOURS = {
         (("do", "Centaure B6"), 1, ["Centaure a besoin de 4 cases depuis B2 pour atteindre B6 ; le type éléphant va "
                                     "à 3 cases au plus", "(V Les mouvements)"]),
         (("do", "Telestas vers L4"), 0, ["Telestas : L1 → L2 → L3 → L4 (3 cases sur 3)"]),
-        (("do", "fin"), 0, ["le Grec n'a lancé aucune attaque", "tour 1 : le Perse se déplace",
+        (("do", "fin"), 0, ["le camp grec n'a lancé aucune attaque", "tour 1 : le camp perse se déplace",
                             "(III.1 Description d'un tour)"]),
-        (("do", "Tyr L8"), 0, ["Tour 1 : au Perse de jouer (mouvement)"]),
-        (("do", "terminé"), 0, ["tour 2 : le Grec se déplace"]),
+        (("do", "Tyr L8"), 0, ["Tour 1 : au camp perse de jouer (mouvement)"]),
+        (("do", "terminé"), 0, ["tour 2 : le camp grec se déplace"]),
         (("do", "Pergame L8"), 0, ["Pergame attaque Tyr en L8 ; le combat sera résolu après le mouvement",
                                    "Combats : Pergame contre Tyr en L8"]),
         (("do", "Telestas L6"), 0, []),
-        (("do", "fin"), 0, ["mouvement terminé avec 1 combat ; on déclare les soutiens des archers, le Grec d'abord",
-                            "Le Grec déclare maintenant les soutiens de ses archers (ou tape fin)"]),
-        (("do", "résoudre"), 1, ["Telestas pourrait encore soutenir Pergame : le Grec déclare d'abord ses soutiens "
-                                 "ou tape fin", "(III.2 Description d'un tour; VI.1 Combat)"]),
-        (("do", "soutien Telestas Pergame"), 0, ["aucun archer du Perse ne peut soutenir un combat maintenant",
+        (("do", "fin"), 0, ["mouvement terminé avec 1 combat ; on déclare les soutiens des archers, le camp grec "
+                            "d'abord",
+                            "Le camp grec déclare maintenant les soutiens de ses archers (ou tape fin)"]),
+        (("do", "résoudre"), 1, ["Telestas pourrait encore soutenir Pergame : le camp grec déclare d'abord "
+                                 "ses soutiens ou tape fin", "(III.2 Description d'un tour; VI.1 Combat)"]),
+        (("do", "soutien Telestas Pergame"), 0, ["aucun archer du camp perse ne peut soutenir un combat maintenant",
                                                  "Soutiens : Telestas → Pergame"]),
         (("do", "résoudre"), 0, ["1. L8 (plaine) : Pergame 4 +1 Telestas = 5 contre Tyr 4, différence +1",
-                                 "Tyr recule L8 → L9", "IV.2-2 Effet du soutien", "tour 2 : le Perse se déplace"]),
+                                 "Tyr recule L8 → L9", "IV.2-2 Effet du soutien", "tour 2 : le camp perse se déplace"]),
         (("log",), 0, ["soutien Telestas Pergame", "résoudre", "fin", "Pergame attaque Tyr en L8"]),
     ],
     "it": [
@@ -238,20 +239,21 @@ TOURS = {
         (("do", "Centaure B6"), 1, ["a Centaure servono 4 caselle da B2 per raggiungere B6; il tipo elefante si "
                                     "muove al massimo di 3 caselle", "(V Les mouvements)"]),
         (("do", "Telestas verso L4"), 0, ["Telestas: L1 → L2 → L3 → L4 (3 caselle su 3)"]),
-        (("do", "fine"), 0, ["il Greco non ha attaccato", "turno 1: muove il Persiano"]),
-        (("do", "Tyr L8"), 0, ["Turno 1: tocca al Persiano (movimento)"]),
-        (("do", "fatto"), 0, ["turno 2: muove il Greco"]),
+        (("do", "fine"), 0, ["il campo greco non ha attaccato", "turno 1: muove il campo persiano"]),
+        (("do", "Tyr L8"), 0, ["Turno 1: tocca al campo persiano (movimento)"]),
+        (("do", "fatto"), 0, ["turno 2: muove il campo greco"]),
         (("do", "Pergame L8"), 0, ["Pergame attacca Tyr in L8; il combattimento si risolve dopo il movimento",
                                    "Combattimenti: Pergame contro Tyr in L8"]),
         (("do", "Telestas L6"), 0, []),
         (("do", "fine"), 0, ["movimento finito con 1 combattimento; si dichiarano i supporti degli arcieri, prima "
-                             "il Greco"]),
-        (("do", "risolvi"), 1, ["Telestas potrebbe ancora sostenere Pergame: prima il Greco dichiara i supporti o "
-                                "scrive fine", "(III.2 Description d'un tour; VI.1 Combat)"]),
-        (("do", "supporto Telestas Pergame"), 0, ["nessun arciere del Persiano può sostenere un combattimento ora",
+                             "il campo greco"]),
+        (("do", "risolvi"), 1, ["Telestas potrebbe ancora sostenere Pergame: prima il campo greco dichiara i "
+                                "supporti o scrive fine", "(III.2 Description d'un tour; VI.1 Combat)"]),
+        (("do", "supporto Telestas Pergame"), 0, ["nessun arciere del campo persiano può sostenere un "
+                                                  "combattimento ora",
                                                   "Supporti: Telestas → Pergame"]),
         (("do", "risolvi"), 0, ["1. L8 (pianura): Pergame 4 +1 Telestas = 5 contro Tyr 4, differenza +1",
-                                "Tyr si ritira L8 → L9", "turno 2: muove il Persiano"]),
+                                "Tyr si ritira L8 → L9", "turno 2: muove il campo persiano"]),
         (("log",), 0, ["supporto Telestas Pergame", "risolvi", "fine", "Pergame attacca Tyr in L8"]),
     ],
 }
@@ -292,8 +294,8 @@ def test_the_tour_in_french_and_in_italian(lang: str, tmp_path: Path, monkeypatc
 
 
 LOGS = {
-    "it": ["il Greco ha posato 14 foreste; ora il Persiano posa 14 foreste", "supporto Telestas Pergame", "risolvi",
-           "Pergame attacca Tyr in L8", "Tyr si ritira L8 → L9", "il Persiano non ha attaccato"],
-    "fr": ["le Grec a posé 14 forêts ; le Perse pose ensuite 14 forêts", "soutien Telestas Pergame", "résoudre",
-           "Pergame attaque Tyr en L8", "Tyr recule L8 → L9", "le Perse n'a lancé aucune attaque"],
+    "it": ["il campo greco ha posato 14 foreste; ora il campo persiano posa 14 foreste", "supporto Telestas Pergame",
+           "risolvi", "Pergame attacca Tyr in L8", "Tyr si ritira L8 → L9", "il campo persiano non ha attaccato"],
+    "fr": ["le camp grec a posé 14 forêts ; le camp perse pose ensuite 14 forêts", "soutien Telestas Pergame",
+           "résoudre", "Pergame attaque Tyr en L8", "Tyr recule L8 → L9", "le camp perse n'a lancé aucune attaque"],
 }
