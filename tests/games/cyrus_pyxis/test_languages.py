@@ -74,6 +74,13 @@ def test_adjust_words_in_every_language(typed: str, canonical: str) -> None:
     assert ENGINE.parse_adjust(position(**PLAY), canonical) == action  # the journal's text replays
 
 
+def test_no_legion_name_is_a_keyword_in_any_language() -> None:
+    # "Tyr L8" must stay a move whatever the language: a name shadowed by a keyword could not be played
+    tables = setup_state().tables
+    assert [lg.name for lg in tables.legions if act.GRAMMAR.keyword(lg.name) is not None] == []
+    assert [lg.short for lg in tables.legions if act.GRAMMAR.keyword(lg.short) is not None] == []
+
+
 def test_the_engine_declares_its_grammar_and_says_actions_in_the_reader_language() -> None:
     assert ENGINE.grammar is act.GRAMMAR
     with language("fr"):
