@@ -108,6 +108,9 @@ class GameInfo(BaseModel):
         default="perfect", description="imperfect: some facts are hidden from some players (secrets)."
     )
     bot_sides: tuple[str, ...] = Field(default=(), description="Sides the referee itself plays (a solo bot).")
+    decisive: tuple[str, ...] = Field(
+        default=(), description="Table files whose values decide outcomes (a combat result table): a ruling "
+        "names a stand-in from them in full instead of counting it.")
 
     @property
     def chance(self) -> bool:

@@ -221,8 +221,11 @@ def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     return Text.assemble((f"{mark} ", style), ruling.text(), code, cites)
 
 
-def verdict(v: Verdict, rules: Rules | None = None, explain: bool = False) -> RenderableType:
-    """Returns a verdict: legal or not, every violation, what it triggers, what it relied on."""
+def verdict(
+    v: Verdict, rules: Rules | None = None, explain: bool = False, decisive: Sequence[str] = ()
+) -> RenderableType:
+    """Returns a verdict: legal or not, every violation, what it triggers, what it relied on (one
+    marker line, or with ``explain`` the complete list; ``decisive``: see :func:`disclosure`)."""
     parts: list[RenderableType] = []
     if v.legal:
         parts.append(Text.assemble(("✓ legal: ", "bold green"), v.action))
@@ -232,14 +235,22 @@ def verdict(v: Verdict, rules: Rules | None = None, explain: bool = False) -> Re
         parts.append(ruling_line(r, "  ✗", "red"))
     for r in v.notes:
         parts.append(ruling_line(r, "  →", "cyan"))
-    parts += _provisional(v.provisional)
+    parts += disclosure(v.provisional, decisive, explain)
     if explain and rules is not None:
         parts += _explain([*v.violations, *v.notes], rules)
     return Group(*parts)
 
 
-def _provisional(items: Sequence[str]) -> list[Text]:
-    return [Text(f"  ⚠ relies on {p}", style="yellow") for p in items]
+def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+    """Returns what a ruling relied on: every item with ``explain``, else one marker line naming
+    the stand-ins from the ``decisive`` files and counting the rest (see :mod:`referee.disclosures`)."""
+    from referee.disclosures import marker
+    from referee.i18n import _
+
+    if explain:
+        return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
+    line = marker(items, decisive)
+    return [Text(f"  {line}", style="yellow")] if line else []
 
 
 def _explain(rulings: Sequence[Ruling], rules: Rules) -> list[Text]:
@@ -260,8 +271,9 @@ def violations_lines(v: Verdict) -> list[Text]:
     ]
 
 
-def record(rec: ActionRecord) -> RenderableType:
-    """Returns what an accepted action did: its rolls, events and disclosures."""
+def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False) -> RenderableType:
+    """Returns what an accepted action did: its rolls, events and disclosures (one marker line,
+    or with ``explain`` the complete list)."""
     parts: list[RenderableType] = [Text.assemble(("✓ ", "bold green"), rec.action,
                                                  (f"  ({rec.side})" if rec.side else "", "dim"))]
     for roll in rec.rolls:
@@ -269,7 +281,7 @@ def record(rec: ActionRecord) -> RenderableType:
         parts.append(Text(f"  🎲 {roll.purpose}: {faces} ({roll.source})", style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
-    parts += _provisional(rec.provisional)
+    parts += disclosure(rec.provisional, decisive, explain)
     return Group(*parts)
 
 

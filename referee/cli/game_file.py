@@ -11,6 +11,7 @@ from referee.cli.common import (
     DEFAULT_FILE,
     AsOpt,
     DiceOpt,
+    ExplainOpt,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -63,9 +64,11 @@ def new(
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Start a new game file; shows the dice commitment fingerprint."""
+    """Start a new game file; shows the dice commitment fingerprint and, once, every stand-in value
+    and interpretation the game relies on (rulings afterwards only count them: see referee why)."""
     from referee import render
     from referee.dice import fingerprint
+    from referee.disclosures import inventory
     from referee.games import find_game
     from referee.journal import GameFile
     from referee.tables import load_table_set
@@ -80,9 +83,11 @@ def new(
     gf = GameFile.create(file, engine, table_set, force=force, actions=texts)
     state = engine.view(gf.state(), None)
     commit = gf.current_epoch().commitment
+    relies = inventory(table_set)
     if json_:
         print_json({"file": str(file), "game": engine.info.slug, "game_id": gf.game_id, "commitment": commit,
                     "fingerprint": fingerprint(commit), "tables_overridden": table_set.overridden(),
+                    "disclosures": relies,
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
@@ -91,7 +96,22 @@ def new(
         if table_set.overridden():
             show(f"[yellow]Tables overridden: {literal(', '.join(table_set.overridden()))}[/]")
         show(render.board(engine.board_view(state)), soft_wrap=True)
+        show_inventory(relies)
     gf.close()
+
+
+def show_inventory(items: list[str]) -> None:
+    """Prints the stand-ins and readings a game relies on, said once (``new``, ``tables``)."""
+    from rich.text import Text
+
+    from referee.i18n import _
+
+    if not items:
+        return
+    show(Text(_("This game relies on these stand-ins and readings (said once; a ruling then shows one ⚠ "
+                "line, 'referee why' the full list):"), style="yellow"))
+    for item in items:
+        show(Text(f"  ⚠ {item}", style="yellow"))
 
 
 WORDS = {"ignore_unknown_options": True}  # "Abydos -> Pella" is an action, not an option
@@ -105,9 +125,11 @@ def do_(
     file: FileOpt = DEFAULT_FILE,
     json_: JsonOpt = False,
     board: Annotated[bool, typer.Option(help="Show the board after the action.")] = False,
+    explain: ExplainOpt = False,
 ) -> None:
-    """Play the next action; a rejected action changes nothing and says why."""
-    play_in_file(file, " ".join(action), dice, json_, board)
+    """Play the next action; a rejected action changes nothing and says why (with --json: the
+    verdict as JSON, exit 1)."""
+    play_in_file(file, " ".join(action), dice, json_, board, explain)
 
 
 @app.command()

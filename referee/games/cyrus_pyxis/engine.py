@@ -76,6 +76,7 @@ from referee.tables import TableSet
 INFO = GameInfo(
     slug="cyrus-pyxis", package="cyrus_pyxis", title="Cyrus & Pyxis", sides=("greek", "persian"),
     dice=None, rulebook="Editions UGO (French)", players=(2, 2),
+    decisive=("combat_results.csv", "combat_values.csv"),
 )
 
 
