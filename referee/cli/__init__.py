@@ -16,7 +16,7 @@ from referee.cli import bot, demo, dice, game_file, maps, odds, play, tables, um
 app = typer.Typer(
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    add_completion=False,
+    add_completion=True,
     help="A table-side referee for physical board wargames: legal moves explained with rule "
     "citations, combat and retreats resolved, verifiable dice, an honest game log.",
     rich_markup_mode=None,

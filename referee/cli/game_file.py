@@ -193,16 +193,28 @@ def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 
 @app.command()
 @guarded
-def log(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
+def log(
+    file: FileOpt = DEFAULT_FILE,
+    as_: AsOpt = None,
+    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the last N entries.")] = None,
+    json_: JsonOpt = False,
+) -> None:
     """Show the journal: every action, override, roll, undo and reveal (secrets as commitments)."""
     from referee import render
+    from referee.files import parse_json
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
         viewer_of(gf.game, as_)  # the journal is public: the same for every viewer
         entries = gf.entries()
+        if last is not None:
+            entries = entries[-last:]
         if json_:
-            print_json([e.model_dump(mode="json") for e in entries])
+            data = [e.model_dump(mode="json") for e in entries]
+            for item in data:  # the parsed action is stored as JSON text: give it as an object
+                if isinstance(item.get("action"), str):
+                    item["action"] = parse_json(f"entry {item['seq']}.action", item["action"])
+            print_json(data)  # type: ignore[arg-type]
             return
         show(render.log(entries))
 
@@ -323,7 +335,8 @@ def reveal(
 @guarded
 def show_(
     file: FileOpt = DEFAULT_FILE,
-    png: Annotated[Path | None, typer.Option(readable=False, help="Also write the board as a PNG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        readable=False, help="Write the board as a picture, not text (PNG; .jpg/.jpeg give JPEG).")] = None,
     position: PositionOpt = None,
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
@@ -362,10 +375,11 @@ def show_(
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
                     "png": str(png) if png else None} | ({"secrets": _secrets_json(mine)} if mine else {}))
         return
+    if png is not None:  # the picture is the board asked for: one line, not the text board too
+        show(f"[dim]picture written to {literal(png)}[/]")
+        return
     show(render.board(view), soft_wrap=True)
     _show_secrets(mine)
-    if png is not None:
-        show(f"[dim]picture written to {literal(png)}[/]")
 
 
 @app.command(name="export")

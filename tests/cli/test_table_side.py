@@ -90,3 +90,72 @@ def test_explain_lists_every_stand_in(game: Path, referee: Referee) -> None:
     assert "relies on" not in plain.out
     full = referee("why", "--all")
     assert "interpretation combat-terrain:" in full.out
+
+
+# ---- conventions --------------------------------------------------------------------------------
+
+def test_version_help_and_shell_completion_in_a_real_process() -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=60)
+
+    assert run("--version").stdout.startswith("referee ")
+    assert "Commands" in run("-h").stdout
+    script = run("--show-completion", "bash")
+    assert script.returncode == 0 and "_REFEREE_COMPLETE" in script.stdout and "complete " in script.stdout
+
+
+def test_play_takes_file_as_an_option_or_an_argument(game: Path, referee: Referee) -> None:
+    by_option = referee("play", "--file", str(game), input="status\nquit\n")
+    assert by_option.code == 0 and "Turn 1: Greek to play" in by_option.out
+    by_argument = referee("play", str(game), input="quit\n")
+    assert by_argument.code == 0
+    both = referee("play", str(game), "--file", "other.referee", input="quit\n")
+    assert both.code == 2
+
+
+def test_do_json_refused_prints_the_verdict_and_changes_nothing(game: Path, referee: Referee) -> None:
+    before = game.read_bytes()
+    result = referee("do", "Centaure B6", "--json")
+    assert result.code == 1
+    data = json.loads(result.out)
+    assert data["verdict"]["legal"] is False
+    assert [v["code"] for v in data["verdict"]["violations"]] == ["too-far"]
+    assert game.read_bytes() == before
+
+
+def test_show_png_is_quiet_and_the_extension_picks_the_format(game: Path, referee: Referee) -> None:
+    result = referee("show", "--png", "board.png")
+    assert result.code == 0
+    assert result.out.strip() == "picture written to board.png"  # no text board
+    assert (referee.cwd / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert referee("show", "--png", "board.jpg").code == 0
+    assert (referee.cwd / "board.jpg").read_bytes()[:2] == b"\xff\xd8"  # JPEG, as the name says
+    refused = referee("show", "--png", "board.gif")
+    assert refused.code == 1 and ".png, .jpg or .jpeg" in refused.err
+    assert not (referee.cwd / "board.gif").exists()
+
+
+def test_log_last_and_structured_json(game: Path, referee: Referee) -> None:
+    assert referee("do", "Pergame L4").code == 0
+    entries = json.loads(referee("log", "--last", "2", "--json").out)
+    assert len(entries) == 2
+    assert entries[-1]["text"] == "Pergame L4"
+    assert entries[-1]["action"] == {"legion": "Pergame", "cell": "L4"}  # an object, not JSON in a string
+    text = referee("log", "--last", "1").out
+    assert "Pergame L4" in text and "Parthes" not in text
+    assert referee("log", "--last", "0").code == 2
+
+
+def test_play_shell_completes_verbs_units_and_cells(game: Path) -> None:
+    from referee.cli.play import complete, completion_words
+    from referee.journal import GameFile
+
+    with GameFile.open(game) as gf:
+        words = completion_words(gf.game, gf.state())
+    assert complete(words, "athe") == ["Athéna"]  # accents and case ignored
+    assert complete(words, "und") == ["undo"]
+    assert complete(words, "L1") == ["L1", "L10", "L11", "L12"]
+    assert "done" in complete(words, "do") and "support" in complete(words, "sup")
