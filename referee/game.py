@@ -449,12 +449,17 @@ class Engine(ABC, Generic[S, A]):
             raise IllegalActionError(verdict)
         return self.commit(state, action, dice, verdict)
 
+    def acting_side(self, state: S, action: A) -> str | None:
+        """Returns the side an action is journaled under: the side to act (a game whose umpire
+        overrides move one side's unit names that side instead)."""
+        return self.to_act(state)
+
     def commit(
         self, state: S, action: A, dice: Dice, verdict: Verdict
     ) -> tuple[S, ActionRecord]:
         """Applies an action already judged legal and returns the new state and its record."""
         recorder = _Recorder(dice)
-        side = self.to_act(state)
+        side = self.acting_side(state, action)
         applied = self.apply(state, action, recorder)
         provisional = tuple(dict.fromkeys(verdict.provisional + applied.provisional))
         record = ActionRecord(

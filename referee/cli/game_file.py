@@ -189,6 +189,8 @@ def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
             print_json(result)
             return
         show(render.undo(result))
+        for line in gf.game.status(gf.game.view(gf.state(), None)):
+            show(f"[bold cyan]{literal(line)}[/]")
 
 
 @app.command()
@@ -388,12 +390,20 @@ def export_(
     out: Annotated[Path | None, typer.Argument(readable=False, help="JSON file to write (default: stdout).")] = None,
     file: FileOpt = DEFAULT_FILE,
     as_: AsOpt = None,
+    setup: Annotated[Path | None, typer.Option(
+        readable=False, help="Instead: write the set-up as a set-up file (YAML) for new --setup.")] = None,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds left out; secrets as commitments, plus
     with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
     from referee.journal import GameFile, write_beside
+
+    if setup is not None:
+        if out is not None:
+            raise typer.BadParameter("give a JSON file or --setup FILE, not both")
+        _export_setup(file, setup)
+        return
 
     with GameFile.open(file) as gf:
         text = json.dumps(gf.export(viewer_of(gf.game, as_)), indent=2, ensure_ascii=False)
@@ -402,6 +412,27 @@ def export_(
         return
     write_beside(out, (text + "\n").encode("utf-8"))  # a folder or FIFO is refused; /dev/null is fine
     show(f"exported to {literal(out)}")
+
+
+def _export_setup(file: Path, target: Path) -> None:
+    """Writes the game's set-up so far as a set-up file (games that offer it)."""
+    import yaml
+
+    from referee.capabilities import setup_of
+    from referee.errors import RefereeError
+    from referee.i18n import _
+    from referee.journal import GameFile, write_beside
+
+    with GameFile.open(file) as gf:
+        exporter = setup_of(gf.game)
+        if exporter is None:
+            raise RefereeError(_("{game} cannot write a set-up file in this version").format(game=gf.game.info.title))
+        data = exporter.setup_file(gf.state_when(exporter.setup_done))  # the set-up, not later moves
+        slug = gf.game.info.slug
+    text = f"# A set-up for `referee new {slug} --setup {target.name}`, written by referee export --setup.\n"
+    text += yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    write_beside(target, text.encode("utf-8"))
+    show(_("set-up written to {path}").format(path=literal(target)))
 
 
 @app.command(name="import")

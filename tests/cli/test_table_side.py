@@ -159,3 +159,92 @@ def test_play_shell_completes_verbs_units_and_cells(game: Path) -> None:
     assert complete(words, "und") == ["undo"]
     assert complete(words, "L1") == ["L1", "L10", "L11", "L12"]
     assert "done" in complete(words, "do") and "support" in complete(words, "sup")
+
+
+# ---- set-up help --------------------------------------------------------------------------------
+
+def test_legal_before_deployment_says_where_the_legion_may_go(referee: Referee) -> None:
+    assert referee("new", "cyrus-pyxis").code == 0
+    early = referee("legal", "Pyxis")
+    assert early.code == 0
+    assert "not yet deployed" in early.out and "eliminated" not in early.out
+    assert "once the set-up reaches its legions" in early.out and "[wrong-phase]" in early.out
+    data = json.loads(referee("legal", "Pyxis", "--json").out)
+    assert data["deploy"] is True
+    assert len(data["cells"]) == 24 and {c[1:] for c in data["cells"]} == {"1", "2"}  # II.3: lines 1-2
+    persian = json.loads(referee("legal", "Cyrus", "--json").out)
+    assert {c[1:] for c in persian["cells"]} == {"11", "12"}
+
+
+def test_status_lists_the_legions_still_to_place(referee: Referee, tmp_path: Path) -> None:
+    import yaml
+
+    setup = yaml.safe_load(SETUP.read_text(encoding="utf-8"))
+    greek = dict(list(setup["greek"].items())[:18])  # two Greek legions not yet placed
+    partial = tmp_path / "partial.yaml"
+    partial.write_text(yaml.safe_dump({**setup, "greek": greek, "persian": {}}, allow_unicode=True), encoding="utf-8")
+    assert referee("new", "cyrus-pyxis", "--setup", str(partial)).code == 0
+    status = json.loads(referee("status", "--json").out)["status"]
+    missing = [n for n in setup["greek"] if n not in greek]
+    assert any(line.startswith("To place (Greek): ") and all(n in line for n in missing) for line in status)
+    assert any(line.startswith("To place (Persian): Cyrus") for line in status)
+
+
+def test_export_setup_writes_a_file_new_setup_accepts(game: Path, referee: Referee) -> None:
+    before = json.loads(referee("show", "--json").out)["position"]
+    assert referee("do", "Pergame L4").code == 0  # a later move is not part of the set-up
+    result = referee("export", "--setup", "mine.yaml")
+    assert result.code == 0, result.err
+    assert referee("new", "cyrus-pyxis", "--setup", "mine.yaml", "--file", "again.referee").code == 0
+    again = json.loads(referee("show", "--json", "--file", "again.referee").out)["position"]
+    assert again == before
+    refused = referee("export", "out.json", "--setup", "x.yaml")
+    assert refused.code == 2 and not (referee.cwd / "x.yaml").exists()
+
+
+# ---- slips --------------------------------------------------------------------------------------
+
+def test_adjust_is_logged_under_the_legions_side(game: Path, referee: Referee) -> None:
+    assert referee("do", "done").code == 0  # the Persian is to play
+    assert referee("adjust", "Athéna C5", "--reason", "slip").code == 0
+    assert referee("adjust", "terrain C6 forest", "--reason", "slip").code == 0
+    entries = json.loads(referee("log", "--last", "2", "--json").out)
+    assert [e["side"] for e in entries] == ["greek", None]
+
+
+def test_redo_prints_the_status(game: Path, referee: Referee) -> None:
+    assert referee("do", "Pergame L4").code == 0
+    assert referee("undo").code == 0
+    result = referee("redo")
+    assert result.code == 0 and "Turn 1: Greek to play" in result.out
+
+
+def test_moved_line_names_each_legions_type(game: Path, referee: Referee) -> None:
+    assert referee("do", "Pergame L4").code == 0
+    status = json.loads(referee("status", "--json").out)["status"]
+    assert "Moved: Pergame (cavalry); infantry 0 of 5" in status
+
+
+def test_combat_status_says_type_resolve(referee: Referee) -> None:
+    assert referee("new", "cyrus-pyxis", "--setup", str(SETUP)).code == 0
+    for action in OPENING[:-2]:
+        assert referee("do", action).code == 0, action
+    assert referee("do", "done").code == 0  # no support this time
+    status = json.loads(referee("status", "--json").out)["status"]
+    assert "The combats wait to be resolved: type resolve" in status
+
+
+def test_one_amphora_is_singular() -> None:
+    from referee.dice import NoDice
+    from referee.games import find_game
+    from referee.tables import packaged_table_set
+
+    engine = find_game("300-solo")
+    state = engine.from_position(packaged_table_set("300-solo"), {
+        "game": "300-solo", "phase": "persian-supply", "campaign": 3, "score": 0,
+        "hands": {"persia": 2, "greece": 2}, "cities": {
+            "Abydos": {"persian_armies": 3}, "Ephesos": {"persian_armies": 3}, "Korinthos": {"persian_armies": 1},
+            "Athenai": {"greek_armies": 1}}}, "test")
+    _, record = engine.play(state, engine.parse(state, "persia supply"), NoDice())
+    said = " ".join(e.text() for e in record.events)
+    assert re.search(r"1 army outside Abydos and Ephesos, 1 amphora\b", said), said

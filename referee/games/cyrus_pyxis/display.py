@@ -8,6 +8,7 @@ from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.i18n import _
 
 _MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
 """Terminal marks of the terrain tokens (their colours are in terrain.yaml)."""
@@ -59,7 +60,12 @@ def status_lines(state: CyrusState) -> list[str]:
     grid = s.tables.grid
     if s.phase is Phase.SETUP:
         side, what, count, placed = setup_progress(s)
-        return [f"Set-up: the {side.label} lays {PLURAL[what]} ({placed} of {count} placed)"]
+        lines = [f"Set-up: the {side.label} lays {PLURAL[what]} ({placed} of {count} placed)"]
+        for other in (side, side.other) if what == "legions" else ():
+            waiting = [lg.name for lg in s.tables.of_side[other] if lg.name not in s.where]
+            if waiting:
+                lines.append(_("To place ({side}): {names}").format(side=other.label, names=", ".join(waiting)))
+        return lines
     if s.phase is Phase.OVER:
         return [f"Game over: {s.win_reason}"]
     step = {Phase.MOVE: "movement", Phase.SUPPORT: "support declarations", Phase.COMBAT: "combat",
@@ -67,9 +73,11 @@ def status_lines(state: CyrusState) -> list[str]:
     lines = [f"Turn {s.turn}: {s.active.label} to play ({step})"]
     if s.phase is Phase.SUPPORT and s.declaring:
         lines.append(f"The {s.declaring.label} declares archer supports now (or types done)")
-    if s.moved:
-        infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
-        lines.append(f"Moved: {', '.join(s.moved)} (infantry {infantry}/5)")
+    if s.moved:  # V: the infantry quota and one legion of each other type, so each says its type
+        kinds = [s.tables.by_id[n].kind for n in s.moved]
+        infantry = kinds.count(Kind.INFANTRY)
+        moved = ", ".join(f"{n} ({k})" for n, k in zip(s.moved, kinds, strict=True))
+        lines.append(_("Moved: {moved}; infantry {n} of 5").format(moved=moved, n=infantry))
     occ = occupancy(s)
     fights = []
     for c in occ.combats():
@@ -79,6 +87,8 @@ def status_lines(state: CyrusState) -> list[str]:
             fights.append(f"{a.name} vs {d.name} on {grid.name(c)}")
     if fights:
         lines.append("Combats: " + "; ".join(fights))
+        if s.phase is Phase.COMBAT:
+            lines.append(_("The combats wait to be resolved: type resolve"))
     if s.supports:
         lines.append("Supports: " + ", ".join(f"{a} → {lg}" for a, lg in s.supports.items()))
     return lines

@@ -523,7 +523,7 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     used = _i(state, "attrition-once", "persian-attrition-majors")
     if excess == 0:
         says.add(PERSIAN_ATTRITION, "attrition", f"No attrition: {many(armies, 'army')} outside Abydos and Ephesos, "
-                 f"{food} amphorae", interpretations=used)
+                 f"{many(food, 'amphora')}", interpretations=used)
         return state
     cut_off = {c for c, g in state.cities.items() if g.persian_armies} - supplied(state, Side.PERSIA)
     order = tables.order(tables.persia.attrition_order)
@@ -543,7 +543,7 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
         reasons.setdefault(pick, reason)
     split = ", ".join(f"{c} {n} ({reasons[c]})" for c, n in removed.items())
     says.add(PERSIAN_ATTRITION, "attrition", f"Remove {many(excess, 'army')} ({many(armies, 'army')} outside Abydos "
-             f"and Ephesos, {food} amphorae): {split}", counts={c: -n for c, n in removed.items()},
+             f"and Ephesos, {many(food, 'amphora')}): {split}", counts={c: -n for c, n in removed.items()},
              interpretations=used + _i(state, "unsupplied-first", "no-points-armies"))
     return state
 

@@ -91,7 +91,7 @@ def begin_greek_supply(state: EarthWaterState) -> tuple[EarthWaterState, list[Ru
         return state, []
     armies, food, excess = surplus(state, Side.GREECE)
     new = state.model_copy(update={"phase": Phase.GREEK_SUPPLY, "attrition_due": excess})
-    msg = (f"Greek supply: {many(armies, 'army')} against {food} amphorae; "
+    msg = (f"Greek supply: {many(armies, 'army')} against {many(food, 'amphora')}; "
            + (f"remove {many(excess, 'army')} ('remove N CITY'), then 'done'" if excess else "no attrition; "
               "'keep N' to trim the hand, then 'done'"))
     return new, [Ruling.event("greek-supply", msg, (BASE_SUPPLY,))]
