@@ -326,7 +326,18 @@ def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], 
         if link.label not in seen:
             seen.add(link.label)
             rows.append(("line", link.label, link.colour, ""))
+    for short, name, side in view.legend:  # which counter is which: its label, then its name
+        rows.append(("counter", f"{short} {name}", view.side_colours.get(side, (90, 90, 90)), ""))
     return rows
+
+
+def _ascii(text: str) -> str:
+    """Returns text the picture's font can draw: accents dropped ("Athéna" → "Athena"), other
+    characters beyond ASCII as "?"."""
+    import unicodedata
+
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return bare.encode("ascii", "replace").decode()
 
 
 def _key_layout(rows: list[tuple[str, str, tuple[int, int, int], str]], width: int,
@@ -337,7 +348,7 @@ def _key_layout(rows: list[tuple[str, str, tuple[int, int, int], str]], width: i
     x, line, out = 0, 0, []
     swatch = int(cell_px * 0.4)
     for _, text, _, _ in rows:
-        (tw, _), _ = cv2.getTextSize(text.encode("ascii", "replace").decode(), _FONT, fs, 1)
+        (tw, _), _ = cv2.getTextSize(_ascii(text), _FONT, fs, 1)
         need = swatch + 6 + tw + int(cell_px * 0.4)
         if x and x + need > width:
             x, line = 0, line + 1
@@ -374,7 +385,7 @@ def _draw_key(img: npt.NDArray[np.uint8], rows: list[tuple[str, str, tuple[int, 
             cv2.rectangle(img, (x0, y0), (x0 + swatch, y0 + swatch), colour, -1)
         else:
             cv2.line(img, (x0, y0 + swatch // 2), (x0 + swatch, y0 + swatch // 2), colour, max(2, swatch // 6))
-        label = text.encode("ascii", "replace").decode()
+        label = _ascii(text)
         cv2.putText(img, label, (x0 + swatch + 6, y0 + swatch - swatch // 4), _FONT, fs, (20, 20, 20), 1, cv2.LINE_AA)
 
 

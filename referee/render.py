@@ -166,6 +166,8 @@ def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     terrain = "   ".join(f"{style.mark} {style.label or name}" for name, style in view.terrain.items())
     kinds = "".join(f"   {m.symbol} {m.label}" for m in view.marks.values()) if marks else ""
     out = [Text(f"   terrain: {terrain}{kinds}", style="dim")]
+    if len(out[0]) > 79:  # the marks on a line of their own rather than wrapped mid-entry
+        out = [Text(f"   terrain: {terrain}", style="dim"), Text(f"   marks:{kinds}", style="dim")]
     if view.side_marks:
         sides = "   ".join(f"{mark} {side}" for side, mark in view.side_marks.items())
         out.append(Text(f"   sides: {sides}   {HIDDEN} face down", style="dim"))

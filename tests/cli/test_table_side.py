@@ -248,3 +248,35 @@ def test_one_amphora_is_singular() -> None:
     _, record = engine.play(state, engine.parse(state, "persia supply"), NoDice())
     said = " ".join(e.text() for e in record.events)
     assert re.search(r"1 army outside Abydos and Ephesos, 1 amphora\b", said), said
+
+
+# ---- boards -------------------------------------------------------------------------------------
+
+def test_kings_are_marked_and_the_picture_names_every_counter(game: Path, referee: Referee) -> None:
+    from dataclasses import replace
+
+    from referee.journal import GameFile
+    from referee.picture import _key_entries, draw_board
+
+    text = referee("show").out
+    assert ">Pyx♔" in text and "<Cyr♔" in text and "♔ king" in text  # no colour needed
+    assert "West: Persian king exits" in text and "East: Greek king exits" in text
+    with GameFile.open(game) as gf:
+        view = gf.game.board_view(gf.state())
+    kings = {c.name for c in view.cells if "king" in c.marks}
+    assert kings == {"F1", "G12"}
+    keyed = [text for kind, text, _, _ in _key_entries(view)]
+    assert "Pyx Pyxis (king)" in keyed and "Amr Amrith (archer)" in keyed and "king" in keyed
+    assert draw_board(view).shape[0] > draw_board(replace(view, legend=())).shape[0]
+
+
+def test_iliad_picture_key_names_every_terrain(referee: Referee) -> None:
+    from referee.journal import GameFile
+    from referee.picture import _key_entries
+
+    assert referee("new", "iliad", "--file", "il.referee").code == 0
+    with GameFile.open(referee.cwd / "il.referee") as gf:
+        view = gf.game.board_view(gf.state())
+    fills = {text for kind, text, _, _ in _key_entries(view) if kind == "fill"}
+    assert {style.label or name for name, style in view.terrain.items()} == fills
+    assert {"sea", "river", "mountain", "wall"} <= fills

@@ -31,6 +31,7 @@ def board_view(state: CyrusState) -> BoardView:
             here.reverse()  # attacker first
         marks: tuple[str, ...] = ("combat",) if len(here) > 1 else ()
         marks += ("last",) if last == c else ()
+        marks += ("king",) if any(lg.kind is Kind.KING for lg in here) else ()  # I: the piece the game turns on
         r, col = divmod(c, grid.cols)
         cells.append(CellView(
             name=grid.name(c), terrain=s.terrain_at(c).value, at=(col, r), centre=grid.centre(c),
@@ -49,7 +50,8 @@ def board_view(state: CyrusState) -> BoardView:
         side_colours={"greek": tables.board.side_colours.greek, "persian": tables.board.side_colours.persian},
         side_marks={"greek": ">", "persian": "<"},
         marks={"combat": MarkStyle("*", (230, 0, 0), "pending combat"),
-               "last": MarkStyle("!", (250, 200, 0), "last move")},
+               "last": MarkStyle("!", (250, 200, 0), "last move"),
+               "king": MarkStyle("♔", (20, 20, 20), "king")},
         legend=legend, status=tuple(status_lines(s)),
         edges=("", "East: Greek king exits", "", "West: Persian king exits"),
     )
