@@ -106,8 +106,43 @@ def _register_games(root: typer.Typer) -> None:
 _register_games(app)
 
 
+def _command_word(args: list[str]) -> str | None:
+    """Returns the command a command line names (after the root's ``--lang X``), else None."""
+    i = 0
+    while i < len(args) and args[i].startswith("--lang"):
+        i += 1 if "=" in args[i] else 2
+    return args[i] if i < len(args) and not args[i].startswith("-") else None
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """Returns the app to run a command line with: a root holding only the command group that
+    owns the command (typer then builds one group's commands, not all thirty), or the whole app
+    for root options, help, completion and unknown words. Both behave alike for the command."""
+    import os
+
+    word = _command_word(args)
+    if word is None or any(k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    for info in app.registered_groups:
+        sub = info.typer_instance
+        if sub is None:
+            continue
+        names = {info.name} if info.name else {
+            c.name or (c.callback.__name__.lower().replace("_", "-") if c.callback else "")
+            for c in sub.registered_commands
+        }
+        if word in names:
+            small = typer.Typer(no_args_is_help=True, context_settings=app.info.context_settings,
+                                add_completion=False, help=app.info.help, rich_markup_mode=None)
+            small.callback()(_root)
+            small.registered_groups.append(info)
+            return small
+    return app
+
+
 def main() -> None:
     """Console-script entry point."""
     import sys
 
-    app(args=hoist_lang(sys.argv[1:]), prog_name="referee")
+    args = hoist_lang(sys.argv[1:])
+    app_for(args)(args=args, prog_name="referee")

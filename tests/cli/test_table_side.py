@@ -280,3 +280,18 @@ def test_iliad_picture_key_names_every_terrain(referee: Referee) -> None:
     fills = {text for kind, text, _, _ in _key_entries(view) if kind == "fill"}
     assert {style.label or name for name, style in view.terrain.items()} == fills
     assert {"sea", "river", "mountain", "wall"} <= fills
+
+
+# ---- start-up -----------------------------------------------------------------------------------
+
+def test_a_command_runs_with_only_its_group_built() -> None:
+    from referee.cli import app, app_for
+
+    small = app_for(["--lang", "fr", "judge", "--position", "x.yaml", "Pyxis C6"])
+    assert small is not app
+    groups = [g.typer_instance for g in small.registered_groups]
+    assert len(groups) == 1 and any(c.callback and c.callback.__name__ == "judge"
+                                    for c in groups[0].registered_commands)  # type: ignore[union-attr]
+    assert app_for(["persia", "operate"]).registered_groups[0].name == "persia"
+    for whole in (["--version"], ["-h"], ["no-such-command"], []):
+        assert app_for(whole) is app
