@@ -245,7 +245,7 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
     """
     from referee import render
     from referee.dice import parse_faces
-    from referee.errors import IllegalActionError
+    from referee.errors import IllegalActionError, RefereeError
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
@@ -257,6 +257,10 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
             print_json({"verdict": exc.verdict.model_dump(mode="json"),
                         "status": gf.game.status(gf.game.view(gf.state(), None))})
             raise typer.Exit(1) from None
+        except RefereeError as exc:  # not an action at all (a typo, an unknown name): JSON too
+            if json_:
+                print_json({"error": str(exc), "hint": exc.hint})
+            raise
         state = gf.game.view(gf.state(), None)
         if json_:
             print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(state)})

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "status", "judge", "legal", "adjust", "export",
-              "seal", "reveal")
+              "seal", "reveal", "why")
 FREE_VERBS = ("tables", "schema")
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
@@ -112,7 +112,7 @@ def _help(path: Path) -> None:
         show(f"  {literal(f'{notation:<28}')} {literal(meaning)}")
     show("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
          "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
-         "export FILE, tables GAME, quit")
+         "why (every stand-in of the last ruling), export FILE, tables GAME, quit")
 
 
 def completion_words(engine: AnyEngine, state: GameState) -> list[str]:

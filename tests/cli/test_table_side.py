@@ -124,6 +124,9 @@ def test_do_json_refused_prints_the_verdict_and_changes_nothing(game: Path, refe
     assert data["verdict"]["legal"] is False
     assert [v["code"] for v in data["verdict"]["violations"]] == ["too-far"]
     assert game.read_bytes() == before
+    typo = referee("do", "Centor B6", "--json")
+    assert typo.code == 1 and "Centaure" in json.loads(typo.out)["error"]  # did you mean, as JSON
+    assert game.read_bytes() == before
 
 
 def test_show_png_is_quiet_and_the_extension_picks_the_format(game: Path, referee: Referee) -> None:
@@ -295,3 +298,10 @@ def test_a_command_runs_with_only_its_group_built() -> None:
     assert app_for(["persia", "operate"]).registered_groups[0].name == "persia"
     for whole in (["--version"], ["-h"], ["no-such-command"], []):
         assert app_for(whole) is app
+
+
+def test_why_works_in_the_shell(game: Path, referee: Referee) -> None:
+    result = referee("play", input="Pergame L4\nwhy\nquit\n")
+    assert result.code == 0
+    assert "1 stand-in, see 'referee why'" in result.out
+    assert "relies on:" in result.out and "terrain.yaml" in result.out
