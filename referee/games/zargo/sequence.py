@@ -129,7 +129,7 @@ def stack_of(state: ZargoState, hex_name: str, people: str | None) -> tuple[str,
     if people is not None and owner != people:
         return Ruling.violation(
             "not-yours",
-            "the counters on {hex} are the {owner}'s, not the {people}'",
+            "the counters on {hex} belong to the {owner}, not to the {people}",
             (TURN,),
             hex=hex_name,
             owner=owner,
@@ -423,7 +423,7 @@ def check_seal(state: ZargoState, a: act.SealGarrison) -> Found:
     if city.owner != p.owner:
         return [
             Ruling.violation(
-                "not-yours", "the city on {hex} is the {owner}'s", (CITIES,), hex=hex_name, owner=city.owner
+                "not-yours", "the city on {hex} belongs to the {owner}", (CITIES,), hex=hex_name, owner=city.owner
             )
         ]
     if city.seal is not None:
@@ -845,7 +845,7 @@ def check_appear(state: ZargoState, a: act.Appear) -> Found:
         return [
             Ruling.violation(
                 "not-yours",
-                "the marker on {hex} is the {owner}'s",
+                "the marker on {hex} belongs to the {owner}",
                 (MONKS,),
                 hex=a.marker,
                 owner=unit(state, label).people,
