@@ -54,6 +54,7 @@ USED_READINGS = (
     "early-end",
     "city-zone",
     "serpent-line",
+    "two-players",
 )
 """Interpretations of rules.yaml the engine reads or discloses (a table override must keep them)."""
 
