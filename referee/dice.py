@@ -24,6 +24,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.errors import DiceError
+from referee.i18n import _, ngettext
 
 RollSource = Literal["digital", "physical"]
 SEED_BYTES = 32
@@ -96,7 +97,7 @@ def derive_faces(seed: bytes, game_id: str, index: int, purpose: str, count: int
         DiceError: a die of fewer than 2 or more than 256 sides.
     """
     if not 2 <= sides <= 256:
-        raise DiceError(f"a die needs 2 to 256 sides, not {sides}")
+        raise DiceError(_("a die needs 2 to 256 sides, not {sides}").format(sides=sides))
     limit = 256 - 256 % sides
     header = json.dumps([game_id, index, purpose], ensure_ascii=False)
     faces: list[int] = []
@@ -154,14 +155,17 @@ class PhysicalDice:
             DiceError: too few faces typed, or a face outside 1..sides.
         """
         if self.used + count > len(self.faces):
-            raise DiceError(
-                f"{purpose} needs {count} more {'die' if count == 1 else 'dice'}; "
-                f"{len(self.faces) - self.used} typed face(s) left of {len(self.faces)}"
-            )
+            left = len(self.faces) - self.used
+            needs = ngettext("{purpose} needs {n} more die", "{purpose} needs {n} more dice", count).format(
+                purpose=_(purpose), n=count)
+            have = ngettext("{n} typed face left of {total}", "{n} typed faces left of {total}", left).format(
+                n=left, total=len(self.faces))
+            raise DiceError(f"{needs}; {have}")
         faces = tuple(self.faces[self.used : self.used + count])
         for face in faces:
             if not 1 <= face <= sides:
-                raise DiceError(f"{purpose}: {face} is not a face of a {sides}-sided die (1..{sides})")
+                raise DiceError(_("{purpose}: {face} is not a face of a {sides}-sided die (1..{sides})").format(
+                    purpose=_(purpose), face=face, sides=sides))
         self.used += count
         result = Roll(purpose=purpose, sides=sides, faces=faces, source="physical")
         self.drawn.append(result)
@@ -174,9 +178,11 @@ class PhysicalDice:
             DiceError: some typed faces were not needed.
         """
         if self.used == 0 and self.faces:
-            raise DiceError("this action rolls no dice: the typed faces are not needed (nothing was played)")
+            raise DiceError(_("this action rolls no dice: the typed faces are not needed (nothing was played)"))
         if self.used < len(self.faces):
-            raise DiceError(f"{len(self.faces)} faces typed but the action needs only {self.used}")
+            raise DiceError(ngettext("{n} faces typed but the action needs only {used}",
+                                     "{n} faces typed but the action needs only {used}", self.used).format(
+                n=len(self.faces), used=self.used))
 
 
 class ReplayDice:
@@ -194,7 +200,7 @@ class ReplayDice:
             DiceError: the journal has no such roll (the file was altered).
         """
         if self.used >= len(self.rolls):
-            raise DiceError(f"the journal records no roll for {purpose!r}")
+            raise DiceError(_("the journal records no roll for {purpose}").format(purpose=repr(purpose)))
         recorded = self.rolls[self.used]
         if len(recorded.faces) != count or recorded.sides != sides:
             raise DiceError(
@@ -218,7 +224,8 @@ class NoDice:
         Raises:
             DiceError: always; the action was expected to be deterministic.
         """
-        raise DiceError(f"{purpose} needs dice, but no dice were given (type them with --dice)")
+        raise DiceError(_("{purpose} needs dice, but no dice were given (type them with --dice)").format(
+            purpose=_(purpose)))
 
 
 def parse_faces(text: str) -> list[int]:
@@ -232,11 +239,12 @@ def parse_faces(text: str) -> list[int]:
     """
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
-        raise DiceError("--dice needs at least one face, e.g. --dice 3,5")
+        raise DiceError(_("--dice needs at least one face, e.g. --dice 3,5"))
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise DiceError(f"--dice takes whole numbers separated by commas, not {text!r}") from None
+        raise DiceError(_("--dice takes whole numbers separated by commas, not {text}").format(
+            text=repr(text))) from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from referee.i18n import N_
+
 if TYPE_CHECKING:
     from referee.rulings import Verdict
 
@@ -40,14 +42,23 @@ class ArgumentError(RefereeError, ValueError):
     """A command-line argument cannot be used (too long, not text); exit 1, not a usage error."""
 
 
+KINDS = (N_("game"), N_("player"), N_("language"), N_("side"), N_("cell"), N_("square"), N_("hex"),
+         N_("terrain"), N_("city"), N_("hero"), N_("legion"), N_("legion or action"), N_("unit"),
+         N_("hidden secret"), N_("action"), N_("counter"))
+"""The kinds of name :class:`UnknownNameError` is raised for (said in the reader's language)."""
+
+
 class UnknownNameError(RefereeError, LookupError):
-    """No such game, unit, cell or city; carries the closest names."""
+    """No such game, unit, cell or city; carries the closest names (``kind`` stays English)."""
 
     def __init__(self, kind: str, name: str, suggestions: Sequence[str] = ()) -> None:
+        from referee.i18n import _
+
         self.kind, self.name, self.suggestions = kind, name, tuple(suggestions)
-        msg = f"unknown {kind} {name!r}"
+        msg = _("unknown {kind} {name}").format(kind=_(kind), name=repr(name))
         if self.suggestions:
-            msg += "; did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+            names = _(" or ").join(repr(s) for s in self.suggestions)
+            msg += _("; did you mean {names}?").format(names=names)
         super().__init__(msg)
 
 
@@ -64,12 +75,14 @@ class IllegalActionError(RefereeError, ValueError):
 
     def __init__(self, verdict: Verdict) -> None:
         self.verdict = verdict
+        from referee.i18n import _, ngettext
+
         first = verdict.violations[0] if verdict.violations else None
-        detail = f"{first.message} [{first.code}]" if first else "rejected"
+        detail = f"{first.text()} [{first.code}]" if first else _("rejected")
         more = len(verdict.violations) - 1
         if more > 0:
-            detail += f" (+{more} more)"
-        super().__init__(f"illegal {verdict.action!r}: {detail}")
+            detail += " " + ngettext("(+{n} more)", "(+{n} more)", more).format(n=more)
+        super().__init__(_("illegal {action}: {detail}").format(action=repr(verdict.action), detail=detail))
 
 
 class GameFileError(RefereeError):

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import InputFileError
+from referee.i18n import N_, _
 
 __all__ = [
     "MAX_DEPTH",
@@ -65,19 +66,33 @@ def _kind(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return _("a folder")
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return _("a pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return _("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return _("a socket")
+    return _("not a regular file")
 
 
 def _os_problem(exc: OSError) -> str:
     reason = exc.strerror or type(exc).__name__
-    return f"cannot read ({reason.lower()})"
+    return _("cannot read ({reason})").format(reason=reason.lower())
+
+
+WHAT = (N_("file"), N_("position file"), N_("set-up file"), N_("table file"), N_("map file"), N_("photo"),
+        N_("game file"), N_("referee export"), N_("calibration file"), N_("vision settings file"),
+        N_("demo script file"), N_("position"), N_("set-up"), N_("demo script"), N_("game file or referee export"))
+"""What the files read are called in messages (``what=``), said in the reader's language."""
+
+
+def _no_such(what: str) -> str:
+    return _("no such {what}").format(what=_(what))
+
+
+def _not_a(kind: str, what: str) -> str:
+    return _("is {kind}, not a {what}").format(kind=kind, what=_(what))
 
 
 def require_regular(path: Path | str, *, what: str = "file", missing_ok: bool = False) -> bool:
@@ -95,12 +110,12 @@ def require_regular(path: Path | str, *, what: str = "file", missing_ok: bool = 
     except FileNotFoundError:
         if missing_ok:
             return False
-        raise InputFileError(label, "", f"no such {what}") from None
+        raise InputFileError(label, "", _no_such(what)) from None
     except (OSError, ValueError) as exc:
-        problem = _os_problem(exc) if isinstance(exc, OSError) else "not a usable path"
+        problem = _os_problem(exc) if isinstance(exc, OSError) else _("not a usable path")
         raise InputFileError(label, "", problem) from None
     if kind is not None:
-        raise InputFileError(label, "", f"is {kind}, not a {what}")
+        raise InputFileError(label, "", _not_a(kind, what))
     return True
 
 
@@ -114,12 +129,12 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     try:
         kind = _kind(os.stat(path).st_mode)
     except (OSError, ValueError) as exc:
-        problem = _os_problem(exc) if isinstance(exc, OSError) else "not a usable path"
+        problem = _os_problem(exc) if isinstance(exc, OSError) else _("not a usable path")
         if isinstance(exc, FileNotFoundError):
-            problem = f"no such {what}"
+            problem = _no_such(what)
         raise InputFileError(label, "", problem) from None
     if kind is not None:
-        raise InputFileError(label, "", f"is {kind}, not a {what}")
+        raise InputFileError(label, "", _not_a(kind, what))
     try:
         # O_NONBLOCK: should the path have become a FIFO since the stat, opening it cannot hang.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -128,7 +143,7 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     try:
         kind = _kind(os.fstat(fd).st_mode)
         if kind is not None:
-            raise InputFileError(label, "", f"is {kind}, not a {what}")
+            raise InputFileError(label, "", _not_a(kind, what))
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -137,7 +152,8 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
                 break
             total += len(chunk)
             if total > limit:
-                raise InputFileError(label, "", f"larger than {limit:,} bytes, too large for a {what}")
+                raise InputFileError(label, "", _("larger than {limit} bytes, too large for a {what}").format(
+                    limit=f"{limit:,}", what=_(what)))
             chunks.append(chunk)
     except OSError as exc:
         raise InputFileError(label, "", _os_problem(exc)) from None
@@ -160,7 +176,7 @@ def check_target(path: Path | str, what: str = "file") -> None:
         return  # missing (it will be created) or unusable: the write itself says why
     kind = _kind(mode)
     if kind is not None and not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
-        raise InputFileError(str(path), "", f"is {kind}; cannot write a {what} there")
+        raise InputFileError(str(path), "", _("is {kind}; cannot write a {what} there").format(kind=kind, what=_(what)))
 
 
 def read_text(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
@@ -182,9 +198,11 @@ def decode_text(label: str, raw: bytes, what: str = "file") -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputFileError(label, f"byte {exc.start}", f"not UTF-8 text (is this a {what}?)") from None
+        raise InputFileError(label, _("byte {n}").format(n=exc.start),
+                             _("not UTF-8 text (is this a {what}?)").format(what=_(what))) from None
     if "\x00" in text:
-        raise InputFileError(label, f"byte {text.index(chr(0))}", f"holds a NUL byte; a {what} is text")
+        raise InputFileError(label, _("byte {n}").format(n=text.index(chr(0))),
+                             _("holds a NUL byte; a {what} is text").format(what=_(what)))
     return text
 
 
@@ -207,25 +225,34 @@ def check_yaml(label: str, text: str) -> None:
     try:
         for event in yaml.parse(text, Loader=loader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise InputFileError(label, _line(event), "YAML anchors and aliases (&, *) are not accepted")
+                raise InputFileError(label, _line(event), _("YAML anchors and aliases (&, *) are not accepted"))
             if isinstance(event, yaml.NodeEvent):
                 nodes += 1
                 if nodes > MAX_NODES:
-                    raise InputFileError(label, _line(event), f"more than {MAX_NODES:,} YAML values")
+                    raise InputFileError(label, _line(event), _("more than {n} YAML values").format(n=f"{MAX_NODES:,}"))
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise InputFileError(label, _line(event), f"nested more than {MAX_DEPTH} levels deep")
+                    raise InputFileError(label, _line(event), _nested())
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
             elif isinstance(event, yaml.ScalarEvent):
                 if len(event.value) > MAX_SCALAR_CHARS:
-                    raise InputFileError(label, _line(event), f"a value longer than {MAX_SCALAR_CHARS:,} characters")
+                    raise InputFileError(label, _line(event), _("a value longer than {n} characters").format(
+                        n=f"{MAX_SCALAR_CHARS:,}"))
                 digits = len(event.value.lstrip("+-"))
                 if event.implicit[0] and digits > MAX_INT_DIGITS and _YAML_INT.fullmatch(event.value):
-                    raise InputFileError(label, _line(event), f"an integer of {digits:,} digits is too long")
+                    raise InputFileError(label, _line(event), _long_integer(digits))
     except yaml.YAMLError as exc:
         raise _yaml_error(label, text, exc) from None
+
+
+def _nested() -> str:
+    return _("nested more than {n} levels deep").format(n=MAX_DEPTH)
+
+
+def _long_integer(digits: int) -> str:
+    return _("an integer of {n} digits is too long").format(n=f"{digits:,}")
 
 
 def _yaml_error(label: str, text: str, exc: Exception) -> InputFileError:
@@ -235,16 +262,17 @@ def _yaml_error(label: str, text: str, exc: Exception) -> InputFileError:
     if isinstance(exc, yaml.reader.ReaderError):
         line = text.count("\n", 0, max(exc.position, 0)) + 1
         char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
-        return InputFileError(label, f"line {line}", f"not valid YAML: a control character (U+{char:04X})")
+        return InputFileError(label, _("line {n}").format(n=line),
+                              _("not valid YAML: a control character ({char})").format(char=f"U+{char:04X}"))
     mark = getattr(exc, "problem_mark", None)
-    where = f"line {mark.line + 1}" if mark is not None else ""
-    problem = getattr(exc, "problem", None) or "malformed"
-    return InputFileError(label, where, f"not valid YAML: {_one_line(problem)}")
+    where = _("line {n}").format(n=mark.line + 1) if mark is not None else ""
+    problem = getattr(exc, "problem", None) or _("malformed")
+    return InputFileError(label, where, _("not valid YAML: {problem}").format(problem=_one_line(problem)))
 
 
 def _line(event: Any) -> str:
     mark = getattr(event, "start_mark", None)
-    return f"line {mark.line + 1}" if mark is not None else ""
+    return _("line {n}").format(n=mark.line + 1) if mark is not None else ""
 
 
 def parse_yaml(label: str, text: str) -> object:
@@ -263,7 +291,8 @@ def parse_yaml(label: str, text: str) -> object:
         raise _yaml_error(label, text, exc) from None
     except (ValueError, OverflowError, RecursionError) as exc:
         # e.g. an integer past Python's 4,300-digit conversion limit, a date out of range
-        raise InputFileError(label, "", f"a value cannot be read: {_one_line(exc)[:120]}") from None
+        raise InputFileError(label, "", _("a value cannot be read: {problem}").format(
+            problem=_one_line(exc)[:120])) from None
 
 
 def _json_depth(text: str) -> int:
@@ -293,12 +322,12 @@ def _json_depth(text: str) -> int:
 
 def _int(literal: str) -> int:
     if len(literal.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(literal.lstrip('-')):,} digits is too long")
+        raise ValueError(_long_integer(len(literal.lstrip("-"))))
     return int(literal)
 
 
 def _constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ValueError(_("{name} is not a number JSON allows").format(name=name))
 
 
 def loads_capped(text: str) -> object:
@@ -319,13 +348,14 @@ def parse_json(label: str, text: str) -> object:
         InputFileError: malformed, too deep, or an over-long integer.
     """
     if _json_depth(text) > MAX_DEPTH:
-        raise InputFileError(label, "", f"nested more than {MAX_DEPTH} levels deep")
+        raise InputFileError(label, "", _nested())
     try:
         return loads_capped(text)
     except json.JSONDecodeError as exc:
-        raise InputFileError(label, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+        raise InputFileError(label, _("line {n}").format(n=exc.lineno),
+                             _("not valid JSON: {problem}").format(problem=exc.msg)) from None
     except (ValueError, RecursionError) as exc:
-        raise InputFileError(label, "", f"not valid JSON: {_one_line(exc)[:120]}") from None
+        raise InputFileError(label, "", _("not valid JSON: {problem}").format(problem=_one_line(exc)[:120])) from None
 
 
 def load_data(path: Path | str, *, what: str = "file", limit: int = MAX_FILE_BYTES) -> object:

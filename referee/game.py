@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from referee.dice import Dice, NoDice, Roll
 from referee.errors import IllegalActionError, PositionError, RefereeError
 from referee.files import read_text
+from referee.i18n import _, ngettext
 from referee.notation import Grammar
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet, data_root, load_table_set, load_yaml_text
@@ -42,14 +43,18 @@ def validate_file(model: type[FileModel], data: object, label: str) -> FileModel
         PositionError: not a mapping, or a value the schema rejects (file: field: problem).
     """
     if not isinstance(data, dict):
-        raise PositionError(label, "", "expected a mapping at the top level")
+        raise PositionError(label, "", _("expected a mapping at the top level"))
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])
         more = exc.error_count() - 1
-        raise PositionError(label, loc, err["msg"] + (f" (+{more} more)" if more else "")) from None
+        raise PositionError(label, loc, err["msg"] + (" " + _more(more) if more else "")) from None
+
+
+def _more(n: int) -> str:
+    return ngettext("(+{n} more)", "(+{n} more)", n).format(n=n)
 
 
 def setup_error(label: str, data: object, text: str, exc: RefereeError, earlier: int = 0) -> PositionError:
@@ -62,12 +67,13 @@ def setup_error(label: str, data: object, text: str, exc: RefereeError, earlier:
     if isinstance(exc, IllegalActionError) and exc.verdict.violations:
         first = exc.verdict.violations[0]
         cites = "; ".join(str(c) for c in first.cites)
-        problem = f"{first.message} [{first.code}]" + (f" ({cites})" if cites else "")
+        problem = f"{first.text()} [{first.code}]" + (f" ({cites})" if cites else "")
         more = len(exc.verdict.violations) - 1
-        problem += f" (+{more} more)" if more else ""
+        problem += " " + _more(more) if more else ""
     else:
         problem = str(exc)
-    error = PositionError(label, _field_of(data, text, earlier) or f"placement {text!r}", problem)
+    error = PositionError(label, _field_of(data, text, earlier) or _("placement {text}").format(text=repr(text)),
+                          problem)
     error.hint = exc.hint
     return error
 
@@ -395,7 +401,7 @@ class Engine(ABC, Generic[S, A]):
         texts = self.setup_actions(state, data, label)
         for i, text in enumerate(texts):
             try:
-                state, _ = self.play(state, self.parse(state, text), NoDice())
+                state, _record = self.play(state, self.parse(state, text), NoDice())
             except RefereeError as exc:
                 raise setup_error(label, data, text, exc, texts[:i].count(text)) from None
         return texts, state

@@ -28,8 +28,6 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-from referee.errors import UnknownNameError
-
 __all__ = ["LANGUAGES", "N_", "_", "choose", "current", "language", "ngettext", "translations", "use"]
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
@@ -53,13 +51,15 @@ def parse_language(text: str) -> str:
     Raises:
         UnknownNameError: not a language the referee speaks; suggests the closest.
     """
+    from referee.errors import UnknownNameError  # errors say their words through this module
+
     key = text.strip().lower()
     names = {"english": "en", "anglais": "en", "inglese": "en", "french": "fr", "français": "fr",
              "francais": "fr", "francese": "fr", "italian": "it", "italien": "it", "italiano": "it"}
     found = names.get(key) or _from_locale(key)
     if found is None:
         close = difflib.get_close_matches(key, [*LANGUAGES, *names], n=2, cutoff=0.5)
-        raise UnknownNameError("language", text, [names.get(c, c) for c in close] or LANGUAGES)
+        raise UnknownNameError("language", text, list(dict.fromkeys(names.get(c, c) for c in close)) or LANGUAGES)
     return found
 
 

@@ -52,6 +52,7 @@ from referee.errors import (
 from referee.files import loads_capped, parse_json, read_text, require_regular
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
+from referee.i18n import N_, _, language
 from referee.rulings import Verdict
 from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_reveal, parse_seal, reveal_text, seal_text
 from referee.tables import TableSet
@@ -222,6 +223,11 @@ def link(previous: str, entry: Entry) -> str:
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
 
 
+def _row(seq: object) -> str:
+    """Returns where a problem is: ``journal row 7``."""
+    return _("journal row {n}").format(n=seq)
+
+
 class _Bad(Exception):
     """A place and a problem found while checking a game file or an export."""
 
@@ -260,48 +266,53 @@ class Auditor:
             _Bad: the entry does not follow (row named).
         """
         a = self.audit
-        where = f"journal row {entry.seq}"
+        where = _row(entry.seq)
         expected = len(a.entries) + 1
         if entry.seq != expected:
-            raise _Bad(where, f"seq {entry.seq} where {expected} was expected (rows removed, added or reordered)")
+            raise _Bad(where, _("seq {seq} where {expected} was expected (rows removed, added or reordered)").format(
+                seq=entry.seq, expected=expected))
         if link(a.chain, entry) != entry.chain:
-            raise _Bad(where, "its chain hash does not match (the row, or one before it, was altered)")
+            raise _Bad(where, _("its chain hash does not match (the row, or one before it, was altered)"))
         if entry.kind in ("action", "adjust"):
             if entry.record is None or entry.state_hash is None or entry.verdict is None:
-                raise _Bad(where, f"an {entry.kind} without its record, verdict or state hash")
+                raise _Bad(where, _("an {kind} without its record, verdict or state hash").format(kind=entry.kind))
             if entry.record.rolls != entry.rolls or entry.record.kind != entry.kind:
-                raise _Bad(where, "its rolls or kind differ from its record")
+                raise _Bad(where, _("its rolls or kind differ from its record"))
             if entry.refers is not None or entry.detail is not None:
-                raise _Bad(where, f"an {entry.kind} that refers to another row")
+                raise _Bad(where, _("an {kind} that refers to another row").format(kind=entry.kind))
             a.active.append(entry.seq)
             a.redoable.clear()
         else:
             if entry.rolls:
-                raise _Bad(where, f"a {entry.kind} entry with dice rolls")
+                raise _Bad(where, _("a {kind} entry with dice rolls").format(kind=entry.kind))
             if entry.kind == "undo":
                 if not a.active or entry.refers != a.active[-1]:
-                    raise _Bad(where, f"an undo of row {entry.refers}, which was not the last action in play")
+                    raise _Bad(where, _("an undo of row {refers}, which was not the last action in play").format(
+                        refers=entry.refers))
                 a.redoable.append(a.active.pop())
             elif entry.kind == "redo":
                 if not a.redoable or entry.refers != a.redoable[-1]:
-                    raise _Bad(where, f"a redo of row {entry.refers}, which was not the last action undone")
+                    raise _Bad(where, _("a redo of row {refers}, which was not the last action undone").format(
+                        refers=entry.refers))
                 a.active.append(a.redoable.pop())
             elif entry.refers is not None:
-                raise _Bad(where, f"a {entry.kind} entry that refers to another row")
+                raise _Bad(where, _("a {kind} entry that refers to another row").format(kind=entry.kind))
             if entry.kind in ("reveal", "note"):
                 self._seed_change(entry, where)
             elif entry.detail is not None:
-                raise _Bad(where, f"a {entry.kind} entry with seed details")
+                raise _Bad(where, _("a {kind} entry with seed details").format(kind=entry.kind))
         for roll in entry.rolls:
             if roll.source != "digital":
                 if roll.index is not None or roll.epoch is not None:
-                    raise _Bad(where, "a physical roll with a digital roll number or seed")
+                    raise _Bad(where, _("a physical roll with a digital roll number or seed"))
                 continue
             if roll.index != a.next_index:
-                raise _Bad(where, f"digital roll number {roll.index} where {a.next_index} was due "
-                                  "(a roll removed, moved, reused or relabelled)")
+                raise _Bad(where, _("digital roll number {index} where {due} was due "
+                                    "(a roll removed, moved, reused or relabelled)").format(index=roll.index,
+                                                                                             due=a.next_index))
             if roll.epoch != a.epoch:
-                raise _Bad(where, f"a roll from seed {roll.epoch} while seed {a.epoch} was the one in use")
+                raise _Bad(where, _("a roll from seed {epoch} while seed {epoch2} was the one in use").format(
+                    epoch=roll.epoch, epoch2=a.epoch))
             a.next_index += 1
             self.rolls_in_epoch += 1
         a.chain = entry.chain
@@ -313,19 +324,22 @@ class Auditor:
         d = entry.detail
         if d is None:
             if entry.kind == "reveal":
-                raise _Bad(where, "a reveal without its seed details")
+                raise _Bad(where, _("a reveal without its seed details"))
             return
         if entry.kind == "reveal":
             if d.revealed_epoch != a.epoch:
-                raise _Bad(where, f"reveals seed {d.revealed_epoch} while seed {a.epoch} was the one in use")
+                raise _Bad(where, _("reveals seed {revealed_epoch} while seed {epoch} was the one in use").format(
+                    revealed_epoch=d.revealed_epoch, epoch=a.epoch))
             if d.revealed_rolls != self.rolls_in_epoch:
-                raise _Bad(where, f"says {d.revealed_rolls} digital roll(s) came from seed {a.epoch}; "
-                                  f"the journal holds {self.rolls_in_epoch}")
+                raise _Bad(where, _("says {said} digital roll(s) came from seed {epoch}; "
+                                    "the journal holds {held}").format(
+                    said=d.revealed_rolls, epoch=a.epoch, held=self.rolls_in_epoch))
             a.revealed[a.epoch] = entry.seq
         elif d.revealed_epoch is not None or d.revealed_rolls is not None:
-            raise _Bad(where, "a note that reveals a seed")
+            raise _Bad(where, _("a note that reveals a seed"))
         if d.next_epoch != a.epoch + 1:
-            raise _Bad(where, f"commits seed {d.next_epoch} after seed {a.epoch}")
+            raise _Bad(where, _("commits seed {next_epoch} after seed {epoch}").format(
+                next_epoch=d.next_epoch, epoch=a.epoch))
         a.epoch = d.next_epoch
         self.rolls_in_epoch = 0
 
@@ -341,16 +355,18 @@ class Auditor:
         in_play = set(a.active)
         for entry in a.entries:
             if entry.kind in ("action", "adjust") and entry.undone != (entry.seq not in in_play):
-                state = "marked undone" if entry.undone else "in play"
-                raise _Bad(f"journal row {entry.seq}", f"{state}, but its undo and redo entries say otherwise")
+                state = _("marked undone") if entry.undone else _("in play")
+                raise _Bad(_row(entry.seq), _("{state}, but its undo and redo entries say otherwise").format(
+                    state=state))
             if entry.kind not in ("action", "adjust") and entry.undone:
-                raise _Bad(f"journal row {entry.seq}", f"a {entry.kind} entry marked undone")
+                raise _Bad(_row(entry.seq), _("a {kind} entry marked undone").format(kind=entry.kind))
         if next_roll_index != a.next_index:
-            raise _Bad("next_roll_index", f"{next_roll_index}, but the journal's digital rolls end at "
-                                          f"{a.next_index - 1}")
+            raise _Bad("next_roll_index", _("{index}, but the journal's digital rolls end at {last}").format(
+                index=next_roll_index, last=a.next_index - 1))
         if [s.epoch for s in seeds] != list(range(a.epoch + 1)):
-            found = ", ".join(str(s.epoch) for s in seeds) or "none"
-            raise _Bad("seeds", f"epochs {found}; the journal commits to epochs 0 to {a.epoch}")
+            found = ", ".join(str(s.epoch) for s in seeds) or _("none")
+            raise _Bad("seeds", _("epochs {found}; the journal commits to epochs 0 to {epoch}").format(
+                found=found, epoch=a.epoch))
         commitments = {0: seeds[0].commitment}
         created = {0: 0}
         for e in a.entries:
@@ -360,18 +376,18 @@ class Auditor:
         for s in seeds:
             where = f"seeds epoch {s.epoch}"
             if s.commitment != commitments[s.epoch]:
-                raise _Bad(where, "its commitment is not the one the journal announced (replaced)")
+                raise _Bad(where, _("its commitment is not the one the journal announced (replaced)"))
             if s.created_seq != created[s.epoch] or s.revealed_seq != a.revealed.get(s.epoch):
-                raise _Bad(where, "its created or revealed row differs from the journal's")
+                raise _Bad(where, _("its created or revealed row differs from the journal's"))
             current = s.epoch == a.epoch
             seed = secret if current and file else s.seed
             if s.revealed_seq is not None or (current and file):
                 if seed is None:
-                    raise _Bad(where, "the seed is missing")
+                    raise _Bad(where, _("the seed is missing"))
                 if commitment(bytes.fromhex(seed)) != s.commitment:
-                    raise _Bad(where, "the seed does not match its commitment")
+                    raise _Bad(where, _("the seed does not match its commitment"))
             elif s.seed is not None:
-                raise _Bad(where, "a seed that was never revealed")
+                raise _Bad(where, _("a seed that was never revealed"))
         return a
 
 
@@ -404,9 +420,11 @@ def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connec
         if not readonly:
             conn.execute("PRAGMA synchronous=FULL")
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        raise GameFileError(f"{path}: not a referee game file ({_sql_problem(exc)})") from None
+        raise GameFileError(_("{path}: not a referee game file ({problem})").format(
+            path=path, problem=_sql_problem(exc))) from None
     except sqlite3.Error as exc:
-        raise GameFileError(f"{path}: cannot open game file ({_sql_problem(exc)})") from None
+        raise GameFileError(_("{path}: cannot open game file ({problem})").format(
+            path=path, problem=_sql_problem(exc))) from None
     return conn
 
 
@@ -439,13 +457,13 @@ def _text(value: object, where: str, name: str, optional: bool = False) -> str |
     if value is None:
         if optional:
             return None
-        raise _Bad(where, f"{name} is missing (NULL)")
+        raise _Bad(where, _("{name} is missing (NULL)").format(name=name))
     if isinstance(value, bytes):
         try:
             return value.decode("utf-8")
         except UnicodeDecodeError:
-            raise _Bad(where, f"{name} is not UTF-8 text") from None
-    raise _Bad(where, f"{name} is {type(value).__name__}, not text")
+            raise _Bad(where, _("{name} is not UTF-8 text").format(name=name)) from None
+    raise _Bad(where, _("{name} is {type}, not text").format(name=name, type=type(value).__name__))
 
 
 def _int(value: object, where: str, name: str, optional: bool = False) -> int | None:
@@ -454,7 +472,7 @@ def _int(value: object, where: str, name: str, optional: bool = False) -> int | 
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     found = "missing (NULL)" if value is None else ("text" if isinstance(value, bytes) else type(value).__name__)
-    raise _Bad(where, f"{name} is {found}, not a whole number")
+    raise _Bad(where, _("{name} is {found}, not a whole number").format(name=name, found=found))
 
 
 def _model_error(exc: ValidationError) -> str:
@@ -471,11 +489,11 @@ def _json_column(label: str, where: str, name: str, text: str) -> object:
     try:
         return loads_capped(text)
     except json.JSONDecodeError as exc:
-        raise _Bad(where, f"{name}: not valid JSON ({exc.msg})") from None
+        raise _Bad(where, _("{name}: not valid JSON ({msg})").format(name=name, msg=exc.msg)) from None
     except RecursionError:
-        raise _Bad(where, f"{name}: nested too deep") from None
+        raise _Bad(where, _("{name}: nested too deep").format(name=name)) from None
     except ValueError as exc:
-        raise _Bad(where, f"{name}: not valid JSON ({exc})") from None
+        raise _Bad(where, _("{name}: not valid JSON ({exc})").format(name=name, exc=exc)) from None
 
 
 _ROLLS = TypeAdapter(tuple[Roll, ...])
@@ -489,7 +507,7 @@ def _entry_from_row(label: str, row: Sequence[object]) -> Entry:
         _Bad: the row cannot be an entry.
     """
     seq = _int(row[0], "journal row ?", "seq")
-    where = f"journal row {seq}"
+    where = _row(seq)
     cols = _COLUMNS["journal"]
     texts: dict[str, str | None] = {}
     required = ("kind", "text", "rolls", "time", "chain")
@@ -497,7 +515,7 @@ def _entry_from_row(label: str, row: Sequence[object]) -> Entry:
         texts[cols[i]] = _text(row[i], where, cols[i], optional=cols[i] not in required)
     ints = {cols[i]: _int(row[i], where, cols[i], optional=cols[i] == "refers") for i in (11, 12, 13)}
     if ints["undone"] not in (0, 1) or ints["forced"] not in (0, 1):
-        raise _Bad(where, "undone and forced are 0 or 1")
+        raise _Bad(where, _("undone and forced are 0 or 1"))
     try:
         data: dict[str, object] = {
             "seq": seq, "kind": texts["kind"], "side": texts["side"], "text": texts["text"],
@@ -552,7 +570,8 @@ class GameFile:
             raise GameFileError(f"{path}: {exc}") from None
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             conn.close()
-            raise GameFileError(f"{path}: damaged or not a game file ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: damaged or not a game file ({problem})").format(
+                path=path, problem=_sql_problem(exc))) from None
         except BaseException:
             conn.close()
             raise
@@ -564,16 +583,16 @@ class GameFile:
             for t, n in conn.execute("SELECT type, name FROM sqlite_master WHERE name IN ('meta', 'seeds', 'journal')")
         }
         if kinds.get("meta") != "table":
-            raise _Bad("", "not a referee game file (no meta table)")
+            raise _Bad("", _("not a referee game file (no meta table)"))
         meta: dict[str, str] = {}
         for key, value in conn.execute("SELECT key, value FROM meta"):
             meta[str(_text(key, "meta", "key"))] = str(_text(value, f"meta {key!r}", "value"))
         fmt = meta.get("format")
         if fmt in OLD_FORMATS:
-            raise _Bad("", f"made by an older referee ({fmt}, without the journal chain), so it cannot be "
-                           "checked; read it with that version, or start a new game")
+            raise _Bad("", _("made by an older referee ({format}, without the journal chain), so it cannot be "
+                             "checked; read it with that version, or start a new game").format(format=fmt))
         if fmt != FORMAT:
-            raise _Bad("", f"not a referee game file (format {fmt!r})")
+            raise _Bad("", _("not a referee game file (format {format})").format(format=repr(fmt)))
         for table, cols in _COLUMNS.items():
             if table not in kinds:
                 raise _Bad("", f"the {table} table is missing")
@@ -592,7 +611,7 @@ class GameFile:
         try:
             self.game: AnyEngine = find_game(meta["slug"])
         except RefereeError:
-            raise _Bad("meta slug", f"unknown game {meta['slug'][:64]!r}") from None
+            raise _Bad("meta slug", _("unknown game {name}").format(name=repr(meta["slug"][:64]))) from None
         if not re.fullmatch(r"[0-9]{1,13}", meta["next_roll_index"]):
             raise _Bad("meta next_roll_index", "not a whole number up to 10^12")
         self.next_roll_index = int(meta["next_roll_index"])
@@ -665,7 +684,8 @@ class GameFile:
         except sqlite3.Error as exc:
             conn.close()
             _remove(path)
-            raise GameFileError(f"{path}: cannot create game file ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: cannot create game file ({problem})").format(
+                path=path, problem=_sql_problem(exc))) from None
         return cls(path, conn)
 
     @classmethod
@@ -680,10 +700,12 @@ class GameFile:
         except InputFileError as exc:
             raise GameFileError(str(exc)) from None
         if not there:
-            raise GameFileError(f"{path}: no game file here (start one with: referee new GAME --file {path})")
+            raise GameFileError(_("{path}: no game file here (start one with: referee new GAME --file {path})").format(
+                path=path))
         readonly = not _writable(path)
         if readonly and _is_wal(path):
-            raise GameFileError(f"{path} is read-only (and in SQLite's WAL mode, which needs writing to read)")
+            raise GameFileError(_("{path} is read-only (and in SQLite's WAL mode, which needs writing to read)").format(
+                path=path))
         return cls(path, _connect(path, readonly), readonly)
 
     def close(self) -> None:
@@ -700,7 +722,7 @@ class GameFile:
     def _transaction(self) -> Iterator[Audit]:
         """Locks the file, checks the whole journal (chain and replay), then yields for the writes."""
         if self.readonly:
-            raise GameFileError(f"{self.path} is read-only")
+            raise GameFileError(_("{path} is read-only").format(path=self.path))
         try:
             # rollback-journal mode: nothing is left beside the file once a write is over (a file
             # switched to WAL by another program is switched back before our first write)
@@ -708,12 +730,14 @@ class GameFile:
             if mode is None or bytes(mode[0]).lower() != b"delete":
                 mode = self.conn.execute("PRAGMA journal_mode=DELETE").fetchone()
                 if mode is None or bytes(mode[0]).lower() != b"delete":
-                    raise GameFileError(f"{self.path}: cannot leave SQLite's WAL mode (is another program using it?)")
+                    raise GameFileError(_("{path}: cannot leave SQLite's WAL mode (is another program "
+                                          "using it?)").format(path=self.path))
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise self._write_error(exc) from None
         except (sqlite3.Error, UnicodeDecodeError) as exc:
-            raise GameFileError(f"{self.path}: cannot lock game file ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: cannot lock game file ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
         try:
             audit = self._audit()
             self.state()
@@ -723,7 +747,8 @@ class GameFile:
             raise self._write_error(exc) from None
         except UnicodeDecodeError as exc:  # SQLite's messages may quote damaged bytes
             self._rollback()
-            raise GameFileError(f"{self.path}: damaged ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: damaged ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
         except BaseException:
             self._rollback()
             raise
@@ -740,8 +765,9 @@ class GameFile:
     def _write_error(self, exc: Exception) -> GameFileError:
         text = str(exc).lower()
         if "readonly" in text or "read-only" in text:
-            return GameFileError(f"{self.path} is read-only")
-        return GameFileError(f"{self.path}: cannot write game file ({_sql_problem(exc)})")
+            return GameFileError(_("{path} is read-only").format(path=self.path))
+        return GameFileError(_("{path}: cannot write game file ({problem})").format(
+            path=self.path, problem=_sql_problem(exc)))
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -753,7 +779,8 @@ class GameFile:
             last, undone = self.conn.execute(query).fetchone()
             return version, int(last), int(undone)
         except (sqlite3.Error, TypeError, ValueError) as exc:
-            raise GameFileError(f"{self.path}: cannot read the journal ({_sql_problem(exc)})") from None
+            raise GameFileError(_("{path}: cannot read the journal ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
 
     def _audit(self) -> Audit:
         """Returns the checked journal (cached until the file changes).
@@ -848,15 +875,17 @@ class GameFile:
                 state = game.apply(state, action, ReplayDice(entry.rolls)).state
                 replayed = game.state_hash(state)
             except RefereeError as exc:
-                problem = f"journal row {entry.seq}: {entry.text!r} no longer replays ({exc})"
-                raise GameFileError(f"{self.path}: {problem}") from None
+                problem = _("{text} no longer replays ({problem})").format(text=repr(entry.text), problem=exc)
+                raise GameFileError(f"{self.path}: {_row(entry.seq)}: {problem}") from None
             except Exception as exc:  # the file is data: whatever it makes the engine do is its fault
-                problem = f"journal row {entry.seq}: {entry.text!r} does not replay ({type(exc).__name__})"
-                raise GameFileError(f"{self.path}: {problem}") from None
+                problem = _("{text} does not replay ({problem})").format(text=repr(entry.text),
+                                                                           problem=type(exc).__name__)
+                raise GameFileError(f"{self.path}: {_row(entry.seq)}: {problem}") from None
             if replayed != entry.state_hash:
                 raise GameFileError(
-                    f"{self.path}: journal row {entry.seq}: {entry.text!r} replays to a different state "
-                    "(the file or the engine changed)"
+                    f"{self.path}: {_row(entry.seq)}: "
+                    + _("{text} replays to a different state (the file or the engine changed)").format(
+                        text=repr(entry.text))
                 )
         return state
 
@@ -915,7 +944,7 @@ class GameFile:
             state = self.state()
             if adjust_reason is not None:
                 if not adjust_reason.strip():
-                    raise UndoError("an override needs a reason: --reason \"...\"")
+                    raise UndoError(_("an override needs a reason: --reason \"...\""))
                 action = game.parse_adjust(state, text)
             else:
                 action = game.parse(state, text)
@@ -959,26 +988,33 @@ class GameFile:
         """
         with self._transaction() as audit:
             if not audit.active:
-                raise UndoError("nothing to undo")
+                raise UndoError(_("nothing to undo"))
             target = audit.entries[audit.active[-1] - 1]
-            reasons: list[str] = []
+            # (template, its words): kept in English in the journal, said in the reader's language
+            reasons: list[tuple[str, str]] = []
             if target.rolls:
                 rolled = "; ".join(f"{r.purpose} {'+'.join(map(str, r.faces))}" for r in target.rolls)
-                reasons.append(f"it rolled dice ({rolled})")
+                reasons.append((N_("it rolled dice ({detail})"), rolled))
             if audit.revealed and target.seq < max(audit.revealed.values()):
-                reasons.append("the dice seed was revealed after it")
+                reasons.append((N_("the dice seed was revealed after it"), ""))
             assert target.record is not None  # checked by the audit
-            opened = [e.message for e in target.record.events if e.code == REVEALED]
+            opened = [e for e in target.record.events if e.code == REVEALED]
             if opened:
-                reasons.append(f"it revealed a secret ({'; '.join(opened)})")
+                with language("en"):
+                    english = "; ".join(e.text() for e in opened)
+                reasons.append((N_("it revealed a secret ({detail})"), english))
             if reasons and not force:
+                if opened:
+                    reasons[-1] = (reasons[-1][0], "; ".join(e.text() for e in opened))
+                said = _(" and ").join(_(t).format(detail=d) for t, d in reasons)
                 raise UndoError(
-                    f"undoing {target.text!r} is refused: {' and '.join(reasons)}; "
-                    "add --force to take it back anyway (the forced undo is logged)"
+                    _("undoing {action} is refused: {reasons}; "
+                      "add --force to take it back anyway (the forced undo is logged)").format(
+                          action=repr(target.text), reasons=said)
                 )
             forced = bool(reasons)
             self._append(audit, "undo", f"undo {target.text}", side=target.side, refers=target.seq, forced=forced,
-                         reason="; ".join(reasons) or None)
+                         reason="; ".join(t.format(detail=d) for t, d in reasons) or None)
             self.conn.execute("UPDATE journal SET undone = 1 WHERE seq = ?", (target.seq,))
         self._cache = None
         return UndoResult(kind="undo", target=target, forced=forced)
@@ -992,7 +1028,7 @@ class GameFile:
         """
         with self._transaction() as audit:
             if not audit.redoable:
-                raise UndoError("nothing to redo (a new action was played after the undo, or nothing was undone)")
+                raise UndoError(_("nothing to redo (a new action was played after the undo, or nothing was undone)"))
             target = audit.entries[audit.redoable[-1] - 1]
             self._replay(audit.entries, also=target.seq)  # the redone entry must replay to its recorded hash
             self._append(audit, "redo", f"redo {target.text}", side=target.side, refers=target.seq)
@@ -1043,13 +1079,19 @@ class GameFile:
             NotationError: the owner or label is not one word, or the secret is not plain data.
             GameFileError: as :meth:`do`.
         """
+        checker = getattr(self.game, "secret_problem", None)  # a game may check a secret's content
+        if checker is not None:
+            problem = checker(self.state(), owner, label, secret)
+            if problem is not None:
+                raise IllegalActionError(Verdict(action=f"seal {owner} {label}", violations=(problem,)))
         try:
             made = Seal.make(owner, label, secret, salt)  # type: ignore[arg-type]  # checked by canonical()
         except (TypeError, ValueError) as exc:
-            raise NotationError(f"the secret cannot be sealed: {str(exc)[:160]}") from None
+            raise NotationError(_("the secret cannot be sealed: {problem}").format(problem=str(exc)[:160])) from None
         text = seal_text(made.public)
         if parse_seal(text) != made.public:
-            raise NotationError(f"owner and label are one word each: {owner!r} {label!r}")
+            raise NotationError(_("owner and label are one word each: {owner} {label}").format(
+                owner=repr(owner), label=repr(label)))
         return self.do(text, private=made)
 
     def reveal_secret(self, owner: str, label: str, claimed: object = None) -> ActionRecord:
@@ -1070,13 +1112,15 @@ class GameFile:
         public = matching[-1]
         stored = {s.public.digest: s for s in self.secrets(owner)}.get(public.digest)
         if stored is None:
-            raise GameFileError(f"{self.path}: the salt of {owner}'s {label} is not in this file "
-                                "(imported without its owner's secrets)")
+            raise GameFileError(_("{path}: the salt of {owner}'s {label} is not in this file "
+                                  "(imported without its owner's secrets)").format(path=self.path, owner=owner,
+                                                                                 label=label))
         secret = stored.secret if claimed is None else claimed
         try:
             text = reveal_text(owner, label, stored.salt, secret)  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
-            raise NotationError(f"the claimed secret is not plain data: {str(exc)[:160]}") from None
+            raise NotationError(_("the claimed secret is not plain data: {problem}").format(
+                problem=str(exc)[:160])) from None
         try:
             return self.do(text)
         except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
@@ -1237,7 +1281,8 @@ class GameFile:
         self._cache = None
         self._audit()
         if self.game.state_hash(self.state()) != export.state_hash:
-            raise GameFileError(f"{label}: the journal replays to a different state than exported")
+            raise GameFileError(_("{label}: the journal replays to a different state than exported").format(
+                label=label))
 
     # ---- dice verification ------------------------------------------------------------------
 
@@ -1315,15 +1360,16 @@ def _check_target(path: Path, force: bool) -> None:
     try:
         there = require_regular(path, what="game file", missing_ok=True)
     except InputFileError as exc:
-        hint = "; --force replaces only a file" if force else ""
+        hint = "; " + _("--force replaces only a file") if force else ""
         raise GameFileError(f"{exc}{hint}") from None
     if there and not force:
-        raise GameFileError(f"{path}: a file is already there; pick another --file or add --force")
+        raise GameFileError(_("{path}: a file is already there; pick another --file or add --force").format(path=path))
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise GameFileError(f"{path}: the folder {folder} does not exist")
+        raise GameFileError(_("{path}: the folder {folder} does not exist").format(path=path, folder=folder))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise GameFileError(f"{folder} is read-only: cannot create {path.name} there")
+        raise GameFileError(_("{folder} is read-only: cannot create {name} there").format(
+            folder=folder, name=path.name))
 
 
 def _temp_beside(path: Path) -> Path:
@@ -1342,7 +1388,8 @@ def _install(tmp: Path, path: Path) -> None:
     try:
         os.replace(tmp, path)
     except OSError as exc:
-        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+        raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
 
 
 def install_copy(src: Path, path: Path) -> None:
@@ -1366,7 +1413,8 @@ def write_beside(path: Path, data: bytes) -> None:
         try:
             path.write_bytes(data)
         except OSError as exc:
-            raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+            raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
         return
     _check_target(path, force=True)
     tmp = _temp_beside(path)
@@ -1378,7 +1426,8 @@ def write_beside(path: Path, data: bytes) -> None:
         _install(tmp, path)
     except OSError as exc:
         _remove(tmp)
-        raise GameFileError(f"{path}: cannot write ({(exc.strerror or type(exc).__name__).lower()})") from None
+        raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
     except BaseException:
         _remove(tmp)
         raise

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from referee.errors import RefereeError
 from referee.files import check_target
 from referee.game import BoardView, CellView
+from referee.i18n import N_, _
 
 if TYPE_CHECKING:
     import numpy as np
@@ -299,13 +300,13 @@ def _edges(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, margin: i
     cy = frame.top + frame.height // 2
     for text, y in ((top, band - band // 4), (bottom, frame.top + frame.height + margin + band - band // 4)):
         if text:
-            ascii_text = text.encode("ascii", "replace").decode()
+            ascii_text = _ascii(text)
             (tw, _), _ = cv2.getTextSize(ascii_text, _FONT, fs, 1)
             cv2.putText(img, ascii_text, (cx - tw // 2, y), _FONT, fs, _INK, 1, cv2.LINE_AA)
     for text, x, turn in ((left, 0, 1), (right, frame.left + frame.width + margin, 3)):
         if not text:
             continue
-        ascii_text = text.encode("ascii", "replace").decode()
+        ascii_text = _ascii(text)
         (tw, _), _ = cv2.getTextSize(ascii_text, _FONT, fs, 1)
         strip = np.full((band, min(tw + 4, frame.height), 3), 245, np.uint8)
         cv2.putText(strip, ascii_text, (2, band - band // 4), _FONT, fs, _INK, 1, cv2.LINE_AA)
@@ -314,30 +315,30 @@ def _edges(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, margin: i
         img[y0 : y0 + turned.shape[0], x : x + turned.shape[1]] = turned
 
 
+def _ascii(text: str) -> str:
+    """Returns text the drawing font can show: accents dropped (``forêt`` → ``foret``), other
+    characters outside ASCII as ``?``."""
+    import unicodedata
+
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return folded.encode("ascii", "replace").decode()
+
+
 def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], str]]:
     """Returns the key's entries: (kind, text, colour, pattern); kind is fill, frame, line or counter."""
     rows: list[tuple[str, str, tuple[int, int, int], str]] = []
-    rows += [("fill", style.label or name, style.colour, style.pattern) for name, style in view.terrain.items()]
-    rows += [("frame", m.label, m.colour, "") for m in view.marks.values()]
-    rows += [("counter", f"{view.side_marks.get(side, '')} {side}".strip(), rgb, "")
+    rows += [("fill", _(style.label or name), style.colour, style.pattern) for name, style in view.terrain.items()]
+    rows += [("frame", _(m.label), m.colour, "") for m in view.marks.values()]
+    rows += [("counter", f"{view.side_marks.get(side, '')} {_(side)}".strip(), rgb, "")
              for side, rgb in view.side_colours.items()]
     seen: set[str] = set()
     for link in view.links:
         if link.label not in seen:
             seen.add(link.label)
-            rows.append(("line", link.label, link.colour, ""))
+            rows.append(("line", _(link.label), link.colour, ""))
     for short, name, side in view.legend:  # which counter is which: its label, then its name
         rows.append(("counter", f"{short} {name}", view.side_colours.get(side, (90, 90, 90)), ""))
     return rows
-
-
-def _ascii(text: str) -> str:
-    """Returns text the picture's font can draw: accents dropped ("Athéna" → "Athena"), other
-    characters beyond ASCII as "?"."""
-    import unicodedata
-
-    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return bare.encode("ascii", "replace").decode()
 
 
 def _key_layout(rows: list[tuple[str, str, tuple[int, int, int], str]], width: int,
@@ -347,7 +348,7 @@ def _key_layout(rows: list[tuple[str, str, tuple[int, int, int], str]], width: i
     fs = 0.42 * cell_px / 64
     x, line, out = 0, 0, []
     swatch = int(cell_px * 0.4)
-    for _, text, _, _ in rows:
+    for _kind, text, _colour, _pattern in rows:
         (tw, _), _ = cv2.getTextSize(_ascii(text), _FONT, fs, 1)
         need = swatch + 6 + tw + int(cell_px * 0.4)
         if x and x + need > width:
@@ -401,11 +402,9 @@ def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
     """
     suffix = path.suffix.lower()
     if suffix not in IMAGE_FORMATS:
-        from referee.i18n import _
-
         raise RefereeError(_("{path}: cannot tell the picture format from {suffix}; name it .png, .jpg or .jpeg")
                            .format(path=path, suffix=repr(suffix or "no extension")))
-    save_png(draw_board(view, cell_px), path, "picture", suffix)
+    save_png(draw_board(view, cell_px), path, N_("picture"), suffix)
     return path
 
 
@@ -433,13 +432,15 @@ def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = 
     except cv2.error:
         ok = False
     if not ok:
-        raise RefereeError(f"{path}: the {what} cannot be encoded as {IMAGE_FORMATS.get(suffix, suffix)}")
+        raise RefereeError(_("{path}: the {what} cannot be encoded as {format}").format(
+            path=path, what=_(what), format=IMAGE_FORMATS.get(suffix, suffix)))
     check_target(path, what)
     try:
         path.write_bytes(data.tobytes())
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
-        raise RefereeError(f"{path}: cannot write the {what} ({reason})") from None
+        raise RefereeError(_("{path}: cannot write the {what} ({reason})").format(
+            path=path, what=_(what), reason=reason)) from None
 
 
 @contextlib.contextmanager

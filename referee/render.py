@@ -16,7 +16,9 @@ from rich.text import Text
 
 from referee.dice_verify import DiceReport
 from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
+from referee.i18n import N_, _, ngettext
 from referee.journal import Entry, Reveal, UndoResult
+from referee.notation import Grammar
 from referee.rulings import Rules, Ruling, Verdict
 from referee.tables import TableView
 
@@ -163,19 +165,22 @@ def _hex_lines(view: BoardView) -> list[Text]:
 
 def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     """Returns the key under the board: terrain marks, cell marks, side marks, links."""
-    terrain = "   ".join(f"{style.mark} {style.label or name}" for name, style in view.terrain.items())
-    kinds = "".join(f"   {m.symbol} {m.label}" for m in view.marks.values()) if marks else ""
-    out = [Text(f"   terrain: {terrain}{kinds}", style="dim")]
+    # labels and side names come from the game; a game marks them with N_ so they follow the language
+    terrain = "   ".join(f"{style.mark} {_(style.label or name)}" for name, style in view.terrain.items())
+    kinds = "".join(f"   {m.symbol} {_(m.label)}" for m in view.marks.values()) if marks else ""
+    out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain + kinds), style="dim")]
     if len(out[0]) > 79:  # the marks on a line of their own rather than wrapped mid-entry
-        out = [Text(f"   terrain: {terrain}", style="dim"), Text(f"   marks:{kinds}", style="dim")]
+        out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain), style="dim"),
+               Text("   " + _("marks:") + kinds, style="dim")]
     if view.side_marks:
-        sides = "   ".join(f"{mark} {side}" for side, mark in view.side_marks.items())
-        out.append(Text(f"   sides: {sides}   {HIDDEN} face down", style="dim"))
+        sides = "   ".join(f"{mark} {_(side)}" for side, mark in view.side_marks.items())
+        out.append(Text("   " + _("sides: {sides}   {hidden} face down").format(sides=sides, hidden=HIDDEN),
+                        style="dim"))
     links: dict[str, list[str]] = {}
     for link in view.links:
         links.setdefault(link.label, []).append(f"{link.a}–{link.b}")
     for label, pairs in links.items():
-        out.append(Text(f"   {label}: {', '.join(pairs)}", style="dim"))
+        out.append(Text(f"   {_(label)}: {', '.join(pairs)}", style="dim"))
     return out
 
 
@@ -195,14 +200,14 @@ def map_table(view: MapView) -> RenderableType:
 def _legend(view: BoardView) -> RenderableType:
     table = Table.grid(padding=(0, 2))
     sides = list(view.side_colours)
-    for _ in sides:
+    for _side in sides:
         table.add_column()
     columns: list[list[Text]] = []
     for side in sides:
         entries = [item for item in view.legend if item[2] == side]
         colour = hex_colour(view.side_colours[side])
         mark = view.side_marks.get(side, "")
-        col = [Text(mark + side.capitalize(), style=f"bold {colour}")]
+        col = [Text(mark + _(side).capitalize(), style=f"bold {colour}")]
         col += [Text.assemble((mark + short, f"bold white on {colour}"), f" {name}") for short, name, _ in entries]
         columns.append(col)
     depth = max((len(c) for c in columns), default=0)
@@ -230,9 +235,9 @@ def verdict(
     marker line, or with ``explain`` the complete list; ``decisive``: see :func:`disclosure`)."""
     parts: list[RenderableType] = []
     if v.legal:
-        parts.append(Text.assemble(("✓ legal: ", "bold green"), v.action))
+        parts.append(Text.assemble(("✓ " + _("legal:") + " ", "bold green"), v.action))
     else:
-        parts.append(Text.assemble(("✗ illegal: ", "bold red"), v.action))
+        parts.append(Text.assemble(("✗ " + _("illegal:") + " ", "bold red"), v.action))
     for r in v.violations:
         parts.append(ruling_line(r, "  ✗", "red"))
     for r in v.notes:
@@ -247,7 +252,6 @@ def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool
     """Returns what a ruling relied on: every item with ``explain``, else one marker line naming
     the stand-ins from the ``decisive`` files and counting the rest (see :mod:`referee.disclosures`)."""
     from referee.disclosures import marker
-    from referee.i18n import _
 
     if explain:
         return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
@@ -280,34 +284,36 @@ def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = Fals
                                                  (f"  ({rec.side})" if rec.side else "", "dim"))]
     for roll in rec.rolls:
         faces = "+".join(str(f) for f in roll.faces)
-        parts.append(Text(f"  🎲 {roll.purpose}: {faces} ({roll.source})", style="magenta"))
+        parts.append(Text(f"  🎲 {_(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
     parts += disclosure(rec.provisional, decisive, explain)
     return Group(*parts)
 
 
-def log(entries: Sequence[Entry]) -> RenderableType:
-    """Returns the journal as a table (undone entries struck through)."""
+def log(entries: Sequence[Entry], grammar: Grammar | None = None) -> RenderableType:
+    """Returns the journal as a table (undone entries struck through); with the game's grammar,
+    each action is written in the active language (the journal keeps the canonical notation)."""
     table = Table(show_edge=False, header_style="bold")
     table.add_column("#", justify="right")
-    table.add_column("side")
-    table.add_column("entry")
-    table.add_column("details")
+    table.add_column(_("side"))
+    table.add_column(_("entry"))
+    table.add_column(_("details"))
     for e in entries:
         style = "strike dim" if e.undone else ("yellow" if e.kind == "adjust" else "")
-        text = e.text if e.kind != "adjust" else f"adjust {e.text}"
+        said = grammar.say(e.text) if grammar is not None else e.text
+        text = said if e.kind != "adjust" else _("adjust {override}").format(override=said)
         details: list[str] = []
         if e.reason:
-            details.append(f"reason: {e.reason}")
+            details.append(_("reason: {reason}").format(reason=e.reason))
         if e.forced:
-            details.append("forced")
+            details.append(_("forced"))
         for r in e.rolls:
-            details.append(f"🎲 {r.purpose} {'+'.join(map(str, r.faces))} {r.source}")
+            details.append(f"🎲 {_(r.purpose)} {'+'.join(map(str, r.faces))} {_(r.source)}")
         if e.record:
             details += [ev.text() for ev in e.record.events if ev.code not in ("route",)]
         if e.undone:
-            details.append("(undone)")
+            details.append(_("(undone)"))
         table.add_row(str(e.seq), Text(e.side or ""), Text(text, style=style), Text("\n".join(details)))
     return table
 
@@ -316,9 +322,10 @@ def tables(views: Sequence[TableView], slug: str) -> RenderableType:
     """Returns every table file with its values and their provenance."""
     parts: list[RenderableType] = []
     for v in views:
-        title = f"{slug}/{v.name}" + ("  (overridden by your --tables copy)" if v.overridden else "")
-        table = Table(title=Text(title), caption=Text(f"Source: {v.source}"), title_justify="left",
-                      caption_justify="left", show_edge=False, header_style="bold")
+        title = f"{slug}/{v.name}" + ("  " + _("(overridden by your --tables copy)") if v.overridden else "")
+        caption = Text(_("Source: {source}").format(source=v.source))
+        table = Table(title=Text(title), caption=caption, title_justify="left", caption_justify="left",
+                      show_edge=False, header_style="bold")
         for col in v.columns:
             table.add_column(Text(col))
         for row in v.rows:
@@ -328,6 +335,10 @@ def tables(views: Sequence[TableView], slug: str) -> RenderableType:
         parts.append(table)
         parts.append(Text(""))
     return Group(*parts)
+
+
+ROLL_SOURCES = (N_("digital"), N_("physical"))
+"""Where a roll came from, as the log and records say it."""
 
 
 def _prov_style(value: str) -> str:
@@ -342,18 +353,20 @@ def explains(report: Explains) -> RenderableType:
 
 def undo(result: UndoResult) -> RenderableType:
     """Returns what an undo or redo did."""
-    forced = " (forced, logged)" if result.forced else ""
-    return Text.assemble((f"↶ {result.kind}: " if result.kind == "undo" else "↷ redo: ", "bold"),
+    forced = " " + _("(forced, logged)") if result.forced else ""
+    return Text.assemble(("↶ " + _("undo:") + " " if result.kind == "undo" else "↷ " + _("redo:") + " ", "bold"),
                          result.target.text, (forced, "yellow"))
 
 
 def reveal(r: Reveal) -> RenderableType:
     """Returns a revealed seed and the new commitment."""
     return Group(
-        Text(f"seed {r.epoch}: {r.seed}", style="bold"),
-        Text(f"commitment (SHA-256 of the seed): {r.commitment}"),
-        Text(f"{r.rolls} digital roll(s) were derived from it; check them with: referee dice verify FILE"),
-        Text(f"new commitment for later rolls: {r.next_commitment}", style="dim"),
+        Text(_("seed {epoch}: {seed}").format(epoch=r.epoch, seed=r.seed), style="bold"),
+        Text(_("commitment (SHA-256 of the seed): {commitment}").format(commitment=r.commitment)),
+        Text(ngettext("{n} digital roll was derived from it; check it with: referee dice verify FILE",
+                      "{n} digital rolls were derived from it; check them with: referee dice verify FILE",
+                      r.rolls).format(n=r.rolls)),
+        Text(_("new commitment for later rolls: {commitment}").format(commitment=r.next_commitment), style="dim"),
     )
 
 
@@ -364,11 +377,17 @@ def dice_report(report: DiceReport) -> RenderableType:
     hidden = sum(1 for c in report.checks if c.status == "unrevealed")
     parts: list[RenderableType] = []
     for epoch in report.bad_commitments:
-        parts.append(Text(f"✗ seed {epoch} does not match its commitment", style="bold red"))
+        parts.append(Text("✗ " + _("seed {epoch} does not match its commitment").format(epoch=epoch),
+                          style="bold red"))
     for c in bad:
-        parts.append(Text(f"✗ entry {c.seq} roll {c.index} {c.purpose!r}: recorded {c.recorded}, "
-                          f"derived {c.derived}", style="red"))
+        parts.append(Text("✗ " + _("entry {seq} roll {index} {purpose}: recorded {recorded}, derived {derived}").format(
+            seq=c.seq, index=c.index, purpose=repr(c.purpose), recorded=c.recorded, derived=c.derived), style="red"))
     verdict_style = "bold green" if report.ok else "bold red"
-    parts.append(Text(f"{'✓' if report.ok else '✗'} {ok} digital roll(s) verified, {len(bad)} mismatch(es), "
-                      f"{hidden} awaiting a seed reveal, {report.physical} physical", style=verdict_style))
+    counts = ", ".join((
+        ngettext("{n} digital roll verified", "{n} digital rolls verified", ok).format(n=ok),
+        ngettext("{n} mismatch", "{n} mismatches", len(bad)).format(n=len(bad)),
+        ngettext("{n} awaiting a seed reveal", "{n} awaiting a seed reveal", hidden).format(n=hidden),
+        ngettext("{n} physical", "{n} physical", report.physical).format(n=report.physical),
+    ))
+    parts.append(Text(f"{'✓' if report.ok else '✗'} {counts}", style=verdict_style))
     return Group(*parts)

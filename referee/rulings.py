@@ -48,8 +48,12 @@ class RuleRef(BaseModel):
     title: str
 
     def label(self) -> str:
-        """Returns the section and its title for the active language ("V Mouvement")."""
-        return f"{self.section} {printed_title(self.game, self.section, self.title)}"
+        """Returns the section and its title for the active language ("V Mouvement"); a section
+        keyed by its printed heading is shown once in that language ("Il calendario", not twice)."""
+        title = printed_title(self.game, self.section, self.title)
+        if title.casefold() == self.section.casefold():
+            return self.section
+        return f"{self.section} {title}"
 
     def __str__(self) -> str:
         return self.label()
@@ -244,7 +248,9 @@ class RulesIndex(BaseModel):
         known = {item.id: item.choice for item in self.interpretations}
         missing = [i for i in idents if i not in known]
         if missing:
-            raise TableError(label, "interpretations", f"missing interpretation {missing[0]!r}")
+            from referee.i18n import _
+
+            raise TableError(label, "interpretations", _("missing interpretation {name}").format(name=repr(missing[0])))
         return {i: known[i] for i in idents}
 
 
@@ -266,7 +272,9 @@ class Rules:
 
         found = self.index.sections.get(section)
         if found is None:
-            raise TableError(f"{self.game}/rules.yaml", "sections", f"no section {section!r}")
+            from referee.i18n import _
+
+            raise TableError(f"{self.game}/rules.yaml", "sections", _("no section {name}").format(name=repr(section)))
         self._cited.add(section)
         return RuleRef(game=self.game, section=section, title=found.title)
 

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from referee.dice import fingerprint as _fingerprint
 from referee.errors import NotationError
+from referee.i18n import _
 from referee.rulings import RuleRef, Ruling
 
 __all__ = [
@@ -59,7 +60,8 @@ def canonical(secret: JsonValue) -> bytes:
     blob = json.dumps(secret, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     data = blob.encode("utf-8")
     if len(data) > MAX_SECRET_BYTES:
-        raise ValueError(f"a secret is at most {MAX_SECRET_BYTES} bytes, this one is {len(data)}")
+        raise ValueError(_("a secret is at most {limit} bytes, this one is {n}").format(limit=MAX_SECRET_BYTES,
+                                                                                     n=len(data)))
     return data
 
 
@@ -167,7 +169,7 @@ def parse_seal(text: str) -> Commitment | None:
         return None
     match = _SEAL_RE.fullmatch(words)
     if match is None:
-        raise NotationError("a seal is: seal OWNER LABEL SHA256 (one word each; enter it with referee seal)")
+        raise NotationError(_("a seal is: seal OWNER LABEL SHA256 (one word each; enter it with referee seal)"))
     return Commitment(owner=match[1], label=match[2], digest=match[3])
 
 
@@ -182,12 +184,12 @@ def parse_reveal(text: str) -> Opening | None:
         return None
     match = _REVEAL_RE.fullmatch(words)
     if match is None:
-        raise NotationError("a reveal is: reveal OWNER LABEL SALT SECRET (enter it with referee reveal)")
+        raise NotationError(_("a reveal is: reveal OWNER LABEL SALT SECRET (enter it with referee reveal)"))
     try:
         secret: JsonValue = json.loads(match[4])
         canonical(secret)
     except (ValueError, RecursionError):
-        raise NotationError("the revealed secret is not plain JSON data of at most 4 KiB") from None
+        raise NotationError(_("the revealed secret is not plain JSON data of at most 4 KiB")) from None
     return Opening(owner=match[1], label=match[2], salt=bytes.fromhex(match[3]), secret=secret)
 
 
@@ -197,23 +199,27 @@ def check_reveal(public: Commitment | None, opening: Opening, cites: tuple[RuleR
     The one check every game's judge calls for a reveal (a missing seal is a violation too).
     """
     if public is None:
-        return Ruling.violation(MISMATCH, f"{opening.owner} has no sealed {opening.label} to reveal", cites)
+        return Ruling.violation(MISMATCH, "{owner} has no sealed {label} to reveal", cites,
+                                owner=opening.owner, label=opening.label)
     if public.owner != opening.owner or public.label != opening.label:
-        return Ruling.violation(MISMATCH, f"the reveal names {opening.owner} {opening.label}, "
-                                          f"the seal {public.owner} {public.label}", cites)
+        return Ruling.violation(MISMATCH, "the reveal names {owner} {label}, the seal {sealed_owner} {sealed_label}",
+                                cites, owner=opening.owner, label=opening.label, sealed_owner=public.owner,
+                                sealed_label=public.label)
     if not opens(public, opening.salt, opening.secret):
         return Ruling.violation(
-            MISMATCH, f"the revealed {opening.label} does not match {opening.owner}'s sealed commitment "
-                      f"{public.fingerprint()}", cites)
+            MISMATCH, "the revealed {label} does not match {owner}'s sealed commitment {fingerprint}", cites,
+            label=opening.label, owner=opening.owner, fingerprint=public.fingerprint())
     return None
 
 
 def revealed_event(opening: Opening, cites: tuple[RuleRef, ...] = ()) -> Ruling:
     """Returns the event of an accepted reveal (its code makes undo across it need ``--force``)."""
     value = canonical(opening.secret).decode("utf-8")
-    return Ruling.event(REVEALED, f"{opening.owner} reveals {opening.label}: {value}", cites)
+    return Ruling.event(REVEALED, "{owner} reveals {label}: {value}", cites, owner=opening.owner,
+                        label=opening.label, value=value)
 
 
 def sealed_event(public: Commitment, cites: tuple[RuleRef, ...] = ()) -> Ruling:
     """Returns the event of an accepted seal: the public commitment's fingerprint, never the secret."""
-    return Ruling.event(SEALED, f"{public.owner} seals {public.label} ({public.fingerprint()})", cites)
+    return Ruling.event(SEALED, "{owner} seals {label} ({fingerprint})", cites, owner=public.owner,
+                        label=public.label, fingerprint=public.fingerprint())

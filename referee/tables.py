@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from referee import files
 from referee.errors import InputFileError, TableError
+from referee.i18n import _, ngettext
 
 ENV_TABLES = "REFEREE_TABLES"
 TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -71,7 +72,7 @@ def data_root(kind: str) -> Path:
     checkout = _package_dir().parent / kind
     if checkout.is_dir():
         return checkout
-    raise TableError(str(installed), "", f"the referee's {kind} folder is missing (broken install)")
+    raise TableError(str(installed), "", _("the referee's {kind} folder is missing (broken install)").format(kind=kind))
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ class TableSet:
         try:
             return self.files[name].text
         except KeyError:
-            raise TableError(f"{self.slug}/{name}", "", "table file is missing") from None
+            raise TableError(f"{self.slug}/{name}", "", _("table file is missing")) from None
 
     def label(self, name: str) -> str:
         """Returns the path shown in errors for a file."""
@@ -155,7 +156,7 @@ def packaged_table_set(slug: str) -> TableSet:
     """
     folder = data_root("tables") / slug
     if not folder.is_dir():
-        raise TableError(str(folder), "", "no table folder for this game")
+        raise TableError(str(folder), "", _("no table folder for this game"))
     return TableSet(slug, _read_dir(slug, folder, overridden=False))
 
 
@@ -185,19 +186,21 @@ def load_table_set(slug: str, override: Path | None = None) -> TableSet:
     if folder is None:
         return base
     if not folder.is_dir():
-        raise TableError(str(folder), "", "override folder does not exist")
+        raise TableError(str(folder), "", _("override folder does not exist"))
     game_dir = folder / slug
     if not game_dir.is_dir():
         if explicit:
             raise TableError(
-                str(folder), "", f"no {slug}/ folder inside (write one with: referee tables export {slug} {folder})"
+                str(folder), "", _("no {slug}/ folder inside (write one with: referee tables export {slug} "
+                                   "{folder})").format(slug=slug, folder=folder)
             )
         return base
     replaced = _read_dir(slug, game_dir, overridden=True)
     for name in replaced:
         if name not in base.files:
             known = ", ".join(sorted(base.files))
-            raise TableError(str(game_dir / name), "", f"not a table of {slug} (tables: {known})")
+            raise TableError(str(game_dir / name), "", _("not a table of {slug} (tables: {known})").format(
+                slug=slug, known=known))
     return TableSet(slug, {**base.files, **replaced})
 
 
@@ -216,7 +219,7 @@ def export_table_set(table_set: TableSet, folder: Path) -> list[Path]:
             path.write_text(f.text, encoding="utf-8")
             written.append(path)
     except OSError as exc:
-        raise TableError(str(target), "", f"cannot write: {exc.strerror or exc}") from None
+        raise TableError(str(target), "", _("cannot write: {reason}").format(reason=exc.strerror or exc)) from None
     return written
 
 
@@ -230,7 +233,7 @@ def _first_error(exc: ValidationError) -> tuple[str, str]:
     msg = err["msg"].removeprefix("Value error, ")
     more = exc.error_count() - 1
     if more:
-        msg += f" (+{more} more)"
+        msg += " " + ngettext("(+{n} more)", "(+{n} more)", more).format(n=more)
     return loc, msg
 
 
@@ -262,7 +265,7 @@ def parse_yaml(label: str, text: str, model: type[ModelT]) -> ModelT:
     """
     data = load_yaml_text(label, text)
     if not isinstance(data, dict):
-        raise TableError(label, "", "expected a mapping at the top level")
+        raise TableError(label, "", _("expected a mapping at the top level"))
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -278,7 +281,7 @@ def csv_rows(label: str, text: str) -> list[dict[str, str]]:
     """
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
-        raise TableError(label, "", "no header row")
+        raise TableError(label, "", _("no header row"))
     reader = csv.reader(io.StringIO("\n".join(lines)))
     rows: list[dict[str, str]] = []
     n = 0
@@ -286,10 +289,12 @@ def csv_rows(label: str, text: str) -> list[dict[str, str]]:
         header = [h.strip() for h in next(reader)]
         for n, cells in enumerate(reader, start=1):
             if len(cells) != len(header):
-                raise TableError(label, f"row {n}", f"has {len(cells)} cells, the header has {len(header)}")
+                raise TableError(label, _("row {n}").format(n=n), _("has {n} cells, the header has {header}").format(
+                    n=len(cells), header=len(header)))
             rows.append({h: c.strip() for h, c in zip(header, cells, strict=True)})
     except csv.Error as exc:
-        raise TableError(label, f"row {n + 1}", f"not valid CSV: {' '.join(str(exc).split())}") from None
+        raise TableError(label, _("row {n}").format(n=n + 1), _("not valid CSV: {problem}").format(
+            problem=" ".join(str(exc).split()))) from None
     return rows
 
 

@@ -61,6 +61,7 @@ def _extract() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]
         ):
             where = f"{folder}/{filename}"
             yield area_of(where), message, where, lineno, comments
+    yield from _help_texts()
     for slug, package in _games().items():
         rules = ROOT / "tables" / slug / "rules.yaml"
         if not rules.exists():
@@ -70,6 +71,30 @@ def _extract() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]
             if isinstance(section, dict) and section.get("summary"):
                 where = f"tables/{slug}/rules.yaml"
                 yield package, section["summary"], where, 0, [f"paraphrase of section {key}"]
+
+
+def _help_texts() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]]]:
+    """Yields the help of every command and option, walking the command tree the CLI translates
+    (``referee.cli.command``); all of it is the ``referee`` area, game commands' help included."""
+    import inspect
+
+    import typer
+
+    from referee.cli import app, helps, walk
+
+    seen: set[str] = set()
+    for path, command in walk(typer.main.get_command(app)):
+        callback = inspect.unwrap(command.callback) if command.callback else None
+        source = inspect.getsourcefile(callback) if callback else None
+        where = Path(source).resolve().relative_to(ROOT).as_posix() if source else "referee/cli/__init__.py"
+        line = callback.__code__.co_firstlineno if callback else 0
+        name = " ".join(path)
+        for attr, text, owner in helps(command):
+            flag = getattr(owner, "opts", None)
+            what = f"help of {name}" if owner is command else f"help of {name} {'/'.join(flag or ())}"
+            comments = [] if text in seen else [what if attr == "help" else f"short {what}"]
+            seen.add(text)
+            yield CORE, text, where, line, comments
 
 
 def templates() -> dict[str, Catalog]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from referee.i18n import _
 from vision import adaptive
 from vision.board import BoardSpec
 from vision.calibration import Calibration
@@ -77,7 +78,8 @@ def calibrate(
     names = board.cell_names()
     missing = [n for n in names if n not in known]
     if missing:
-        raise VisionError(f"the known position does not cover every cell (missing {', '.join(missing[:5])})")
+        raise VisionError(_("the known position does not cover every cell (missing {cells})").format(
+            cells=", ".join(missing[:5])))
     warped = reading.warped
     p, ppc = warped.pad_px, warped.ppc
     grid = warped.grid(board.rows, board.cols)
@@ -108,7 +110,7 @@ def calibrate(
     taken = [k for k in model.classes if k.startswith(adaptive.SIDE) or k == plain]
     tokens: dict[str, list[npt.NDArray[np.float32]]] = {}
     for n, name in enumerate(names):
-        _, terrain = known[name]
+        _occupant, terrain = known[name]
         if terrain == plain:
             continue
         x = feats[n][usable[n] & square, :2]
@@ -123,7 +125,7 @@ def calibrate(
     results = adaptive.decide(ev, board, cc, reading.lines)
     wrong = [
         names[n]
-        for n, (occ, terrain, _) in enumerate(results)
+        for n, (occ, terrain, _rest) in enumerate(results)
         if reading.inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
     ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.errors import InputFileError
 from referee.files import check_target, parse_json, read_text
+from referee.i18n import _
 from vision import adaptive
 from vision.board import BoardSpec
 from vision.config import VisionConfig
@@ -73,7 +74,8 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
         path.write_text(calibration.model_dump_json(indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
-        raise VisionError(f"{path}: cannot write the calibration ({reason})") from None
+        raise VisionError(_("{path}: cannot write the calibration ({reason})").format(
+            path=path, reason=reason)) from None
 
 
 def load_calibration(path: Path, board: BoardSpec) -> Calibration:
@@ -86,32 +88,35 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
         text = read_text(path, limit=MAX_FILE_BYTES, what="calibration file")
     except InputFileError as exc:
         problem = exc.problem
-        if not problem.startswith("cannot read"):
-            problem = f"cannot read the calibration ({problem})"
+        if not problem.startswith(_("cannot read ({reason})").partition("{reason}")[0]):
+            problem = _("cannot read the calibration ({problem})").format(problem=problem)
         raise VisionError(f"{path}: {problem}") from None
     try:
         data = parse_json(str(path), text)
     except InputFileError:
         raise VisionError(
-            f"{path}: not a calibration file (expected JSON from referee vision calibrate)"
+            _("{path}: not a calibration file (expected JSON from referee vision calibrate)").format(path=path)
         ) from None
     if isinstance(data, dict) and data.get("format") == "referee-vision-calibration/1":
         raise VisionError(
-            f"{path}: made by an earlier referee (colour model 1); run referee vision calibrate "
-            "again on your calibration photo"
+            _("{path}: made by an earlier referee (colour model 1); run referee vision calibrate "
+              "again on your calibration photo").format(path=path)
         )
     try:
         cal = Calibration.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])
-        raise VisionError(f"{path}: not a valid calibration: {loc}: {err['msg']}") from None
+        raise VisionError(_("{path}: not a valid calibration: {where}: {problem}").format(
+            path=path, where=loc, problem=err["msg"])) from None
     if cal.board != board.slug:
-        raise VisionError(f"{path}: this calibration is for {cal.board!r}, not {board.slug!r}")
+        raise VisionError(_("{path}: this calibration is for {board}, not {game}").format(
+            path=path, board=repr(cal.board), game=repr(board.slug)))
     for name, stats in cal.pixels.classes.items():
         if not all(math.isfinite(v) for v in (*stats.mean, stats.sd)):
-            raise VisionError(f"{path}: the colour class {name!r} is not a number")
+            raise VisionError(_("{path}: the colour class {name} is not a number").format(path=path, name=repr(name)))
     expected = set(adaptive.class_names(board))
     if set(cal.pixels.classes) != expected:
-        raise VisionError(f"{path}: the colour classes do not match the board's ({', '.join(sorted(expected))})")
+        raise VisionError(_("{path}: the colour classes do not match the board's ({names})").format(
+            path=path, names=", ".join(sorted(expected))))
     return cal

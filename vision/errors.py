@@ -20,19 +20,26 @@ class BoardNotFoundError(VisionError):
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-        super().__init__(f"board not found: {reason}")
+        from referee.i18n import _
+
+        super().__init__(_("board not found: {reason}").format(reason=reason))
 
 
 class LowConfidenceError(VisionError):
     """Too many cells were read with too little confidence to trust the photo."""
 
     def __init__(self, cells: Sequence[str], detail: str = "") -> None:
+        from referee.i18n import _, ngettext
+
         self.cells = tuple(cells)
         shown = ", ".join(self.cells[:12]) + (" ..." if len(self.cells) > 12 else "")
-        extra = f" ({detail})" if detail else ""
+        extra = f" ({_(detail)})" if detail else ""
+        n = len(self.cells)
         super().__init__(
-            f"{len(self.cells)} cells could not be read with confidence{extra}: {shown}"
+            ngettext("{n} cell could not be read with confidence{extra}: {cells}",
+                     "{n} cells could not be read with confidence{extra}: {cells}", n).format(
+                n=n, extra=extra, cells=shown)
         )
-        self.hint = (
+        self.hint = _(
             "retake the photo from above, evenly lit, with the whole board and its markers in view"
         )

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from referee.errors import InputFileError
 from referee.files import read_bytes
+from referee.i18n import _
 from referee.picture import native_stderr, opencv
 from vision.config import LoadConfig
 from vision.errors import VisionError
@@ -88,14 +89,14 @@ def image_size(data: bytes) -> tuple[str, int, int]:
     """
     if data.startswith(PNG_SIGNATURE):
         if len(data) < 24 or data[12:16] != b"IHDR":
-            raise VisionError("damaged PNG header (no IHDR chunk)")
+            raise VisionError(_("damaged PNG header (no IHDR chunk)"))
         width, height = struct.unpack(">II", data[16:24])
         return "png", int(width), int(height)
     if data.startswith(JPEG_SOI):
         return ("jpeg", *_jpeg_size(data))
     if is_heif(data):
         return ("heif", *_heif_size(data))
-    raise VisionError("not a photo: only PNG, JPEG and HEIC/HEIF files are read")
+    raise VisionError(_("not a photo: only PNG, JPEG and HEIC/HEIF files are read"))
 
 
 def _heif_size(data: bytes) -> tuple[int, int]:
@@ -110,12 +111,12 @@ def _open_heif(data: bytes) -> pillow_heif.HeifFile:
         import pillow_heif
     except ImportError:
         raise VisionError(
-            "HEIC/HEIF photos need the pillow-heif package (pip install pillow-heif); or export the photo as JPEG"
+            _("HEIC/HEIF photos need the pillow-heif package (pip install pillow-heif); or export the photo as JPEG")
         ) from None
     try:
         return pillow_heif.open_heif(data, convert_hdr_to_8bit=True)
     except (ValueError, RuntimeError, OSError):
-        raise VisionError("damaged HEIF file (its container cannot be read)") from None
+        raise VisionError(_("damaged HEIF file (its container cannot be read)")) from None
 
 
 def exif_orientation(data: bytes) -> int:
@@ -185,7 +186,7 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
     end = len(data)
     while pos + 4 <= end:
         if data[pos] != 0xFF:
-            raise VisionError("damaged JPEG header (no segment marker where one should be)")
+            raise VisionError(_("damaged JPEG header (no segment marker where one should be)"))
         marker = data[pos + 1]
         if marker == 0xFF:  # fill byte
             pos += 1
@@ -197,14 +198,14 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
             break  # end of image, or scan data before any frame header
         (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
         if length < 2:
-            raise VisionError("damaged JPEG header (a segment of impossible length)")
+            raise VisionError(_("damaged JPEG header (a segment of impossible length)"))
         if marker in _SOF:
             if pos + 9 > end:
                 break
             height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
             return int(width), int(height)
         pos += 2 + length
-    raise VisionError("damaged JPEG header (no frame size before the image data)")
+    raise VisionError(_("damaged JPEG header (no frame size before the image data)"))
 
 
 def _decode_heif(data: bytes, reduction: int) -> npt.NDArray[np.uint8] | None:
@@ -238,7 +239,9 @@ def read_photo(path: Path, cfg: LoadConfig) -> Photo:
     try:
         data = read_bytes(path, limit=cfg.max_bytes, what="photo")
     except InputFileError as exc:
-        problem = exc.problem if exc.problem.startswith("cannot read") else f"cannot read the photo ({exc.problem})"
+        said = _("cannot read ({reason})").partition("{reason}")[0]  # the reader's own "cannot read (...)"
+        problem = exc.problem if exc.problem.startswith(said) else _("cannot read the photo ({problem})").format(
+            problem=exc.problem)
         raise VisionError(f"{label}: {problem}") from None
     return decode_photo(data, label, cfg)
 
@@ -256,11 +259,12 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
     pixels = width * height
     if pixels > cfg.max_pixels:
         raise VisionError(
-            f"{label}: {width}×{height} ({pixels / 1e6:.0f} MP) is above the "
-            f"{cfg.max_pixels / 1e6:.0f} MP limit; resize the photo"
+            _("{label}: {width}×{height} ({mp} MP) is above the {limit} MP limit; resize the photo").format(
+                label=label, width=width, height=height, mp=f"{pixels / 1e6:.0f}", limit=f"{cfg.max_pixels / 1e6:.0f}")
         )
     if min(width, height) < cfg.min_side:
-        raise VisionError(f"{label}: {width}×{height} is too small; the shorter side needs {cfg.min_side} px")
+        raise VisionError(_("{label}: {width}×{height} is too small; the shorter side needs {side} px").format(
+            label=label, width=width, height=height, side=cfg.min_side))
     reduction = 1
     while reduction < 8 and pixels / (reduction * reduction) > cfg.work_pixels:
         reduction *= 2
@@ -276,11 +280,13 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
                 image = None
         damage = [line for line in said if line.startswith(_DAMAGE)]
         if damage and image is not None:
-            raise VisionError(f"{label}: the {fmt.upper()} data is damaged ({damage[0].rstrip('.')})")
+            raise VisionError(_("{label}: the {format} data is damaged ({report})").format(
+                label=label, format=fmt.upper(), report=damage[0].rstrip(".")))
         if image is not None and fmt == "jpeg":
             image = orient(image, exif_orientation(data))
     if image is None or image.ndim != 3 or image.size == 0:
-        raise VisionError(f"{label}: the {fmt.upper()} data cannot be decoded (truncated or damaged file)")
+        raise VisionError(_("{label}: the {format} data cannot be decoded (truncated or damaged file)").format(
+            label=label, format=fmt.upper()))
     return Photo(
         image=np.ascontiguousarray(image, dtype=np.uint8),
         source=label,

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.i18n import _
 from vision.errors import VisionError
 from vision.layout import MarkerLayout, MarkerPlacement
 
@@ -34,7 +35,7 @@ def dictionary(layout: MarkerLayout) -> cv2.aruco.Dictionary:
     """
     ident = getattr(cv2.aruco, layout.dictionary, None)
     if not isinstance(ident, int):
-        raise VisionError(f"unknown ArUco dictionary {layout.dictionary!r} in board.yaml")
+        raise VisionError(_("unknown ArUco dictionary {name} in board.yaml").format(name=repr(layout.dictionary)))
     return cv2.aruco.getPredefinedDictionary(ident)
 
 
@@ -114,7 +115,7 @@ def marker_sheet(
         VisionError: a cell size or resolution that cannot be printed.
     """
     if not 5 <= cell_mm <= 200 or not 72 <= dpi <= 1200:
-        raise VisionError("choose --cell-mm between 5 and 200 and --dpi between 72 and 1200")
+        raise VisionError(_("choose --cell-mm between 5 and 200 and --dpi between 72 and 1200"))
     ppc = cell_mm / 25.4 * dpi
     boxes = [tab_box(p, layout.size, rows, cols) for p in layout.placements]
     tab_w = max(b[2] - b[0] for b in boxes) * ppc

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.i18n import _
 from vision.board import BoardSpec
 from vision.config import RegisterConfig
 from vision.debug import DebugSink
@@ -70,8 +71,11 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     if debug.enabled:
         debug.stage("markers", _draw_markers(image, found))
     reg = _from_markers(found, board, cfg, gray.shape)
-    if reg is None and len(found) == 2:
-        reg = _from_two_markers(found, board)
+    if reg is None and len(found) >= 2:
+        # two markers (or three that disagree: the two largest, the most precise) give a
+        # provisional registration the grid lines must confirm
+        pair = sorted(found, key=lambda i: -_side(found[i]))[:2]
+        reg = _from_two_markers({i: found[i] for i in pair}, board)
     if reg is None:
         reg = _from_outline(gray, board, cfg)
         if reg is not None and found and not _agrees(reg, found, board, cfg):
@@ -80,18 +84,19 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
         sharp = sharpness(gray)
         if sharp < cfg.blur_floor:
             raise BoardNotFoundError(
-                f"the photo is too blurred to find the markers (sharpness {sharp:.3f}); "
-                "hold still and focus on the board"
+                _("the photo is too blurred to find the markers (sharpness {sharpness}); "
+                  "hold still and focus on the board").format(sharpness=f"{sharp:.3f}")
             )
-        seen = ", ".join(str(i) for i in sorted(found)) or "none"
+        seen = ", ".join(str(i) for i in sorted(found)) or _("none")
         raise BoardNotFoundError(
-            f"fewer than {cfg.min_markers} corner markers in view (found: {seen}) and no board "
-            "outline; frame the whole board with its four markers"
+            _("fewer than {n} corner markers in view (found: {seen}) and no board "
+              "outline; frame the whole board with its four markers").format(n=cfg.min_markers, seen=seen)
         )
     if reg.cell_px < cfg.min_cell_px:
         raise VisionError(
-            f"the board is too small in the photo ({reg.cell_px:.0f} px per cell, need "
-            f"{cfg.min_cell_px:.0f}); move closer or use a larger photo"
+            _("the board is too small in the photo ({px} px per cell, need "
+              "{need}); move closer or use a larger photo").format(px=f"{reg.cell_px:.0f}",
+                                                                   need=f"{cfg.min_cell_px:.0f}")
         )
     return reg
 

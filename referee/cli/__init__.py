@@ -7,9 +7,15 @@ usage errors exit 2.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from referee.i18n import N_
+
+if TYPE_CHECKING:
+    from typer._click import Command, Parameter
 
 from referee.cli import bot, demo, dice, game_file, maps, odds, play, tables, umpire, vision
 
@@ -45,16 +51,10 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
-def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
-    lang: Annotated[str | None, typer.Option(
-        "--lang", metavar="fr|it|en",
-        help="Language of messages, rulings and help (default: REFEREE_LANG, else the locale, else English).",
-    )] = None,
-) -> None:
-    """A table-side referee for physical board wargames."""
+def _choose_lang(lang: str | None) -> str | None:
+    """Makes ``--lang`` (else the environment) the language of the command. Eager, so that
+    ``--lang xx --help`` is refused (exit 2, with the closest languages) rather than ignored.
+    """
     import os
 
     from referee.errors import UnknownNameError
@@ -64,6 +64,19 @@ def _root(
         use(choose(lang, os.environ))
     except UnknownNameError as exc:
         raise typer.BadParameter(str(exc), param_hint="--lang" if lang else "REFEREE_LANG") from None
+    return lang
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", metavar="fr|it|en", callback=_choose_lang, is_eager=True,
+        help="Language of messages, rulings and help (default: REFEREE_LANG, else the locale, else English).",
+    )] = None,
+) -> None:
+    """A table-side referee for physical board wargames."""
 
 
 def hoist_lang(argv: list[str]) -> list[str]:
@@ -138,11 +151,87 @@ def app_for(args: list[str]) -> typer.Typer:
             small.registered_groups.append(info)
             return small
     return app
+TYPER_WORDS = (N_("Arguments"), N_("Options"), N_("Commands"), N_("required"), N_("default: {default}"),
+               N_("env var: {var}"), N_("(dynamic)"), N_("Aborted!"), N_("Missing command."),
+               N_("No such command {name!r}."))
+"""Typer's own words in its help pages and usage errors (it looks them up through ``gettext``,
+which :func:`command` points at our catalogs); click's ``Usage:`` and ``Error:`` stay English."""
+
+
+def walk(command: Command, path: tuple[str, ...] = ("referee",)) -> Iterator[tuple[tuple[str, ...], Command]]:
+    """Yields (command path, command) for a click command and every subcommand, depth first.
+
+    The catalogs' extraction (``tools/i18n.py``) and the help translation walk the same tree.
+    """
+    yield path, command
+    for name, sub in sorted((getattr(command, "commands", None) or {}).items()):
+        yield from walk(sub, (*path, name))
+
+
+def helps(command: Command) -> Iterator[tuple[str, str, Command | Parameter]]:
+    """Yields (attribute, help text, owner) of a command's help and short help, each parameter's
+    help, and its ``--help`` option's (which click makes on first use; made here, then kept).
+    """
+    from typer._click import Context
+
+    for attr in ("help", "short_help"):
+        text = getattr(command, attr)
+        if text:
+            yield attr, text, command
+    names = command.context_settings.get("help_option_names") or ["-h", "--help"]
+    option = command.get_help_option(Context(command, help_option_names=names))
+    for param in [*command.params, *([option] if option is not None else [])]:
+        text = getattr(param, "help", None)
+        if text:
+            yield "help", text, param
+
+
+def command(root_app: typer.Typer | None = None) -> Command:
+    """Returns the click command of the whole app (or of ``root_app``, see :func:`app_for`), its
+    help texts in the active language.
+
+    Typer builds a fresh command tree on every call, so translating it in place leaves ``app``
+    itself English (in-process tests and the extraction see the source strings).
+    """
+    import typer.core
+
+    from referee.i18n import _
+
+    typer.core._ = _  # type: ignore[attr-defined]  # typer's own headings follow the language
+    root = typer.main.get_command(root_app or app)
+    for _path, cmd in walk(root):
+        for attr, text, owner in list(helps(cmd)):
+            setattr(owner, attr, _(text))
+    return root
+
+
+def language_of(argv: list[str]) -> str:
+    """Returns the language a command line asks for (``--lang`` first, as :func:`hoist_lang`
+    leaves it), else the environment's; English when that names no language (the ``--lang``
+    callback then refuses it with a usage error).
+    """
+    import os
+
+    from referee.errors import UnknownNameError
+    from referee.i18n import choose
+
+    explicit = None
+    if argv and argv[0] == "--lang" and len(argv) > 1:
+        explicit = argv[1]
+    elif argv and argv[0].startswith("--lang="):
+        explicit = argv[0].partition("=")[2]
+    try:
+        return choose(explicit, os.environ)
+    except UnknownNameError:
+        return "en"
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: the help of every command and option in the chosen language."""
     import sys
 
+    from referee.i18n import use
+
     args = hoist_lang(sys.argv[1:])
-    app_for(args)(args=args, prog_name="referee")
+    use(language_of(args))
+    command(app_for(args))(args=args, prog_name="referee")

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, play_in_file, show
+from referee.i18n import _
 
 app = typer.Typer()
 
@@ -35,13 +36,15 @@ def bot(
     chooser = bot_of(engine)
     if chooser is None:
         offering = ", ".join(g.info.slug for g in all_games() if bot_of(g) is not None)
-        raise fail(f"{engine.info.slug} has no bot in this version", hint=f"games with a bot: {offering}")
+        raise fail(_("{game} has no bot in this version").format(game=engine.info.slug),
+                   hint=_("games with a bot: {games}").format(games=offering))
     if engine.outcome(state) is not None:
-        raise fail("the game is over: there is nothing left to play")
+        raise fail(_("the game is over: there is nothing left to play"))
     side = engine.to_act(state)
     if engine.info.bot_sides and side not in engine.info.bot_sides:
-        raise fail(f"the bot plays {', '.join(engine.info.bot_sides)}; {side} is to act",
-                   hint="type your own action with referee do")
+        raise fail(_("the bot plays {sides}; {side} is to act").format(sides=", ".join(engine.info.bot_sides),
+                                                                         side=side),
+                   hint=_("type your own action with referee do"))
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     choice = chooser.choose(state, rng)
     text = choice.action.text()
@@ -51,10 +54,12 @@ def bot(
 
             print_json({"action": text, "reason": choice.reason, "cites": [str(c) for c in choice.cites]})
         else:
-            show(f"the bot would play [bold]{literal(text)}[/]: {literal(choice.reason)}")
+            show(_("the bot would play [bold]{action}[/]: {reason}").format(action=literal(text),
+                                                                           reason=literal(choice.reason)))
         return
     if not json_:
         cites = "; ".join(str(c) for c in choice.cites)
         why = f" ({literal(cites)})" if cites else ""
-        show(f"the bot plays [bold]{literal(text)}[/]: {literal(choice.reason)}{why}")
+        show(_("the bot plays [bold]{action}[/]: {reason}").format(action=literal(text),
+                                                                   reason=literal(choice.reason)) + why)
     play_in_file(file, text, None, json_, board=False)

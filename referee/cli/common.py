@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
+from referee.i18n import _
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import Console, RenderableType
@@ -103,11 +105,12 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
 
     text = one_line(message)
     if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
-        text = f"{text[:MAX_ERROR_CHARS]}… ({len(text) - MAX_ERROR_CHARS:,} more characters)"
-    line = Text.assemble(("error: ", "bold red"), (text, "red"))
+        more = len(text) - MAX_ERROR_CHARS
+        text = text[:MAX_ERROR_CHARS] + "… " + _("({n} more characters)").format(n=f"{more:,}")
+    line = Text.assemble((_("error:") + " ", "bold red"), (text, "red"))
     err().print(line, soft_wrap=True)
     if hint:
-        err().print(Text(f"hint: {one_line(hint)}", style="dim"), soft_wrap=True)
+        err().print(Text(_("hint:") + " " + one_line(hint), style="dim"), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -135,16 +138,17 @@ def check_arguments(values: dict[str, object]) -> None:
         if texts:
             length = sum(len(t) for t in texts) + len(texts) - 1
             if length > MAX_TEXT_CHARS:
-                raise ArgumentError(f"{label}: {length:,} characters, more than the {MAX_TEXT_CHARS:,} accepted")
+                raise ArgumentError(_("{label}: {n} characters, more than the {limit} accepted").format(
+                    label=label, n=f"{length:,}", limit=f"{MAX_TEXT_CHARS:,}"))
             for text in texts:
                 try:
                     text.encode("utf-8")
                 except UnicodeEncodeError:
-                    raise ArgumentError(f"{label}: not valid UTF-8 text") from None
+                    raise ArgumentError(_("{label}: not valid UTF-8 text").format(label=label)) from None
         for path in paths:
             if len(str(path)) > MAX_PATH_CHARS:
-                raise ArgumentError(f"{label}: a path of {len(str(path)):,} characters, more than the "
-                                    f"{MAX_PATH_CHARS:,} accepted")
+                raise ArgumentError(_("{label}: a path of {n} characters, more than the {limit} accepted").format(
+                    label=label, n=f"{len(str(path)):,}", limit=f"{MAX_PATH_CHARS:,}"))
 
 
 def _flag(name: str) -> str:
@@ -308,12 +312,13 @@ def load_position(
     named = data.get("game") if isinstance(data, dict) else None
     if game_name is None:
         if not isinstance(named, str):
-            raise PositionError(str(path), "game", "the file does not say its game; add game: SLUG to it, "
-                                "or give the game first (e.g. referee judge cyrus-pyxis --position FILE ...)")
+            raise PositionError(str(path), "game", _("the file does not say its game; add game: SLUG to it, "
+                                "or give the game first (e.g. referee judge cyrus-pyxis --position FILE ...)"))
         game_name = named
     game = find_game(game_name)
     if named is not None and named != game.info.slug:
-        raise PositionError(str(path), "game", f"the file is for {named!r}, not {game.info.slug!r}")
+        raise PositionError(str(path), "game", _("the file is for {named}, not {game}").format(
+            named=repr(named), game=repr(game.info.slug)))
     table_set = load_table_set(game.info.slug, tables)
     return game, game.from_position(table_set, data, str(path)), table_set
 
@@ -323,7 +328,7 @@ def umpire_dice(dice: str | None, seed: str | None) -> object:
     from referee.dice import CommittedDice, PhysicalDice, new_seed, parse_faces
 
     if dice is not None and seed is not None:
-        raise typer.BadParameter("give --dice or --seed, not both")
+        raise typer.BadParameter(_("give --dice or --seed, not both"))
     if dice is not None:
         return PhysicalDice(parse_faces(dice))
     if seed is not None:

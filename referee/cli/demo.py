@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import guarded, literal, read_data_file, show
+from referee.i18n import _
 
 app = typer.Typer()
 
@@ -41,8 +42,9 @@ def demo(
         game_path = Path(tmp) / "demo.referee"
         with GameFile.create(game_path, engine, table_set) as gf:
             show(f"[bold]{literal(data.title)}[/]")
-            show(f"$ referee new {literal(engine.info.slug)} --setup {literal(setup_path.name)}   "
-                 f"[dim](a real game file: {literal('kept at ' + str(keep)) if keep else 'temporary'})[/]")
+            kept = _("kept at {path}").format(path=keep) if keep else _("temporary")
+            show(f"$ referee new {literal(engine.info.slug)} --setup {literal(setup_path.name)}   [dim]("
+                 + _("a real game file: {kept}").format(kept=literal(kept)) + ")[/]")
             for text in texts:
                 gf.do(text)
             show(render.board(engine.board_view(gf.state())), soft_wrap=True)
@@ -57,22 +59,23 @@ def demo(
                 except IllegalActionError as exc:
                     codes = [v.code for v in exc.verdict.violations]
                     if step.expect != "illegal" or (step.codes and codes != step.codes):
-                        raise RefereeError(f"{path}: step {step.do!r} was rejected with {codes}") from None
+                        raise RefereeError(_("{path}: step {step} was rejected with {codes}").format(
+                            path=path, step=repr(step.do), codes=codes)) from None
                     show(render.verdict(exc.verdict))
-                    show("[dim]  (rejected: the game file is unchanged)[/]")
+                    show("[dim]  " + _("(rejected: the game file is unchanged)") + "[/]")
                     continue
                 except RefereeError as exc:
                     error = PositionError(str(path), f"steps[{number}].do", str(exc))
                     error.hint = exc.hint
                     raise error from None
                 if step.expect == "illegal":
-                    raise RefereeError(f"{path}: step {step.do!r} was expected to be rejected")
+                    raise RefereeError(_("{path}: step {step} was expected to be rejected").format(
+                        path=path, step=repr(step.do)))
                 show(render.record(record))
                 if step.board:
                     show(render.board(engine.board_view(gf.state()), legend=False), soft_wrap=True)
-            show("\n[bold]The journal of this game:[/] (referee log)")
+            show("\n" + _("[bold]The journal of this game:[/] (referee log)"))
             show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
         if keep is not None:
             install_copy(game_path, keep)
-    show("\nStart your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], "
-         "then [bold]referee play[/].")
+    show("\n" + _("Start your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], then [bold]referee play[/]."))

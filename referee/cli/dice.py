@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, print_json, show
+from referee.i18n import _, ngettext
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -71,5 +72,8 @@ def verify(
     if not report.ok:
         bad = sum(1 for c in report.checks if c.status == "mismatch")
         seeds = len(report.bad_commitments)
-        raise fail(f"{path}: the dice do not verify ({bad} roll(s) differ from their seed, "
-                   f"{seeds} seed(s) differ from their commitment)")
+        rolls = ngettext("{n} roll differs from its seed", "{n} rolls differ from their seed", bad).format(n=bad)
+        commitments = ngettext("{n} seed differs from its commitment", "{n} seeds differ from their commitment",
+                               seeds).format(n=seeds)
+        raise fail(_("{path}: the dice do not verify ({rolls}, {commitments})").format(
+            path=path, rolls=rolls, commitments=commitments))

@@ -26,6 +26,7 @@ from referee.cli.common import (
     show,
     viewer_of,
 )
+from referee.i18n import _, ngettext
 
 app = typer.Typer()
 
@@ -91,10 +92,12 @@ def new(
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
-        show(f"[bold]New {literal(engine.info.title)} game[/] in {literal(file)} (id {literal(gf.game_id)})")
-        show(f"Dice commitment: [bold]{literal(fingerprint(commit))}[/]  (full SHA-256 {literal(commit)})")
+        show(_("[bold]New {title} game[/] in {file} (id {id})").format(
+            title=literal(engine.info.title), file=literal(file), id=literal(gf.game_id)))
+        show(_("Dice commitment: [bold]{fingerprint}[/]  (full SHA-256 {commitment})").format(
+            fingerprint=literal(fingerprint(commit)), commitment=literal(commit)))
         if table_set.overridden():
-            show(f"[yellow]Tables overridden: {literal(', '.join(table_set.overridden()))}[/]")
+            show(_("[yellow]Tables overridden: {names}[/]").format(names=literal(", ".join(table_set.overridden()))))
         show(render.board(engine.board_view(state)), soft_wrap=True)
         show_inventory(relies)
     gf.close()
@@ -152,7 +155,7 @@ def adjust(
             print_json({"record": record.model_dump(mode="json"), "reason": reason})
             return
         show(render.record(record))
-        show(f"[yellow]reason: {literal(reason)}[/]")
+        show("[yellow]" + _("reason: {reason}").format(reason=literal(reason)) + "[/]")
 
 
 @app.command()
@@ -218,7 +221,7 @@ def log(
                     item["action"] = parse_json(f"entry {item['seq']}.action", item["action"])
             print_json(data)  # type: ignore[arg-type]
             return
-        show(render.log(entries))
+        show(render.log(entries, gf.game.grammar))
 
 
 @app.command()
@@ -245,7 +248,8 @@ def _secrets_json(mine: list[tuple[str, str, str]]) -> list[object]:
 
 def _show_secrets(mine: list[tuple[str, str, str]]) -> None:
     for label, value, fp in mine:
-        show(f"[magenta]your secret {literal(label)}: {literal(value)}[/] [dim](sealed {literal(fp)})[/]")
+        show(_("[magenta]your secret {label}: {value}[/] [dim](sealed {fingerprint})[/]").format(
+            label=literal(label), value=literal(value), fingerprint=literal(fp)))
 
 
 def _read_secret(prompt: str) -> object:
@@ -260,9 +264,9 @@ def _read_secret(prompt: str) -> object:
     else:  # piped in: one line, never echoed
         text = sys.stdin.readline(4_098).strip()
     if not text:
-        raise ArgumentError("secret: empty")
+        raise ArgumentError(_("secret: empty"))
     if len(text) > 4_096:
-        raise ArgumentError("secret: more than 4,096 characters")
+        raise ArgumentError(_("secret: more than 4,096 characters"))
     return _data_or_text(text)
 
 
@@ -291,16 +295,17 @@ def seal(
     with GameFile.open(file) as gf:
         owner = viewer_of(gf.game, as_)
         assert owner is not None
-        secret = _read_secret(f"{owner}'s {label} (hidden)")
+        secret = _read_secret(_("{owner}'s {label} (hidden)").format(owner=owner, label=label))
         record = gf.seal(owner, label, secret)
-        public = [c for c, _ in gf.sealed_now() if c.owner == owner and c.label == label][-1]
+        public = [c for c, _shown in gf.sealed_now() if c.owner == owner and c.label == label][-1]
         lines = gf.game.status(gf.game.view(gf.state(), None))
     if json_:
         print_json({"owner": owner, "label": label, "commitment": public.digest,
                     "fingerprint": public.fingerprint(), "side": record.side, "status": lines})
         return
-    show(f"{literal(owner)} sealed {literal(label)}: commitment [bold]{literal(public.fingerprint())}[/] "
-         f"(full SHA-256 {literal(public.digest)})")
+    show(_("{owner} sealed {label}: commitment [bold]{fingerprint}[/] (full SHA-256 {digest})").format(
+        owner=literal(owner), label=literal(label), fingerprint=literal(public.fingerprint()),
+        digest=literal(public.digest)))
     for line in lines:
         show(f"[bold cyan]{literal(line)}[/]")
 
@@ -354,8 +359,8 @@ def show_(
         data = read_data_file(position)
         name = game or (data.get("game") if isinstance(data, dict) else None)
         if not isinstance(name, str):
-            raise typer.BadParameter("give --game, or a 'game:' field in the position file")
-        engine, state, _ = load_position(name, position, tables)
+            raise typer.BadParameter(_("give --game, or a 'game:' field in the position file"))
+        engine, state, _tables = load_position(name, position, tables)
     else:
         from referee.journal import GameFile
 
@@ -371,14 +376,15 @@ def show_(
         from referee.picture import write_png
 
         if not isinstance(view, BoardView):
-            raise RefereeError(f"{engine.info.title} has no grid board to draw; --png is for square boards")
+            raise RefereeError(_("{title} has no grid board to draw; --png is for square boards").format(
+                title=engine.info.title))
         write_png(view, png)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
                     "png": str(png) if png else None} | ({"secrets": _secrets_json(mine)} if mine else {}))
         return
     if png is not None:  # the picture is the board asked for: one line, not the text board too
-        show(f"[dim]picture written to {literal(png)}[/]")
+        show("[dim]" + _("picture written to {path}").format(path=literal(png)) + "[/]")
         return
     show(render.board(view), soft_wrap=True)
     _show_secrets(mine)
@@ -411,7 +417,7 @@ def export_(
         typer.echo(text)
         return
     write_beside(out, (text + "\n").encode("utf-8"))  # a folder or FIFO is refused; /dev/null is fine
-    show(f"exported to {literal(out)}")
+    show(_("exported to {path}").format(path=literal(out)))
 
 
 def _export_setup(file: Path, target: Path) -> None:
@@ -447,5 +453,7 @@ def import_(
 
     export = read_export(source)
     with GameFile.import_(export, file, str(source), force=force) as gf:
-        show(f"imported {literal(source)} into {literal(file)}: {len(gf.entries())} journal entries, "
-             "state hash verified")
+        n = len(gf.entries())
+        show(ngettext("imported {source} into {file}: {n} journal entry, state hash verified",
+                      "imported {source} into {file}: {n} journal entries, state hash verified", n).format(
+            source=literal(source), file=literal(file), n=n))

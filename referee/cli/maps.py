@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import JsonOpt, err, guarded, print_json, show
+from referee.i18n import _
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -39,8 +40,9 @@ def check(
             err().print(Text(line, style="red"), soft_wrap=True)
     else:
         land = sum(t.land for t in world.terrain)
-        show(Text(f"✓ {label}: {world.grid.cols}×{world.grid.rows} hexes, {land} land in "
-                  f"{len(world.continents)} continents, {len(world.bridges)} cloud bridges, "
-                  f"{len(world.wrap)} wrap letters ({world.provenance})"), soft_wrap=True)
+        show(Text("✓ " + _("{file}: {cols}×{rows} hexes, {land} land in {continents} continents, {bridges} cloud "
+                           "bridges, {wraps} wrap letters ({provenance})").format(
+            file=label, cols=world.grid.cols, rows=world.grid.rows, land=land, continents=len(world.continents),
+            bridges=len(world.bridges), wraps=len(world.wrap), provenance=world.provenance)), soft_wrap=True)
     if world is None:
         raise typer.Exit(1)

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, PositionOpt, TablesOpt, fail, guarded, print_json, show
+from referee.i18n import _
 
 app = typer.Typer()
 
@@ -30,7 +31,7 @@ def odds(
 
     if position is not None:
         game = words[0] if words and words[0].strip().lower() in GAME_PACKAGES else None
-        engine, state, _ = load_position(game, position, tables)
+        engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
         from referee.journal import GameFile
@@ -40,11 +41,12 @@ def odds(
         rest = words[1:] if words and words[0].strip().lower() in GAME_PACKAGES else words
         text = " ".join(rest)
     if not text:
-        raise fail("give the attack, e.g. referee odds 'Menelao x Paride'", code=2)
+        raise fail(_("give the attack, e.g. referee odds 'Menelao x Paride'"), code=2)
     odds_engine = exact_odds(engine)
     if odds_engine is None:
         offering = ", ".join(g.info.slug for g in all_games() if exact_odds(g) is not None)
-        raise fail(f"{engine.info.slug} has no exact odds in this version", hint=f"games with odds: {offering}")
+        raise fail(_("{game} has no exact odds in this version").format(game=engine.info.slug),
+                   hint=_("games with odds: {games}").format(games=offering))
     report = odds_engine.odds(state, text)
     if json_:
         print_json(report)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.common import guarded, literal, show
+from referee.i18n import _
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
@@ -35,7 +36,7 @@ def play(
                                   help="Game file (else $REFEREE_FILE, else ./game.referee).")
     ] = None,
 ) -> None:
-    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, quit); Tab
+    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit); Tab
     completes verbs, units and cells."""
     from referee.journal import GameFile
 
@@ -47,14 +48,15 @@ def play(
         words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
     _complete_with(words)
-    show(f"[bold]{literal(title)}[/] — {literal(path)}. Type [bold]help[/] for the verbs, [bold]quit[/] to leave.")
+    show(f"[bold]{literal(title)}[/] — {literal(path)}. "
+         + _("Type [bold]help[/] for the verbs, [bold]lang fr|it|en[/] to change language, [bold]quit[/] to leave."))
     code = run_line("show", path)
     if code:  # the command has printed its own error line
         raise typer.Exit(code)
     while True:
         try:
             with GameFile.open(path) as gf:
-                side = gf.game.to_act(gf.state()) or "game over"
+                side = gf.game.to_act(gf.state()) or _("game over")
             line = input(f"{side}> ")
         except EOFError:
             show("")
@@ -70,13 +72,17 @@ def play(
 
 
 def run_line(line: str, path: Path) -> int:
-    """Runs one shell line as the matching CLI command on ``path``; returns its exit code."""
-    from referee.cli import app as root
+    """Runs one shell line as the matching CLI command on ``path``; returns its exit code.
+
+    Commands run in the shell's language (``lang fr`` changes it for the lines that follow).
+    """
+    from referee.cli import command
+    from referee.i18n import current
 
     try:
         words = shlex.split(line)
     except ValueError as exc:
-        show(f"[red]error: {literal(exc)}[/]")
+        show("[red]" + _("error:") + f" {literal(exc)}[/]")
         return 2
     if not words:
         return 0
@@ -84,6 +90,8 @@ def run_line(line: str, path: Path) -> int:
     if verb in ("help", "?"):
         _help(path)
         return 0
+    if verb == "lang":
+        return _lang(words[1:])
     if verb == "dice" and len(words) > 1 and words[1] in ("status", "reveal"):
         args = [*words, "--file", str(path)]
     elif verb in FILE_VERBS:
@@ -91,12 +99,13 @@ def run_line(line: str, path: Path) -> int:
     elif verb in FREE_VERBS or verb == "dice":
         args = words
     elif verb in ("new", "play", "demo", "import"):
-        show(f"[red]error: '{literal(verb)}' is not available inside the shell; quit first[/]")
+        show("[red]" + _("error:") + " " + _("'{verb}' is not available inside the shell; quit first").format(
+            verb=literal(verb)) + "[/]")
         return 2
     else:
         args = ["do", *words, "--file", str(path)]
     try:
-        root(args=args, prog_name="referee")
+        command()(args=["--lang", current(), *args], prog_name="referee")
     except SystemExit as exc:  # the command's exit code: 0 ok, 1 rejected, 2 usage
         return exc.code if isinstance(exc.code, int) else 1
     return 0
@@ -107,12 +116,31 @@ def _help(path: Path) -> None:
 
     with GameFile.open(path) as gf:
         actions = gf.game.help_actions()
-    show("[bold]Actions[/] (typed alone, or after 'do'):")
+    show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:
-        show(f"  {literal(f'{notation:<28}')} {literal(meaning)}")
-    show("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
-         "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
-         "why (every stand-in of the last ruling), export FILE, tables GAME, quit")
+        show(f"  {literal(f'{notation:<28}')} {literal(_(meaning))}")
+    show(_("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
+           "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
+           "export FILE, tables GAME, lang fr|it|en, quit"))
+    show(_("[bold]why[/]: every stand-in value and reading the last ruling relied on"))
+
+
+def _lang(words: list[str]) -> int:
+    """``lang fr``: speaks French from the next line on (``lang`` alone says the current language)."""
+    from referee.errors import UnknownNameError
+    from referee.i18n import current, use
+
+    if len(words) > 1:
+        show("[red]" + _("error:") + " " + _("usage: lang fr|it|en") + "[/]")
+        return 2
+    if words:
+        try:
+            use(words[0])
+        except UnknownNameError as exc:
+            show("[red]" + _("error:") + f" {literal(exc)}[/]")
+            return 2
+    show(_("language: {lang} (lang fr|it|en to change)").format(lang=current()))
+    return 0
 
 
 def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
@@ -120,7 +148,7 @@ def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
     grammar, else its help), its units' names and its cells."""
     from referee.i18n import current
 
-    words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "quit"))
+    words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
     grammar = getattr(engine, "grammar", None)
     if grammar is not None:
         for kw in grammar.words:

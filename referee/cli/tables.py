@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import JsonOpt, TablesOpt, fail, guarded, literal, print_json, show
+from referee.i18n import _, ngettext
 
 app = typer.Typer()
 
@@ -31,18 +32,20 @@ def tables_(
 
     if words[0] == "export":
         if len(words) != 3:
-            raise fail("usage: referee tables export GAME DIR", code=2)
+            raise fail(_("usage: referee tables export GAME DIR"), code=2)
         engine = find_game(words[1])
         table_set = load_table_set(engine.info.slug, tables)
         written = export_table_set(table_set, Path(words[2]))
         if json_:
             print_json({"written": [str(p) for p in written]})
             return
-        show(f"wrote {len(written)} table files under {literal(Path(words[2]) / engine.info.slug)}")
-        show(f"edit them, then use: referee ... --tables {literal(words[2])}   (or REFEREE_TABLES={literal(words[2])})")
+        show(ngettext("wrote {n} table file under {folder}", "wrote {n} table files under {folder}",
+                      len(written)).format(n=len(written), folder=literal(Path(words[2]) / engine.info.slug)))
+        show(_("edit them, then use: referee ... --tables {folder}   (or REFEREE_TABLES={folder})").format(
+            folder=literal(words[2])))
         return
     if len(words) != 1:
-        raise fail("usage: referee tables GAME   or   referee tables export GAME DIR", code=2)
+        raise fail(_("usage: referee tables GAME   or   referee tables export GAME DIR"), code=2)
     engine = find_game(words[0])
     table_set = load_table_set(engine.info.slug, tables)
     engine.new_state(table_set)  # validates every file against its schema

@@ -26,6 +26,7 @@ from referee.cli.common import (
     umpire_dice,
     viewer_of,
 )
+from referee.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
@@ -53,8 +54,8 @@ def _split(words: list[str], position: Path | None, what: str) -> tuple[str | No
     game = _game_word(words)
     rest = words[1:] if game is not None else words
     if not rest:
-        raise fail(f"with --position, give the {what}, e.g. 'Pyxis C5' (the game first if the file does not "
-                   "say it)", code=2)
+        raise fail(_("with --position, give the {what}, e.g. 'Pyxis C5' (the game first if the file does not "
+                     "say it)").format(what=_(what)), code=2)
     return game, " ".join(rest)
 
 
@@ -63,7 +64,7 @@ def _target(
 ) -> tuple[AnyEngine, GameState, str, GameFile | None]:
     game_name, rest = _split(words, position, what)
     if position is not None:
-        engine, state, _ = load_position(game_name, position, tables)
+        engine, state, _tables = load_position(game_name, position, tables)
         return engine, state, rest, None
     from referee.journal import GameFile
 
@@ -82,7 +83,7 @@ def judge(
     json_: JsonOpt = False,
 ) -> None:
     """Is this action legal now, and why not? (exit 0 either way; nothing is played)"""
-    engine, state, text, gf = _target(words, position, file, tables, "action")
+    engine, state, text, gf = _target(words, position, file, tables, N_("action"))
     try:
         verdict = engine.judge(state, engine.parse(state, text))
     finally:
@@ -120,7 +121,7 @@ def legal(
 ) -> None:
     """Where may this unit go now (attacks included), or whom may this archer support?
     Drawn for the shared table, or with --as for one player."""
-    engine, state, unit, gf = _target(words, position, file, tables, "unit")
+    engine, state, unit, gf = _target(words, position, file, tables, N_("unit"))
     try:
         report = engine.legal_report(engine.view(state, viewer_of(engine, as_)), unit)
     finally:
@@ -163,12 +164,13 @@ def resolve(
     from referee import render
 
     if position is not None:
-        engine, state, _ = load_position(words[0] if words else None, position, tables)
+        engine, state, _tables = load_position(words[0] if words else None, position, tables)
         still_open = engine.open_declarations(state)
         if still_open and strict:
             listed = "; ".join(r.text() for r in still_open)
-            raise fail(f"{position}: still open: {listed} (declare them, or say the step is over; --strict)")
-        _, result = engine.resolve_pending(state, umpire_dice(dice, seed))  # type: ignore[arg-type]
+            raise fail(_("{position}: still open: {listed} (declare them, or say the step is over; --strict)").format(
+                position=position, listed=listed))
+        _after, result = engine.resolve_pending(state, umpire_dice(dice, seed))  # type: ignore[arg-type]
         if json_:
             data = result.model_dump(mode="json")
             data["open"] = [r.model_dump(mode="json") for r in still_open]
@@ -186,12 +188,15 @@ def resolve(
         else:
             show(Text(result.model_dump_json(indent=2)))
         if still_open:
-            show(Text(f"note: resolved without {len(still_open)} declaration(s) still open:", style="yellow"))
+            n = len(still_open)
+            show(Text(ngettext("note: resolved without {n} declaration still open:",
+                               "note: resolved without {n} declarations still open:", n).format(n=n), style="yellow"))
             for r in still_open:
                 show(Text(f"  - {r.text()} ({'; '.join(str(c) for c in r.cites)})"))
         return
     if words:
-        raise fail(f"unexpected {' '.join(words)!r}: in a game file, just type referee resolve", code=2)
+        raise fail(_("unexpected {words}: in a game file, just type referee resolve").format(
+            words=repr(" ".join(words))), code=2)
     play_in_file(file, "resolve", dice, json_, board, explain)
 
 

@@ -28,6 +28,7 @@ from referee.cli.common import (
     read_data_file,
     show,
 )
+from referee.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
@@ -67,7 +68,8 @@ def _capture_module(engine: AnyEngine) -> ModuleType:
     rules = capture_of(engine)
     if rules is None:
         offering = ", ".join(g.info.slug for g in all_games() if capture_of(g) is not None)
-        raise fail(f"photo capture is not available for {engine.info.slug} yet", hint=f"games with it: {offering}")
+        raise fail(_("photo capture is not available for {game} yet").format(game=engine.info.slug),
+                   hint=_("games with it: {games}").format(games=offering))
     return rules
 
 
@@ -152,9 +154,9 @@ def capture(
     start = time.perf_counter()
     answers = _parse_answers(answer)
     if position is not None:
-        engine, state, _ = load_position(_game_of_position(position, game), position, tables)
+        engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
         if apply:
-            raise fail("--apply plays into a game file; with --position nothing is stored", code=2)
+            raise fail(_("--apply plays into a game file; with --position nothing is stored"), code=2)
         _infer(
             engine, state, photo, calibration, answers, debug, tables, start, json_, None, config
         )
@@ -162,7 +164,7 @@ def capture(
     if game is not None:
         if apply or answers:
             raise fail(
-                "--apply and --answer need a position: give --position or use a game file", code=2
+                _("--apply and --answer need a position: give --position or use a game file"), code=2
             )
         _observe_only(game, photo, calibration, debug, tables, json_, config)
         return
@@ -185,8 +187,8 @@ def capture(
         )
     if apply and not applied:
         raise fail(
-            "nothing was played: the photo does not settle one turn "
-            "(answer with --answer, or type the moves)"
+            _("nothing was played: the photo does not settle one turn "
+              "(answer with --answer, or type the moves)")
         )
 
 
@@ -255,7 +257,7 @@ def _infer(
     )
     report = module.infer_turn(state, obs.cells, answers=answers, identity=obs.identity)
     if report.status == "unreadable":
-        raise LowConfidenceError(report.unreadable, "too many to check the turn against the rules")
+        raise LowConfidenceError(report.unreadable, N_("too many to check the turn against the rules"))
     applied: bool | None = None
     if gf is not None:
         applied = report.status == "explained" and _play(gf, state, list(report.actions))
@@ -271,7 +273,9 @@ def _infer(
 
         show(render.explains(report))
         if applied:
-            show(f"[green]played {len(report.actions)} action(s) into the game file[/]")
+            n = len(report.actions)
+            show("[green]" + ngettext("played {n} action into the game file", "played {n} actions into the game file",
+                                      n).format(n=n) + "[/]")
     return applied
 
 
@@ -282,14 +286,14 @@ def _play(gf: object, before: GameState, actions: list[str]) -> bool:
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
-        raise fail("the game file changed while the photo was read; run referee capture again")
+        raise fail(_("the game file changed while the photo was read; run referee capture again"))
     played = 0
     try:
         for text in actions:
             gf.do(text)
             played += 1
     except RefereeError:
-        for _ in range(played):
+        for _turn in range(played):
             gf.undo()
         raise
     return True
@@ -336,12 +340,15 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
     show(render.board(view, legend=False), soft_wrap=True)
     reg = obs.registration
     found = (
-        f"markers {', '.join(map(str, reg.markers))}"
+        _("markers {ids}").format(ids=", ".join(map(str, reg.markers)))
         if reg.method == "markers"
-        else "the board outline"
+        else _("the board outline")
     )
+    n = len(obs.unreadable)
     show(
-        f"read in {obs.seconds:.2f} s from {found}; {len(obs.unreadable)} cell(s) unclear"
+        ngettext("read in {seconds} s from {found}; {n} cell unclear",
+                 "read in {seconds} s from {found}; {n} cells unclear", n).format(
+            seconds=f"{obs.seconds:.2f}", found=literal(found), n=n)
         + (f": {literal(', '.join(obs.unreadable))}" if obs.unreadable else "")
     )
 
@@ -373,13 +380,13 @@ def markers(
     board = load_board(find_game(game).info.slug, tables)
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
     if out.suffix.lower() != ".png":
-        raise VisionError(f"{out}: the marker sheet is written as PNG (name it .png)")
-    save_png(sheet, out, "marker sheet")
+        raise VisionError(_("{path}: the marker sheet is written as PNG (name it .png)").format(path=out))
+    save_png(sheet, out, N_("marker sheet"))
     show(
-        f"wrote {literal(out)}: {len(board.markers.placements)} corner tabs ({literal(board.markers.dictionary)}, "
-        f"ids {', '.join(str(p.id) for p in board.markers.placements)}), "
-        f"one cell = {cell_mm:g} mm at {dpi} dpi; "
-        "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner"
+        _("wrote {path}: {n} corner tabs ({dictionary}, ids {ids}), one cell = {mm} mm at {dpi} dpi; "
+          "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner").format(
+            path=literal(out), n=len(board.markers.placements), dictionary=literal(board.markers.dictionary),
+            ids=", ".join(str(p.id) for p in board.markers.placements), mm=f"{cell_mm:g}", dpi=dpi)
     )
 
 
@@ -402,7 +409,7 @@ def calibrate(
     from vision.calibrate import calibrate as learn
     from vision.calibration import save_calibration
 
-    engine, state, _ = load_position(_game_of_position(position, game), position, tables)
+    engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
     module = _capture_module(engine)
     board = load_board(engine.info.slug, tables)
     cal = learn(
@@ -419,6 +426,6 @@ def calibrate(
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
     show(
-        f"wrote {literal(out)}: {len(cal.measured)} colour classes measured, "
-        f"{len(cal.templates)} counter labels learned"
+        _("wrote {path}: {classes} colour classes measured, {labels} counter labels learned").format(
+            path=literal(out), classes=len(cal.measured), labels=len(cal.templates))
     )

@@ -29,6 +29,7 @@ from typing import Literal
 from referee.errors import UnknownNameError
 from referee.geometry import search as _search
 from referee.geometry.search import Cell, SearchResult
+from referee.i18n import _
 
 __all__ = ["DIRECTIONS", "HexGrid"]
 
@@ -110,7 +111,7 @@ class HexGrid:
                 return self._by_name[key]
         close = difflib.get_close_matches(text.strip(), self._names, n=3, cutoff=0.6)
         err = UnknownNameError("hex", text, close)
-        err.hint = f"hexes are named column then row, from 0101 to {self._names[-1]}"
+        err.hint = _("hexes are named column then row, from 0101 to {last}").format(last=self._names[-1])
         raise err
 
     def is_cell_name(self, text: str) -> bool:

@@ -24,6 +24,7 @@ from functools import cached_property
 from referee.errors import UnknownNameError
 from referee.geometry import search as _search
 from referee.geometry.search import Cell, SearchResult
+from referee.i18n import _
 
 __all__ = ["DIAGONAL", "ORTHOGONAL", "SquareGrid", "row_label"]
 
@@ -100,7 +101,7 @@ class SquareGrid:
         close = difflib.get_close_matches(text.strip().upper(), self._names, n=3, cutoff=0.5)
         err = UnknownNameError("cell", text, close)
         last = self._names[-1]
-        err.hint = f"cells run from A1 to {last}"
+        err.hint = _("cells run from A1 to {last}").format(last=last)
         raise err
 
     def is_cell_name(self, text: str) -> bool:

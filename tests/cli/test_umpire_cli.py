@@ -129,7 +129,7 @@ def test_resolve_notes_supports_still_open(referee: Referee) -> None:
     before = pos.read_bytes()
     result = referee("resolve", "cyrus-pyxis", "--position", str(pos))
     assert result.code == 0
-    assert "resolved without 2 declaration(s) still open" in result.out
+    assert "resolved without 2 declarations still open" in result.out
     assert "Messène (Greek) could still support Apollon" in result.out
     assert "Amrith (Persian) could still support Darius" in result.out
     data = json.loads(referee("resolve", "cyrus-pyxis", "--position", str(pos), "--json").out)
