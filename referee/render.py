@@ -171,7 +171,7 @@ def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain + kinds), style="dim")]
     if len(out[0]) > 79:  # the marks on a line of their own rather than wrapped mid-entry
         out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain), style="dim"),
-               Text("   " + _("marks:") + kinds, style="dim")]
+               Text("   " + _("marks:{marks}").format(marks=kinds), style="dim")]
     if view.side_marks:
         sides = "   ".join(f"{mark} {_(side)}" for side, mark in view.side_marks.items())
         out.append(Text("   " + _("sides: {sides}   {hidden} face down").format(sides=sides, hidden=HIDDEN),

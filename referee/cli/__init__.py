@@ -119,38 +119,6 @@ def _register_games(root: typer.Typer) -> None:
 _register_games(app)
 
 
-def _command_word(args: list[str]) -> str | None:
-    """Returns the command a command line names (after the root's ``--lang X``), else None."""
-    i = 0
-    while i < len(args) and args[i].startswith("--lang"):
-        i += 1 if "=" in args[i] else 2
-    return args[i] if i < len(args) and not args[i].startswith("-") else None
-
-
-def app_for(args: list[str]) -> typer.Typer:
-    """Returns the app to run a command line with: a root holding only the command group that
-    owns the command (typer then builds one group's commands, not all thirty), or the whole app
-    for root options, help, completion and unknown words. Both behave alike for the command."""
-    import os
-
-    word = _command_word(args)
-    if word is None or any(k.endswith("_COMPLETE") for k in os.environ):
-        return app
-    for info in app.registered_groups:
-        sub = info.typer_instance
-        if sub is None:
-            continue
-        names = {info.name} if info.name else {
-            c.name or (c.callback.__name__.lower().replace("_", "-") if c.callback else "")
-            for c in sub.registered_commands
-        }
-        if word in names:
-            small = typer.Typer(no_args_is_help=True, context_settings=app.info.context_settings,
-                                add_completion=False, help=app.info.help, rich_markup_mode=None)
-            small.callback()(_root)
-            small.registered_groups.append(info)
-            return small
-    return app
 TYPER_WORDS = (N_("Arguments"), N_("Options"), N_("Commands"), N_("required"), N_("default: {default}"),
                N_("env var: {var}"), N_("(dynamic)"), N_("Aborted!"), N_("Missing command."),
                N_("No such command {name!r}."))
@@ -186,9 +154,9 @@ def helps(command: Command) -> Iterator[tuple[str, str, Command | Parameter]]:
             yield "help", text, param
 
 
-def command(root_app: typer.Typer | None = None) -> Command:
-    """Returns the click command of the whole app (or of ``root_app``, see :func:`app_for`), its
-    help texts in the active language.
+def command(typer_app: typer.Typer | None = None) -> Command:
+    """Returns the click command of an app (default: the whole app), its help texts in the
+    active language.
 
     Typer builds a fresh command tree on every call, so translating it in place leaves ``app``
     itself English (in-process tests and the extraction see the source strings).
@@ -198,7 +166,7 @@ def command(root_app: typer.Typer | None = None) -> Command:
     from referee.i18n import _
 
     typer.core._ = _  # type: ignore[attr-defined]  # typer's own headings follow the language
-    root = typer.main.get_command(root_app or app)
+    root = typer.main.get_command(typer_app or app)
     for _path, cmd in walk(root):
         for attr, text, owner in list(helps(cmd)):
             setattr(owner, attr, _(text))
@@ -224,6 +192,40 @@ def language_of(argv: list[str]) -> str:
         return choose(explicit, os.environ)
     except UnknownNameError:
         return "en"
+
+
+def _command_word(args: list[str]) -> str | None:
+    """Returns the command a command line names (after the root's ``--lang X``), else None."""
+    i = 0
+    while i < len(args) and args[i].startswith("--lang"):
+        i += 1 if "=" in args[i] else 2
+    return args[i] if i < len(args) and not args[i].startswith("-") else None
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """Returns the app to run a command line with: a root holding only the command group that
+    owns the command (typer then builds one group's commands, not all thirty), or the whole app
+    for root options, help, completion and unknown words. Both behave alike for the command."""
+    import os
+
+    word = _command_word(args)
+    if word is None or any(k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    for info in app.registered_groups:
+        sub = info.typer_instance
+        if sub is None:
+            continue
+        names = {info.name} if info.name else {
+            c.name or (c.callback.__name__.lower().replace("_", "-") if c.callback else "")
+            for c in sub.registered_commands
+        }
+        if word in names:
+            small = typer.Typer(no_args_is_help=True, context_settings=app.info.context_settings,
+                                add_completion=False, help=app.info.help, rich_markup_mode=None)
+            small.callback()(_root)
+            small.registered_groups.append(info)
+            return small
+    return app
 
 
 def main() -> None:

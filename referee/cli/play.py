@@ -121,8 +121,7 @@ def _help(path: Path) -> None:
         show(f"  {literal(f'{notation:<28}')} {literal(_(meaning))}")
     show(_("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
            "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
-           "export FILE, tables GAME, lang fr|it|en, quit"))
-    show(_("[bold]why[/]: every stand-in value and reading the last ruling relied on"))
+           "why (every stand-in of the last ruling), export FILE, tables GAME, lang fr|it|en, quit"))
 
 
 def _lang(words: list[str]) -> int:

@@ -114,12 +114,16 @@ class LegalReport(BaseModel):
             lines = [_("{legion} ({side}) on {cell}").format(legion=self.legion, side=side, cell=self.cell)]
         elif self.deploy:
             lines = [_("{legion} ({side}) not yet deployed").format(legion=self.legion, side=side)]
-            later = _(" once the set-up reaches its legions") if self.why_not else ""
-            lines.append(_("may be deployed on {n} cell(s){later}: {cells}").format(
-                later=later, n=len(self.cells), cells=" ".join(self.cells)))
         else:
             lines = [_("{legion} ({side}) eliminated").format(legion=self.legion, side=side)]
-        if self.cells and not self.deploy:
+        if self.deploy:
+            n = len(self.cells)
+            lines.append((ngettext("may be deployed on {n} cell once the set-up reaches its legions: {cells}",
+                                   "may be deployed on {n} cells once the set-up reaches its legions: {cells}", n)
+                          if self.why_not else
+                          ngettext("may be deployed on {n} cell: {cells}", "may be deployed on {n} cells: {cells}", n))
+                         .format(n=n, cells=" ".join(self.cells)))
+        elif self.cells:
             marked = " ".join(f"{act.GRAMMAR.say(c)}{'!' if c in self.attacks else ''}" for c in self.cells)
             lines.append(ngettext("may end on {n} cell: {cells}   (! = attack)",
                                   "may end on {n} cells: {cells}   (! = attack)", len(self.cells)).format(
