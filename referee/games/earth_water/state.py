@@ -586,7 +586,7 @@ def many(count: int, noun: str) -> str:
 def units(count: int, noun: str) -> str:
     """Returns a count of a noun in the active language ('2 armées', '1 flotta greca').
 
-    ``noun`` is one of army, fleet, card, talent, round, Greek army, Persian army, Greek fleet,
+    ``noun`` is one of army, fleet, card, talent, round, amphora, Greek army, Persian army, Greek fleet,
     Persian fleet; any other noun falls back to :func:`many` (English).
     """
     forms = {
