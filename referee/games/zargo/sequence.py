@@ -879,8 +879,8 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
     if state.phase is Phase.OVER:
         return [Ruling.violation("game-over", "the game is over", (CALENDAR,))], ()
     if isinstance(a, act.Players):
-        used = ("peoples-in-play",) if a.players < 4 else ()
-        return check_players(state, a), t.disclose(*used, *(("two-players",) if a.players == 2 else ()))
+        few = ("peoples-in-play",) if a.players < 4 else ()
+        return check_players(state, a), t.disclose(*few, *(("two-players",) if a.players == 2 else ()))
     if isinstance(a, act.BuildCity):
         return check_city(state, a), t.disclose("city-terrain")
     if isinstance(a, act.Place):
