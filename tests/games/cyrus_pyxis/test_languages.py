@@ -23,7 +23,7 @@ from referee.tables import data_root, load_table_set
 from .helpers import ENGINE, judge, play, position
 
 SETUP = data_root("samples") / "cyrus-pyxis" / "setup.yaml"
-NBSP = "\u00a0"  # French puts a no-break space before : ; ? !
+NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions.md, Languages)
 
 
 def flat(text: str) -> str:
