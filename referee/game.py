@@ -386,6 +386,24 @@ class Engine(ABC, Generic[S, A]):
         """
         return self._play_setup(table_set, data, label)[1]
 
+    def players_actions(self, players: int) -> list[str]:
+        """Returns the actions that start a game for ``players`` people (``referee new --players``).
+
+        A game with a fixed number of players needs none; a game for a range of players (Zargo's
+        Lords) overrides this with the action that says how many play.
+
+        Raises:
+            RefereeError: the game is not played by that many.
+        """
+        from referee.i18n import _
+
+        low, high = self.info.players
+        if not low <= players <= high:
+            span = str(low) if low == high else f"{low}–{high}"
+            raise RefereeError(_("{title} is played by {span} players, not {n}").format(
+                title=self.info.title, span=span, n=players))
+        return []
+
     def checked_setup(self, table_set: TableSet, data: object, label: str) -> list[str]:
         """Returns the action texts of a set-up file after playing them all on a fresh state.
 

@@ -63,6 +63,8 @@ def new(
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
+    players: Annotated[int | None, typer.Option(
+        min=1, max=8, help="How many play, for games played by two to four (Zargo's Lords).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Start a new game file; shows the dice commitment fingerprint and, once, every stand-in value
@@ -80,6 +82,14 @@ def new(
     if setup is not None:
         setup = _sample(setup, engine.info.slug)
         texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
+    if players is not None:
+        first = engine.players_actions(players)
+        if setup is not None and first and [t.split()[:2] for t in texts[: len(first)]] != [
+            t.split()[:2] for t in first
+        ]:
+            raise typer.BadParameter(_("the set-up file says how many play; drop --players or make them agree"),
+                                     param_hint="--players")
+        texts = texts if setup is not None else first
     # built beside --file and moved into place only once every set-up action was played
     gf = GameFile.create(file, engine, table_set, force=force, actions=texts)
     state = engine.view(gf.state(), None)

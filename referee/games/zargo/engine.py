@@ -115,6 +115,11 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
     def new_state(self, table_set: TableSet) -> ZargoState:
         return ZargoState(tables=load_tables(table_set))
 
+    def players_actions(self, players: int) -> list[str]:
+        """PRÉPARATION DU JEU: the first action says how many play (continents then drawn by lot)."""
+        super().players_actions(players)
+        return [act.Players(players=players).text()]
+
     def setup_actions(self, state: ZargoState, data: object, label: str) -> list[str]:
         setup = validate_file(SetupFile, data, label)
         if setup.continents:

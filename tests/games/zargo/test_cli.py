@@ -127,3 +127,20 @@ def test_umpire_mode_on_the_sample_position(referee: Referee) -> None:
     assert done.code == 0 and "arrow from 0903 at 0909" in done.out and "combat at 0907" in done.out
     wrong = referee("judge", "--position", pos, "0907", "0807")
     assert "not-yours" in wrong.out  # not the Chevaliers' counter
+
+
+def test_new_with_players_says_how_many_play(referee: Referee) -> None:
+    # PRÉPARATION DU JEU: two to four peoples; --players is the game's first action
+    assert referee("new", "zargo", "--players", "3").code == 0
+    with GameFile.open(referee.cwd / "game.referee") as gf:
+        first = gf.entries()[0]
+        assert first.text.startswith("players 3")
+        assert gf.state().players == 3
+    before = (referee.cwd / "game.referee").read_bytes()
+    refused = referee("new", "zargo", "--players", "5", "--force")
+    assert refused.code == 1 and "2–4 players, not 5" in refused.err
+    assert (referee.cwd / "game.referee").read_bytes() == before
+    clash = referee("new", "zargo", "--players", "2", "--setup", "setup.yaml", "--force")
+    assert clash.code == 2 and "--players" in clash.err
+    assert referee("new", "cyrus-pyxis", "--players", "3", "--file", "c.referee").code == 1
+    assert referee("new", "cyrus-pyxis", "--players", "2", "--file", "c.referee").code == 0
