@@ -1066,6 +1066,11 @@ class GameFile:
             NotationError: the owner or label is not one word, or the secret is not plain data.
             GameFileError: as :meth:`do`.
         """
+        checker = getattr(self.game, "secret_problem", None)  # a game may check a secret's content
+        if checker is not None:
+            problem = checker(self.state(), owner, label, secret)
+            if problem is not None:
+                raise IllegalActionError(Verdict(action=f"seal {owner} {label}", violations=(problem,)))
         try:
             made = Seal.make(owner, label, secret, salt)  # type: ignore[arg-type]  # checked by canonical()
         except (TypeError, ValueError) as exc:

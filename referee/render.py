@@ -18,6 +18,7 @@ from referee.dice_verify import DiceReport
 from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
 from referee.i18n import N_, _, ngettext
 from referee.journal import Entry, Reveal, UndoResult
+from referee.notation import Grammar
 from referee.rulings import Rules, Ruling, Verdict
 from referee.tables import TableView
 
@@ -276,8 +277,9 @@ def record(rec: ActionRecord) -> RenderableType:
     return Group(*parts)
 
 
-def log(entries: Sequence[Entry]) -> RenderableType:
-    """Returns the journal as a table (undone entries struck through)."""
+def log(entries: Sequence[Entry], grammar: Grammar | None = None) -> RenderableType:
+    """Returns the journal as a table (undone entries struck through); with the game's grammar,
+    each action is written in the active language (the journal keeps the canonical notation)."""
     table = Table(show_edge=False, header_style="bold")
     table.add_column("#", justify="right")
     table.add_column(_("side"))
@@ -285,7 +287,8 @@ def log(entries: Sequence[Entry]) -> RenderableType:
     table.add_column(_("details"))
     for e in entries:
         style = "strike dim" if e.undone else ("yellow" if e.kind == "adjust" else "")
-        text = e.text if e.kind != "adjust" else _("adjust {override}").format(override=e.text)
+        said = grammar.say(e.text) if grammar is not None else e.text
+        text = said if e.kind != "adjust" else _("adjust {override}").format(override=said)
         details: list[str] = []
         if e.reason:
             details.append(_("reason: {reason}").format(reason=e.reason))

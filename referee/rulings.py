@@ -48,8 +48,12 @@ class RuleRef(BaseModel):
     title: str
 
     def label(self) -> str:
-        """Returns the section and its title for the active language ("V Mouvement")."""
-        return f"{self.section} {printed_title(self.game, self.section, self.title)}"
+        """Returns the section and its title for the active language ("V Mouvement"); a section
+        keyed by its printed heading is shown once in that language ("Il calendario", not twice)."""
+        title = printed_title(self.game, self.section, self.title)
+        if title.casefold() == self.section.casefold():
+            return self.section
+        return f"{self.section} {title}"
 
     def __str__(self) -> str:
         return self.label()

@@ -92,6 +92,10 @@ def test_catalogs_are_complete_not_fuzzy_and_placeholders_match(area: str) -> No
     assert tool.problems({area: templates[area]}) == []
 
 
+def test_one_message_has_one_translation_across_areas() -> None:
+    assert _tool().disagreements() == []
+
+
 def test_every_language_merges_all_area_catalogs() -> None:
     # a zargo message and a core message both translate through the one merged catalog
     referee.i18n.translations.cache_clear()

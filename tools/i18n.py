@@ -154,6 +154,30 @@ def problems(tmpls: dict[str, Catalog]) -> list[str]:
                     got = set(PLACEHOLDER.findall(text))
                     if got != wanted and not (len(sources) > 1 and got <= wanted):
                         found.append(f"{where}: placeholders {sorted(got)} differ from {sorted(wanted)} in {key!r}")
+            used = {m.id for m in tmpl if m.id}
+            for entry in catalog:
+                if entry.id and entry.id not in used:
+                    key = entry.id if isinstance(entry.id, str) else entry.id[0]
+                    found.append(f"{lang}/{area}.po: stale {key!r} (no longer in this area's code; run update)")
+    return found
+
+
+def disagreements() -> list[str]:
+    """Returns one line per message translated differently in two areas of one language (the
+    merged catalog would keep only one of them)."""
+    found: list[str] = []
+    for lang in LANGS:
+        seen: dict[object, tuple[str, object]] = {}
+        for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+            with path.open("rb") as handle:
+                for entry in read_po(handle, locale=lang):
+                    if not entry.id:
+                        continue
+                    first = seen.setdefault(entry.id, (path.stem, entry.string))
+                    if first[1] != entry.string:
+                        key = entry.id if isinstance(entry.id, str) else entry.id[0]
+                        found.append(f"{lang}: {key!r} is {first[1]!r} in {first[0]}.po but "
+                                     f"{entry.string!r} in {path.stem}.po")
     return found
 
 
@@ -193,7 +217,7 @@ def main(argv: list[str]) -> int:
                 print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
         return 0
     if command == "check":
-        lines = problems(tmpls)
+        lines = problems(tmpls) + disagreements()
         for line in lines:
             print(line)
         print("catalogs complete" if not lines else f"{len(lines)} problem(s)")

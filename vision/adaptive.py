@@ -79,11 +79,22 @@ class CellEvidence:
     on_counter: npt.NDArray[np.bool_]
     """(n,): a counter stands there; terrain is read on a band around it (else: on the inner
     square)."""
+    board_share: npt.NDArray[np.float64]
+    """(n,): under a counter, the share of the cell around it showing the bare board (a token,
+    0.85 cell or more, leaves little; the bare board much more)."""
+    band_light: npt.NDArray[np.float64]
+    """(n, 4): under a counter with little bare board around it (``board_share`` below
+    ``hidden_token_board``), the brightness of a thin band just outside each side of it, over
+    the bare board's (a token's band is dark; the bare board only darkened by the counter's
+    shadow), sorted; 1 elsewhere."""
     texture: npt.NDArray[np.float64]
     """(n,): spread of brightness over the inner square, over its mean (printed art, a counter's
     rim and label: high; a hand, bare board: low)."""
     model: PixelModel
     """The classes after adapting to the photo."""
+    reached: npt.NDArray[np.float64] | None = None
+    """(n,): share of the cell under an occluder reaching in from outside the grid
+    (:func:`reaching_in`; None: not measured)."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -251,6 +262,8 @@ def evidence(
     # with the counter's rim and shadow: count the pixels that lean from the bare board's colour
     # toward the token's, as a share of the cell
     terrain_pixels = (total / np.maximum((usable & region).sum(axis=(1, 2)), 1)).astype(np.float64)
+    board_share = np.zeros(n)
+    band_light = np.ones((n, 4))
     if holds.any():
         at = np.nonzero(holds)[0]
         ring = (around & usable & ~(fits & (best < sides)))[at]
@@ -267,6 +280,15 @@ def evidence(
             ok = ring & (proj >= cfg.lean_min) & (proj <= 1.6) & (perp < cfg.lean_perp * math.sqrt(norm2))
             lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
         lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
+        board_share[at] = (around & usable & fits & (best == sides))[at].sum(axis=(1, 2)) / cell_area
+        # only where little bare board shows (the only cells where it is used: speed)
+        few_board = at[board_share[at] < cfg.hidden_token_board]
+        if len(few_board):
+            plain_px = usable & fits & (best == sides)
+            overall = float(np.median(feats[..., 2][plain_px])) if plain_px.any() else 1.0
+            band_light[few_board] = _band_light(
+                feats[few_board][..., 2], is_side[few_board], plain_px[few_board], overall, cfg
+            )
         terrain_share[at] = lean
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
     # colours that fit no class, bright (printed art and rims are dark), away from the counter's
@@ -287,8 +309,139 @@ def evidence(
         other_share=other.astype(np.float64),
         terrain_pixels=terrain_pixels,
         on_counter=holds,
+        board_share=board_share,
+        band_light=band_light,
         model=model,
     )
+
+
+def reaching_in(
+    image: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    pad_px: int,
+    ppc: int,
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    model: PixelModel,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.float64]:
+    """Returns, per cell (row by row), the share of it under an occluder reaching into the grid
+    from outside it: a hand or a sleeve comes from the photo's edge, so it crosses the sheet
+    around the grid, where the set has nothing but the sheet, printed coordinates and markers.
+
+    On the warped board with its margin (``image``, ``inside``: which pixels the photo covers),
+    shrunk ``cfg.occluder_step`` times, the pixels that are neither the bare board nor a
+    counter's colour, nor neutral like the sheet, nor dark (ink, grid lines) form blobs; a blob
+    with at least ``cfg.reach_area`` cell² in the band ``cfg.reach_band`` (cells out from the
+    grid's edge) (or at the photo's edge) is an occluder, and every cell it covers is measured. Tokens
+    and counters never leave their cell, and the sheet separates the grid from the table.
+    """
+    step = cfg.occluder_step
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_AREA)
+    seen = cv2.resize(inside.astype(np.uint8), (w // step, h // step), interpolation=cv2.INTER_AREA) > 0
+    feats = chroma(small.astype(np.float32), white)
+    names = class_names(board)
+    means = np.array([model.classes[k].mean for k in names], np.float64)
+    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+    best = best.reshape(small.shape[:2])
+    fits = dist.reshape(small.shape[:2]) < cfg.pixel_sigma
+    sides = len(board.sides)
+    # the bare board and the sheet (neutral under the white reference) by their mean colour over
+    # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise
+    local = cv2.blur(np.ascontiguousarray(feats[..., :2]), (3, 3))
+    plain = means[sides]
+    board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.neutral_chroma
+    background = (fits & (best < sides)) | board_like
+    neutral = np.hypot(local[..., 0] - 1 / 3, local[..., 1] - 1 / 3) < cfg.neutral_chroma
+    # printed lines (the grid, a token's edge) part what lies on either side: a hand hides them
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
+    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), 20.0)
+    mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.occluder_min_light)
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n = board.rows * board.cols
+    sp = ppc / step  # samples per cell
+    y0 = x0 = pad_px / step
+    gy1, gx1 = y0 + board.rows * sp, x0 + board.cols * sp
+    yy, xx = np.mgrid[0 : small.shape[0], 0 : small.shape[1]] + 0.5
+    in_grid = (yy >= y0) & (yy < gy1) & (xx >= x0) & (xx < gx1)
+
+    def grown(by: float) -> npt.NDArray[np.bool_]:
+        b = by * sp
+        out: npt.NDArray[np.bool_] = (yy >= y0 - b) & (yy < gy1 + b) & (xx >= x0 - b) & (xx < gx1 + b)
+        return out
+
+    near = grown(cfg.reach_band[1]) & ~grown(cfg.reach_band[0])
+    corner = cfg.reach_band[1] + cfg.reach_corner  # the markers' L-shaped guides lie at the corners
+    for cy in (y0, gy1):
+        for cx in (x0, gx1):
+            near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
+    edge = cv2.dilate((~seen).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    entry = (near | (edge & in_grid)) & mask.astype(bool)
+    area = cfg.reach_area * sp * sp
+    # the occluder's colours are those it shows where it comes in (a hand: skin, which may be a
+    # token's colour, and colours that fit no class); only they are followed into the grid, so a
+    # token of another colour touching the hand is not taken for it
+    kind = np.where(fits, best, len(names))
+    base = mask.astype(bool)
+    hand = np.zeros(base.shape, bool)
+    shown = np.bincount(kind[entry], minlength=len(names) + 1)
+    if shown.sum() >= area:
+        own = shown >= cfg.reach_colour * shown.sum()
+        count, labels = cv2.connectedComponents((base & own[kind]).astype(np.uint8), connectivity=4)
+        outside_hits = np.bincount(labels[(near | (edge & in_grid)) & (labels > 0)], minlength=count)
+        inside_hits = np.bincount(labels[in_grid & (labels > 0)], minlength=count)
+        keep = (outside_hits >= area) & (inside_hits >= area)
+        keep[0] = False
+        hand |= keep[labels]
+    if not hand.any():
+        return np.zeros(n)
+    r0, c0 = round(y0), round(x0)
+    k = int(sp)
+    rows, cols = board.rows, board.cols
+
+    def per_cell(a: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+        sub = a[r0 : r0 + k * rows, c0 : c0 + k * cols]
+        return sub.reshape(rows, k, cols, k).transpose(0, 2, 1, 3).reshape(rows * cols, k * k)
+
+    cells = per_cell(hand)
+    share = cells.mean(axis=1).astype(np.float64)
+    return share
+
+
+def _band_light(
+    light: npt.NDArray[np.float32],
+    is_side: npt.NDArray[np.bool_],
+    board: npt.NDArray[np.bool_],
+    overall: float,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.float64]:
+    """Per counter cell (k, m, m samples), the median brightness of a band ``cfg.band_width``
+    of the cell wide just outside each side of the counter's box, over the bare board's
+    brightness in the cell (``overall``, the whole board's, when the cell shows too little)."""
+    k, m, _ = light.shape
+    out = np.ones((k, 4))
+    width = max(1, round(cfg.band_width * m))
+    need = max(2, m // 6)
+    for i in range(k):
+        rows = np.nonzero(is_side[i].sum(axis=1) >= need)[0]
+        cols = np.nonzero(is_side[i].sum(axis=0) >= need)[0]
+        if len(rows) == 0 or len(cols) == 0:
+            continue
+        r0, r1, c0, c1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+        ref = float(np.median(light[i][board[i]])) if board[i].sum() >= 10 else overall
+        if ref <= 0:
+            continue
+        strips = (
+            light[i, max(0, r0 - width) : r0, c0:c1],
+            light[i, r1 : r1 + width, c0:c1],
+            light[i, r0:r1, max(0, c0 - width) : c0],
+            light[i, r0:r1, c1 : c1 + width],
+        )
+        out[i] = sorted(float(np.median(s)) / ref if s.size else 1.0 for s in strips)
+    return out
 
 
 def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_], grow: int) -> npt.NDArray[np.bool_]:
@@ -358,8 +511,22 @@ def decide(
     few = np.clip(ev.terrain_pixels / cfg.min_terrain_pixels, 0, 1)
     seen = np.clip(ev.terrain_pixels / cfg.min_ring, 0, 1)  # board visible around a counter
     t_conf = np.where(ev.on_counter, t_conf * (0.5 + 0.5 * seen), t_conf * (0.5 + 0.5 * few))
+    # a token under a counter may show only a band of a pixel or two, its colour lost to blur and
+    # JPEG: little bare board around the counter and a dark band on most of its sides say a
+    # token may lie there, so "no token" is then unsure (a question, not a guess)
+    maybe = (
+        ev.on_counter
+        & ~is_token
+        & (ev.board_share < cfg.hidden_token_board)
+        & (ev.band_light[:, 1] < cfg.hidden_token_dark)
+    )
+    t_conf = np.where(maybe, np.minimum(t_conf, cfg.hidden_token_conf), t_conf)
     conf = np.minimum(c_conf, t_conf)
     occluded = ev.other_share > cfg.occluder_share
+    if ev.reached is not None:
+        # a counter's terrain is read on a thin band, which a fingertip can fill
+        cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
+        occluded |= ev.reached > cover
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     # a token without its printed detail (far smoother than the photo's other tokens of that
@@ -379,7 +546,6 @@ def decide(
         typical_line = np.maximum(local, 0.5 * float(np.median(lines)))
         hidden = ((lines < cfg.hidden_line * typical_line) & (typical_line > 0)).sum(axis=1)
         occluded |= smooth & (hidden >= 2)
-        suspect |= hidden >= 3
     else:
         occluded |= smooth
     untrusted = occluded.reshape(shape)

@@ -110,6 +110,15 @@ class GridConfig(_Section):
         description="Search radius of each refinement pass around the predicted grid lines, in "
         "cells (empty: no refinement on the grid lines).",
     )
+    refine_radius_two: tuple[float, ...] = Field(
+        default=(0.6, 0.3, 0.12),
+        description="As refine_radius, for a registration from two markers (which extrapolates worst).",
+    )
+    refine_max_shift_two: float = Field(
+        default=1.5,
+        description="As refine_max_shift, for a registration from two markers (the refit must still agree "
+        "with both markers within refine_max_drift).",
+    )
     refine_min_contrast: float = Field(
         default=6.0,
         description="A grid-line sample counts if its dark-line response beats the strip's median "
@@ -148,7 +157,12 @@ class ClassifyConfig(_Section):
     )
     max_unreadable: float = Field(
         default=0.2,
-        description="More than this fraction of unreadable cells and the photo is refused.",
+        description="More than this fraction of unreadable cells (not counting those under a hand "
+        "reaching in) and the photo is refused ...",
+    )
+    max_hidden: float = Field(
+        default=0.3,
+        description="... or more than this fraction of unreadable cells in all, a hand's included.",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
     min_pixel_light: float = Field(
@@ -217,6 +231,23 @@ class ClassifyConfig(_Section):
         description="Share of the cell (outside its counter) in a token's colour that makes a "
         "token under a counter; nearly none shows on bare board.",
     )
+    band_width: float = Field(
+        default=0.1,
+        description="Under a counter, the band just outside each of its sides whose brightness is measured, in cells.",
+    )
+    hidden_token_board: float = Field(
+        default=0.15,
+        description="Under a counter read without a token: less than this share of the cell showing "
+        "bare board around it ...",
+    )
+    hidden_token_dark: float = Field(
+        default=0.7,
+        description="... and the band outside at least three of its sides darker than this (over the "
+        "bare board's brightness) make the reading unsure: a token may be hidden there.",
+    )
+    hidden_token_conf: float = Field(
+        default=0.6, description="The confidence of such a reading (below min_confidence: asked about)."
+    )
     min_terrain_pixels: float = Field(
         default=0.15,
         description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",
@@ -235,7 +266,7 @@ class ClassifyConfig(_Section):
         "terrain reading is less sure.",
     )
     ring_scale: float = Field(
-        default=0.02,
+        default=0.025,
         description="As share_scale, for the token share under a counter (a share of the cell).",
     )
     occluder_share: float = Field(
@@ -258,6 +289,56 @@ class ClassifyConfig(_Section):
         description="A token whose brightness spread (over its mean, inner square) is below this "
         "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
         "and covered (a hand) when two of its edges are hidden too.",
+    )
+    occluder_step: int = Field(
+        default=4,
+        ge=1,
+        le=12,
+        description="The search for occluders reaching in runs on the warp shrunk this many times.",
+    )
+    neutral_chroma: float = Field(
+        default=0.012,
+        description="Pixels whose mean chromaticity over a quarter cell is this close to the white "
+        "reference's or the bare board's are the sheet or the board (not an occluder).",
+    )
+    occluder_min_light: float = Field(
+        default=0.2,
+        description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
+    )
+    reach_band: tuple[float, float] = Field(
+        default=(0.15, 0.4),
+        description="Band around the grid (from, to: cells out from its edge) where an occluder "
+        "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
+        "does not reach it).",
+    )
+    line_dip: float = Field(
+        default=0.08,
+        description="A printed line (grid, token edge) shows as a thin dip this deep (share of the grey "
+        "around); lines part the blobs an occluder is looked for in (a hand hides them).",
+    )
+    reach_corner: float = Field(
+        default=0.1,
+        description="That band leaves out this much (cells) along the grid from each corner, where the "
+        "printed guides of the corner markers lie.",
+    )
+    reach_area: float = Field(
+        default=0.15,
+        description="An occluder blob needs this many cells² in that band (or at the photo's edge) "
+        "and inside the grid.",
+    )
+    reach_colour: float = Field(
+        default=0.1,
+        description="The occluder's colours: the classes (or 'fits none') making at least this share of its "
+        "pixels on the sheet; only pixels of those colours are followed into the grid.",
+    )
+    reach_cover: float = Field(
+        default=0.08,
+        description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
+    )
+    reach_cover_counter: float = Field(
+        default=0.01,
+        description="... a cell with a counter, by more than this (its terrain is read on a thin band "
+        "around the counter, which a fingertip can fill).",
     )
     occlusion_reach: int = Field(
         default=2,

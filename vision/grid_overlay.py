@@ -128,7 +128,12 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
     current = reg
     if reg.method == "markers" and len(reg.markers) >= 4:
         return reg  # four markers frame the board: the line fit would only add its own bias
-    for radius in cfg.refine_radius:
+    # two markers extrapolate worst: search wider, and allow the grid to move further (the refit
+    # must still put the markers where they are, so a grid taken one line off is refused)
+    two = reg.method == "two-markers"
+    radii = cfg.refine_radius_two if two else cfg.refine_radius
+    max_shift = cfg.refine_max_shift_two if two else cfg.refine_max_shift
+    for radius in radii:
         found = _crossings(image, current, board, cfg, radius)
         if found is None:
             return current
@@ -138,19 +143,19 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
             return current
         keep = inliers.ravel().astype(bool)
         if keep.sum() < cfg.refine_min_points:
-            return current
+            continue
         back = cv2.perspectiveTransform(img_pts[keep][None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts[keep], axis=1).mean())
         probe = np.array([[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64)
         moved = cv2.perspectiveTransform(cv2.perspectiveTransform(probe, reg.to_image), to_board)[0] - probe[0]
-        if float(np.linalg.norm(moved, axis=1).max()) > cfg.refine_max_shift:
-            return current
+        if float(np.linalg.norm(moved, axis=1).max()) > max_shift:
+            continue  # this pass is rejected; a narrower one around the last accepted may do
         if reg.anchors is not None:  # the refit must still agree with the markers it started from
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
             if drift > cfg.refine_max_drift:
-                return current
+                continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
     return current
 

@@ -138,7 +138,7 @@ def read(
         from referee.i18n import _
 
         raise BoardNotFoundError(
-            _("only markers {a} and {b} are in view and the grid "
+            _("only markers {a} and {b} could be placed and the grid "
               "lines do not confirm the board; frame the whole board with its four markers").format(
                 a=found.markers[0], b=found.markers[1])
         )
@@ -164,6 +164,9 @@ def read(
         cfg.classify,
     )
     lines = go.edge_evidence(warped, board)
+    evidence.reached = adaptive.reaching_in(
+        warped.image, warped.inside, p, ppc, white, board, evidence.model, cfg.classify
+    )
     results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()
@@ -175,12 +178,20 @@ def read(
     unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
-    if strict and len(unreadable) > cfg.classify.max_unreadable * len(names):
-        why = (
-            "the photo looks blurred"
-            if sharp < cfg.grid.soft_sharpness
-            else "the board is hidden, badly lit or not the expected set"
-        )
+    # cells under an occluder reaching in (a hand) are unreadable for a known reason: they refuse
+    # the photo only when they are many; other unreadable cells say the photo itself is bad
+    reached = evidence.reached if evidence.reached is not None else np.zeros(len(names))
+    held = {names[n] for n in range(len(names)) if reached[n] > 0}
+    others = [n for n in unreadable if n not in held]
+    limit = cfg.classify.max_unreadable * len(names)
+    too_many = len(unreadable) > max(cfg.classify.max_hidden, cfg.classify.max_unreadable) * len(names)
+    if strict and (too_many or len(others) > limit):
+        if sharp < cfg.grid.soft_sharpness:
+            why = "the photo looks blurred"
+        elif len(others) <= limit:
+            why = f"a hand or something over the board hides {len(unreadable) - len(others)} of them"
+        else:
+            why = "the board is hidden, badly lit or not the expected set"
         raise LowConfidenceError(unreadable, why)
     identity = None
     if labels:

@@ -71,8 +71,11 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     if debug.enabled:
         debug.stage("markers", _draw_markers(image, found))
     reg = _from_markers(found, board, cfg, gray.shape)
-    if reg is None and len(found) == 2:
-        reg = _from_two_markers(found, board)
+    if reg is None and len(found) >= 2:
+        # two markers (or three that disagree: the two largest, the most precise) give a
+        # provisional registration the grid lines must confirm
+        pair = sorted(found, key=lambda i: -_side(found[i]))[:2]
+        reg = _from_two_markers({i: found[i] for i in pair}, board)
     if reg is None:
         reg = _from_outline(gray, board, cfg)
         if reg is not None and found and not _agrees(reg, found, board, cfg):

@@ -185,7 +185,7 @@ def log(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False)
         if json_:
             print_json([e.model_dump(mode="json") for e in entries])
             return
-        show(render.log(entries))
+        show(render.log(entries, gf.game.grammar))
 
 
 @app.command()

@@ -110,7 +110,7 @@ def test_a_yaml_alias_bomb_is_refused(referee: Referee, tmp_path: Path) -> None:
     path.write_text("game: cyrus-pyxis\n" + "\n".join(lines) + "\n")
     start = time.perf_counter()
     assert "aliases" in judge_position(referee, path)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 20  # expanded, the bomb would take hours; the bound leaves room for a loaded machine
 
 
 def test_a_control_character_in_yaml_is_one_line(referee: Referee, tmp_path: Path) -> None:
@@ -302,7 +302,7 @@ def test_a_long_text_argument_is_refused_quickly(referee: Referee, game: Path, a
     before = game.read_bytes()
     start = time.perf_counter()
     result = referee(*args)
-    assert time.perf_counter() - start < 2
+    assert time.perf_counter() - start < 10  # a quadratic suggestion search on 50,000 characters takes minutes
     assert result.code == 1 and "more than the 1,000 accepted" in one_line(result.err)
     assert game.read_bytes() == before
 

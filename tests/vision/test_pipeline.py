@@ -18,9 +18,7 @@ from .helpers import board, scene_of, setup_state, shoot
 LABELS = {side: [f"{side[:1].upper()}{n:02d}" for n in range(20)] for side in ("greek", "persian")}
 
 
-def score(
-    path: Path, truth: dict[str, dict[str, str | None]], hidden: set[str]
-) -> tuple[int, int, int]:
+def score(path: Path, truth: dict[str, dict[str, str | None]], hidden: set[str]) -> tuple[int, int, int]:
     """Returns (visible cells read right, visible cells unread or wrong, hidden cells misread)."""
     obs = observe(path, board(), strict=False)
     right = wrong = misread_hidden = 0
@@ -52,13 +50,24 @@ def test_hidden_cells_are_flagged_not_misread(tmp_path: Path, seed: int) -> None
     scene = random_scene(board(), rng, LABELS)
     path, rendered = shoot(tmp_path, scene, seed, "moderate", (1280, 960), hands=1)
     assert rendered.occluded, "the hand should hide some cells"
-    right, doubted, misread_hidden = score(path, rendered.cells, set(rendered.occluded))
-    # KNOWN GAP (issue 13): the per-pixel reader takes some skin tones for the hill token's
-    # colour; a hand over bare board is then read as hills. Hidden cells are counted apart by
-    # the benchmark; here at most half of them may be misread, and visible cells never.
-    assert misread_hidden <= len(rendered.occluded) // 2
-    assert doubted <= 4  # a few neighbours of the hand may be doubted, never misread
-    assert right == 144 - len(rendered.occluded) - doubted
+    hidden = set(rendered.occluded)
+    right, doubted, misread_hidden = score(path, rendered.cells, hidden)
+    # skin can have the hill token's colour: the hand is found as a blob reaching in from
+    # outside the grid, and every cell it covers is flagged, never read as terrain
+    assert misread_hidden == 0
+    assert right == 144 - len(hidden) - doubted
+    # cells next to the hand may be doubted (a token of the skin's colour touching it joins its
+    # blob), never misread; cells away from it are read
+    obs = observe(path, board(), strict=False)
+    grid = board().grid
+    near = {grid.name(c) for h in hidden for c in grid.cells() if _touches(grid.rc(grid.parse(h)), grid.rc(c))}
+    far_doubted = [n for n in obs.unreadable if n not in hidden and n not in near]
+    assert far_doubted == []
+    assert doubted <= 10
+
+
+def _touches(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1
 
 
 def test_a_board_mostly_hidden_is_refused(tmp_path: Path) -> None:

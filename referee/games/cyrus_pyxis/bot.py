@@ -18,6 +18,7 @@ from referee.games.cyrus_pyxis.movement import OFF, destination_cells
 from referee.games.cyrus_pyxis.rules import COMBAT_STEP, MOVEMENT, SETUP, SUPPORT_STEP
 from referee.games.cyrus_pyxis.schemas import Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.i18n import _
 
 
 class RandomBot:
@@ -35,25 +36,25 @@ class RandomBot:
             options = self.engine.legal_actions(state)
             action = rng.choice(options)
             assert isinstance(action, PlaceTerrain | Deploy)
-            return Choice(action=action, reason="random set-up placement", cites=(SETUP,))
+            return Choice(action=action, reason=_("random set-up placement"), cites=(SETUP,))
         if state.phase is Phase.COMBAT:
-            return Choice(action=Resolve(), reason="combats to resolve", cites=(COMBAT_STEP,))
+            return Choice(action=Resolve(), reason=_("combats to resolve"), cites=(COMBAT_STEP,))
         occ = occupancy(state)
         if state.phase is Phase.SUPPORT:
             side = state.declaring or state.active
             supports = possible_supports(state, occ, side)
             if supports and rng.random() < len(supports) / (len(supports) + 1):
                 archer, legion = rng.choice(supports)
-                return Choice(action=Support(archer=archer, legion=legion), reason="random support",
+                return Choice(action=Support(archer=archer, legion=legion), reason=_("random support"),
                               cites=(SUPPORT_STEP,))
-            return Choice(action=Done(), reason="no (more) support", cites=(SUPPORT_STEP,))
+            return Choice(action=Done(), reason=_("no (more) support"), cites=(SUPPORT_STEP,))
         movers = self.engine.movable(state)
         stop = self.stop_chance if self.stop_chance is not None else 1 / (len(movers) + 1)
         if state.phase is Phase.ANY:
             supports = possible_supports(state, occ, Side.GREEK) + possible_supports(state, occ, Side.PERSIAN)
             if supports and rng.random() < 0.2:
                 archer, legion = rng.choice(supports)
-                return Choice(action=Support(archer=archer, legion=legion), reason="random support",
+                return Choice(action=Support(archer=archer, legion=legion), reason=_("random support"),
                               cites=(SUPPORT_STEP,))
         keep_moving = rng.random() >= stop
         while keep_moving and movers:
@@ -66,6 +67,7 @@ class RandomBot:
                 choice = self._moves.get((legion, cell))
                 if choice is None:
                     move = Move(legion=legion, cell=cell)
-                    choice = self._moves[(legion, cell)] = Choice(action=move, reason="random move", cites=(MOVEMENT,))
+                    choice = Choice(action=move, reason=_("random move"), cites=(MOVEMENT,))
+                    self._moves[(legion, cell)] = choice
                 return choice
-        return Choice(action=Done(), reason="ends movement", cites=(MOVEMENT,))
+        return Choice(action=Done(), reason=_("ends movement"), cites=(MOVEMENT,))

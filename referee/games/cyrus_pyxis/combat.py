@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from referee.games.cyrus_pyxis.movement import game_over, kind_word
 from referee.games.cyrus_pyxis.rules import (
     ARCHER_SUPPORT,
     ARCHERS,
@@ -38,7 +39,7 @@ from referee.games.cyrus_pyxis.rules import (
     VALUE_TABLES,
 )
 from referee.games.cyrus_pyxis.schemas import PLURAL, SETUP_STEPS, Kind, Legion, LegionId, Phase, Result, Side, Terrain
-from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy
 from referee.geometry.search import Cell, SearchResult
 from referee.rulings import RuleRef, Ruling
 
@@ -93,22 +94,23 @@ def check_support_phase(ctx: SupportContext) -> Ruling | None:
     if state.phase is Phase.SUPPORT:
         if state.declaring is None or ctx.archer.side is state.declaring:
             return None
-        first = "the attacker declares first" if state.declaring is state.active else "the attacker has finished"
+        args: dict[str, str] = {"side": state.declaring.label, "other": ctx.archer.side.label}
+        if state.declaring is state.active:
+            return Ruling.violation(
+                "not-declaring", "the {side} declares supports now (the attacker declares first); {other} "
+                "supports wait their turn", (SUPPORT_STEP, SUPPORT_DECLARATION), **args)
         return Ruling.violation(
-            "not-declaring",
-            f"the {state.declaring.label} declares supports now ({first}); "
-            f"{ctx.archer.side.label} supports wait their turn",
-            (SUPPORT_STEP, SUPPORT_DECLARATION),
-        )
+            "not-declaring", "the {side} declares supports now (the attacker has finished); {other} "
+            "supports wait their turn", (SUPPORT_STEP, SUPPORT_DECLARATION), **args)
     if state.phase is Phase.SETUP:
         side, what, _ = SETUP_STEPS[state.setup_step]
-        msg = f"the set-up is not finished: the {side.label} lays {PLURAL[what]}"
-        return Ruling.violation("wrong-phase", msg, (SETUP,))
+        return Ruling.violation("wrong-phase", "the set-up is not finished: the {side} lays {what}", (SETUP,),
+                                side=side.label, what=PLURAL[what])
     if state.phase is Phase.OVER:
-        return Ruling.violation("game-over", f"the game is over: {state.win_reason}", (GAME_END,))
+        return game_over(state)
     if state.phase is Phase.MOVE:
-        msg = f"supports are declared once the {state.active.label} movement is over (type done)"
-        return Ruling.violation("wrong-phase", msg, (MOVE_STEP, SUPPORT_STEP))
+        return Ruling.violation("wrong-phase", "supports are declared once the {side} movement is over (type done)",
+                                (MOVE_STEP, SUPPORT_STEP), side=state.active.label)
     return Ruling.violation(
         "wrong-phase", "the support step is over; the combats wait to be resolved", (SUPPORT_STEP, COMBAT_STEP)
     )
@@ -118,8 +120,8 @@ def check_is_archer(ctx: SupportContext) -> Ruling | None:
     """IV.2: only archers support."""
     if ctx.archer.kind is Kind.ARCHER:
         return None
-    label = ctx.state.tables.kinds[ctx.archer.kind].label.lower()
-    return Ruling.violation("not-an-archer", f"{ctx.archer.name} is a {label}, not an archer", (ARCHERS,))
+    return Ruling.violation("not-an-archer", "{legion} is a {kind}, not an archer", (ARCHERS,),
+                            legion=ctx.archer.name, kind=kind_word(ctx.state, ctx.archer.kind))
 
 
 def check_both_in_play(ctx: SupportContext) -> Ruling | None:
@@ -127,7 +129,10 @@ def check_both_in_play(ctx: SupportContext) -> Ruling | None:
     gone = [lg.name for lg in (ctx.archer, ctx.legion) if ctx.cell(lg) is None]
     if not gone:
         return None
-    return Ruling.violation("legion-eliminated", f"{' and '.join(gone)} no longer in play", (COMBAT,))
+    if len(gone) == 1:
+        return Ruling.violation("legion-eliminated", "{legion} is no longer in play", (COMBAT,), legion=gone[0])
+    return Ruling.violation("legion-eliminated", "{legion} and {other} are no longer in play", (COMBAT,),
+                            legion=gone[0], other=gone[1])
 
 
 def check_same_side(ctx: SupportContext) -> Ruling | None:
@@ -135,10 +140,8 @@ def check_same_side(ctx: SupportContext) -> Ruling | None:
     if ctx.archer.side is ctx.legion.side:
         return None
     return Ruling.violation(
-        "support-enemy",
-        f"{ctx.archer.name} is {ctx.archer.side.label} and {ctx.legion.name} {ctx.legion.side.label}; "
-        "an archer supports only its own side",
-        (ARCHERS,),
+        "support-enemy", "{archer} is {side} and {legion} {other}; an archer supports only its own side", (ARCHERS,),
+        archer=ctx.archer.name, side=ctx.archer.side.label, legion=ctx.legion.name, other=ctx.legion.side.label,
     )
 
 
@@ -148,7 +151,8 @@ def check_target_engaged(ctx: SupportContext) -> Ruling | None:
     if cell is None or ctx.occ.combat_of(ctx.legion) is not None:
         return None
     return Ruling.violation(
-        "not-in-combat", f"{ctx.legion.name} on {ctx.name(cell)} is not in a combat", (ARCHERS,)
+        "not-in-combat", "{legion} on {cell} is not in a combat", (ARCHERS,), legion=ctx.legion.name,
+        cell=ctx.name(cell),
     )
 
 
@@ -167,15 +171,17 @@ def check_archer_free(ctx: SupportContext) -> Ruling | None:
     if ctx.archer is ctx.legion or not archer_engaged(ctx.state, ctx.occ, ctx.archer):
         if ctx.archer is ctx.legion and ctx.occ.combat_of(ctx.archer) is not None:
             return Ruling.violation(
-                "archer-engaged", f"{ctx.archer.name} is in a combat and cannot support itself", (ARCHER_SUPPORT,)
+                "archer-engaged", "{archer} is in a combat and cannot support itself", (ARCHER_SUPPORT,),
+                archer=ctx.archer.name,
             )
         return None
     cell = ctx.occ.combat_of(ctx.archer)
     assert cell is not None
-    role = "attacked" if ctx.archer.side is not ctx.state.active else "attacking"
-    return Ruling.violation(
-        "archer-engaged", f"{ctx.archer.name} is {role} on {ctx.name(cell)} and cannot support", (ARCHER_SUPPORT,)
-    )
+    if ctx.archer.side is not ctx.state.active:
+        return Ruling.violation("archer-engaged", "{archer} is attacked on {cell} and cannot support",
+                                (ARCHER_SUPPORT,), archer=ctx.archer.name, cell=ctx.name(cell))
+    return Ruling.violation("archer-engaged", "{archer} is attacking on {cell} and cannot support",
+                            (ARCHER_SUPPORT,), archer=ctx.archer.name, cell=ctx.name(cell))
 
 
 def check_archer_once(ctx: SupportContext) -> Ruling | None:
@@ -184,7 +190,8 @@ def check_archer_once(ctx: SupportContext) -> Ruling | None:
     if already is None:
         return None
     return Ruling.violation(
-        "archer-already-supporting", f"{ctx.archer.name} already supports {already} this turn", (ARCHER_SUPPORT,)
+        "archer-already-supporting", "{archer} already supports {legion} this turn", (ARCHER_SUPPORT,),
+        archer=ctx.archer.name, legion=already,
     )
 
 
@@ -193,8 +200,8 @@ def check_legion_once(ctx: SupportContext) -> Ruling | None:
     for archer, legion in ctx.state.supports.items():
         if legion == ctx.legion.name and archer != ctx.archer.name:
             return Ruling.violation(
-                "already-supported", f"{ctx.legion.name} already has {archer}'s support; one per legion",
-                (ARCHER_SUPPORT,),
+                "already-supported", "{legion} already has {archer}'s support; one per legion", (ARCHER_SUPPORT,),
+                legion=ctx.legion.name, archer=archer,
             )
     return None
 
@@ -205,8 +212,8 @@ def check_archer_terrain(ctx: SupportContext) -> Ruling | None:
     if cell is None or ctx.state.terrain_at(cell) is not Terrain.FOREST:
         return None
     return Ruling.violation(
-        "archer-in-forest", f"{ctx.archer.name} stands in the forest on {ctx.name(cell)} and cannot support",
-        (ARCHER_SUPPORT,),
+        "archer-in-forest", "{archer} stands in the forest on {cell} and cannot support", (ARCHER_SUPPORT,),
+        archer=ctx.archer.name, cell=ctx.name(cell),
     )
 
 
@@ -216,8 +223,8 @@ def check_combat_terrain(ctx: SupportContext) -> Ruling | None:
     if cell is None or ctx.state.terrain_at(cell) is not Terrain.FOREST:
         return None
     return Ruling.violation(
-        "combat-in-forest", f"{ctx.legion.name} fights in the forest on {ctx.name(cell)}; no support there",
-        (ARCHER_SUPPORT,),
+        "combat-in-forest", "{legion} fights in the forest on {cell}; no support there", (ARCHER_SUPPORT,),
+        legion=ctx.legion.name, cell=ctx.name(cell),
     )
 
 
@@ -235,24 +242,21 @@ def check_range(ctx: SupportContext) -> Ruling | None:
         if distance <= farthest:
             return None
         return Ruling.violation(
-            "out-of-range",
-            f"{ctx.legion.name}'s combat on {ctx.name(target)} is {distance} squares from {ctx.archer.name}, beyond "
-            f"the {farthest} an archer reaches even from a hill", (ARCHER_SUPPORT,),
+            "out-of-range", "{legion}'s combat on {cell} is {distance} squares from {archer}, beyond the {farthest} "
+            "an archer reaches even from a hill", (ARCHER_SUPPORT,), legion=ctx.legion.name, cell=ctx.name(target),
+            distance=distance, archer=ctx.archer.name, farthest=farthest,
         )
-    where = f"{ctx.archer.name} on {terrain} at {ctx.name(start)}"
     if distance > limit:  # said even when the combat is in a forest: every reason counts
         return Ruling.violation(
-            "out-of-range",
-            f"{where} reaches {limit} squares; {ctx.legion.name}'s combat on {ctx.name(target)} is {distance} away",
-            (ARCHER_SUPPORT,),
+            "out-of-range", "{archer} on {terrain} at {start} reaches {limit} squares; {legion}'s combat on {cell} "
+            "is {distance} away", (ARCHER_SUPPORT,), archer=ctx.archer.name, terrain=terrain.value,
+            start=ctx.name(start), limit=limit, legion=ctx.legion.name, cell=ctx.name(target), distance=distance,
         )
     if ctx.state.terrain_at(target) is Terrain.FOREST or target in arrow_reach(ctx.state, start).distance:
         return None  # a combat in a forest is reported by check_combat_terrain
     return Ruling.violation(
-        "arrows-blocked",
-        f"every line of fire of at most {limit} squares from {ctx.name(start)} to {ctx.name(target)} "
-        "passes through forest or hill",
-        (ARCHER_SUPPORT,),
+        "arrows-blocked", "every line of fire of at most {limit} squares from {start} to {cell} passes through "
+        "forest or hill", (ARCHER_SUPPORT,), limit=limit, start=ctx.name(start), cell=ctx.name(target),
     )
 
 
@@ -398,6 +402,47 @@ class CombatResult(BaseModel):
         return f"{head}: {outcome_text(self)}"
 
 
+_HEAD = "{order}. {cell} ({terrain}): {attacker} vs {defender}, difference {difference} (band {band}): "
+
+
+def result_ruling(result: CombatResult, holder: str | None = None) -> Ruling:
+    """Returns the combat-result event: the explanation of :meth:`CombatResult.summary` as a
+    template, so a log says it again in the reader's language. ``holder``: the enemy that
+    blocked a retreat, if one did."""
+    def side(s: Strength) -> str:
+        return f"{s.legion} {s.base} +{s.bonus} {s.support} = {s.total}" if s.support else f"{s.legion} {s.base}"
+
+    args: dict[str, str | int] = {
+        "order": result.order, "cell": result.cell, "terrain": result.terrain.value, "attacker": side(result.attacker),
+        "defender": side(result.defender), "difference": signed(result.difference), "band": result.band,
+    }
+    r, cites = result.retreat, result.cites
+    if r is None:
+        return Ruling.event(
+            "combat-result", "{order}. {cell} ({terrain}): {attacker} vs {defender}, difference {difference} "
+            "(band {band}): {loser} is eliminated", cites, loser=result.eliminated[0] if result.eliminated else "?",
+            **args)
+    if r.eliminated and r.off_board:
+        return Ruling.event(
+            "combat-result", "{order}. {cell} ({terrain}): {attacker} vs {defender}, difference {difference} "
+            "(band {band}): {loser} must retreat but is eliminated: the retreat leaves the board", cites,
+            loser=r.legion, **args)
+    if r.eliminated:
+        return Ruling.event(
+            "combat-result", "{order}. {cell} ({terrain}): {attacker} vs {defender}, difference {difference} "
+            "(band {band}): {loser} must retreat but is eliminated: {holder} holds {to}", cites,
+            loser=r.legion, holder=holder or "?", to=r.path[-1] if r.path else "?", **args)
+    if len(r.path) > 1:
+        return Ruling.event(
+            "combat-result", "{order}. {cell} ({terrain}): {attacker} vs {defender}, difference {difference} "
+            "(band {band}): {loser} retreats {start} → {to} over {over}", cites,
+            loser=r.legion, start=r.start, to=r.to or "?", over=", ".join(r.path[:-1]), **args)
+    return Ruling.event(
+        "combat-result", "{order}. {cell} ({terrain}): {attacker} vs {defender}, difference {difference} "
+        "(band {band}): {loser} retreats {start} → {to}", cites, loser=r.legion, start=r.start, to=r.to or "?",
+        **args)
+
+
 def outcome_text(result: CombatResult) -> str:
     """Returns what happened, in words."""
     r = result.retreat
@@ -463,7 +508,7 @@ def resolve_all(state: CyrusState) -> Resolution:
     events: list[Ruling] = []
     provisional: list[str] = []
     winner: Side | None = None
-    reason = ""
+    won: Ruling | None = None
     unresolved: list[str] = []
 
     for n, cell in enumerate(order, start=1):
@@ -496,6 +541,7 @@ def resolve_all(state: CyrusState) -> Resolution:
         if phalanx_vs:
             used.append(rules.interpretation("foot-for-phalanx").label())
         retreat: Retreat | None = None
+        holder: str | None = None
         eliminated: list[str] = []
         if band.result in ("defender-eliminated", "attacker-eliminated"):
             loser = defender if band.result == "defender-eliminated" else attacker
@@ -504,7 +550,7 @@ def resolve_all(state: CyrusState) -> Resolution:
             eliminated.append(loser.name)
         else:
             loser = defender if band.result == "defender-retreats" else attacker
-            retreat, note = _retreat(state, cells, where, loser, cell)
+            retreat, note, holder = _retreat(state, cells, where, loser, cell)
             if note:
                 used.append(note)
             if retreat.eliminated:
@@ -522,7 +568,8 @@ def resolve_all(state: CyrusState) -> Resolution:
             if lost.kind is Kind.KING:
                 victory = lost.side.other
                 winner = victory
-                reason = f"{lost.name} was killed in combat on {grid.name(cell)}: the {victory.label} wins"
+                won = Ruling.event("victory", "{legion} was killed in combat on {cell}: the {side} wins",
+                                   (GOAL, GAME_END), legion=lost.name, cell=grid.name(cell), side=victory.label)
                 cites += (GOAL,)
         result = CombatResult(
             order=n, cell=grid.name(cell), terrain=terrain, attacker=a, defender=d, difference=diff,
@@ -531,25 +578,27 @@ def resolve_all(state: CyrusState) -> Resolution:
         )
         results.append(result)
         provisional.extend(used)
-        events.append(Ruling.event("combat-result", f"{n}. {result.summary()}", cites))
-        if victory is not None:
-            events.append(Ruling.event("victory", reason, (GOAL, GAME_END)))
+        events.append(result_ruling(result, holder))
+        if won is not None and victory is not None:
+            events.append(won)
     if unresolved:
         provisional.append(rules.interpretation("victory-stops-play").label())
-        events.append(
-            Ruling.event("combats-unresolved", f"the game ended before combats on {', '.join(unresolved)}",
-                         (GAME_END,))
-        )
+        events.append(Ruling.event("combats-unresolved", "the game ended before combats on {cells}", (GAME_END,),
+                                   cells=", ".join(unresolved)))
     new_state = state.model_copy(update={"where": where, "supports": {}, "declaring": None})
     if winner is not None:
-        new_state = new_state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": reason})
+        assert won is not None
+        new_state = new_state.model_copy(update={"phase": Phase.OVER, "winner": winner, "win_reason": english(won),
+                                                 "win": won})
     return Resolution(new_state, results, events, list(dict.fromkeys(provisional)), unresolved)
 
 
 def _retreat(
     state: CyrusState, cells: dict[Cell, list[Legion]], where: dict[LegionId, Cell], legion: Legion, start: Cell
-) -> tuple[Retreat, str]:
-    """VI: one cell toward its own side, over friends, eliminated by an enemy or the edge."""
+) -> tuple[Retreat, str, str | None]:
+    """VI: one cell toward its own side, over friends, eliminated by an enemy or the edge.
+
+    Returns the retreat, the interpretation it relied on (or ""), and the enemy that blocked it."""
     grid, rules = state.tables.grid, state.tables.rules
     path: list[str] = []
     cell = start
@@ -562,7 +611,7 @@ def _retreat(
             return (
                 Retreat(legion=legion.name, start=grid.name(start), path=tuple(path), to=None, eliminated=True,
                         off_board=True, reason="the retreat leaves the board"),
-                rules.interpretation("retreat-off-board").label(),
+                rules.interpretation("retreat-off-board").label(), None,
             )
         here = cells.get(nxt, [])
         enemy = next((lg for lg in here if lg.side is not legion.side), None)
@@ -573,7 +622,7 @@ def _retreat(
             return (
                 Retreat(legion=legion.name, start=grid.name(start), path=(*path, grid.name(nxt)), to=None,
                         eliminated=True, reason=f"{enemy.name} holds {grid.name(nxt)}"),
-                note,
+                note, enemy.name,
             )
         path.append(grid.name(nxt))
         if here:
@@ -584,4 +633,4 @@ def _retreat(
         if state.terrain_at(nxt) is not Terrain.PLAIN:
             note = rules.interpretation("retreat-into-terrain").label()
         return Retreat(legion=legion.name, start=grid.name(start), path=tuple(path), to=grid.name(nxt),
-                       eliminated=False), note
+                       eliminated=False), note, None

@@ -46,6 +46,7 @@ from referee.games.cyrus_pyxis.rules import (
 from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
 from referee.games.cyrus_pyxis.sequence import advance_support, pending_declarers
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.i18n import _
 from referee.rulings import Ruling
 
 if TYPE_CHECKING:
@@ -70,7 +71,12 @@ class Problem:
 def problem_text(rulings: tuple[Ruling, ...] | list[Ruling]) -> str:
     """Returns rulings as the problem text of a position error: messages, then the sections."""
     cites = list(dict.fromkeys(str(c) for r in rulings for c in r.cites))
-    return f"{'; '.join(r.message for r in rulings)} ({'; '.join(cites)})"
+    return f"{'; '.join(r.text() for r in rulings)} ({'; '.join(cites)})"
+
+
+def reworded(ruling: Ruling, message: str) -> Ruling:
+    """Returns a ruling with a sentence composed in the active language (no template to say again)."""
+    return ruling.model_copy(update={"message": message, "template": None, "plural": None, "args": ()})
 
 
 def refuse(label: str, field: str, *rulings: Ruling) -> PositionError:
@@ -86,17 +92,21 @@ def check_step(state: CyrusState, declaring: Side | None, declared_phase: str | 
     """III, I: the declared step fits the board; a finished game has a winner and a king gone."""
     occ = occupancy(state)
     if declaring is not None and state.phase is not Phase.SUPPORT:
-        step = f"the {state.phase.value} step" if state.phase is not Phase.ANY else "a position without a step"
+        if state.phase is Phase.ANY:
+            return Problem("declaring", Ruling.violation(
+                "wrong-phase", "a side declares supports only in the support step, not in a position without a "
+                "step (write phase: support)", (SUPPORT_STEP,)))
         return Problem("declaring", Ruling.violation(
-            "wrong-phase", f"a side declares supports only in the support step, not in {step} (write phase: support)",
-            (SUPPORT_STEP,)))
+            "wrong-phase", "a side declares supports only in the support step, not in the {step} step (write "
+            "phase: support)", (SUPPORT_STEP,), step=state.phase.value))
     if state.phase in (Phase.SUPPORT, Phase.COMBAT) and not occ.combats():
         return Problem("phase", Ruling.violation(
-            "wrong-phase", f"the {state.phase.value} step follows a movement that attacked; this board has no combat "
-            "(the turn would have passed)", (MOVE_STEP, SUPPORT_STEP, COMBAT_STEP)))
+            "wrong-phase", "the {step} step follows a movement that attacked; this board has no combat "
+            "(the turn would have passed)", (MOVE_STEP, SUPPORT_STEP, COMBAT_STEP), step=state.phase.value))
     if state.winner is not None and declared_phase not in (None, "over"):
         return Problem("phase", Ruling.violation(
-            "game-over", f"the game is over once a side has won; it has no {declared_phase} step", (GAME_END,)))
+            "game-over", "the game is over once a side has won; it has no {step} step", (GAME_END,),
+            step=declared_phase))
     if state.phase is Phase.OVER and state.winner is None:
         return Problem("winner", Ruling.violation(
             "no-winner", "a finished game names its winner: the side whose king left the board or killed the other",
@@ -104,10 +114,9 @@ def check_step(state: CyrusState, declaring: Side | None, declared_phase: str | 
     if state.winner is not None:
         kings = [lg for lg in state.tables.legions if lg.kind is Kind.KING and lg.name in state.where]
         if len(kings) == len(Side):
-            names = " and ".join(lg.name for lg in kings)
             return Problem("winner", Ruling.violation(
-                "no-such-end", f"{names} are both on the board: no king has left it or been killed, so nobody has "
-                "won yet", (GOAL, GAME_END)))
+                "no-such-end", "{king} and {other} are both on the board: no king has left it or been killed, so "
+                "nobody has won yet", (GOAL, GAME_END), king=kings[0].name, other=kings[1].name))
     return None
 
 
@@ -148,11 +157,11 @@ def _origins(engine: CyrusEngine, before: CyrusState, name: LegionId) -> Ruling 
             return None
         if first is None:
             v = verdict.violations[0]
-            first = v.model_copy(update={"message": f"from {grid.name(start)}, {v.message}"})
+            first = reworded(v, _("from {cell}, {reason}").format(cell=grid.name(start), reason=v.text()))
     if first is None:
-        return Ruling.violation(
-            "no-origin", f"every cell within {limit} squares of it is taken",
-            (MOVE_STEP,))
+        return Ruling.counted(
+            "no-origin", "every cell within {n} square of it is taken", "every cell within {n} squares of it is "
+            "taken", limit, (MOVE_STEP,))
     return first
 
 
@@ -167,23 +176,25 @@ def judge_moved(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusStat
     for i, name in enumerate(moved):
         legion = state.tables.by_id[name]
         field = "moved" if name not in derived else f"{legion.side.value}.{name}"
-        why = "" if name not in derived else (
-            f" ({name} stands in its combat on {state.name(state.where[name])}, so it moved in to attack)")
+        why = "" if name not in derived else " " + _(
+            "({legion} stands in its combat on {cell}, so it moved in to attack)").format(
+            legion=name, cell=state.name(state.where[name]))
         before = state.model_copy(update={"phase": Phase.MOVE, "moved": moved[:i], "supports": {}, "declaring": None})
         checks = MOVED_CHECKS if state.phase is not Phase.OVER else MOVED_CHECKS_AFTER_THE_END
         ctx = MoveContext(before, occupancy(before), legion, state.where.get(name))
         found = [r for check in checks if (r := check(ctx)) is not None]
         if found:
             first = found[0]
-            raise refuse(label, field, first.model_copy(update={"message": first.message + why}))
+            raise refuse(label, field, reworded(first, first.text() + why))
         if name not in state.where:
             continue  # a king that left the board and won
         others = {k: v for k, v in state.where.items() if k == name or k not in moved}
         alone = before.model_copy(update={"where": others})
         blocked = _origins(engine, alone, name)
         if blocked is not None:
-            msg = f"{name} cannot have moved to {state.name(state.where[name])} this turn: {blocked.message}{why}"
-            raise refuse(label, field, blocked.model_copy(update={"message": msg}))
+            msg = _("{legion} cannot have moved to {cell} this turn: {reason}").format(
+                legion=name, cell=state.name(state.where[name]), reason=blocked.text())
+            raise refuse(label, field, reworded(blocked, msg + why))
     return state.model_copy(update={"moved": moved})
 
 
@@ -252,7 +263,7 @@ def open_declarations(state: CyrusState) -> tuple[Ruling, ...]:
     for side in pending_declarers(state):
         for archer, legion in possible_supports(state, occ, side):
             out.append(Ruling.event(
-                "support-open", f"supports.{archer}: {archer} ({side.label}) could still support {legion}",
-                (SUPPORT_STEP, SUPPORT_DECLARATION)))
+                "support-open", "supports.{archer}: {archer} ({side}) could still support {legion}",
+                (SUPPORT_STEP, SUPPORT_DECLARATION), archer=archer, side=side.label, legion=legion))
     return tuple(out)
 

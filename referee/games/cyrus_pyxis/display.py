@@ -7,7 +7,8 @@ from typing import Literal
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
-from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.state import CyrusState, occupancy, win_text
+from referee.i18n import N_, _
 
 _MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
 """Terminal marks of the terrain tokens (their colours are in terrain.yaml)."""
@@ -15,6 +16,15 @@ _PATTERNS: dict[Terrain, Literal["", "dots", "peak"]] = {
     Terrain.PLAIN: "", Terrain.FOREST: "dots", Terrain.HILL: "peak",
 }
 """Drawings over the terrain colour in the picture: trees on a forest, a peak on a hill."""
+STEP_WORDS: dict[Phase, str] = {
+    Phase.SETUP: N_("set-up"), Phase.MOVE: N_("movement"), Phase.SUPPORT: N_("support declarations"),
+    Phase.COMBAT: N_("combat"), Phase.OVER: N_("game over"), Phase.ANY: N_("umpire position"),
+}
+"""III: the steps of a turn as status lines and rulings name them (translated when shown)."""
+_WORDS = (N_("Greek"), N_("Persian"), N_("greek"), N_("persian"), N_("plain"), N_("forest"), N_("hill"),
+          N_("Plain"), N_("Forest"), N_("Hill"), N_("king"), N_("infantry"), N_("royal guard"), N_("archer"),
+          N_("cavalry"), N_("elephant"), N_("phalanx"))
+"""Words of tables/cyrus-pyxis that messages pass as arguments (sides, terrains, legion types)."""
 
 
 def board_view(state: CyrusState) -> BoardView:
@@ -36,7 +46,7 @@ def board_view(state: CyrusState) -> BoardView:
             counters=tuple(Counter(side=lg.side.value, label=lg.short) for lg in here[:2]), marks=marks,
         ))
     legend = tuple(
-        (lg.short, f"{lg.name} ({tables.kinds[lg.kind].label.lower()})", lg.side.value)
+        (lg.short, f"{lg.name} ({_(tables.kinds[lg.kind].label.lower())})", lg.side.value)
         for lg in tables.legions if lg.name in s.where
     )
     return BoardView(
@@ -44,13 +54,13 @@ def board_view(state: CyrusState) -> BoardView:
         row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
         col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
         terrain={t.value: TerrainStyle(colour=tables.terrain[t].colour, mark=_MARKS[t], pattern=_PATTERNS[t],
-                                       label=tables.terrain[t].label.lower()) for t in Terrain},
+                                       label=_(tables.terrain[t].label.lower())) for t in Terrain},
         side_colours={"greek": tables.board.side_colours.greek, "persian": tables.board.side_colours.persian},
         side_marks={"greek": ">", "persian": "<"},
-        marks={"combat": MarkStyle("*", (230, 0, 0), "pending combat"),
-               "last": MarkStyle("!", (250, 200, 0), "last move")},
+        marks={"combat": MarkStyle("*", (230, 0, 0), _("pending combat")),
+               "last": MarkStyle("!", (250, 200, 0), _("last move"))},
         legend=legend, status=tuple(status_lines(s)),
-        edges=("", "East: Greek king exits", "", "West: Persian king exits"),
+        edges=("", _("East: Greek king exits"), "", _("West: Persian king exits")),
     )
 
 def status_lines(state: CyrusState) -> list[str]:
@@ -59,26 +69,27 @@ def status_lines(state: CyrusState) -> list[str]:
     grid = s.tables.grid
     if s.phase is Phase.SETUP:
         side, what, count, placed = setup_progress(s)
-        return [f"Set-up: the {side.label} lays {PLURAL[what]} ({placed} of {count} placed)"]
+        return [_("Set-up: the {side} lays {what} ({placed} of {count} placed)").format(
+            side=_(side.label), what=_(PLURAL[what]), placed=placed, count=count)]
     if s.phase is Phase.OVER:
-        return [f"Game over: {s.win_reason}"]
-    step = {Phase.MOVE: "movement", Phase.SUPPORT: "support declarations", Phase.COMBAT: "combat",
-            Phase.ANY: "umpire position"}[s.phase]
-    lines = [f"Turn {s.turn}: {s.active.label} to play ({step})"]
+        return [_("Game over: {reason}").format(reason=win_text(s))]
+    lines = [_("Turn {turn}: {side} to play ({step})").format(turn=s.turn, side=_(s.active.label),
+                                                               step=_(STEP_WORDS[s.phase]))]
     if s.phase is Phase.SUPPORT and s.declaring:
-        lines.append(f"The {s.declaring.label} declares archer supports now (or types done)")
+        lines.append(_("The {side} declares archer supports now (or types done)").format(side=_(s.declaring.label)))
     if s.moved:
         infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
-        lines.append(f"Moved: {', '.join(s.moved)} (infantry {infantry}/5)")
+        lines.append(_("Moved: {legions} (infantry {count}/5)").format(legions=", ".join(s.moved), count=infantry))
     occ = occupancy(s)
     fights = []
     for c in occ.combats():
         a = occ.side_at(c, s.active)
         d = occ.side_at(c, s.active.other)
         if a and d:
-            fights.append(f"{a.name} vs {d.name} on {grid.name(c)}")
+            fights.append(_("{attacker} vs {defender} on {cell}").format(attacker=a.name, defender=d.name,
+                                                                          cell=grid.name(c)))
     if fights:
-        lines.append("Combats: " + "; ".join(fights))
+        lines.append(_("Combats: {list}").format(list="; ".join(fights)))
     if s.supports:
-        lines.append("Supports: " + ", ".join(f"{a} → {lg}" for a, lg in s.supports.items()))
+        lines.append(_("Supports: {list}").format(list=", ".join(f"{a} → {lg}" for a, lg in s.supports.items())))
     return lines

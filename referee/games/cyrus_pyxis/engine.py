@@ -28,7 +28,7 @@ from referee.games.cyrus_pyxis.combat import (
     resolve_all,
     support_disclosures,
 )
-from referee.games.cyrus_pyxis.display import board_view, status_lines
+from referee.games.cyrus_pyxis.display import STEP_WORDS, board_view, status_lines
 from referee.games.cyrus_pyxis.movement import (
     LEGION_CHECKS,
     MAX_INFANTRY_MOVES,
@@ -69,7 +69,8 @@ from referee.games.cyrus_pyxis.sequence import (
     legal_setup_cells,
     setup_progress,
 )
-from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy, remember
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy, remember
+from referee.i18n import _, ngettext
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -93,18 +94,23 @@ class LegalReport(BaseModel):
     why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
 
     def explain(self) -> list[str]:
-        """Returns the report as lines for the terminal."""
-        where = f"on {self.cell}" if self.cell else "eliminated"
-        lines = [f"{self.legion} ({self.side}) {where}"]
+        """Returns the report as lines for the terminal, in the active language."""
+        side = _(self.side.label)
+        if self.cell:
+            lines = [_("{legion} ({side}) on {cell}").format(legion=self.legion, side=side, cell=self.cell)]
+        else:
+            lines = [_("{legion} ({side}) eliminated").format(legion=self.legion, side=side)]
         if self.cells:
-            marked = [f"{c}{'!' if c in self.attacks else ''}" for c in self.cells]
-            lines.append(f"may end on {len(self.cells)} cell(s): {' '.join(marked)}   (! = attack)")
+            marked = " ".join(f"{act.GRAMMAR.say(c)}{'!' if c in self.attacks else ''}" for c in self.cells)
+            lines.append(ngettext("may end on {n} cell: {cells}   (! = attack)",
+                                  "may end on {n} cells: {cells}   (! = attack)", len(self.cells)).format(
+                n=len(self.cells), cells=marked))
         if self.supports:
-            lines.append(f"may support: {', '.join(self.supports)}")
+            lines.append(_("may support: {legions}").format(legions=", ".join(self.supports)))
         elif self.supports is not None and not self.cells:
-            lines.append("may support no legion now")
+            lines.append(_("may support no legion now"))
         for r in self.why_not:
-            lines.append(f"✗ {r.message} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
+            lines.append(f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
         return lines
 
 
@@ -122,9 +128,9 @@ class UmpireResolution(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the resolution as lines for the terminal."""
-        lines = [f"{r.order}. {r.summary()}" for r in self.results] or ["no combat to resolve"]
-        lines += [f"→ {e.message}" for e in self.events if e.code != "combat-result"]
-        lines += [f"⚠ relies on {p}" for p in self.provisional]
+        lines = [e.text() for e in self.events if e.code == "combat-result"] or [_("no combat to resolve")]
+        lines += [f"→ {e.text()}" for e in self.events if e.code != "combat-result"]
+        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
         return lines
 
 
@@ -134,6 +140,7 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
 
     info = INFO
     position_model = CyrusPosition
+    grammar = act.GRAMMAR
 
     # ---- state ------------------------------------------------------------------------------
 
@@ -172,8 +179,7 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         s = state
         if s.phase is not Phase.OVER:
             return None
-        reason = s.win_reason or "game over"
-        ruling = Ruling.event("victory", reason, (GOAL, GAME_END))
+        ruling = s.win or Ruling.event("victory", s.win_reason or "game over", (GOAL, GAME_END))
         return Outcome(termination=termination(s), winners=(s.winner.value,) if s.winner else (), ruling=ruling)
 
 
@@ -233,7 +239,8 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         elif isinstance(action, act.Resolve):
             violations = [r] if (r := check_resolve(s)) else []
             if not violations and occ.combats():
-                notes = [Ruling.event("combat", f"{len(occ.combats())} combat(s) to resolve", (COMBAT,))]
+                notes = [Ruling.counted("combat", "{n} combat to resolve", "{n} combats to resolve",
+                                        len(occ.combats()), (COMBAT,))]
         elif isinstance(action, act.AdjustLegion):
             violations = _check_adjust_legion(s, occ, action)
         elif isinstance(action, act.AdjustTerrain | act.AdjustActive):
@@ -249,11 +256,12 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
             legion = s.tables.legion(action.legion)
             if action.cell == act.OFF:
                 where = {k: v for k, v in s.where.items() if k != legion.name}
-                edge = edge_name(legion.side)
-                reason = f"{legion.name} left the board by the {edge} edge: the {legion.side.label} wins"
+                won = Ruling.event("victory", "{legion} left the board by the {edge} edge: the {side} wins",
+                                   (GOAL, GAME_END), legion=legion.name, edge=edge_name(legion.side),
+                                   side=legion.side.label)
                 new = s.model_copy(update={"where": where, "moved": (*s.moved, legion.name), "phase": Phase.OVER,
-                                           "winner": legion.side, "win_reason": reason})
-                return Applied(new, (Ruling.event("victory", reason, (GOAL, GAME_END)),))
+                                           "winner": legion.side, "win_reason": english(won), "win": won})
+                return Applied(new, (won,))
             cell = grid.parse(action.cell)
             start = s.where[legion.name]
             new = s.model_copy(update={"where": {**s.where, legion.name: cell}, "moved": (*s.moved, legion.name)})
@@ -266,7 +274,8 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
                 new, occupancy(new), new.declaring
             ):
                 events.append(Ruling.event(
-                    "support-closed", f"no other {new.declaring.label} support is possible", (SUPPORT_DECLARATION,)))
+                    "support-closed", "no other {side} support is possible", (SUPPORT_DECLARATION,),
+                    side=new.declaring.label))
                 new, events = advance_support(finish_declarations(new), events)
             return Applied(new, tuple(events))
         if isinstance(action, act.PlaceTerrain | act.Deploy):
@@ -383,10 +392,10 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
                 if s.phase is Phase.SUPPORT and s.declaring is not legion.side:
                     supports = ()
         elif s.phase not in (Phase.MOVE, Phase.ANY) and not why:
-            why.append(Ruling.violation("wrong-phase", f"no move now: the game is in its {s.phase} step",
-                                        (MOVEMENT,)))
+            why.append(Ruling.violation("wrong-phase", "no move now: the game is in its {step} step", (MOVEMENT,),
+                                        step=STEP_WORDS[s.phase]))
         if cell is None:
-            why = [Ruling.violation("legion-eliminated", f"{legion.name} is out of the game", (COMBAT,))]
+            why = [Ruling.violation("legion-eliminated", "{legion} is out of the game", (COMBAT,), legion=legion.name)]
         return LegalReport(
             legion=legion.name, side=legion.side, cell=s.tables.grid.name(cell) if cell is not None else None,
             cells=tuple(sorted(cells, key=cell_key)), attacks=tuple(sorted(attacks, key=cell_key)),
@@ -440,14 +449,8 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         return RandomBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
-        return (
-            ("forest C5 / hill F6", "set-up: lay a terrain token (II.1, II.2)"),
-            ("Pyxis A6", "set-up: deploy a legion; in play: move it (ending on an enemy attacks)"),
-            ("Pyxis off", "take a king off the board by its winning edge (I)"),
-            ("support Messène Athéna", "an archer supports a legion in combat (IV.2)"),
-            ("done", "end the movement step or your support declarations"),
-            ("resolve", "resolve the combats (III.3)"),
-        )
+        """The action forms of :data:`~referee.games.cyrus_pyxis.actions.GRAMMAR`, in the active language."""
+        return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
 
 
 
@@ -458,18 +461,20 @@ def _move_notes(ctx: MoveContext) -> list[Ruling]:
     assert route is not None
     squares, cells = route
     path = " → ".join(grid.name(c) for c in cells)
+    legion = ctx.legion.name
     if ctx.target is None:
-        path += " → off"
         side = ctx.legion.side
-        reason = f"{ctx.legion.name} leaves the board by the {edge_name(side)} edge: the {side.label} wins"
-        return [Ruling.event("route", f"{ctx.legion.name}: {path} ({squares} squares)", (MOVEMENT,)),
-                Ruling.event("victory", reason, (GOAL, GAME_END))]
-    notes = [Ruling.event("route", f"{ctx.legion.name}: {path} ({squares} of {ctx.limit} squares)", (MOVEMENT,))]
+        return [Ruling.counted("route", "{legion}: {path} → off ({n} square)", "{legion}: {path} → off ({n} squares)",
+                               squares, (MOVEMENT,), legion=legion, path=path),
+                Ruling.event("victory", "{legion} leaves the board by the {edge} edge: the {side} wins",
+                             (GOAL, GAME_END), legion=legion, edge=edge_name(side), side=side.label)]
+    notes = [Ruling.counted("route", "{legion}: {path} ({n} of {limit} squares)", "{legion}: {path} ({n} of {limit} "
+                            "squares)", squares, (MOVEMENT,), legion=legion, path=path, limit=ctx.limit)]
     enemy = ctx.occ.side_at(ctx.target, ctx.legion.side.other)
     if enemy is not None:
         notes.append(Ruling.event(
-            "attack", f"{ctx.legion.name} attacks {enemy.name} on {grid.name(ctx.target)}; the combat is resolved "
-            "after movement", (COMBAT,)))
+            "attack", "{legion} attacks {enemy} on {cell}; the combat is resolved after movement", (COMBAT,),
+            legion=legion, enemy=enemy.name, cell=grid.name(ctx.target)))
     return notes
 
 
@@ -477,14 +482,15 @@ def _check_adjust_legion(state: CyrusState, occ: Occupancy, action: act.AdjustLe
     """Overrides may not create an impossible position (Matériel II.3: one legion per side per cell)."""
     if action.cell == act.OFF:
         if action.legion not in state.where:
-            return [Ruling.violation("legion-eliminated", f"{action.legion} is not on the board", (COMBAT,))]
+            return [Ruling.violation("legion-eliminated", "{legion} is not on the board", (COMBAT,),
+                                     legion=action.legion)]
         return []
     cell = state.tables.grid.parse(action.cell)
     legion = state.tables.legion(action.legion)
     friend = occ.side_at(cell, legion.side)
     if friend is not None and friend.name != legion.name:
-        return [Ruling.violation("impossible-position", f"{friend.name} already stands on {action.cell}",
-                                 (LEGION_COUNTERS, SETUP))]
+        return [Ruling.violation("impossible-position", "{legion} already stands on {cell}", (LEGION_COUNTERS, SETUP),
+                                 legion=friend.name, cell=action.cell)]
     return []
 
 

@@ -15,6 +15,7 @@ from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, MOVE_STEP, M
 from referee.games.cyrus_pyxis.schemas import PLURAL, SETUP_STEPS, Kind, Legion, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
 from referee.geometry.search import Cell, SearchResult
+from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 
 MAX_INFANTRY_MOVES = 5  # V: up to five infantry per turn
@@ -29,7 +30,7 @@ def winning_col(state: CyrusState, side: Side) -> int:
 
 def edge_name(side: Side) -> str:
     """I: the name of a side's winning edge."""
-    return "East" if side is Side.GREEK else "West"
+    return N_("East") if side is Side.GREEK else N_("West")
 
 
 def _cost_fn(state: CyrusState) -> Callable[[Cell], int] | None:
@@ -48,9 +49,12 @@ def movement_disclosures(state: CyrusState) -> tuple[str, ...]:
     prov = rows[shaky[0]].movement_cost.provenance
     values = {rows[t].movement_cost.value for t in shaky}
     if len(values) == 1 and len(shaky) == len(Terrain):
-        return (f"terrain.yaml: every terrain costs {values.pop()} square to enter ({prov})",)
-    costs = ", ".join(f"{t} {rows[t].movement_cost.value}" for t in shaky)
-    return (f"terrain.yaml: movement cost {costs} ({prov})",)
+        cost = values.pop()
+        return (ngettext("terrain.yaml: every terrain costs {n} square to enter ({provenance})",
+                         "terrain.yaml: every terrain costs {n} squares to enter ({provenance})", cost).format(
+            n=cost, provenance=prov),)
+    costs = ", ".join(f"{_(t.value)} {rows[t].movement_cost.value}" for t in shaky)
+    return (_("terrain.yaml: movement cost {costs} ({provenance})").format(costs=costs, provenance=prov),)
 
 
 @dataclass
@@ -161,15 +165,25 @@ def check_move_phase(ctx: MoveContext) -> Ruling | None:
     if phase is Phase.SETUP:
         side, what, count = SETUP_STEPS[ctx.state.setup_step]
         return Ruling.violation(
-            "wrong-phase", f"the set-up is not finished: the {side.label} still lays {PLURAL[what]} ({count} in all)",
-            (SETUP,),
+            "wrong-phase", "the set-up is not finished: the {side} still lays {what} ({count} in all)",
+            (SETUP,), side=side.label, what=PLURAL[what], count=count,
         )
     if phase is Phase.OVER:
-        return Ruling.violation("game-over", f"the game is over: {ctx.state.win_reason}", (GAME_END,))
-    step = "archer supports are being declared" if phase is Phase.SUPPORT else "the combats wait to be resolved"
+        return game_over(ctx.state)
+    if phase is Phase.SUPPORT:
+        return Ruling.violation(
+            "wrong-phase", "the {side} movement step is over: archer supports are being declared",
+            (MOVE_STEP, SUPPORT_STEP), side=ctx.state.active.label)
     return Ruling.violation(
-        "wrong-phase", f"the {ctx.state.active.label} movement step is over: {step}", (MOVE_STEP, SUPPORT_STEP)
-    )
+        "wrong-phase", "the {side} movement step is over: the combats wait to be resolved",
+        (MOVE_STEP, SUPPORT_STEP), side=ctx.state.active.label)
+
+
+def game_over(state: CyrusState) -> Ruling:
+    """III.5: nothing more is played once a side has won (the winner named in any language)."""
+    if state.winner is None:
+        return Ruling.violation("game-over", "the game is over", (GAME_END,))
+    return Ruling.violation("game-over", "the game is over: the {side} has won", (GAME_END,), side=state.winner.label)
 
 
 def check_own_legion(ctx: MoveContext) -> Ruling | None:
@@ -177,9 +191,8 @@ def check_own_legion(ctx: MoveContext) -> Ruling | None:
     if ctx.legion.side is ctx.state.active:
         return None
     return Ruling.violation(
-        "not-your-legion",
-        f"{ctx.legion.name} is {ctx.legion.side.label}; it is the {ctx.state.active.label} turn",
-        (MOVE_STEP,),
+        "not-your-legion", "{legion} is {side}; it is the {active} turn", (MOVE_STEP,),
+        legion=ctx.legion.name, side=ctx.legion.side.label, active=ctx.state.active.label,
     )
 
 
@@ -187,14 +200,16 @@ def check_in_play(ctx: MoveContext) -> Ruling | None:
     """VI: an eliminated legion is out of the game."""
     if ctx.start is not None:
         return None
-    return Ruling.violation("legion-eliminated", f"{ctx.legion.name} was eliminated and is out of the game", (COMBAT,))
+    return Ruling.violation(
+        "legion-eliminated", "{legion} was eliminated and is out of the game", (COMBAT,), legion=ctx.legion.name)
 
 
 def check_moves_once(ctx: MoveContext) -> Ruling | None:
     """V: each legion moves at most once per turn."""
     if ctx.legion.name not in ctx.state.moved:
         return None
-    return Ruling.violation("already-moved", f"{ctx.legion.name} has already moved this turn", (MOVEMENT,))
+    return Ruling.violation(
+        "already-moved", "{legion} has already moved this turn", (MOVEMENT,), legion=ctx.legion.name)
 
 
 def check_quota(ctx: MoveContext) -> Ruling | None:
@@ -206,16 +221,19 @@ def check_quota(ctx: MoveContext) -> Ruling | None:
     if ctx.legion.kind is Kind.INFANTRY:
         if len(same) < MAX_INFANTRY_MOVES:
             return None
-        msg = (
-            f"{ctx.legion.name} would be infantry move {len(same) + 1} this turn; "
-            f"the limit is {MAX_INFANTRY_MOVES} ({', '.join(same)} moved)"
-        )
-    else:
-        if len(same) < MAX_OTHER_MOVES_PER_KIND:
-            return None
-        label = tables.kinds[ctx.legion.kind].label.lower()
-        msg = f"{ctx.legion.name} would be a second {label} move this turn ({same[0]} moved); one per type"
-    return Ruling.violation("move-quota", msg, (MOVEMENT,))
+        return Ruling.violation(
+            "move-quota", "{legion} would be infantry move {count} this turn; the limit is {limit} ({moved} moved)",
+            (MOVEMENT,), legion=ctx.legion.name, count=len(same) + 1, limit=MAX_INFANTRY_MOVES, moved=", ".join(same))
+    if len(same) < MAX_OTHER_MOVES_PER_KIND:
+        return None
+    return Ruling.violation(
+        "move-quota", "{legion} would be a second {kind} move this turn ({moved} moved); one per type", (MOVEMENT,),
+        legion=ctx.legion.name, kind=kind_word(ctx.state, ctx.legion.kind), moved=same[0])
+
+
+def kind_word(state: CyrusState, kind: Kind) -> str:
+    """Matériel II.3: a legion type as messages name it ("royal guard"), translated at render."""
+    return state.tables.kinds[kind].label.lower()
 
 
 def check_destination(ctx: MoveContext) -> Ruling | None:
@@ -225,25 +243,23 @@ def check_destination(ctx: MoveContext) -> Ruling | None:
         if lg.kind is Kind.KING:
             return None
         return Ruling.violation(
-            "only-king-leaves", f"{lg.name} is not a king; only a king leaves the board", (GOAL, MOVEMENT)
-        )
+            "only-king-leaves", "{legion} is not a king; only a king leaves the board", (GOAL, MOVEMENT),
+            legion=lg.name)
     name = ctx.cell_name(ctx.target)
     if ctx.target == ctx.start:
         return Ruling.violation(
-            "no-move", f"{lg.name} is already on {name}; a move covers 1 to {ctx.limit} squares", (MOVEMENT,)
-        )
+            "no-move", "{legion} is already on {cell}; a move covers 1 to {limit} squares", (MOVEMENT,),
+            legion=lg.name, cell=name, limit=ctx.limit)
     enemy = ctx.occ.side_at(ctx.target, lg.side.other)
     friend = ctx.occ.side_at(ctx.target, lg.side)
     if enemy is not None and friend is not None:
         return Ruling.violation(
-            "already-attacked", f"{enemy.name} on {name} is already attacked by {friend.name}; one attacker per enemy",
-            (COMBAT,),
-        )
+            "already-attacked", "{enemy} on {cell} is already attacked by {friend}; one attacker per enemy",
+            (COMBAT,), enemy=enemy.name, cell=name, friend=friend.name)
     if friend is not None and friend.name != lg.name:
         return Ruling.violation(
-            "friend-on-destination", f"{friend.name} already stands on {name}; friends may be crossed, not shared",
-            (MOVEMENT,),
-        )
+            "friend-on-destination", "{friend} already stands on {cell}; friends may be crossed, not shared",
+            (MOVEMENT,), friend=friend.name, cell=name)
     return None
 
 
@@ -261,19 +277,20 @@ def check_route(ctx: MoveContext) -> Ruling | None:
     if target is None:
         col = winning_col(state, lg.side)
         needed = measure.to_edge(start, col) + 1
-        where = f"off the {edge_name(lg.side)} edge"
     else:
         needed = measure(start, target)
-        where = grid.name(target)
-    unit = "square" if limit == 1 else "squares"
+    args: dict[str, str | int] = {"legion": lg.name, "start": grid.name(start), "edge": edge_name(lg.side),
+                                  "needed": needed, "kind": kind_word(state, lg.kind)}
     if needed > limit:
-        label = state.tables.kinds[lg.kind].label.lower()
-        return Ruling.violation(
-            "too-far",
-            f"{lg.name} needs {needed} squares from {grid.name(start)} to reach {where}; "
-            f"the {label} allowance is {limit} {unit}",
-            (MOVEMENT,),
-        )
+        if target is None:
+            return Ruling.counted(
+                "too-far", "{legion} needs {needed} squares from {start} to leave by the {edge} edge; the {kind} "
+                "allowance is {n} square", "{legion} needs {needed} squares from {start} to leave by the {edge} "
+                "edge; the {kind} allowance is {n} squares", limit, (MOVEMENT,), **args)
+        return Ruling.counted(
+            "too-far", "{legion} needs {needed} squares from {start} to reach {cell}; the {kind} allowance is {n} "
+            "square", "{legion} needs {needed} squares from {start} to reach {cell}; the {kind} allowance is {n} "
+            "squares", limit, (MOVEMENT,), cell=grid.name(target), **args)
     blockers = []
     for cell in sorted(ctx.occ.enemy_of[lg.side]):
         if cell == target:
@@ -282,13 +299,17 @@ def check_route(ctx: MoveContext) -> Ruling | None:
         if measure(start, cell) + rest <= limit:
             enemy = ctx.occ.side_at(cell, lg.side.other)
             assert enemy is not None
-            blockers.append(f"{enemy.name} on {grid.name(cell)}")
-    listed = ", ".join(blockers) or "enemy legions"
-    return Ruling.violation(
-        "enemy-in-path",
-        f"every route of at most {limit} {unit} from {grid.name(start)} to {where} crosses an enemy: {listed}",
-        (MOVEMENT,),
-    )
+            blockers.append(_("{legion} on {cell}").format(legion=enemy.name, cell=grid.name(cell)))
+    args["enemies"] = ", ".join(blockers) or "?"
+    if target is None:
+        return Ruling.counted(
+            "enemy-in-path", "every route of at most {n} square from {start} off the {edge} edge crosses an enemy: "
+            "{enemies}", "every route of at most {n} squares from {start} off the {edge} edge crosses an enemy: "
+            "{enemies}", limit, (MOVEMENT,), **args)
+    return Ruling.counted(
+        "enemy-in-path", "every route of at most {n} square from {start} to {cell} crosses an enemy: {enemies}",
+        "every route of at most {n} squares from {start} to {cell} crosses an enemy: {enemies}", limit, (MOVEMENT,),
+        cell=grid.name(target), **args)
 
 
 class _Measure:

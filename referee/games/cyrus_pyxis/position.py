@@ -10,9 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import PositionError, UnknownNameError
 from referee.game import validate_file
+from referee.games.cyrus_pyxis.rules import GAME_END, GOAL
 from referee.games.cyrus_pyxis.schemas import CyrusTables, LegionId, Phase, Side, Terrain
-from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.state import CyrusState, english
 from referee.geometry.search import Cell
+from referee.i18n import _
+from referee.rulings import Ruling
 
 __all__ = ["CyrusPosition", "SetupFile", "TerrainSpec", "cell_key", "read_position", "write_position"]
 
@@ -74,7 +77,8 @@ def read_position(tables: CyrusTables, data: object, label: str) -> tuple[CyrusS
         try:
             return grid.parse(text)
         except UnknownNameError as exc:
-            raise PositionError(label, field, f"{exc}; cells run A1 to {grid.name(grid.size - 1)}") from None
+            raise PositionError(label, field, _("{problem}; cells run A1 to {last}").format(
+                problem=exc, last=grid.name(grid.size - 1))) from None
 
     def legion_of(name: str, field: str) -> LegionId:
         try:
@@ -87,7 +91,8 @@ def read_position(tables: CyrusTables, data: object, label: str) -> tuple[CyrusS
         for text in getattr(pos.terrain, kind):
             cell = cell_of(text, f"terrain.{kind}")
             if cell in terrain and terrain[cell].value != kind:
-                raise PositionError(label, f"terrain.{kind}", f"{grid.name(cell)} is both forest and hill")
+                raise PositionError(label, f"terrain.{kind}", _("{cell} is both forest and hill").format(
+                    cell=grid.name(cell)))
             terrain[cell] = Terrain(kind)
     where: dict[LegionId, Cell] = {}
     for side in Side:
@@ -95,14 +100,15 @@ def read_position(tables: CyrusTables, data: object, label: str) -> tuple[CyrusS
         for name, text in getattr(pos, side.value).items():
             lid = legion_of(name, f"{side}.{name}")
             if tables.by_id[lid].side is not side:
-                raise PositionError(label, f"{side}.{name}", f"{lid} is a {tables.by_id[lid].side} legion")
+                raise PositionError(label, f"{side}.{name}", _("{legion} is a {side} legion").format(
+                    legion=lid, side=_(tables.by_id[lid].side.value)))
             if lid in where:
-                raise PositionError(label, f"{side}.{name}", f"{lid} is listed twice")
+                raise PositionError(label, f"{side}.{name}", _("{legion} is listed twice").format(legion=lid))
             cell = cell_of(text, f"{side}.{name}")
             if cell in seen:
                 raise PositionError(
-                    label, f"{side}.{name}", f"{lid} and {seen[cell]} are both on {grid.name(cell)}; "
-                    "one legion per side per cell",
+                    label, f"{side}.{name}", _("{legion} and {other} are both on {cell}; one legion per side per "
+                                               "cell").format(legion=lid, other=seen[cell], cell=grid.name(cell)),
                 )
             seen[cell] = lid
             where[lid] = cell
@@ -116,12 +122,14 @@ def read_position(tables: CyrusTables, data: object, label: str) -> tuple[CyrusS
     if declaring is None and phase is Phase.SUPPORT:  # VI.1: the defender declares once the attacker is done
         defending = any(tables.by_id[a].side is not pos.active for a in supports)
         declaring = pos.active.other if defending else pos.active
+    won: Ruling | None = None
     if pos.winner is not None:
         phase = Phase.OVER
+        won = Ruling.event("victory", "the {side} side won", (GOAL, GAME_END), side=pos.winner.value)
     state = CyrusState(
         tables=tables, phase=phase, active=pos.active, turn=pos.turn, terrain=terrain, where=where,
         moved=tuple(moved), supports=supports, declaring=declaring if phase is Phase.SUPPORT else None,
-        winner=pos.winner, win_reason=f"the {pos.winner} side won" if pos.winner else None,
+        winner=pos.winner, win_reason=english(won) if won else None, win=won,
     )
     return state, pos
 

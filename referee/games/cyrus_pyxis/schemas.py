@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
 from referee.errors import TableError
 from referee.geometry.square import SquareGrid
+from referee.i18n import N_
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 from vision.layout import MarkerLayout
@@ -77,7 +78,8 @@ SETUP_STEPS: tuple[tuple[Side, str, int], ...] = (
     (Side.GREEK, "legions", 20),  # II.3
     (Side.PERSIAN, "legions", 20),  # II.4
 )
-PLURAL: Mapping[str, str] = {"forest": "forests", "hill": "hills", "legions": "legions"}
+PLURAL: Mapping[str, str] = {"forest": N_("forests"), "hill": N_("hills"), "legions": N_("legions")}
+"""What each set-up step lays, as messages name it (translated when shown)."""
 NO_TERRAIN_NUMBERS = frozenset({1, 2, 11, 12})  # II.1, II.2
 HOME_NUMBERS: Mapping[Side, frozenset[int]] = {
     Side.GREEK: frozenset({1, 2}),  # II.3

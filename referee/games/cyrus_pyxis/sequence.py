@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from referee.games.cyrus_pyxis.actions import Deploy, PlaceTerrain
 from referee.games.cyrus_pyxis.combat import possible_supports
+from referee.games.cyrus_pyxis.movement import game_over
 from referee.games.cyrus_pyxis.rules import (
     COMBAT_STEP,
     FIRST_PLAYER,
-    GAME_END,
     MOVE_STEP,
     OTHER_SIDE,
     SETUP,
@@ -97,15 +97,14 @@ def check_setup_step(ctx: SetupContext) -> Ruling | None:
     if wanted == what:
         if ctx.legion is not None and ctx.legion.side is not side:
             return Ruling.violation(
-                "not-your-legion", f"{ctx.legion.name} is {ctx.legion.side.label}; the {side.label} deploys now",
-                setup_rule(side, what),
+                "not-your-legion", "{legion} is {side}; the {active} deploys now", setup_rule(side, what),
+                legion=ctx.legion.name, side=ctx.legion.side.label, active=side.label,
             )
         return None
     return Ruling.violation(
-        "wrong-phase",
-        f"the {side.label} lays {PLURAL[what]} now ({placed} of {count} done); "
-        f"{PLURAL[wanted]} come later or are done",
-        (SETUP, *setup_rule(side, what)),
+        "wrong-phase", "the {side} lays {what} now ({placed} of {count} done); {wanted} come later or are done",
+        (SETUP, *setup_rule(side, what)), side=side.label, what=PLURAL[what], placed=placed, count=count,
+        wanted=PLURAL[wanted],
     )
 
 
@@ -117,9 +116,8 @@ def check_terrain_line(ctx: SetupContext) -> Ruling | None:
     if number not in NO_TERRAIN_NUMBERS:
         return None
     return Ruling.violation(
-        "terrain-line",
-        f"{ctx.state.name(ctx.cell)} is on line {number}; lines 1, 2, 11 and 12 take no terrain",
-        _STEP_RULE[ctx.terrain],
+        "terrain-line", "{cell} is on line {line}; lines 1, 2, 11 and 12 take no terrain", _STEP_RULE[ctx.terrain],
+        cell=ctx.state.name(ctx.cell), line=number,
     )
 
 
@@ -130,13 +128,15 @@ def check_cell_free(ctx: SetupContext) -> Ruling | None:
         there = state.terrain.get(ctx.cell)
         if there is None:
             return None
-        return Ruling.violation("cell-occupied", f"{name} already holds a {there} token", (TERRAIN_TOKENS,))
+        return Ruling.violation("cell-occupied", "{cell} already holds a {terrain} token", (TERRAIN_TOKENS,),
+                                cell=name, terrain=there.value)
     others = ctx.occ.at(ctx.cell)
     if not others:
         return None
     assert ctx.legion is not None
     return Ruling.violation(
-        "cell-occupied", f"{others[0].name} already stands on {name}", setup_rule(ctx.legion.side, "legions")
+        "cell-occupied", "{legion} already stands on {cell}", setup_rule(ctx.legion.side, "legions"),
+        legion=others[0].name, cell=name,
     )
 
 
@@ -150,10 +150,9 @@ def check_home_line(ctx: SetupContext) -> Ruling | None:
         return None
     first, last = sorted(lines)
     return Ruling.violation(
-        "setup-line",
-        f"{ctx.legion.side.label} legions deploy on lines {first} and {last}; "
-        f"{ctx.state.name(ctx.cell)} is on line {number}",
-        setup_rule(ctx.legion.side, "legions"),
+        "setup-line", "the {side} deploys on lines {first} and {last}; {cell} is on line {line}",
+        setup_rule(ctx.legion.side, "legions"), side=ctx.legion.side.label, first=first, last=last,
+        cell=ctx.state.name(ctx.cell), line=number,
     )
 
 
@@ -163,8 +162,8 @@ def check_not_deployed(ctx: SetupContext) -> Ruling | None:
         return None
     cell = ctx.state.where[ctx.legion.name]
     return Ruling.violation(
-        "already-placed", f"{ctx.legion.name} is already deployed on {ctx.state.name(cell)}",
-        setup_rule(ctx.legion.side, "legions"),
+        "already-placed", "{legion} is already deployed on {cell}", setup_rule(ctx.legion.side, "legions"),
+        legion=ctx.legion.name, cell=ctx.state.name(cell),
     )
 
 
@@ -193,10 +192,10 @@ def apply_setup(state: CyrusState, action: PlaceTerrain | Deploy) -> tuple[Cyrus
         if state.setup_step + 1 < len(SETUP_STEPS):
             state = state.model_copy(update={"setup_step": state.setup_step + 1})
             nside, nwhat, ncount, _ = setup_progress(state)
-            events.append(
-                Ruling.event("setup-step", f"the {side.label} has laid {count} {PLURAL[what]}; the "
-                             f"{nside.label} lays {ncount} {PLURAL[nwhat]} next", setup_rule(nside, nwhat))
-            )
+            events.append(Ruling.event(
+                "setup-step", "the {side} has laid {count} {what}; the {next} lays {next_count} {next_what} next",
+                setup_rule(nside, nwhat), side=side.label, count=count, what=PLURAL[what], next=nside.label,
+                next_count=ncount, next_what=PLURAL[nwhat]))
         else:
             state = state.model_copy(update={"phase": Phase.MOVE, "active": Side.GREEK, "turn": 1})
             events.append(Ruling.event("setup-complete", "set-up complete; the Greek plays first", (FIRST_PLAYER,)))
@@ -228,11 +227,11 @@ def check_done(state: CyrusState) -> Ruling | None:
     if state.phase is Phase.SETUP:
         side, what, count, placed = setup_progress(state)
         return Ruling.violation(
-            "wrong-phase", f"the set-up ends by itself once all is laid: the {side.label} has {placed} of "
-            f"{count} {PLURAL[what]}", (SETUP,)
+            "wrong-phase", "the set-up ends by itself once all is laid: the {side} has {placed} of {count} {what}",
+            (SETUP,), side=side.label, placed=placed, count=count, what=PLURAL[what],
         )
     if state.phase is Phase.OVER:
-        return Ruling.violation("game-over", f"the game is over: {state.win_reason}", (GAME_END,))
+        return game_over(state)
     return Ruling.violation("wrong-phase", "the combats wait to be resolved: type resolve", (COMBAT_STEP,))
 
 
@@ -250,7 +249,7 @@ def check_resolve(state: CyrusState) -> Ruling | None:
     if state.phase in (Phase.COMBAT, Phase.ANY):
         return None
     if state.phase is Phase.OVER:
-        return Ruling.violation("game-over", f"the game is over: {state.win_reason}", (GAME_END,))
+        return game_over(state)
     if state.phase is Phase.SETUP:
         return Ruling.violation("wrong-phase", "no combat during the set-up", (SETUP,))
     occ = occupancy(state)
@@ -259,9 +258,8 @@ def check_resolve(state: CyrusState) -> Ruling | None:
         if options:
             archer, legion = options[0]
             return Ruling.violation(
-                "supports-pending",
-                f"{archer} could still support {legion}: the {side.label} declares supports or types done first",
-                (SUPPORT_STEP, SUPPORT_DECLARATION),
+                "supports-pending", "{archer} could still support {legion}: the {side} declares supports or types "
+                "done first", (SUPPORT_STEP, SUPPORT_DECLARATION), archer=archer, legion=legion, side=side.label,
             )
     return None
 
@@ -273,7 +271,7 @@ def end_turn(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
     new = state.model_copy(
         update={"phase": Phase.MOVE, "active": nxt, "turn": turn, "moved": (), "supports": {}, "declaring": None}
     )
-    return new, [Ruling.event("turn", f"turn {turn}: the {nxt.label} moves", (OTHER_SIDE, TURN))]
+    return new, [Ruling.event("turn", "turn {turn}: the {side} moves", (OTHER_SIDE, TURN), turn=turn, side=nxt.label)]
 
 
 def end_movement(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
@@ -281,12 +279,14 @@ def end_movement(state: CyrusState) -> tuple[CyrusState, list[Ruling]]:
     occ = occupancy(state)
     if not occ.combats():
         new, events = end_turn(state)
-        return new, [Ruling.event("no-combat", f"the {state.active.label} made no attack", (MOVE_STEP,)), *events]
+        return new, [Ruling.event("no-combat", "the {side} made no attack", (MOVE_STEP,), side=state.active.label),
+                     *events]
     new = state.model_copy(update={"phase": Phase.SUPPORT, "declaring": state.active})
     count = len(occ.combats())
-    opened = Ruling.event(
-        "support-step", f"movement over with {count} combat(s); archer supports are declared, the "
-        f"{state.active.label} first", (SUPPORT_STEP, SUPPORT_DECLARATION),
+    opened = Ruling.counted(
+        "support-step", "movement over with {n} combat; archer supports are declared, the {side} first",
+        "movement over with {n} combats; archer supports are declared, the {side} first", count,
+        (SUPPORT_STEP, SUPPORT_DECLARATION), side=state.active.label,
     )
     return advance_support(new, [opened])
 
@@ -298,7 +298,8 @@ def advance_support(state: CyrusState, events: list[Ruling]) -> tuple[CyrusState
         if possible_supports(state, occupancy(state), side):
             return state, events
         events.append(
-            Ruling.event("support-skipped", f"no {side.label} archer can support a combat now", (SUPPORT_STEP,))
+            Ruling.event("support-skipped", "no {side} archer can support a combat now", (SUPPORT_STEP,),
+                         side=side.label)
         )
         state = finish_declarations(state)
     return state, events

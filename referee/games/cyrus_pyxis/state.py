@@ -21,6 +21,7 @@ from referee.games.cyrus_pyxis.schemas import (
     Terrain,
 )
 from referee.geometry.search import Cell
+from referee.rulings import Ruling
 
 # ---------------------------------------------------------------------------------------------
 # State
@@ -41,6 +42,7 @@ class CyrusState(GameState):
     declaring: Side | None = None
     winner: Side | None = None
     win_reason: str | None = None
+    win: Ruling | None = Field(default=None, exclude=True, description="The victory ruling (said in any language).")
 
     def terrain_at(self, cell: Cell) -> Terrain:
         """Returns the terrain of a cell (plain unless a token lies there)."""
@@ -49,6 +51,23 @@ class CyrusState(GameState):
     def name(self, cell: Cell) -> CellName:
         """Returns a cell's printed name."""
         return CellName(self.tables.grid.name(cell))
+
+
+def english(ruling: Ruling) -> str:
+    """Returns a ruling's sentence in English, whatever the active language: what the state keeps
+    (``win_reason``) must hash alike in every language, so a journal replays in any of them."""
+    if ruling.template is None:
+        return ruling.message
+    return ruling.template.format(**dict(ruling.args))
+
+
+def win_text(state: CyrusState) -> str:
+    """I, III.5: why the game is over, in the active language."""
+    if state.win is not None:
+        return state.win.text()
+    from referee.i18n import _
+
+    return _(state.win_reason or "game over")
 
 
 class Occupancy:

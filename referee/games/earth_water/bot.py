@@ -49,9 +49,10 @@ from referee.games.earth_water.rules import (
     SITUATION_D,
     SUPPLY,
 )
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Phase, Side, many
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Phase, Side, units
 from referee.games.earth_water.supply import supplied, surplus
-from referee.rulings import RuleRef
+from referee.i18n import N_, _
+from referee.rulings import Arg, RuleRef
 
 
 @dataclass
@@ -96,9 +97,9 @@ def prepare(state: EarthWaterState) -> Outcome:
         situations.append(letter)
         state, talents = _situation_bcd(state, says, talents, letter, state.hands.persia - hand)
     if talents > 0:
-        says.add(PREPARATION, "unspent", f"{many(talents, 'talent')} cannot be spent and are lost",
-                 interpretations=_i(state, "situations-continue"))
-    return Outcome(state, says, situation="situation " + " then ".join(situations))
+        says.add(PREPARATION, "unspent", N_("{talents} cannot be spent and are lost"),
+                 args={"talents": units(talents, "talent")}, interpretations=_i(state, "situations-continue"))
+    return Outcome(state, says, situation=_("situation {letters}").format(letters=_(" then ").join(situations)))
 
 
 def _draw(state: EarthWaterState, says: Announcer, rule: RuleRef, wanted: int,
@@ -108,12 +109,14 @@ def _draw(state: EarthWaterState, says: Announcer, rule: RuleRef, wanted: int,
     count = min(wanted, state.deck_left(), talents // cost)
     before = state.hands.persia
     used: tuple[tuple[str, str], ...] = ()
-    text = f"Draw {many(count, 'card')} (Persian hand {before} → {before + count})"
+    args: dict[str, Arg] = {"cards": units(count, "card"), "before": before, "after": before + count}
     if count < wanted or earlier + count > state.tables.base.cards_per_preparation.value:
         used = _i(state, "persia-purchase-caps")  # the base cap of six cards does not bind PERS.IA
     if count < wanted:
-        text += f"; only {state.deck_left()} cards are outside the hands"
-    says.add(rule, "draw", text, interpretations=used)
+        says.add(rule, "draw", N_("Draw {cards} (Persian hand {before} → {after}); only {left} cards are outside "
+                                  "the hands"), args={**args, "left": state.deck_left()}, interpretations=used)
+    else:
+        says.add(rule, "draw", N_("Draw {cards} (Persian hand {before} → {after})"), args=args, interpretations=used)
     return state.model_copy(update={"hands": state.hands.plus(Side.PERSIA, count)}), talents - count * cost
 
 
@@ -125,12 +128,14 @@ def _situation_a(state: EarthWaterState, says: Announcer, talents: int,
     free = [m for m in state.tables.majors(Side.PERSIA) if m not in occupied]
     armies = min(row.armies or 0, talents)
     if not free:
-        says.add(SITUATION_A, "unspent", f"Greek armies stand in {' and '.join(occupied)}: no Major city can "
-                 f"take the {many(armies, 'army')}", interpretations=_i(state, "situations-continue"))
+        says.add(SITUATION_A, "unspent", N_("Greek armies stand in {cities}: no Major city can take the {armies}"),
+                 args={"cities": _(" and ").join(occupied), "armies": units(armies, "army")},
+                 interpretations=_i(state, "situations-continue"))
         return state, talents
     city = free[0]
     state = _units(state, city, armies=armies)
-    says.add(SITUATION_A, "armies", f"Place {many(armies, 'army')} in {city} (now {state.at(city).persian_armies})",
+    says.add(SITUATION_A, "armies", N_("Place {armies} in {city} (now {now})"),
+             args={"armies": units(armies, "army"), "city": city, "now": state.at(city).persian_armies},
              counts={city: armies})
     return state, talents - armies * state.tables.persia.costs.army.value
 
@@ -159,10 +164,10 @@ def _bridge(state: EarthWaterState, says: Announcer, rule: RuleRef, talents: int
         return state, talents
     abydos = state.tables.bridge_ends[0]
     if state.at(abydos).persian_armies == 0:
-        says.add(rule, "bridge", f"The bridge cannot be rebuilt: no Persian army stands in {abydos}",
-                 interpretations=_i(state, "bridge-needs-army"))
+        says.add(rule, "bridge", N_("The bridge cannot be rebuilt: no Persian army stands in {city}"),
+                 args={"city": abydos}, interpretations=_i(state, "bridge-needs-army"))
         return state, talents
-    says.add(CHEAP_BRIDGE, "bridge", f"Build the bridge ({many(cost.value, 'talent')})",
+    says.add(CHEAP_BRIDGE, "bridge", N_("Build the bridge ({talents})"), args={"talents": units(cost.value, "talent")},
              interpretations=_i(state, "bridge-needs-army"))
     return state.model_copy(update={"bridge": True}), talents - cost.value
 
@@ -191,11 +196,13 @@ def _fleets(state: EarthWaterState, says: Announcer, talents: int) -> tuple[Eart
     used += _i(state, "fleet-order") if short else ()
     used += _i(state, "persia-purchase-caps") if len(placed) > tables.base.fleets_per_preparation.value else ()
     if placed:
-        says.add(SITUATION_B, "fleets", f"Place {many(len(placed), 'fleet')}: one in {', '.join(placed)}",
+        says.add(SITUATION_B, "fleets", N_("Place {fleets}: one in {cities}"),
+                 args={"fleets": units(len(placed), "fleet"), "cities": ", ".join(placed)},
                  counts=placed, interpretations=used)
     elif used:
-        says.add(SITUATION_B, "fleets", f"No fleet to place: no port city with Persian armies has an empty port "
-                 f"({', '.join(contested)} has no Persian army or has a Greek fleet)", interpretations=used)
+        says.add(SITUATION_B, "fleets", N_("No fleet to place: no port city with Persian armies has an empty port "
+                                           "({cities}: no Persian army, or a Greek fleet)"),
+                 args={"cities": ", ".join(contested)}, interpretations=used)
     return state, talents
 
 
@@ -228,8 +235,9 @@ def _army_cycle(state: EarthWaterState, says: Announcer, talents: int, rule: Rul
     if placed:
         final = ", ".join(f"{c} {state.at(CityName(c)).persian_armies}" for c in placed)
         split = ", ".join(f"{c} {n}" for c, n in placed.items())
-        says.add(rule, "armies", f"Place {many(sum(placed.values()), 'army')}, one at a time in list order: "
-                 f"{split} (now {final})", counts=dict(placed),
+        says.add(rule, "armies", N_("Place {armies}, one at a time in list order: {split} (now {final})"),
+                 args={"armies": units(sum(placed.values()), "army"), "split": split, "final": final},
+                 counts=dict(placed),
                  interpretations=_i(state, "minor-city") if capped else ())
     return state, talents
 
@@ -242,7 +250,8 @@ def _armies_in(state: EarthWaterState, says: Announcer, talents: int, rule: Rule
     if count == 0 or not state.controls(Side.PERSIA, abydos):
         return state, talents
     state = _units(state, abydos, armies=count)
-    says.add(rule, "armies", f"Place {many(count, 'army')} in {abydos} (now {state.at(abydos).persian_armies})",
+    says.add(rule, "armies", N_("Place {armies} in {city} (now {now})"),
+             args={"armies": units(count, "army"), "city": abydos, "now": state.at(abydos).persian_armies},
              counts={abydos: count})
     return state, talents - count * cost
 
@@ -269,28 +278,37 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
     """5: one Persian operation, steps 1 to 4."""
     says = Announcer()
     if state.hands.persia == 0:
-        says.add(EMPTY_HAND, "pass", "Pass: PERS.IA holds no card", interpretations=_i(state, "die-pass"))
-        return Outcome(state, says, situation="5.1 empty hand", passed=True)
+        says.add(EMPTY_HAND, "pass", N_("Pass: PERS.IA holds no card"), interpretations=_i(state, "die-pass"))
+        return Outcome(state, says, situation=_("5.1 empty hand"), passed=True)
     out = Outcome(state, says)
     occupied = state.occupied_persian_majors()
     done = False
     if occupied:
-        out.situation = "5.2 defence"
+        out.situation = _("5.2 defence")
         plan = defence_plan(state)
         if plan is not None:
             keep = state.tables.persia.keep_in_majors
             bared = plan.city in keep.cities and state.at(plan.city).persian_armies - plan.count < keep.value
+            _say_skipped(state, says, plan, DEFENCE, _i(state, "activation-reachable"))
             out.state = _march(state, says, plan, DEFENCE, "defence",
                                _i(state, "activation-reachable")
                                + (_i(state, "defence-keeps-none") if bared else ())
                                + (_i(state, "defence-target") if len(occupied) > 1 else ()))
             done = True
         else:
-            says.add(DEFENCE, "fallback", f"No Persian army can reach {' or '.join(occupied)}: roll the die instead",
-                     interpretations=_i(state, "activation-reachable"))
+            says.add(DEFENCE, "fallback", N_("No Persian army can reach {cities}: roll the die instead"),
+                     args={"cities": _(" or ").join(occupied)}, interpretations=_i(state, "activation-reachable"))
     if not done:
         _roll_and_act(out, dice)
     return _discard(out)
+
+
+def die_due(state: EarthWaterState) -> bool:
+    """5.1-5.3: whether PERS.IA's next operation rolls the die (not with an empty hand, nor when
+    the defence of an invaded Major can march)."""
+    if state.hands.persia == 0:
+        return False
+    return not (state.occupied_persian_majors() and defence_plan(state) is not None)
 
 
 def _roll_and_act(out: Outcome, dice: Dice) -> None:
@@ -299,17 +317,20 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
     roll = dice.roll(1, 6, "PERS.IA operation die (5.3)")
     face = roll.faces[0]
     out.die, out.source = face, roll.source
-    out.situation = (out.situation + ", then " if out.situation else "") + f"die {face}"
-    says.add(DIE, "roll", f"Roll the die: {face} ({roll.source})", die=face, source=roll.source, also=(DIE_DRIVEN,))
+    die = _("die {face}").format(face=face)
+    out.situation = _("{before}, then {die}").format(before=out.situation, die=die) if out.situation else die
+    says.add(DIE, "roll", N_("Roll the die: {face} ({source})"), args={"face": face, "source": SOURCES[roll.source]},
+             die=face, source=roll.source, also=(DIE_DRIVEN,))
     operation: Operation = state.tables.persia.faces[face].operation
     tried: list[Operation] = []
     while True:
         if operation == "pass":
-            says.add(FACE_PASS, "pass", "Pass: no operation this turn", interpretations=_i(state, "die-pass"))
+            says.add(FACE_PASS, "pass", N_("Pass: no operation this turn"), interpretations=_i(state, "die-pass"))
             out.passed = True
             return
         if operation in tried:
-            says.add(DIE, "pass", f"Pass: every branch ({', '.join(tried)}) is impossible",
+            says.add(DIE, "pass", N_("Pass: every branch ({branches}) is impossible"),
+                     args={"branches": ", ".join(_(_LABEL[t]) for t in tried)},
                      interpretations=_i(state, "fallback-loop", "die-pass"))
             out.passed = True
             return
@@ -319,7 +340,8 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
             out.state = new
             return
         following = state.tables.persia.fallbacks[operation].then
-        says.add(_RULE_OF[operation], "fallback", f"{why}: {_LABEL[following]} instead",
+        says.add(_RULE_OF[operation], "fallback", N_("{why}: {then} instead"), args={"why": why,
+                                                                                     "then": _LABEL[following]},
                  interpretations=_i(state, *_FALLBACK_READINGS.get(operation, ())) if (
                      operation != "destroy-army" or state.hands.greece) else ())
         operation = following
@@ -329,7 +351,8 @@ def _discard(out: Outcome) -> Outcome:
     """5.4: PERS.IA throws away one card."""
     hand = out.state.hands.persia
     if hand:
-        out.says.add(END_OPERATION, "discard", f"Discard 1 card (Persian hand {hand} → {hand - 1})",
+        out.says.add(END_OPERATION, "discard", N_("Discard 1 card (Persian hand {before} → {after})"),
+                     args={"before": hand, "after": hand - 1},
                      interpretations=_i(out.state, "die-pass") if out.passed else (), also=(NO_EVENTS,))
         out.state = out.state.model_copy(update={"hands": out.state.hands.plus(Side.PERSIA, -1)})
     return out
@@ -394,13 +417,16 @@ def _march(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef, 
     start, goal = plan.city, plan.goal
     state = _units(_units(state, start, armies=-plan.count), goal, armies=plan.count)
     g = state.at(goal)
-    text = f"Move {many(plan.count, 'army')} {path_text(plan.path)}"
+    args: dict[str, Arg] = {"armies": units(plan.count, "army"), "path": path_text(plan.path)}
     if g.greek_armies:
-        state, _ = start_battle(state, Battle(city=goal, kind="land", attacker=Side.PERSIA, origin=plan.path[-2]))
-        text += (f": battle ({many(g.persian_armies, 'Persian army')} against {many(g.greek_armies, 'Greek army')})")
+        state, _battle = start_battle(state, Battle(city=goal, kind="land", attacker=Side.PERSIA,
+                                                    origin=plan.path[-2]))
+        template = N_("Move {armies} {path}: battle ({persian} against {greek})")
+        args |= {"persian": units(g.persian_armies, "Persian army"), "greek": units(g.greek_armies, "Greek army")}
     else:
-        text += f" ({start} keeps {state.at(start).persian_armies}, {goal} now {g.persian_armies})"
-    says.add(rule, "move", text, counts={start: -plan.count, goal: plan.count}, path=plan.path,
+        template = N_("Move {armies} {path} ({start} keeps {kept}, {goal} now {now})")
+        args |= {"start": start, "kept": state.at(start).persian_armies, "goal": goal, "now": g.persian_armies}
+    says.add(rule, "move", template, args=args, counts={start: -plan.count, goal: plan.count}, path=plan.path,
              interpretations=used)
     return state
 
@@ -409,9 +435,31 @@ def _do_march(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
     """5.3.2-3: march toward Sparta."""
     plan = march_plan(state)
     if plan is None:
-        return None, "No Persian army can march toward Sparta"
+        return None, N_("No Persian army can march toward Sparta")
     used = _i(state, "activation-reachable", "march-toward-sparta", "march-count")
+    _say_skipped(state, says, plan, FACE_MARCH, used)
     return _march(state, says, plan, FACE_MARCH, "move", used), ""
+
+
+def most_armed(state: EarthWaterState) -> CityName | None:
+    """5.2, 5.3.2-3: the city with the most Persian armies (no Greek army there), ties by activation order."""
+    rank = state.tables.activation_rank
+    held = [(g.persian_armies, c) for c, g in state.cities.items() if g.persian_armies and not g.greek_armies]
+    if not held:
+        return None
+    return min(held, key=lambda p: (-p[0], rank.get(p[1], len(rank))))[1]
+
+
+def _say_skipped(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef,
+                 used: tuple[tuple[str, str], ...]) -> None:
+    """Interpretation activation-reachable: says when the most-armed city cannot make the move."""
+    top = most_armed(state)
+    if top is None or top == plan.city or state.at(top).persian_armies == state.at(plan.city).persian_armies:
+        return
+    says.add(rule, "skipped", N_("{city} holds the most Persian armies ({n}) but cannot make this move: {chosen} "
+                                 "({m}) moves instead"),
+             args={"city": top, "n": state.at(top).persian_armies, "chosen": plan.city,
+                   "m": state.at(plan.city).persian_armies}, interpretations=used)
 
 
 def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState | None, str]:
@@ -421,20 +469,21 @@ def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWate
     lone = [c for c in order if state.at(c).greek_armies == 1 and state.at(c).persian_armies == 0]
     held = [c for c in order if state.at(c).greek_armies > 0]
     if not held:
-        return None, "No Greek army to destroy"
+        return None, N_("No Greek army to destroy")
     city = lone[0] if lone else held[0]
     state = _units(state, city, armies=-1, side=Side.GREECE)
-    why = "the first lone Greek army on the list" if lone else "no Greek army is alone: the first on the list"
-    says.add(FACE_DESTROY_ARMY, "destroy-army", f"Remove 1 Greek army from {city} ({why}; "
-             f"{state.at(city).greek_armies} left there)", counts={city: -1},
+    why = N_("the first lone Greek army on the list") if lone else N_("no Greek army is alone: the first on the list")
+    says.add(FACE_DESTROY_ARMY, "destroy-army", N_("Remove 1 Greek army from {city} ({why}; {left} left there)"),
+             args={"city": city, "why": why, "left": state.at(city).greek_armies}, counts={city: -1},
              interpretations=_i(state, "isolated-army"))
     hand = state.hands.greece
     if hand:
-        state = state.model_copy(update={"hands": state.hands.plus(Side.GREECE, -1)})
-        says.add(FACE_DESTROY_ARMY, "greek-discard", f"Greece discards 1 card of its choice (hand {hand} → {hand - 1})",
+        state = state.model_copy(update=state.greek_hand_after(hand - 1))  # unnamed cards first
+        says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
+                                                        "{after})"), args={"before": hand, "after": hand - 1},
                  interpretations=_i(state, "fallback-discard"))
     else:
-        says.add(FACE_DESTROY_ARMY, "greek-discard", "Greece has no card to discard")
+        says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece has no card to discard"))
     return state, ""
 
 
@@ -443,16 +492,19 @@ def _do_destroy_fleet(state: EarthWaterState, says: Announcer) -> tuple[EarthWat
     tables = state.tables
     held = [c for c in tables.order(tables.persia.destroy_fleet_order) if state.at(c).greek_fleets > 0]
     if not held:
-        return None, "No Greek fleet to destroy"
+        return None, N_("No Greek fleet to destroy")
     city = held[0]
     state = _units(_units(state, city, fleets=-1, side=Side.GREECE), city, fleets=1)
     g = state.at(city)
-    says.add(FACE_DESTROY_FLEET, "destroy-fleet", f"Remove 1 Greek fleet from {city} and place 1 Persian fleet "
-             f"there (Persian fleets in {city}: {g.persian_fleets})", counts={city: 1}, also=(NO_LIMIT,))
+    says.add(FACE_DESTROY_FLEET, "destroy-fleet", N_("Remove 1 Greek fleet from {city} and place 1 Persian fleet "
+                                                     "there (Persian fleets in {city}: {now})"),
+             args={"city": city, "now": g.persian_fleets}, counts={city: 1}, also=(NO_LIMIT,))
     if g.greek_fleets:
-        state, _ = start_battle(state, Battle(city=city, kind="naval", attacker=Side.PERSIA))
-        says.add(FACE_DESTROY_FLEET, "battle", f"Naval battle in {city}: {many(g.persian_fleets, 'Persian fleet')} "
-                 f"against {many(g.greek_fleets, 'Greek fleet')}", interpretations=_i(state, "naval-battle-attacker"))
+        state, _battle = start_battle(state, Battle(city=city, kind="naval", attacker=Side.PERSIA))
+        says.add(FACE_DESTROY_FLEET, "battle", N_("Naval battle in {city}: {persian} against {greek}"),
+                 args={"city": city, "persian": units(g.persian_fleets, "Persian fleet"),
+                       "greek": units(g.greek_fleets, "Greek fleet")},
+                 interpretations=_i(state, "naval-battle-attacker"))
     return state, ""
 
 
@@ -466,17 +518,18 @@ def _do_place(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
         if g.greek_armies == 0 and g.greek_fleets == 0:
             state = _units(state, city, armies=1, fleets=1)
             g = state.at(city)
-            says.add(FACE_PLACE, "place", f"Place 1 fleet and 1 army in {city} (now {many(g.persian_fleets, 'fleet')}"
-                     f", {many(g.persian_armies, 'army')})", counts={city: 1}, also=(NO_LIMIT,))
+            says.add(FACE_PLACE, "place", N_("Place 1 fleet and 1 army in {city} (now {fleets}, {armies})"),
+                     args={"city": city, "fleets": units(g.persian_fleets, "fleet"),
+                           "armies": units(g.persian_armies, "army")}, counts={city: 1}, also=(NO_LIMIT,))
             return state, ""
     for city in order:
         g = state.at(city)
         if tables.is_minor(city) and g.persian_fleets and g.empty_of_armies:
             state = _units(state, city, armies=1)
-            says.add(FACE_PLACE, "place", f"Place 1 army in {city}, where a Persian fleet lies and no army stands",
-                     counts={city: 1}, interpretations=_i(state, "minor-fleet-city"))
+            says.add(FACE_PLACE, "place", N_("Place 1 army in {city}, where a Persian fleet lies and no army stands"),
+                     args={"city": city}, counts={city: 1}, interpretations=_i(state, "minor-fleet-city"))
             return state, ""
-    return None, "Every listed port holds Greek units and no empty minor city has a Persian fleet"
+    return None, N_("Every listed port holds Greek units and no empty minor city has a Persian fleet")
 
 
 _OPERATIONS: dict[Operation, Callable[[EarthWaterState, Announcer], tuple[EarthWaterState | None, str]]] = {
@@ -493,9 +546,12 @@ _FALLBACK_READINGS: dict[Operation, tuple[str, ...]] = {
     "destroy-army": ("fallback-discard",),
 }
 _LABEL: dict[Operation, str] = {
-    "march": "march (die 2-3)", "destroy-army": "destroy a Greek army (die 4)",
-    "destroy-fleet": "destroy a Greek fleet (die 5)", "place": "place a fleet and an army (die 6)", "pass": "pass",
+    "march": N_("march (die 2-3)"), "destroy-army": N_("destroy a Greek army (die 4)"),
+    "destroy-fleet": N_("destroy a Greek fleet (die 5)"), "place": N_("place a fleet and an army (die 6)"),
+    "pass": N_("pass"),
 }
+SOURCES = {"digital": N_("digital"), "physical": N_("physical")}
+"""Who rolled a die, as a word of the announcements."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,13 +563,14 @@ def supply(state: EarthWaterState) -> Outcome:
     says = Announcer()
     hand = state.hands.persia
     if hand:
-        says.add(PERSIAN_HAND, "discard", f"Discard {many(hand, 'card')} (Persian hand {hand} → 0)")
+        says.add(PERSIAN_HAND, "discard", N_("Discard {cards} (Persian hand {before} → 0)"),
+                 args={"cards": units(hand, "card"), "before": hand})
     else:
-        says.add(PERSIAN_HAND, "discard", "No card to discard (the Persian hand is empty)")
+        says.add(PERSIAN_HAND, "discard", N_("No card to discard (the Persian hand is empty)"))
     state = state.model_copy(update={"hands": state.hands.model_copy(update={"persia": 0})})
     state = _attrition(state, says)
     state = _lines(state, says)
-    return Outcome(state, says, situation="6 supply")
+    return Outcome(state, says, situation=_("6 supply"))
 
 
 def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
@@ -522,28 +579,31 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     armies, food, excess = surplus(state, Side.PERSIA)
     used = _i(state, "attrition-once", "persian-attrition-majors")
     if excess == 0:
-        says.add(PERSIAN_ATTRITION, "attrition", f"No attrition: {many(armies, 'army')} outside Abydos and Ephesos, "
-                 f"{food} amphorae", interpretations=used)
+        says.add(PERSIAN_ATTRITION, "attrition", N_("No attrition: {armies} outside Abydos and Ephesos, {food} "
+                                                    "amphorae"), args={"armies": units(armies, "army"), "food": food},
+                 interpretations=used)
         return state
     cut_off = {c for c, g in state.cities.items() if g.persian_armies} - supplied(state, Side.PERSIA)
     order = tables.order(tables.persia.attrition_order)
     removed: Counter[str] = Counter()
     reasons: dict[str, str] = {}
-    for _ in range(excess):
+    for _step in range(excess):
         here = [c for c in order if state.at(c).persian_armies > 0]
         pick = next((c for c in here if c in cut_off), None)
-        reason = "unsupplied"
+        reason = _("unsupplied")
         if pick is None:
             pick = next((c for c in here if state.at(c).persian_armies >= 2), None)
-            reason = "no city lost"
+            reason = _("no city lost")
         if pick is None:
-            pick, reason = here[0], "list order"
+            pick, reason = here[0], _("list order")
         state = _units(state, pick, armies=-1)
         removed[pick] += 1
         reasons.setdefault(pick, reason)
     split = ", ".join(f"{c} {n} ({reasons[c]})" for c, n in removed.items())
-    says.add(PERSIAN_ATTRITION, "attrition", f"Remove {many(excess, 'army')} ({many(armies, 'army')} outside Abydos "
-             f"and Ephesos, {food} amphorae): {split}", counts={c: -n for c, n in removed.items()},
+    says.add(PERSIAN_ATTRITION, "attrition", N_("Remove {excess} ({armies} outside Abydos and Ephesos, {food} "
+                                                "amphorae): {split}"),
+             args={"excess": units(excess, "army"), "armies": units(armies, "army"), "food": food, "split": split},
+             counts={c: -n for c, n in removed.items()},
              interpretations=used + _i(state, "unsupplied-first", "no-points-armies"))
     return state
 
@@ -554,13 +614,13 @@ def _lines(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     cut = {c: g.persian_armies for c, g in state.cities.items() if g.persian_armies and c not in ok}
     used = _i(state, "supply-lines", "sea-supply")
     if not cut:
-        says.add(LINES, "lines", "Every Persian army is supplied", interpretations=used)
+        says.add(LINES, "lines", N_("Every Persian army is supplied"), interpretations=used)
         return state
     for city, n in cut.items():
         state = _units(state, city, armies=-n)
     split = ", ".join(f"{c} {n}" for c, n in cut.items())
-    says.add(LINES, "lines", f"Remove every Persian army without a line of communication: {split}",
-             counts={c: -n for c, n in cut.items()}, interpretations=used)
+    says.add(LINES, "lines", N_("Remove every Persian army without a line of communication: {split}"),
+             args={"split": split}, counts={c: -n for c, n in cut.items()}, interpretations=used)
     return state
 
 
@@ -579,7 +639,7 @@ class PersiaBot:
         assert isinstance(state, EarthWaterState)
         phase = state.phase
         if phase is Phase.PERSIAN_PREPARATION:
-            return Choice(action=Persia(procedure="prepare"), reason="PERS.IA prepares", cites=(PREPARATION,))
+            return Choice(action=Persia(procedure="prepare"), reason=_("PERS.IA prepares"), cites=(PREPARATION,))
         if phase is Phase.PERSIAN_SUPPLY:
-            return Choice(action=Persia(procedure="supply"), reason="PERS.IA supplies", cites=(SUPPLY,))
-        return Choice(action=Persia(procedure="operate"), reason="PERS.IA operates", cites=(OPERATIONS,))
+            return Choice(action=Persia(procedure="supply"), reason=_("PERS.IA supplies"), cites=(SUPPLY,))
+        return Choice(action=Persia(procedure="operate"), reason=_("PERS.IA operates"), cites=(OPERATIONS,))

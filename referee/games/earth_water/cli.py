@@ -44,13 +44,18 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
     from referee import render
     from referee.dice import PhysicalDice
     from referee.games.earth_water.announce import PersiaReport
+    from referee.games.earth_water.bot import die_due
     from referee.games.earth_water.engine import EarthWaterEngine, persia_dice
-    from referee.games.earth_water.state import EarthWaterState
+    from referee.games.earth_water.state import EarthWaterState, Phase
 
     report: PersiaReport
     if position is not None:
         engine, state, _ = load_position(SLUG, position, tables)
         assert isinstance(engine, EarthWaterEngine) and isinstance(state, EarthWaterState)
+        persia_dice(roll)  # rejects a face that is not a die face
+        if roll is not None and procedure == "operate" and not die_due(state):
+            _unneeded(roll)
+            roll = None
         dice = persia_dice(roll, seed)
         _, report = engine.persia(state, procedure, dice)
         if isinstance(dice, PhysicalDice):
@@ -62,12 +67,25 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
             raise fail("--seed is for --position; a game file rolls with its own committed dice", code=2)
         persia_dice(roll)  # rejects a face that is not a die face before touching the file
         with GameFile.open(file) as gf:
+            now = gf.state()
+            if (roll is not None and procedure == "operate" and isinstance(now, EarthWaterState)
+                    and now.phase is Phase.OPERATIONS and now.battle is None and not die_due(now)):
+                _unneeded(roll)
+                roll = None
             record = gf.do(f"persia {procedure}", [roll] if roll is not None else None)
         report = PersiaReport.model_validate(record.details[0])
     if json_:
         print_json(report)
         return
     show(render.explains(report))
+
+
+def _unneeded(roll: int) -> None:
+    """5.1, 5.2: the operation rolls no die (empty hand, or defence); the typed face is set aside."""
+    from referee.i18n import _
+
+    typer.echo(_("note: PERS.IA rolls no die in this operation (empty hand or defence of a Major); the typed "
+                 "{n} was not needed").format(n=roll), err=True)
 
 
 @app.command()

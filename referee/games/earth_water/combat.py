@@ -13,8 +13,10 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from referee.dice import Dice
+from referee.errors import DiceError
 from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, NAVAL_MOVE, NO_RETREAT
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, many
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, units
+from referee.i18n import _
 from referee.rulings import Ruling
 
 
@@ -37,14 +39,22 @@ class RoundResult(BaseModel):
 
     def text(self) -> str:
         """Returns the round as one line."""
-        unit = "fleet" if self.kind == "naval" else "army"
-        raw = max(self.persian_faces)
-        capped = f" counted {self.persian_best} (cap {self.persian_cap})" if raw > self.persian_best else ""
-        losers = [f"{side} loses 1 {unit}" for side, lost in
-                  (("Greece", self.greek_loss), ("Persia", self.persian_loss)) if lost]
-        return (f"{self.kind.capitalize()} battle of {self.city}, round {self.round}: Greece rolls "
-                f"{_faces(self.greek_faces)} (best {self.greek_best}), Persia rolls {_faces(self.persian_faces)}"
-                f" (best {raw}{capped}) → {' and '.join(losers)} ({self.source} dice)")
+        naval = self.kind == "naval"
+        raw = max(self.persian_faces, default=0)
+        capped = _(" counted {best} (cap {cap})").format(best=self.persian_best, cap=self.persian_cap) \
+            if raw > self.persian_best else ""
+        losers = []
+        if self.greek_loss:
+            losers.append(_("Greece loses 1 fleet") if naval else _("Greece loses 1 army"))
+        if self.persian_loss:
+            losers.append(_("Persia loses 1 fleet") if naval else _("Persia loses 1 army"))
+        head = (_("Naval battle of {city}, round {round}") if naval else _("Land battle of {city}, round {round}"))
+        source = _("digital dice") if self.source == "digital" else _("physical dice")
+        return _("{head}: Greece rolls {greek} (best {greek_best}), Persia rolls {persian} (best {raw}{capped}) "
+                 "→ {losses} ({source})").format(
+            head=head.format(city=self.city, round=self.round), greek=_faces(self.greek_faces),
+            greek_best=self.greek_best, persian=_faces(self.persian_faces), raw=raw, capped=capped,
+            losses=_(" and ").join(losers), source=source)
 
 
 def _faces(faces: tuple[int, ...]) -> str:
@@ -72,10 +82,15 @@ def start_battle(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterStat
     g = new.at(battle.city)
     unit = "fleet" if battle.kind == "naval" else "army"
     gr, pe = (g.greek_armies, g.persian_armies) if battle.kind == "land" else (g.greek_fleets, g.persian_fleets)
-    msg = (f"{battle.kind} battle in {battle.city}: {many(gr, 'Greek ' + unit)} against "
-           f"{many(pe, 'Persian ' + unit)}, {battle.attacker.label} attacking; fight it with "
-           "'fight' (one round), 'resolve' (to the end) or, after a round, 'retreat CITY'")
-    return new, Ruling.event("battle", msg, (BATTLE,))
+    args = {"city": battle.city, "greek": units(gr, "Greek " + unit), "persian": units(pe, "Persian " + unit),
+            "side": battle.attacker.label}
+    if battle.kind == "naval":
+        return new, Ruling.event("battle", "naval battle in {city}: {greek} against {persian}, {side} attacking; "
+                                 "fight it with 'fight' (one round), 'resolve' (to the end) or, after a round, "
+                                 "'retreat CITY'", (BATTLE,), **args)
+    return new, Ruling.event("battle", "land battle in {city}: {greek} against {persian}, {side} attacking; "
+                             "fight it with 'fight' (one round), 'resolve' (to the end) or, after a round, "
+                             "'retreat CITY'", (BATTLE,), **args)
 
 
 def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, RoundResult, list[Ruling]]:
@@ -84,11 +99,18 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     assert battle is not None
     n = battle.rounds + 1
     limit = state.tables.base.battle_dice.value
-    greek_roll = dice.roll(min(engaged(state, Side.GREECE), limit), 6, f"battle of {battle.city} round {n}: Greece")
-    persian_roll = dice.roll(min(engaged(state, Side.PERSIA), limit), 6, f"battle of {battle.city} round {n}: Persia")
+    greek_dice = battle.greek_dice or min(engaged(state, Side.GREECE), limit)  # a card replaces the count
+    persian_dice = min(engaged(state, Side.PERSIA), limit)
+    try:
+        greek_roll = dice.roll(greek_dice, 6, f"battle of {battle.city} round {n}: Greece")
+        persian_roll = dice.roll(persian_dice, 6, f"battle of {battle.city} round {n}: Persia")
+    except DiceError as exc:  # say how many dice each side rolls, Greek first (issue 15)
+        raise DiceError(_("round {n} of the battle of {city} rolls {total} dice: {greek} Greek, then {persian} "
+                          "Persian ({why})").format(n=n, city=battle.city, total=greek_dice + persian_dice,
+                                                    greek=greek_dice, persian=persian_dice, why=exc)) from None
     cap = persian_cap(state, battle.city)
-    g_best = max(greek_roll.faces)
-    p_best = min(max(persian_roll.faces), cap)
+    g_best = max(greek_roll.faces, default=0)
+    p_best = min(max(persian_roll.faces, default=0), cap)
     g_loss = 1 if g_best <= p_best else 0
     p_loss = 1 if p_best <= g_best else 0
     result = RoundResult(
@@ -106,7 +128,8 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
             carried -= 1  # base 6.5: a sunk fleet's army is lost with it (empty fleets are lost first)
         g = g.plus(Side.GREECE, fleets=-g_loss).plus(Side.PERSIA, fleets=-p_loss)
     new = state.model_copy(update={"cities": state.with_city(battle.city, g),
-                                   "battle": battle.model_copy(update={"rounds": n, "carried": carried})})
+                                   "battle": battle.model_copy(update={"rounds": n, "carried": carried,
+                                                                       "persian_lost": p_loss})})
     events = [Ruling.event("battle-round", result.text(), (BATTLE,))]
     if engaged(new, Side.GREECE) == 0 or engaged(new, Side.PERSIA) == 0:
         new, more = close_battle(new)
@@ -114,11 +137,20 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     return new, result, events
 
 
+def one_side_gone(state: EarthWaterState) -> bool:
+    """True when a pending battle has no unit left on one side (an override removed them)."""
+    return state.battle is not None and (engaged(state, Side.GREECE) == 0 or engaged(state, Side.PERSIA) == 0)
+
+
 def fight_to_end(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, list[RoundResult], list[Ruling]]:
     """base 7: fights rounds until the battle (and any landing battle it leads to) is over."""
     rounds: list[RoundResult] = []
     events: list[Ruling] = []
     while state.battle is not None:
+        if one_side_gone(state):  # nothing to roll for: the battle ends as it stands
+            state, more = close_battle(state)
+            events += more
+            continue
         state, result, more = fight_round(state, dice)
         rounds.append(result)
         events += more
@@ -133,18 +165,25 @@ def close_battle(state: EarthWaterState) -> tuple[EarthWaterState, list[Ruling]]
     events: list[Ruling] = []
     winner = _winner(state)
     unit = "fleets" if battle.kind == "naval" else "armies"
-    if winner is None:
-        events.append(Ruling.event("battle-over", f"both sides lose their last {unit} in {battle.city}", (BATTLE,)))
+    if winner is None and unit == "fleets":
+        events.append(Ruling.event("battle-over", "both sides lose their last fleets in {city}", (BATTLE,),
+                                   city=battle.city))
+    elif winner is None:
+        events.append(Ruling.event("battle-over", "both sides lose their last armies in {city}", (BATTLE,),
+                                   city=battle.city))
     else:
         left = g.fleets(winner) if battle.kind == "naval" else g.armies(winner)
-        kept = many(left, "fleet" if battle.kind == "naval" else "army")
-        events.append(Ruling.event("battle-over", f"{winner.label} wins the battle of {battle.city} with "
-                                   f"{kept} left", (BATTLE,)))
+        kept = units(left, "fleet" if battle.kind == "naval" else "army")
+        events.append(Ruling.event("battle-over", "{side} wins the battle of {city} with {kept} left", (BATTLE,),
+                                   side=winner.label, city=battle.city, kept=kept))
     new = state.model_copy(update={"battle": None})
+    new, points = card_points(new, battle)
+    events += points
     if battle.kind == "naval" and battle.attacker is Side.GREECE and battle.carried:
         if winner is Side.GREECE:
             return land_armies(new, battle.city, battle.carried, battle.origin, events)
-        events.append(Ruling.event("armies-lost", f"the {battle.carried} Greek armies aboard are lost", (NAVAL_MOVE,)))
+        events.append(Ruling.counted("armies-lost", "the {n} Greek army aboard is lost",
+                                     "the {n} Greek armies aboard are lost", battle.carried, (NAVAL_MOVE,)))
     if battle.kind == "land" and battle.attacker is Side.GREECE and winner is Side.GREECE:
         new, more = offer_burning(new, battle.city)
         events += more
@@ -161,8 +200,8 @@ def land_armies(state: EarthWaterState, city: CityName, armies: int, origin: Cit
                         fleets=g.greek_fleets)
         new, event = start_battle(new, battle)
         return new, [*events, event]
-    events.append(Ruling.event("landing", f"{armies} Greek arm{'y' if armies == 1 else 'ies'} land in {city}",
-                               (NAVAL_MOVE,)))
+    events.append(Ruling.counted("landing", "{n} Greek army lands in {city}", "{n} Greek armies land in {city}",
+                                 armies, (NAVAL_MOVE,), city=city))
     new, more = offer_burning(new, city)
     return new, events + more
 
@@ -173,8 +212,9 @@ def offer_burning(state: EarthWaterState, city: CityName) -> tuple[EarthWaterSta
         return state, []
     if state.tables.row(city).major is not Side.PERSIA:
         return state, []
-    msg = f"Greece holds {city}: it may burn the bridge now ('burn bridge'), before the next action"
-    return state.model_copy(update={"may_burn": True}), [Ruling.event("may-burn", msg, (BRIDGE_BURNING,))]
+    return state.model_copy(update={"may_burn": True}), [Ruling.event(
+        "may-burn", "Greece holds {city}: it may burn the bridge now ('burn bridge'), before the next action",
+        (BRIDGE_BURNING,), city=city)]
 
 
 def _winner(state: EarthWaterState) -> Side | None:
@@ -228,17 +268,19 @@ def check_retreat(state: EarthWaterState, to: CityName) -> Ruling | None:
     if battle is None:
         return Ruling.violation("no-battle", "no battle is being fought", (BATTLE,))
     if battle.rounds == 0:
-        return Ruling.violation("no-round-yet", f"retreat comes after a round; fight the battle of {battle.city} "
-                                "first", (BATTLE,))
+        return Ruling.violation("no-round-yet", "retreat comes after a round; fight the battle of {city} first",
+                                (BATTLE,), city=battle.city)
     if battle.attacker is Side.GREECE and battle.origin is None:
-        return Ruling.violation("no-origin", f"the position does not say which city the Greek attackers of "
-                                f"{battle.city} came from (battle.origin), and they retreat only there", (BATTLE,))
+        return Ruling.violation("no-origin", "the position does not say which city the Greek attackers of {city} "
+                                "came from (battle.origin), and they retreat only there", (BATTLE,), city=battle.city)
     options = retreat_options(state)
     if to in options:
         return None
-    where = ", ".join(options) or "nowhere (the Greek units fight to the end)"
-    return Ruling.violation("bad-retreat", f"the Greek units in {battle.city} may retreat to {where}, not {to}",
-                            (BATTLE, NO_RETREAT))
+    if not options:
+        return Ruling.violation("bad-retreat", "the Greek units in {city} may not retreat (they fight to the end), "
+                                "not to {to}", (BATTLE, NO_RETREAT), city=battle.city, to=to)
+    return Ruling.violation("bad-retreat", "the Greek units in {city} may retreat to {where}, not {to}",
+                            (BATTLE, NO_RETREAT), city=battle.city, where=", ".join(options), to=to)
 
 
 def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list[Ruling], tuple[str, ...]]:
@@ -264,7 +306,34 @@ def retreat(state: EarthWaterState, to: CityName) -> tuple[EarthWaterState, list
                         "greek_fleets": there.greek_fleets + fleets}),
     }
     new = state.model_copy(update={"cities": cities, "battle": None})
-    parts = [many(n, unit) for n, unit in ((armies, "army"), (fleets, "fleet")) if n]
-    msg = f"Greece retreats {' and '.join(parts)} from {battle.city} to {to} by {how}"
+    new, points = card_points(new, battle)
+    parts = _(" and ").join(units(n, unit) for n, unit in ((armies, "army"), (fleets, "fleet")) if n)
     used = (interp(state, "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat"),)
-    return new, [Ruling.event("retreat", msg, (BATTLE, NO_RETREAT))], used
+    if how == "sea":
+        said = Ruling.event("retreat", "Greece retreats {units} from {city} to {to} by sea", (BATTLE, NO_RETREAT),
+                            units=parts, city=battle.city, to=to)
+    else:
+        said = Ruling.event("retreat", "Greece retreats {units} from {city} to {to} by road", (BATTLE, NO_RETREAT),
+                            units=parts, city=battle.city, to=to)
+    return new, [said, *points], used
+
+
+def card_points(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterState, list[Ruling]]:
+    """cards (Evangelion): the battle a card's move started moves the score when it ends: a point
+    for Greece when no Persian army is left there, a point for Persia when Greece does not hold the city."""
+    if battle.card is None or state.tables.cards.cards[battle.card].effect.kind != "battle-points":
+        return state, []
+    from referee.games.earth_water.rules import CARDS
+
+    name = state.tables.cards.cards[battle.card].greek.say()
+    track = state.tables.base.score_track.value
+    score, events = state.score, []
+    if state.at(battle.city).persian_armies == 0:
+        score -= 1
+        events.append(Ruling.event("card-points", "{card}: a point for Greece (no Persian army left in {city})",
+                                   (CARDS,), card=name, city=battle.city))
+    if not state.controls(Side.GREECE, battle.city):
+        score += 1
+        events.append(Ruling.event("card-points", "{card}: a point for Persia (Greece does not hold {city})",
+                                   (CARDS,), card=name, city=battle.city))
+    return state.model_copy(update={"score": max(-track, min(track, score))}), events

@@ -37,8 +37,10 @@ from referee.games.earth_water.rules import (
     SUDDEN_VICTORY,
     VICTORY,
 )
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Phase, Side, many
+from referee.games.earth_water.sequence import PHASE_NAMES
+from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Phase, Side, units
 from referee.games.earth_water.supply import holds_both_enemy_majors, surplus
+from referee.i18n import _
 from referee.rulings import Ruling
 
 if TYPE_CHECKING:
@@ -68,7 +70,7 @@ class Source:
 
 def problem(ruling: Ruling) -> str:
     """Returns a ruling as the problem text of a position error: message, then the sections."""
-    return f"{ruling.message} ({'; '.join(str(c) for c in ruling.cites)})"
+    return f"{ruling.text()} ({'; '.join(str(c) for c in ruling.cites)})"
 
 
 def refuse(label: str, found: Problem) -> PositionError:
@@ -87,8 +89,8 @@ def check_reserve(state: EarthWaterState) -> Problem | None:
         return None
     owned = state.tables.base.greek_armies.value
     field = "battle.carried" if state.battle is not None and state.battle.carried else "cities"
-    return Problem(field, Ruling.violation("no-reserve", f"Greece owns {owned} armies; this position has "
-                                           f"{owned - armies} (on the map, aboard and on portraits)", (PIECES,)))
+    return Problem(field, Ruling.violation("no-reserve", "Greece owns {owned} armies; this position has {has} (on the "
+                                           "map, aboard and on portraits)", (PIECES,), owned=owned, has=owned - armies))
 
 
 def check_deck(state: EarthWaterState) -> Problem | None:
@@ -96,8 +98,9 @@ def check_deck(state: EarthWaterState) -> Problem | None:
     if state.deck_left() >= 0:
         return None
     deck = state.tables.base.deck.value
-    return Problem("hands", Ruling.violation("out-of-range", f"the hands would hold {deck - state.deck_left()} of the "
-                                             f"{deck} cards, counting the card the battle's move cost", (PIECES,)))
+    return Problem("hands", Ruling.violation("out-of-range", "the hands would hold {held} of the {deck} cards, "
+                                             "counting the card the battle's move cost", (PIECES,),
+                                             held=deck - state.deck_left(), deck=deck))
 
 
 def check_meetings(state: EarthWaterState) -> Problem | None:
@@ -109,9 +112,10 @@ def check_meetings(state: EarthWaterState) -> Problem | None:
     battle = state.battle
     for city, g in state.cities.items():
         if g.greek_armies and g.persian_armies and not (battle and battle.city == city and battle.kind == "land"):
-            msg = (f"{many(g.greek_armies, 'Greek army')} and {many(g.persian_armies, 'Persian army')} share {city} "
-                   "with no land battle declared there; armies that meet fight at once")
-            return Problem(f"cities.{city}", Ruling.violation("unfought-battle", msg, (BATTLE, LAND_MOVE)))
+            return Problem(f"cities.{city}", Ruling.violation(
+                "unfought-battle", "{greek} and {persian} share {city} with no land battle declared there; armies "
+                "that meet fight at once", (BATTLE, LAND_MOVE), greek=units(g.greek_armies, "Greek army"),
+                persian=units(g.persian_armies, "Persian army"), city=city))
     return None
 
 
@@ -121,15 +125,18 @@ def check_engaged(state: EarthWaterState) -> Problem | None:
     if b is None:
         return None
     g = state.at(b.city)
-    unit = "armies" if b.kind == "land" else "fleets"
-    if not ((g.greek_armies and g.persian_armies) if b.kind == "land" else (g.greek_fleets and g.persian_fleets)):
-        return Problem("battle", Ruling.violation("no-battle", f"a {b.kind} battle in {b.city} needs {unit} of both "
-                                                  "sides there", (BATTLE,)))
+    if b.kind == "land" and not (g.greek_armies and g.persian_armies):
+        return Problem("battle", Ruling.violation("no-battle", "a land battle in {city} needs armies of both sides "
+                                                  "there", (BATTLE,), city=b.city))
+    if b.kind == "naval" and not (g.greek_fleets and g.persian_fleets):
+        return Problem("battle", Ruling.violation("no-battle", "a naval battle in {city} needs fleets of both sides "
+                                                  "there", (BATTLE,), city=b.city))
     limit = min(g.greek_fleets, state.tables.base.naval_carry.value)
     if b.kind == "naval" and b.carried > limit:
         return Problem("battle.carried", Ruling.violation(
-            "carry-limit", f"the Greek fleets in {b.city} ({g.greek_fleets}) carry at most {many(limit, 'army')} "
-            f"(one each, {state.tables.base.naval_carry.value} in all), not {b.carried}", (NAVAL_MOVE, BATTLE)))
+            "carry-limit", "the Greek fleets in {city} ({fleets}) carry at most {armies} (one each, {limit} in all), "
+            "not {n}", (NAVAL_MOVE, BATTLE), city=b.city, fleets=g.greek_fleets, armies=units(limit, "army"),
+            limit=state.tables.base.naval_carry.value, n=b.carried))
     return None
 
 
@@ -137,9 +144,10 @@ def check_sudden_victory(state: EarthWaterState) -> Problem | None:
     """3.F: Persia holding both Greek Major cities has already won."""
     if state.phase is P.OVER or not holds_both_enemy_majors(state, Side.PERSIA):
         return None
-    majors = " and ".join(state.tables.majors(Side.GREECE))
-    return Problem("cities", Ruling.violation("game-over", f"Persia controls {majors}, so the game ended at once "
-                                              "with its victory (write winner: persia)", (SUDDEN_VICTORY, VICTORY)))
+    majors = _(" and ").join(state.tables.majors(Side.GREECE))
+    return Problem("cities", Ruling.violation("game-over", "Persia controls {majors}, so the game ended at once with "
+                                              "its victory (write winner: persia)", (SUDDEN_VICTORY, VICTORY),
+                                              majors=majors))
 
 
 BOARD_CHECKS: tuple[Callable[[EarthWaterState], Problem | None], ...] = (
@@ -165,12 +173,14 @@ def check_battle_phase(state: EarthWaterState) -> Problem | None:
     if b is None or state.phase is P.ANY:
         return None
     if state.phase is not P.OPERATIONS:
-        return Problem("battle", Ruling.violation("wrong-phase", f"battles start only in operations; this position "
-                                                  f"is in the {state.phase.value} phase", (BASE_OPERATIONS, BATTLE)))
+        return Problem("battle", Ruling.violation("wrong-phase", "battles start only in operations; this position is "
+                                                  "in the {phase}", (BASE_OPERATIONS, BATTLE),
+                                                  phase=PHASE_NAMES[state.phase]))
     if state.active is not b.attacker:
         return Problem("active", Ruling.violation(
-            "not-your-turn", f"{b.attacker.label} attacks in its own turn, which lasts until the battle of {b.city} "
-            f"is over; active cannot be {state.active.value}", (BASE_OPERATIONS, BATTLE)))
+            "not-your-turn", "{side} attacks in its own turn, which lasts until the battle of {city} is over; active "
+            "cannot be {active}", (BASE_OPERATIONS, BATTLE), side=b.attacker.label, city=b.city,
+            active=state.active.value))
     return None
 
 
@@ -180,18 +190,19 @@ def check_hands(state: EarthWaterState) -> Problem | None:
     kept = base.greek_hand_kept.value
     if phase in (P.PERSIAN_PREPARATION, P.GREEK_SUPPLY) and hands.persia:
         return Problem("hands.persia", Ruling.violation(
-            "out-of-range", f"PERS.IA discarded its whole hand in its supply, so it holds 0 cards in the "
-            f"{phase.value} phase, not {hands.persia}", (PERSIAN_HAND,)))
+            "out-of-range", "PERS.IA discarded its whole hand in its supply, so it holds 0 cards in the {phase}, "
+            "not {n}", (PERSIAN_HAND,), phase=PHASE_NAMES[phase], n=hands.persia))
     if phase is P.PERSIAN_PREPARATION and hands.greece > kept:
         return Problem("hands.greece", Ruling.violation(
-            "out-of-range", f"Greece kept at most {kept} cards at the last supply and has bought none yet, "
-            f"not {hands.greece}", (HANDS, BASE_PREPARATION)))
+            "out-of-range", "Greece kept at most {kept} cards at the last supply and has bought none yet, not {n}",
+            (HANDS, BASE_PREPARATION), kept=kept, n=hands.greece))
     if phase is P.GREEK_PREPARATION:
         bought = (base.greek_talents.value - state.greek_talents) // base.greek_costs.card.value
         if hands.greece > kept + bought:
             return Problem("hands.greece", Ruling.violation(
-                "out-of-range", f"Greece kept at most {kept} cards and its spent talents buy at most {bought} more, "
-                f"so it holds at most {kept + bought}, not {hands.greece}", (HANDS, BASE_PREPARATION)))
+                "out-of-range", "Greece kept at most {kept} cards and its spent talents buy at most {bought} more, "
+                "so it holds at most {most}, not {n}", (HANDS, BASE_PREPARATION), kept=kept, bought=bought,
+                most=kept + bought, n=hands.greece))
     if phase is P.OPERATIONS and state.battle is None and not hands.persia and not hands.greece:
         return Problem("hands", Ruling.violation(
             "operations-over", "both hands are empty, so the operations are over", (BASE_OPERATIONS,)))
@@ -212,10 +223,15 @@ def check_winner(state: EarthWaterState) -> Problem | None:
     }[state.winner]
     if fits:
         return None
-    said = f"{state.winner.label} has won" if state.winner else "the game ended in a draw"
-    msg = (f"{said}, but neither a side holding both enemy Major cities nor the score after the last campaign "
-           f"(campaign {state.campaign}, score {score}) gives that result")
-    return Problem("winner", Ruling.violation("no-such-end", msg, (GAME_END, SUDDEN_VICTORY)))
+    if state.winner is None:
+        return Problem("winner", Ruling.violation(
+            "no-such-end", "the game ended in a draw, but neither a side holding both enemy Major cities nor the "
+            "score after the last campaign (campaign {campaign}, score {score}) gives that result",
+            (GAME_END, SUDDEN_VICTORY), campaign=state.campaign, score=score))
+    return Problem("winner", Ruling.violation(
+        "no-such-end", "{side} has won, but neither a side holding both enemy Major cities nor the score after the "
+        "last campaign (campaign {campaign}, score {score}) gives that result", (GAME_END, SUDDEN_VICTORY),
+        side=state.winner.label, campaign=state.campaign, score=score))
 
 
 PHASE_CHECKS: tuple[Callable[[EarthWaterState], Problem | None], ...] = (check_battle_phase, check_hands, check_winner)
@@ -257,8 +273,8 @@ def battle_sources(engine: EarthWaterEngine, state: EarthWaterState) -> tuple[li
 def _greek_source(engine: EarthWaterEngine, state: EarthWaterState, b: Battle,
                   origin: CityName) -> Source | Problem:
     if origin == b.city:
-        return Problem("battle.origin", Ruling.violation("same-city", f"the attackers cannot come from {b.city}, "
-                                                         "the battle city itself", (LAND_MOVE, NAVAL_MOVE)))
+        return Problem("battle.origin", Ruling.violation("same-city", "the attackers cannot come from {city}, the "
+                                                         "battle city itself", (LAND_MOVE, NAVAL_MOVE), city=b.city))
     g, r = state.at(b.city), b.rounds
     if b.kind == "naval":
         # The Greek fleets lost so far are the difference to the fleets that sailed; Persia lost the rest.
@@ -266,8 +282,9 @@ def _greek_source(engine: EarthWaterEngine, state: EarthWaterState, b: Battle,
         lost = sailed - g.greek_fleets
         if not 0 <= lost <= r:
             return Problem("battle.fleets", Ruling.violation(
-                "fleets-mismatch", f"{many(sailed, 'Greek fleet')} sailed into {b.city} and {g.greek_fleets} are "
-                f"left after {many(r, 'round')}; a round sinks at most one", (BATTLE, NAVAL_MOVE)))
+                "fleets-mismatch", "{sailed} sailed into {city} and {left} are left after {rounds}; a round sinks at "
+                "most one", (BATTLE, NAVAL_MOVE), sailed=units(sailed, "Greek fleet"), city=b.city,
+                left=g.greek_fleets, rounds=units(r, "round")))
         here = g.plus(Side.GREECE, fleets=-g.greek_fleets).plus(Side.PERSIA, fleets=r - lost)
         there = state.at(origin).plus(Side.GREECE, armies=b.carried, fleets=sailed)
         action: act.LandMove | act.NavalMove = act.NavalMove(fleets=sailed, start=origin, goal=b.city,
@@ -308,10 +325,11 @@ def _persian_sources(engine: EarthWaterEngine, state: EarthWaterState,
             found = _replay(engine, before, act.Persia(procedure="operate"), 5, want, None)
             if isinstance(found, Source):
                 return [found], []
-        msg = (f"PERS.IA starts a naval battle only by putting 1 fleet from reserve in the first port of its list "
-               f"holding Greek fleets (die 5); {many(g.persian_fleets, 'Persian fleet')} against "
-               f"{many(g.greek_fleets, 'Greek fleet')} in {b.city} after {many(r, 'round')} is not such a battle")
-        return [], [Problem("battle", Ruling.violation("no-such-battle", msg, (FACE_DESTROY_FLEET, BATTLE)))]
+        return [], [Problem("battle", Ruling.violation(
+            "no-such-battle", "PERS.IA starts a naval battle only by putting 1 fleet from reserve in the first port of "
+            "its list holding Greek fleets (die 5); {persian} against {greek} in {city} after {rounds} is not such a "
+            "battle", (FACE_DESTROY_FLEET, BATTLE), persian=units(g.persian_fleets, "Persian fleet"),
+            greek=units(g.greek_fleets, "Greek fleet"), city=b.city, rounds=units(r, "round")))]
     keep = persia.keep_in_majors
     for start, sg in state.cities.items():
         if start == b.city or sg.greek_armies:
@@ -335,12 +353,18 @@ def _persian_sources(engine: EarthWaterEngine, state: EarthWaterState,
                 sources.append(found)
     if sources:
         return sources, []
-    came = f" from {b.origin}" if b.origin else ""
     readings = ", ".join(("activation-reachable", "march-toward-sparta", "march-count", "defence-keeps-none"))
-    msg = (f"no PERS.IA operation sends {many(g.persian_armies, 'Persian army')} into {b.city}{came} on this board: "
-           "it marches half the armies of its best-stocked city toward Sparta, or sends a third of them to an "
-           f"invaded Persian Major, and the city it leaves keeps the rest (interpretations {readings})")
-    return [], [Problem("battle", Ruling.violation("no-such-battle", msg, (FACE_MARCH, DEFENCE)))]
+    args = {"armies": units(g.persian_armies, "Persian army"), "city": b.city, "readings": readings}
+    if b.origin:
+        return [], [Problem("battle", Ruling.violation(
+            "no-such-battle", "no PERS.IA operation sends {armies} into {city} from {origin} on this board: it marches "
+            "half the armies of its best-stocked city toward Sparta, or sends a third of them to an invaded Persian "
+            "Major, and the city it leaves keeps the rest (interpretations {readings})", (FACE_MARCH, DEFENCE),
+            origin=b.origin, **args))]
+    return [], [Problem("battle", Ruling.violation(
+        "no-such-battle", "no PERS.IA operation sends {armies} into {city} on this board: it marches half the armies "
+        "of its best-stocked city toward Sparta, or sends a third of them to an invaded Persian Major, and the city it "
+        "leaves keeps the rest (interpretations {readings})", (FACE_MARCH, DEFENCE), **args))]
 
 
 def _persia_before(state: EarthWaterState, cities: dict[CityName, Garrison]) -> EarthWaterState:
@@ -354,8 +378,8 @@ def _replay(engine: EarthWaterEngine, before: EarthWaterState, action: act.LandM
     """Judges and applies the starting action on the state before; the result must be ``want``."""
     broken = board_problem(before)
     if broken is not None and origin is not None and broken.field.startswith("cities"):
-        ruling = broken.ruling.model_copy(update={"message": f"the attackers cannot have come from {origin}: "
-                                                  f"before the battle, {broken.ruling.message}"})
+        ruling = Ruling.violation(broken.ruling.code, "the attackers cannot have come from {origin}: before the "
+                                  "battle, {why}", broken.ruling.cites, origin=origin, why=broken.ruling.text())
         return Problem("battle.origin", ruling)
     if broken is not None:
         return broken
@@ -373,13 +397,14 @@ def _replay(engine: EarthWaterEngine, before: EarthWaterState, action: act.LandM
     if got == expected and after.cities == want.cities and after.hands == want.hands:
         return Source(before=before, action=action, die=die, origin=got.origin if got else origin)
     if got is None:
-        outcome = "starts no battle"
+        outcome = _("starts no battle")
     elif (got.city, got.kind) != (expected.city, expected.kind):
-        outcome = f"starts a {got.kind} battle in {got.city} instead"
+        outcome = (_("starts a naval battle in {city} instead") if got.kind == "naval"
+                   else _("starts a land battle in {city} instead")).format(city=got.city)
     else:
-        outcome = "leaves another board than this one"
-    return Problem("battle", Ruling.violation("no-such-battle", f"'{action.text()}', the move that would have "
-                                              f"started this battle, {outcome}", (BATTLE,)))
+        outcome = _("leaves another board than this one")
+    return Problem("battle", Ruling.violation("no-such-battle", "'{action}', the move that would have started this "
+                                              "battle, {outcome}", (BATTLE,), action=action.text(), outcome=outcome))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -396,8 +421,8 @@ def judge_declarations(engine: EarthWaterEngine, state: EarthWaterState, label: 
     b = state.battle
     if state.phase is P.OPERATIONS and not active_declared:
         if b is None:
-            raise PositionError(label, "active", f"say whose turn it is in operations, greece or persia "
-                                f"({BASE_OPERATIONS})")
+            raise PositionError(label, "active", _("say whose turn it is in operations, greece or persia ({rule})")
+                                .format(rule=BASE_OPERATIONS))
         state = state.model_copy(update={"active": b.attacker})
     found = board_problem(state) or check_battle_phase(state)
     if found is not None:
@@ -426,12 +451,13 @@ def _judge_battle(engine: EarthWaterEngine, state: EarthWaterState, b: Battle, l
     if not sources:
         if b.origin is None and b.attacker is Side.GREECE and problems and b.kind == "land" and not b.by_sea:
             nearest = state.tables.adjacent(b.city, state.bridge)[0]  # the first candidate tried
-            raise PositionError(label, "battle.origin", f"no city next to {b.city} could have sent the Greek armies; "
-                                f"from {nearest}: {problem(problems[0].ruling)}")
+            raise PositionError(label, "battle.origin", _("no city next to {city} could have sent the Greek armies; "
+                                                          "from {nearest}: {why}").format(
+                city=b.city, nearest=nearest, why=problem(problems[0].ruling)))
         if not problems:
             raise PositionError(label, "battle", problem(Ruling.violation(
-                "no-such-battle", f"{b.city} has no road: a Greek land battle there follows a landing (by_sea: true)",
-                (LAND_MOVE, NAVAL_MOVE))))
+                "no-such-battle", "{city} has no road: a Greek land battle there follows a landing (by_sea: true)",
+                (LAND_MOVE, NAVAL_MOVE), city=b.city)))
         raise refuse(label, problems[0])
     origins = {s.origin for s in sources}
     if b.origin is None and len(origins) == 1:
@@ -459,8 +485,8 @@ def _battle_fields(state: EarthWaterState, b: Battle) -> Problem | None:
                                                          (FACE_DESTROY_FLEET,)))
     if b.by_sea and b.fleets != state.at(b.city).greek_fleets:
         return Problem("battle.fleets", Ruling.violation(
-            "fleets-mismatch", f"the Greek fleets of a landing stay in {b.city}'s port with its armies: "
-            f"{state.at(b.city).greek_fleets} there, not {b.fleets}", (NAVAL_MOVE,)))
+            "fleets-mismatch", "the Greek fleets of a landing stay in the port of {city} with its armies: {there} "
+            "there, not {n}", (NAVAL_MOVE,), city=b.city, there=state.at(b.city).greek_fleets, n=b.fleets))
     return None
 
 
@@ -478,8 +504,9 @@ def _persian_hand(engine: EarthWaterEngine, state: EarthWaterState, label: str, 
     if state.hands.persia == drawn:
         return state
     raise refuse(label, Problem("hands.persia", Ruling.violation(
-        "out-of-range", f"PERS.IA drew {many(drawn, 'card')} in this campaign's preparation (its situation is "
-        f"the same now), so it holds {drawn}, not {state.hands.persia}", (PREPARATION, PERSIAN_HAND))))
+        "out-of-range", "PERS.IA drew {cards} in this campaign's preparation (its situation is the same now), so it "
+        "holds {drawn}, not {n}", (PREPARATION, PERSIAN_HAND), cards=units(drawn, "card"), drawn=drawn,
+        n=state.hands.persia)))
 
 
 def open_declarations(engine: EarthWaterEngine, state: EarthWaterState) -> tuple[Ruling, ...]:
@@ -492,6 +519,6 @@ def open_declarations(engine: EarthWaterEngine, state: EarthWaterState) -> tuple
     places = sorted({s.origin for s in sources if s.origin is not None})
     if len(places) < 2:
         return ()
-    msg = (f"battle.origin is not declared and the Greek attackers of {b.city} could have come from "
-           f"{', '.join(places)}: they cannot retreat until it is (declare it in the position)")
-    return (Ruling.event("origin-open", msg, (BATTLE,)),)
+    return (Ruling.event("origin-open", "battle.origin is not declared and the Greek attackers of {city} could have "
+                         "come from {places}: they cannot retreat until it is (declare it in the position)", (BATTLE,),
+                         city=b.city, places=", ".join(places)),)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from referee.game import MapView
-from referee.games.earth_water.sequence import PHASE_NAMES
-from referee.games.earth_water.state import EarthWaterState, Phase, Side, many
+from referee.games.earth_water.sequence import PHASE_NAMES, reason_text, score_text
+from referee.games.earth_water.state import EarthWaterState, Phase, Side, units
+from referee.i18n import _
 
 
 def board_view(state: EarthWaterState) -> MapView:
@@ -14,43 +15,47 @@ def board_view(state: EarthWaterState) -> MapView:
     for city in s.tables.cities:
         row, g = s.tables.row(city), s.at(city)
         holder = s.controller(city)
-        major = f"{row.major.label} Major" if row.major else ""
+        major = "" if row.major is None else (_("Greek Major") if row.major is Side.GREECE else _("Persian Major"))
         rows.append((
             city + (" ⚔" if s.battle is not None and s.battle.city == city else ""), major,
-            "port" if row.port else "", str(row.amphorae),
+            _("port") if row.port else "", str(row.amphorae),
             _pair(g.greek_armies, g.greek_fleets), _pair(g.persian_armies, g.persian_fleets),
-            holder.label if holder else "",
+            _(holder.label) if holder else "",
         ))
-    notes = ("armies/fleets per side; ⚔ pending battle", f"bridge {'built' if s.bridge else 'destroyed'}")
-    return MapView(title="300: Earth & Water — solo", columns=(
-        "City", "Major", "Port", "Amph.", "Greek A/F", "Persian A/F", "Control"),
+    notes = (_("armies/fleets per side; ⚔ pending battle"), _("bridge built") if s.bridge else _("bridge destroyed"))
+    return MapView(title=_("300: Earth & Water — solo"), columns=(
+        _("City"), _("Major"), _("Port"), _("Amph."), _("Greek A/F"), _("Persian A/F"), _("Control")),
         rows=tuple(rows), status=tuple(status_lines(s)), notes=notes)
 
 def status_lines(state: EarthWaterState) -> list[str]:
     """Returns short lines on the turn, phase and what the game waits for."""
     s = state
-    score = f"{abs(s.score)} {'Persian' if s.score > 0 else 'Greek'} side" if s.score else "0"
-    lines = [f"Campaign {s.campaign}, {PHASE_NAMES[s.phase]}; score {score}; hands Persia {s.hands.persia}, "
-             f"Greece {s.hands.greece}"]
+    lines = [_("Campaign {campaign}, {phase}; score {score}; hands Persia {persia}, Greece {greece}").format(
+        campaign=s.campaign, phase=_(PHASE_NAMES[s.phase]), score=score_text(s.score), persia=s.hands.persia,
+        greece=s.hands.greece)]
     if s.phase is Phase.OVER:
-        return [*lines, f"Game over: {s.end_reason}"]
+        return [*lines, _("Game over: {reason}").format(reason=reason_text(s.end_reason))]
     reserve = s.greek_reserve()
-    lines.append(f"Greek reserve {many(reserve[0], 'army')}, {many(reserve[1], 'fleet')}; portraits: "
-                 f"Persia {s.portraits.persia}, Greece {s.portraits.greece}")
+    lines.append(_("Greek reserve {armies}, {fleets}; portraits: Persia {persia}, Greece {greece}").format(
+        armies=units(reserve[0], "army"), fleets=units(reserve[1], "fleet"), persia=s.portraits.persia,
+        greece=s.portraits.greece))
     if s.battle is not None:
-        lines.append(f"Battle in {s.battle.city} ({s.battle.kind}, round {s.battle.rounds + 1} next): "
-                     "fight | resolve | retreat CITY")
+        battle = (_("Naval battle in {city} (round {round} next): fight | resolve | retreat CITY")
+                  if s.battle.kind == "naval" else
+                  _("Land battle in {city} (round {round} next): fight | resolve | retreat CITY"))
+        lines.append(battle.format(city=s.battle.city, round=s.battle.rounds + 1))
     elif s.may_burn:
-        lines.append("Greece may burn the bridge now: burn bridge")
+        lines.append(_("Greece may burn the bridge now: burn bridge"))
     waiting = {
-        Phase.PERSIAN_PREPARATION: "Next: referee persia prepare",
-        Phase.GREEK_PREPARATION: f"Greece prepares: {many(s.greek_talents, 'talent')} left (buy ..., done)",
-        Phase.PERSIAN_SUPPLY: "Next: referee persia supply",
-        Phase.GREEK_SUPPLY: f"Greece supplies: remove {s.attrition_due} for attrition, keep N, done",
+        Phase.PERSIAN_PREPARATION: _("Next: referee persia prepare"),
+        Phase.GREEK_PREPARATION: _("Greece prepares: {talents} left (buy ..., done)").format(
+            talents=units(s.greek_talents, "talent")),
+        Phase.PERSIAN_SUPPLY: _("Next: referee persia supply"),
+        Phase.GREEK_SUPPLY: _("Greece supplies: remove {n} for attrition, keep N, done").format(n=s.attrition_due),
     }
     if s.phase is Phase.OPERATIONS and s.battle is None:
-        lines.append("Next: referee persia operate" if s.active is Side.PERSIA
-                     else "Greece operates: move | sail | event | pass")
+        lines.append(_("Next: referee persia operate") if s.active is Side.PERSIA
+                     else _("Greece operates: move | sail | event | pass"))
     elif s.phase in waiting:
         lines.append(waiting[s.phase])
     return lines

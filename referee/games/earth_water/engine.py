@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 
@@ -11,22 +12,25 @@ from referee.bot import Bot
 from referee.dice import CommittedDice, Dice, PhysicalDice, new_seed
 from referee.errors import DiceError, InputFileError, NotationError
 from referee.files import parse_json
-from referee.game import Applied, Engine, GameInfo, MapView, Outcome
+from referee.game import Applied, Engine, GameInfo, MapView, Outcome, canonical
 from referee.games.earth_water import actions as act
 from referee.games.earth_water import bot, declarations
 from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure, relies_on
 from referee.games.earth_water.combat import (
     RoundResult,
+    close_battle,
     fight_round,
     fight_to_end,
     land_armies,
     offer_burning,
+    one_side_gone,
     retreat,
     retreat_options,
     start_battle,
 )
 from referee.games.earth_water.display import board_view, status_lines
 from referee.games.earth_water.legal import city_report, legal_actions
+from referee.games.earth_water.play_cards import pay_for_move, play_event
 from referee.games.earth_water.position import EarthWaterPosition, apply_override, position_of, state_from_position
 from referee.games.earth_water.rules import (
     BASE_OPERATIONS,
@@ -43,6 +47,7 @@ from referee.games.earth_water.sequence import (
     begin_operations,
     end_campaign,
     end_turn,
+    reason_text,
     sudden_victory,
 )
 from referee.games.earth_water.state import (
@@ -56,8 +61,13 @@ from referee.games.earth_water.state import (
 )
 from referee.games.earth_water.supply import holds_both_enemy_majors
 from referee.games.earth_water.verdicts import disclosures, violations
+from referee.i18n import N_, _
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
+
+CARD_FIELDS: dict[str, object] = {"greek_cards": [], "played_once": [], "free_moves": 0, "extra_preparation": False}
+CARD_BATTLE_FIELDS: dict[str, object] = {"greek_dice": None, "card": None, "persian_lost": 0}
+"""State fields the cards added, with their empty values (left out of the hash when empty)."""
 
 INFO = GameInfo(
     slug="300-solo", package="earth_water", title="300: Earth & Water — solo (PERS.IA)",
@@ -79,8 +89,8 @@ class BattleReport(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the resolution as lines for the terminal."""
-        lines = [r.text() for r in self.rounds] or ["no battle to fight"]
-        lines += [f"→ {e.message}" for e in self.events if e.code != "battle-round"]
+        lines = [r.text() for r in self.rounds] or [_("no battle to fight")]
+        lines += [f"→ {e.text()}" for e in self.events if e.code != "battle-round"]
         return lines + ([relies_on(self.provisional)] if self.provisional else [])
 
 
@@ -90,6 +100,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
 
     info = INFO
     position_model = EarthWaterPosition
+    grammar = act.GRAMMAR
 
     # ---- state ------------------------------------------------------------------------------
 
@@ -126,6 +137,22 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
     def from_position(self, table_set: TableSet, data: object, label: str) -> EarthWaterState:
         return state_from_position(self, load_tables(table_set), data, label)
 
+    def state_hash(self, state: EarthWaterState) -> str:
+        """Returns the state's hash; the card fields added with the cards (issue 15) count only
+        when they hold something, so games journaled before them keep their hashes."""
+        data = canonical(state)
+        assert isinstance(data, dict)
+        for key, empty in CARD_FIELDS.items():
+            if data.get(key) == empty:
+                data.pop(key, None)
+        battle = data.get("battle")
+        if isinstance(battle, dict):
+            for key, empty in CARD_BATTLE_FIELDS.items():
+                if battle.get(key) == empty:
+                    battle.pop(key, None)
+        blob = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
     def to_position(self, state: EarthWaterState) -> EarthWaterPosition:
         return position_of(state)
 
@@ -133,7 +160,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         s = state
         if s.phase is not Phase.OVER:
             return None
-        reason = s.end_reason or "game over"
+        reason = reason_text(s.end_reason)
         code = termination(s)
         cites = (SUDDEN_VICTORY, VICTORY) if code == "sudden-victory" else (GAME_END, VICTORY)
         return Outcome(termination=code, winners=(s.winner.value,) if s.winner else (),
@@ -161,7 +188,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             try:  # the guarded JSON parser: depth and integer length capped (typed text, like a file)
                 data = parse_json("setup", parsed.position)
             except InputFileError as exc:
-                raise NotationError(f"setup: not a JSON position ({exc.problem})") from None
+                raise NotationError(_("setup: not a JSON position ({problem})").format(problem=exc.problem)) from None
             self._set_up(s.tables, data, "setup")
             assert isinstance(data, dict)  # _set_up refuses anything but a mapping
             return act.Setup(position=act.setup_text(data)[len("setup "):])
@@ -173,11 +200,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
     def judge(self, state: EarthWaterState, action: act.EarthWaterAction) -> Verdict:
         s, a = state, action
         found = violations(s, a)
-        notes: list[Ruling] = []
-        if not found and isinstance(a, act.Event):
-            notes.append(Ruling.event("event", f"Greece spends a card on '{a.name}': apply its effect with "
-                                      f"referee adjust ... --reason '{a.name}'", (BASE_OPERATIONS,)))
-        return Verdict(action=a.text(), violations=tuple(found), notes=tuple(notes), provisional=disclosures(s, a))
+        return Verdict(action=a.text(), violations=tuple(found), provisional=disclosures(s, a))
 
     def apply(self, state: EarthWaterState, action: act.EarthWaterAction, dice: Dice) -> Applied[EarthWaterState]:
         s, a = state, action
@@ -213,10 +236,10 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             if new.battle is None:
                 new, after = end_turn(new, Side.PERSIA, out.passed)
         for event in after:
-            out.says.add(event.cites[0], "phase", event.message[0].upper() + event.message[1:])
+            out.says.add(event.cites[0], "phase", event.template or event.message, args=dict(event.args))
         new, won = sudden_victory(new)
         if won:
-            out.says.add(SUDDEN_VICTORY, "victory", "Persia holds both Greek Major cities: PERS.IA wins")
+            out.says.add(SUDDEN_VICTORY, "victory", N_("Persia holds both Greek Major cities: PERS.IA wins"))
         report = PersiaReport(
             procedure=procedure, situation=out.situation, die=out.die, die_source=out.source,
             steps=tuple(out.says.steps), pending=new.battle, interpretations=out.says.labels(),
@@ -234,6 +257,22 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             return self._set_up(s.tables, data, "setup"), events, used, ()
         if isinstance(a, act.Buy):
             return self._buy(s, a), events, used, ()
+        if isinstance(a, act.Done) and (s.free_moves or s.extra_preparation):
+            # Triremes' free moves or Mines of Laurion's preparation end, and with them the Greek turn
+            new = s.model_copy(update={"free_moves": 0, "extra_preparation": False, "phase": Phase.OPERATIONS,
+                                       "active": Side.GREECE, "greek_talents": 0})
+            new, more = end_turn(new, Side.GREECE, False)
+            return new, more, used, ()
+        if isinstance(a, act.Draw):
+            return s.model_copy(update={"greek_cards": (*s.greek_cards, a.card)}), events, used, ()
+        if isinstance(a, act.Discard):
+            return s.model_copy(update=s.greek_hand_after(s.hands.greece - 1, spent=a.card)), events, used, ()
+        if isinstance(a, act.Event):
+            new, events, goes_on = play_event(s, a)
+            if not goes_on and new.battle is None and new.phase is Phase.OPERATIONS and new.active is Side.GREECE:
+                new, more = end_turn(new, Side.GREECE, False)
+                events += more
+            return new, events, used, ()
         if isinstance(a, act.Done):
             if s.phase is Phase.GREEK_PREPARATION:
                 new = begin_operations(s)
@@ -242,12 +281,12 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                 return new, events, used, ()
             new, events, labels = end_campaign(s)
             return new, events, list(labels), ()
-        if isinstance(a, act.LandMove | act.NavalMove | act.Event | act.Pass):
+        if isinstance(a, act.LandMove | act.NavalMove | act.Pass):
             return self._operate(s, a)
         if isinstance(a, act.Fight):
             battle = s.battle
             assert battle is not None
-            if a.to_end:
+            if a.to_end or one_side_gone(s):
                 new, rounds, events = fight_to_end(s, dice)
             else:
                 new, one, events = fight_round(s, dice)
@@ -268,14 +307,22 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                                        "joined", (BRIDGE_BURNING,)))
             return s.model_copy(update={"bridge": False, "may_burn": False}), events, used, ()
         if isinstance(a, act.Keep):
-            return s.model_copy(update={"hands": s.hands.model_copy(update={"greece": a.count})}), events, used, ()
+            return s.model_copy(update=s.greek_hand_after(a.count)), events, used, ()
         if isinstance(a, act.Remove):
             g = s.at(a.city).plus(Side.GREECE, armies=-a.count)
             new = s.model_copy(update={"cities": s.with_city(a.city, g),
                                        "attrition_due": max(0, s.attrition_due - a.count)})
             return new, events, [s.tables.interpretation("attrition-once").label()], ()
         assert isinstance(a, act.SetUnits | act.SetValue)
-        return apply_override(s, a), events, used, ()
+        new = apply_override(s, a)
+        if new.battle is not None and one_side_gone(new):
+            # base 7: an override that leaves one side of a pending battle empty ends that battle
+            attacker = new.battle.attacker
+            new, events = close_battle(new)
+            if new.battle is None:
+                new, more = end_turn(new, attacker, False)
+                events += more
+        return new, events, used, ()
 
     def _buy(self, s: EarthWaterState, a: act.Buy) -> EarthWaterState:
         costs = s.tables.base.greek_costs
@@ -295,14 +342,14 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         return s.model_copy(update={"cities": s.with_city(a.city, g), "greek_talents": s.greek_talents - cost,
                                     "greek_units_bought": True, "greek_fleets_bought": s.greek_fleets_bought + fleets})
 
-    def _operate(self, s: EarthWaterState, a: act.LandMove | act.NavalMove | act.Event | act.Pass
+    def _operate(self, s: EarthWaterState, a: act.LandMove | act.NavalMove | act.Pass
                  ) -> tuple[EarthWaterState, list[Ruling], list[str], tuple[JsonValue, ...]]:
         events: list[Ruling] = []
         used: list[str] = []
         if isinstance(a, act.Pass):
             new, events = end_turn(s, Side.GREECE, True)
             return new, events, used, ()
-        s = s.model_copy(update={"hands": s.hands.plus(Side.GREECE, -1)})
+        s = pay_for_move(s, a)
         if isinstance(a, act.LandMove):
             start, goal = a.path[0], a.path[-1]
             cities = {**s.cities, start: s.at(start).plus(Side.GREECE, armies=-a.count),
@@ -328,7 +375,10 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                 s, events = land_armies(s, a.goal, a.armies, a.start, events)
                 used += [s.tables.interpretation("bridge-burning").label()] if s.may_burn else []
         if s.battle is not None:
-            return s, events, used, ()
+            # provisional: a battle ends Triremes' remaining free moves (the turn ends with the battle)
+            return s.model_copy(update={"free_moves": 0}), events, used, ()
+        if s.free_moves:
+            return s, events, used, ()  # Triremes: the Greek turn goes on
         s, more = end_turn(s, Side.GREECE, False)
         return s, events + more, used, ()
 
@@ -352,7 +402,8 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         options = retreat_options(after_a_round)
         if options:
             notes.append(Ruling.event("no-retreat", "resolve fights on to the end: Greece does not retreat (after "
-                                      f"any round it could go to {' or '.join(options)})", (BATTLE, NO_RETREAT)))
+                                      "any round it could go to {cities})", (BATTLE, NO_RETREAT),
+                                      cities=_(" or ").join(options)))
             used.append(s.tables.interpretation(
                 "attacker-retreat" if battle.attacker is Side.GREECE else "sea-retreat").label())
         new, rounds, events = fight_to_end(s, dice)
@@ -380,17 +431,8 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
         return bot.PersiaBot()
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
-        return (
-            ("buy 2 cards / buy 1 army Athenai", "Greek preparation purchases (base 5); then done"),
-            ("move 2 Athenai -> Thebai", "land move by road (base 6.4); costs a card"),
-            ("sail 2 Athenai -> Eretria carry 1", "naval move (base 6.5); costs a card"),
-            ("event Wrath of Poseidon", "spend a card on its event, then adjust ... --reason"),
-            ("pass", "pass the operation"),
-            ("fight / resolve / retreat Thebai", "fight a battle round, to the end, or retreat (base 7)"),
-            ("burn bridge", "after taking Abydos (base 7)"),
-            ("keep 3 / remove 1 Thebai / done", "Greek supply: hand, attrition (base 8)"),
-            ("persia prepare|operate|supply", "PERS.IA's turn (solo 4, 5, 6); also: referee persia ..."),
-        )
+        """Returns (example, meaning) pairs of the notation in the active language."""
+        return tuple((example, summary) for _syntax, example, summary in act.GRAMMAR.usage())
 
 
 def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | CommittedDice:
@@ -403,7 +445,7 @@ def persia_dice(roll: int | None, seed: str | None = None) -> PhysicalDice | Com
     if roll is None:
         return CommittedDice.from_text(seed) if seed is not None else CommittedDice(new_seed(), "umpire")
     if not 1 <= roll <= 6:
-        raise DiceError(f"a die shows 1 to 6, not {roll}")
+        raise DiceError(_("a die shows 1 to 6, not {n}").format(n=roll))
     return PhysicalDice([roll])
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.games.earth_water import actions as act
+from referee.games.earth_water.actions import GRAMMAR
 from referee.games.earth_water.combat import retreat_options
 from referee.games.earth_water.movement import reachable, route
 from referee.games.earth_water.sequence import greek_attrition_due
-from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side, many
+from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side, units
 from referee.games.earth_water.verdicts import violations
+from referee.i18n import _
 from referee.rulings import Ruling
 
 P = Phase
@@ -30,7 +32,8 @@ def legal_actions(state: EarthWaterState) -> list[act.EarthWaterAction]:
     if state.battle is not None:
         out += [act.Fight(), act.Fight(to_end=True)]
         out += [act.Retreat(city=c) for c in retreat_options(state)]
-        return out
+        out += _cards(state)
+        return [a for a in out if not violations(state, a)]
     phase = state.phase
     if phase in (P.PERSIAN_PREPARATION, P.PERSIAN_SUPPLY) or (phase is P.OPERATIONS and state.active is Side.PERSIA):
         procedure = {P.PERSIAN_PREPARATION: "prepare", P.PERSIAN_SUPPLY: "supply"}.get(phase, "operate")
@@ -60,10 +63,10 @@ def _purchases(state: EarthWaterState) -> list[act.EarthWaterAction]:
 
 
 def _operations(state: EarthWaterState) -> list[act.EarthWaterAction]:
-    out: list[act.EarthWaterAction] = [act.Pass()]
-    if state.hands.greece == 0:
+    out: list[act.EarthWaterAction] = [act.Pass(), act.Done()]
+    if state.hands.greece == 0 and not state.free_moves:
         return out
-    out.append(act.Event(name="card event"))
+    out += _cards(state)
     carry = state.tables.base.naval_carry.value
     for city, g in state.cities.items():
         if g.greek_armies and not g.persian_armies:
@@ -81,8 +84,39 @@ def _operations(state: EarthWaterState) -> list[act.EarthWaterAction]:
     return out
 
 
+def _cards(state: EarthWaterState) -> list[act.EarthWaterAction]:
+    """Draws of unnamed cards, and the events of the cards the hand may hold, with their choices."""
+    deck = state.tables.cards.cards
+    out: list[act.EarthWaterAction] = []
+    unnamed = state.unnamed_greek_cards() > 0
+    if unnamed:
+        out += [act.Draw(card=n, name=c.greek.en) for n, c in deck.items() if n not in state.greek_cards]
+    playable = [n for n in deck if n in state.greek_cards or unnamed]
+    ports = [p for p in state.tables.ports() if state.controls(Side.GREECE, p)]
+    for n in playable:
+        card = deck[n]
+        e, name = card.effect, card.greek.en
+        if e.kind == "remove":
+            out += [act.Event(card=n, name=name, targets=(c,)) for c in state.tables.cities]
+            out.append(act.Event(card=n, name=name))
+        elif e.kind == "place" and e.unit == "fleets":
+            fleets = state.greek_reserve()[1]
+            out += [act.Event(card=n, name=name, targets=(p,) * fleets) for p in ports]
+        elif e.kind in ("move", "battle-points"):
+            for city, g in state.cities.items():
+                if g.greek_armies and not g.persian_armies:
+                    came_from = reachable(state, Side.GREECE, city)
+                    counts = [e.armies] if e.armies else range(1, g.greek_armies + 1)
+                    out += [act.Event(card=n, name=name, count=k, path=route(came_from, city, goal))
+                            for goal in came_from for k in counts]
+        else:
+            out.append(act.Event(card=n, name=name))
+    return out
+
+
 def _supply(state: EarthWaterState) -> list[act.EarthWaterAction]:
     out: list[act.EarthWaterAction] = [act.Done()]
+    out += [act.Discard(card=n, name=state.tables.cards.cards[n].greek.en) for n in state.greek_cards]
     # Only a keep that discards something (judge refuses one that keeps the whole hand).
     top = min(state.tables.base.greek_hand_kept.value, state.hands.greece - 1)
     out += [act.Keep(count=n) for n in range(top + 1)]
@@ -112,19 +146,21 @@ class CityReport(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the report as lines for the terminal."""
-        lines = [f"{self.city}: Greek {many(self.greek_armies, 'army')}, {many(self.greek_fleets, 'fleet')}; "
-                 f"Persian {many(self.persian_armies, 'army')}, {many(self.persian_fleets, 'fleet')}; "
-                 f"control: {self.control or 'none'}"]
+        lines = [_("{city}: Greek {ga}, {gf}; Persian {pa}, {pf}; control: {control}").format(
+            city=self.city, ga=units(self.greek_armies, "army"), gf=units(self.greek_fleets, "fleet"),
+            pa=units(self.persian_armies, "army"), pf=units(self.persian_fleets, "fleet"),
+            control=_(self.control.capitalize()) if self.control else _("none"))]
         if self.land:
-            lines.append("by road: " + ", ".join(f"{d}{'!' if d in self.battles else ''}" for d in self.land)
-                         + "   (! = battle)")
+            lines.append(_("by road: {cities}   (! = battle)").format(
+                cities=", ".join(f"{d}{'!' if d in self.battles else ''}" for d in self.land)))
         if self.sail_to:
-            lines.append("by sea: " + ", ".join(f"{d}{'!' if d in self.naval_battles else ''}" for d in self.sail_to))
+            lines.append(_("by sea: {cities}").format(
+                cities=", ".join(f"{d}{'!' if d in self.naval_battles else ''}" for d in self.sail_to)))
         if self.may_raise:
-            lines.append("may raise: " + ", ".join(self.may_raise))
-        lines += [f"✗ {r.message} [{r.code}] ({'; '.join(str(c) for c in r.cites)})" for r in self.why_not]
+            lines.append(_("may raise: {units}").format(units=", ".join(GRAMMAR.word(u) for u in self.may_raise)))
+        lines += [f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})" for r in self.why_not]
         if len(lines) == 1:
-            lines.append("nothing to do here now")
+            lines.append(_("nothing to do here now"))
         return lines
 
 

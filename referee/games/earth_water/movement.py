@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from referee.games.earth_water.rules import BASE_PREPARATION, CONTROL, LAND_MOVE, MAP, NAVAL_MOVE, PIECES
-from referee.games.earth_water.state import CityName, EarthWaterState, Side
+from referee.games.earth_water.state import CityName, EarthWaterState, Side, units
 from referee.rulings import Ruling
 
 
@@ -61,22 +61,25 @@ def check_route(state: EarthWaterState, side: Side, path: Sequence[CityName]) ->
     """base 6.4: each step follows a road, and only cities the side controls are crossed."""
     tables = state.tables
     if len(path) < 2 or path[0] == path[-1]:
-        return Ruling.violation("same-city", f"a move needs another city than {path[0]} to go to", (LAND_MOVE,))
+        return Ruling.violation("same-city", "a move needs another city than {city} to go to", (LAND_MOVE,),
+                                city=path[0])
     for here, there in itertools.pairwise(path):
         if there in tables.adjacent(here, state.bridge):
             continue
         if {here, there} == set(tables.bridge_ends):
-            return Ruling.violation("bridge-down", f"{here}–{there} needs the bridge, which is destroyed",
-                                    (LAND_MOVE, MAP))
+            return Ruling.violation("bridge-down", "{here}–{there} needs the bridge, which is destroyed",
+                                    (LAND_MOVE, MAP), here=here, there=there)
         if len(path) == 2:
-            return Ruling.violation("no-route", f"no road route takes {side.adjective} armies from {here} "
-                                    f"to {there} through cities {side.label} controls", (LAND_MOVE, MAP))
-        return Ruling.violation("no-road", f"no road joins {here} and {there}", (LAND_MOVE, MAP))
+            return Ruling.violation("no-route", "no road route takes the armies of {side} from {here} to {there} "
+                                    "through cities {side} controls", (LAND_MOVE, MAP),
+                                    side=side.label, here=here, there=there)
+        return Ruling.violation("no-road", "no road joins {here} and {there}", (LAND_MOVE, MAP), here=here,
+                                there=there)
     for city in path[1:-1]:
         if not state.controls(side, city):
             return Ruling.violation(
-                "must-stop", f"the armies must stop in {city}, which {side.label} does not control, "
-                f"so they cannot go on to {path[-1]}", (LAND_MOVE, CONTROL))
+                "must-stop", "the armies must stop in {city}, which {side} does not control, "
+                "so they cannot go on to {goal}", (LAND_MOVE, CONTROL), city=city, side=side.label, goal=path[-1])
     return None
 
 
@@ -85,8 +88,12 @@ def check_armies_present(state: EarthWaterState, side: Side, city: CityName, cou
     here = state.at(city).armies(side)
     if count <= here:
         return None
-    return Ruling.violation("not-enough-armies", f"{city} holds {here} {side.adjective} "
-                            f"arm{'y' if here == 1 else 'ies'}, not {count}", (LAND_MOVE,))
+    if side is Side.GREECE:
+        return Ruling.counted("not-enough-armies", "{city} holds {n} Greek army, not {wanted}",
+                              "{city} holds {n} Greek armies, not {wanted}", here, (LAND_MOVE,), city=city,
+                              wanted=count)
+    return Ruling.counted("not-enough-armies", "{city} holds {n} Persian army, not {wanted}",
+                          "{city} holds {n} Persian armies, not {wanted}", here, (LAND_MOVE,), city=city, wanted=count)
 
 
 def auto_path(state: EarthWaterState, side: Side, start: CityName, goal: CityName) -> tuple[CityName, ...]:
@@ -106,9 +113,9 @@ def check_ports(state: EarthWaterState, start: CityName, goal: CityName) -> Ruli
     tables = state.tables
     for city in (start, goal):
         if not tables.row(city).port:
-            return Ruling.violation("not-a-port", f"{city} has no port", (NAVAL_MOVE, MAP))
+            return Ruling.violation("not-a-port", "{city} has no port", (NAVAL_MOVE, MAP), city=city)
     if start == goal:
-        return Ruling.violation("same-port", f"the fleets are already in {start}", (NAVAL_MOVE,))
+        return Ruling.violation("same-port", "the fleets are already in {city}", (NAVAL_MOVE,), city=start)
     return None
 
 
@@ -117,17 +124,22 @@ def check_fleets_present(state: EarthWaterState, side: Side, city: CityName, cou
     here = state.at(city).fleets(side)
     if count <= here:
         return None
-    return Ruling.violation("not-enough-fleets", f"{city} holds {here} {side.adjective} "
-                            f"fleet{'' if here == 1 else 's'}, not {count}", (NAVAL_MOVE,))
+    if side is Side.GREECE:
+        return Ruling.counted("not-enough-fleets", "{city} holds {n} Greek fleet, not {wanted}",
+                              "{city} holds {n} Greek fleets, not {wanted}", here, (NAVAL_MOVE,), city=city,
+                              wanted=count)
+    return Ruling.counted("not-enough-fleets", "{city} holds {n} Persian fleet, not {wanted}",
+                          "{city} holds {n} Persian fleets, not {wanted}", here, (NAVAL_MOVE,), city=city,
+                          wanted=count)
 
 
 def check_carry(state: EarthWaterState, side: Side, city: CityName, fleets: int, armies: int) -> Ruling | None:
     """base 6.5: one army per fleet, three armies at most, taken from the port city."""
     limit = state.tables.base.naval_carry.value
     if armies > min(fleets, limit):
-        return Ruling.violation("carry-limit", f"{fleets} fleet{'' if fleets == 1 else 's'} carry at most "
-                                f"{min(fleets, limit)} arm{'y' if min(fleets, limit) == 1 else 'ies'} "
-                                f"(one per fleet, {limit} in all), not {armies}", (NAVAL_MOVE,))
+        return Ruling.violation("carry-limit", "{fleets} carry at most {armies} (one per fleet, {limit} in all), "
+                                "not {n}", (NAVAL_MOVE,), fleets=units(fleets, "fleet"),
+                                armies=units(min(fleets, limit), "army"), limit=limit, n=armies)
     return check_armies_present(state, side, city, armies) if armies else None
 
 
@@ -139,8 +151,8 @@ def check_talents(state: EarthWaterState, cost: int) -> Ruling | None:
     """base 5: purchases are paid from the Greek talents."""
     if cost <= state.greek_talents:
         return None
-    return Ruling.violation("no-talents", f"this costs {cost} talent{'' if cost == 1 else 's'}; Greece has "
-                            f"{state.greek_talents} left", (BASE_PREPARATION,))
+    return Ruling.violation("no-talents", "this costs {cost}; Greece has {left} left", (BASE_PREPARATION,),
+                            cost=units(cost, "talent"), left=state.greek_talents)
 
 
 def check_controlled(state: EarthWaterState, city: CityName) -> Ruling | None:
@@ -148,9 +160,11 @@ def check_controlled(state: EarthWaterState, city: CityName) -> Ruling | None:
     if state.controls(Side.GREECE, city):
         return None
     holder = state.controller(city)
-    why = "Persia holds it" if holder is Side.PERSIA else "no Greek army is there"
-    return Ruling.violation("not-controlled", f"Greece does not control {city} ({why})",
-                            (BASE_PREPARATION, CONTROL))
+    if holder is Side.PERSIA:
+        return Ruling.violation("not-controlled", "Greece does not control {city} (Persia holds it)",
+                                (BASE_PREPARATION, CONTROL), city=city)
+    return Ruling.violation("not-controlled", "Greece does not control {city} (no Greek army is there)",
+                            (BASE_PREPARATION, CONTROL), city=city)
 
 
 def check_army_reserve(state: EarthWaterState, count: int) -> Ruling | None:
@@ -158,8 +172,8 @@ def check_army_reserve(state: EarthWaterState, count: int) -> Ruling | None:
     armies, _ = state.greek_reserve()
     if count <= armies:
         return None
-    return Ruling.violation("no-reserve", f"Greece has {armies} arm{'y' if armies == 1 else 'ies'} left in "
-                            f"reserve of {state.tables.base.greek_armies.value}", (PIECES,))
+    return Ruling.violation("no-reserve", "Greece has {left} left in reserve of {total}", (PIECES,),
+                            left=units(armies, "army"), total=state.tables.base.greek_armies.value)
 
 
 def check_fleet_reserve(state: EarthWaterState, count: int) -> Ruling | None:
@@ -167,18 +181,18 @@ def check_fleet_reserve(state: EarthWaterState, count: int) -> Ruling | None:
     _, fleets = state.greek_reserve()
     if count <= fleets:
         return None
-    return Ruling.violation("no-reserve", f"Greece has {fleets} fleet{'' if fleets == 1 else 's'} left in "
-                            f"reserve of {state.tables.base.greek_fleets.value}", (PIECES,))
+    return Ruling.violation("no-reserve", "Greece has {left} left in reserve of {total}", (PIECES,),
+                            left=units(fleets, "fleet"), total=state.tables.base.greek_fleets.value)
 
 
 def check_fleet_port(state: EarthWaterState, city: CityName) -> Ruling | None:
     """base 5: a new fleet needs a port without enemy fleets."""
     if not state.tables.row(city).port:
-        return Ruling.violation("not-a-port", f"{city} has no port", (BASE_PREPARATION, MAP))
+        return Ruling.violation("not-a-port", "{city} has no port", (BASE_PREPARATION, MAP), city=city)
     enemy = state.at(city).persian_fleets
     if enemy:
-        return Ruling.violation("enemy-fleet", f"{enemy} Persian fleet{'' if enemy == 1 else 's'} "
-                                f"lie{'s' if enemy == 1 else ''} in {city}'s port", (BASE_PREPARATION,))
+        return Ruling.counted("enemy-fleet", "{n} Persian fleet lies in the port of {city}",
+                              "{n} Persian fleets lie in the port of {city}", enemy, (BASE_PREPARATION,), city=city)
     return None
 
 
@@ -187,8 +201,8 @@ def check_fleet_quota(state: EarthWaterState, count: int) -> Ruling | None:
     limit = state.tables.base.fleets_per_preparation.value
     if state.greek_fleets_bought + count <= limit:
         return None
-    return Ruling.violation("fleet-limit", f"Greece may raise {limit} fleets per preparation and has raised "
-                            f"{state.greek_fleets_bought}", (BASE_PREPARATION,))
+    return Ruling.violation("fleet-limit", "Greece may raise {limit} fleets per preparation and has raised {done}",
+                            (BASE_PREPARATION,), limit=limit, done=state.greek_fleets_bought)
 
 
 def check_card_quota(state: EarthWaterState, count: int) -> Ruling | None:
@@ -197,9 +211,9 @@ def check_card_quota(state: EarthWaterState, count: int) -> Ruling | None:
     if state.greek_units_bought:
         return Ruling.violation("cards-first", "cards are bought before armies and fleets", (BASE_PREPARATION,))
     if state.greek_cards_bought + count > limit:
-        return Ruling.violation("card-limit", f"Greece may buy {limit} cards per preparation and has bought "
-                                f"{state.greek_cards_bought}", (BASE_PREPARATION,))
+        return Ruling.violation("card-limit", "Greece may buy {limit} cards per preparation and has bought {done}",
+                                (BASE_PREPARATION,), limit=limit, done=state.greek_cards_bought)
     if count > state.deck_left():
-        return Ruling.violation("deck-empty", f"only {state.deck_left()} of the {state.tables.base.deck.value} "
-                                "cards are outside the hands", (BASE_PREPARATION, PIECES))
+        return Ruling.violation("deck-empty", "only {left} of the {deck} cards are outside the hands",
+                                (BASE_PREPARATION, PIECES), left=state.deck_left(), deck=state.tables.base.deck.value)
     return None

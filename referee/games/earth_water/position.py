@@ -19,6 +19,7 @@ from referee.game import validate_file
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.declarations import judge_declarations, problem
 from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
+from referee.games.earth_water.sequence import HAS_WON, PHASE_NAMES
 from referee.games.earth_water.state import (
     Battle,
     CityName,
@@ -30,6 +31,7 @@ from referee.games.earth_water.state import (
     Side,
 )
 from referee.games.earth_water.verdicts import violations
+from referee.i18n import _
 
 if TYPE_CHECKING:
     from referee.games.earth_water.engine import EarthWaterEngine
@@ -105,6 +107,10 @@ class EarthWaterPosition(BaseModel):
     greek_talents: int | None = Field(default=None, ge=0, description="Greek preparation: talents left.")
     battle: BattleSpec | None = None
     winner: Side | None = None
+    greek_cards: list[str] | None = Field(default=None, max_length=16, description=(
+        "Cards named in the Greek hand (any language); the rest of hands.greece are unnamed."))
+    played_once: list[str] | None = Field(default=None, max_length=16, description=(
+        "Once-per-game cards whose Greek event has been played."))
 
 
 def validate_position(data: object, label: str) -> EarthWaterPosition:
@@ -162,6 +168,7 @@ def state_from_position(engine: EarthWaterEngine, tables: EarthWaterTables, data
     state = judged(state, act.SetValue(field="score", value=pos.score), "score")
     state = judged(state, act.SetValue(field="bridge", value=int(pos.bridge)), "bridge")
     state = _phase(state, pos, label, judged)
+    state = _cards(state, pos, label)
     if pos.battle is not None:
         b = pos.battle
         battle = Battle(city=city(b.city, "battle.city"), kind=b.kind, attacker=b.attacker,
@@ -177,24 +184,26 @@ def _phase(state: EarthWaterState, pos: EarthWaterPosition, label: str, judged: 
     phase = pos.phase or Phase.ANY
     if pos.winner is not None:
         if phase not in (Phase.ANY, Phase.OVER):
-            raise PositionError(label, "winner", f"a game with a winner is over, not in the {phase.value} phase "
-                                f"({GAME_END})")
+            raise PositionError(label, "winner", _("a game with a winner is over, not in the {phase} ({rule})")
+                                .format(phase=_(PHASE_NAMES[phase]), rule=GAME_END))
         phase = Phase.OVER
     state = state.model_copy(update={
-        "phase": phase, "winner": pos.winner, "end_reason": f"{pos.winner.label} has won" if pos.winner else None})
+        "phase": phase, "winner": pos.winner,
+        "end_reason": HAS_WON.format(side=pos.winner.label) if pos.winner else None})
     if pos.active is not None:
         state = judged(state, act.SetValue(field="turn", side=pos.active, value=0), "active")
     if pos.passes:
         if phase not in (Phase.OPERATIONS, Phase.ANY):
-            raise PositionError(label, "passes", f"passes are counted in operations, not in the {phase.value} "
-                                f"phase ({BASE_OPERATIONS})")
+            raise PositionError(label, "passes", _("passes are counted in operations, not in the {phase} ({rule})")
+                                .format(phase=_(PHASE_NAMES[phase]), rule=BASE_OPERATIONS))
         state = state.model_copy(update={"passes": pos.passes})
     talents = pos.greek_talents
     if talents is None:
         talents = state.tables.base.greek_talents.value if phase is Phase.GREEK_PREPARATION else 0
     elif phase not in (Phase.GREEK_PREPARATION, Phase.ANY):
-        raise PositionError(label, "greek_talents", f"Greek talents are spent in the Greek preparation and the "
-                            f"rest are lost, so the {phase.value} phase has none ({BASE_PREPARATION})")
+        raise PositionError(label, "greek_talents", _("Greek talents are spent in the Greek preparation and the "
+                                                      "rest are lost, so the {phase} has none ({rule})").format(
+            phase=_(PHASE_NAMES[phase]), rule=BASE_PREPARATION))
     return judged(state, act.SetValue(field="talents", value=talents), "greek_talents")
 
 
@@ -213,6 +222,8 @@ def apply_override(state: EarthWaterState, action: act.SetUnits | act.SetValue) 
         return state.model_copy(update={"cities": state.with_city(action.city, g)})
     if action.field == "hand":
         assert action.side is not None
+        if action.side is Side.GREECE:
+            return state.model_copy(update=state.greek_hand_after(action.value))
         return state.model_copy(update={"hands": state.hands.model_copy(update={action.side.value: action.value})})
     if action.field == "portraits":
         assert action.side is not None
@@ -227,6 +238,34 @@ def apply_override(state: EarthWaterState, action: act.SetUnits | act.SetValue) 
     return state.model_copy(update={name: action.value})
 
 
+def _cards(state: EarthWaterState, pos: EarthWaterPosition, label: str) -> EarthWaterState:
+    """cards: the named Greek cards are drawn as ``draw NAME`` would (same checks)."""
+    from referee.games.earth_water.cards import find_card
+    from referee.games.earth_water.play_cards import draw_violations
+
+    deck = state.tables.cards
+    for i, name in enumerate(pos.greek_cards or ()):
+        try:
+            number, _half = find_card(deck, name)
+        except UnknownNameError as exc:
+            raise PositionError(label, f"greek_cards.{i}", str(exc)) from None
+        found = draw_violations(state, act.Draw(card=number, name=deck.cards[number].greek.en))
+        if found:
+            raise PositionError(label, f"greek_cards.{i}", problem(found[0]))
+        state = state.model_copy(update={"greek_cards": (*state.greek_cards, number)})
+    once: list[int] = []
+    for i, name in enumerate(pos.played_once or ()):
+        try:
+            number, _half = find_card(deck, name)
+        except UnknownNameError as exc:
+            raise PositionError(label, f"played_once.{i}", str(exc)) from None
+        if not deck.cards[number].once or number in once:
+            raise PositionError(label, f"played_once.{i}", f"{deck.cards[number].greek.en} is not a once-per-game "
+                                "card, or is listed twice")
+        once.append(number)
+    return state.model_copy(update={"played_once": tuple(once)})
+
+
 def position_of(state: EarthWaterState) -> EarthWaterPosition:
     """Returns the position-file model of a state (empty cities left out)."""
     cities = {c: CityUnits(**g.model_dump()) for c, g in state.cities.items() if g != Garrison()}
@@ -235,6 +274,7 @@ def position_of(state: EarthWaterState) -> EarthWaterPosition:
         city=b.city, kind=b.kind, attacker=b.attacker, origin=b.origin, by_sea=b.by_sea, carried=b.carried,
         fleets=b.fleets, rounds=b.rounds)
     phase = None if state.phase is Phase.ANY else state.phase
+    deck = state.tables.cards.cards
     return EarthWaterPosition(
         campaign=state.campaign, score=state.score, bridge=state.bridge,
         hands=HandsSpec(persia=state.hands.persia, greece=state.hands.greece),
@@ -242,4 +282,6 @@ def position_of(state: EarthWaterState) -> EarthWaterPosition:
         phase=phase, active=state.active if state.phase is Phase.OPERATIONS else None, passes=state.passes,
         greek_talents=state.greek_talents if state.phase is Phase.GREEK_PREPARATION else None,
         battle=battle, winner=state.winner,
+        greek_cards=[deck[c].greek.en for c in state.greek_cards] or None,
+        played_once=[deck[c].greek.en for c in state.played_once] or None,
     )

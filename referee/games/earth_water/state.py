@@ -19,8 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from referee.base import Sourced, StrictModel, TwoSides, fold
 from referee.errors import TableError, UnknownNameError
 from referee.game import GameState
+from referee.games.earth_water.cards import CardsFile
+from referee.i18n import N_, ngettext
 from referee.rulings import Interpretation, Provenance, RulesIndex
-from referee.tables import TableSet, by_digest, parse_yaml
+from referee.tables import TableSet, by_digest, packaged_table_set, parse_yaml
 
 CityName = NewType("CityName", str)
 
@@ -33,13 +35,13 @@ class Side(TwoSides):
 
     @property
     def label(self) -> str:
-        """Capitalised name for messages."""
-        return "Greece" if self is Side.GREECE else "Persia"
+        """Capitalised English name (a ruling argument: the catalogs translate it when shown)."""
+        return N_("Greece") if self is Side.GREECE else N_("Persia")
 
     @property
     def adjective(self) -> str:
-        """'Greek' or 'Persian'."""
-        return "Greek" if self is Side.GREECE else "Persian"
+        """'Greek' or 'Persian' (English; translated as a ruling argument)."""
+        return N_("Greek") if self is Side.GREECE else N_("Persian")
 
 
 class Phase(StrEnum):
@@ -264,6 +266,7 @@ class EarthWaterTables:
     persia: PersiaFile
     base: BaseFile
     setup: SetupFile
+    cards: CardsFile
     cities: tuple[CityName, ...] = field(init=False)
     by_fold: Mapping[str, CityName] = field(init=False)
     roads: Mapping[CityName, tuple[CityName, ...]] = field(init=False)
@@ -371,6 +374,9 @@ def load_tables(table_set: TableSet) -> EarthWaterTables:
     persia = parse_yaml(ts.label("persia.yaml"), ts.text("persia.yaml"), PersiaFile)
     base = parse_yaml(ts.label("base.yaml"), ts.text("base.yaml"), BaseFile)
     setup = parse_yaml(ts.label("setup.yaml"), ts.text("setup.yaml"), SetupFile)
+    # game files made before the cards were data carry no cards.yaml: they get the packaged deck
+    cards_set = ts if "cards.yaml" in ts.files else packaged_table_set("300-solo")
+    cards = parse_yaml(cards_set.label("cards.yaml"), cards_set.text("cards.yaml"), CardsFile)
     rules.require(ts.label("rules.yaml"), INTERPRETATIONS)
     known = set(map_file.cities)
     lists = {
@@ -385,12 +391,18 @@ def load_tables(table_set: TableSet) -> EarthWaterTables:
         for city in ordered.order:
             if city not in known:
                 raise TableError(ts.label("persia.yaml"), f"{name}.order", f"no city {city!r} on the map")
+    for number, card in cards.cards.items():
+        for city in card.effect.cities if isinstance(card.effect.cities, tuple) else ():
+            if city not in known:
+                raise TableError(cards_set.label("cards.yaml"), f"cards.{number}.effect.cities",
+                                 f"no city {city!r} on the map")
     for label, cities in (("persia.yaml", (persia.march_goal.value, *persia.keep_in_majors.cities)),
                           ("base.yaml", base.persian_die_cap_at_home.cities), ("setup.yaml", setup.cities)):
         for city in cities:
             if city not in known:
                 raise TableError(ts.label(label), "cities", f"no city {city!r} on the map")
-    return EarthWaterTables(table_set=ts, rules=rules, map=map_file, persia=persia, base=base, setup=setup)
+    return EarthWaterTables(table_set=ts, rules=rules, map=map_file, persia=persia, base=base, setup=setup,
+                            cards=cards)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -459,6 +471,10 @@ class Battle(BaseModel):
     carried: int = Field(default=0, ge=0, description="Naval: Greek armies aboard the attacking fleets.")
     fleets: int = Field(default=0, ge=0, description="Fleets that carried a landing (they retreat with it).")
     rounds: int = Field(default=0, ge=0, description="Rounds fought so far.")
+    greek_dice: int | None = Field(default=None, ge=1, le=6, description="Greek dice a card gives (replacing the "
+                                   "usual count).")
+    card: int | None = Field(default=None, ge=1, description="The card whose move started the battle, if any.")
+    persian_lost: int = Field(default=0, ge=0, description="Persian units lost in the last round.")
 
 
 class EarthWaterState(GameState):
@@ -484,6 +500,14 @@ class EarthWaterState(GameState):
     fresh: bool = False
     winner: Side | None = None
     end_reason: str | None = None
+    greek_cards: tuple[int, ...] = ()
+    """Cards the player has named in the Greek hand (``draw NAME``); the others are unnamed."""
+    played_once: tuple[int, ...] = ()
+    """Once-per-game cards whose Greek event has been played."""
+    free_moves: int = 0
+    """Naval moves without armies Greece still makes this turn, costing no card (Triremes)."""
+    extra_preparation: bool = False
+    """Greece is in a preparation inside its operation turn (Mines of Laurion)."""
 
     def at(self, city: CityName) -> Garrison:
         """Returns the garrison of a city."""
@@ -528,6 +552,16 @@ class EarthWaterState(GameState):
         """5.2, 4.A: Persian Majors holding at least one Greek army."""
         return tuple(c for c in self.tables.majors(Side.PERSIA) if self.cities[c].greek_armies > 0)
 
+    def unnamed_greek_cards(self) -> int:
+        """Cards in the Greek hand the player has not named."""
+        return self.hands.greece - len(self.greek_cards)
+
+    def greek_hand_after(self, count: int, spent: int | None = None) -> dict[str, object]:
+        """Returns the update of a Greek hand that drops to ``count`` cards: ``spent`` leaves the
+        named cards; other losses take unnamed cards first, then the latest named ones."""
+        named = [c for c in self.greek_cards if c != spent] if spent is not None else list(self.greek_cards)
+        return {"hands": self.hands.model_copy(update={"greece": count}), "greek_cards": tuple(named[:max(0, count)])}
+
     def deck_left(self) -> int:
         """base pieces: cards not in a hand (draw pile and discards together)."""
         return self.tables.base.deck.value - self.hands.persia - self.hands.greece
@@ -547,6 +581,29 @@ def many(count: int, noun: str) -> str:
     head, _, last = noun.rpartition(" ")
     plural = _PLURALS.get(last, last + "s")
     return f"{count} {head + ' ' if head else ''}{plural}"
+
+
+def units(count: int, noun: str) -> str:
+    """Returns a count of a noun in the active language ('2 armées', '1 flotta greca').
+
+    ``noun`` is one of army, fleet, card, talent, round, Greek army, Persian army, Greek fleet,
+    Persian fleet; any other noun falls back to :func:`many` (English).
+    """
+    forms = {
+        "army": lambda n: ngettext("{n} army", "{n} armies", n),
+        "fleet": lambda n: ngettext("{n} fleet", "{n} fleets", n),
+        "card": lambda n: ngettext("{n} card", "{n} cards", n),
+        "talent": lambda n: ngettext("{n} talent", "{n} talents", n),
+        "round": lambda n: ngettext("{n} round", "{n} rounds", n),
+        "Greek army": lambda n: ngettext("{n} Greek army", "{n} Greek armies", n),
+        "Persian army": lambda n: ngettext("{n} Persian army", "{n} Persian armies", n),
+        "Greek fleet": lambda n: ngettext("{n} Greek fleet", "{n} Greek fleets", n),
+        "Persian fleet": lambda n: ngettext("{n} Persian fleet", "{n} Persian fleets", n),
+    }
+    form = forms.get(noun)
+    if form is None:
+        return many(count, noun)
+    return form(count).format(n=count)
 
 
 def interp(state: EarthWaterState, ident: str) -> str:

@@ -22,6 +22,12 @@ from referee.games.earth_water.movement import (
     check_route,
     check_talents,
 )
+from referee.games.earth_water.play_cards import (
+    card_violations,
+    discard_violations,
+    draw_violations,
+    payment_violation,
+)
 from referee.games.earth_water.rules import (
     ATTRITION,
     BASE_OPERATIONS,
@@ -39,10 +45,13 @@ from referee.games.earth_water.rules import (
     SUPPLY,
 )
 from referee.games.earth_water.sequence import check_no_battle, check_phase, greek_attrition_due
-from referee.games.earth_water.state import EarthWaterState, Phase, Side, interp, many
+from referee.games.earth_water.state import EarthWaterState, Phase, Side, interp, units
+from referee.i18n import N_
 from referee.rulings import Ruling
 
 P = Phase
+FIELD_NAMES = {"score": N_("score"), "campaign": N_("campaign"), "talents": N_("talents")}
+"""Override fields named in messages (translated as ruling arguments)."""
 
 
 def _keep(*found: Ruling | None) -> list[Ruling]:
@@ -53,7 +62,7 @@ def check_card_in_hand(state: EarthWaterState, side: Side) -> Ruling | None:
     """base 6: a move or an event costs a card from the hand."""
     if state.hands.of(side):
         return None
-    return Ruling.violation("no-card", f"{side.label} holds no card; it can only pass", (BASE_OPERATIONS,))
+    return Ruling.violation("no-card", "{side} holds no card; it can only pass", (BASE_OPERATIONS,), side=side.label)
 
 
 def violations(state: EarthWaterState, action: act.EarthWaterAction) -> list[Ruling]:
@@ -68,7 +77,13 @@ def violations(state: EarthWaterState, action: act.EarthWaterAction) -> list[Rul
         return _buy(state, action)
     if isinstance(action, act.Done):
         return _done(state)
-    if isinstance(action, act.LandMove | act.NavalMove | act.Event | act.Pass):
+    if isinstance(action, act.Event):
+        return card_violations(state, action)
+    if isinstance(action, act.Draw):
+        return draw_violations(state, action)
+    if isinstance(action, act.Discard):
+        return discard_violations(state, action)
+    if isinstance(action, act.LandMove | act.NavalMove | act.Pass):
         return _operation(state, action)
     if isinstance(action, act.Fight):
         if state.battle is None:
@@ -120,12 +135,15 @@ def _buy(state: EarthWaterState, action: act.Buy) -> list[Ruling]:
                   check_talents(state, action.count * costs.army.value)]
     else:
         found += [check_fleet_port(state, action.city), check_controlled(state, action.city),
-                  check_fleet_quota(state, action.count), check_fleet_reserve(state, action.count),
+                  None if state.extra_preparation else check_fleet_quota(state, action.count),
+                  check_fleet_reserve(state, action.count),
                   check_talents(state, action.count * costs.fleet.value)]
     return _keep(*found)
 
 
 def _done(state: EarthWaterState) -> list[Ruling]:
+    if state.free_moves and state.phase is P.OPERATIONS and state.battle is None:
+        return []  # Triremes: the Greek stops its free naval moves
     found = check_phase(state, (P.GREEK_PREPARATION, P.GREEK_SUPPLY), Side.GREECE, "done", BASE_OPERATIONS)
     if found is not None:
         return [found]
@@ -134,17 +152,21 @@ def _done(state: EarthWaterState) -> list[Ruling]:
                                  (BASE_OPERATIONS,))]
     due = greek_attrition_due(state)
     if state.phase is P.GREEK_SUPPLY and due:
-        return [Ruling.violation("attrition-due", f"Greece still has to remove {many(due, 'army')} for attrition "
-                                 "('remove N CITY')", (ATTRITION,))]
+        return [Ruling.violation("attrition-due", "Greece still has to remove {armies} for attrition "
+                                 "('remove N CITY')", (ATTRITION,), armies=units(due, "army"))]
     return []
 
 
-def _operation(state: EarthWaterState, action: act.LandMove | act.NavalMove | act.Event | act.Pass) -> list[Ruling]:
+def _operation(state: EarthWaterState, action: act.LandMove | act.NavalMove | act.Pass) -> list[Ruling]:
     found: list[Ruling | None] = [check_phase(state, (P.OPERATIONS,), Side.GREECE, action.text().split()[0],
                                               BASE_OPERATIONS), check_no_battle(state)]
     if isinstance(action, act.Pass):
+        if state.free_moves:
+            found.append(payment_violation(state, act.LandMove(count=1, path=())))
         return _keep(*found)
-    found.append(check_card_in_hand(state, Side.GREECE))
+    if not state.free_moves:
+        found.append(check_card_in_hand(state, Side.GREECE))
+    found.append(payment_violation(state, action))
     if isinstance(action, act.LandMove):
         start = action.path[0]
         found += [check_armies_present(state, Side.GREECE, start, action.count),
@@ -162,22 +184,23 @@ def _supply(state: EarthWaterState, action: act.Keep | act.Remove) -> list[Rulin
     if found is not None:
         return [found]
     if isinstance(action, act.Keep):
-        held = many(state.hands.greece, "card")
+        held = units(state.hands.greece, "card")
         if action.count >= state.hands.greece:
             # keeping the whole hand discards nothing: not an action (legal_actions never lists it)
-            return [Ruling.violation("keeps-all", f"Greece holds {held}; 'keep N' discards down to N, "
-                                     "so N must be smaller (type 'done' to keep them all)", (HANDS,))]
+            return [Ruling.violation("keeps-all", "Greece holds {held}; 'keep N' discards down to N, "
+                                     "so N must be smaller (type 'done' to keep them all)", (HANDS,), held=held)]
         limit = min(state.tables.base.greek_hand_kept.value, state.hands.greece)
         if action.count <= limit:
             return []
-        return [Ruling.violation("keep-limit", f"Greece may keep at most {limit} of its {held}", (HANDS,))]
+        return [Ruling.violation("keep-limit", "Greece may keep at most {limit} of its {held}", (HANDS,),
+                                 limit=limit, held=held)]
     due = greek_attrition_due(state)
     out = _keep(check_armies_present(state, Side.GREECE, action.city, action.count))
     if due == 0:
         out.append(Ruling.violation("no-attrition", "Greece owes no army to attrition", (ATTRITION, BASE_SUPPLY)))
     elif action.count > due:
-        out.append(Ruling.violation("too-many", f"attrition takes {many(due, 'army')}, not {action.count}",
-                                    (ATTRITION,)))
+        out.append(Ruling.violation("too-many", "attrition takes {armies}, not {n}", (ATTRITION,),
+                                    armies=units(due, "army"), n=action.count))
     return out
 
 
@@ -187,16 +210,18 @@ def _set_units(state: EarthWaterState, action: act.SetUnits) -> list[Ruling]:
     value = now + action.count if action.relative else action.count
     out: list[Ruling] = []
     if value < 0:
-        out.append(Ruling.violation("negative-count", f"{action.city} would hold {value} {action.side.adjective} "
-                                    f"{action.unit}", (PIECES,)))
+        noun = f"{action.side.adjective} {'army' if action.unit == 'armies' else 'fleet'}"
+        out.append(Ruling.violation("negative-count", "{city} would hold {held}", (PIECES,), city=action.city,
+                                    held=units(value, noun)))
     if action.unit == "fleets" and value > 0 and not state.tables.row(action.city).port:
-        out.append(Ruling.violation("not-a-port", f"{action.city} has no port", (MAP,)))
+        out.append(Ruling.violation("not-a-port", "{city} has no port", (MAP,), city=action.city))
     if action.side is Side.GREECE and value > now:
         armies, fleets = state.greek_reserve()
         spare = armies if action.unit == "armies" else fleets
         if value - now > spare:
-            out.append(Ruling.violation("no-reserve", f"Greece has {spare} {action.unit} in reserve; "
-                                        f"{value - now} more cannot be put in play", (PIECES,)))
+            out.append(Ruling.violation("no-reserve", "Greece has {spare} in reserve; {more} more cannot be put "
+                                        "in play", (PIECES,), more=value - now,
+                                        spare=units(spare, "army" if action.unit == "armies" else "fleet")))
     return out
 
 
@@ -209,14 +234,15 @@ def _set_value(state: EarthWaterState, action: act.SetUnits | act.EarthWaterActi
     if action.field in bounds:
         lo, hi, rules = bounds[action.field]
         if not lo <= v <= hi:
-            return [Ruling.violation("out-of-range", f"{action.field} runs from {lo} to {hi}, not {v}", rules)]
+            return [Ruling.violation("out-of-range", "{field} runs from {lo} to {hi}, not {v}", rules,
+                                     field=FIELD_NAMES[action.field], lo=lo, hi=hi, v=v)]
         return []
     if action.field == "hand":
         assert action.side is not None
         other = state.hands.of(action.side.other)
         if v < 0 or v + other > base.deck.value:
-            return [Ruling.violation("out-of-range", f"a hand holds 0 to {base.deck.value - other} cards here, "
-                                     f"not {v}", (PIECES,))]
+            return [Ruling.violation("out-of-range", "a hand holds 0 to {most} cards here, not {v}", (PIECES,),
+                                     most=base.deck.value - other, v=v)]
     if action.field == "portraits":
         return _portraits(state, action)
     if action.field == "turn" and state.phase not in (P.OPERATIONS, P.ANY):
@@ -232,10 +258,10 @@ def _portraits(state: EarthWaterState, action: act.SetValue) -> list[Ruling]:
         kings = state.tables.setup.portraits.persia
         if v == kings:
             return []
-        return [Ruling.violation("out-of-range", f"the solo game starts with {kings} Persian armies on the king "
-                                 f"portraits and they never leave, not {v}", (SOLO_SETUP, PIECES))]
+        return [Ruling.violation("out-of-range", "the solo game starts with {kings} Persian armies on the king "
+                                 "portraits and they never leave, not {v}", (SOLO_SETUP, PIECES), kings=kings, v=v)]
     spare = min(state.greek_reserve()[0] + state.portraits.greece, base.greek_heroes.value)
     if 0 <= v <= spare:
         return []
-    return [Ruling.violation("out-of-range", f"the {base.greek_heroes.value} hero portraits take 0 to {spare} "
-                             f"Greek armies here, not {v}", (PIECES,))]
+    return [Ruling.violation("out-of-range", "the {heroes} hero portraits take 0 to {spare} Greek armies here, "
+                             "not {v}", (PIECES,), heroes=base.greek_heroes.value, spare=spare, v=v)]

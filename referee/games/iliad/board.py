@@ -20,7 +20,11 @@ from referee.errors import TableError
 from referee.games.iliad.roster import Side
 from referee.geometry.search import Cell
 from referee.geometry.square import SquareGrid, row_label
+from referee.i18n import N_, _
 from referee.rulings import Provenance
+
+TERRAIN_LABELS = (N_("plain"), N_("sea"), N_("land-and-sea"), N_("river"), N_("hill"), N_("mountain"), N_("wall"))
+"""The sample map's terrain labels, lower-cased, as messages name them (translated)."""
 
 MAX_ROWS = 52  # two-letter row names run to AZ
 MAX_COLS = 99
@@ -57,7 +61,8 @@ class LegendEntry(StrictModel):
     @model_validator(mode="after")
     def _check(self) -> LegendEntry:
         if self.terrain in (Terrain.SEA, Terrain.RIVER, Terrain.WALL) and (self.ship or self.troy or self.start):
-            raise ValueError(f"a {self.terrain} square cannot hold a ship, Troy or a start square")
+            raise ValueError(_("a {terrain} square cannot hold a ship, Troy or a start square").format(
+                terrain=_(self.terrain.value)))
         return self
 
 
@@ -71,10 +76,10 @@ class MapFile(StrictModel):
     def _check(self) -> MapFile:
         missing = set(Terrain) - set(self.terrain)
         if missing:
-            raise ValueError(f"terrain: missing {', '.join(sorted(missing))}")
+            raise ValueError(_("terrain: missing {names}").format(names=", ".join(sorted(missing))))
         for char in self.legend:
             if len(char) != 1 or char.isspace():
-                raise ValueError(f"legend: {char!r} must be one visible character")
+                raise ValueError(_("legend: {char} must be one visible character").format(char=repr(char)))
         return self
 
 
@@ -177,7 +182,7 @@ class IliadMap:
     def describe(self, cell: Cell) -> str:
         """'river (Scamander)' for messages."""
         sq = self.squares[cell]
-        label = self.styles[sq.terrain].label.lower()
+        label = _(self.styles[sq.terrain].label.lower())
         return f"{label} ({sq.name})" if sq.name else label
 
 
@@ -188,27 +193,31 @@ def parse_map(label: str, file: MapFile) -> IliadMap:
         TableError: rows of different lengths, an unknown character, too few ships or no Troy.
     """
     if len(file.rows) > MAX_ROWS:
-        raise TableError(label, "rows", f"{len(file.rows)} rows; at most {MAX_ROWS}")
+        raise TableError(label, "rows", _("{n} rows; at most {most}").format(n=len(file.rows), most=MAX_ROWS))
     width = len(file.rows[0])
     if width < 4 or width > MAX_COLS:
-        raise TableError(label, "rows[0]", f"{width} squares wide; between 4 and {MAX_COLS}")
+        raise TableError(label, "rows[0]", _("{n} squares wide; between 4 and {most}").format(n=width, most=MAX_COLS))
     squares: list[Square] = []
     known = "".join(sorted(file.legend))
     for r, row in enumerate(file.rows):
         if len(row) != width:
-            raise TableError(label, f"rows[{r}] (row {row_label(r)})", f"{len(row)} squares wide, row A has {width}")
+            raise TableError(label, f"rows[{r}] (row {row_label(r)})", _("{n} squares wide, row A has {width}").format(
+                n=len(row), width=width))
         for c, char in enumerate(row):
             entry = file.legend.get(char)
             if entry is None:
                 raise TableError(
                     label, f"rows[{r}] (row {row_label(r)})",
-                    f"unknown character {char!r} at column {c + 1}; the legend has {known!r}",
+                    _("unknown character {char} at column {column}; the legend has {known}").format(
+                        char=repr(char), column=c + 1, known=repr(known)),
                 )
             squares.append(Square(entry.terrain, entry.camp, entry.ship, entry.troy, entry.start, entry.name, char))
     board = IliadMap(SquareGrid(len(file.rows), width), tuple(squares), file.terrain, file.provenance)
     if len(board.ships) < 5:
-        raise TableError(label, "rows", f"{len(board.ships)} ship squares; the Trojans need at least 5 to win")
+        raise TableError(label, "rows", _("{n} ship squares; the Trojans need at least 5 to win").format(
+            n=len(board.ships)))
     if len(board.troy) < 5:
-        raise TableError(label, "rows", f"{len(board.troy)} citadel squares; the Greeks need at least 5 to win")
+        raise TableError(label, "rows", _("{n} citadel squares; the Greeks need at least 5 to win").format(
+            n=len(board.troy)))
     return board
 

@@ -19,6 +19,7 @@ from referee.games.iliad.roster import Counter
 from referee.games.iliad.rules import TURN
 from referee.games.iliad.state import IliadState, Phase
 from referee.geometry.search import Cell
+from referee.i18n import _
 
 
 class RandomPolicy:
@@ -98,7 +99,7 @@ def playout(engine: IliadEngine, state: IliadState, rng: random.Random, max_acti
 
     dice = CommittedDice(rng.randbytes(16), "playout")
     policy = RandomPolicy(engine, rng)
-    for _ in range(max_actions):
+    for _step in range(max_actions):
         if state.phase is Phase.OVER:
             return state
         applied = engine.apply(state, policy.choose(state), dice)
@@ -116,4 +117,4 @@ class IliadBot:
         """Returns a random legal action, biased towards fighting."""
         assert isinstance(state, IliadState)
         action = RandomPolicy(self.engine, rng).choose(state)
-        return Choice(action=action, reason="a random legal action (the bot prefers to fight)", cites=(TURN,))
+        return Choice(action=action, reason=_("a random legal action (the bot prefers to fight)"), cites=(TURN,))

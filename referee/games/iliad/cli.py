@@ -23,21 +23,23 @@ from referee.cli.common import (
     print_json,
     show,
 )
+from referee.i18n import N_
 
 app = typer.Typer()
 
 SLUG = "iliad"
-NamesOpt = Annotated[str | None, typer.Option(help="Counters to revive, comma-separated ('none': nobody; "
-                                                   "omitted: the referee picks the most points).")]
+NamesOpt = Annotated[str | None, typer.Option(help=N_("Counters to revive, comma-separated ('none': nobody; "
+                                                      "omitted: the referee picks the most points)."))]
 
 
-@app.command()
+@app.command(help=N_("Play the night: revive fallen counters (two thirds of the day's points) and send everyone "
+                     "back."))
 @guarded
 def night(
     greek: NamesOpt = None,
     trojan: NamesOpt = None,
-    camp: Annotated[str | None, typer.Option(help="New Greek start squares inside the wall: 'Achille E14, "
-                                                  "Diomede E15'.")] = None,
+    camp: Annotated[str | None, typer.Option(help=N_("New Greek start squares inside the wall: 'Achille E14, "
+                                                     "Diomede E15'."))] = None,
     position: PositionOpt = None,
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,

@@ -21,15 +21,20 @@ from referee.games.iliad.board import Terrain
 from referee.games.iliad.movement import combat_groups
 from referee.games.iliad.roster import Counter, CounterId, Result, Side
 from referee.games.iliad.rules import ARCHERY, BATTLE, CALENDAR, DUEL, TERRAIN
+from referee.games.iliad.sequence import advantage_disclosure
 from referee.games.iliad.state import IliadState, IliadTables
 from referee.geometry.search import Cell
-from referee.rulings import Ruling
+from referee.i18n import N_
+from referee.rulings import Arg, RuleRef, Ruling
 
 SHOT_KILLS = 6  # Combattimento: arcieri
 SHOT_WOUNDS = 5  # Combattimento: arcieri
 DUEL_THROWS = 3  # Combattimento: duello
 MAX_REROLLS = 50  # interpretation battle-tie (reroll): a bound that is never reached in practice
 
+GOD_ADVANTAGE = N_("god advantage")  # Il calendario: why a value-1 counter doubles
+INSIDE_WALL = N_("inside the wall")  # Movimento: regole particolari: the other reason
+WINNER_WORDS = (N_("attackers"), N_("defenders"))  # who wins an open battle, as its message says
 Status = Literal["unhurt", "wounded", "killed"]
 Role = Literal["attacker", "defender"]
 
@@ -84,7 +89,7 @@ def battle_value(state: IliadState, counter: Counter, cell: Cell, role: Role) ->
         return counter.value, []
     reasons: list[str] = []
     if state.favoured() is counter.side:
-        reasons.append("god advantage")
+        reasons.append(GOD_ADVANTAGE)
     if state.wall:
         square = state.tables.board.squares[cell]
         inside = square.camp or square.terrain is Terrain.WALL
@@ -93,7 +98,7 @@ def battle_value(state: IliadState, counter: Counter, cell: Cell, role: Role) ->
         else:
             doubled = counter.side is Side.TROJAN and square.camp
         if doubled:
-            reasons.append("inside the wall")
+            reasons.append(INSIDE_WALL)
     if not reasons:
         return 1, []
     factor = 2 ** len(reasons) if state.tables.choice("doubling-stack") == "stack" else 2
@@ -115,10 +120,19 @@ class ShotResult(BaseModel):
     face: int
     result: Result
 
+    def ruling(self, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+        """The event of this arrow (its message said again in any language)."""
+        args: dict[str, Arg] = {"archer": self.archer, "target": self.target, "face": self.face}
+        code = f"arrow-{self.result}"
+        if self.result == "killed":
+            return Ruling.event(code, "{archer} shoots {target}: {face} kills", cites, **args)
+        if self.result == "wounded":
+            return Ruling.event(code, "{archer} shoots {target}: {face} wounds", cites, **args)
+        return Ruling.event(code, "{archer} shoots {target}: {face} misses", cites, **args)
+
     def summary(self) -> str:
-        """One line for the log."""
-        what = {"killed": "kills", "wounded": "wounds", "nothing": "misses"}[self.result]
-        return f"{self.archer} shoots {self.target}: {self.face} {what}"
+        """One line for the log, in the active language."""
+        return self.ruling().message
 
 
 class ThrowResult(BaseModel):
@@ -147,16 +161,42 @@ class DuelResult(BaseModel):
     throws: tuple[ThrowResult, ...]
     outcome: tuple[Status, Status]
 
+    def ruling(self, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+        """The event of this duel: every throw's faces, totals and result are arguments, so the
+        whole message is said again in any language."""
+        args: dict[str, Arg] = {"attacker": self.attacker, "a": self.values[0], "defender": self.defender,
+                                "d": self.values[1], "a_end": self.outcome[0], "d_end": self.outcome[1]}
+        for i, t in enumerate(self.throws, start=1):
+            args[f"f{i}"] = f"{t.faces[0]}-{t.faces[1]}"
+            args[f"t{i}"] = f"{_num(t.totals[0])} v {_num(t.totals[1])}"
+            args[f"h{i}"] = f"{t.hurt} " if t.hurt else ""
+            args[f"s{i}"] = t.result if t.hurt else "nothing"
+        n = len(self.throws)
+        if self.scheduled and n == 1:
+            return Ruling.event("duel", "scheduled duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): "
+                                "{h1}{s1} → {attacker} {a_end}, {defender} {d_end}", cites, **args)
+        if self.scheduled and n == 2:
+            return Ruling.event("duel", "scheduled duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): "
+                                "{h1}{s1}; throw 2 {f2} ({t2}): {h2}{s2} → {attacker} {a_end}, {defender} {d_end}",
+                                cites, **args)
+        if self.scheduled:
+            return Ruling.event("duel", "scheduled duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): "
+                                "{h1}{s1}; throw 2 {f2} ({t2}): {h2}{s2}; throw 3 {f3} ({t3}): {h3}{s3} → "
+                                "{attacker} {a_end}, {defender} {d_end}", cites, **args)
+        if n == 1:
+            return Ruling.event("duel", "duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): {h1}{s1} → "
+                                "{attacker} {a_end}, {defender} {d_end}", cites, **args)
+        if n == 2:
+            return Ruling.event("duel", "duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): {h1}{s1}; "
+                                "throw 2 {f2} ({t2}): {h2}{s2} → {attacker} {a_end}, {defender} {d_end}",
+                                cites, **args)
+        return Ruling.event("duel", "duel {attacker} ({a}) v {defender} ({d}): throw 1 {f1} ({t1}): {h1}{s1}; "
+                            "throw 2 {f2} ({t2}): {h2}{s2}; throw 3 {f3} ({t3}): {h3}{s3} → {attacker} {a_end}, "
+                            "{defender} {d_end}", cites, **args)
+
     def summary(self) -> str:
-        """One line for the log."""
-        steps = "; ".join(
-            f"throw {t.throw} {t.faces[0]}-{t.faces[1]} ({_num(t.totals[0])} v {_num(t.totals[1])}): "
-            + (f"{t.hurt} {t.result}" if t.hurt else "nothing")
-            for t in self.throws
-        )
-        head = "scheduled duel" if self.scheduled else "duel"
-        end = f"{self.attacker} {self.outcome[0]}, {self.defender} {self.outcome[1]}"
-        return f"{head} {self.attacker} ({self.values[0]}) v {self.defender} ({self.values[1]}): {steps} → {end}"
+        """One line for the log, in the active language."""
+        return self.ruling().message
 
 
 class BattleResult(BaseModel):
@@ -174,14 +214,25 @@ class BattleResult(BaseModel):
     winner: Literal["attackers", "defenders"] | None
     eliminated: tuple[str, ...]
 
-    def summary(self) -> str:
-        """One line for the log."""
-        rolls = ", ".join(f"{a}-{d}" for a, d in self.faces)
-        head = (f"battle {', '.join(self.attackers)} ({self.values[0]}) v {', '.join(self.defenders)} "
-                f"({self.values[1]}): dice {rolls}, totals {_num(self.totals[0])} v {_num(self.totals[1])}")
+    def ruling(self, cites: tuple[RuleRef, ...] = ()) -> Ruling:
+        """The event of this battle (its message said again in any language)."""
+        args: dict[str, Arg] = {
+            "attackers": ", ".join(self.attackers), "a": self.values[0], "defenders": ", ".join(self.defenders),
+            "d": self.values[1], "dice": ", ".join(f"{a}-{d}" for a, d in self.faces),
+            "ta": _num(self.totals[0]), "td": _num(self.totals[1]),
+        }
         if self.winner is None:
-            return f"{head} → tie, nobody falls"
-        return f"{head} → the {self.winner} win; {', '.join(self.eliminated)} eliminated"
+            return Ruling.event("battle", "battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v "
+                                "{td} → tie, nobody falls", cites, **args)
+        return Ruling.counted(
+            "battle", "battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v {td} → the {winner} "
+            "win; {eliminated} eliminated", "battle {attackers} ({a}) v {defenders} ({d}): dice {dice}, totals {ta} v "
+            "{td} → the {winner} win; {eliminated} eliminated", len(self.eliminated), cites, winner=self.winner,
+            eliminated=", ".join(self.eliminated), **args)
+
+    def summary(self) -> str:
+        """One line for the log, in the active language."""
+        return self.ruling().message
 
 
 CombatResult = ShotResult | DuelResult | BattleResult
@@ -189,6 +240,7 @@ CombatResult = ShotResult | DuelResult | BattleResult
 
 def _num(x: float) -> str:
     return str(int(x)) if x == int(x) else str(x)
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,8 +323,9 @@ def resolve_move(state: IliadState, dice: Dice) -> Board:
         if not a or not d:
             gone = ", ".join(x for x in (*attackers, *defenders) if x not in board.where)
             board.events.append(Ruling.event(
-                "combat-cancelled", f"{', '.join(attackers)} against {', '.join(defenders)} does not take place: "
-                f"{gone} fell or was carried away before it", (ARCHERY,)))
+                "combat-cancelled", "{attackers} against {defenders} does not take place: {gone} fell or was "
+                "carried away before it", (ARCHERY,), attackers=", ".join(attackers), defenders=", ".join(defenders),
+                gone=gone))
             continue
         if len(a) == 1 and len(d) == 1 and state.counter(a[0]).hero and state.counter(d[0]).hero:
             fight_duel(board, a[0], d[0], dice)
@@ -284,8 +337,8 @@ def resolve_move(state: IliadState, dice: Dice) -> Board:
 
 def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> None:
     if archer not in board.where or target not in board.where:
-        board.events.append(Ruling.event("shot-cancelled", f"{archer}'s shot at {target} is void: one of them "
-                                         "is no longer on the map", (ARCHERY,)))
+        board.events.append(Ruling.event("shot-cancelled", "{archer}'s shot at {target} is void: one of them is no "
+                                         "longer on the map", (ARCHERY,), archer=archer, target=target))
         return
     face = dice.roll(1, 6, f"arrow {archer} → {target}").faces[0]
     result = shot_result(face)
@@ -298,7 +351,9 @@ def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> No
             result = "killed"
     board.results.append(ShotResult(archer=archer, target=target, face=face, result=result))
     board.disclose(board.state.tables.interpretation("archer-line"))
-    board.events.append(Ruling.event(f"arrow-{result}", board.results[-1].summary(), (ARCHERY,)))
+    shot = board.results[-1]
+    assert isinstance(shot, ShotResult)
+    board.events.append(shot.ruling((ARCHERY,)))
 
 
 def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dice, scheduled: bool = False) -> None:
@@ -334,7 +389,7 @@ def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dic
     board.results.append(result)
     board.disclose(*roster_disclosure(state, heroes))
     cites = (DUEL, CALENDAR) if scheduled else (DUEL,)
-    board.events.append(Ruling.event("duel", result.summary(), cites))
+    board.events.append(result.ruling(cites))
 
 
 def fight_battle(board: Board, attackers: list[CounterId], defenders: list[CounterId], dice: Dice) -> None:
@@ -349,7 +404,7 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
     sums, doubled, halved = (a_sum, d_sum), a_doubled + d_doubled, (a_halved, d_halved)
     faces_list: list[tuple[int, int]] = []
     totals2 = (0, 0)
-    for _ in range(MAX_REROLLS):
+    for _reroll in range(MAX_REROLLS):
         faces = dice.roll(2, 6, f"battle {', '.join(attackers)} v {', '.join(defenders)}").faces
         faces_list.append((faces[0], faces[1]))
         totals2 = (2 * sums[0] + (faces[0] if halved[0] else 2 * faces[0]),
@@ -371,10 +426,9 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
                           totals=(half(totals2[0]), half(totals2[1])), winner=winner, eliminated=tuple(eliminated))
     board.results.append(result)
     if doubled:
-        if any("god" in d for d in doubled):
-            board.disclose(f"calendar.yaml: god advantage day {state.day} hour {state.hour} "
-                           f"({state.tables.calendar.provenance['advantage']})")
-        if any("wall" in d for d in doubled):
+        if any(GOD_ADVANTAGE in d for d in doubled):
+            board.disclose(advantage_disclosure(state))
+        if any(INSIDE_WALL in d for d in doubled):
             board.disclose(state.tables.interpretation("wall-doubling"))
     if any(d.count(",") for d in doubled):
         board.disclose(state.tables.interpretation("doubling-stack"))
@@ -382,7 +436,7 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
     if any(state.counter(x).archer for x in (*attackers, *defenders)):
         board.disclose(state.tables.interpretation("archer-value"))
     cites = (BATTLE, CALENDAR, TERRAIN) if doubled else (BATTLE,)
-    board.events.append(Ruling.event("battle", result.summary(), cites))
+    board.events.append(result.ruling(cites))
 
 
 def _side_total(board: Board, group: list[CounterId], role: Role, rule: str) -> tuple[int, list[str], bool]:
@@ -438,6 +492,7 @@ def carry_wounded(board: Board) -> None:
         dest = own if own in free else min(free, key=lambda c: (grid.chebyshev(anchor, c), c))
         board.where[ident] = dest
         board.disclose(state.tables.interpretation("wounded-placement"))
-        board.events.append(Ruling.event("wounded-carried", f"{ident} is carried from {grid.name(here)} to "
-                                         f"{grid.name(dest)} behind the {side.label}' lines", (DUEL,)))
+        board.events.append(Ruling.event("wounded-carried", "{counter} is carried from {start} to {end} behind the "
+                                         "{side}' lines", (DUEL,), counter=ident, start=grid.name(here),
+                                         end=grid.name(dest), side=side.label))
     board.newly_wounded.clear()

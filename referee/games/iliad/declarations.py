@@ -26,9 +26,10 @@ from referee.games.iliad.movement import Situation, diagonal
 from referee.games.iliad.position import Declared
 from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.rules import ARCHERY, CALENDAR, MOVEMENT, NIGHT, VICTORY, ZONES
-from referee.games.iliad.sequence import available, unavailable_reason, victory
+from referee.games.iliad.sequence import available, unavailable_text, victory
 from referee.games.iliad.state import IliadState, Phase
-from referee.rulings import Ruling
+from referee.i18n import _
+from referee.rulings import Ruling, render
 
 if TYPE_CHECKING:
     from referee.games.iliad.engine import IliadEngine
@@ -45,7 +46,7 @@ class Problem:
 def problem(ruling: Ruling) -> str:
     """Returns a ruling as the problem text of a position error: message, then the sections."""
     cites = "; ".join(str(c) for c in ruling.cites)
-    return f"{ruling.message} ({cites})" if cites else ruling.message
+    return f"{ruling.text()} ({cites})" if cites else ruling.text()
 
 
 def refuse(label: str, found: Problem) -> PositionError:
@@ -61,25 +62,26 @@ def phase_problem(state: IliadState) -> Problem | None:
     """Come si gioca, Il calendario, La notte, Scopo del gioco: the phase and the winner a
     position declares must be reachable in the sequence of play."""
     cal = state.tables.calendar
-    when = f"day {state.day} hour {state.hour}"
+    when = {"day": state.day, "hour": state.hour}
     if state.phase is Phase.DUEL:
         duel = cal.duel(state.day, state.hour)
         if duel is None:
-            return Problem("phase", Ruling.violation("no-duel", f"no duel is scheduled at {when}", (CALENDAR,)))
+            return Problem("phase", Ruling.violation("no-duel", "no duel is scheduled at day {day} hour {hour}",
+                                                     (CALENDAR,), **when))
         if state.side is not Side.GREEK:
             return Problem("side", Ruling.violation(
-                "duel-hour", f"the duel of {when} takes the place of the Greek move, so it is the Greeks' turn, "
-                "not the Trojans'", (CALENDAR,)))
+                "duel-hour", "the duel of day {day} hour {hour} takes the place of the Greek move, so it is the "
+                "Greeks' turn, not the Trojans'", (CALENDAR,), **when))
         missing = [h for h in (duel.greek, duel.trojan) if not available(state, h)]
         if missing:
-            why = "; ".join(f"{h} is {unavailable_reason(state, h)}" for h in missing)
             return Problem("phase", Ruling.violation(
-                "duel-skipped", f"the duel of {duel.greek} and {duel.trojan} at {when} cannot be fought ({why}): "
-                "the hour is a free move", (CALENDAR,)))
+                "duel-skipped", "the duel of {greek} and {trojan} at day {day} hour {hour} cannot be fought "
+                "({why}): the hour is a free move", (CALENDAR,), greek=duel.greek, trojan=duel.trojan,
+                why=unavailable_text(state, missing), **when))
     if state.phase is Phase.NIGHT and (state.hour != cal.hours or state.day >= cal.days):
         return Problem("phase", Ruling.violation(
-            "not-night", f"the night follows the last hour ({cal.hours}) of days 1 to {cal.days - 1}; this position "
-            f"is at {when}", (NIGHT,)))
+            "not-night", "the night follows the last hour ({hours}) of days 1 to {last}; this position is at day "
+            "{day} hour {hour}", (NIGHT,), hours=cal.hours, last=cal.days - 1, **when))
     if state.phase is Phase.OVER and state.winner is None:
         return Problem("winner", Ruling.violation("no-winner", "a finished game names its winner (greek or trojan)",
                                                   (VICTORY,)))
@@ -92,8 +94,8 @@ def _winner_problem(state: IliadState) -> Problem | None:
     cal = state.tables.calendar
     if state.phase is not Phase.OVER:
         return Problem("phase", Ruling.violation(
-            "game-over", f"the {state.winner.label if state.winner else ''} have won, so the game is over, "
-            f"not in the {state.phase.value} phase", (VICTORY,)))
+            "game-over", "the {side} have won, so the game is over, not in the {phase} phase", (VICTORY,),
+            side=state.winner.label if state.winner else "?", phase=state.phase.value))
     won = victory(state)
     if won is not None and won[0] is state.winner:
         return None
@@ -101,9 +103,12 @@ def _winner_problem(state: IliadState) -> Problem | None:
     if won is None and last and state.winner is Side.TROJAN:
         return None
     assert state.winner is not None
-    said = f"the {state.winner.label} have won"
-    why = won[1] if won is not None else "no victory condition holds on this board and the last hour is not over"
-    return Problem("winner", Ruling.violation("no-such-end", f"{said}, but {why}", (VICTORY,)))
+    if won is not None:
+        return Problem("winner", Ruling.violation("no-such-end", "the {side} have won, but {why}", (VICTORY,),
+                                                  side=state.winner.label, why=render(won.template, dict(won.args))))
+    return Problem("winner", Ruling.violation(
+        "no-such-end", "the {side} have won, but no victory condition holds on this board and the last hour is not "
+        "over", (VICTORY,), side=state.winner.label))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,7 +143,8 @@ def _replay(engine: IliadEngine, state: IliadState, action: act.IliadAction, fie
     if not verdict.legal:
         first, *more = verdict.violations
         if more:  # the most basic violation is named; the others by their codes
-            first = first.model_copy(update={"message": f"{first.message} (also {', '.join(m.code for m in more)})"})
+            raise PositionError(label, field, _("{problem} (also {codes})").format(
+                problem=problem(first), codes=", ".join(m.code for m in more)))
         raise refuse(label, Problem(field, first))
     after = engine.apply(state, action, NoDice()).state
     return after
@@ -158,9 +164,9 @@ def _replay_move(engine: IliadEngine, state: IliadState, ident: CounterId, mover
                if state.terrain(c).value != "sea" and (here.get(c) is None or (
                    here[c] in movers and state.counter(here[c]).side is state.counter(ident).side))]
     if not entries:
-        msg = (f"{ident} cannot have moved onto {state.name(end)}: every square next to it is sea or held by a "
-               "counter that did not move in this move")
-        raise refuse(label, Problem(field, Ruling.violation("no-way-in", msg, (MOVEMENT,))))
+        raise refuse(label, Problem(field, Ruling.violation(
+            "no-way-in", "{counter} cannot have moved onto {square}: every square next to it is sea or held by a "
+            "counter that did not move in this move", (MOVEMENT,), counter=ident, square=state.name(end))))
     entries.sort(key=lambda c: here.get(c) is not None)
     origin = entries[0]
     aside = here.get(origin)
@@ -193,10 +199,11 @@ def open_declarations(engine: IliadEngine, state: IliadState) -> tuple[Ruling, .
             elif isinstance(action, act.Shoot):
                 shots.append(action.target)
         if targets:
-            out.append(Ruling.event("attack-open", f"{counter.id} stands beside {', '.join(targets)} and could "
-                                    f"still attack from there ('{counter.id} x {targets[0]}'); the position "
-                                    "declares no such attack", (ZONES,)))
+            out.append(Ruling.event("attack-open", "{counter} stands beside {enemies} and could still attack from "
+                                    "there ('{example}'); the position declares no such attack", (ZONES,),
+                                    counter=counter.id, enemies=", ".join(targets),
+                                    example=f"{counter.id} x {targets[0]}"))
         if shots:
-            out.append(Ruling.event("shot-open", f"{counter.id} could still shoot {', '.join(shots)}; the position "
-                                    "declares no shot", (ARCHERY,)))
+            out.append(Ruling.event("shot-open", "{counter} could still shoot {enemies}; the position declares no "
+                                    "shot", (ARCHERY,), counter=counter.id, enemies=", ".join(shots)))
     return tuple(out)

@@ -8,10 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.iliad.combat import CombatResult
+from referee.games.iliad.movement import RESOLVE_WORD
 from referee.games.iliad.position import IliadPosition
 from referee.games.iliad.roster import Side
+from referee.games.iliad.sequence import outcome_ruling
 from referee.games.iliad.state import IliadState, Phase, occupancy
 from referee.geometry.search import Cell
+from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 
 
@@ -33,21 +36,25 @@ class LegalReport(BaseModel):
     provisional: tuple[str, ...] = ()
 
     def explain(self) -> list[str]:
-        """Returns the report as lines for the terminal."""
-        where = f"on {self.square}" if self.square else "off the map"
-        lines = [f"{self.counter} ({self.side.adjective}, value {self.value}, moves {self.allowance}) {where}"]
+        """Returns the report as lines for the terminal, in the active language."""
+        args = {"counter": self.counter, "adjective": _(self.side.adjective), "value": self.value,
+                "allowance": self.allowance, "square": self.square}
+        lines = [(_("{counter} ({adjective}, value {value}, moves {allowance}) on {square}") if self.square
+                  else _("{counter} ({adjective}, value {value}, moves {allowance}) off the map")).format(**args)]
         if self.cells:
             marked = [f"{c}!" if c in self.attacks else c for c in self.cells]
-            lines.append(f"may end on {len(self.cells)} square(s): {' '.join(marked)}   (! = attacks)")
+            lines.append(ngettext("may end on {n} square: {squares}   (! = attacks)",
+                                  "may end on {n} squares: {squares}   (! = attacks)",
+                                  len(self.cells)).format(n=len(self.cells), squares=" ".join(marked)))
             for cell, targets in self.attacks.items():
-                lines.append(f"  {cell}: attacks {', '.join(targets)}")
+                lines.append(_("  {square}: attacks {enemies}").format(square=cell, enemies=", ".join(targets)))
         if self.attack_here:
-            lines.append(f"may attack without moving: {', '.join(self.attack_here)}")
+            lines.append(_("may attack without moving: {enemies}").format(enemies=", ".join(self.attack_here)))
         if self.shots:
-            lines.append(f"may shoot: {', '.join(self.shots)}")
+            lines.append(_("may shoot: {enemies}").format(enemies=", ".join(self.shots)))
         for r in self.why_not:
-            lines.append(f"✗ {r.message} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
-        lines += [f"⚠ relies on {p}" for p in self.provisional]
+            lines.append(f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
+        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
         return lines
 
 
@@ -63,11 +70,11 @@ class IliadResolution(BaseModel):
     position: IliadPosition
 
     def explain(self) -> list[str]:
-        """Returns the resolution as lines for the terminal."""
-        lines = [f"{i}. {r.summary()}" for i, r in enumerate(self.results, start=1)] or ["no combat to resolve"]
+        """Returns the resolution as lines for the terminal, in the active language."""
+        lines = [f"{i}. {r.summary()}" for i, r in enumerate(self.results, start=1)] or [_("no combat to resolve")]
         skip = {"duel", "battle", "arrow-killed", "arrow-wounded", "arrow-nothing"}
-        lines += [f"→ {e.message}" for e in self.events if e.code not in skip]
-        lines += [f"⚠ relies on {p}" for p in self.provisional]
+        lines += [f"→ {e.text()}" for e in self.events if e.code not in skip]
+        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
         return lines
 
 
@@ -96,57 +103,66 @@ def board_view(s: IliadState) -> BoardView:
             counters=counters, marks=marks,
         ))
     styles = {t.value: TerrainStyle(colour=style.colour, mark=_MARKS[t.value], pattern=_PATTERNS.get(t.value, ""),
-                                    label=t.value) for t, style in board.styles.items()}
-    styles.update({name: TerrainStyle(colour=rgb, mark=_MARKS[name], label=name)
+                                    label=_(TERRAIN_WORDS[t.value])) for t, style in board.styles.items()}
+    styles.update({name: TerrainStyle(colour=rgb, mark=_MARKS[name], label=_(TERRAIN_WORDS[name]))
                    for name, rgb in _EXTRA_COLOURS.items()})
     legend = tuple(
-        (c.short, f"{c.id} ({c.value_label}){' wounded' if c.id in s.wounded else ''}", c.side.value)
+        (c.short, (_("{counter} ({value}) wounded") if c.id in s.wounded else "{counter} ({value})").format(
+            counter=c.id, value=c.value_label), c.side.value)
         for c in s.tables.roster.counters if c.id in s.where
     )
     return BoardView(
-        title=f"Iliad — day {s.day}, hour {s.hour}", layout="square", rows=grid.rows, cols=grid.cols,
+        title=_("Iliad — day {day}, hour {hour}").format(day=s.day, hour=s.hour), layout="square", rows=grid.rows,
+        cols=grid.cols,
         row_labels=tuple(grid.name(grid.cell(r, 0))[:-1] for r in range(grid.rows)),
         col_labels=tuple(str(c + 1) for c in range(grid.cols)), cells=tuple(cells),
         terrain=styles, side_colours={side.value: rgb for side, rgb in s.tables.colours.items()},
         side_marks=_SIDE_MARKS,
-        marks={"combat": MarkStyle("*", (230, 0, 0), "pending combat"),
-               "last": MarkStyle("!", (250, 200, 0), "last move")},
-        legend=legend, status=tuple(status_lines(s)), edges=("Sea (Greek side)", "", "Troy (Trojan side)", ""),
+        marks={"combat": MarkStyle("*", (230, 0, 0), _("pending combat")),
+               "last": MarkStyle("!", (250, 200, 0), _("last move"))},
+        legend=legend, status=tuple(status_lines(s)),
+        edges=(_("Sea (Greek side)"), "", _("Troy (Trojan side)"), ""),
     )
 
 
 def status_lines(s: IliadState) -> list[str]:
-    """Returns short lines on the day, the hour, the move and what is pending."""
+    """Returns short lines on the day, the hour, the move and what is pending (active language)."""
     if s.phase is Phase.SETUP:
         left = {side: sum(1 for c in s.tables.roster.side(side) if c.id not in s.where) for side in Side}
-        return [f"Set-up: {left[Side.GREEK]} Greek and {left[Side.TROJAN]} Trojan counters still to place"]
+        return [_("Set-up: {greek} Greek and {trojan} Trojan counters still to place").format(
+            greek=left[Side.GREEK], trojan=left[Side.TROJAN])]
     if s.phase is Phase.OVER:
-        return [f"Game over: {s.win_reason}"]
+        return [_("Game over: {reason}").format(reason=outcome_ruling(s).message)]
     cal = s.tables.calendar
-    head = f"Day {s.day} of {cal.days}, hour {s.hour} of {cal.hours}"
+    head = _("Day {day} of {days}, hour {hour} of {hours}").format(day=s.day, days=cal.days, hour=s.hour,
+                                                                   hours=cal.hours)
     if s.phase is Phase.NIGHT:
-        lost = ", ".join(f"{side.label} lost {s.points_lost(side)}" for side in Side)
-        return [f"Night after day {s.day}: {lost} points today; play referee night"]
+        return [_("Night after day {day}: the Greeks lost {greek} points today, the Trojans {trojan}; play referee "
+                  "night").format(day=s.day, greek=s.points_lost(Side.GREEK), trojan=s.points_lost(Side.TROJAN))]
     if s.phase is Phase.DUEL:
         duel = cal.duel(s.day, s.hour)
         assert duel is not None
-        lines = [f"{head}: scheduled duel {duel.greek} v {duel.trojan} (type resolve)"]
+        lines = [_("{head}: scheduled duel {greek} v {trojan} (type {resolve})").format(
+            head=head, greek=duel.greek, trojan=duel.trojan, resolve=_(RESOLVE_WORD))]
     else:
-        lines = [f"{head}: {s.side.adjective} move"]
+        lines = [(_("{head}: Greek move") if s.side is Side.GREEK else _("{head}: Trojan move")).format(head=head)]
     favoured = s.favoured()
     if favoured is not None:
-        lines.append(f"The gods favour the {favoured.label} this hour: their value-1 counters double")
-    lines.append(f"Wall {'standing' if s.wall else 'not built'}; Achilles "
-                 f"{'sulks' if s.achilles_sulks else 'fights'}")
+        lines.append(_("The gods favour the {side} this hour: their value-1 counters double").format(
+            side=_(favoured.label)))
+    wall = _("Wall standing") if s.wall else _("Wall not built")
+    achilles = _("Achilles sulks") if s.achilles_sulks else _("Achilles fights")
+    lines.append(_("{wall}; {achilles}").format(wall=wall, achilles=achilles))
     if s.wounded:
-        lines.append(f"Wounded: {', '.join(s.wounded)}")
+        lines.append(_("Wounded: {counters}").format(counters=", ".join(s.wounded)))
     if s.attacks:
-        lines.append("Attacks: " + "; ".join(f"{a.attacker} → {', '.join(a.targets)}" for a in s.attacks))
+        lines.append(_("Attacks: {attacks}").format(
+            attacks="; ".join(f"{a.attacker} → {', '.join(a.targets)}" for a in s.attacks)))
     if s.shots:
-        lines.append("Shots: " + "; ".join(f"{x.archer} → {x.target}" for x in s.shots))
+        lines.append(_("Shots: {shots}").format(shots="; ".join(f"{x.archer} → {x.target}" for x in s.shots)))
     others = [m for m in s.moved if m not in {a.attacker for a in s.attacks} | {x.archer for x in s.shots}]
     if others:
-        lines.append(f"Moved: {', '.join(others)}")
+        lines.append(_("Moved: {counters}").format(counters=", ".join(others)))
     return lines
 
 
@@ -157,6 +173,11 @@ _MARKS: dict[str, str] = {
 _PATTERNS: dict[str, Literal["", "dots", "peak", "waves", "cross"]] = {"hill": "peak", "mountain": "peak"}
 _SIDE_MARKS = {"greek": "^", "trojan": "v"}
 """Greeks come from the sea at the top edge, Trojans from Troy at the bottom."""
+TERRAIN_WORDS: dict[str, str] = {
+    "plain": N_("plain"), "sea": N_("sea"), "shore": N_("shore"), "river": N_("river"), "hill": N_("hill"),
+    "mountain": N_("mountain"), "wall": N_("wall"), "ship": N_("ship"), "troy": N_("Troy"), "camp": N_("camp"),
+}
+"""The words of the board's legend, translated when the board is drawn."""
 _EXTRA_COLOURS: dict[str, tuple[int, int, int]] = {"ship": (120, 75, 40), "troy": (170, 165, 150),
                                                    "camp": (210, 190, 140)}
 

@@ -39,13 +39,14 @@ from referee.games.iliad.sequence import (
     finish,
     leaving_by_morning,
     night_problems,
+    outcome_ruling,
     setup_problem,
     termination,
     victory,
-    victory_event,
 )
 from referee.games.iliad.state import IliadState, Phase, Shot, load_tables, occupancy
 from referee.geometry.search import Cell
+from referee.i18n import _
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -61,6 +62,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
 
     info = INFO
     position_model = IliadPosition
+    grammar = act.GRAMMAR
 
     # ---- state ------------------------------------------------------------------------------
 
@@ -80,7 +82,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
                 except RefereeError as exc:
                     raise PositionError(label, f"{side.value}.{name}", str(exc)) from None
                 if counter.side is not side:
-                    raise PositionError(label, f"{side.value}.{name}", f"{counter.id} is {counter.side.adjective}")
+                    raise PositionError(label, f"{side.value}.{name}", _("{counter} is {adjective}").format(
+                        counter=counter.id, adjective=_(counter.side.adjective)))
                 texts.append(f"{counter.id} {cell_name}")
         return texts
 
@@ -95,9 +98,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         s = state
         if s.phase is not Phase.OVER:
             return None
-        reason = s.win_reason or "game over"
         return Outcome(termination=termination(s), winners=(s.winner.value,) if s.winner else (),
-                       ruling=victory_event(reason))
+                       ruling=outcome_ruling(s))
 
 
     def to_act(self, state: IliadState) -> str | None:
@@ -189,10 +191,12 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         if s.phase in (Phase.MOVE, Phase.DUEL):
             return []
         if s.phase is Phase.NIGHT:
-            return [Ruling.violation("night", f"day {s.day} is over; play the night first (referee night)", (TURN,))]
+            return [Ruling.violation("night", "day {day} is over; play the night first (referee night)", (TURN,),
+                                     day=s.day)]
         if s.phase is Phase.SETUP:
             return [Ruling.violation("setup-not-finished", "the set-up is not finished", (SETUP,))]
-        return [Ruling.violation("game-over", f"the game is over: {s.win_reason}", (VICTORY,))]
+        return [Ruling.violation("game-over", "the game is over: {reason}", (VICTORY,),
+                                 reason=outcome_ruling(s).message)]
 
     def _night_choice(
         self, s: IliadState, action: act.Night
@@ -213,17 +217,18 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
             cell = s.tables.board.grid.parse(action.to)
             holder = occupancy(s).get(cell)
             if holder is not None and holder != action.counter:
-                return [Ruling.violation("square-occupied", f"{holder} already stands on {action.to}", (SETUP,))]
+                return [Ruling.violation("square-occupied", "{counter} already stands on {square}", (SETUP,),
+                                         counter=holder, square=action.to)]
             if s.terrain(cell).value == "sea":
-                return [Ruling.violation("sea", f"{action.to} is open sea", (SETUP,))]
+                return [Ruling.violation("sea", "{square} is open sea", (SETUP,), square=action.to)]
         if isinstance(action, act.AdjustCounter) and action.to in ("wounded", "healed") and \
                 action.counter not in s.where:
-            return [Ruling.violation("counter-dead", f"{action.counter} is not on the map", (DUEL,))]
+            return [Ruling.violation("counter-dead", "{counter} is not on the map", (DUEL,), counter=action.counter)]
         if isinstance(action, act.AdjustClock):
             cal = s.tables.calendar
             if not (1 <= action.day <= cal.days and 1 <= action.hour <= cal.hours):
-                return [Ruling.violation("no-such-hour", f"the calendar has {cal.days} days of {cal.hours} hours",
-                                         (CALENDAR,))]
+                return [Ruling.violation("no-such-hour", "the calendar has {days} days of {hours} hours",
+                                         (CALENDAR,), days=cal.days, hours=cal.hours)]
         if s.phase is Phase.SETUP and not isinstance(action, act.AdjustCounter):
             return [Ruling.violation("setup-not-finished", "finish the set-up first", (SETUP,))]
         return []
@@ -272,8 +277,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         struck = [*(attack.targets if attack else ()), *([ctx.shoot] if ctx.shoot else [])]
         if any(s.sulking(t) for t in struck):
             update["achilles_sulks"] = False
-            events.append(Ruling.event("achilles-attacked", f"{ident} attacks Achilles in his tent: he joins the "
-                                       "fight at once", (CALENDAR,)))
+            events.append(Ruling.event("achilles-attacked", "{counter} attacks Achilles in his tent: he joins the "
+                                       "fight at once", (CALENDAR,), counter=ident))
         return Applied(s.model_copy(update=update), tuple(events))
 
     def _apply_resolve(self, s: IliadState, dice: Dice) -> Applied[IliadState]:
@@ -290,19 +295,19 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
             board = Board(s)
             fight_duel(board, duel.greek, duel.trojan, dice, scheduled=True)
             carry_wounded(board)
-            board.disclose(s.tables.interpretation("duel-hour"), f"calendar.yaml: duel at day {s.day} hour {s.hour} "
-                           f"({duel.provenance})")
+            board.disclose(s.tables.interpretation("duel-hour"), _("calendar.yaml: duel at day {day} hour {hour} "
+                           "({provenance})").format(day=s.day, hour=s.hour, provenance=duel.provenance))
             after_duel = True
         else:
             board = resolve_move(s, dice)
             after_duel = False
             if not board.results:
-                board.events.append(Ruling.event("no-combat", f"the {s.side.label} end their move without "
-                                                 "combat", (TURN,)))
+                board.events.append(Ruling.event("no-combat", "the {side} end their move without combat", (TURN,),
+                                                 side=s.side.label))
         new, more = end_move(board.finish(), after_duel=after_duel)
         events = [*board.events, *more]
         if new.phase is Phase.OVER and new.win_reason:
-            events.append(victory_event(new.win_reason))
+            events.append(outcome_ruling(new))
             board.disclose(s.tables.interpretation("victory-timing"))
         board.disclose(*event_disclosures(new, events))
         return new, board, events
@@ -335,7 +340,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         if new.phase is not Phase.SETUP:
             won = victory(new)
             if won is not None:
-                new = finish(new, *won)
+                new = finish(new, won.side, won.reason)
             elif new.phase is Phase.OVER:
                 new = new.model_copy(update={"phase": Phase.MOVE, "winner": None, "win_reason": None})
         return new
@@ -467,14 +472,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         return IliadBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
-        return (
-            ("Menelao C14", "set-up: place a counter; in play: move it (attacks are declared with it)"),
-            ("Menelao F7 x Paride", "move and name the enemies attacked (to join an attack, ...)"),
-            ("Diomede x Ettore", "attack from where the counter stands"),
-            ("Teucro shoots Ettore", "an archer shoots (after moving: 'Teucro F7 shoots Ettore')"),
-            ("resolve", "end the move: arrows, then battles and duels (or the hour's duel)"),
-            ("night greek: Patroclo", "the night: revive counters (see referee night)"),
-        )
+        return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
 
 
 def _zone_disclosures(ctx: MoveContext) -> list[str]:
@@ -507,15 +505,20 @@ def _move_notes(ctx: MoveContext) -> list[Ruling]:
     if ctx.target is not None and ctx.search is not None:
         path = ctx.search.path(ctx.target)
         route = " → ".join(state.name(c) for c in path)
-        notes.append(Ruling.event("route", f"{ctx.counter.id}: {route} ({ctx.search.distance[ctx.target]} of "
-                                  f"{allowance(ctx.counter, state)} points)", ()))
+        notes.append(Ruling.event("route", "{counter}: {route} ({cost} of {limit} points)", (),
+                                  counter=ctx.counter.id, route=route, cost=ctx.search.distance[ctx.target],
+                                  limit=allowance(ctx.counter, state)))
     if ctx.targets:
-        kind = "a duel" if (len(ctx.targets) == 1 and ctx.counter.hero and state.counter(ctx.targets[0]).hero) \
-            else "an open battle"
-        notes.append(Ruling.event("attack", f"{ctx.counter.id} attacks {', '.join(ctx.targets)} ({kind}, resolved "
-                                  "after the move)", (ZONES,)))
+        args = {"counter": ctx.counter.id, "enemies": ", ".join(ctx.targets)}
+        if len(ctx.targets) == 1 and ctx.counter.hero and state.counter(ctx.targets[0]).hero:
+            notes.append(Ruling.event("attack", "{counter} attacks {enemies} (a duel, resolved after the move)",
+                                      (ZONES,), **args))
+        else:
+            notes.append(Ruling.event("attack", "{counter} attacks {enemies} (an open battle, resolved after the "
+                                      "move)", (ZONES,), **args))
     if ctx.shoot:
-        notes.append(Ruling.event("shot", f"{ctx.counter.id} will shoot {ctx.shoot} before the other combats", ()))
+        notes.append(Ruling.event("shot", "{counter} will shoot {enemy} before the other combats", (),
+                                  counter=ctx.counter.id, enemy=ctx.shoot))
     return notes
 
 
@@ -523,9 +526,14 @@ def _resolve_notes(s: IliadState) -> list[Ruling]:
     if s.phase is Phase.DUEL:
         duel = s.tables.calendar.duel(s.day, s.hour)
         assert duel is not None
-        return [Ruling.event("duel-pending", f"{duel.greek} and {duel.trojan} fight the scheduled duel", (CALENDAR,))]
+        return [Ruling.event("duel-pending", "{greek} and {trojan} fight the scheduled duel", (CALENDAR,),
+                             greek=duel.greek, trojan=duel.trojan)]
     if not s.shots and not s.attacks:
         return []
-    parts = [f"{n} {word}{'s' if n > 1 else ''}" for n, word in ((len(s.shots), "shot"), (len(s.attacks), "attack"))
-             if n]
-    return [Ruling.event("combats", f"{' and '.join(parts)} to resolve, arrows first", (TURN,))]
+    if not s.shots:
+        return [Ruling.counted("combats", "{n} attack to resolve", "{n} attacks to resolve", len(s.attacks),
+                               (TURN,))]
+    if not s.attacks:
+        return [Ruling.counted("combats", "{n} shot to resolve", "{n} shots to resolve", len(s.shots), (TURN,))]
+    return [Ruling.event("combats", "{shots} shot(s) and {attacks} attack(s) to resolve, arrows first", (TURN,),
+                         shots=len(s.shots), attacks=len(s.attacks))]

@@ -38,7 +38,18 @@ from referee.games.iliad.rules import (
 )
 from referee.games.iliad.state import Attack, IliadState, Phase, occupancy
 from referee.geometry.search import Cell, SearchResult
-from referee.rulings import Ruling
+from referee.i18n import N_
+from referee.rulings import Arg, Ruling
+
+RESOLVE_WORD = N_("resolve")
+"""The word that resolves a move, as messages show it (translated with them)."""
+
+
+def outcome_text(state: IliadState) -> str:
+    """How a finished game ended, in the active language."""
+    from referee.games.iliad.sequence import outcome_ruling
+
+    return outcome_ruling(state).message
 
 ALLOWANCE_VALUE_ONE = 6  # Movimento: counters of value 1 move 6 squares
 ALLOWANCE_HERO = 10  # Movimento: the others move 10
@@ -210,18 +221,18 @@ def composition_problem(state: IliadState, attacks: Iterable[Attack], new: Attac
         if a_heroes and d_heroes and (len(attackers) > 1 or len(defenders) > 1):
             return Ruling.violation(
                 "duel-one-on-one",
-                f"{', '.join(a_heroes)} and {', '.join(d_heroes)} are heroes on both sides of one combat "
-                f"({', '.join(attackers)} against {', '.join(defenders)}); heroes fight heroes only in a "
-                "duel, one against one",
-                (DUEL,),
+                "{heroes} and {enemies} are heroes on both sides of one combat ({attackers} against {defenders}); "
+                "heroes fight heroes only in a duel, one against one",
+                (DUEL,), heroes=", ".join(a_heroes), enemies=", ".join(d_heroes), attackers=", ".join(attackers),
+                defenders=", ".join(defenders),
             )
         for side_heroes in (a_heroes, d_heroes):
             if len(side_heroes) > 1:
                 return Ruling.violation(
                     "one-hero-per-side",
-                    f"{' and '.join(side_heroes)} would stand on one side of the same open battle; a hero "
-                    "may be joined only by value-1 counters",
-                    (BATTLE,),
+                    "{heroes} would stand on one side of the same open battle; a hero may be joined only by "
+                    "value-1 counters",
+                    (BATTLE,), heroes=", ".join(side_heroes),
                 )
     return None
 
@@ -252,7 +263,7 @@ class MoveContext:
         return self.start if self.target is None else self.target
 
     def name(self, cell: Cell | None) -> str:
-        return "nowhere" if cell is None else self.state.name(cell)
+        return "-" if cell is None else self.state.name(cell)
 
     @cached_property
     def search(self) -> SearchResult | None:
@@ -287,13 +298,14 @@ def check_phase(ctx: MoveContext) -> Ruling | None:
                                 "square first", (SETUP,))
     if phase is Phase.DUEL:
         duel = ctx.state.tables.calendar.duel(ctx.state.day, ctx.state.hour)
-        who = f"{duel.greek} and {duel.trojan}" if duel else "the duellists"
-        return Ruling.violation("duel-hour", f"day {ctx.state.day} hour {ctx.state.hour} opens with the duel of "
-                                f"{who}; type resolve to fight it", (CALENDAR,))
+        return Ruling.violation("duel-hour", "day {day} hour {hour} opens with the duel of {greek} and {trojan}; "
+                                "type {resolve} to fight it", (CALENDAR,), day=ctx.state.day, hour=ctx.state.hour,
+                                greek=duel.greek if duel else "?", trojan=duel.trojan if duel else "?",
+                                resolve=RESOLVE_WORD)
     if phase is Phase.NIGHT:
-        return Ruling.violation("night", f"day {ctx.state.day} is over; play the night first (referee night)",
-                                (NIGHT,))
-    return Ruling.violation("game-over", f"the game is over: {ctx.state.win_reason}", (VICTORY,))
+        return Ruling.violation("night", "day {day} is over; play the night first (referee night)",
+                                (NIGHT,), day=ctx.state.day)
+    return Ruling.violation("game-over", "the game is over: {reason}", (VICTORY,), reason=outcome_text(ctx.state))
 
 
 def check_side(ctx: MoveContext) -> Ruling | None:
@@ -301,9 +313,8 @@ def check_side(ctx: MoveContext) -> Ruling | None:
     if ctx.counter.side is ctx.state.side:
         return None
     return Ruling.violation(
-        "not-your-move",
-        f"{ctx.counter.id} is {ctx.counter.side.adjective}; it is the {ctx.state.side.adjective} move",
-        (TURN,),
+        "not-your-move", "{counter} is {adjective}; it is the {side}' move", (TURN,),
+        counter=ctx.counter.id, adjective=ctx.counter.side.adjective, side=ctx.state.side.label,
     )
 
 
@@ -312,27 +323,28 @@ def check_on_map(ctx: MoveContext) -> Ruling | None:
     if ctx.start is not None:
         return None
     if ctx.counter.id in ctx.state.removed:
-        return Ruling.violation("thracian-gone", f"{ctx.counter.id} left with the Thracians", (CALENDAR,))
-    return Ruling.violation("counter-dead", f"{ctx.counter.id} is dead", (DUEL, BATTLE))
+        return Ruling.violation("thracian-gone", "{counter} left with the Thracians", (CALENDAR,),
+                                counter=ctx.counter.id)
+    return Ruling.violation("counter-dead", "{counter} is dead", (DUEL, BATTLE), counter=ctx.counter.id)
 
 
 def check_once(ctx: MoveContext) -> Ruling | None:
     """Movimento: regole generali (interpretation move-once): one move per counter per move."""
     if ctx.counter.id not in ctx.state.moved:
         return None
-    return Ruling.violation("already-moved", f"{ctx.counter.id} has already moved or attacked in this move",
-                            (MOVEMENT,))
+    return Ruling.violation("already-moved", "{counter} has already moved or attacked in this move",
+                            (MOVEMENT,), counter=ctx.counter.id)
 
 
 def check_fit(ctx: MoveContext) -> Ruling | None:
     """Combattimento: duello, Il calendario: the wounded wait for morning; Achilles sulks."""
     if ctx.counter.id in ctx.state.wounded:
-        return Ruling.violation("wounded", f"{ctx.counter.id} is wounded and stays put until the next morning",
-                                (DUEL,))
+        return Ruling.violation("wounded", "{counter} is wounded and stays put until the next morning",
+                                (DUEL,), counter=ctx.counter.id)
     if ctx.state.sulking(ctx.counter.id):
         return Ruling.violation(
-            "achilles-sulks", f"{ctx.counter.id} sulks in his tent until the first move of day "
-            f"{ctx.state.tables.calendar.achilles_enters[0]} unless the Trojans attack him", (CALENDAR,))
+            "achilles-sulks", "{counter} sulks in his tent until the first move of day {day} unless the Trojans "
+            "attack him", (CALENDAR,), counter=ctx.counter.id, day=ctx.state.tables.calendar.achilles_enters[0])
     return None
 
 
@@ -343,14 +355,15 @@ def check_square(ctx: MoveContext) -> Ruling | None:
         return None
     name = ctx.name(target)
     if target == ctx.start:
-        return Ruling.violation("no-move", f"{ctx.counter.id} already stands on {name}", (MOVEMENT,))
+        return Ruling.violation("no-move", "{counter} already stands on {square}", (MOVEMENT,),
+                                counter=ctx.counter.id, square=name)
     other = ctx.sit.occ.get(target)
     if other is not None:
-        return Ruling.violation("square-occupied", f"{other} already stands on {name}; counters never share a "
-                                "square", (MOVEMENT,))
+        return Ruling.violation("square-occupied", "{counter} already stands on {square}; counters never share a "
+                                "square", (MOVEMENT,), counter=other, square=name)
     if ctx.state.terrain(target) is Terrain.SEA:
-        return Ruling.violation("sea", f"{name} is open sea; only land-and-sea squares may be entered",
-                                (MAP, TERRAIN))
+        return Ruling.violation("sea", "{square} is open sea; only land-and-sea squares may be entered",
+                                (MAP, TERRAIN), square=name)
     return None
 
 
@@ -373,32 +386,41 @@ def check_route(ctx: MoveContext) -> Ruling | None:
     def open_(c: Cell) -> bool:
         return terrain(c) is not Terrain.SEA
 
-    tiers: tuple[tuple[str, Callable[[Cell], bool], Callable[[Cell], bool], str], ...] = (
-        ("too-far", open_, lambda c: True, ""),
-        ("counters-in-the-way", lambda c: open_(c) and c not in occ, lambda c: True,
-         "other counters stand on every such route; no counter passes through another"),
-        ("must-stop", lambda c: open_(c) and c not in occ, lambda c: terrain(c) not in _STOPS,
-         "every such route enters a river or wall square first, which ends the move"),
+    tiers: tuple[tuple[str, Callable[[Cell], bool], Callable[[Cell], bool]], ...] = (
+        ("too-far", open_, lambda c: True),
+        ("counters-in-the-way", lambda c: open_(c) and c not in occ, lambda c: True),
+        ("must-stop", lambda c: open_(c) and c not in occ, lambda c: terrain(c) not in _STOPS),
     )
-    moves = f"{ctx.counter.id} ({limit} squares) from {ctx.name(start)} to {ctx.name(target)}"
-    for code, enter, go_on, why in tiers:
+    moves: dict[str, Arg] = {"counter": ctx.counter.id, "limit": limit, "start": ctx.name(start),
+                             "end": ctx.name(target)}
+    for code, enter, go_on in tiers:
         found = grid.search(start, limit, enter, go_on, cost, diag)
         if target in found.distance:
             continue
         if code == "too-far":
             free = grid.search(start, 4 * (grid.rows + grid.cols), enter, go_on, cost, diag)
             need = free.distance.get(target)
-            detail = f"needs {need} movement points" if need is not None else "has no way over land"
-            if need is not None and any(terrain(c) is Terrain.MOUNTAIN for c in free.path(target)):
-                detail += f" (a mountain square costs {MOUNTAIN_COST})"
-            return Ruling.violation("too-far", f"{moves} {detail}", (ALLOWANCE, TERRAIN))
-        return Ruling.violation(code, f"{moves}: {why}", (MOVEMENT,) if code != "must-stop" else (TERRAIN,))
+            cites = (ALLOWANCE, TERRAIN)
+            if need is None:
+                return Ruling.violation("too-far", "{counter} ({limit} squares) from {start} to {end} has no way "
+                                        "over land", cites, **moves)
+            if any(terrain(c) is Terrain.MOUNTAIN for c in free.path(target)):
+                return Ruling.violation("too-far", "{counter} ({limit} squares) from {start} to {end} needs {need} "
+                                        "movement points (a mountain square costs {cost})", cites, need=need,
+                                        cost=MOUNTAIN_COST, **moves)
+            return Ruling.violation("too-far", "{counter} ({limit} squares) from {start} to {end} needs {need} "
+                                    "movement points", cites, need=need, **moves)
+        if code == "counters-in-the-way":
+            return Ruling.violation(code, "{counter} ({limit} squares) from {start} to {end}: other counters stand "
+                                    "on every such route; no counter passes through another", (MOVEMENT,), **moves)
+        return Ruling.violation(code, "{counter} ({limit} squares) from {start} to {end}: every such route enters "
+                                "a river or wall square first, which ends the move", (TERRAIN,), **moves)
     stoppers = sorted({e for c in search.distance for e in ctx.sit.zone_of(c) if e not in ctx.sit.engaged})
     return Ruling.violation(
         "zone-of-control",
-        f"{moves}: every such route enters the zone of an enemy not yet attacked "
-        f"({', '.join(stoppers) or 'enemies'}), where the move must stop",
-        (ZONES,),
+        "{counter} ({limit} squares) from {start} to {end}: every such route enters the zone of an enemy not yet "
+        "attacked ({enemies}), where the move must stop",
+        (ZONES,), enemies=", ".join(stoppers) or "?", **moves,
     )
 
 
@@ -412,34 +434,37 @@ def check_targets(ctx: MoveContext) -> Ruling | None:
     for ident in ctx.targets:
         enemy = state.counter(ident)
         if enemy.side is ctx.counter.side:
-            return Ruling.violation("not-an-enemy", f"{ident} is {enemy.side.adjective} like {ctx.counter.id}",
-                                    (ZONES,))
+            return Ruling.violation("not-an-enemy", "{enemy} is {adjective} like {counter}", (ZONES,),
+                                    enemy=ident, adjective=enemy.side.adjective, counter=ctx.counter.id)
         if ident not in state.where:
-            return Ruling.violation("target-gone", f"{ident} is not on the map", (ZONES,))
+            return Ruling.violation("target-gone", "{enemy} is not on the map", (ZONES,), enemy=ident)
         if ident not in ctx.sit.zone_of(end):
-            wall = " (a wall square is in nobody's zone)" if ctx.sit.wall_square(end) else ""
+            where = {"square": ctx.name(end), "enemy": ident, "at": state.name(state.where[ident])}
+            if ctx.sit.wall_square(end):
+                return Ruling.violation(
+                    "not-in-zone", "{square} is not in {enemy}'s zone (its four orthogonal neighbours on {at}); a "
+                    "wall square is in nobody's zone", (ZONES,), **where)
             return Ruling.violation(
-                "not-in-zone", f"{ctx.name(end)} is not in {ident}'s zone (its four orthogonal neighbours on "
-                f"{state.name(state.where[ident])}){wall}", (ZONES,))
+                "not-in-zone", "{square} is not in {enemy}'s zone (its four orthogonal neighbours on {at})",
+                (ZONES,), **where)
     missing = [e for e in ctx.required if e not in ctx.targets]
     if missing:
         return Ruling.violation(
             "must-attack",
-            f"{ctx.counter.id} on {ctx.name(end)} stands in the zone of {', '.join(missing)}, not yet attacked; "
-            "a counter may not end beside an enemy without attacking it",
-            (ZONES,),
+            "{counter} on {square} stands in the zone of {enemies}, not yet attacked; a counter may not end beside "
+            "an enemy without attacking it",
+            (ZONES,), counter=ctx.counter.id, square=ctx.name(end), enemies=", ".join(missing),
         )
     zone = ctx.sit.zone_of(end) if ctx.target is not None else ()
     if zone and not ctx.targets and joins_attacked(state):
         return Ruling.violation(
             "must-attack",
-            f"{ctx.counter.id} on {ctx.name(end)} stands in the zone of {', '.join(zone)}, already attacked; the "
-            "zone of an attacked enemy may be crossed, but a counter that stops there joins the attack "
-            "(interpretation zone-stop)",
-            (ZONES,),
+            "{counter} on {square} stands in the zone of {enemies}, already attacked; the zone of an attacked "
+            "enemy may be crossed, but a counter that stops there joins the attack (interpretation zone-stop)",
+            (ZONES,), counter=ctx.counter.id, square=ctx.name(end), enemies=", ".join(zone),
         )
     if ctx.target is None and not ctx.shoot and not ctx.targets:
-        return Ruling.violation("no-target", f"{ctx.counter.id} attacks nobody", (ZONES,))
+        return Ruling.violation("no-target", "{counter} attacks nobody", (ZONES,), counter=ctx.counter.id)
     return None
 
 
@@ -459,25 +484,27 @@ def check_shot(ctx: MoveContext) -> Ruling | None:
         return None
     state, archer = ctx.state, ctx.counter
     if not archer.archer:
-        return Ruling.violation("not-an-archer", f"{archer.id} is not an archer (no A on the counter)",
-                                (COUNTERS, ARCHERY))
+        return Ruling.violation("not-an-archer", "{counter} is not an archer (no A on the counter)",
+                                (COUNTERS, ARCHERY), counter=archer.id)
     enemy = state.counter(target)
     if enemy.side is archer.side:
-        return Ruling.violation("not-an-enemy", f"{target} is {enemy.side.adjective} like {archer.id}", (ARCHERY,))
+        return Ruling.violation("not-an-enemy", "{enemy} is {adjective} like {counter}", (ARCHERY,),
+                                enemy=target, adjective=enemy.side.adjective, counter=archer.id)
     where, at = ctx.end, state.where.get(target)
     if at is None:
-        return Ruling.violation("target-gone", f"{target} is not on the map", (ARCHERY,))
+        return Ruling.violation("target-gone", "{enemy} is not on the map", (ARCHERY,), enemy=target)
     assert where is not None
     line = shot_line(state, where, at)
     if line is None:
-        diagonals = state.tables.choice("archer-line") != "orthogonal-only"
-        kinds = "row, column or diagonal" if diagonals else "row or column"
+        args: dict[str, Arg] = {"enemy": target, "at": state.name(at), "range": ARCHER_RANGE, "archer": archer.id,
+                "square": state.name(where)}
+        if state.tables.choice("archer-line") != "orthogonal-only":
+            return Ruling.violation(
+                "out-of-range", "{enemy} on {at} is not within {range} squares of {archer} on {square} along one "
+                "row, column or diagonal", (ARCHERY,), **args)
         return Ruling.violation(
-            "out-of-range",
-            f"{target} on {state.name(at)} is not within {ARCHER_RANGE} squares of {archer.id} on "
-            f"{state.name(where)} along one {kinds}",
-            (ARCHERY,),
-        )
+            "out-of-range", "{enemy} on {at} is not within {range} squares of {archer} on {square} along one "
+            "row or column", (ARCHERY,), **args)
     return None
 
 
@@ -488,10 +515,11 @@ def check_shot_once(ctx: MoveContext) -> Ruling | None:
     if ctx.shoot is None or not archer.archer:
         return None
     if any(s.archer == archer.id for s in state.shots):
-        return Ruling.violation("already-shot", f"{archer.id} has already shot in this move", (ARCHERY,))
+        return Ruling.violation("already-shot", "{archer} has already shot in this move", (ARCHERY,),
+                                archer=archer.id)
     if ctx.targets or any(a.attacker == archer.id for a in state.attacks):
-        return Ruling.violation("archer-engaged", f"{archer.id} attacks in an open battle in this move and "
-                                "cannot shoot as well", (ARCHERY, ZONES))
+        return Ruling.violation("archer-engaged", "{archer} attacks in an open battle in this move and cannot "
+                                "shoot as well", (ARCHERY, ZONES), archer=archer.id)
     return None
 
 

@@ -15,11 +15,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from referee.base import fold_words as fold
 from referee.errors import IllegalActionError, NotationError
 from referee.games.iliad import actions as act
 from referee.games.iliad.combat import (
     DUEL_THROWS,
+    GOD_ADVANTAGE,
+    INSIDE_WALL,
     Role,
     Status,
     battle_value,
@@ -31,7 +32,9 @@ from referee.games.iliad.combat import (
 from referee.games.iliad.movement import composition_problem
 from referee.games.iliad.roster import CounterId, Result
 from referee.games.iliad.rules import ARCHERY, ZONES
+from referee.games.iliad.sequence import advantage_disclosure
 from referee.games.iliad.state import Attack, IliadState, IliadTables
+from referee.i18n import _, ngettext
 from referee.rulings import Ruling, Verdict
 
 FACES = range(1, 7)
@@ -120,15 +123,20 @@ class OddsReport(BaseModel):
     provisional: tuple[str, ...] = ()
 
     def explain(self) -> list[str]:
-        """Returns the report as lines for the terminal."""
-        head = (f"{self.kind}: {', '.join(self.attackers)} ({self.values[0]}) against "
-                f"{', '.join(self.defenders)} ({self.values[1]})")
+        """Returns the report as lines for the terminal (the outcomes and notes are written in
+        the language active when the odds were worked out)."""
+        args = {"attackers": ", ".join(self.attackers), "a": self.values[0], "defenders": ", ".join(self.defenders),
+                "d": self.values[1]}
         if self.kind == "shot":
-            head = f"shot: {self.attackers[0]} at {self.defenders[0]}"
+            head = _("shot: {archer} at {target}").format(archer=self.attackers[0], target=self.defenders[0])
+        elif self.kind == "duel":
+            head = _("duel: {attackers} ({a}) against {defenders} ({d})").format(**args)
+        else:
+            head = _("battle: {attackers} ({a}) against {defenders} ({d})").format(**args)
         lines = [head, *self.notes]
         width = max(len(o.outcome) for o in self.outcomes)
         lines += [f"  {o.outcome:<{width}}  {o.percent:>7}  ({o.fraction})" for o in self.outcomes]
-        lines += [f"⚠ relies on {p}" for p in self.provisional]
+        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
         return lines
 
 
@@ -150,31 +158,34 @@ def odds(state: IliadState, text: str) -> OddsReport:
         IllegalActionError: the combat cannot happen (e.g. heroes on both sides of a battle).
     """
     tokens = act.words_of(text)
-    words = [fold(t) for t in tokens]
-    if any(w in act.SHOOT_WORDS for w in words):
-        split = next(i for i, w in enumerate(words) if w in act.SHOOT_WORDS)
+    if any(act.is_shot(t) for t in tokens):
+        split = next(i for i, t in enumerate(tokens) if act.is_shot(t))
         archer = state.counter(CounterId(act.hero(state, tokens[:split])))
         target = state.counter(CounterId(act.hero(state, tokens[split + 1:])))
         if not archer.archer:
             raise IllegalActionError(Verdict(action=text, violations=(Ruling.violation(
-                "not-an-archer", f"{archer.id} is not an archer", (ARCHERY,)),)))
+                "not-an-archer", "{counter} is not an archer (no A on the counter)", (ARCHERY,), counter=archer.id),)))
         choice = state.tables.choice("second-wound")
         dist = shot_distribution(target.id in state.wounded, choice)
-        again = " again (no further effect)" if target.id in state.wounded else ""
-        labels = {"killed": f"{target.id} killed", "wounded": f"{target.id} wounded{again}", "nothing": "missed"}
+        wounded = (_("{counter} wounded again (no further effect)") if target.id in state.wounded
+                   else _("{counter} wounded"))
+        labels = {"killed": _("{counter} killed").format(counter=target.id),
+                  "wounded": wounded.format(counter=target.id), "nothing": _("missed")}
         lines = tuple(_line(labels[k], dist[k]) for k in ("killed", "wounded", "nothing") if k in dist)
         return OddsReport(kind="shot", attack=text, attackers=(archer.id,), defenders=(target.id,), values=(1, 1),
                           outcomes=lines, provisional=(state.tables.interpretation("second-wound"),))
-    at = next((i for i, w in enumerate(words) if w in act.ATTACK_WORDS), None)
+    at = next((i for i, t in enumerate(tokens) if act.is_attack(t)), None)
     if at is None or at == 0:
-        raise NotationError(f"{text!r}: write 'HERO x ENEMY' (several separated by commas) or 'ARCHER shoots ENEMY'")
+        raise NotationError(_("{text}: write 'HERO {x} ENEMY' (several separated by commas) or 'ARCHER {shoots} "
+                              "ENEMY'").format(text=repr(text), x=act.GRAMMAR.word("x"),
+                                               shoots=act.GRAMMAR.word("shoots")))
     left = tokens[:at]
     cells: dict[CounterId, int] = {}
     if len(left) > 1 and act.CELL_TEXT.match(left[-1]):
         grid = state.tables.board.grid
         attackers = act.names_of(state, left[:-1])
         if len(attackers) != 1:
-            raise NotationError(f"{text!r}: a square may follow a single attacker only")
+            raise NotationError(_("{text}: a square may follow a single attacker only").format(text=repr(text)))
         cells[CounterId(attackers[0])] = grid.parse(act.square(state, left[-1]))
     else:
         attackers = act.names_of(state, left)
@@ -193,7 +204,8 @@ def _combat_odds(
                                            "other", (ZONES,)))
     for ident in (*attackers, *defenders):
         if ident not in state.where and ident not in cells:
-            violations.append(Ruling.violation("counter-dead", f"{ident} is not on the map", (ZONES,)))
+            violations.append(Ruling.violation("counter-dead", "{counter} is not on the map", (ZONES,),
+                                               counter=ident))
     if not violations:
         attacks = [Attack(attacker=a, targets=tuple(defenders)) for a in attackers]
         problem = composition_problem(state, attacks[:-1], attacks[-1])
@@ -208,10 +220,11 @@ def _combat_odds(
         second = tables.choice("second-wound")
         wounded = (a0.id in state.wounded, d0.id in state.wounded)
         dist = duel_distribution(tables, (a0.value, d0.value), wounded, second)
-        notes = tuple(f"{h} is wounded: his dice are halved" for h, w in zip((a0.id, d0.id), wounded, strict=True) if w)
+        notes = tuple(_("{counter} is wounded: his dice are halved").format(counter=h)
+                      for h, w in zip((a0.id, d0.id), wounded, strict=True) if w)
         order: list[Status] = ["unhurt", "wounded", "killed"]
         lines = tuple(
-            _line(f"{a0.id} {sa}, {d0.id} {sd}", dist[(sa, sd)])
+            _line(f"{a0.id} {_(sa)}, {d0.id} {_(sd)}", dist[(sa, sd)])
             for sa in order for sd in order if (sa, sd) in dist
         )
         provisional += [tables.interpretation("second-wound"), tables.interpretation("duel-half-points")]
@@ -219,6 +232,7 @@ def _combat_odds(
                           values=(a0.value, d0.value), notes=notes, outcomes=lines, provisional=tuple(provisional))
     sums = [0, 0]
     notes_list: list[str] = []
+    doubled: list[str] = []
     halved = [False, False]
     rule = tables.choice("wounded-in-battle")
     for i, group, role in ((0, attackers, "attacker"), (1, defenders, "defender")):
@@ -227,21 +241,26 @@ def _combat_odds(
             value, reasons = battle_value(state, state.counter(ident), where[ident], side_role)
             sums[i] += value
             if reasons:
-                notes_list.append(f"{ident} counts {value} ({', '.join(reasons)})")
+                notes_list.append(_("{counter} counts {value} ({reasons})").format(
+                    counter=ident, value=value, reasons=", ".join(_(r) for r in reasons)))
+                doubled += reasons
         hurt = [x in state.wounded for x in group]
         halved[i] = all(hurt) if rule == "all-wounded" else any(hurt)
         if halved[i]:
-            notes_list.append(f"the {role}s' die is halved (wounded)")
+            notes_list.append(_("the attackers' die is halved (wounded)") if role == "attacker"
+                              else _("the defenders' die is halved (wounded)"))
     tie = tables.choice("battle-tie")
     dist2 = battle_distribution((sums[0], sums[1]), (halved[0], halved[1]), tie)
-    labels = {"attackers": f"{', '.join(defenders)} eliminated", "defenders": f"{', '.join(attackers)} eliminated",
-              "tie": "tie: nobody falls"}
+    labels = {"attackers": ngettext("{counters} eliminated", "{counters} eliminated", len(defenders)).format(
+                  counters=", ".join(defenders)),
+              "defenders": ngettext("{counters} eliminated", "{counters} eliminated", len(attackers)).format(
+                  counters=", ".join(attackers)),
+              "tie": _("tie: nobody falls")}
     lines = tuple(_line(labels[k], dist2[k]) for k in ("attackers", "defenders", "tie") if k in dist2)
     provisional += [tables.interpretation("battle-tie"), tables.interpretation("battle-sides")]
-    if any("god" in n for n in notes_list):
-        provisional.append(f"calendar.yaml: god advantage day {state.day} hour {state.hour} "
-                           f"({tables.calendar.provenance['advantage']})")
-    if any("wall" in n for n in notes_list):
+    if GOD_ADVANTAGE in doubled:
+        provisional.append(advantage_disclosure(state))
+    if INSIDE_WALL in doubled:
         provisional.append(tables.interpretation("wall-doubling"))
     return OddsReport(kind="battle", attack=text, attackers=tuple(attackers), defenders=tuple(defenders),
                       values=(sums[0], sums[1]), notes=tuple(notes_list), outcomes=lines,

@@ -22,6 +22,7 @@ from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.sequence import available
 from referee.games.iliad.state import IliadState, IliadTables, Phase
 from referee.geometry.search import Cell
+from referee.i18n import _
 
 DEAD = "dead"
 GONE = "gone"
@@ -87,10 +88,10 @@ class _Reader:
         try:
             cell = grid.parse(text)
         except UnknownNameError:
-            raise PositionError(self.label, where, f"{text!r} is not a square of the map (A1 to "
-                                f"{grid.name(grid.size - 1)})") from None
+            raise PositionError(self.label, where, _("{text} is not a square of the map (A1 to {last})").format(
+                text=repr(text), last=grid.name(grid.size - 1))) from None
         if self.tables.board.squares[cell].terrain is Terrain.SEA:
-            raise PositionError(self.label, where, f"{grid.name(cell)} is open sea")
+            raise PositionError(self.label, where, _("{square} is open sea").format(square=grid.name(cell)))
         return cell
 
     def action(self, text: str, where: str) -> act.IliadAction:
@@ -126,7 +127,7 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[
     cal = tables.calendar
     if pos.day > cal.days or pos.hour > cal.hours:
         raise PositionError(label, "day" if pos.day > cal.days else "hour",
-                            f"the calendar has {cal.days} days of {cal.hours} hours")
+                            _("the calendar has {days} days of {hours} hours").format(days=cal.days, hours=cal.hours))
     blank = IliadState(tables=tables, phase=Phase.MOVE, day=pos.day, hour=pos.hour, side=pos.side)
     read = _Reader(tables, blank, label)
     gone_by_now = cal.reached(cal.thracians_leave, pos.day, pos.hour)
@@ -139,7 +140,7 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[
         field = f"counters.{name}"
         ident = read.counter(name, field)
         if ident in listed:
-            raise PositionError(label, field, f"{ident} is listed twice")
+            raise PositionError(label, field, _("{counter} is listed twice").format(counter=ident))
         listed.add(ident)
         value = square.strip().lower()
         if value == DEAD:
@@ -147,15 +148,18 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[
             continue
         if value == GONE:
             if not tables.of(ident).thracian:
-                raise PositionError(label, field, f"only Thracians leave the game; {ident} is not one")
+                raise PositionError(label, field, _("only Thracians leave the game; {counter} is not one").format(
+                    counter=ident))
             removed.append(ident)
             continue
         if tables.of(ident).thracian and gone_by_now:
-            raise PositionError(label, field, f"{ident} left with the Thracians before day {pos.day} hour {pos.hour}")
+            raise PositionError(label, field, _("{counter} left with the Thracians before day {day} hour "
+                                                "{hour}").format(counter=ident, day=pos.day, hour=pos.hour))
         cell = read.cell(square, field)
         if cell in holder:
-            raise PositionError(label, field, f"{ident} and {holder[cell]} are both on {tables.board.name(cell)}; "
-                                "counters never share a square")
+            raise PositionError(label, field, _("{counter} and {other} are both on {square}; counters never share a "
+                                                "square").format(counter=ident, other=holder[cell],
+                                                                 square=tables.board.name(cell)))
         holder[cell] = ident
         where[ident] = cell
     for c in tables.roster.counters:
@@ -167,14 +171,14 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[
     taken: dict[Cell, CounterId] = {}
     for ident, cell in start.items():
         if cell in taken:
-            raise PositionError(label, "start", f"{ident} and {taken[cell]} would both start on "
-                                f"{tables.board.name(cell)}")
+            raise PositionError(label, "start", _("{counter} and {other} would both start on {square}").format(
+                counter=ident, other=taken[cell], square=tables.board.name(cell)))
         taken[cell] = ident
     wounded = []
     for name in pos.wounded:
         ident = read.counter(name, "wounded")
         if ident not in where:
-            raise PositionError(label, "wounded", f"{ident} is not on the map")
+            raise PositionError(label, "wounded", _("{counter} is not on the map").format(counter=ident))
         wounded.append(ident)
     lost: dict[Side, tuple[CounterId, ...]] = {}
     points: dict[Side, int] = {}
@@ -182,14 +186,15 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[
         names = [read.counter(n, f"lost_today.{side}") for n in pos.lost_today.get(side, [])]
         for ident in names:
             if ident not in dead and ident not in removed:
-                raise PositionError(label, f"lost_today.{side}", f"{ident} is not dead")
+                raise PositionError(label, f"lost_today.{side}", _("{counter} is not dead").format(counter=ident))
             if tables.of(ident).side is not side:
-                raise PositionError(label, f"lost_today.{side}", f"{ident} is not {side.adjective}")
+                raise PositionError(label, f"lost_today.{side}", _("{counter} is not {adjective}").format(
+                    counter=ident, adjective=_(side.adjective)))
         worth = sum(tables.of(i).value for i in names)
         given = pos.points_lost_today.get(side, worth)
         if given < worth:
-            raise PositionError(label, f"points_lost_today.{side}", f"{given} is less than the {worth} points of "
-                                "lost_today")
+            raise PositionError(label, f"points_lost_today.{side}", _("{given} is less than the {worth} points of "
+                                                                     "lost_today").format(given=given, worth=worth))
         if names:
             lost[side] = tuple(names)
         if given:
@@ -210,12 +215,14 @@ def state_from_position(tables: IliadTables, data: object, label: str) -> tuple[
     for i, text in enumerate(pos.attacks):
         action = read.action(text, f"attacks[{i}]")
         if not isinstance(action, act.Attack):
-            raise PositionError(label, f"attacks[{i}]", f"{text!r} is not an attack ('HERO x ENEMY')")
+            raise PositionError(label, f"attacks[{i}]", _("{text} is not an attack ('HERO x ENEMY')").format(
+                text=repr(text)))
         attacks.append((f"attacks[{i}]", action))
     for i, text in enumerate(pos.shots):
         action = read.action(text, f"shots[{i}]")
         if not isinstance(action, act.Shoot):
-            raise PositionError(label, f"shots[{i}]", f"{text!r} is not a shot ('ARCHER shoots ENEMY')")
+            raise PositionError(label, f"shots[{i}]", _("{text} is not a shot ('ARCHER shoots ENEMY')").format(
+                text=repr(text)))
         shots.append((f"shots[{i}]", action))
     declared = Declared(attacks=tuple(attacks), moved=moved, shots=tuple(shots))
     update: dict[str, object] = {"phase": _phase(state, pos, declared)}

@@ -16,6 +16,7 @@ from pydantic import Field, model_validator
 
 from referee.base import StrictModel, TwoSides, fold_words
 from referee.errors import AmbiguousActionError, UnknownNameError
+from referee.i18n import N_, _
 from referee.rulings import Provenance
 
 CounterId = NewType("CounterId", str)
@@ -34,13 +35,19 @@ class Side(TwoSides):
 
     @property
     def label(self) -> str:
-        """Plural name for messages: Greeks, Trojans."""
-        return "Greeks" if self is Side.GREEK else "Trojans"
+        """Plural name for messages: Greeks, Trojans (English; a message argument, translated
+        when the message is shown)."""
+        return _SIDE_WORDS[self.value][0]
 
     @property
     def adjective(self) -> str:
-        """Greek, Trojan."""
-        return self.value.capitalize()
+        """Greek, Trojan (English; translated when shown)."""
+        return _SIDE_WORDS[self.value][1]
+
+
+_SIDE_WORDS = {"greek": (N_("Greeks"), N_("Greek")), "trojan": (N_("Trojans"), N_("Trojan"))}
+RESULT_WORDS = (N_("nothing"), N_("wounded"), N_("killed"), N_("unhurt"))
+"""Words of duel and shot results, translated when a message shows them."""
 
 
 Result = Literal["nothing", "wounded", "killed"]
@@ -76,7 +83,8 @@ class CounterRow(StrictModel):
     @model_validator(mode="after")
     def _check(self) -> CounterRow:
         if isinstance(self.value, int) and not 1 <= self.value <= 9:
-            raise ValueError(f"value {self.value} of {self.it} is not 1 to 9 or A")
+            raise ValueError(_("value {value} of {counter} is not 1 to 9 or A").format(
+                value=self.value, counter=self.it))
         return self
 
 
@@ -88,30 +96,32 @@ class RosterFile(StrictModel):
     @model_validator(mode="after")
     def _check(self) -> RosterFile:
         if set(self.sides) != set(Side):
-            raise ValueError("sides: give both greek and trojan")
+            raise ValueError(_("sides: give both greek and trojan"))
         if not self.greek or not self.trojan:
-            raise ValueError("each side needs at least one counter")
+            raise ValueError(_("each side needs at least one counter"))
         owners: dict[str, str] = {}
         shorts: dict[str, str] = {}
         for row in (*self.greek, *self.trojan):
             for alias in {fold_words(a) for a in (row.it, row.fr, row.en, *row.aliases)}:
                 if not alias:
-                    raise ValueError(f"{row.it}: an empty name")
+                    raise ValueError(_("{counter}: an empty name").format(counter=row.it))
                 if owners.get(alias, row.it) != row.it:
-                    raise ValueError(f"{row.it} and {owners[alias]} share the name {alias!r}")
+                    raise ValueError(_("{counter} and {other} share the name {name}").format(
+                        counter=row.it, other=owners[alias], name=repr(alias)))
                 owners[alias] = row.it
             key = row.short.casefold()
             if key in shorts:
-                raise ValueError(f"{row.it} and {shorts[key]} share the short label {row.short!r}")
+                raise ValueError(_("{counter} and {other} share the short label {label}").format(
+                    counter=row.it, other=shorts[key], label=repr(row.short)))
             shorts[key] = row.it
         for row in self.trojan:
             if row.achilles:
-                raise ValueError(f"{row.it}: only a Greek counter can be Achilles")
+                raise ValueError(_("{counter}: only a Greek counter can be Achilles").format(counter=row.it))
         for row in self.greek:
             if row.thracian:
-                raise ValueError(f"{row.it}: only Trojan counters are Thracians")
+                raise ValueError(_("{counter}: only Trojan counters are Thracians").format(counter=row.it))
         if sum(1 for r in self.greek if r.achilles) > 1:
-            raise ValueError("greek: at most one counter is Achilles")
+            raise ValueError(_("greek: at most one counter is Achilles"))
         return self
 
 
@@ -161,21 +171,25 @@ class CalendarFile(StrictModel):
         for name in ("wall", "achilles_enters", "thracians_leave"):
             mark: HourMark = getattr(self, name)
             if mark.day > days or mark.hour > hours:
-                raise ValueError(f"{name}: day {mark.day} hour {mark.hour} is not in the calendar")
+                raise ValueError(_("{field}: day {day} hour {hour} is not in the calendar").format(
+                    field=name, day=mark.day, hour=mark.hour))
         seen: dict[tuple[int, int], Side] = {}
         for row in self.advantage:
             if row.day > days or row.to > hours or row.from_ > row.to:
-                raise ValueError(f"advantage: day {row.day} hours {row.from_}-{row.to} are not in the calendar")
+                raise ValueError(_("advantage: day {day} hours {first}-{last} are not in the calendar").format(
+                    day=row.day, first=row.from_, last=row.to))
             for hour in range(row.from_, row.to + 1):
                 if (row.day, hour) in seen:
-                    raise ValueError(f"advantage: day {row.day} hour {hour} is listed twice")
+                    raise ValueError(_("advantage: day {day} hour {hour} is listed twice").format(
+                        day=row.day, hour=hour))
                 seen[(row.day, hour)] = row.side
         slots: set[tuple[int, int]] = set()
         for duel in self.duels:
             if duel.day > days or duel.hour > hours:
-                raise ValueError(f"duels: day {duel.day} hour {duel.hour} is not in the calendar")
+                raise ValueError(_("duels: day {day} hour {hour} is not in the calendar").format(
+                    day=duel.day, hour=duel.hour))
             if duel.enabled and (duel.day, duel.hour) in slots:
-                raise ValueError(f"duels: two duels at day {duel.day} hour {duel.hour}")
+                raise ValueError(_("duels: two duels at day {day} hour {hour}").format(day=duel.day, hour=duel.hour))
             if duel.enabled:
                 slots.add((duel.day, duel.hour))
         return self
@@ -303,8 +317,9 @@ class Roster:
             if len(starts) == 1:
                 return next(iter(starts.values()))
             if starts:
-                options = " or ".join(repr(n) for n in sorted(starts)[:4])
-                raise AmbiguousActionError(f"{name!r} names several heroes: {options}")
+                options = ", ".join(repr(n) for n in sorted(starts)[:4])
+                raise AmbiguousActionError(_("{name} names several heroes: {options}").format(
+                    name=repr(name), options=options))
         close = difflib.get_close_matches(key, list(self.by_alias), n=6, cutoff=0.6)
         names = list(dict.fromkeys(self.by_alias[c].id for c in close))[:3]
         raise UnknownNameError("hero", name, names)
@@ -340,9 +355,11 @@ def calendar_of(file: CalendarFile, roster: Roster) -> Calendar:
             try:
                 counter = roster.find(name)
             except UnknownNameError as exc:
-                raise ValueError(f"duels: day {row.day} hour {row.hour}: {exc}") from None
+                raise ValueError(_("duels: day {day} hour {hour}: {problem}").format(
+                    day=row.day, hour=row.hour, problem=exc)) from None
             if counter.side is not side or not counter.hero:
-                raise ValueError(f"duels: day {row.day} hour {row.hour}: {counter.id} is not a {side.adjective} hero")
+                raise ValueError(_("duels: day {day} hour {hour}: {counter} is not a hero of the {side}").format(
+                    day=row.day, hour=row.hour, counter=counter.id, side=_(side.label)))
             pair.append(counter.id)
         duels[(row.day, row.hour)] = Duel(row.day, row.hour, pair[0], pair[1], row.provenance)
     return Calendar(
@@ -363,10 +380,11 @@ def check_duel_table(rows: list[DuelTableRow]) -> str | None:
     for throw in (1, 2, 3):
         bands = [r for r in rows if r.throw == throw]
         if not any(r.max_difference is None for r in bands):
-            return f"throw {throw}: the highest band must be open-ended (empty max_difference)"
+            return _("throw {throw}: the highest band must be open-ended (empty max_difference)").format(throw=throw)
         for d in range(0, 40):
             hits = [r for r in bands if r.covers(d)]
             if len(hits) != 1:
-                problem = "no band covers" if not hits else f"{len(hits)} bands cover"
-                return f"throw {throw}: {problem} a difference of {d}"
+                if not hits:
+                    return _("throw {throw}: no band covers a difference of {d}").format(throw=throw, d=d)
+                return _("throw {throw}: {n} bands cover a difference of {d}").format(throw=throw, n=len(hits), d=d)
     return None

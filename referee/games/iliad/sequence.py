@@ -19,7 +19,8 @@ from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.rules import CALENDAR, NIGHT, SETUP, TURN, VICTORY
 from referee.games.iliad.state import IliadState, Phase
 from referee.geometry.search import Cell
-from referee.rulings import Ruling
+from referee.i18n import N_, _
+from referee.rulings import Arg, Ruling
 
 RECOVERY = Fraction(2, 3)  # La notte: two thirds of the points lost, rounded up (16 gives 12)
 VICTORY_COUNTERS = 5  # Scopo del gioco: five counters in Troy, or on five ships
@@ -46,26 +47,29 @@ def setup_problem(state: IliadState, counter: CounterId, cell: Cell) -> Ruling |
     board = state.tables.board
     name = state.name(cell)
     if counter in state.where:
-        return Ruling.violation("already-placed", f"{counter} already stands on {state.name(state.where[counter])}",
-                                (SETUP,))
+        return Ruling.violation("already-placed", "{counter} already stands on {square}", (SETUP,),
+                                counter=counter, square=state.name(state.where[counter]))
     if board.squares[cell].start is not c.side:
-        return Ruling.violation("not-a-start-square", f"{name} is not a {c.side.adjective} start square "
-                                f"({board.describe(cell)})", (SETUP,))
+        return Ruling.violation("not-a-start-square", "{square} is not a start square of the {side} ({ground})",
+                                (SETUP,), square=name, side=c.side.label, ground=board.describe(cell))
     holder = next((k for k, v in state.where.items() if v == cell), None)
     if holder is not None:
-        return Ruling.violation("square-occupied", f"{holder} already stands on {name}", (SETUP,))
+        return Ruling.violation("square-occupied", "{counter} already stands on {square}", (SETUP,),
+                                counter=holder, square=name)
     first = priority_squares(state, c.side)
     if cell not in first:
         free = [x for x in first if x not in state.where.values()]
         left = sum(1 for x in state.tables.roster.side(c.side) if x.id not in state.where)
         if free and left <= len(free):
-            what = "citadel" if c.side is Side.TROJAN else "land-and-sea"
+            args: dict[str, Arg] = {"left": left, "side": c.side.label, "free": len(free),
+                                    "first": state.name(min(free))}
+            if c.side is Side.TROJAN:
+                return Ruling.violation(
+                    "fill-citadel-first", "{left} {side} remain for {free} free citadel squares ({first}...); every "
+                    "citadel square must be covered", (SETUP,), **args)
             return Ruling.violation(
-                f"fill-{what}-first",
-                f"{left} {c.side.label} remain for {len(free)} free {what} squares ({state.name(min(free))}...); "
-                f"every {what} square must be covered",
-                (SETUP,),
-            )
+                "fill-land-and-sea-first", "{left} {side} remain for {free} free land-and-sea squares ({first}...); "
+                "every land-and-sea square must be covered", (SETUP,), **args)
     return None
 
 
@@ -96,8 +100,8 @@ def start_hour(state: IliadState) -> tuple[IliadState, list[Ruling]]:
             update["dead"] = tuple(x for x in state.dead if x not in gone)
             update["wounded"] = tuple(x for x in state.wounded if x not in gone)
             update["removed"] = (*state.removed, *gone)
-            events.append(Ruling.event("thracians-leave", f"Odysseus and Diomedes raided the Thracian camp in the "
-                                       f"night: {', '.join(gone)} leave the game", (CALENDAR,)))
+            events.append(Ruling.event("thracians-leave", "Odysseus and Diomedes raided the Thracian camp in the "
+                                       "night: {counters} leave the game", (CALENDAR,), counters=", ".join(gone)))
     if cal.reached(cal.wall, day, hour) and not state.wall:
         update["wall"] = True
         events.append(Ruling.event("wall-built", "the Greek wall now stands: its squares stop movement and are in "
@@ -108,18 +112,20 @@ def start_hour(state: IliadState) -> tuple[IliadState, list[Ruling]]:
     new = state.model_copy(update=update)
     won = victory(new)
     if won is not None:
-        return finish(new, *won), events
+        return finish(new, won.side, won.reason), events
     duel = cal.duel(day, hour)
     if duel is not None:
         missing = [h for h in (duel.greek, duel.trojan) if not available(new, h)]
         if missing:
-            why = "; ".join(f"{h} is {unavailable_reason(new, h)}" for h in missing)
-            events.append(Ruling.event("duel-skipped", f"the duel of {duel.greek} and {duel.trojan} scheduled at "
-                                       f"day {day} hour {hour} does not take place ({why}): a free move", (CALENDAR,)))
+            events.append(Ruling.event("duel-skipped", "the duel of {greek} and {trojan} scheduled at day {day} hour "
+                                       "{hour} does not take place ({why}): a free move", (CALENDAR,),
+                                       greek=duel.greek, trojan=duel.trojan, day=day, hour=hour,
+                                       why=unavailable_text(new, missing)))
         else:
             new = new.model_copy(update={"phase": Phase.DUEL})
-            events.append(Ruling.event("duel-hour", f"day {day} hour {hour}: {duel.greek} and {duel.trojan} meet "
-                                       "in the scheduled duel (type resolve to fight it)", (CALENDAR,)))
+            events.append(Ruling.event("duel-hour", "day {day} hour {hour}: {greek} and {trojan} meet in the "
+                                       "scheduled duel (type {resolve} to fight it)", (CALENDAR,), day=day, hour=hour,
+                                       greek=duel.greek, trojan=duel.trojan, resolve=N_("resolve")))
     return new, events
 
 
@@ -129,14 +135,19 @@ def available(state: IliadState, ident: CounterId) -> bool:
 
 
 def unavailable_reason(state: IliadState, ident: CounterId) -> str:
-    """Why a hero cannot fight a scheduled duel."""
+    """Why a hero cannot fight a scheduled duel, in the active language ("Paride is wounded")."""
     if ident in state.removed:
-        return "gone with the Thracians"
+        return _("{counter} is gone with the Thracians").format(counter=ident)
     if ident not in state.where:
-        return "dead"
+        return _("{counter} is dead").format(counter=ident)
     if ident in state.wounded:
-        return "wounded"
-    return "still sulking"
+        return _("{counter} is wounded").format(counter=ident)
+    return _("{counter} is still sulking").format(counter=ident)
+
+
+def unavailable_text(state: IliadState, heroes: list[CounterId]) -> str:
+    """Why the heroes cannot fight a scheduled duel, one reason each."""
+    return "; ".join(unavailable_reason(state, h) for h in heroes)
 
 
 def end_move(state: IliadState, after_duel: bool = False) -> tuple[IliadState, list[Ruling]]:
@@ -147,24 +158,24 @@ def end_move(state: IliadState, after_duel: bool = False) -> tuple[IliadState, l
     events += entered
     won = victory(state)
     if won is not None:
-        return finish(state, *won), events
+        return finish(state, won.side, won.reason), events
     cleared = {"moved": (), "attacks": (), "shots": ()}
     whole_hour = after_duel and state.tables.choice("duel-hour") == "whole-hour"
     if state.side is Side.GREEK and not whole_hour:
         new = state.model_copy(update={**cleared, "phase": Phase.MOVE, "side": Side.TROJAN})
-        events.append(Ruling.event("trojan-move", f"day {state.day} hour {state.hour}: the Trojans reply", (TURN,)))
+        events.append(Ruling.event("trojan-move", "day {day} hour {hour}: the Trojans reply", (TURN,),
+                                   day=state.day, hour=state.hour))
         return new, events
     cal = state.tables.calendar
     if state.hour < cal.hours:
         new, more = start_hour(state.model_copy(update={**cleared, "hour": state.hour + 1, "side": Side.GREEK}))
-        return new, [*events, Ruling.event("next-hour", f"day {new.day} hour {new.hour}: the Greeks move",
-                                           (TURN,)), *more]
+        return new, [*events, Ruling.event("next-hour", "day {day} hour {hour}: the Greeks move",
+                                           (TURN,), day=new.day, hour=new.hour), *more]
     if state.day < cal.days:
         new = state.model_copy(update={**cleared, "phase": Phase.NIGHT, "side": Side.GREEK})
-        return new, [*events, Ruling.event("nightfall", f"day {state.day} is over: the night follows "
-                                           "(referee night)", (NIGHT,))]
-    reason = f"day {cal.days} ends without a Greek victory: the Trojans win"
-    return finish(state, Side.TROJAN, reason), events
+        return new, [*events, Ruling.event("nightfall", "day {day} is over: the night follows "
+                                           "(referee night)", (NIGHT,), day=state.day)]
+    return finish(state, Side.TROJAN, CALENDAR_END.format(days=cal.days)), events
 
 
 def _achilles_alone(state: IliadState) -> tuple[IliadState, list[Ruling]]:
@@ -174,17 +185,28 @@ def _achilles_alone(state: IliadState) -> tuple[IliadState, list[Ruling]]:
     greeks = [c for c in state.where if state.counter(c).side is Side.GREEK]
     if greeks and all(state.counter(c).achilles for c in greeks):
         ruling = Ruling.event("achilles-enters", "every other Greek has fallen: Achilles joins the fight at once "
-                              f"({state.tables.interpretation('achilles-entry')})", (CALENDAR,))
+                              "({reading})", (CALENDAR,), reading=state.tables.interpretation("achilles-entry"))
         return state.model_copy(update={"achilles_sulks": False}), [ruling]
     return state, []
 
 
 class Won(NamedTuple):
-    """A victory: the side, why in words, and the termination code (Scopo del gioco)."""
+    """A victory: the side, why in words (English), the termination code (Scopo del gioco), and
+    the message template and arguments that say why in any language."""
 
     side: Side
     reason: str
     code: str
+    template: str = ""
+    args: tuple[tuple[str, str | int], ...] = ()
+
+
+def _won(side: Side, code: str, template: str, **args: str | int) -> Won:
+    return Won(side, template.format(**args), code, template, tuple(args.items()))
+
+
+CALENDAR_END = N_("day {days} ends without a Greek victory: the Trojans win")
+DECLARED_END = N_("the {side} have won")
 
 
 def victory(state: IliadState) -> Won | None:
@@ -193,22 +215,37 @@ def victory(state: IliadState) -> Won | None:
     greeks = [c for c in state.where if state.counter(c).side is Side.GREEK]
     trojans = [c for c in state.where if state.counter(c).side is Side.TROJAN]
     if not trojans:
-        return Won(Side.GREEK, "every Trojan is eliminated: the Greeks win", "trojans-eliminated")
+        return _won(Side.GREEK, "trojans-eliminated", N_("every Trojan is eliminated: the Greeks win"))
     in_troy = [c for c in greeks if state.where[c] in board.troy]
     if len(in_troy) >= VICTORY_COUNTERS:
-        return Won(Side.GREEK, f"{len(in_troy)} Greek counters stand in Troy at once ({', '.join(in_troy)}): "
-                   "Troy falls", "troy-falls")
+        return _won(Side.GREEK, "troy-falls", N_("{n} Greek counters stand in Troy at once ({counters}): Troy falls"),
+                    n=len(in_troy), counters=", ".join(in_troy))
     fighting = [c for c in greeks if not state.sulking(c)]
     if not fighting:
         if greeks:
-            return Won(Side.TROJAN, "every Greek is eliminated while Achilles sulks: the Trojans win",
-                       "greeks-eliminated-achilles-sulking")
-        return Won(Side.TROJAN, "every Greek is eliminated: the Trojans win", "greeks-eliminated")
+            return _won(Side.TROJAN, "greeks-eliminated-achilles-sulking",
+                        N_("every Greek is eliminated while Achilles sulks: the Trojans win"))
+        return _won(Side.TROJAN, "greeks-eliminated", N_("every Greek is eliminated: the Trojans win"))
     on_ships = [c for c in trojans if state.where[c] in board.ships]
     if len(on_ships) >= VICTORY_COUNTERS:
-        return Won(Side.TROJAN, f"{len(on_ships)} Trojan counters stand on the ships at once "
-                   f"({', '.join(on_ships)}): the ships burn", "ships-burn")
+        return _won(Side.TROJAN, "ships-burn",
+                    N_("{n} Trojan counters stand on the ships at once ({counters}): the ships burn"),
+                    n=len(on_ships), counters=", ".join(on_ships))
     return None
+
+
+def outcome_ruling(state: IliadState) -> Ruling:
+    """Scopo del gioco: the event saying how a finished game ended (in any language: the reason
+    is read again off the final board, the calendar or the declared winner)."""
+    won = victory(state)
+    if won is not None and won.side is state.winner:
+        return Ruling.make("victory", won.template, (VICTORY,), None, dict(won.args))
+    cal = state.tables.calendar
+    if state.winner is Side.TROJAN and state.day >= cal.days:
+        return Ruling.make("victory", CALENDAR_END, (VICTORY,), None, {"days": cal.days})
+    if state.winner is not None:
+        return Ruling.make("victory", DECLARED_END, (VICTORY,), None, {"side": state.winner.label})
+    return Ruling.event("victory", "game over", (VICTORY,))
 
 
 def termination(state: IliadState) -> str:
@@ -229,6 +266,12 @@ def finish(state: IliadState, winner: Side, reason: str, code: str = "") -> Ilia
                                     "moved": (), "attacks": (), "shots": ()})
 
 
+def advantage_disclosure(state: IliadState) -> str:
+    """The disclosure of the hour's god advantage (a reconstructed calendar value)."""
+    return _("calendar.yaml: god advantage day {day} hour {hour} ({provenance})").format(
+        day=state.day, hour=state.hour, provenance=state.tables.calendar.provenance["advantage"])
+
+
 def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
     """The reconstructed values and interpretations the hour's events relied on."""
     tables = state.tables
@@ -238,7 +281,8 @@ def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
         if event.code == "duel-skipped":
             out.append(tables.interpretation("duel-availability"))
         elif event.code == "wall-built":
-            out.append(f"calendar.yaml: wall from day {cal.wall[0]} hour {cal.wall[1]} ({cal.provenance['wall']})")
+            out.append(_("calendar.yaml: wall from day {day} hour {hour} ({provenance})").format(
+                day=cal.wall[0], hour=cal.wall[1], provenance=cal.provenance["wall"]))
         elif event.code == "achilles-enters" and not cal.reached(cal.achilles_enters, state.day, state.hour):
             out.append(tables.interpretation("achilles-entry"))
         elif event.code == "victory" and termination(state) == "troy-falls":
@@ -246,10 +290,10 @@ def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
         elif event.code == "victory" and termination(state) == "greeks-eliminated-achilles-sulking":
             out.append(tables.interpretation("achilles-entry"))
         elif event.code in ("next-hour", "trojan-move") and state.favoured() is not None:
-            out.append(f"calendar.yaml: god advantage day {state.day} hour {state.hour} "
-                       f"({cal.provenance['advantage']})")
+            out.append(advantage_disclosure(state))
         elif event.code == "nightfall":
-            out.append(f"calendar.yaml: {cal.hours} hours a day ({cal.provenance['hours']})")
+            out.append(_("calendar.yaml: {hours} hours a day ({provenance})").format(
+                hours=cal.hours, provenance=cal.provenance["hours"]))
     return list(dict.fromkeys(out))
 
 
@@ -323,28 +367,33 @@ def night_problems(
 ) -> list[Ruling]:
     """La notte, Il calendario: the revived are today's fallen of that side within two thirds of
     the points lost; new start squares are free squares of the camp once the wall stands."""
-    if state.phase is not Phase.NIGHT:
-        when = f"day {state.day} hour {state.hour}" if state.phase is not Phase.SETUP else "the set-up"
-        return [Ruling.violation("not-night", f"the night comes after the last hour of a day; it is {when}",
+    if state.phase is Phase.SETUP:
+        return [Ruling.violation("not-night", "the night comes after the last hour of a day; it is the set-up",
                                  (NIGHT,))]
+    if state.phase is not Phase.NIGHT:
+        return [Ruling.violation("not-night", "the night comes after the last hour of a day; it is day {day} hour "
+                                 "{hour}", (NIGHT,), day=state.day, hour=state.hour)]
     found: list[Ruling] = []
     for side, names in chosen.items():
         pool = candidates(state, side)
         for ident in names:
             c = state.counter(ident)
             if c.side is not side:
-                found.append(Ruling.violation("wrong-side", f"{ident} is {c.side.adjective}, not "
-                                              f"{side.adjective}", (NIGHT,)))
+                found.append(Ruling.violation("wrong-side", "{counter} is {adjective}, not {other}", (NIGHT,),
+                                              counter=ident, adjective=c.side.adjective, other=side.adjective))
+            elif ident not in pool and c.thracian and leaving_by_morning(state):
+                found.append(Ruling.violation("not-revivable", "{counter} leaves with the Thracians",
+                                              (NIGHT, CALENDAR), counter=ident))
             elif ident not in pool:
-                why = ("leaves with the Thracians" if c.thracian and leaving_by_morning(state)
-                       else "is not among today's fallen")
-                found.append(Ruling.violation("not-revivable", f"{ident} {why}", (NIGHT, CALENDAR)))
+                found.append(Ruling.violation("not-revivable", "{counter} is not among today's fallen",
+                                              (NIGHT, CALENDAR), counter=ident))
         total = sum(state.counter(i).value for i in names)
         limit = allowance(state, side)
         if total > limit:
             found.append(Ruling.violation(
-                "over-allowance", f"the {side.label} lost {state.points_lost(side)} points today and may revive up "
-                f"to {limit} (two thirds, rounded up); {', '.join(names)} are worth {total}", (NIGHT,)))
+                "over-allowance", "the {side} lost {lost} points today and may revive up to {limit} (two thirds, "
+                "rounded up); {counters} are worth {total}", (NIGHT,), side=side.label,
+                lost=state.points_lost(side), limit=limit, counters=", ".join(names), total=total))
     if camp:
         found += _camp_problems(state, camp)
     return found
@@ -360,19 +409,21 @@ def _camp_problems(state: IliadState, camp: tuple[tuple[CounterId, Cell], ...]) 
     for ident, cell in camp:
         c = state.counter(ident)
         if c.side is not Side.GREEK:
-            found.append(Ruling.violation("wrong-side", f"{ident} is not Greek", (CALENDAR,)))
+            found.append(Ruling.violation("wrong-side", "{counter} is not Greek", (CALENDAR,), counter=ident))
         elif c.achilles and state.achilles_sulks and not state.tables.calendar.reached(
                 state.tables.calendar.achilles_enters, state.day + 1, 1):
-            found.append(Ruling.violation("achilles-sulks", f"{ident} stays in his tent on "
-                                          f"{state.name(starts[ident])} until day 4", (CALENDAR,)))
+            found.append(Ruling.violation("achilles-sulks", "{counter} stays in his tent on {square} until day {day}",
+                                          (CALENDAR,), counter=ident, square=state.name(starts[ident]),
+                                          day=state.tables.calendar.achilles_enters[0]))
         elif not board.squares[cell].camp:
-            found.append(Ruling.violation("not-in-camp", f"{state.name(cell)} is not inside the wall", (CALENDAR,)))
+            found.append(Ruling.violation("not-in-camp", "{square} is not inside the wall", (CALENDAR,),
+                                          square=state.name(cell)))
         starts[ident] = cell
     seen: dict[Cell, CounterId] = {}
     for ident, cell in starts.items():
         if cell in seen:
-            found.append(Ruling.violation("square-taken", f"{ident} and {seen[cell]} would both start on "
-                                          f"{state.name(cell)}", (CALENDAR,)))
+            found.append(Ruling.violation("square-taken", "{counter} and {other} would both start on {square}",
+                                          (CALENDAR,), counter=ident, other=seen[cell], square=state.name(cell)))
         seen[cell] = ident
     return found
 
@@ -386,13 +437,18 @@ def apply_night(
     revived = [i for names in chosen.values() for i in names]
     for side, names in chosen.items():
         total = sum(state.counter(i).value for i in names)
-        events.append(Ruling.event(
-            "revived", f"the {side.label} lost {state.points_lost(side)} points today and revive "
-            f"{', '.join(names) or 'nobody'} ({total} of {allowance(state, side)} points)", (NIGHT,)))
+        args: dict[str, Arg] = {"side": side.label, "lost": state.points_lost(side), "total": total,
+                                "limit": allowance(state, side)}
+        if names:
+            events.append(Ruling.event("revived", "the {side} lost {lost} points today and revive {counters} "
+                                       "({total} of {limit} points)", (NIGHT,), counters=", ".join(names), **args))
+        else:
+            events.append(Ruling.event("revived", "the {side} lost {lost} points today and revive nobody "
+                                       "({total} of {limit} points)", (NIGHT,), **args))
     on_map = [*state.where, *revived]
     where = {ident: start[ident] for ident in on_map}
-    events.append(Ruling.event("back-to-start", f"night {state.day}→{state.day + 1}: every counter is back on its "
-                               "start square and the wounded are healed", (NIGHT,)))
+    events.append(Ruling.event("back-to-start", "night {day}→{next}: every counter is back on its start square and "
+                               "the wounded are healed", (NIGHT,), day=state.day, next=state.day + 1))
     new = state.model_copy(update={
         "where": where, "start": start, "dead": tuple(d for d in state.dead if d not in revived), "wounded": (),
         "lost": {}, "lost_points": {}, "day": state.day + 1, "hour": 1, "side": Side.GREEK,

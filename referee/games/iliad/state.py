@@ -32,6 +32,7 @@ from referee.games.iliad.roster import (
     counters_of,
 )
 from referee.geometry.search import Cell
+from referee.i18n import _
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 
@@ -118,7 +119,7 @@ class IliadTables:
 
     def map_disclosure(self) -> str:
         """The disclosure of the map's provenance."""
-        return f"map.yaml: sample map ({self.board.provenance})"
+        return _("map.yaml: sample map ({provenance})").format(provenance=self.board.provenance)
 
 
 @by_digest
@@ -147,7 +148,8 @@ def load_tables(table_set: TableSet) -> IliadTables:
         need, have = len(roster.side(side)), len(board.starts(side))
         if have < need:
             raise TableError(ts.label("map.yaml"), "legend",
-                             f"{have} {side.adjective} start squares for {need} {side.adjective} counters")
+                             _("{have} start squares of the {side} for {need} counters").format(
+                                 have=have, side=_(side.label), need=need))
     deploy_file = parse_yaml(ts.label("deployment.yaml"), ts.text("deployment.yaml"), DeploymentFile)
     deployment = _deployment(ts.label("deployment.yaml"), deploy_file, roster, board)
     return IliadTables(
@@ -171,16 +173,19 @@ def _deployment(label: str, file: DeploymentFile, roster: Roster, board: IliadMa
             except UnknownNameError as exc:
                 raise TableError(label, where, str(exc)) from None
             if counter.side is not side or counter.id in out:
-                raise TableError(label, where, f"{counter.id} is listed twice or under the wrong side")
+                raise TableError(label, where, _("{counter} is listed twice or under the wrong side").format(
+                    counter=counter.id))
             if board.squares[cell].start is not side:
-                raise TableError(label, where, f"{board.name(cell)} is not a {side.adjective} start square")
+                raise TableError(label, where, _("{square} is not a start square of the {side}").format(
+                    square=board.name(cell), side=_(side.label)))
             if cell in used:
-                raise TableError(label, where, f"{board.name(cell)} already holds {used[cell]}")
+                raise TableError(label, where, _("{square} already holds {counter}").format(
+                    square=board.name(cell), counter=used[cell]))
             out[counter.id] = cell
             used[cell] = counter.id
     missing = [c.id for c in roster.counters if c.id not in out]
     if missing:
-        raise TableError(label, "", f"no start square for {', '.join(missing[:4])}")
+        raise TableError(label, "", _("no start square for {counters}").format(counters=", ".join(missing[:4])))
     return out
 
 

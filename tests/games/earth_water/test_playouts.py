@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.dice import Roll
+from referee.games.earth_water.actions import Draw, Event
 from referee.games.earth_water.bot import PersiaBot
 from referee.games.earth_water.engine import EarthWaterEngine
 from referee.games.earth_water.state import EarthWaterState, Phase
@@ -49,12 +50,17 @@ def check_invariants(state: EarthWaterState) -> None:
     assert -6 <= state.score <= 6
     assert state.hands.persia >= 0 and state.hands.greece >= 0 and state.deck_left() >= 0
     assert 3 <= state.campaign <= 5
+    # the cards: a named card is in the Greek hand once, never more named cards than the hand holds
+    assert len(set(state.greek_cards)) == len(state.greek_cards) <= state.hands.greece, state.greek_cards
+    assert all(1 <= c <= 16 for c in (*state.greek_cards, *state.played_once))
+    assert len(set(state.played_once)) == len(state.played_once) and state.free_moves >= 0
     if state.battle is None and state.phase is not Phase.OVER:
         for city, g in state.cities.items():
             assert not (g.greek_armies and g.persian_armies), f"unresolved land battle in {city}"
 
 
-def play_one(engine: EarthWaterEngine, rng: random.Random, judge_every: bool) -> tuple[EarthWaterState, int]:
+def play_one(engine: EarthWaterEngine, rng: random.Random, judge_every: bool,
+             cards_first: bool = False) -> tuple[EarthWaterState, int]:
     state = engine.new_state(packaged_table_set("300-solo"))
     dice = SeededDice(rng)
     for n in range(MAX_ACTIONS):
@@ -63,6 +69,9 @@ def play_one(engine: EarthWaterEngine, rng: random.Random, judge_every: bool) ->
         legal = engine.legal_actions(state)
         assert legal, f"dead end: {engine.status(state)}"
         action = rng.choice(legal)
+        card_play = [a for a in legal if isinstance(a, Event | Draw)]
+        if cards_first and card_play and rng.random() < 0.7:
+            action = rng.choice(card_play)  # the Greek side plays its cards as often as it can
         if engine.to_act(state) == "persia":
             action = BOT.choose(state, rng).action  # PERS.IA picks only from the legal list
             assert action in legal, action.text()
@@ -87,6 +96,19 @@ def test_playouts_end_cleanly(engine: EarthWaterEngine, games: int) -> None:
     assert sum(winners.values()) == games
     assert winners.get("persia", 0) > 0  # random Greek play loses often, but the games do end
     assert max(lengths) < MAX_ACTIONS
+
+
+@pytest.mark.parametrize("games", [300])
+def test_playouts_with_random_legal_cards(engine: EarthWaterEngine, games: int) -> None:
+    # issue 15: the Greek side draws and plays random legal cards; no exception, no negative
+    # count, no card in two places (check_invariants after every action)
+    rng = random.Random(15)
+    played: set[int] = set()
+    for game in range(games):
+        state, _length = play_one(engine, rng, judge_every=game < 20, cards_first=True)
+        assert state.phase is Phase.OVER
+        played |= set(state.played_once)
+    assert played  # once-per-game events were played and tracked
 
 
 garrison = st.fixed_dictionaries({

@@ -119,12 +119,12 @@ def test_deployment_table_and_sample_setup_agree() -> None:
         ("roster.yaml", "short: Ett,", "short: Ach,", "share the short label"),
         ("roster.yaml", "value: 9, provenance", "value: 12, provenance", "value 12 of Ettore is not 1 to 9 or A"),
         ("calendar.yaml", "greek: Menelao, trojan: Paride", "greek: Menelao, trojan: Pandaro",
-         "Pandaro is not a Trojan hero"),
+         "Pandaro is not a hero of the Trojans"),
         ("duel.csv", "2,4,6,wounded,rulebook", "2,5,6,wounded,rulebook", "no band covers a difference of 4"),
         ("rules.yaml", "choice: no-effect\n    options: [no-effect, reroll]",
          "choice: maybe\n    options: [no-effect, reroll]",
          "interpretations.battle-tie.choice: must be one of no-effect, reroll"),
-        ("deployment.yaml", "Ettore: S19", "Ettore: J15", "J15 is not a Trojan start square"),
+        ("deployment.yaml", "Ettore: S19", "Ettore: J15", "J15 is not a start square of the Trojans"),
     ],
 )
 def test_malformed_tables_give_one_line_naming_file_and_field(

@@ -56,6 +56,7 @@ from referee.games.cyrus_pyxis.capture.verdicts import (
 from referee.games.cyrus_pyxis.schemas import LegionId, Phase
 from referee.games.cyrus_pyxis.state import CyrusState
 from referee.geometry.search import Cell
+from referee.i18n import _, ngettext
 
 __all__ = [
     "FATE_ELIMINATED",
@@ -100,8 +101,10 @@ def infer_turn(
     grid = state.tables.grid
     side = state.active
     if state.phase in (Phase.SETUP, Phase.OVER):
-        why = "the set-up is not finished" if state.phase is Phase.SETUP else "the game is over"
-        problem = f"{why}; a photo is read against a turn in play"
+        if state.phase is Phase.SETUP:
+            problem = _("the set-up is not finished; a photo is read against a turn in play")
+        else:
+            problem = _("the game is over; a photo is read against a turn in play")
         bad = Disagreement(cell=None, seen="", before="", problem=problem)
         return CaptureReport(status="unexplained", side=side, disagreements=(bad,))
     readable: dict[Cell, Seen] = {}
@@ -145,13 +148,12 @@ def infer_turn(
         )
         groups = [g for g in search.found.values() if fits_answers(g.state, fates)]
         if groups:
-            notes.append("the counter labels fit no legal turn; the turn was read without them")
+            notes.append(_("the counter labels fit no legal turn; the turn was read without them"))
     if not groups:
         if not search.complete:
             question = Question(
                 cell=None,
-                text="the photo allows too many turns to check; "
-                "type this turn's moves with referee do",
+                text=_("the photo allows too many turns to check; type this turn's moves with referee do"),
             )
             return CaptureReport(
                 status="ambiguous",
@@ -159,7 +161,7 @@ def infer_turn(
                 questions=(question,),
                 complete=False,
                 unreadable=hidden_names,
-                notes=("the search stopped at its limits",),
+                notes=(_("the search stopped at its limits"),),
             )
         return CaptureReport(
             status="unexplained",
@@ -171,9 +173,8 @@ def infer_turn(
         picked = pick_by_labels(state, groups, identity, limits.joint_margin)
         if picked is not None:
             best, lead = picked
-            notes.append(
-                f"the counter labels chose between {len(groups)} legal turns (ahead by {lead:.2f})"
-            )
+            notes.append(_("the counter labels chose between {n} legal turns (ahead by {lead})").format(
+                n=len(groups), lead=f"{lead:.2f}"))
             groups = [best]
     if len(groups) == 1 and search.complete:
         only = groups[0]
@@ -185,18 +186,20 @@ def infer_turn(
                 explanations=1,
                 unreadable=hidden_names,
                 questions=tuple(hidden_questions(only.state, changed)),
-                notes=("the one legal explanation changes cells the photo does not show clearly",),
+                notes=(_("the one legal explanation changes cells the photo does not show clearly"),),
             )
         if not only.moves:
-            notes.append(f"nothing moved: the {side.value} side ends its turn without moving")
+            notes.append(_("nothing moved: the {side} side ends its turn without moving").format(
+                side=_(side.value)))
         if any(a.startswith("support ") for a in only.actions):
-            notes.append("archer supports cannot be seen; these are needed for the result")
+            notes.append(_("archer supports cannot be seen; these are needed for the result"))
         if only.others:
-            other = ", ".join(sorted(only.others)[0]) or "no move"
-            notes.append(
-                f"{len(only.others)} other legal turn(s) end in the same position (e.g. "
-                f"{other}); the photo cannot tell them apart and the game goes on the same"
-            )
+            other = ", ".join(sorted(only.others)[0]) or _("no move")
+            notes.append(ngettext(
+                "{n} other legal turn ends in the same position (e.g. {other}); the photo cannot tell them apart "
+                "and the game goes on the same",
+                "{n} other legal turns end in the same position (e.g. {other}); the photo cannot tell them apart "
+                "and the game goes on the same", len(only.others)).format(n=len(only.others), other=other))
         return CaptureReport(
             status="explained",
             side=side,
@@ -209,12 +212,12 @@ def infer_turn(
         )
     questions = ask(state, groups)
     if not search.complete:
-        notes.append("the search stopped at its limits; more explanations may exist")
+        notes.append(_("the search stopped at its limits; more explanations may exist"))
     if not questions:
         questions = [
             Question(
                 cell=None,
-                text="the photo allows several turns; type this turn's moves with referee do",
+                text=_("the photo allows several turns; type this turn's moves with referee do"),
             )
         ]
     return CaptureReport(

@@ -7,8 +7,10 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.games.cyrus_pyxis.actions import GRAMMAR
 from referee.games.cyrus_pyxis.position import CyrusPosition
 from referee.games.cyrus_pyxis.schemas import Side
+from referee.i18n import _, ngettext
 
 FATE_OFF = "off"
 FATE_ELIMINATED = "eliminated"
@@ -103,21 +105,27 @@ class CaptureReport(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the report as lines for the terminal."""
-        side = self.side.value
+        side = _(self.side.value)
         lines: list[str] = []
         if self.status == "explained":
-            lines.append(f"The {side} turn in the photo: " + (", ".join(self.moves) or "no move"))
-            lines.append("to play: " + "; ".join(self.actions))
+            lines.append(_("The {side} turn in the photo: {moves}").format(
+                side=side, moves=", ".join(self.moves) or _("no move")))
+            lines.append(_("to play: {actions}").format(actions="; ".join(GRAMMAR.say(a) for a in self.actions)))
         elif self.status == "ambiguous":
-            more = "" if self.complete else " (at least)"
-            lines.append(f"{self.explanations} legal {side} turns fit the photo{more}:")
+            if self.complete:
+                lines.append(ngettext("{n} legal {side} turn fits the photo:", "{n} legal {side} turns fit the photo:",
+                                      self.explanations).format(n=self.explanations, side=side))
+            else:
+                lines.append(ngettext("{n} legal {side} turn fits the photo (at least):",
+                                      "{n} legal {side} turns fit the photo (at least):",
+                                      self.explanations).format(n=self.explanations, side=side))
             lines += [f"? {q.text}" for q in self.questions]
         elif self.status == "unexplained":
-            lines.append(f"no legal {side} turn explains the photo:")
+            lines.append(_("no legal {side} turn explains the photo:").format(side=side))
             lines += [f"✗ {d.cell or '-'}: {d.problem}" for d in self.disagreements]
         else:
-            lines.append("too many cells could not be read: " + ", ".join(self.unreadable))
+            lines.append(_("too many cells could not be read: {cells}").format(cells=", ".join(self.unreadable)))
         if self.unreadable and self.status != "unreadable":
-            lines.append("cells not read clearly: " + ", ".join(self.unreadable))
-        lines += [f"note: {n}" for n in self.notes]
+            lines.append(_("cells not read clearly: {cells}").format(cells=", ".join(self.unreadable)))
+        lines += [_("note: {note}").format(note=n) for n in self.notes]
         return lines

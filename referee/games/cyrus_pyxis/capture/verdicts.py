@@ -17,6 +17,7 @@ from referee.games.cyrus_pyxis.capture.search import ChainSearch, Explanation, s
 from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Side
 from referee.games.cyrus_pyxis.state import CyrusState
 from referee.geometry.search import Cell
+from referee.i18n import _, ngettext
 
 
 def candidates_from(
@@ -98,26 +99,24 @@ def ask(state: CyrusState, groups: Sequence[Explanation]) -> list[Question]:
                 and lg.name in state.where
                 and all(lg.name not in g.state.where for g in groups)
             ):
-                edge = "West" if lg.side is Side.PERSIAN else "East"
+                edge = _("West") if lg.side is Side.PERSIAN else _("East")
                 out.append(
                     Question(
                         cell=None,
                         options=(FATE_OFF, FATE_ELIMINATED),
-                        text=f"did {lg.name} leave the board by the {edge} edge ({FATE_OFF}) "
-                        f"or fall in combat ({FATE_ELIMINATED})?",
+                        text=_("did {legion} leave the board by the {edge} edge ({off}) or fall in combat "
+                               "({eliminated})?").format(legion=lg.name, edge=edge, off=FATE_OFF,
+                                                         eliminated=FATE_ELIMINATED),
                     )
                 )
     for cell, names in sorted(contested_cells(groups).items()):
         if len(names) < 2:
             continue
         ordered = sorted(names)
-        options = ", ".join(ordered[:-1]) + " or " + ordered[-1]
         name = grid.name(cell)
-        out.append(
-            Question(
-                cell=name, text=f"which legion is on {name}: {options}?", options=tuple(ordered)
-            )
-        )
+        text = _("which legion is on {cell}: {some} or {last}?").format(
+            cell=name, some=", ".join(ordered[:-1]), last=ordered[-1])
+        out.append(Question(cell=name, text=text, options=tuple(ordered)))
     return out
 
 
@@ -128,9 +127,9 @@ def hidden_questions(final: CyrusState, hidden: Sequence[Cell]) -> list[Question
         here = [lid for lid, c in final.where.items() if c == cell]
         name = grid.name(cell)
         text = (
-            f"{name} is not clear in the photo: is {here[0]} there?"
+            _("{cell} is not clear in the photo: is {legion} there?").format(cell=name, legion=here[0])
             if here
-            else f"{name} is not clear in the photo: is it empty now?"
+            else _("{cell} is not clear in the photo: is it empty now?").format(cell=name)
         )
         out.append(Question(cell=name, text=text, options=tuple(here)))
     return out
@@ -195,7 +194,9 @@ def diagnose(
                     cell=None,
                     seen=f"{now} {s.value}",
                     before=f"{was} {s.value}",
-                    problem=f"the photo shows {now} {s.value} legions; only {was} were in play",
+                    problem=ngettext("the photo shows {now} {side} legions; only {was} was in play",
+                                     "the photo shows {now} {side} legions; only {was} were in play", was).format(
+                        now=now, side=_(s.value), was=was),
                 )
             )
     reach = {o.cell for opts in search.options.values() for o in opts if o.cell is not None}
@@ -204,15 +205,16 @@ def diagnose(
         now_side, was_side = side_of(got.occupant), before.get(cell)
         if now_side is was_side:
             continue
-        problem = "changed, but no legal turn of the side to play produces this"
+        problem = _("changed, but no legal turn of the side to play produces this")
         if now_side is side and cell not in reach:
-            problem = f"a {side.value} legion appears where no {side.value} legion could move"
+            problem = _("a {side} legion appears where no {side} legion could move").format(side=_(side.value))
         elif was_side is side and cell not in movable_cells:
-            problem = f"the {side.value} legion that stood here may not move now"
+            problem = _("the {side} legion that stood here may not move now").format(side=_(side.value))
         elif now_side is side.other:
-            problem = f"a {side.other.value} legion appears; in this turn only a retreat brings one"
+            problem = _("a {side} legion appears; in this turn only a retreat brings one").format(
+                side=_(side.other.value))
         elif was_side is side.other and now_side is None:
-            problem = "an attacked cell keeps its attacker or its defender"
+            problem = _("an attacked cell keeps its attacker or its defender")
         out.append(
             Disagreement(
                 cell=grid.name(cell), seen=word(now_side), before=word(was_side), problem=problem
@@ -232,8 +234,8 @@ def terrain_disagreements(state: CyrusState, readable: Mapping[Cell, Seen]) -> l
                     cell=grid.name(cell),
                     seen=got.terrain,
                     before=want,
-                    problem=f"the photo shows {got.terrain} where the position has {want}; "
-                    "terrain tokens stay put once laid (II)",
+                    problem=_("the photo shows {seen} where the position has {want}; terrain tokens stay put "
+                              "once laid (II)").format(seen=_(got.terrain), want=_(want)),
                 )
             )
     return out
