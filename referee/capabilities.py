@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from referee.bot import Bot
     from referee.game import GameState
 
-__all__ = ["ExactOdds", "PhotoCapture", "Playable", "bot_of", "capture_of", "exact_odds"]
+__all__ = ["ExactOdds", "PhotoCapture", "Playable", "SetupExport", "bot_of", "capture_of", "exact_odds", "setup_of"]
 
 
 @runtime_checkable
@@ -70,3 +70,21 @@ class PhotoCapture(Protocol):
 def capture_of(engine: object) -> ModuleType | None:
     """Returns the engine's capture rules when it offers photo capture, else None."""
     return engine.capture() if isinstance(engine, PhotoCapture) else None
+
+
+@runtime_checkable
+class SetupExport(Protocol):
+    """A game that writes its set-up so far as a set-up file (``referee export --setup FILE``)."""
+
+    def setup_file(self, state: GameState) -> dict[str, object]:
+        """Returns the set-up of a state as the data of a set-up file ``new --setup`` accepts."""
+        ...
+
+    def setup_done(self, state: GameState) -> bool:
+        """True once a state's set-up is over (the set-up file is written from the first such state)."""
+        ...
+
+
+def setup_of(engine: object) -> SetupExport | None:
+    """Returns the engine as a :class:`SetupExport` when it can write set-up files, else None."""
+    return engine if isinstance(engine, SetupExport) else None

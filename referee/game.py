@@ -114,6 +114,9 @@ class GameInfo(BaseModel):
         default="perfect", description="imperfect: some facts are hidden from some players (secrets)."
     )
     bot_sides: tuple[str, ...] = Field(default=(), description="Sides the referee itself plays (a solo bot).")
+    decisive: tuple[str, ...] = Field(
+        default=(), description="Table files whose values decide outcomes (a combat result table): a ruling "
+        "names a stand-in from them in full instead of counting it.")
 
     @property
     def chance(self) -> bool:
@@ -452,12 +455,17 @@ class Engine(ABC, Generic[S, A]):
             raise IllegalActionError(verdict)
         return self.commit(state, action, dice, verdict)
 
+    def acting_side(self, state: S, action: A) -> str | None:
+        """Returns the side an action is journaled under: the side to act (a game whose umpire
+        overrides move one side's unit names that side instead)."""
+        return self.to_act(state)
+
     def commit(
         self, state: S, action: A, dice: Dice, verdict: Verdict
     ) -> tuple[S, ActionRecord]:
         """Applies an action already judged legal and returns the new state and its record."""
         recorder = _Recorder(dice)
-        side = self.to_act(state)
+        side = self.acting_side(state, action)
         applied = self.apply(state, action, recorder)
         provisional = tuple(dict.fromkeys(verdict.provisional + applied.provisional))
         record = ActionRecord(

@@ -101,11 +101,13 @@ def translations(lang: str) -> _gettext.NullTranslations:
     for po in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
         with po.open("rb") as handle:
             catalog = read_po(handle, locale=lang, domain=DOMAIN)
-        if merged is None:
-            merged = catalog
-            continue
+        if merged is None:  # the first file gives the header (plural forms)
+            merged = Catalog(locale=lang, domain=DOMAIN, charset="utf-8")
+            merged.mime_headers = catalog.mime_headers
         for message in catalog:
-            if message.id and merged.get(message.id, context=message.context) is None:
+            translated = all(message.string) if isinstance(message.string, tuple) else bool(message.string)
+            # an empty or fuzzy entry in one area never hides another area's translation
+            if message.id and translated and not message.fuzzy and merged.get(message.id) is None:
                 merged[message.id] = message
     if merged is None:
         return _gettext.NullTranslations()

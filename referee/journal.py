@@ -21,7 +21,7 @@ import os
 import re
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -850,10 +850,23 @@ class GameFile:
         self._cache = (key, state)
         return state
 
-    def _replay(self, entries: Sequence[Entry], also: int | None = None) -> GameState:
+    def state_when(self, reached: Callable[[GameState], bool]) -> GameState:
+        """Returns the first state of the game (replaying the journal) for which ``reached`` is
+        true, or the current state if none is (``export --setup``: the state the set-up ended in).
+
+        Raises:
+            GameFileError: as :meth:`state`.
+        """
+        return self._replay(self._audit().entries, until=reached)
+
+    def _replay(
+        self, entries: Sequence[Entry], also: int | None = None, until: Callable[[GameState], bool] | None = None
+    ) -> GameState:
         game = self.game
         state: GameState = game.new_state(self.table_set)
         for entry in entries:
+            if until is not None and until(state):
+                return state
             if not (entry.active or entry.seq == also):
                 continue
             try:

@@ -336,6 +336,8 @@ def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], 
         if link.label not in seen:
             seen.add(link.label)
             rows.append(("line", _(link.label), link.colour, ""))
+    for short, name, side in view.legend:  # which counter is which: its label, then its name
+        rows.append(("counter", f"{short} {name}", view.side_colours.get(side, (90, 90, 90)), ""))
     return rows
 
 
@@ -388,15 +390,21 @@ def _draw_key(img: npt.NDArray[np.uint8], rows: list[tuple[str, str, tuple[int, 
         cv2.putText(img, label, (x0 + swatch + 6, y0 + swatch - swatch // 4), _FONT, fs, (20, 20, 20), 1, cv2.LINE_AA)
 
 
+IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+"""Picture formats the board is written in, chosen by the file name's extension."""
+
+
 def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
-    """Draws the board and writes it as PNG.
+    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg).
 
     Raises:
-        RefereeError: the name does not end in .png, or the file cannot be written.
+        RefereeError: another extension (the accepted ones listed), or the file cannot be written.
     """
-    if path.suffix.lower() != ".png":
-        raise RefereeError(_("{path}: the picture is written as PNG (name it .png)").format(path=path))
-    save_png(draw_board(view, cell_px), path, N_("picture"))
+    suffix = path.suffix.lower()
+    if suffix not in IMAGE_FORMATS:
+        raise RefereeError(_("{path}: cannot tell the picture format from {suffix}; name it .png, .jpg or .jpeg")
+                           .format(path=path, suffix=repr(suffix or "no extension")))
+    save_png(draw_board(view, cell_px), path, N_("picture"), suffix)
     return path
 
 
@@ -411,19 +419,21 @@ def opencv() -> ModuleType:
     return cv2
 
 
-def save_png(image: npt.NDArray[np.uint8], path: Path, what: str) -> None:
-    """Encodes an image as PNG in memory and writes it (one clean line on any failure).
+def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = ".png") -> None:
+    """Encodes an image as PNG (or the format ``suffix`` names) in memory and writes it (one clean
+    line on any failure).
 
     Raises:
         RefereeError: the image cannot be encoded or the file cannot be written.
     """
     cv2 = opencv()
     try:
-        ok, data = cv2.imencode(".png", image)
+        ok, data = cv2.imencode(suffix, image)
     except cv2.error:
         ok = False
     if not ok:
-        raise RefereeError(_("{path}: the {what} cannot be encoded as PNG").format(path=path, what=_(what)))
+        raise RefereeError(_("{path}: the {what} cannot be encoded as {format}").format(
+            path=path, what=_(what), format=IMAGE_FORMATS.get(suffix, suffix)))
     check_target(path, what)
     try:
         path.write_bytes(data.tobytes())

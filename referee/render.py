@@ -169,6 +169,9 @@ def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     terrain = "   ".join(f"{style.mark} {_(style.label or name)}" for name, style in view.terrain.items())
     kinds = "".join(f"   {m.symbol} {_(m.label)}" for m in view.marks.values()) if marks else ""
     out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain + kinds), style="dim")]
+    if len(out[0]) > 79:  # the marks on a line of their own rather than wrapped mid-entry
+        out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain), style="dim"),
+               Text("   " + _("marks:{marks}").format(marks=kinds), style="dim")]
     if view.side_marks:
         sides = "   ".join(f"{mark} {_(side)}" for side, mark in view.side_marks.items())
         out.append(Text("   " + _("sides: {sides}   {hidden} face down").format(sides=sides, hidden=HIDDEN),
@@ -225,8 +228,11 @@ def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     return Text.assemble((f"{mark} ", style), ruling.text(), code, cites)
 
 
-def verdict(v: Verdict, rules: Rules | None = None, explain: bool = False) -> RenderableType:
-    """Returns a verdict: legal or not, every violation, what it triggers, what it relied on."""
+def verdict(
+    v: Verdict, rules: Rules | None = None, explain: bool = False, decisive: Sequence[str] = ()
+) -> RenderableType:
+    """Returns a verdict: legal or not, every violation, what it triggers, what it relied on (one
+    marker line, or with ``explain`` the complete list; ``decisive``: see :func:`disclosure`)."""
     parts: list[RenderableType] = []
     if v.legal:
         parts.append(Text.assemble(("✓ " + _("legal:") + " ", "bold green"), v.action))
@@ -236,14 +242,21 @@ def verdict(v: Verdict, rules: Rules | None = None, explain: bool = False) -> Re
         parts.append(ruling_line(r, "  ✗", "red"))
     for r in v.notes:
         parts.append(ruling_line(r, "  →", "cyan"))
-    parts += _provisional(v.provisional)
+    parts += disclosure(v.provisional, decisive, explain)
     if explain and rules is not None:
         parts += _explain([*v.violations, *v.notes], rules)
     return Group(*parts)
 
 
-def _provisional(items: Sequence[str]) -> list[Text]:
-    return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
+def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+    """Returns what a ruling relied on: every item with ``explain``, else one marker line naming
+    the stand-ins from the ``decisive`` files and counting the rest (see :mod:`referee.disclosures`)."""
+    from referee.disclosures import marker
+
+    if explain:
+        return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
+    line = marker(items, decisive)
+    return [Text(f"  {line}", style="yellow")] if line else []
 
 
 def _explain(rulings: Sequence[Ruling], rules: Rules) -> list[Text]:
@@ -264,8 +277,9 @@ def violations_lines(v: Verdict) -> list[Text]:
     ]
 
 
-def record(rec: ActionRecord) -> RenderableType:
-    """Returns what an accepted action did: its rolls, events and disclosures."""
+def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False) -> RenderableType:
+    """Returns what an accepted action did: its rolls, events and disclosures (one marker line,
+    or with ``explain`` the complete list)."""
     parts: list[RenderableType] = [Text.assemble(("✓ ", "bold green"), rec.action,
                                                  (f"  ({rec.side})" if rec.side else "", "dim"))]
     for roll in rec.rolls:
@@ -273,7 +287,7 @@ def record(rec: ActionRecord) -> RenderableType:
         parts.append(Text(f"  🎲 {_(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
-    parts += _provisional(rec.provisional)
+    parts += disclosure(rec.provisional, decisive, explain)
     return Group(*parts)
 
 

@@ -22,7 +22,7 @@ from referee.cli import bot, demo, dice, game_file, maps, odds, play, tables, um
 app = typer.Typer(
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    add_completion=False,
+    add_completion=True,
     help="A table-side referee for physical board wargames: legal moves explained with rule "
     "citations, combat and retreats resolved, verifiable dice, an honest game log.",
     rich_markup_mode=None,
@@ -154,8 +154,9 @@ def helps(command: Command) -> Iterator[tuple[str, str, Command | Parameter]]:
             yield "help", text, param
 
 
-def command() -> Command:
-    """Returns the click command of the whole app, its help texts in the active language.
+def command(typer_app: typer.Typer | None = None) -> Command:
+    """Returns the click command of an app (default: the whole app), its help texts in the
+    active language.
 
     Typer builds a fresh command tree on every call, so translating it in place leaves ``app``
     itself English (in-process tests and the extraction see the source strings).
@@ -165,7 +166,7 @@ def command() -> Command:
     from referee.i18n import _
 
     typer.core._ = _  # type: ignore[attr-defined]  # typer's own headings follow the language
-    root = typer.main.get_command(app)
+    root = typer.main.get_command(typer_app or app)
     for _path, cmd in walk(root):
         for attr, text, owner in list(helps(cmd)):
             setattr(owner, attr, _(text))
@@ -193,6 +194,40 @@ def language_of(argv: list[str]) -> str:
         return "en"
 
 
+def _command_word(args: list[str]) -> str | None:
+    """Returns the command a command line names (after the root's ``--lang X``), else None."""
+    i = 0
+    while i < len(args) and args[i].startswith("--lang"):
+        i += 1 if "=" in args[i] else 2
+    return args[i] if i < len(args) and not args[i].startswith("-") else None
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """Returns the app to run a command line with: a root holding only the command group that
+    owns the command (typer then builds one group's commands, not all thirty), or the whole app
+    for root options, help, completion and unknown words. Both behave alike for the command."""
+    import os
+
+    word = _command_word(args)
+    if word is None or any(k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    for info in app.registered_groups:
+        sub = info.typer_instance
+        if sub is None:
+            continue
+        names = {info.name} if info.name else {
+            c.name or (c.callback.__name__.lower().replace("_", "-") if c.callback else "")
+            for c in sub.registered_commands
+        }
+        if word in names:
+            small = typer.Typer(no_args_is_help=True, context_settings=app.info.context_settings,
+                                add_completion=False, help=app.info.help, rich_markup_mode=None)
+            small.callback()(_root)
+            small.registered_groups.append(info)
+            return small
+    return app
+
+
 def main() -> None:
     """Console-script entry point: the help of every command and option in the chosen language."""
     import sys
@@ -201,4 +236,4 @@ def main() -> None:
 
     args = hoist_lang(sys.argv[1:])
     use(language_of(args))
-    command()(args=args, prog_name="referee")
+    command(app_for(args))(args=args, prog_name="referee")

@@ -55,6 +55,10 @@ AsOpt = Annotated[
     typer.Option("--as", help="Draw it for this player (their secrets too); omitted: the shared table, "
                               "which sees only what is face up."),
 ]
+ExplainOpt = Annotated[
+    bool, typer.Option("--explain", help="List every stand-in the ruling relied on, and our summary of each "
+                                         "cited section.")
+]
 SeedOpt = Annotated[
     str | None, typer.Option("--seed", help="Umpire mode: derive digital dice from this text (reproducible).")
 ]
@@ -235,23 +239,37 @@ def private_lines(gf: GameFile, viewer: str | None) -> list[tuple[str, str, str]
             for s in gf.secrets(viewer) if s.public.digest in hidden]
 
 
-def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool) -> None:
-    """Plays one action in a game file and prints its record, then the board or the status.
+def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool, explain: bool = False) -> None:
+    """Plays one action in a game file and prints its record, then the board or the status
+    (``explain``: every stand-in the ruling relied on, not one marker line). With ``json_`` a
+    refused action prints its verdict as JSON, then exits 1.
 
     Raises:
         RefereeError: the action is refused or the file unusable (nothing is written).
     """
     from referee import render
     from referee.dice import parse_faces
+    from referee.errors import IllegalActionError, RefereeError
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
-        record = gf.do(text, parse_faces(dice) if dice is not None else None)
+        try:
+            record = gf.do(text, parse_faces(dice) if dice is not None else None)
+        except IllegalActionError as exc:
+            if not json_:
+                raise
+            print_json({"verdict": exc.verdict.model_dump(mode="json"),
+                        "status": gf.game.status(gf.game.view(gf.state(), None))})
+            raise typer.Exit(1) from None
+        except RefereeError as exc:  # not an action at all (a typo, an unknown name): JSON too
+            if json_:
+                print_json({"error": str(exc), "hint": exc.hint})
+            raise
         state = gf.game.view(gf.state(), None)
         if json_:
             print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(state)})
             return
-        show(render.record(record))
+        show(render.record(record, gf.game.info.decisive, explain))
         if board:
             show(render.board(gf.game.board_view(state)), soft_wrap=True)
         else:

@@ -11,6 +11,7 @@ from referee.cli.common import (
     DEFAULT_FILE,
     AsOpt,
     DiceOpt,
+    ExplainOpt,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -64,9 +65,11 @@ def new(
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Start a new game file; shows the dice commitment fingerprint."""
+    """Start a new game file; shows the dice commitment fingerprint and, once, every stand-in value
+    and interpretation the game relies on (rulings afterwards only count them: see referee why)."""
     from referee import render
     from referee.dice import fingerprint
+    from referee.disclosures import inventory
     from referee.games import find_game
     from referee.journal import GameFile
     from referee.tables import load_table_set
@@ -81,9 +84,11 @@ def new(
     gf = GameFile.create(file, engine, table_set, force=force, actions=texts)
     state = engine.view(gf.state(), None)
     commit = gf.current_epoch().commitment
+    relies = inventory(table_set)
     if json_:
         print_json({"file": str(file), "game": engine.info.slug, "game_id": gf.game_id, "commitment": commit,
                     "fingerprint": fingerprint(commit), "tables_overridden": table_set.overridden(),
+                    "disclosures": relies,
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
@@ -94,7 +99,22 @@ def new(
         if table_set.overridden():
             show(_("[yellow]Tables overridden: {names}[/]").format(names=literal(", ".join(table_set.overridden()))))
         show(render.board(engine.board_view(state)), soft_wrap=True)
+        show_inventory(relies)
     gf.close()
+
+
+def show_inventory(items: list[str]) -> None:
+    """Prints the stand-ins and readings a game relies on, said once (``new``, ``tables``)."""
+    from rich.text import Text
+
+    from referee.i18n import _
+
+    if not items:
+        return
+    show(Text(_("This game relies on these stand-ins and readings (said once; a ruling then shows one ⚠ "
+                "line, 'referee why' the full list):"), style="yellow"))
+    for item in items:
+        show(Text(f"  ⚠ {item}", style="yellow"))
 
 
 WORDS = {"ignore_unknown_options": True}  # "Abydos -> Pella" is an action, not an option
@@ -108,9 +128,11 @@ def do_(
     file: FileOpt = DEFAULT_FILE,
     json_: JsonOpt = False,
     board: Annotated[bool, typer.Option(help="Show the board after the action.")] = False,
+    explain: ExplainOpt = False,
 ) -> None:
-    """Play the next action; a rejected action changes nothing and says why."""
-    play_in_file(file, " ".join(action), dice, json_, board)
+    """Play the next action; a rejected action changes nothing and says why (with --json: the
+    verdict as JSON, exit 1)."""
+    play_in_file(file, " ".join(action), dice, json_, board, explain)
 
 
 @app.command()
@@ -170,20 +192,34 @@ def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
             print_json(result)
             return
         show(render.undo(result))
+        for line in gf.game.status(gf.game.view(gf.state(), None)):
+            show(f"[bold cyan]{literal(line)}[/]")
 
 
 @app.command()
 @guarded
-def log(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
+def log(
+    file: FileOpt = DEFAULT_FILE,
+    as_: AsOpt = None,
+    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the last N entries.")] = None,
+    json_: JsonOpt = False,
+) -> None:
     """Show the journal: every action, override, roll, undo and reveal (secrets as commitments)."""
     from referee import render
+    from referee.files import parse_json
     from referee.journal import GameFile
 
     with GameFile.open(file) as gf:
         viewer_of(gf.game, as_)  # the journal is public: the same for every viewer
         entries = gf.entries()
+        if last is not None:
+            entries = entries[-last:]
         if json_:
-            print_json([e.model_dump(mode="json") for e in entries])
+            data = [e.model_dump(mode="json") for e in entries]
+            for item in data:  # the parsed action is stored as JSON text: give it as an object
+                if isinstance(item.get("action"), str):
+                    item["action"] = parse_json(f"entry {item['seq']}.action", item["action"])
+            print_json(data)  # type: ignore[arg-type]
             return
         show(render.log(entries, gf.game.grammar))
 
@@ -306,7 +342,8 @@ def reveal(
 @guarded
 def show_(
     file: FileOpt = DEFAULT_FILE,
-    png: Annotated[Path | None, typer.Option(readable=False, help="Also write the board as a PNG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        readable=False, help="Write the board as a picture, not text (PNG; .jpg/.jpeg give JPEG).")] = None,
     position: PositionOpt = None,
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
@@ -346,10 +383,11 @@ def show_(
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
                     "png": str(png) if png else None} | ({"secrets": _secrets_json(mine)} if mine else {}))
         return
+    if png is not None:  # the picture is the board asked for: one line, not the text board too
+        show("[dim]" + _("picture written to {path}").format(path=literal(png)) + "[/]")
+        return
     show(render.board(view), soft_wrap=True)
     _show_secrets(mine)
-    if png is not None:
-        show("[dim]" + _("picture written to {path}").format(path=literal(png)) + "[/]")
 
 
 @app.command(name="export")
@@ -358,12 +396,20 @@ def export_(
     out: Annotated[Path | None, typer.Argument(readable=False, help="JSON file to write (default: stdout).")] = None,
     file: FileOpt = DEFAULT_FILE,
     as_: AsOpt = None,
+    setup: Annotated[Path | None, typer.Option(
+        readable=False, help="Instead: write the set-up as a set-up file (YAML) for new --setup.")] = None,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds left out; secrets as commitments, plus
     with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
     from referee.journal import GameFile, write_beside
+
+    if setup is not None:
+        if out is not None:
+            raise typer.BadParameter("give a JSON file or --setup FILE, not both")
+        _export_setup(file, setup)
+        return
 
     with GameFile.open(file) as gf:
         text = json.dumps(gf.export(viewer_of(gf.game, as_)), indent=2, ensure_ascii=False)
@@ -372,6 +418,27 @@ def export_(
         return
     write_beside(out, (text + "\n").encode("utf-8"))  # a folder or FIFO is refused; /dev/null is fine
     show(_("exported to {path}").format(path=literal(out)))
+
+
+def _export_setup(file: Path, target: Path) -> None:
+    """Writes the game's set-up so far as a set-up file (games that offer it)."""
+    import yaml
+
+    from referee.capabilities import setup_of
+    from referee.errors import RefereeError
+    from referee.i18n import _
+    from referee.journal import GameFile, write_beside
+
+    with GameFile.open(file) as gf:
+        exporter = setup_of(gf.game)
+        if exporter is None:
+            raise RefereeError(_("{game} cannot write a set-up file in this version").format(game=gf.game.info.title))
+        data = exporter.setup_file(gf.state_when(exporter.setup_done))  # the set-up, not later moves
+        slug = gf.game.info.slug
+    text = f"# A set-up for `referee new {slug} --setup {target.name}`, written by referee export --setup.\n"
+    text += yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    write_beside(target, text.encode("utf-8"))
+    show(_("set-up written to {path}").format(path=literal(target)))
 
 
 @app.command(name="import")

@@ -5,17 +5,20 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.common import guarded, literal, show
 from referee.i18n import _
 
+if TYPE_CHECKING:
+    from referee.game import AnyEngine, GameState
+
 app = typer.Typer()
 
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "status", "judge", "legal", "adjust", "export",
-              "seal", "reveal")
+              "seal", "reveal", "why")
 FREE_VERBS = ("tables", "schema")
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
@@ -25,18 +28,26 @@ MAX_HISTORY_BYTES = 1_000_000
 @app.command()
 @guarded
 def play(
+    file_arg: Annotated[
+        Path | None, typer.Argument(readable=False, metavar="FILE", help="The game file (same as --file).")
+    ] = None,
     file: Annotated[
-        Path | None, typer.Argument(readable=False, help="Game file (else $REFEREE_FILE, else ./game.referee).")
+        Path | None, typer.Option("--file", "-f", readable=False,
+                                  help="Game file (else $REFEREE_FILE, else ./game.referee).")
     ] = None,
 ) -> None:
-    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit)."""
+    """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit); Tab
+    completes verbs, units and cells."""
     from referee.journal import GameFile
 
-    path = file or Path(os.environ.get("REFEREE_FILE", "game.referee"))
+    if file_arg is not None and file is not None and file_arg != file:
+        raise typer.BadParameter(f"two game files: {file_arg} and --file {file}; give one")
+    path = file or file_arg or Path(os.environ.get("REFEREE_FILE", "game.referee"))
     with GameFile.open(path) as gf:
         title = gf.game.info.title
-        gf.state()  # a file that does not replay is refused here, once, before the shell starts
+        words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
+    _complete_with(words)
     show(f"[bold]{literal(title)}[/] — {literal(path)}. "
          + _("Type [bold]help[/] for the verbs, [bold]lang fr|it|en[/] to change language, [bold]quit[/] to leave."))
     code = run_line("show", path)
@@ -110,7 +121,7 @@ def _help(path: Path) -> None:
         show(f"  {literal(f'{notation:<28}')} {literal(_(meaning))}")
     show(_("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
            "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
-           "export FILE, tables GAME, lang fr|it|en, quit"))
+           "why (every stand-in of the last ruling), export FILE, tables GAME, lang fr|it|en, quit"))
 
 
 def _lang(words: list[str]) -> int:
@@ -129,6 +140,58 @@ def _lang(words: list[str]) -> int:
             return 2
     show(_("language: {lang} (lang fr|it|en to change)").format(lang=current()))
     return 0
+
+
+def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
+    """Returns what Tab completes in the shell: the verbs, the game's action words (from its
+    grammar, else its help), its units' names and its cells."""
+    from referee.i18n import current
+
+    words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
+    grammar = getattr(engine, "grammar", None)
+    if grammar is not None:
+        for kw in grammar.words:
+            words.update(dict.fromkeys(kw.words(current()) or (kw.key,)))
+    else:
+        for notation, _meaning in engine.help_actions():
+            words.update(dict.fromkeys(w for w in notation.split() if w.isalpha() and w.islower()))
+    view = engine.board_view(engine.view(state, None))
+    for item in getattr(view, "legend", ()):
+        words[item[1].split(" (", 1)[0]] = None
+    for cell in getattr(view, "cells", ()):
+        words[cell.name] = None
+    return [w for w in words if w and " " not in w]
+
+
+def complete(words: list[str], text: str) -> list[str]:
+    """Returns the words that start like ``text``, ignoring case and accents ("athe" → "Athéna").
+
+    >>> complete(["Athéna", "Apollon", "A5", "done"], "a")
+    ['Athéna', 'Apollon', 'A5']
+    """
+    from referee.base import fold
+
+    start = fold(text)
+    return [w for w in words if fold(w).startswith(start)]
+
+
+def _complete_with(words: list[str]) -> None:
+    """Hands :func:`complete` to readline, bound to Tab (nothing without readline)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - platform without readline
+        return
+
+    def completer(text: str, state: int) -> str | None:
+        found = complete(words, text)
+        return found[state] if state < len(found) else None
+
+    readline.set_completer_delims(" \t\n\"'")
+    readline.set_completer(completer)
+    if "libedit" in (readline.__doc__ or ""):  # macOS's readline
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
 
 
 def _history(load: bool) -> None:

@@ -54,4 +54,8 @@ def tables_(
         print_json([{"file": v.name, "source": v.source, "overridden": v.overridden, "columns": list(v.columns),
                      "rows": [list(r) for r in v.rows]} for v in views])
         return
+    from referee.cli.game_file import show_inventory
+    from referee.disclosures import inventory
+
     show(render.tables(views, engine.info.slug))
+    show_inventory(inventory(table_set))

@@ -11,6 +11,7 @@ from referee.cli.common import (
     DEFAULT_FILE,
     AsOpt,
     DiceOpt,
+    ExplainOpt,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -36,7 +37,6 @@ app = typer.Typer()
 
 Words = Annotated[list[str], typer.Argument(help="The words; with --position, optionally the game first (the file's "
                                                  "game: key names it otherwise).")]
-ExplainOpt = Annotated[bool, typer.Option("--explain", help="Add our summary of each cited section.")]
 
 
 def _game_word(words: list[str]) -> str | None:
@@ -96,7 +96,7 @@ def judge(
     from referee.games import find_game
 
     rules = _rules(find_game(engine.info.slug).info.package) if explain else None
-    show(render.verdict(verdict, rules, explain))
+    show(render.verdict(verdict, rules, explain, engine.info.decisive))
 
 
 def _rules(package: str) -> Rules:
@@ -153,6 +153,7 @@ def resolve(
     board: Annotated[bool, typer.Option(help="In a game file: show the board afterwards.")] = False,
     strict: Annotated[bool, typer.Option(
         "--strict", help="With --position: refuse (exit 1) while a declaration is still open.")] = False,
+    explain: ExplainOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Resolve what is pending (combats, retreats): from a position file, or in the game file.
@@ -175,10 +176,17 @@ def resolve(
             data["open"] = [r.model_dump(mode="json") for r in still_open]
             print_json(data)
             return
-        explain = getattr(result, "explain", None)
+        from rich.console import Group
         from rich.text import Text
 
-        show(render.explains(result) if callable(explain) else Text(result.model_dump_json(indent=2)))  # type: ignore[arg-type]
+        if callable(getattr(result, "explain", None)):
+            lines = [line for line in result.explain() if explain or not line.startswith("⚠ relies on")]  # type: ignore[attr-defined]
+            show(Group(*[Text(line) for line in lines]))
+            if not explain:
+                for line in render.disclosure(getattr(result, "provisional", ()), engine.info.decisive):
+                    show(line)
+        else:
+            show(Text(result.model_dump_json(indent=2)))
         if still_open:
             n = len(still_open)
             show(Text(ngettext("note: resolved without {n} declaration still open:",
@@ -189,7 +197,50 @@ def resolve(
     if words:
         raise fail(_("unexpected {words}: in a game file, just type referee resolve").format(
             words=repr(" ".join(words))), code=2)
-    play_in_file(file, "resolve", dice, json_, board)
+    play_in_file(file, "resolve", dice, json_, board, explain)
+
+
+@app.command()
+@guarded
+def why(
+    entry: Annotated[int | None, typer.Argument(help="Journal entry number (default: the last ruling).")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every stand-in and reading the game can rely on.")] = False,
+    file: FileOpt = DEFAULT_FILE,
+    json_: JsonOpt = False,
+) -> None:
+    """Every stand-in value and interpretation a ruling relied on (the last one by default), or
+    with --all every one the game's tables hold."""
+    from referee.journal import GameFile
+
+    with GameFile.open(file) as gf:
+        if all_:
+            from referee.disclosures import inventory
+
+            items = inventory(gf.table_set)
+            label = f"{gf.game.info.title}"
+        else:
+            chosen = [e for e in gf.entries() if e.record is not None and not e.undone
+                      and (entry is None or e.seq == entry)]
+            if not chosen:
+                raise fail(f"no journal entry {entry} with a ruling" if entry is not None
+                           else "no ruling yet: play an action first")
+            found = chosen[-1]
+            assert found.record is not None
+            items = list(found.record.provisional)
+            label = f"#{found.seq} {found.text}"
+    if json_:
+        print_json({"entry": None if all_ else found.seq, "provisional": items})
+        return
+    from rich.text import Text
+
+    from referee.i18n import _
+
+    if not items:
+        show(Text(_("{what}: relies on no stand-in").format(what=label)))
+        return
+    show(Text(_("{what} relies on:").format(what=label), style="bold"))
+    for item in items:
+        show(Text(f"  ⚠ {item}", style="yellow"))
 
 
 @app.command()

@@ -110,7 +110,7 @@ def test_a_yaml_alias_bomb_is_refused(referee: Referee, tmp_path: Path) -> None:
     path.write_text("game: cyrus-pyxis\n" + "\n".join(lines) + "\n")
     start = time.perf_counter()
     assert "aliases" in judge_position(referee, path)
-    assert time.perf_counter() - start < 20  # expanded, the bomb would take hours; the bound leaves room for a loaded machine
+    assert time.perf_counter() - start < 20  # expanded, the bomb would take hours
 
 
 def test_a_control_character_in_yaml_is_one_line(referee: Referee, tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ def board_view(state: CyrusState) -> BoardView:
             here.reverse()  # attacker first
         marks: tuple[str, ...] = ("combat",) if len(here) > 1 else ()
         marks += ("last",) if last == c else ()
+        marks += ("king",) if any(lg.kind is Kind.KING for lg in here) else ()  # I: the piece the game turns on
         r, col = divmod(c, grid.cols)
         cells.append(CellView(
             name=grid.name(c), terrain=s.terrain_at(c).value, at=(col, r), centre=grid.centre(c),
@@ -58,7 +59,8 @@ def board_view(state: CyrusState) -> BoardView:
         side_colours={"greek": tables.board.side_colours.greek, "persian": tables.board.side_colours.persian},
         side_marks={"greek": ">", "persian": "<"},
         marks={"combat": MarkStyle("*", (230, 0, 0), _("pending combat")),
-               "last": MarkStyle("!", (250, 200, 0), _("last move"))},
+               "last": MarkStyle("!", (250, 200, 0), _("last move")),
+               "king": MarkStyle("♔", (20, 20, 20), _("king"))},
         legend=legend, status=tuple(status_lines(s)),
         edges=("", _("East: Greek king exits"), "", _("West: Persian king exits")),
     )
@@ -69,17 +71,24 @@ def status_lines(state: CyrusState) -> list[str]:
     grid = s.tables.grid
     if s.phase is Phase.SETUP:
         side, what, count, placed = setup_progress(s)
-        return [_("Set-up: the {side} lays {what} ({placed} of {count} placed)").format(
+        lines = [_("Set-up: the {side} lays {what} ({placed} of {count} placed)").format(
             side=_(side.label), what=_(PLURAL[what]), placed=placed, count=count)]
+        for other in (side, side.other) if what == "legions" else ():
+            waiting = [lg.name for lg in s.tables.of_side[other] if lg.name not in s.where]
+            if waiting:
+                lines.append(_("To place ({side}): {names}").format(side=_(other.label), names=", ".join(waiting)))
+        return lines
     if s.phase is Phase.OVER:
         return [_("Game over: {reason}").format(reason=win_text(s))]
     lines = [_("Turn {turn}: {side} to play ({step})").format(turn=s.turn, side=_(s.active.label),
                                                                step=_(STEP_WORDS[s.phase]))]
     if s.phase is Phase.SUPPORT and s.declaring:
         lines.append(_("The {side} declares archer supports now (or types done)").format(side=_(s.declaring.label)))
-    if s.moved:
-        infantry = sum(1 for n in s.moved if s.tables.by_id[n].kind is Kind.INFANTRY)
-        lines.append(_("Moved: {legions} (infantry {count}/5)").format(legions=", ".join(s.moved), count=infantry))
+    if s.moved:  # V: the infantry quota and one legion of each other type, so each says its type
+        kinds = [s.tables.by_id[n].kind for n in s.moved]
+        infantry = kinds.count(Kind.INFANTRY)
+        moved = ", ".join(f"{n} ({_(k.value)})" for n, k in zip(s.moved, kinds, strict=True))
+        lines.append(_("Moved: {moved}; infantry {n} of 5").format(moved=moved, n=infantry))
     occ = occupancy(s)
     fights = []
     for c in occ.combats():
@@ -90,6 +99,8 @@ def status_lines(state: CyrusState) -> list[str]:
                                                                           cell=grid.name(c)))
     if fights:
         lines.append(_("Combats: {list}").format(list="; ".join(fights)))
+        if s.phase is Phase.COMBAT:
+            lines.append(_("The combats wait to be resolved: type resolve"))
     if s.supports:
         lines.append(_("Supports: {list}").format(list=", ".join(f"{a} → {lg}" for a, lg in s.supports.items())))
     return lines

@@ -55,7 +55,17 @@ from referee.games.cyrus_pyxis.rules import (
     SETUP,
     SUPPORT_DECLARATION,
 )
-from referee.games.cyrus_pyxis.schemas import CyrusTables, Kind, LegionId, Phase, Side, Terrain, load_tables
+from referee.games.cyrus_pyxis.schemas import (
+    SETUP_STEPS,
+    CyrusTables,
+    Kind,
+    Legion,
+    LegionId,
+    Phase,
+    Side,
+    Terrain,
+    load_tables,
+)
 from referee.games.cyrus_pyxis.sequence import (
     SETUP_CHECKS,
     SetupContext,
@@ -63,6 +73,7 @@ from referee.games.cyrus_pyxis.sequence import (
     apply_setup,
     check_done,
     check_resolve,
+    check_setup_step,
     end_movement,
     end_turn,
     finish_declarations,
@@ -77,6 +88,7 @@ from referee.tables import TableSet
 INFO = GameInfo(
     slug="cyrus-pyxis", package="cyrus_pyxis", title="Cyrus & Pyxis", sides=("greek", "persian"),
     dice=None, rulebook="Editions UGO (French)", players=(2, 2),
+    decisive=("combat_results.csv", "combat_values.csv"),
 )
 
 
@@ -92,15 +104,26 @@ class LegalReport(BaseModel):
     attacks: tuple[str, ...] = Field(default=(), description="Cells among them where it would attack.")
     supports: tuple[str, ...] | None = Field(default=None, description="For an archer: legions it may support.")
     why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
+    deploy: bool = Field(default=False, description="In the set-up, not yet placed: cells are where it may be "
+                                                    "deployed (why_not says when the set-up is not at its step).")
 
     def explain(self) -> list[str]:
         """Returns the report as lines for the terminal, in the active language."""
         side = _(self.side.label)
         if self.cell:
             lines = [_("{legion} ({side}) on {cell}").format(legion=self.legion, side=side, cell=self.cell)]
+        elif self.deploy:
+            lines = [_("{legion} ({side}) not yet deployed").format(legion=self.legion, side=side)]
         else:
             lines = [_("{legion} ({side}) eliminated").format(legion=self.legion, side=side)]
-        if self.cells:
+        if self.deploy:
+            n = len(self.cells)
+            lines.append((ngettext("may be deployed on {n} cell once the set-up reaches its legions: {cells}",
+                                   "may be deployed on {n} cells once the set-up reaches its legions: {cells}", n)
+                          if self.why_not else
+                          ngettext("may be deployed on {n} cell: {cells}", "may be deployed on {n} cells: {cells}", n))
+                         .format(n=n, cells=" ".join(self.cells)))
+        elif self.cells:
             marked = " ".join(f"{act.GRAMMAR.say(c)}{'!' if c in self.attacks else ''}" for c in self.cells)
             lines.append(ngettext("may end on {n} cell: {cells}   (! = attack)",
                                   "may end on {n} cells: {cells}   (! = attack)", len(self.cells)).format(
@@ -200,6 +223,15 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
 
     def parse_adjust(self, state: CyrusState, text: str) -> act.CyrusAction:
         return act.parse_adjust(state, text)
+
+    def acting_side(self, state: CyrusState, action: act.CyrusAction) -> str | None:
+        """An override of a legion is journaled under the legion's side, a terrain override under
+        nobody's; everything else under the side to act."""
+        if isinstance(action, act.AdjustLegion):
+            return state.tables.legion(action.legion).side.value
+        if isinstance(action, act.AdjustTerrain):
+            return None
+        return self.to_act(state)
 
     def judge(self, state: CyrusState, action: act.CyrusAction) -> Verdict:
         s = state
@@ -394,6 +426,8 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         elif s.phase not in (Phase.MOVE, Phase.ANY) and not why:
             why.append(Ruling.violation("wrong-phase", "no move now: the game is in its {step} step", (MOVEMENT,),
                                         step=STEP_WORDS[s.phase]))
+        if cell is None and s.phase is Phase.SETUP:
+            return self._deploy_report(s, occ, legion)
         if cell is None:
             why = [Ruling.violation("legion-eliminated", "{legion} is out of the game", (COMBAT,), legion=legion.name)]
         return LegalReport(
@@ -401,6 +435,41 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
             cells=tuple(sorted(cells, key=cell_key)), attacks=tuple(sorted(attacks, key=cell_key)),
             supports=supports, why_not=tuple(why) if not cells and not supports else (),
         )
+
+    def _deploy_report(self, s: CyrusState, occ: Occupancy, legion: Legion) -> LegalReport:
+        """II.3, II.4: where a legion not yet placed may be deployed, by the set-up checks
+        (the step check apart: when it fails, it is why the cells must wait)."""
+        grid = s.tables.grid
+        cells: list[str] = []
+        for cell in grid.cells():
+            ctx = SetupContext(s, occ, cell, legion=legion)
+            if all(check(ctx) is None for check in SETUP_CHECKS if check is not check_setup_step):
+                cells.append(grid.name(cell))
+        step = check_setup_step(SetupContext(s, occ, next(iter(grid.cells())), legion=legion))  # any cell: the
+        # step check reads only the set-up's progress and the legion's side
+        return LegalReport(legion=legion.name, side=legion.side, cell=None, cells=tuple(sorted(cells, key=cell_key)),
+                           why_not=(step,) if step is not None else (), deploy=True)
+
+    def setup_file(self, state: CyrusState) -> dict[str, object]:
+        """Returns the set-up so far as a set-up file (``referee export --setup``; ``new --setup``
+        plays it back). A token's owner is not part of the position: each side is given, in cell
+        order, as many of each kind as its set-up step lays (II.1, II.2), which replays alike."""
+        s = state
+        grid = s.tables.grid
+        terrain: dict[str, dict[str, list[str]]] = {side.value: {"forest": [], "hill": []} for side in Side}
+        for what in ("forest", "hill"):
+            laid = sorted((grid.name(c) for c, t in s.terrain.items() if t.value == what), key=cell_key)
+            for side, step_what, count in SETUP_STEPS:
+                if step_what == what:
+                    terrain[side.value][what], laid = laid[:count], laid[count:]
+            terrain[Side.PERSIAN.value][what] += laid  # more than the rule lays (an override): kept
+        legions = {side.value: {lg.name: grid.name(s.where[lg.name]) for lg in s.tables.of_side[side]
+                                if lg.name in s.where} for side in Side}
+        return {"game": self.info.slug, "terrain": terrain, **legions}
+
+    def setup_done(self, state: CyrusState) -> bool:
+        """II: the set-up is over once the last Persian legion is deployed."""
+        return state.phase is not Phase.SETUP
 
     def resolve_pending(self, state: CyrusState, dice: Dice) -> tuple[CyrusState, UmpireResolution]:
         s = state

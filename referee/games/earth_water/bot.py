@@ -579,8 +579,8 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     armies, food, excess = surplus(state, Side.PERSIA)
     used = _i(state, "attrition-once", "persian-attrition-majors")
     if excess == 0:
-        says.add(PERSIAN_ATTRITION, "attrition", N_("No attrition: {armies} outside Abydos and Ephesos, {food} "
-                                                    "amphorae"), args={"armies": units(armies, "army"), "food": food},
+        says.add(PERSIAN_ATTRITION, "attrition", N_("No attrition: {armies} outside Abydos and Ephesos, {food}"),
+                 args={"armies": units(armies, "army"), "food": units(food, "amphora")},
                  interpretations=used)
         return state
     cut_off = {c for c, g in state.cities.items() if g.persian_armies} - supplied(state, Side.PERSIA)
@@ -600,9 +600,10 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
         removed[pick] += 1
         reasons.setdefault(pick, reason)
     split = ", ".join(f"{c} {n} ({reasons[c]})" for c, n in removed.items())
-    says.add(PERSIAN_ATTRITION, "attrition", N_("Remove {excess} ({armies} outside Abydos and Ephesos, {food} "
-                                                "amphorae): {split}"),
-             args={"excess": units(excess, "army"), "armies": units(armies, "army"), "food": food, "split": split},
+    says.add(PERSIAN_ATTRITION, "attrition",
+             N_("Remove {excess} ({armies} outside Abydos and Ephesos, {food}): {split}"),
+             args={"excess": units(excess, "army"), "armies": units(armies, "army"),
+                   "food": units(food, "amphora"), "split": split},
              counts={c: -n for c, n in removed.items()},
              interpretations=used + _i(state, "unsupplied-first", "no-points-armies"))
     return state

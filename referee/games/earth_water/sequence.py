@@ -105,12 +105,12 @@ def begin_greek_supply(state: EarthWaterState) -> tuple[EarthWaterState, list[Ru
     armies, food, excess = surplus(state, Side.GREECE)
     new = state.model_copy(update={"phase": Phase.GREEK_SUPPLY, "attrition_due": excess})
     if excess:
-        return new, [Ruling.event("greek-supply", "Greek supply: {armies} against {food} amphorae; remove {excess} "
+        return new, [Ruling.event("greek-supply", "Greek supply: {armies} against {food}; remove {excess} "
                                   "('remove N CITY'), then 'done'", (BASE_SUPPLY,), armies=units(armies, "army"),
-                                  food=food, excess=units(excess, "army"))]
-    return new, [Ruling.event("greek-supply", "Greek supply: {armies} against {food} amphorae; no attrition; "
+                                  food=units(food, "amphora"), excess=units(excess, "army"))]
+    return new, [Ruling.event("greek-supply", "Greek supply: {armies} against {food}; no attrition; "
                               "'keep N' to trim the hand, then 'done'", (BASE_SUPPLY,), armies=units(armies, "army"),
-                              food=food)]
+                              food=units(food, "amphora"))]
 
 
 def greek_attrition_due(state: EarthWaterState) -> int:

@@ -567,14 +567,14 @@ class EarthWaterState(GameState):
         return self.tables.base.deck.value - self.hands.persia - self.hands.greece
 
 
-_PLURALS = {"army": "armies", "fleet": "fleets", "card": "cards", "talent": "talents"}
+_PLURALS = {"army": "armies", "fleet": "fleets", "card": "cards", "talent": "talents", "amphora": "amphorae"}
 
 
 def many(count: int, noun: str) -> str:
     """Returns '1 army', '2 armies', '0 fleets'.
 
-    >>> many(2, "army"), many(1, "fleet"), many(3, "Greek army")
-    ('2 armies', '1 fleet', '3 Greek armies')
+    >>> many(2, "army"), many(1, "fleet"), many(3, "Greek army"), many(1, "amphora")
+    ('2 armies', '1 fleet', '3 Greek armies', '1 amphora')
     """
     if count == 1:
         return f"1 {noun}"
@@ -595,6 +595,7 @@ def units(count: int, noun: str) -> str:
         "card": lambda n: ngettext("{n} card", "{n} cards", n),
         "talent": lambda n: ngettext("{n} talent", "{n} talents", n),
         "round": lambda n: ngettext("{n} round", "{n} rounds", n),
+        "amphora": lambda n: ngettext("{n} amphora", "{n} amphorae", n),
         "Greek army": lambda n: ngettext("{n} Greek army", "{n} Greek armies", n),
         "Persian army": lambda n: ngettext("{n} Persian army", "{n} Persian armies", n),
         "Greek fleet": lambda n: ngettext("{n} Greek fleet", "{n} Greek fleets", n),

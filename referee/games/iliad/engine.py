@@ -52,7 +52,7 @@ from referee.tables import TableSet
 
 INFO = GameInfo(
     slug="iliad", package="iliad", title="Iliad", sides=("greek", "trojan"), dice="1d6",
-    rulebook="International Team (Italian and French)", players=(2, 2),
+    rulebook="International Team (Italian and French)", players=(2, 2), decisive=("roster.yaml",),
 )
 
 

@@ -129,7 +129,7 @@ def stack_of(state: ZargoState, hex_name: str, people: str | None) -> tuple[str,
     if people is not None and owner != people:
         return Ruling.violation(
             "not-yours",
-            "the counters on {hex} are the {owner}'s, not the {people}'",
+            "the counters on {hex} belong to the {owner}, not to the {people}",
             (TURN,),
             hex=hex_name,
             owner=owner,
@@ -423,7 +423,7 @@ def check_seal(state: ZargoState, a: act.SealGarrison) -> Found:
     if city.owner != p.owner:
         return [
             Ruling.violation(
-                "not-yours", "the city on {hex} is the {owner}'s", (CITIES,), hex=hex_name, owner=city.owner
+                "not-yours", "the city on {hex} belongs to the {owner}", (CITIES,), hex=hex_name, owner=city.owner
             )
         ]
     if city.seal is not None:
@@ -845,7 +845,7 @@ def check_appear(state: ZargoState, a: act.Appear) -> Found:
         return [
             Ruling.violation(
                 "not-yours",
-                "the marker on {hex} is the {owner}'s",
+                "the marker on {hex} belongs to the {owner}",
                 (MONKS,),
                 hex=a.marker,
                 owner=unit(state, label).people,
@@ -879,7 +879,8 @@ def judge_action(state: ZargoState, a: act.ZargoAction) -> tuple[Found, tuple[st
     if state.phase is Phase.OVER:
         return [Ruling.violation("game-over", "the game is over", (CALENDAR,))], ()
     if isinstance(a, act.Players):
-        return check_players(state, a), t.disclose("peoples-in-play") if a.players < 4 else ()
+        used = ("peoples-in-play",) if a.players < 4 else ()
+        return check_players(state, a), t.disclose(*used, *(("two-players",) if a.players == 2 else ()))
     if isinstance(a, act.BuildCity):
         return check_city(state, a), t.disclose("city-terrain")
     if isinstance(a, act.Place):

@@ -54,6 +54,7 @@ USED_READINGS = (
     "early-end",
     "city-zone",
     "serpent-line",
+    "two-players",
 )
 """Interpretations of rules.yaml the engine reads or discloses (a table override must keep them)."""
 
@@ -171,6 +172,7 @@ def load_tables(table_set: TableSet) -> ZargoTables:
     peoples = parse_yaml(table_set.label("peoples.yaml"), table_set.text("peoples.yaml"), PeoplesFile)
     tables = parse_yaml(table_set.label("tables.yaml"), table_set.text("tables.yaml"), TablesFile)
     rules = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)
+    rules = _with_packaged_readings(rules)
     rules.require(table_set.label("rules.yaml"), USED_READINGS)
     reading = next((i.choice for i in rules.interpretations if i.id == "wrap-letters"), "same-and-next")
     label = table_set.label("map.yaml")
@@ -182,6 +184,20 @@ def load_tables(table_set: TableSet) -> ZargoTables:
         raise TableError(table_set.label("peoples.yaml"), "short", "each counter label must be unique")
     display = parse_yaml(table_set.label("display.yaml"), table_set.text("display.yaml"), DisplayFile)
     return ZargoTables(world=world, peoples=peoples, tables=tables, rules=rules, display=display)
+
+
+def _with_packaged_readings(rules: RulesIndex) -> RulesIndex:
+    """Adds the packaged reading of each interpretation a rules file lacks (a game file made
+    before an interpretation was added keeps its own choices and gains only the new ones)."""
+    have = {i.id for i in rules.interpretations}
+    missing = [i for i in USED_READINGS if i not in have]
+    if not missing:
+        return rules
+    from referee.rulings import load_rules
+
+    packaged = load_rules("zargo").index
+    extra = tuple(i for i in packaged.interpretations if i.id in missing)
+    return rules.model_copy(update={"interpretations": (*rules.interpretations, *extra)})
 
 
 class City(BaseModel):

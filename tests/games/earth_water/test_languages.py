@@ -125,5 +125,6 @@ def test_the_state_never_depends_on_the_language(engine: EarthWaterEngine, posit
                              cities={"Athenai": {"persian_armies": 2}, "Sparta": {"persian_armies": 1}})
             ended[lang] = (engine.state_hash(state), engine.status(state)[-1])
     assert ended["en"][0] == ended["fr"][0] == ended["it"][0]
-    assert ended["fr"][1] == "Partie terminée : la Perse a gagné"
+    # (another catalog may hold the same "Game over" entry with French typography: spaces folded)
+    assert " ".join(ended["fr"][1].replace("\u00a0", " ").split()) == "Partie terminée : la Perse a gagné"
     assert ended["it"][1] == "Partita finita: la Persia ha vinto"

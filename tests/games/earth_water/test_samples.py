@@ -44,3 +44,24 @@ def test_first_campaign_script_runs_as_written(tmp_path: Path, engine: EarthWate
         entries = gf.entries()
     assert engine.status(state)[0] == "Campaign 4, PERS.IA preparation; score 3 Persian side; hands Persia 0, Greece 0"
     assert all(r.source == "physical" for e in entries for r in e.rolls)
+
+
+def test_cards_tour_script_runs_as_written(tmp_path: Path, engine: EarthWaterEngine) -> None:
+    script = (SAMPLES / "cards-tour.sh").read_text(encoding="utf-8")
+    commands = [shlex.split(line, comments=True) for line in script.splitlines() if line.startswith("referee ")]
+    runner = CliRunner()
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        for words in commands:
+            reset_consoles()
+            result = runner.invoke(app, words[1:])
+            assert result.exit_code == 0, (words, result.output)
+    finally:
+        os.chdir(here)
+    with GameFile.open(tmp_path / "game.referee") as gf:
+        state = gf.state()
+    assert state.battle is None and state.at("Thebai").greek_armies == 2 and state.at("Thebai").persian_armies == 0
+    assert state.played_once == (4,) and state.portraits.greece == 1 and state.hands.greece == 0
+    assert state.at("Ephesos").persian_fleets == 1 and state.at("Naxos").greek_fleets == 1
+    assert state.active == "persia"

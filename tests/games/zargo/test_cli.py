@@ -114,3 +114,16 @@ def test_french_and_italian_at_the_table(referee: Referee, sealed: Path) -> None
     assert "mois 1 sur 25" in status.out
     assert referee("--lang", "it", "do", "risolvi").code == 0
     assert "mese 1 di 25" in referee("--lang", "it", "status").out
+
+
+def test_umpire_mode_on_the_sample_position(referee: Referee) -> None:
+    from referee.tables import data_root
+
+    pos = str(data_root("samples") / "zargo" / "umpire.yaml")
+    assert referee("judge", "--position", pos, "1208", "1108").code == 0
+    odds = referee("odds", "--position", pos, "zargo", "attack", "0906", "0907")
+    assert odds.code == 0 and "11 against 2" in odds.out
+    done = referee("resolve", "--position", pos, "--dice", "5,6")
+    assert done.code == 0 and "arrow from 0903 at 0909" in done.out and "combat at 0907" in done.out
+    wrong = referee("judge", "--position", pos, "0907", "0807")
+    assert "not-yours" in wrong.out  # not the Chevaliers' counter

@@ -477,3 +477,15 @@ def test_serpents_carry_on_along_the_line_past_a_beaten_enemy() -> None:
     crooked = play(play(crooked, "0805 0906"), "attack 0906 0907")
     after, found = events(crooked, "resolve", 6)
     assert "serpent-charge" not in found and after.board["0906"] == ("SER",)
+
+
+def test_an_older_rules_file_gains_only_the_new_readings() -> None:
+    from referee.games.zargo.state import load_tables
+    from referee.tables import TableSet
+
+    texts = dict(TABLES.texts())
+    rules = texts["rules.yaml"]
+    cut = rules.index("  - id: serpent-line")
+    older = rules[:cut].replace("choice: shared-victory", "choice: draw")
+    tables = load_tables(TableSet.from_texts("zargo", {**texts, "rules.yaml": older}, "older"))
+    assert tables.choice("serpent-line") == "straight-on-plain" and tables.choice("most-cities-tie") == "draw"

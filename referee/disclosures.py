@@ -1,0 +1,112 @@
+"""Disclosures said once: the stand-ins a game relies on, and one short marker per ruling.
+
+A new game (``referee new``) and ``referee tables GAME`` list every uncertain value and reading
+of the game's tables (:func:`inventory`). A ruling afterwards prints one line (:func:`marker`):
+the values that decided its outcome by name (the game's ``GameInfo.decisive`` files, such as a
+stand-in combat result table), the rest as a count pointing to ``referee why``. ``--explain``,
+``referee why`` and ``--json`` give the complete list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.rulings import UNCERTAIN, RulesIndex
+from referee.tables import TableSet, TableView, describe_table_set, parse_yaml
+
+MAX_NAMES = 8
+"""Most entry names listed for one table file before the rest is counted."""
+
+
+def decisive(items: Sequence[str], files: Sequence[str]) -> list[str]:
+    """Returns the disclosures that come from a file whose values decide outcomes.
+
+    >>> decisive(["combat_results.csv: 1 to 2 → defender-retreats (provisional)", "terrain.yaml: x"],
+    ...          ["combat_results.csv"])
+    ['combat_results.csv: 1 to 2 → defender-retreats (provisional)']
+    """
+    return [item for item in items if any(item.startswith(f"{name}:") for name in files)]
+
+
+def marker(items: Sequence[str], files: Sequence[str]) -> str | None:
+    """Returns the one line a ruling shows for its disclosures, or None when it relies on none.
+
+    >>> marker(["terrain.yaml: every terrain costs 1", "interpretation a: b"], [])
+    "⚠ 2 stand-ins, see 'referee why'"
+    >>> marker(["combat_values.csv: cavalry = 4 (provisional)", "x"], ["combat_values.csv"])
+    "⚠ decided by a stand-in: combat_values.csv: cavalry = 4 (provisional); 1 more, see 'referee why'"
+    """
+    from referee.i18n import _, ngettext
+
+    if not items:
+        return None
+    named = decisive(items, files)
+    rest = len(items) - len(named)
+    if not named:
+        return "⚠ " + ngettext("{n} stand-in, see 'referee why'", "{n} stand-ins, see 'referee why'",
+                               rest).format(n=rest)
+    line = "⚠ " + _("decided by a stand-in: {values}").format(values="; ".join(named))
+    if rest:
+        line += "; " + ngettext("{n} more, see 'referee why'", "{n} more, see 'referee why'", rest).format(n=rest)
+    return line
+
+
+def inventory(table_set: TableSet) -> list[str]:
+    """Returns one line per table file holding uncertain values, then one per interpretation and
+    per uncertain rule section of ``rules.yaml`` (as every game reads it, overrides included).
+
+    Raises:
+        TableError: a file cannot be parsed.
+    """
+    lines: list[str] = []
+    for view in describe_table_set(table_set):
+        if view.name == "rules.yaml":
+            continue
+        line = _file_line(view)
+        if line:
+            lines.append(line)
+    if "rules.yaml" in table_set.files:
+        index = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)
+        for key, section in index.sections.items():
+            if section.provenance in UNCERTAIN:
+                lines.append(f"rules.yaml: section {key} {section.title} ({section.provenance})")
+        lines += [item.label() for item in index.interpretations]
+    return lines
+
+
+def _file_line(view: TableView) -> str | None:
+    """Returns "file: names (provenance); names (provenance)" for a file's uncertain entries."""
+    if "provenance" not in view.columns:
+        return None
+    at = view.columns.index("provenance")
+    groups: dict[str, dict[str, None]] = {}
+    counts: dict[str, int] = {}
+    for row in view.rows:
+        prov = row[at] if at < len(row) else ""
+        if prov not in UNCERTAIN:
+            continue
+        counts[prov] = counts.get(prov, 0) + 1
+        groups.setdefault(prov, {})[_entry_name(view, row)] = None
+    if not groups:
+        return None
+    parts = []
+    for prov, names in groups.items():
+        listed = [n for n in names if n]
+        if not listed or len(listed) > MAX_NAMES:
+            shown = f"{counts[prov]} values" if view.columns[0] == "entry" else f"{counts[prov]} rows"
+        else:
+            shown = ", ".join(listed)
+        parts.append(f"{shown} ({prov})")
+    return f"{view.name}: {'; '.join(parts)}"
+
+
+def _entry_name(view: TableView, row: tuple[str, ...]) -> str:
+    """Returns what names a row: a YAML entry's first two keys, or a CSV row's first word column."""
+    if view.columns and view.columns[0] == "entry":
+        return ".".join(part.split("[", 1)[0] for part in row[0].split(".")[:2])
+    first = row[0] if row else ""
+    try:
+        float(first)
+    except ValueError:
+        return first
+    return ""  # a numeric key (a band's bound) names nothing: the rows are counted
