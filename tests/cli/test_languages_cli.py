@@ -59,7 +59,7 @@ def test_command_help_in_italian_and_lang_after_the_command(tmp_path: Path) -> N
     assert after.returncode == 0, after.stderr
     assert "Joue l'action suivante" in flat(after.stdout)
     english = run("do", "--help", cwd=tmp_path)
-    assert "Play the next action; a rejected action changes nothing and says why." in flat(english.stdout)
+    assert "Play the next action; a rejected action changes nothing and says why" in flat(english.stdout)
 
 
 def test_every_help_text_has_a_french_and_an_italian_translation() -> None:
@@ -113,9 +113,9 @@ def position(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(("lang", "legal", "illegal", "relies"), [
-    ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ relies on"),
-    ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12", "⚠ s'appuie sur"),
-    ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12", "⚠ si basa su"),
+    ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ 2 stand-ins, see 'referee why'"),
+    ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12", "⚠ 2 valeurs d'attente, voir 'referee why'"),
+    ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12", "⚠ 2 valori provvisori, vedi 'referee why'"),
 ])
 def test_verdict_headers(referee: Referee, position: Path, lang: str, legal: str, illegal: str, relies: str) -> None:
     ok = referee("--lang", lang, "judge", "cyrus-pyxis", "--position", str(position), "Pyxis C6")
