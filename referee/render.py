@@ -327,7 +327,7 @@ def tables(views: Sequence[TableView], slug: str) -> RenderableType:
         table = Table(title=Text(title), caption=caption, title_justify="left", caption_justify="left",
                       show_edge=False, header_style="bold")
         for col in v.columns:
-            table.add_column(Text(col))
+            table.add_column(Text(_(col)))
         for row in v.rows:
             cells = [Text(x, style=_prov_style(x)) if col == "provenance" else Text(x)
                      for x, col in zip(row, v.columns, strict=False)]

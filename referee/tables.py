@@ -30,7 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from referee import files
 from referee.errors import InputFileError, TableError
-from referee.i18n import _, ngettext
+from referee.i18n import N_, _, ngettext
 
 ENV_TABLES = "REFEREE_TABLES"
 TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -382,7 +382,7 @@ def describe_table_set(table_set: TableSet) -> list[TableView]:
             body = tuple(tuple(r.values()) for r in rows)
         else:
             data = load_yaml_text(label, f.text)
-            columns = ("entry", "value", "provenance")
+            columns = (N_("entry"), N_("value"), N_("provenance"))  # headings, said in the reader's language
             body = tuple(_flatten(data, "", "-"))
         views.append(TableView(name, _source_line(f.text), columns, body, f.overridden))
     return views

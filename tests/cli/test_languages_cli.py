@@ -20,7 +20,7 @@ POSITION = (
     '{"game": "cyrus-pyxis", "greek": {"Pyxis": "A6", "Athéna": "B6", "Messène": "B5"},'
     ' "persian": {"Cyrus": "L6", "Amatonte": "B6"}, "supports": {"Messène": "Athéna"}}'
 )
-NBSP = "\u00a0"  # French puts a no-break space before : ; ? !
+NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions.md, Languages)
 
 
 def run(*args: str, cwd: Path, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
@@ -113,9 +113,9 @@ def position(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(("lang", "legal", "illegal", "relies"), [
-    ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "see 'referee why'"),  # one marker line (issue 14)
-    ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12", "voir 'referee why'"),
-    ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12", "vedi 'referee why'"),
+    ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ 2 stand-ins, see 'referee why'"),
+    ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12", "⚠ 2 valeurs d'attente, voir 'referee why'"),
+    ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12", "⚠ 2 valori provvisori, vedi 'referee why'"),
 ])
 def test_verdict_headers(referee: Referee, position: Path, lang: str, legal: str, illegal: str, relies: str) -> None:
     ok = referee("--lang", lang, "judge", "cyrus-pyxis", "--position", str(position), "Pyxis C6")
