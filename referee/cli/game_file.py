@@ -54,7 +54,7 @@ def _faces(dice: str | None) -> list[int] | None:
 @app.command()
 @guarded
 def new(
-    game: Annotated[str, typer.Argument(help="Game: cyrus-pyxis, iliad, 300-solo.")],
+    game: Annotated[str, typer.Argument(help="Game: cyrus-pyxis, iliad, 300-solo, zargo.")],
     setup: Annotated[
         Path | None,
         typer.Option(readable=False,
@@ -386,7 +386,7 @@ def show_(
         from referee.picture import write_png
 
         if not isinstance(view, BoardView):
-            raise RefereeError(_("{title} has no grid board to draw; --png is for square boards").format(
+            raise RefereeError(_("{title} is played on a map of regions, not cells; --png draws square and hex boards").format(
                 title=engine.info.title))
         write_png(view, png)
     if json_:
