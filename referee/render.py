@@ -277,11 +277,14 @@ def violations_lines(v: Verdict) -> list[Text]:
     ]
 
 
-def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False) -> RenderableType:
+def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False,
+           grammar: Grammar | None = None) -> RenderableType:
     """Returns what an accepted action did: its rolls, events and disclosures (one marker line,
-    or with ``explain`` the complete list)."""
-    parts: list[RenderableType] = [Text.assemble(("✓ ", "bold green"), rec.action,
-                                                 (f"  ({rec.side})" if rec.side else "", "dim"))]
+    or with ``explain`` the complete list); with the game's grammar, the action in the active
+    language."""
+    said = grammar.say(rec.action) if grammar is not None else rec.action
+    parts: list[RenderableType] = [Text.assemble(("✓ ", "bold green"), said,
+                                                 (f"  ({_(rec.side)})" if rec.side else "", "dim"))]
     for roll in rec.rolls:
         faces = "+".join(str(f) for f in roll.faces)
         parts.append(Text(f"  🎲 {_(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
@@ -314,7 +317,7 @@ def log(entries: Sequence[Entry], grammar: Grammar | None = None) -> RenderableT
             details += [ev.text() for ev in e.record.events if ev.code not in ("route",)]
         if e.undone:
             details.append(_("(undone)"))
-        table.add_row(str(e.seq), Text(e.side or ""), Text(text, style=style), Text("\n".join(details)))
+        table.add_row(str(e.seq), Text(_(e.side) if e.side else ""), Text(text, style=style), Text("\n".join(details)))
     return table
 
 

@@ -269,7 +269,7 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
         if json_:
             print_json({"record": record.model_dump(mode="json"), "status": gf.game.status(state)})
             return
-        show(render.record(record, gf.game.info.decisive, explain))
+        show(render.record(record, gf.game.info.decisive, explain, gf.game.grammar))
         if board:
             show(render.board(gf.game.board_view(state)), soft_wrap=True)
         else:
