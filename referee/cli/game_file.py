@@ -386,8 +386,8 @@ def show_(
         from referee.picture import write_png
 
         if not isinstance(view, BoardView):
-            raise RefereeError(_("{title} is played on a map of regions, not cells; --png draws square and hex boards").format(
-                title=engine.info.title))
+            raise RefereeError(_("{title} is played on a map of regions, not cells; "
+                                 "--png draws square and hex boards").format(title=engine.info.title))
         write_png(view, png)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
