@@ -1,0 +1,135 @@
+"""Every example of the README and of docs/ runs as written.
+
+``sh`` blocks are command lists (the README's tour and test command have their own tests); the
+``console`` transcripts of docs/ are replayed in order, one folder per document, and each
+``✓``/``✗`` line they show must be printed again. A transcript marked
+``<!-- excerpt: samples/... -->`` is a shortened copy of a script the suite replays elsewhere: its
+commands must be lines of that script.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+SKIP_MARKERS = (
+    "<!-- test-command -->", "<!-- tour -->", "<!-- vision-tour -->", "<!-- zargo-tour -->", "<!-- giro -->",
+)
+"""Blocks with their own tests (the README tour, the guides' tours)."""
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    bindir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bindir + os.pathsep + os.environ.get("PATH", ""), "HOME": str(tmp),
+           "COLUMNS": "100", "REFEREE_LANG": "en"}
+    for key in ("REFEREE_FILE", "REFEREE_TABLES"):
+        env.pop(key, None)
+    return env
+
+
+def _sh_blocks(doc: Path) -> list[list[str]]:
+    """The ``sh`` blocks not tested elsewhere (tours, install commands)."""
+    text = doc.read_text(encoding="utf-8")
+    found = []
+    for match in re.finditer(r"```sh\n(.*?)\n```", text, re.S):
+        before = text[: match.start()].rstrip().splitlines()[-1:] or [""]
+        lines = [ln for ln in match.group(1).splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        if before[0] in SKIP_MARKERS or any(ln.startswith(("python3 -m venv", "pip ")) for ln in lines):
+            continue
+        if all(ln.startswith("referee") or ln.startswith("export ") for ln in lines):
+            found.append(lines)
+    return found
+
+
+def _transcript(doc: Path) -> list[tuple[str, list[str], str | None]]:
+    """(command, lines shown after it, excerpt source) for each ``$`` line of the console blocks."""
+    text = doc.read_text(encoding="utf-8")
+    steps: list[tuple[str, list[str], str | None]] = []
+    for match in re.finditer(r"```console\n(.*?)\n```", text, re.S):
+        before = text[: match.start()].rstrip().splitlines()[-1:] or [""]
+        excerpt = re.fullmatch(r"<!-- excerpt: (\S+) -->", before[0])
+        lines = match.group(1).splitlines()
+        i = 0
+        while i < len(lines):
+            if not lines[i].startswith("$ "):
+                i += 1
+                continue
+            command = lines[i][2:]
+            i += 1
+            here = re.search(r"<<'?(\w+)'?", command)
+            if here:  # a here-document: its lines belong to the command
+                body = []
+                while i < len(lines) and lines[i] != here.group(1):
+                    body.append(lines[i])
+                    i += 1
+                command += "\n" + "\n".join(body) + "\n" + here.group(1)
+                i += 1
+            shown = []
+            while i < len(lines) and not lines[i].startswith("$ "):
+                shown.append(lines[i])
+                i += 1
+            steps.append((command, shown, excerpt.group(1) if excerpt else None))
+    return steps
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+SH = [(doc, i) for doc in DOCS for i, _ in enumerate(_sh_blocks(doc))]
+CONSOLE = [doc for doc in DOCS if _transcript(doc)]
+
+
+@pytest.mark.parametrize(("doc", "index"), SH, ids=[f"{d.name}#{i}" for d, i in SH])
+def test_sh_examples_run_as_written(doc: Path, index: int, tmp_path: Path) -> None:
+    (tmp_path / "samples").symlink_to(ROOT / "samples")
+    (tmp_path / "tables").symlink_to(ROOT / "tables")
+    env = _env(tmp_path)
+    # the README's later blocks continue the tour's game: they start from its sample set-up
+    assert _run("referee new cyrus-pyxis --setup samples/cyrus-pyxis/setup.yaml", tmp_path, env).returncode == 0
+    prefix = ""
+    for line in _sh_blocks(doc)[index]:
+        command, _, comment = line.partition("  #")
+        if command.startswith("export "):
+            prefix += command + "\n"
+            continue
+        if "edit " in comment:
+            continue
+        if "--tables my-tables" in command and not (tmp_path / "my-tables").exists():
+            continue
+        result = _run(prefix + command, tmp_path, env)
+        expected = 1 if "refused" in comment else 0
+        assert result.returncode == expected, (line, result.stdout[-400:], result.stderr[-400:])
+
+
+@pytest.mark.parametrize("doc", CONSOLE, ids=[d.name for d in CONSOLE])
+def test_console_transcripts_replay(doc: Path, tmp_path: Path) -> None:
+    (tmp_path / "samples").symlink_to(ROOT / "samples")
+    env = _env(tmp_path)
+    prefix = ""
+    for command, shown, excerpt in _transcript(doc):
+        if excerpt is not None:
+            script = (ROOT / excerpt).read_text(encoding="utf-8")
+            assert any(re.split(r"\s+#", ln)[0].strip() == command.strip() for ln in script.splitlines()), (
+                f"{command!r} is not a line of {excerpt}")
+            continue
+        result = _run(prefix + command, tmp_path, env)
+        if re.match(r"(export |[A-Z_]+=)", command):
+            prefix += command + "\n"
+        refused = any(ln.startswith(("error:", "✗")) for ln in shown) and not command.startswith("referee judge")
+        assert result.returncode == (1 if refused else 0), (command, result.stdout[-400:], result.stderr[-400:])
+        printed = _flat(result.stdout + result.stderr)
+        for line in shown:
+            if line.lstrip().startswith(("✓", "✗")) and "…" not in line:
+                assert _flat(line) in printed, (command, line, printed[-600:])
