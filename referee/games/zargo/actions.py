@@ -29,7 +29,7 @@ from referee.i18n import N_, _
 from referee.notation import Form, Grammar, Keyword
 from referee.sealed import Commitment, parse_reveal, parse_seal, reveal_text, seal_text
 
-__all__ = ["GRAMMAR", "ZargoAction", "parse_action"]
+__all__ = ["GRAMMAR", "ZargoAction", "parse_action", "parse_adjust"]
 
 PEOPLE_WORDS = (
     Keyword("chevaliers", en=("knights",), fr=("chevaliers", "chevalier"), it=("cavalieri",)),
@@ -55,6 +55,7 @@ GRAMMAR = Grammar(
         Keyword("vanish", fr=("disparaît", "disparait", "disparition"), it=("scompare", "sparisce")),
         Keyword("appear", fr=("reparaît", "reparait", "réapparaît"), it=("riappare", "ricompare")),
         Keyword("resolve", en=("done", "end"), fr=("résoudre", "fin"), it=("risolvi", "fine")),
+        Keyword("off", en=("remove",), fr=("retirer", "retiré", "hors"), it=("via", "togli", "rimuovi")),
         *PEOPLE_WORDS,
     ),
     forms=(
@@ -115,6 +116,27 @@ GRAMMAR = Grammar(
             "{resolve}",
             N_("end the moves: shots, then combats, then the next people"),
             ("COMMENT ON JOUE",),
+        ),
+        Form(
+            "LABEL HEX [PEOPLE]",
+            "FCh 0906",
+            N_("override: put a counter on a hex (or in a city's open garrison)"),
+            ("LES PIONS DU JEU",),
+            adjust=True,
+        ),
+        Form(
+            "HEX {off}",
+            "0906 {off}",
+            N_("override: take the counters of a hex off"),
+            ("LES PIONS DU JEU",),
+            adjust=True,
+        ),
+        Form(
+            "{city} HEX PEOPLE",
+            "{city} 0807 {dragons}",
+            N_("override: give a city to another people"),
+            ("LA CONQUÊTE D'UNE VILLE",),
+            adjust=True,
         ),
     ),
 )
@@ -245,6 +267,46 @@ class RevealGarrison(Action):
         return reveal_text(self.owner, self.label, bytes.fromhex(self.salt), self.secret)
 
 
+class AdjustCounter(Action):
+    """Override: a counter put on a hex (in a city: into its open garrison)."""
+
+    label: str
+    hex: str
+
+    def text(self) -> str:
+        return f"{self.label} {self.hex}"
+
+    def is_adjust(self) -> bool:
+        return True
+
+
+class AdjustOff(Action):
+    """Override: the counters of a hex (or a city's open garrison) taken off."""
+
+    hex: str
+
+    def text(self) -> str:
+        return f"{self.hex} off"
+
+    def is_adjust(self) -> bool:
+        return True
+
+
+class AdjustCity(Action):
+    """Override: a city given to another people."""
+
+    hex: str
+    people: str
+
+    def text(self) -> str:
+        return f"city {self.hex} {self.people}"
+
+    def is_adjust(self) -> bool:
+        return True
+
+
+Adjust = AdjustCounter | AdjustOff | AdjustCity
+
 ZargoAction = (
     Players
     | BuildCity
@@ -258,6 +320,9 @@ ZargoAction = (
     | Appear
     | SealGarrison
     | RevealGarrison
+    | AdjustCounter
+    | AdjustOff
+    | AdjustCity
 )
 
 _PAIR = re.compile(r"^([^:\s]+):([0-9,]+)$")
@@ -402,3 +467,44 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
             "start, HEX HEX, attack, arrow, flame, vision, vanish, appear, resolve"
         ).format(word=words[0], hint=hint)
     )
+
+
+def _people_label(state: ZargoState, word: str, people: str) -> str:
+    """Returns the label of a counter type of one people, typed as a label or a name."""
+    label = counter_label(state, word)
+    if state.tables.units[label].people == people:
+        return label
+    for key, c in state.tables.peoples.peoples[people].counters.items():  # type: ignore[index]
+        if fold(word) in {fold(key), fold(c.fr), fold(c.it), fold(c.en), fold(c.short)}:
+            return c.short
+    raise UnknownNameError("counter type", word, list(state.tables.labels_of.get(people, ())))
+
+
+def parse_adjust(state: ZargoState, text: str) -> Adjust:
+    """Returns the override a text names: ``LABEL HEX [PEOPLE]``, ``HEX off``, ``city HEX PEOPLE``
+    (keywords in English, French or Italian).
+
+    Raises:
+        NotationError: not an override of Zargo.
+        UnknownNameError: an unknown hex, counter type or people.
+    """
+    if len(text) > 500:
+        raise NotationError(_("an override is at most 500 characters"))
+    words = text.split()
+    usage = _("write 'LABEL HEX [PEOPLE]', 'HEX {off}' or '{city} HEX PEOPLE'").format(
+        off=GRAMMAR.word("off"), city=GRAMMAR.word("city")
+    )
+    if not words:
+        raise NotationError(_("empty override; {usage}").format(usage=usage))
+    grid = state.tables.world.grid
+    if GRAMMAR.is_(words[0], "city") and len(words) == 3:
+        return AdjustCity(hex=hex_word(state, words[1]), people=people_word(words[2]))
+    if len(words) == 2 and grid.is_cell_name(words[0]) and GRAMMAR.is_(words[1], "off"):
+        return AdjustOff(hex=hex_word(state, words[0]))
+    if len(words) in (2, 3) and not grid.is_cell_name(words[0]) and not GRAMMAR.is_(words[0], "city"):
+        if len(words) == 3:
+            label = _people_label(state, words[0], people_word(words[2]))
+        else:
+            label = counter_label(state, words[0])
+        return AdjustCounter(label=label, hex=hex_word(state, words[1]))
+    raise NotationError(_("{text!r}: {usage}").format(text=text, usage=usage))

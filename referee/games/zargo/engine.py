@@ -14,6 +14,7 @@ from referee.game import Applied, BoardView, Counter, Engine, GameInfo, Outcome,
 from referee.games.zargo import actions as act
 from referee.games.zargo import sequence as seq
 from referee.games.zargo.actions import GRAMMAR
+from referee.games.zargo.adjust import apply_adjust, check_adjust
 from referee.games.zargo.combat import combat_odds, shot_odds
 from referee.games.zargo.display import world_view
 from referee.games.zargo.position import SetupFile, ZargoPosition, read_position, write_position
@@ -179,13 +180,17 @@ class ZargoEngine(Engine[ZargoState, act.ZargoAction]):
         return act.parse_action(state, text)
 
     def parse_adjust(self, state: ZargoState, text: str) -> act.ZargoAction:
-        raise NotationError(_("Zargo has no overrides yet: write a position file and use judge/resolve"))
+        return act.parse_adjust(state, text)
 
     def judge(self, state: ZargoState, action: act.ZargoAction) -> Verdict:
+        if isinstance(action, act.AdjustCounter | act.AdjustOff | act.AdjustCity):
+            return Verdict(action=action.text(), violations=tuple(check_adjust(state, action)))
         violations, provisional = seq.judge_action(state, action)
         return Verdict(action=action.text(), violations=tuple(violations), provisional=provisional)
 
     def apply(self, state: ZargoState, action: act.ZargoAction, dice: Dice) -> Applied[ZargoState]:
+        if isinstance(action, act.AdjustCounter | act.AdjustOff | act.AdjustCity):
+            return Applied(apply_adjust(state, action))
         new, events, provisional = seq.apply_action(state, action, dice)
         return Applied(new, tuple(events), tuple(provisional))
 

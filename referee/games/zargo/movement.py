@@ -4,7 +4,9 @@ One search over the world's hex grid (bridges and wrap letters are links of the 
 terrain's costs and stops:
 
 * plain 1; woods 2, so a last single point cannot enter a wood;
-* sea never, except over a cloud bridge, which costs nothing;
+* sea never, except over a cloud bridge, which costs nothing and runs from coast to coast: a
+  counter that lands off one bridge does not go straight onto another from that hex (rules.yaml
+  ``bridge-chain``; the search tells apart a hex reached over a bridge from one reached by land);
 * a mountain is entered only as the whole move, from a hex next to it (the approach stops at
   the foot the month before), and along a range one mountain hex a month; leaving a mountain is
   an ordinary move (rules.yaml ``mountain-descent``);
@@ -25,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.games.zargo.world import Terrain, World
-from referee.geometry.search import Cell, SearchResult
+from referee.geometry.search import Cell, SearchResult, search
 from referee.i18n import _, ngettext
 
 __all__ = ["Mover", "Reach", "Surroundings", "reach", "why_not"]
@@ -58,35 +60,86 @@ class Surroundings:
 
 @dataclass(frozen=True)
 class Reach:
-    """The result of :func:`reach`: every hex the counter may end on, with its cost and path."""
+    """The result of :func:`reach`: every hex the counter may end on, with its cost and path.
+
+    ``search`` holds, for each hex, the cheapest cost over both ways of standing on it (off a
+    bridge, or by land); ``path`` walks the search of those two ways, so a path never takes two
+    bridges in a row."""
 
     search: SearchResult
     ends: frozenset[Cell]
+    states: SearchResult
+    size: int
 
     def path(self, goal: Cell) -> list[Cell]:
         """Returns the hexes from the start to ``goal`` (empty when it cannot end there)."""
-        return self.search.path(goal) if goal in self.ends else []
+        if goal not in self.ends:
+            return []
+        ways = [s for s in (goal, goal + self.size) if s in self.states.distance]
+        best = min(ways, key=lambda s: self.states.distance[s])
+        return [s % self.size for s in self.states.path(best)]
 
 
 def reach(world: World, mover: Mover, around: Surroundings) -> Reach:
     """Returns the hexes a counter may move to this month (its start excluded)."""
-    terrain = world.terrain
-    bridges = frozenset(world.bridges) | frozenset((b, a) for a, b in world.bridges)
+    return _reach(world, mover, around, chain_bridges=False)
 
-    def can_enter(cell: Cell) -> bool:
+
+_ADJACENCY: dict[tuple[int, bool], tuple[World, tuple[tuple[Cell, ...], ...]]] = {}
+
+
+def _adjacency(world: World, chain_bridges: bool) -> tuple[tuple[Cell, ...], ...]:
+    """The two-state adjacency of :func:`_reach` for a world, built once per world."""
+    cached = _ADJACENCY.get((id(world), chain_bridges))
+    if cached is not None and cached[0] is world:
+        return cached[1]
+    size = len(world.terrain)
+    bridges = frozenset(world.bridges) | frozenset((b, a) for a, b in world.bridges)
+    adjacency: list[list[Cell]] = [[] for _ in range(2 * size)]
+    for c in range(size):
+        for n in world.grid.neighbours(c):
+            if (c, n) in bridges:
+                adjacency[c].append(n + size)
+                if chain_bridges:
+                    adjacency[c + size].append(n + size)
+            else:
+                adjacency[c].append(n)
+                adjacency[c + size].append(n)
+    if len(_ADJACENCY) > 16:
+        _ADJACENCY.clear()
+    built = tuple(tuple(a) for a in adjacency)
+    _ADJACENCY[(id(world), chain_bridges)] = (world, built)
+    return built
+
+
+def _reach(world: World, mover: Mover, around: Surroundings, chain_bridges: bool) -> Reach:
+    """The search of :func:`reach`; ``chain_bridges`` lifts the coast-to-coast rule, so that
+    :func:`why_not` can tell when that rule alone refuses a hex.
+
+    The search runs over two states per hex: ``c`` (stood on by land, or the start) and
+    ``c + size`` (landed on off a cloud bridge, from where no bridge is taken)."""
+    terrain = world.terrain
+    size = len(terrain)
+    bridges = frozenset(world.bridges) | frozenset((b, a) for a, b in world.bridges)
+    adjacency = _adjacency(world, chain_bridges)
+
+    def can_enter(state: Cell) -> bool:
+        cell = state % size
         if terrain[cell] is Terrain.SEA:
             return False
         return mover.flies or cell not in around.enemies
 
-    def can_continue(cell: Cell) -> bool:
+    def can_continue(state: Cell) -> bool:
+        cell = state % size
         if terrain[cell] is Terrain.CHASM:
             return False
         if mover.flies:
             return True
         return cell not in around.zones and terrain[cell] is not Terrain.MOUNTAINS
 
-    def step_cost(here: Cell, nxt: Cell) -> int:
-        if (here, nxt) in bridges:
+    def step_cost(here_state: Cell, nxt_state: Cell) -> int:
+        here, nxt = here_state % size, nxt_state % size
+        if nxt_state >= size and (here, nxt) in bridges:
             return 0
         if mover.flies:
             return 1
@@ -95,12 +148,21 @@ def reach(world: World, mover: Mover, around: Surroundings) -> Reach:
             return mover.points if here == mover.start else _NEVER
         return 2 if kind is Terrain.WOODS else 1
 
-    found = world.grid.search(mover.start, mover.points, can_enter, can_continue, step_cost=step_cost)
+    states = search(adjacency, mover.start, mover.points, can_enter, can_continue, step_cost=step_cost)
+    distance: dict[Cell, int] = {}
+    parent: dict[Cell, Cell] = {}
+    for state, d in states.distance.items():
+        cell = state % size
+        if d < distance.get(cell, _NEVER):
+            distance[cell] = d
+            if state in states.parent:
+                parent[cell] = states.parent[state] % size
+    found = SearchResult(mover.start, distance, parent)
     ends = frozenset(
-        c for c in found.distance
+        c for c in distance
         if c != mover.start and c not in around.enemies and (c not in around.friends or c in around.stack_ok)
     )
-    return Reach(found, ends)
+    return Reach(found, ends, states, size)
 
 
 def why_not(world: World, mover: Mover, around: Surroundings, goal: Cell) -> str | None:
@@ -134,6 +196,11 @@ def why_not(world: World, mover: Mover, around: Surroundings, goal: Cell) -> str
         ).format(hex=name)
     if goal in reach(world, mover, Surroundings(friends=around.friends, stack_ok=around.stack_ok)).ends:
         return _("{hex} lies past an enemy; enemies are never crossed").format(hex=name)
+    if goal in _reach(world, mover, around, chain_bridges=True).ends:
+        return _(
+            "{hex} is reached only by going from one cloud bridge straight onto another; "
+            "a bridge is crossed from coast to coast"
+        ).format(hex=name)
     return ngettext(
         "{hex} is out of reach: {n} movement point, woods cost 2, sea only by bridges",
         "{hex} is out of reach: {n} movement points, woods cost 2, sea only by bridges",

@@ -132,3 +132,24 @@ def test_la_carte_a_lettered_edge_carries_the_move_across() -> None:
     w = world(rows, wrap={"A": ["0102", "0602"], "B": ["0103", "0603"]})
     got = ends(w, "0102", 1)
     assert "0602" in got and "0603" in got  # the twin and the next letter (rules.yaml wrap-letters)
+
+
+def test_mouvements_regles_particulieres_bridges_coast_to_coast_never_bridge_to_bridge() -> None:
+    # three strips of land; 0403 is the end of two bridges (west 0103, east 0703)
+    rows = [".1 ~~ ~~ .1 ~~ ~~ .2" for _ in range(5)]
+    w = world(rows, bridges=(("0103", "0403"), ("0403", "0703")))
+    one = ends(w, "0103", 1)
+    assert "0403" in one and "0402" in one  # the first bridge is free, then a step on the coast
+    assert "0703" not in one  # not straight off one bridge onto the next
+    assert "0703" not in ends(w, "0103", 1, flies=True)  # fliers keep to the same air currents
+    reason = why_not(w, Mover(w.grid.parse("0103"), 1), Surroundings(), w.grid.parse("0703"))
+    assert reason is not None and "coast to coast" in reason
+    # stepping off onto the coast and back on land makes the second crossing coast to coast
+    two = reach(w, Mover(w.grid.parse("0103"), 2), Surroundings())
+    goal = w.grid.parse("0703")
+    assert goal in two.ends
+    path = [w.grid.name(c) for c in two.path(goal)]
+    assert path[0] == "0103" and path[-1] == "0703" and path[1] == "0403" and path[-2] == "0403"
+    assert len(path) == 5  # 0103, 0403 off the bridge, a coast step, back on 0403 by land, 0703
+    # from the middle hex, by land, either bridge may be taken
+    assert {"0103", "0703"} <= ends(w, "0403", 1)
