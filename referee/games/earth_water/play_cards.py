@@ -259,13 +259,19 @@ def play_event(state: EarthWaterState, action: act.Event) -> tuple[EarthWaterSta
                 events.append(Ruling.event("card-effect", "{card}: one Persian army fewer in {city}", (CARDS,),
                                            card=say(state, action.card), city=city))
     elif e.kind == "place":
-        targets = action.targets or tuple(_cities(state, e.cities))[:1]
+        # an army goes to the named city (else the card's one city); fleets go only where named,
+        # one per reserve fleet, so an empty reserve places nothing
+        targets = action.targets if e.unit == "fleets" else (action.targets or tuple(_cities(state, e.cities))[:1])
+        if not targets:
+            events.append(Ruling.event("card-effect", "{card}: Greece has no fleet in reserve; nothing is placed",
+                                       (CARDS, PIECES), card=say(state, action.card)))
         for city in targets:
             g = state.at(city)
             g = g.plus(Side.GREECE, fleets=1) if e.unit == "fleets" else g.plus(Side.GREECE, armies=1)
             state = state.model_copy(update={"cities": state.with_city(city, g)})
-        events.append(Ruling.event("card-effect", "{card}: placed in {cities}", (CARDS,), card=say(state, action.card),
-                                   cities=", ".join(targets)))
+        if targets:
+            events.append(Ruling.event("card-effect", "{card}: placed in {cities}", (CARDS,),
+                                       card=say(state, action.card), cities=", ".join(targets)))
     elif e.kind == "dice":
         b = state.battle
         assert b is not None

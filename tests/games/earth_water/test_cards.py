@@ -175,6 +175,18 @@ def test_melas_zomos_and_syracuse_place_from_reserve(engine: EarthWaterEngine, p
     assert "not-a-port" in _codes(engine, state, "event Support from Syracuse Athenai Athenai Athenai Korinthos")
 
 
+def test_syracuse_with_every_fleet_on_the_board_places_nothing(engine: EarthWaterEngine, position) -> None:
+    # found by the 500-game playout: with no fleet in reserve the card once put a fleet in the
+    # first city anyway, and the reserve went to -1
+    state = _turn(position, Athenai={"greek_armies": 2, "greek_fleets": 5})
+    assert state.greek_reserve()[1] == 0
+    assert _codes(engine, state, "event Support from Syracuse") == ()
+    after, record = engine.play(state, engine.parse(state, "event Support from Syracuse"), NoDice())
+    assert after.greek_reserve()[1] == 0
+    assert sum(g.greek_fleets for g in after.cities.values()) == 5
+    assert any("nothing is placed" in e.message for e in record.events)
+
+
 def test_oracle_of_delphi_redraws(engine: EarthWaterEngine, position) -> None:
     state = _play(engine, _turn(position, greek=3), "draw Oracle of Delphi", "draw Triremes")
     new = _play(engine, state, "event Oracle of Delphi")
