@@ -119,6 +119,35 @@ def _register_games(root: typer.Typer) -> None:
 _register_games(app)
 
 
+def _neutral_usage_errors() -> None:
+    """Makes click's own usage errors (``Got unexpected extra argument(s) (...)``) show control
+    characters as escapes, like every other line we print: their message quotes what was typed."""
+    import importlib
+    from collections.abc import Callable
+
+    from referee.cli.terminal import neutral
+
+    def neutralised(original: Callable[[object], str]) -> Callable[[object], str]:
+        def format_message(self: object) -> str:
+            return neutral(original(self))
+
+        format_message.neutral = True  # type: ignore[attr-defined]
+        return format_message
+
+    for name in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        for cls in list(vars(module).values()):
+            method = vars(cls).get("format_message") if isinstance(cls, type) else None
+            if method is not None and not getattr(method, "neutral", False):
+                cls.format_message = neutralised(method)
+
+
+_neutral_usage_errors()
+
+
 TYPER_WORDS = (N_("Arguments"), N_("Options"), N_("Commands"), N_("required"), N_("default: {default}"),
                N_("env var: {var}"), N_("(dynamic)"), N_("Aborted!"), N_("Missing command."),
                N_("No such command {name!r}."))

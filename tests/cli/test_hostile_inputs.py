@@ -429,3 +429,14 @@ def test_the_markup_reason_of_issue_17_in_the_real_script(tmp_path: Path) -> Non
     log = run("log", cwd=tmp_path)
     assert log.returncode == 0 and "[/bold]" in log.stdout and "\x1b" not in log.stdout
     assert "Traceback" not in result.stderr + log.stderr
+
+
+def test_a_usage_error_quoting_typed_text_shows_controls_as_escapes(referee: Referee, game: Path) -> None:
+    # found by the long fuzz: click's own "unexpected extra argument(s) (...)" quoted a bidi override
+    direct = referee("undo", "draw \u202eevil\x1b[31m")
+    shell = referee("play", "--file", str(game), input="undo draw \u202eevil\nquit\n")
+    for result in (direct, shell):
+        shown = result.out + result.err
+        assert "\u202e" not in shown and "\x1b[31m" not in shown, shown
+        assert "\\u202e" in shown
+    assert direct.code == 2
