@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -26,21 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_cyrus import machine  # the same machine line as every bench
+
 POSITION = {"game": "cyrus-pyxis", "greek": {"Pyxis": "A6", "Athéna": "B6", "Messène": "B5"},
             "persian": {"Cyrus": "L6", "Amatonte": "B6"}}
 
 
-def machine() -> str:
-    """Returns the CPU model, core count, Python version and system."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
 def measure(runs: int) -> dict[str, list[float]]:

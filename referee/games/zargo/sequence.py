@@ -120,6 +120,16 @@ def own_turn(state: ZargoState) -> Found:
     return []
 
 
+def active_stack(state: ZargoState, hex_name: str) -> tuple[str, ...] | Found:
+    """Returns the active people's stack on a hex, or why it cannot act now (not its turn, no
+    counter there, another people's counters): the preamble of every move, attack and shot."""
+    out = own_turn(state)
+    if out:
+        return out
+    stack = stack_of(state, hex_name, state.active)
+    return [stack] if isinstance(stack, Ruling) else stack
+
+
 def stack_of(state: ZargoState, hex_name: str, people: str | None) -> tuple[str, ...] | Ruling:
     """Returns the stack on a hex when it belongs to ``people``, else the violation."""
     stack = state.board.get(hex_name)
@@ -531,12 +541,10 @@ def check_answer(state: ZargoState) -> Found:
 
 def moving(state: ZargoState, a: act.Move) -> tuple[tuple[str, ...], Mover] | Found:
     """Returns the labels that move and their :class:`Mover`, or the violations."""
-    out = own_turn(state)
-    if out:
-        return out
-    stack = stack_of(state, a.source, state.active)
-    if isinstance(stack, Ruling):
-        return [stack]
+    out: Found = []
+    stack = active_stack(state, a.source)
+    if not isinstance(stack, tuple):
+        return stack
     if a.label is not None:
         if a.label not in stack:
             return [
@@ -712,12 +720,10 @@ def engaged(state: ZargoState, hex_name: str) -> Found:
 
 def check_attack(state: ZargoState, a: act.Attack) -> Found:
     """COMBAT: the attacker stands next to its target (its zone) and declares; the escort fights."""
-    out = own_turn(state)
-    if out:
-        return out
-    stack = stack_of(state, a.source, state.active)
-    if isinstance(stack, Ruling):
-        return [stack]
+    out: Found = []
+    stack = active_stack(state, a.source)
+    if not isinstance(stack, tuple):
+        return stack
     out += engaged(state, a.source)
     if not adjacent(state, a.source, a.target):
         out.append(
@@ -739,12 +745,10 @@ def check_shot(state: ZargoState, a: act.Shoot) -> Found:
     """Arrows (straight hex rows), flames (any hex within the radius) and visions, instead of a
     combat; never at a city; an escorted counter has no power."""
     cites = {"arrow": (ARCHERS,), "flame": (DRAGONS, FLAMERS), "vision": (ILLUSIONISTS,)}[a.kind]
-    out = own_turn(state)
-    if out:
-        return out
-    stack = stack_of(state, a.source, state.active)
-    if isinstance(stack, Ruling):
-        return [stack]
+    out: Found = []
+    stack = active_stack(state, a.source)
+    if not isinstance(stack, tuple):
+        return stack
     shooter = unit(state, stack[0])
     if len(stack) != 1:
         out.append(
@@ -799,12 +803,10 @@ def _table(state: ZargoState, kind: str):  # type: ignore[no-untyped-def]
 
 def check_vanish(state: ZargoState, a: act.Vanish) -> Found:
     """MOINES: a Monk lord that has not moved vanishes; that is its whole turn."""
-    out = own_turn(state)
-    if out:
-        return out
-    stack = stack_of(state, a.hex, state.active)
-    if isinstance(stack, Ruling):
-        return [stack]
+    out: Found = []
+    stack = active_stack(state, a.hex)
+    if not isinstance(stack, tuple):
+        return stack
     if len(stack) != 1 or "vanish" not in unit(state, stack[0]).powers:
         return [Ruling.violation("cannot-vanish", "only a lone Monk lord may vanish", (MONKS,))]
     if key(a.hex, stack[0]) in state.moved:
