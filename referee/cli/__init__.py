@@ -122,7 +122,7 @@ _register_games(app)
 def _neutral_usage_errors() -> None:
     """Makes click's own usage errors (``Got unexpected extra argument(s) (...)``) show control
     characters as escapes, like every other line we print: their message quotes what was typed."""
-    import importlib
+    import sys
     from collections.abc import Callable
 
     from referee.cli.terminal import neutral
@@ -135,9 +135,8 @@ def _neutral_usage_errors() -> None:
         return format_message
 
     for name in ("typer._click.exceptions", "click.exceptions"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
+        module = sys.modules.get(name)  # only the click typer has loaded: no import on the start-up path
+        if module is None:
             continue
         for cls in list(vars(module).values()):
             method = vars(cls).get("format_message") if isinstance(cls, type) else None
