@@ -95,6 +95,14 @@ class CellEvidence:
     reached: npt.NDArray[np.float64] | None = None
     """(n,): share of the cell under an occluder reaching in from outside the grid
     (:func:`reaching_in`; None: not measured)."""
+    edge_light: npt.NDArray[np.float64] | None = None
+    """(n,): under a counter, the mean brightness of the band just outside its outline (from
+    ``cfg.edge_band[0]`` to ``cfg.edge_band[1]`` cell out, full warp resolution), over the
+    bare board's around the cell: a token under the counter keeps it dark up to the token's
+    edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
+    edge_lean: npt.NDArray[np.float64] | None = None
+    """(n, terrains): under a counter, the mean lean of that band's pixels from the bare
+    board's colour toward each token's (0: board, 1: token; column 0 unused). 0 elsewhere."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -264,6 +272,8 @@ def evidence(
     terrain_pixels = (total / np.maximum((usable & region).sum(axis=(1, 2)), 1)).astype(np.float64)
     board_share = np.zeros(n)
     band_light = np.ones((n, 4))
+    edge_light = np.ones(n)
+    edge_lean = np.zeros((n, terrains))
     if holds.any():
         at = np.nonzero(holds)[0]
         ring = (around & usable & ~(fits & (best < sides)))[at]
@@ -291,6 +301,19 @@ def evidence(
             )
         terrain_share[at] = lean
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
+        plain_px = usable & fits & (best == sides)
+        edge_light[at], edge_lean[at] = _edge_band(
+            grid,
+            inside,
+            white,
+            at,
+            side_share[at].argmax(axis=1),
+            means,
+            sds,
+            _local_board_light(feats[..., 2], plain_px, board)[at],
+            board,
+            cfg,
+        )
     # colours that fit no class, bright (printed art and rims are dark), away from the counter's
     # edge (where its colour blends with the board's), over the cell's whole inner square
     free = usable & ~_counter_boxes(is_side, holds, 2) & square
@@ -312,7 +335,96 @@ def evidence(
         board_share=board_share,
         band_light=band_light,
         model=model,
+        edge_light=edge_light,
+        edge_lean=edge_lean,
     )
+
+
+def _local_board_light(
+    light: npt.NDArray[np.float32], plain_px: npt.NDArray[np.bool_], board: BoardSpec
+) -> npt.NDArray[np.float64]:
+    """Per cell, the mean brightness of the bare board's pixels in it and its eight neighbours
+    (light and shadow change across a photo); the whole board's where none shows."""
+    rows, cols = board.rows, board.cols
+    total = (light * plain_px).sum(axis=(1, 2)).reshape(rows, cols).astype(np.float64)
+    count = plain_px.sum(axis=(1, 2)).reshape(rows, cols).astype(np.float64)
+    overall = float(total.sum() / count.sum()) if count.sum() else 1.0
+
+    def around(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        padded = np.pad(a, 1)
+        out = np.zeros_like(a)
+        for dr in (0, 1, 2):
+            for dc in (0, 1, 2):
+                out += padded[dr : dr + rows, dc : dc + cols]
+        return out
+
+    near_total, near_count = around(total), around(count)
+    ref = np.where(near_count >= 20, near_total / np.maximum(near_count, 1), overall)
+    out: npt.NDArray[np.float64] = np.maximum(ref, 1e-3).reshape(-1)
+    return out
+
+
+def _edge_band(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    at: npt.NDArray[np.intp],
+    side_of: npt.NDArray[np.intp],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    board_light: npt.NDArray[np.float64],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per counter cell ``at`` (its side ``side_of``), the brightness (over ``board_light``) and
+    the lean toward each token's colour of the band ``cfg.edge_band`` (cells) outside the
+    counter's outline, read on the full-resolution warp (the band of token left around a counter
+    is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
+    blends it away). The outline is the convex hull of the counter's largest side-coloured patch
+    (its light label, inside, does not matter; a turned counter is followed, not boxed)."""
+    ppc = grid.shape[0] // board.rows
+    sides = len(board.sides)
+    terrains = len(board.terrains)
+    c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
+    within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < cfg.edge_outer
+    lo, hi = cfg.edge_band[0] * ppc, cfg.edge_band[1] * ppc
+    base = means[sides]
+    light = np.full(len(at), np.nan)
+    lean = np.zeros((len(at), terrains))
+    for j, i in enumerate(at):
+        r, col = divmod(int(i), board.cols)
+        cell = np.s_[r * ppc : (r + 1) * ppc, col * ppc : (col + 1) * ppc]
+        f = chroma(grid[cell].astype(np.float32), white)
+        best, dist = _assign(f.reshape(-1, 3)[:, :2], means, sds)
+        own = ((best == side_of[j]) & (dist < cfg.pixel_sigma)).reshape(ppc, ppc).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(own, connectivity=8)
+        if count <= 1:
+            continue
+        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        pts = np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)
+        outline = np.zeros((ppc, ppc), np.uint8)
+        cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
+        away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
+        band = (away > lo) & (away <= hi) & within & inside[cell]
+        if band.sum() < 5:
+            continue
+        light[j] = float(f[..., 2][band].mean()) / board_light[j]
+        rel = f[..., :2][band] - base.astype(np.float32)
+        # pixels tinted by the counter (its rim blurred into the band: on the line from the
+        # board's colour to the counter's) say nothing of the token
+        toward = (means[side_of[j]] - base).astype(np.float32)
+        size = max(float(np.hypot(*toward)), 1e-6)
+        along = (rel @ toward) / size**2
+        off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
+        untinted = (along <= cfg.edge_tint) | (off > cfg.lean_perp * along)
+        if untinted.sum() < 5:
+            continue
+        rel = rel[untinted]
+        for t in range(1, terrains):
+            d = (means[sides + t] - base).astype(np.float32)
+            proj = (rel @ d) / max(float(d @ d), 1e-9)
+            lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
+    return light, lean
 
 
 def reaching_in(
@@ -470,6 +582,41 @@ def _sure(margin: npt.NDArray[np.float64], scale: float | npt.NDArray[np.float64
     return out
 
 
+def _under_counter(
+    light: npt.NDArray[np.float64],
+    lean: npt.NDArray[np.float64],
+    share: npt.NDArray[np.float64],
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Returns, per counter cell, the most likely token, whether a token lies under the counter,
+    and the confidence of that reading, from the band around the counter (``light``: its
+    brightness over the bare board's, NaN when not measured; ``lean``: (k, tokens) its colour's
+    lean toward each token's) and the share of the cell leaning toward each token (``share``).
+
+    The token is the one with the largest ``lean + cfg.edge_type_share × share``; it lies
+    there when ``(cfg.edge_dark − light) + cfg.edge_lean_weight × lean + cfg.edge_share_weight ×
+    √share`` of that token is positive (confidence: ``cfg.edge_scale``; which token:
+    ``cfg.edge_type_scale``). A band that could not be measured leaves the cell unsure.
+    """
+    k = len(light)
+    rows = np.arange(k)
+    kind = lean + cfg.edge_type_share * share
+    best = kind.argmax(axis=1)
+    ordered = np.sort(kind, axis=1)
+    gap = ordered[:, -1] - ordered[:, -2] if kind.shape[1] > 1 else np.full(k, np.inf)
+    measured = np.isfinite(light)
+    score = (
+        (cfg.edge_dark - np.where(measured, light, cfg.edge_dark))
+        + cfg.edge_lean_weight * lean[rows, best]
+        + cfg.edge_share_weight * np.sqrt(np.maximum(share[rows, best], 0.0))
+    )
+    token = score > 0
+    conf = _sure(score, cfg.edge_scale)
+    conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_type_scale)), conf)
+    conf = np.where(measured, conf, 0.5)
+    return best, token & measured, conf
+
+
 def decide(
     ev: CellEvidence,
     board: BoardSpec,
@@ -502,25 +649,19 @@ def decide(
     t_best = tokens.argmax(axis=1) if tokens.shape[1] else np.zeros(n, int)
     t1 = tokens[rows, t_best] if tokens.shape[1] else np.zeros(n)
     t2 = np.sort(tokens, axis=1)[:, -2] if tokens.shape[1] > 1 else np.zeros(n)
-    need = np.where(ev.on_counter, cfg.token_share_ring, cfg.token_share)
-    is_token = t1 >= need
-    scale = np.where(ev.on_counter, cfg.ring_scale, cfg.share_scale)
-    t_conf = _sure(t1 - need, scale)
-    t_conf = np.where(is_token, np.minimum(t_conf, _sure(t1 - t2, scale)), t_conf)
+    is_token = t1 >= cfg.token_share
+    t_conf = _sure(t1 - cfg.token_share, cfg.share_scale)
+    t_conf = np.where(is_token, np.minimum(t_conf, _sure(t1 - t2, cfg.share_scale)), t_conf)
     # too few terrain pixels to judge (something covering nearly all the inner square)
     few = np.clip(ev.terrain_pixels / cfg.min_terrain_pixels, 0, 1)
-    seen = np.clip(ev.terrain_pixels / cfg.min_ring, 0, 1)  # board visible around a counter
-    t_conf = np.where(ev.on_counter, t_conf * (0.5 + 0.5 * seen), t_conf * (0.5 + 0.5 * few))
-    # a token under a counter may show only a band of a pixel or two, its colour lost to blur and
-    # JPEG: little bare board around the counter and a dark band on most of its sides say a
-    # token may lie there, so "no token" is then unsure (a question, not a guess)
-    maybe = (
-        ev.on_counter
-        & ~is_token
-        & (ev.board_share < cfg.hidden_token_board)
-        & (ev.band_light[:, 1] < cfg.hidden_token_dark)
-    )
-    t_conf = np.where(maybe, np.minimum(t_conf, cfg.hidden_token_conf), t_conf)
+    t_conf = t_conf * (0.5 + 0.5 * few)
+    if ev.on_counter.any() and tokens.shape[1] and ev.edge_light is not None and ev.edge_lean is not None:
+        # under a counter: the band around it (see _under_counter)
+        at = np.nonzero(ev.on_counter)[0]
+        edge_best, edge_token, edge_conf = _under_counter(
+            ev.edge_light[at], ev.edge_lean[at][:, 1:], tokens[at], cfg
+        )
+        t_best[at], is_token[at], t_conf[at] = edge_best, edge_token, edge_conf
     conf = np.minimum(c_conf, t_conf)
     occluded = ev.other_share > cfg.occluder_share
     if ev.reached is not None:

@@ -231,6 +231,55 @@ class ClassifyConfig(_Section):
         description="Share of the cell (outside its counter) in a token's colour that makes a "
         "token under a counter; nearly none shows on bare board.",
     )
+    edge_band: tuple[float, float] = Field(
+        default=(0.02, 0.125),
+        description="Under a counter, the band outside its outline (from, to: cells out from it) "
+        "whose brightness and colour are read at full warp resolution: a token under the counter "
+        "fills it up to the token's edge (at least ~0.05 cell out on two opposite sides); bare "
+        "board only darkens there in the counter's rim and shadow.",
+    )
+    edge_outer: float = Field(
+        default=0.46,
+        description="... within this half-side of the cell (cells): the printed grid line, dark, "
+        "stays out of it.",
+    )
+    edge_tint: float = Field(
+        default=0.05,
+        description="... its colour is read leaving out the pixels leaning more than this from the "
+        "bare board's colour toward the counter's (0: board, 1: counter) and off that line by less "
+        "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
+    )
+    edge_dark: float = Field(
+        default=0.59,
+        description="Under a counter, a token is read when the band's brightness (over the bare "
+        "board's around) is below this, shifted by its colour's lean (edge_lean_weight) and the "
+        "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
+        "board, and the board around a counter darkens only in its rim and shadow ...",
+    )
+    edge_lean_weight: float = Field(
+        default=0.18, description="... weight of the band's colour lean toward the token ..."
+    )
+    edge_share_weight: float = Field(
+        default=0.6,
+        description="... weight of the square root of the share of the cell (every second pixel) leaning "
+        "toward the token (a whole token colour around a counter weighs no more than a dark band).",
+    )
+    edge_type_share: float = Field(
+        default=10.0,
+        description="The token read under a counter is the one with the largest band lean + this × the "
+        "share of the cell leaning toward it (the share, counted on pixels close to the token's "
+        "colour, is small but rarely points to the wrong token).",
+    )
+    edge_scale: float = Field(
+        default=0.055,
+        description="How far that score lies from 0 for 90 % confidence (brightness units; a logistic "
+        "fitted on development renders of both profiles, 1 / (1 + e^(-40 × score))).",
+    )
+    edge_type_scale: float = Field(
+        default=0.15,
+        description="How far the chosen token's lean + edge_type_share × share must exceed the other "
+        "tokens' for 90 % confidence in which token it is.",
+    )
     band_width: float = Field(
         default=0.1,
         description="Under a counter, the band just outside each of its sides whose brightness is measured, in cells.",
