@@ -225,6 +225,39 @@ def adapt(
     )
 
 
+def _foreign_blobs(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    model: PixelModel,
+    names: list[str],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns, per cell sample (n, m, m), whether it lies in a connected patch of one token's
+    colour larger than ``cfg.adapt_max_blob`` cells: a token is smaller than its cell, so
+    such a patch is something else (a hand) of that colour."""
+    n, m = feats.shape[0], feats.shape[1]
+    rows, cols = board.rows, board.cols
+    means = np.array([model.classes[k].mean for k in names], np.float64)
+    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+    fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
+    best = best.reshape(n, m, m)
+    out = np.zeros((n, m, m), bool)
+    limit = cfg.adapt_max_blob * m * m
+
+    def image(a: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+        return a.reshape(rows, cols, m, m).transpose(0, 2, 1, 3).reshape(rows * m, cols * m).astype(np.uint8)
+
+    for k in range(len(board.sides) + 1, len(names)):
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(image(fits & (best == k)), connectivity=4)
+        big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > limit)[0] + 1
+        if len(big):
+            hit = np.isin(labels, big)
+            out |= hit.reshape(rows, m, cols, m).transpose(0, 2, 1, 3).reshape(n, m, m)
+    return out
+
+
 def evidence(
     grid: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
@@ -243,6 +276,12 @@ def evidence(
     usable = cover & (feats[..., 2] > cfg.min_pixel_light)
     names = class_names(board)
     model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
+    # a hand or a sleeve of a token's colour is one blob over many cells: it would pull that
+    # token's class to itself (and narrow it there), so its pixels are left out and the classes
+    # adapted again
+    foreign = _foreign_blobs(feats, usable, model, names, board, cfg)
+    if foreign.any():
+        model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
     means = np.array([model.classes[k].mean for k in names], np.float64)
     sds = np.array([model.classes[k].sd for k in names], np.float64)
     best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)

@@ -192,6 +192,12 @@ class ClassifyConfig(_Section):
     adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
     adapt_max_pixels: int = Field(default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed).")
     adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
+    adapt_max_blob: float = Field(
+        default=3.0,
+        description="A connected patch of one token's colour larger than this (cells², every second "
+        "pixel, 4-connected) is not a token (a hand, a sleeve): its pixels are left out when the "
+        "classes adapt to the photo. Tokens are smaller than a cell; a few touching ones stay below.",
+    )
     max_drift: float = Field(
         default=0.08,
         description="Largest move of a class from its calibrated (or table) colour, in chromaticity.",
