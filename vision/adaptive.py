@@ -349,7 +349,7 @@ def evidence(
             side_share[at].argmax(axis=1),
             means,
             sds,
-            _local_board_light(feats[..., 2], plain_px, board)[at],
+            _local_board_light(feats[..., 2], plain_px, ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share), board)[at],
             board,
             cfg,
         )
@@ -380,26 +380,36 @@ def evidence(
 
 
 def _local_board_light(
-    light: npt.NDArray[np.float32], plain_px: npt.NDArray[np.bool_], board: BoardSpec
+    light: npt.NDArray[np.float32],
+    plain_px: npt.NDArray[np.bool_],
+    bare: npt.NDArray[np.bool_],
+    board: BoardSpec,
 ) -> npt.NDArray[np.float64]:
-    """Per cell, the mean brightness of the bare board's pixels in it and its eight neighbours
-    (light and shadow change across a photo); the whole board's where none shows."""
+    """Per cell, the bare board's brightness nearby: the median over the cells within two of
+    it that show only bare board (``bare``) of each one's median bare-board pixel (light and
+    shadow change across a photo; the board between tokens is darkened by their edges and
+    shadows, so only bare cells count); the photo's bare cells' where none is near."""
     rows, cols = board.rows, board.cols
-    total = (light * plain_px).sum(axis=(1, 2)).reshape(rows, cols).astype(np.float64)
-    count = plain_px.sum(axis=(1, 2)).reshape(rows, cols).astype(np.float64)
-    overall = float(total.sum() / count.sum()) if count.sum() else 1.0
-
-    def around(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        padded = np.pad(a, 1)
-        out = np.zeros_like(a)
-        for dr in (0, 1, 2):
-            for dc in (0, 1, 2):
-                out += padded[dr : dr + rows, dc : dc + cols]
-        return out
-
-    near_total, near_count = around(total), around(count)
-    ref = np.where(near_count >= 20, near_total / np.maximum(near_count, 1), overall)
-    out: npt.NDArray[np.float64] = np.maximum(ref, 1e-3).reshape(-1)
+    n = rows * cols
+    own = np.full(n, np.nan)
+    for i in np.nonzero(bare)[0]:
+        vals = light[i][plain_px[i]]
+        if len(vals) >= 20:
+            own[i] = float(np.median(vals))
+    known = np.isfinite(own)
+    if not known.any():
+        everywhere = light[plain_px]
+        return np.full(n, float(np.median(everywhere)) if len(everywhere) else 1.0)
+    overall = float(np.median(own[known]))
+    grid = own.reshape(rows, cols)
+    out = np.full(n, overall)
+    for i in range(n):
+        r, c = divmod(i, cols)
+        near = grid[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3]
+        near = near[np.isfinite(near)]
+        if len(near):
+            out[i] = float(np.median(near))
+    out = np.maximum(out, 1e-3)
     return out
 
 

@@ -256,17 +256,17 @@ class ClassifyConfig(_Section):
         "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
     )
     edge_dark: float = Field(
-        default=0.59,
+        default=0.535,
         description="Under a counter, a token is read when the band's brightness (over the bare "
         "board's around) is below this, shifted by its colour's lean (edge_lean_weight) and the "
         "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
         "board, and the board around a counter darkens only in its rim and shadow ...",
     )
     edge_lean_weight: float = Field(
-        default=0.18, description="... weight of the band's colour lean toward the token ..."
+        default=0.19, description="... weight of the band's colour lean toward the token ..."
     )
     edge_share_weight: float = Field(
-        default=0.6,
+        default=0.65,
         description="... weight of the square root of the share of the cell (every second pixel) leaning "
         "toward the token (a whole token colour around a counter weighs no more than a dark band).",
     )
@@ -277,9 +277,9 @@ class ClassifyConfig(_Section):
         "colour, is small but rarely points to the wrong token).",
     )
     edge_scale: float = Field(
-        default=0.055,
+        default=0.0565,
         description="How far that score lies from 0 for 90 % confidence (brightness units; a logistic "
-        "fitted on development renders of both profiles, 1 / (1 + e^(-40 × score))).",
+        "fitted on development renders of both profiles, 1 / (1 + e^(-39 × score))).",
     )
     edge_type_scale: float = Field(
         default=0.15,

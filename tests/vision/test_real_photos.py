@@ -18,7 +18,7 @@ from vision.config import LoadConfig, VisionConfig
 from vision.errors import VisionError
 from vision.load import decode_photo, exif_orientation
 from vision.pipeline import observe
-from vision.render import Rendered, random_scene, render, sample_real_conditions
+from vision.render import Counter, Rendered, Scene, random_scene, render, sample_real_conditions
 
 from .helpers import board, scene_of, setup_state, shoot
 from .test_cli import referee
@@ -185,3 +185,36 @@ def test_dataclass_replace_keeps_classic_default() -> None:
 
     assert Conditions().profile == "classic"
     assert dataclasses.replace(Conditions(), tilt_deg=3.0).colour_jitter == 0.0
+
+
+def crowded_scene(rng: np.random.Generator) -> Scene:
+    """Tokens on two cells in three, counters (all 40 labels) mostly on tokens."""
+    names = board().cell_names()
+    terrain = {n: ("forest", "hill")[i % 2] for i, n in enumerate(names) if i % 3}
+    cells = [str(n) for n in rng.permutation(names)]
+    on_token = [n for n in cells if n in terrain][:30]
+    bare = [n for n in cells if n not in terrain][:10]
+    sides = [side for side in ("greek", "persian") for _ in range(20)]
+    counters = {n: Counter(sides[k], LABELS[sides[k]][k % 20]) for k, n in enumerate(on_token + bare)}
+    return Scene(terrain=terrain, counters=counters)
+
+
+@pytest.mark.parametrize("seed", [571, 572])
+def test_tokens_under_counters_on_small_cells_are_read(tmp_path: Path, learned: Calibration, seed: int) -> None:
+    # cells of about 25 px: a token under a counter shows a band of one to three pixels
+    rng = np.random.default_rng(seed)
+    scene = crowded_scene(rng)
+    cond = dataclasses.replace(sample_real_conditions(rng, *SIZE, style=2, hands=0), fill=0.55)
+    rendered = render(board(), scene, cond, seed)
+    path = rendered.save(tmp_path / f"crowded_{seed}")
+    obs = observe(path, board(), calibration=learned, strict=False)
+    assert obs.registration.cell_px < 30
+    right = wrong = 0
+    for name in scene.counters:
+        got, want = obs.cells[name], rendered.cells[name]
+        ok = (got.occupant, got.terrain) == (want["occupant"], want["terrain"])
+        if name not in obs.unreadable:
+            right += ok
+            wrong += not ok
+    assert wrong == 0
+    assert right >= len(scene.counters) - 1
