@@ -250,7 +250,7 @@ def _foreign_blobs(
         return a.reshape(rows, cols, m, m).transpose(0, 2, 1, 3).reshape(rows * m, cols * m).astype(np.uint8)
 
     for k in range(len(board.sides) + 1, len(names)):
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(image(fits & (best == k)), connectivity=4)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(image(fits & (best == k)), connectivity=4)
         big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > limit)[0] + 1
         if len(big):
             hit = np.isin(labels, big)
@@ -341,6 +341,7 @@ def evidence(
         terrain_share[at] = lean
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
+        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share)
         edge_light[at], edge_lean[at] = _edge_band(
             grid,
             inside,
@@ -349,7 +350,7 @@ def evidence(
             side_share[at].argmax(axis=1),
             means,
             sds,
-            _local_board_light(feats[..., 2], plain_px, ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share), board)[at],
+            _local_board_light(feats[..., 2], plain_px, bare_cells, board)[at],
             board,
             cfg,
         )
