@@ -1,0 +1,56 @@
+"""Issue 13, terrain reading: a hand of a token's colour must not drag that token's class."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import adaptive
+from vision.config import ClassifyConfig
+
+from .helpers import board
+
+WHITE = np.array([245.0, 245.0, 245.0])
+PPC = 48
+
+
+def _chroma(rgb: tuple[int, int, int]) -> np.ndarray:
+    return adaptive.chroma(np.array([[rgb[::-1]]], np.float32), WHITE)[0, 0, :2]
+
+
+def _scene() -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """A top-down grid: bare board, hill tokens (0.83 cell) in the lower rows printed in another
+    batch (their colour far from the tables'), and a skin-coloured hand over 5 x 6 cells."""
+    rng = np.random.default_rng(3)
+    img = np.empty((12 * PPC, 12 * PPC, 3), np.float32)
+    img[:] = (160, 214, 226)  # BGR of the bare board
+    tokens = [(r, c) for r in range(5, 12) for c in range(12) if (r * 7 + c * 3) % 5 == 0]
+    for r, c in tokens:
+        img[r * PPC + 4 : (r + 1) * PPC - 4, c * PPC + 4 : (c + 1) * PPC - 4] = (50, 124, 200)
+    img[0 : 5 * PPC - 10, 6 * PPC + 10 : 12 * PPC] = (80, 132, 180)
+    img += rng.normal(0, 3, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8), tokens
+
+
+def _hills_read(cfg: ClassifyConfig) -> tuple[int, adaptive.PixelClass]:
+    grid, tokens = _scene()
+    seed = adaptive.table_model(board(), cfg)
+    ev = adaptive.evidence(grid, np.ones(grid.shape[:2], bool), WHITE, board(), seed, cfg)
+    res = adaptive.decide(ev, board(), cfg)
+    right = sum(1 for r, c in tokens if res[r * 12 + c][1] == "hill" and res[r * 12 + c][2] >= cfg.min_confidence)
+    return right, ev.model.classes["hill"]
+
+
+def test_a_hand_of_a_tokens_colour_does_not_pull_its_class() -> None:
+    cfg = ClassifyConfig()
+    seed = np.array(adaptive.table_model(board(), cfg).classes["hill"].mean)
+    hill, skin = _chroma((200, 124, 50)), _chroma((180, 132, 80))
+    # the premise: the skin lies nearer the tables' hill than this batch's hills do
+    assert np.hypot(*(skin - seed)) < 0.5 * np.hypot(*(hill - seed))
+    _, tokens = _scene()
+    right, cls = _hills_read(cfg)
+    assert right == len(tokens)
+    assert np.hypot(*(np.array(cls.mean) - hill)) < 0.01
+    # without leaving the hand out, the class follows the hand and narrows there: hills unread
+    right, cls = _hills_read(cfg.model_copy(update={"adapt_max_blob": 1e9}))
+    assert right == 0
+    assert np.hypot(*(np.array(cls.mean) - skin)) < 0.01
