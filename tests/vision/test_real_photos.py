@@ -199,7 +199,7 @@ def crowded_scene(rng: np.random.Generator) -> Scene:
     return Scene(terrain=terrain, counters=counters)
 
 
-@pytest.mark.parametrize("seed", [571, 572])
+@pytest.mark.parametrize("seed", [572, 574, 579])
 def test_tokens_under_counters_on_small_cells_are_read(tmp_path: Path, learned: Calibration, seed: int) -> None:
     # cells of about 25 px: a token under a counter shows a band of one to three pixels
     rng = np.random.default_rng(seed)
@@ -217,4 +217,4 @@ def test_tokens_under_counters_on_small_cells_are_read(tmp_path: Path, learned: 
             right += ok
             wrong += not ok
     assert wrong == 0
-    assert right >= len(scene.counters) - 1
+    assert right == len(scene.counters)  # the reader before the band evidence left 1-3 unread
