@@ -14,10 +14,10 @@ Per cell, then:
 
 - **counter**: the share of a central disc whose pixels are a side's colour (a counter covers
   the disc whatever its size, offset and turn within the tolerances of the box);
-- **terrain**: among the pixels of the cell's inner square that are terrain-coloured (the
-  counter's pixels left out), the share of each token colour: a token smaller than the cell,
-  off-centre and turned, still shows its colour around the counter, while the bare board shows
-  none;
+- **terrain**: among the pixels of the cell's inner square that are terrain-coloured, the
+  share of each token colour; under a counter, the brightness and colour of the band just
+  outside the counter's outline, at full resolution (a token keeps it dark up to its edge;
+  the bare board darkens only in the counter's rim and shadow);
 - **occluder**: the share of pixels that fit no class (skin, a sleeve, a cup) — evidence of
   something over the cell — together with hidden grid lines.
 
@@ -676,9 +676,9 @@ def decide(
     """Returns per cell (occupant side or None, terrain, confidence) from the colour shares.
 
     A counter needs ``cfg.counter_share`` of the central disc in its side's colour; a token
-    needs ``cfg.token_share`` of the inner square's terrain pixels in its colour, or under a
-    counter ``cfg.token_share_ring`` of the cell leaning toward its colour (the largest token
-    colour wins; below it, the bare board).
+    needs ``cfg.token_share`` of the inner square's terrain pixels in its colour (the largest
+    token colour wins; below it, the bare board); under a counter, the band around it decides
+    (:func:`_under_counter`).
 
     Distrust needs evidence of an occluder: more than ``cfg.occluder_share`` of bright pixels
     fitting no class, or a token without its printed detail (``cfg.smooth_texture``) with two

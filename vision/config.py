@@ -232,11 +232,6 @@ class ClassifyConfig(_Section):
         default=0.35,
         description="... and no further than this (same unit) off that line.",
     )
-    token_share_ring: float = Field(
-        default=0.03,
-        description="Share of the cell (outside its counter) in a token's colour that makes a "
-        "token under a counter; nearly none shows on bare board.",
-    )
     edge_band: tuple[float, float] = Field(
         default=(0.02, 0.125),
         description="Under a counter, the band outside its outline (from, to: cells out from it) "
@@ -292,16 +287,9 @@ class ClassifyConfig(_Section):
     )
     hidden_token_board: float = Field(
         default=0.15,
-        description="Under a counter read without a token: less than this share of the cell showing "
-        "bare board around it ...",
-    )
-    hidden_token_dark: float = Field(
-        default=0.7,
-        description="... and the band outside at least three of its sides darker than this (over the "
-        "bare board's brightness) make the reading unsure: a token may be hidden there.",
-    )
-    hidden_token_conf: float = Field(
-        default=0.6, description="The confidence of such a reading (below min_confidence: asked about)."
+        description="Under a counter with less than this share of the cell showing bare board "
+        "around it, the brightness of a band just outside each side (band_width) is measured: "
+        "debugging evidence (CellEvidence.band_light); the reading uses edge_band.",
     )
     min_terrain_pixels: float = Field(
         default=0.15,
@@ -314,15 +302,6 @@ class ClassifyConfig(_Section):
     counter_scale: float = Field(
         default=0.08,
         description="As share_scale, for the counter's share of the central disc.",
-    )
-    min_ring: float = Field(
-        default=0.15,
-        description="Under a counter, below this share of the cell left visible around it, the "
-        "terrain reading is less sure.",
-    )
-    ring_scale: float = Field(
-        default=0.025,
-        description="As share_scale, for the token share under a counter (a share of the cell).",
     )
     occluder_share: float = Field(
         default=0.3,
