@@ -350,7 +350,7 @@ def evidence(
             side_share[at].argmax(axis=1),
             means,
             sds,
-            _local_board_light(feats[..., 2], plain_px, bare_cells, board)[at],
+            _local_board_light(feats[..., 2], plain_px, bare_cells, at, board),
             board,
             cfg,
         )
@@ -384,32 +384,33 @@ def _local_board_light(
     light: npt.NDArray[np.float32],
     plain_px: npt.NDArray[np.bool_],
     bare: npt.NDArray[np.bool_],
+    at: npt.NDArray[np.intp],
     board: BoardSpec,
 ) -> npt.NDArray[np.float64]:
-    """Per cell, the bare board's brightness nearby: the median over the cells within two of
-    it that show only bare board (``bare``) of each one's median bare-board pixel (light and
-    shadow change across a photo; the board between tokens is darkened by their edges and
+    """Per cell ``at``, the bare board's brightness nearby: the median, over the cells within two
+    of it that show only bare board (``bare``), of each one's median bare-board pixel (light
+    and shadow change across a photo; the board between tokens is darkened by their edges and
     shadows, so only bare cells count); the photo's bare cells' where none is near."""
     rows, cols = board.rows, board.cols
     n = rows * cols
     own = np.full(n, np.nan)
-    for i in np.nonzero(bare)[0]:
-        vals = light[i][plain_px[i]]
-        if len(vals) >= 20:
-            own[i] = float(np.median(vals))
+    use = bare & (plain_px.sum(axis=(1, 2)) >= 20)
+    if use.any():
+        vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
+        own[use] = np.nanmedian(vals, axis=1)
     known = np.isfinite(own)
     if not known.any():
         everywhere = light[plain_px]
-        return np.full(n, float(np.median(everywhere)) if len(everywhere) else 1.0)
+        return np.full(len(at), float(np.median(everywhere)) if len(everywhere) else 1.0)
     overall = float(np.median(own[known]))
     grid = own.reshape(rows, cols)
-    out = np.full(n, overall)
-    for i in range(n):
-        r, c = divmod(i, cols)
+    out = np.full(len(at), overall)
+    for j, i in enumerate(at):
+        r, c = divmod(int(i), cols)
         near = grid[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3]
         near = near[np.isfinite(near)]
         if len(near):
-            out[i] = float(np.median(near))
+            out[j] = float(np.median(near))
     out = np.maximum(out, 1e-3)
     return out
 
@@ -441,12 +442,15 @@ def _edge_band(
     base = means[sides]
     light = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
-    for j, i in enumerate(at):
-        r, col = divmod(int(i), board.cols)
-        cell = np.s_[r * ppc : (r + 1) * ppc, col * ppc : (col + 1) * ppc]
-        f = chroma(grid[cell].astype(np.float32), white)
-        best, dist = _assign(f.reshape(-1, 3)[:, :2], means, sds)
-        own = ((best == side_of[j]) & (dist < cfg.pixel_sigma)).reshape(ppc, ppc).astype(np.uint8)
+    cells = grid.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
+    seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
+    feats = chroma(cells[at].astype(np.float32), white)
+    centre = means[side_of].astype(np.float32)[:, None, None, :]
+    reach = (cfg.pixel_sigma * sds[side_of]).astype(np.float32)[:, None, None]
+    near_side = np.hypot(*np.moveaxis(feats[..., :2] - centre, -1, 0)) < reach
+    for j in range(len(at)):
+        f = feats[j]
+        own = near_side[j].astype(np.uint8)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(own, connectivity=8)
         if count <= 1:
             continue
@@ -455,7 +459,7 @@ def _edge_band(
         outline = np.zeros((ppc, ppc), np.uint8)
         cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
         away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
-        band = (away > lo) & (away <= hi) & within & inside[cell]
+        band = (away > lo) & (away <= hi) & within & seen[at[j]]
         if band.sum() < 5:
             continue
         light[j] = float(f[..., 2][band].mean()) / board_light[j]
