@@ -236,7 +236,7 @@ class ClassifyConfig(_Section):
         default=(0.02, 0.125),
         description="Under a counter, the band outside its outline (from, to: cells out from it) "
         "whose brightness and colour are read at full warp resolution: a token under the counter "
-        "fills it up to the token's edge (at least ~0.05 cell out on two opposite sides); bare "
+        "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
         "board only darkens there in the counter's rim and shadow.",
     )
     edge_outer: float = Field(
@@ -253,7 +253,7 @@ class ClassifyConfig(_Section):
     edge_dark: float = Field(
         default=0.535,
         description="Under a counter, a token is read when the band's brightness (over the bare "
-        "board's around) is below this, shifted by its colour's lean (edge_lean_weight) and the "
+        "board's in the bare cells within two) is below this, shifted by its colour's lean (edge_lean_weight) and the "
         "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
         "board, and the board around a counter darkens only in its rim and shadow ...",
     )
