@@ -95,6 +95,8 @@ class CellEvidence:
     reached: npt.NDArray[np.float64] | None = None
     """(n,): share of the cell under an occluder reaching in from outside the grid
     (:func:`reaching_in`; None: not measured)."""
+    alike: tuple[str, ...] = ()
+    """Piece classes whose colour cannot be told from the occluder's (:class:`Occluder`)."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -315,6 +317,25 @@ def evidence(
     )
 
 
+@dataclass
+class Occluder:
+    """An occluder (a hand, a sleeve) found over the grid by :func:`occluder`."""
+
+    share: npt.NDArray[np.float64]
+    """(n,): share of each cell (row by row) under it."""
+    mask: npt.NDArray[np.bool_] | None
+    """Which pixels of the grid area (``rows × ppc`` by ``cols × ppc``) it covers (None: no
+    occluder)."""
+    blob: npt.NDArray[np.bool_] | None = None
+    """The blob found on the shrunk warp (margin included)."""
+    core: npt.NDArray[np.bool_] | None = None
+    """Its inside (the blob eroded), whose colour is the occluder's own."""
+    colour: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    """The occluder's own chromaticity (r, g) and its spread."""
+    alike: tuple[str, ...] = ()
+    """The piece classes whose colour cannot be told from the occluder's."""
+
+
 def reaching_in(
     image: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
@@ -325,7 +346,23 @@ def reaching_in(
     model: PixelModel,
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.float64]:
-    """Returns, per cell (row by row), the share of it under an occluder reaching into the grid
+    """Returns, per cell (row by row), the share of it under an occluder (:func:`occluder`,
+    then :func:`refine_occluder`)."""
+    found = occluder(image, inside, pad_px, ppc, white, board, model, cfg)
+    return refine_occluder(image, found, pad_px, ppc, white, board, model, cfg).share
+
+
+def occluder(
+    image: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    pad_px: int,
+    ppc: int,
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    model: PixelModel,
+    cfg: ClassifyConfig,
+) -> Occluder:
+    """Returns the occluder reaching into the grid
     from outside it: a hand or a sleeve comes from the photo's edge, so it crosses the sheet
     around the grid, where the set has nothing but the sheet, printed coordinates and markers.
 
@@ -396,19 +433,127 @@ def reaching_in(
         keep = (outside_hits >= area) & (inside_hits >= area)
         keep[0] = False
         hand |= keep[labels]
+    hand |= _lying_on(base & ~hand, kind, in_grid, sides, len(names), sp, cfg)
     if not hand.any():
-        return np.zeros(n)
-    r0, c0 = round(y0), round(x0)
-    k = int(sp)
+        return Occluder(np.zeros(n), None)
+    core = cv2.erode(hand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if core.sum() < cfg.adapt_min_pixels:
+        core = hand
+    # its colour over the grid (outside, the blob may run on into a table of another colour)
+    over = core & in_grid
+    skin = feats[over if over.sum() >= cfg.adapt_min_pixels else core][:, :2]
+    centre = np.median(skin, axis=0).astype(np.float64)
+    spread = float(np.median(np.hypot(*(skin - centre.astype(np.float32)).T))) / 1.177
+    spread = max(cfg.min_photo_sd, spread)
     rows, cols = board.rows, board.cols
+    big = np.kron(hand.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
+    mask = np.zeros((rows * ppc, cols * ppc), bool)
+    part = big[pad_px : pad_px + rows * ppc, pad_px : pad_px + cols * ppc]
+    mask[: part.shape[0], : part.shape[1]] = part
+    share = mask.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    return Occluder(share, mask, hand, core, (float(centre[0]), float(centre[1]), spread))
 
-    def per_cell(a: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
-        sub = a[r0 : r0 + k * rows, c0 : c0 + k * cols]
-        return sub.reshape(rows, k, cols, k).transpose(0, 2, 1, 3).reshape(rows * cols, k * k)
 
-    cells = per_cell(hand)
-    share = cells.mean(axis=1).astype(np.float64)
-    return share
+def _lying_on(
+    base: npt.NDArray[np.bool_],
+    kind: npt.NDArray[np.intp],
+    in_grid: npt.NDArray[np.bool_],
+    sides: int,
+    classes: int,
+    sp: float,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns the blobs of one colour (a terrain's, or none) lying within the grid, not parted
+    by printed lines and larger than ``cfg.lying_area`` cells² (a hand or a cup put down on the
+    board: a token fills at most its cell, bounded by the grid lines, and its printed art leaves
+    holes in it)."""
+    out = np.zeros(base.shape, bool)
+    need = cfg.lying_area * sp * sp
+    for k in [*range(sides, classes), classes]:
+        mine = base & (kind == k) & in_grid
+        if mine.sum() < need:
+            continue
+        count, labels = cv2.connectedComponents(mine.astype(np.uint8), connectivity=4)
+        sizes = np.bincount(labels.ravel(), minlength=count)
+        big = sizes >= need
+        big[0] = False
+        out |= big[labels]
+    return out
+
+
+def refine_occluder(
+    image: npt.NDArray[np.uint8],
+    found: Occluder,
+    pad_px: int,
+    ppc: int,
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    model: PixelModel,
+    cfg: ClassifyConfig,
+) -> Occluder:
+    """Returns the occluder with its pixels over the grid area judged at the warp's full
+    resolution (``model``: the piece colours, best adapted without the occluder's pixels).
+
+    The blob found on the shrunk warp is wide at its edge (its colour is judged over a quarter
+    cell there) and may take in a neighbouring token of a colour near its own; near that edge
+    (``cfg.occluder_edge`` shrunk pixels either side) each pixel, its colour taken over 3 × 3
+    pixels, is covered when it is nearer the occluder's own colour than every piece colour (in
+    units of each one's spread), or lies on the line from a piece colour to the occluder's past
+    ``cfg.occluder_alpha`` of the way (the soft edge, blurred). A cell only touched by the hand
+    is then read from the rest of it."""
+    if found.blob is None or found.core is None:
+        return found
+    step = cfg.occluder_step
+    rows, cols = board.rows, board.cols
+    h_grid, w_grid = rows * ppc, cols * ppc
+    names = class_names(board)
+    means = np.array([model.classes[k].mean for k in names], np.float64)
+    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    centre = np.array(found.colour[:2])
+    spread = found.colour[2]
+    grow = 2 * cfg.occluder_edge + 1
+    wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8))
+    big = np.kron(wide, np.ones((step, step), np.uint8)).astype(bool)
+    out = np.zeros((h_grid, w_grid), bool)
+    gb = big[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
+    if gb.shape != out.shape or not gb.any():
+        return found
+    ys, xs = np.nonzero(gb)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    patch = image[pad_px + y0 : pad_px + y1, pad_px + x0 : pad_px + x1]
+    f = chroma(cv2.blur(patch, (3, 3)).astype(np.float32), white)[..., :2].reshape(-1, 2)
+    # a class the occluder's own colour lies on (a token of skin colour, or a class the photo's
+    # adaptation pulled onto the hand) cannot tell the two apart: it does not compete
+    gap = np.hypot(means[:, 0] - centre[0], means[:, 1] - centre[1]) / np.hypot(sds, spread)
+    rivals = gap > cfg.occluder_rival
+    d_own = np.hypot(f[:, 0] - np.float32(centre[0]), f[:, 1] - np.float32(centre[1])) / np.float32(spread)
+    if rivals.any():
+        _best, d_cls = _assign(f, means[rivals], sds[rivals])
+    else:
+        d_cls = np.full(len(f), np.inf, np.float32)
+    own = d_own <= d_cls
+    # the soft edge: a blend of the occluder with what lies under it (the photo's blur, the
+    # hand's own soft outline) lies on the line from a class's colour to the occluder's; past
+    # cfg.occluder_alpha of the way it counts as covered
+    best_fit = np.full(len(f), np.inf, np.float32)
+    alpha = np.zeros(len(f), np.float32)
+    for k in np.nonzero(rivals)[0]:
+        d = (centre - means[k]).astype(np.float32)
+        norm = float(np.hypot(*d))
+        rel = f - means[k].astype(np.float32)
+        a = (rel @ d) / np.float32(norm * norm)
+        perp = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / np.float32(norm * sds[k])
+        closer = (perp < best_fit) & (a > -0.5) & (a < 1.5)
+        best_fit[closer] = perp[closer]
+        alpha[closer] = a[closer]
+    blend = (best_fit < cfg.pixel_sigma) & (alpha >= cfg.occluder_alpha)
+    keep = (own | blend).reshape(y1 - y0, x1 - x0)
+    out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
+    share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    # a class whose pixels the occluder's colour would fit (the reading takes them for it)
+    fit = np.hypot(means[:, 0] - centre[0], means[:, 1] - centre[1]) / sds
+    alike = tuple(n for k, n in enumerate(names) if fit[k] < cfg.pixel_sigma or not rivals[k])
+    return Occluder(share, out, found.blob, found.core, found.colour, alike)
 
 
 def _band_light(
@@ -549,6 +694,11 @@ def decide(
     else:
         occluded |= smooth
     untrusted = occluded.reshape(shape)
+    if ev.alike:
+        # a token of the occluder's own colour next to it cannot be told from a finger
+        alike = np.array([t in ev.alike for t in board.terrains[1:]] or [False])
+        mimic = (is_token & alike[np.minimum(t_best, len(alike) - 1)]).reshape(shape)
+        untrusted = untrusted | (_near(untrusted) & mimic)
     near_ok = suspect.reshape(shape)
     for _ in range(cfg.occlusion_reach):
         grown = untrusted | (_near(untrusted) & near_ok)

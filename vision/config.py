@@ -332,11 +332,11 @@ class ClassifyConfig(_Section):
         "pixels on the sheet; only pixels of those colours are followed into the grid.",
     )
     reach_cover: float = Field(
-        default=0.08,
+        default=0.15,
         description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
     )
     reach_cover_counter: float = Field(
-        default=0.01,
+        default=0.05,
         description="... a cell with a counter, by more than this (its terrain is read on a thin band "
         "around the counter, which a fingertip can fill).",
     )
@@ -348,6 +348,35 @@ class ClassifyConfig(_Section):
     min_separation: float = Field(
         default=3.5,
         description="Calibration refuses classes closer than this many combined spreads.",
+    )
+    occluder_margin: float = Field(
+        default=0.06,
+        description="Once an occluder is found, the cells are read again without its pixels and this "
+        "much (cells) around them (its soft edge and the blur): a cell it only touches is read from "
+        "the rest, and the piece colours adapt without it (a hand may have a token's colour).",
+    )
+    occluder_edge: int = Field(
+        default=2,
+        ge=0,
+        le=6,
+        description="Near the edge of an occluder found on the shrunk warp (this many shrunk pixels "
+        "either side), each pixel is judged at full resolution: covered when its colour is nearer the "
+        "occluder's than every piece colour's, or a blend of both past occluder_alpha.",
+    )
+    occluder_alpha: float = Field(
+        default=0.3,
+        description="A pixel blending a piece colour with the occluder's (its soft edge) counts as "
+        "covered past this share of the occluder's colour.",
+    )
+    occluder_rival: float = Field(
+        default=3.0,
+        description="A piece colour within this many combined spreads of the occluder's own colour "
+        "cannot tell them apart: pixels of it near the occluder count as covered.",
+    )
+    lying_area: float = Field(
+        default=4.0,
+        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
+        "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
     )
 
 
