@@ -433,7 +433,11 @@ def occluder(
         keep = (outside_hits >= area) & (inside_hits >= area)
         keep[0] = False
         hand |= keep[labels]
-    hand |= _lying_on(base & ~hand, kind, in_grid, sides, len(names), sp, cfg)
+    # the shrunk pixels on a grid line (within one of it)
+    dy = np.abs((yy - y0 + sp / 2) % sp - sp / 2)
+    dx = np.abs((xx - x0 + sp / 2) % sp - sp / 2)
+    on_line = (dy < 1.0) | (dx < 1.0)
+    hand |= _lying_on(base & ~hand, kind, in_grid, on_line, sides, len(names), sp, cfg)
     if not hand.any():
         return Occluder(np.zeros(n), None)
     core = cv2.erode(hand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -458,26 +462,37 @@ def _lying_on(
     base: npt.NDArray[np.bool_],
     kind: npt.NDArray[np.intp],
     in_grid: npt.NDArray[np.bool_],
+    on_line: npt.NDArray[np.bool_],
     sides: int,
     classes: int,
     sp: float,
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.bool_]:
-    """Returns the blobs of one colour (a terrain's, or none) lying within the grid, not parted
-    by printed lines and larger than ``cfg.lying_area`` cells² (a hand or a cup put down on the
-    board: a token fills at most its cell, bounded by the grid lines, and its printed art leaves
-    holes in it)."""
+    """Returns the blobs of one colour (a terrain's, or none) lying within the grid, larger
+    than ``cfg.lying_area`` cells², solid (``cfg.lying_solid``) and covering the grid lines
+    they cross (a hand or a cup put down on the board). Tokens fill at most their cell: several of one colour side by side may
+    join where a line between them is faint, but the lines themselves mostly stay out of the
+    blob (``on_line``: the shrunk pixels on a grid line); over a hand they are hidden."""
     out = np.zeros(base.shape, bool)
     need = cfg.lying_area * sp * sp
+    expected = float(on_line[in_grid].mean()) if in_grid.any() else 0.0
     for k in [*range(sides, classes), classes]:
         mine = base & (kind == k) & in_grid
         if mine.sum() < need:
             continue
         count, labels = cv2.connectedComponents(mine.astype(np.uint8), connectivity=4)
         sizes = np.bincount(labels.ravel(), minlength=count)
-        big = sizes >= need
+        lined = np.bincount(labels[on_line], minlength=count)
+        big = (sizes >= need) & (lined >= cfg.lying_lines * expected * sizes)
         big[0] = False
-        out |= big[labels]
+        for j in np.nonzero(big)[0]:
+            # solid: printed art (a forest's dots, a hill's outline) leaves holes in tokens
+            blob = (labels == j).astype(np.uint8)
+            outline, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            filled = np.zeros_like(blob)
+            cv2.drawContours(filled, outline, -1, 1, -1)
+            if sizes[j] >= cfg.lying_solid * max(int(filled.sum()), 1):
+                out |= blob.astype(bool)
     return out
 
 
@@ -694,7 +709,7 @@ def decide(
     else:
         occluded |= smooth
     untrusted = occluded.reshape(shape)
-    if ev.alike:
+    if ev.alike and False:
         # a token of the occluder's own colour next to it cannot be told from a finger
         alike = np.array([t in ev.alike for t in board.terrains[1:]] or [False])
         mimic = (is_token & alike[np.minimum(t_best, len(alike) - 1)]).reshape(shape)

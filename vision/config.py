@@ -302,7 +302,7 @@ class ClassifyConfig(_Section):
         "reference's or the bare board's are the sheet or the board (not an occluder).",
     )
     occluder_min_light: float = Field(
-        default=0.2,
+        default=0.12,
         description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
     )
     reach_band: tuple[float, float] = Field(
@@ -377,6 +377,16 @@ class ClassifyConfig(_Section):
         default=4.0,
         description="A blob of one colour inside the grid, not parted by printed lines, larger than "
         "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
+    )
+    lying_lines: float = Field(
+        default=0.5,
+        description="... when at least this share of its pixels, over the share expected of any area "
+        "of the grid, lie on grid lines (over a hand they are hidden; between tokens they part them).",
+    )
+    lying_solid: float = Field(
+        default=0.97,
+        description="... and it fills at least this share of its outline (a hand is solid; printed art "
+        "leaves holes in tokens).",
     )
 
 
