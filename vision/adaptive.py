@@ -546,7 +546,7 @@ def refine_occluder(
         _best, d_cls = _assign(f, means[rivals], sds[rivals])
     else:
         d_cls = np.full(len(f), np.inf, np.float32)
-    own = d_own <= d_cls
+    own = (d_own <= d_cls) & (d_own < cfg.pixel_sigma)
     # the soft edge: a blend of the occluder with what lies under it (the photo's blur, the
     # hand's own soft outline) lies on the line from a class's colour to the occluder's; past
     # cfg.occluder_alpha of the way it counts as covered
@@ -560,9 +560,14 @@ def refine_occluder(
         perp = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / np.float32(norm * sds[k])
         closer = (perp < best_fit) & (a > -0.5) & (a < 1.5)
         best_fit[closer] = perp[closer]
-        alpha[closer] = a[closer]
-    blend = (best_fit < cfg.pixel_sigma) & (alpha >= cfg.occluder_alpha)
-    keep = (own | blend).reshape(y1 - y0, x1 - x0)
+        # past the class's own spread too (a pale hand on a pale board: the noise is most of it)
+        alpha[closer] = np.minimum(a[closer], a[closer] * np.float32(norm / (cfg.blend_sd * sds[k])))
+    blend = ((best_fit < cfg.pixel_sigma) & (alpha >= cfg.occluder_alpha)).reshape(y1 - y0, x1 - x0)
+    own_px = own.reshape(y1 - y0, x1 - x0)
+    # a blend lies at the occluder's edge (not around a counter or a token further on)
+    reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
+    edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
+    keep = own_px | (blend & edge)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
     # a class whose pixels the occluder's colour would fit (the reading takes them for it)
