@@ -383,6 +383,11 @@ class ClassifyConfig(_Section):
         default=0.1,
         description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
     )
+    max_not_board: float = Field(
+        default=0.5,
+        description="A photo refused with more than this fraction of its cells unreadable (a hand's "
+        "included) is refused as not showing the board at all.",
+    )
     lying_area: float = Field(
         default=4.0,
         description="A blob of one colour inside the grid, not parted by printed lines, larger than "

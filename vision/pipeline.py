@@ -198,6 +198,15 @@ def read(
     if strict and (too_many or len(others) > limit):
         if sharp < cfg.grid.soft_sharpness:
             why = "the photo looks blurred"
+        elif len(unreadable) > cfg.classify.max_not_board * len(names):
+            # most of the "board" shows neither the board nor its pieces: whatever was taken for
+            # it (a cluttered table, a board under a cloth) is not a board to read
+            from referee.i18n import _
+
+            raise BoardNotFoundError(
+                _("the board is not visible: {n} of its {total} cells show neither the board nor "
+                  "its pieces; frame the whole board, uncovered").format(n=len(unreadable), total=len(names))
+            )
         elif len(others) <= limit:
             why = f"a hand or something over the board hides {len(unreadable) - len(others)} of them"
         else:
