@@ -95,8 +95,6 @@ class CellEvidence:
     reached: npt.NDArray[np.float64] | None = None
     """(n,): share of the cell under an occluder reaching in from outside the grid
     (:func:`reaching_in`; None: not measured)."""
-    alike: tuple[str, ...] = ()
-    """Piece classes whose colour cannot be told from the occluder's (:class:`Occluder`)."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -332,8 +330,6 @@ class Occluder:
     """Its inside (the blob eroded), whose colour is the occluder's own."""
     colour: tuple[float, float, float] = (0.0, 0.0, 1.0)
     """The occluder's own chromaticity (r, g) and its spread."""
-    alike: tuple[str, ...] = ()
-    """The piece classes whose colour cannot be told from the occluder's."""
 
 
 def reaching_in(
@@ -470,9 +466,10 @@ def _lying_on(
 ) -> npt.NDArray[np.bool_]:
     """Returns the blobs of one colour (a terrain's, or none) lying within the grid, larger
     than ``cfg.lying_area`` cells², solid (``cfg.lying_solid``) and covering the grid lines
-    they cross (a hand or a cup put down on the board). Tokens fill at most their cell: several of one colour side by side may
-    join where a line between them is faint, but the lines themselves mostly stay out of the
-    blob (``on_line``: the shrunk pixels on a grid line); over a hand they are hidden."""
+    they cross (a hand or a cup put down on the board). Tokens fill at most their cell: several
+    of one colour side by side may join where a line between them is faint, but the lines
+    themselves mostly stay out of the blob (``on_line``: the shrunk pixels on a grid line), and
+    their printed art leaves holes in it; over a hand the lines are hidden."""
     out = np.zeros(base.shape, bool)
     need = cfg.lying_area * sp * sp
     expected = float(on_line[in_grid].mean()) if in_grid.any() else 0.0
@@ -570,10 +567,7 @@ def refine_occluder(
     keep = own_px | (blend & edge)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
-    # a class whose pixels the occluder's colour would fit (the reading takes them for it)
-    fit = np.hypot(means[:, 0] - centre[0], means[:, 1] - centre[1]) / sds
-    alike = tuple(n for k, n in enumerate(names) if fit[k] < cfg.pixel_sigma or not rivals[k])
-    return Occluder(share, out, found.blob, found.core, found.colour, alike)
+    return Occluder(share, out, found.blob, found.core, found.colour)
 
 
 def _band_light(
@@ -714,11 +708,6 @@ def decide(
     else:
         occluded |= smooth
     untrusted = occluded.reshape(shape)
-    if ev.alike and False:
-        # a token of the occluder's own colour next to it cannot be told from a finger
-        alike = np.array([t in ev.alike for t in board.terrains[1:]] or [False])
-        mimic = (is_token & alike[np.minimum(t_best, len(alike) - 1)]).reshape(shape)
-        untrusted = untrusted | (_near(untrusted) & mimic)
     near_ok = suspect.reshape(shape)
     for _ in range(cfg.occlusion_reach):
         grown = untrusted | (_near(untrusted) & near_ok)

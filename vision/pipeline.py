@@ -169,14 +169,17 @@ def read(
         grow = 2 * round(cfg.classify.occluder_margin * ppc) + 1
         kernel = np.ones((grow, grow), np.uint8)
         without = adaptive.evidence(
-            grid, grid_inside & ~(cv2.dilate(occluder.mask.astype(np.uint8), kernel) > 0), white, board, seed,
+            grid,
+            grid_inside & ~(cv2.dilate(occluder.mask.astype(np.uint8), kernel) > 0),
+            white,
+            board,
+            seed,
             cfg.classify,
         )
         occluder = adaptive.refine_occluder(warped.image, occluder, p, ppc, white, board, without.model, cfg.classify)
         hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
         evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
     evidence.reached = occluder.share
-    evidence.alike = occluder.alike
     results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()
@@ -204,8 +207,10 @@ def read(
             from referee.i18n import _
 
             raise BoardNotFoundError(
-                _("the board is not visible: {n} of its {total} cells show neither the board nor "
-                  "its pieces; frame the whole board, uncovered").format(n=len(unreadable), total=len(names))
+                _(
+                    "the board is not visible: {n} of its {total} cells show neither the board nor "
+                    "its pieces; frame the whole board, uncovered"
+                ).format(n=len(unreadable), total=len(names))
             )
         elif len(others) <= limit:
             why = f"a hand or something over the board hides {len(unreadable) - len(others)} of them"
