@@ -285,7 +285,7 @@ class ClassifyConfig(_Section):
         "median edge within 5 x 5 cells is hidden (three hidden: the cell is suspect).",
     )
     smooth_texture: float = Field(
-        default=0.5,
+        default=0.35,
         description="A token whose brightness spread (over its mean, inner square) is below this "
         "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
         "and covered (a hand) when two of its edges are hidden too.",
