@@ -351,6 +351,8 @@ class ClassifyConfig(_Section):
     )
     occluder_margin: float = Field(
         default=0.06,
+        ge=0,
+        le=1,
         description="Once an occluder is found, the cells are read again without its pixels and this "
         "much (cells) around them (its soft edge and the blur): a cell it only touches is read from "
         "the rest, and the piece colours adapt without it (a hand may have a token's colour).",
@@ -365,41 +367,53 @@ class ClassifyConfig(_Section):
     )
     occluder_alpha: float = Field(
         default=0.3,
+        gt=0,
+        le=1,
         description="A pixel blending a piece colour with the occluder's (its soft edge) counts as "
         "covered past this share of the occluder's colour.",
     )
     occluder_rival: float = Field(
         default=3.0,
+        ge=0,
         description="A piece colour within this many combined spreads of the occluder's own colour "
         "cannot tell them apart: pixels of it near the occluder count as covered.",
     )
     blend_sd: float = Field(
         default=8.0,
+        gt=0,
         description="A blend counts only as far as it lies past the piece colour's spread: the share "
         "of the occluder's colour is scaled down when the two colours lie closer than this many "
         "spreads of the piece colour (a pale hand on a pale board).",
     )
     blend_reach: float = Field(
         default=0.1,
+        ge=0,
+        le=1,
         description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
     )
     max_not_board: float = Field(
         default=0.5,
+        gt=0,
+        le=1,
         description="A photo refused with more than this fraction of its cells unreadable (a hand's "
         "included) is refused as not showing the board at all.",
     )
     lying_area: float = Field(
         default=4.0,
+        gt=0,
         description="A blob of one colour inside the grid, not parted by printed lines, larger than "
         "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
     )
     lying_lines: float = Field(
         default=0.5,
+        ge=0,
         description="... when at least this share of its pixels, over the share expected of any area "
         "of the grid, lie on grid lines (over a hand they are hidden; between tokens they part them).",
     )
     lying_solid: float = Field(
         default=0.97,
+        ge=0,
+        le=1,
         description="... and it fills at least this share of its outline (a hand is solid; printed art "
         "leaves holes in tokens).",
     )
