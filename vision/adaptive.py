@@ -481,6 +481,23 @@ def _edge_band(
     return light, lean
 
 
+@dataclass
+class Occluder:
+    """An occluder (a hand, a sleeve) found over the grid by :func:`occluder`."""
+
+    share: npt.NDArray[np.float64]
+    """(n,): share of each cell (row by row) under it."""
+    mask: npt.NDArray[np.bool_] | None
+    """Which pixels of the grid area (``rows × ppc`` by ``cols × ppc``) it covers (None: no
+    occluder)."""
+    blob: npt.NDArray[np.bool_] | None = None
+    """The blob found on the shrunk warp (margin included)."""
+    core: npt.NDArray[np.bool_] | None = None
+    """Its inside (the blob eroded), whose colour is the occluder's own."""
+    colour: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    """The occluder's own chromaticity (r, g) and its spread."""
+
+
 def reaching_in(
     image: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
@@ -491,7 +508,23 @@ def reaching_in(
     model: PixelModel,
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.float64]:
-    """Returns, per cell (row by row), the share of it under an occluder reaching into the grid
+    """Returns, per cell (row by row), the share of it under an occluder (:func:`occluder`,
+    then :func:`refine_occluder`)."""
+    found = occluder(image, inside, pad_px, ppc, white, board, model, cfg)
+    return refine_occluder(image, found, pad_px, ppc, white, board, model, cfg).share
+
+
+def occluder(
+    image: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    pad_px: int,
+    ppc: int,
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    model: PixelModel,
+    cfg: ClassifyConfig,
+) -> Occluder:
+    """Returns the occluder reaching into the grid
     from outside it: a hand or a sleeve comes from the photo's edge, so it crosses the sheet
     around the grid, where the set has nothing but the sheet, printed coordinates and markers.
 
@@ -562,19 +595,145 @@ def reaching_in(
         keep = (outside_hits >= area) & (inside_hits >= area)
         keep[0] = False
         hand |= keep[labels]
+    # the shrunk pixels on a grid line (within one of it)
+    dy = np.abs((yy - y0 + sp / 2) % sp - sp / 2)
+    dx = np.abs((xx - x0 + sp / 2) % sp - sp / 2)
+    on_line = (dy < 1.0) | (dx < 1.0)
+    hand |= _lying_on(base & ~hand, kind, in_grid, on_line, sides, len(names), sp, cfg)
     if not hand.any():
-        return np.zeros(n)
-    r0, c0 = round(y0), round(x0)
-    k = int(sp)
+        return Occluder(np.zeros(n), None)
+    core = cv2.erode(hand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if core.sum() < cfg.adapt_min_pixels:
+        core = hand
+    # its colour over the grid (outside, the blob may run on into a table of another colour)
+    over = core & in_grid
+    skin = feats[over if over.sum() >= cfg.adapt_min_pixels else core][:, :2]
+    centre = np.median(skin, axis=0).astype(np.float64)
+    spread = float(np.median(np.hypot(*(skin - centre.astype(np.float32)).T))) / 1.177
+    spread = max(cfg.min_photo_sd, spread)
     rows, cols = board.rows, board.cols
+    big = np.kron(hand.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
+    mask = np.zeros((rows * ppc, cols * ppc), bool)
+    part = big[pad_px : pad_px + rows * ppc, pad_px : pad_px + cols * ppc]
+    mask[: part.shape[0], : part.shape[1]] = part
+    share = mask.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    return Occluder(share, mask, hand, core, (float(centre[0]), float(centre[1]), spread))
 
-    def per_cell(a: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
-        sub = a[r0 : r0 + k * rows, c0 : c0 + k * cols]
-        return sub.reshape(rows, k, cols, k).transpose(0, 2, 1, 3).reshape(rows * cols, k * k)
 
-    cells = per_cell(hand)
-    share = cells.mean(axis=1).astype(np.float64)
-    return share
+def _lying_on(
+    base: npt.NDArray[np.bool_],
+    kind: npt.NDArray[np.intp],
+    in_grid: npt.NDArray[np.bool_],
+    on_line: npt.NDArray[np.bool_],
+    sides: int,
+    classes: int,
+    sp: float,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns the blobs of one colour (a terrain's, or none) lying within the grid, larger
+    than ``cfg.lying_area`` cells², solid (``cfg.lying_solid``) and covering the grid lines
+    they cross (a hand or a cup put down on the board). Tokens fill at most their cell: several
+    of one colour side by side may join where a line between them is faint, but the lines
+    themselves mostly stay out of the blob (``on_line``: the shrunk pixels on a grid line), and
+    their printed art leaves holes in it; over a hand the lines are hidden."""
+    out = np.zeros(base.shape, bool)
+    need = cfg.lying_area * sp * sp
+    expected = float(on_line[in_grid].mean()) if in_grid.any() else 0.0
+    for k in [*range(sides, classes), classes]:
+        mine = base & (kind == k) & in_grid
+        if mine.sum() < need:
+            continue
+        count, labels = cv2.connectedComponents(mine.astype(np.uint8), connectivity=4)
+        sizes = np.bincount(labels.ravel(), minlength=count)
+        lined = np.bincount(labels[on_line], minlength=count)
+        big = (sizes >= need) & (lined >= cfg.lying_lines * expected * sizes)
+        big[0] = False
+        for j in np.nonzero(big)[0]:
+            # solid: printed art (a forest's dots, a hill's outline) leaves holes in tokens
+            blob = (labels == j).astype(np.uint8)
+            outline, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            filled = np.zeros_like(blob)
+            cv2.drawContours(filled, outline, -1, 1, -1)
+            if sizes[j] >= cfg.lying_solid * max(int(filled.sum()), 1):
+                out |= blob.astype(bool)
+    return out
+
+
+def refine_occluder(
+    image: npt.NDArray[np.uint8],
+    found: Occluder,
+    pad_px: int,
+    ppc: int,
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    model: PixelModel,
+    cfg: ClassifyConfig,
+) -> Occluder:
+    """Returns the occluder with its pixels over the grid area judged at the warp's full
+    resolution (``model``: the piece colours, best adapted without the occluder's pixels).
+
+    The blob found on the shrunk warp is wide at its edge (its colour is judged over a quarter
+    cell there) and may take in a neighbouring token of a colour near its own; near that edge
+    (``cfg.occluder_edge`` shrunk pixels either side) each pixel, its colour taken over 3 × 3
+    pixels, is covered when it is nearer the occluder's own colour than every piece colour (in
+    units of each one's spread), or lies on the line from a piece colour to the occluder's past
+    ``cfg.occluder_alpha`` of the way (the soft edge, blurred). A cell only touched by the hand
+    is then read from the rest of it."""
+    if found.blob is None or found.core is None:
+        return found
+    step = cfg.occluder_step
+    rows, cols = board.rows, board.cols
+    h_grid, w_grid = rows * ppc, cols * ppc
+    names = class_names(board)
+    means = np.array([model.classes[k].mean for k in names], np.float64)
+    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    centre = np.array(found.colour[:2])
+    spread = found.colour[2]
+    grow = 2 * cfg.occluder_edge + 1
+    wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8))
+    big = np.kron(wide, np.ones((step, step), np.uint8)).astype(bool)
+    out = np.zeros((h_grid, w_grid), bool)
+    gb = big[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
+    if gb.shape != out.shape or not gb.any():
+        return found
+    ys, xs = np.nonzero(gb)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    patch = image[pad_px + y0 : pad_px + y1, pad_px + x0 : pad_px + x1]
+    f = chroma(cv2.blur(patch, (3, 3)).astype(np.float32), white)[..., :2].reshape(-1, 2)
+    # a class the occluder's own colour lies on (a token of skin colour, or a class the photo's
+    # adaptation pulled onto the hand) cannot tell the two apart: it does not compete
+    gap = np.hypot(means[:, 0] - centre[0], means[:, 1] - centre[1]) / np.hypot(sds, spread)
+    rivals = gap > cfg.occluder_rival
+    d_own = np.hypot(f[:, 0] - np.float32(centre[0]), f[:, 1] - np.float32(centre[1])) / np.float32(spread)
+    if rivals.any():
+        _best, d_cls = _assign(f, means[rivals], sds[rivals])
+    else:
+        d_cls = np.full(len(f), np.inf, np.float32)
+    own = (d_own <= d_cls) & (d_own < cfg.pixel_sigma)
+    # the soft edge: a blend of the occluder with what lies under it (the photo's blur, the
+    # hand's own soft outline) lies on the line from a class's colour to the occluder's; past
+    # cfg.occluder_alpha of the way it counts as covered
+    best_fit = np.full(len(f), np.inf, np.float32)
+    alpha = np.zeros(len(f), np.float32)
+    for k in np.nonzero(rivals)[0]:
+        d = (centre - means[k]).astype(np.float32)
+        norm = float(np.hypot(*d))
+        rel = f - means[k].astype(np.float32)
+        a = (rel @ d) / np.float32(norm * norm)
+        perp = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / np.float32(norm * sds[k])
+        closer = (perp < best_fit) & (a > -0.5) & (a < 1.5)
+        best_fit[closer] = perp[closer]
+        # past the class's own spread too (a pale hand on a pale board: the noise is most of it)
+        alpha[closer] = np.minimum(a[closer], a[closer] * np.float32(norm / (cfg.blend_sd * sds[k])))
+    blend = ((best_fit < cfg.pixel_sigma) & (alpha >= cfg.occluder_alpha)).reshape(y1 - y0, x1 - x0)
+    own_px = own.reshape(y1 - y0, x1 - x0)
+    # a blend lies at the occluder's edge (not around a counter or a token further on)
+    reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
+    edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
+    keep = own_px | (blend & edge)
+    out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
+    share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    return Occluder(share, out, found.blob, found.core, found.colour)
 
 
 def _band_light(

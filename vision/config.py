@@ -319,7 +319,7 @@ class ClassifyConfig(_Section):
         "median edge within 5 x 5 cells is hidden (three hidden: the cell is suspect).",
     )
     smooth_texture: float = Field(
-        default=0.5,
+        default=0.35,
         description="A token whose brightness spread (over its mean, inner square) is below this "
         "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
         "and covered (a hand) when two of its edges are hidden too.",
@@ -336,7 +336,7 @@ class ClassifyConfig(_Section):
         "reference's or the bare board's are the sheet or the board (not an occluder).",
     )
     occluder_min_light: float = Field(
-        default=0.2,
+        default=0.12,
         description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
     )
     reach_band: tuple[float, float] = Field(
@@ -366,11 +366,11 @@ class ClassifyConfig(_Section):
         "pixels on the sheet; only pixels of those colours are followed into the grid.",
     )
     reach_cover: float = Field(
-        default=0.08,
+        default=0.15,
         description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
     )
     reach_cover_counter: float = Field(
-        default=0.01,
+        default=0.05,
         description="... a cell with a counter, by more than this (its terrain is read on a thin band "
         "around the counter, which a fingertip can fill).",
     )
@@ -382,6 +382,74 @@ class ClassifyConfig(_Section):
     min_separation: float = Field(
         default=3.5,
         description="Calibration refuses classes closer than this many combined spreads.",
+    )
+    occluder_margin: float = Field(
+        default=0.06,
+        ge=0,
+        le=1,
+        description="Once an occluder is found, the cells are read again without its pixels and this "
+        "much (cells) around them (its soft edge and the blur): a cell it only touches is read from "
+        "the rest, and the piece colours adapt without it (a hand may have a token's colour).",
+    )
+    occluder_edge: int = Field(
+        default=2,
+        ge=0,
+        le=6,
+        description="Near the edge of an occluder found on the shrunk warp (this many shrunk pixels "
+        "either side), each pixel is judged at full resolution: covered when its colour is nearer the "
+        "occluder's than every piece colour's, or a blend of both past occluder_alpha.",
+    )
+    occluder_alpha: float = Field(
+        default=0.3,
+        gt=0,
+        le=1,
+        description="A pixel blending a piece colour with the occluder's (its soft edge) counts as "
+        "covered past this share of the occluder's colour.",
+    )
+    occluder_rival: float = Field(
+        default=3.0,
+        ge=0,
+        description="A piece colour within this many combined spreads of the occluder's own colour "
+        "cannot tell them apart: pixels of it near the occluder count as covered.",
+    )
+    blend_sd: float = Field(
+        default=8.0,
+        gt=0,
+        description="A blend counts only as far as it lies past the piece colour's spread: the share "
+        "of the occluder's colour is scaled down when the two colours lie closer than this many "
+        "spreads of the piece colour (a pale hand on a pale board).",
+    )
+    blend_reach: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
+    )
+    max_not_board: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="A photo refused with more than this fraction of its cells unreadable (a hand's "
+        "included) is refused as not showing the board at all.",
+    )
+    lying_area: float = Field(
+        default=4.0,
+        gt=0,
+        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
+        "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
+    )
+    lying_lines: float = Field(
+        default=0.5,
+        ge=0,
+        description="... when at least this share of its pixels, over the share expected of any area "
+        "of the grid, lie on grid lines (over a hand they are hidden; between tokens they part them).",
+    )
+    lying_solid: float = Field(
+        default=0.97,
+        ge=0,
+        le=1,
+        description="... and it fills at least this share of its outline (a hand is solid; printed art "
+        "leaves holes in tokens).",
     )
 
 

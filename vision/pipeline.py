@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
@@ -155,18 +156,30 @@ def read(
     white = go.white_reference(warped, board, cfg.grid)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     p, ppc = warped.pad_px, warped.ppc
-    evidence = adaptive.evidence(
-        warped.grid(board.rows, board.cols),
-        warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc],
-        white,
-        board,
-        seed,
-        cfg.classify,
-    )
+    grid = warped.grid(board.rows, board.cols)
+    grid_inside = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
+    evidence = adaptive.evidence(grid, grid_inside, white, board, seed, cfg.classify)
     lines = go.edge_evidence(warped, board)
-    evidence.reached = adaptive.reaching_in(
-        warped.image, warped.inside, p, ppc, white, board, evidence.model, cfg.classify
-    )
+    occluder = adaptive.occluder(warped.image, warped.inside, p, ppc, white, board, evidence.model, cfg.classify)
+    if occluder.mask is not None:
+        # read again without the occluder's pixels: first its blob, so the piece colours adapt
+        # without it (skin may have a token's colour, and a hand is large), then its pixels
+        # judged one by one against those colours, so a cell it only touches is read from the
+        # rest of it
+        grow = 2 * round(cfg.classify.occluder_margin * ppc) + 1
+        kernel = np.ones((grow, grow), np.uint8)
+        without = adaptive.evidence(
+            grid,
+            grid_inside & ~(cv2.dilate(occluder.mask.astype(np.uint8), kernel) > 0),
+            white,
+            board,
+            seed,
+            cfg.classify,
+        )
+        occluder = adaptive.refine_occluder(warped.image, occluder, p, ppc, white, board, without.model, cfg.classify)
+        hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
+        evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
+    evidence.reached = occluder.share
     results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()
@@ -188,6 +201,17 @@ def read(
     if strict and (too_many or len(others) > limit):
         if sharp < cfg.grid.soft_sharpness:
             why = "the photo looks blurred"
+        elif len(unreadable) > cfg.classify.max_not_board * len(names):
+            # most of the "board" shows neither the board nor its pieces: whatever was taken for
+            # it (a cluttered table, a board under a cloth) is not a board to read
+            from referee.i18n import _
+
+            raise BoardNotFoundError(
+                _(
+                    "the board is not visible: {n} of its {total} cells show neither the board nor "
+                    "its pieces; frame the whole board, uncovered"
+                ).format(n=len(unreadable), total=len(names))
+            )
         elif len(others) <= limit:
             why = f"a hand or something over the board hides {len(unreadable) - len(others)} of them"
         else:

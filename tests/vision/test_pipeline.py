@@ -56,14 +56,15 @@ def test_hidden_cells_are_flagged_not_misread(tmp_path: Path, seed: int) -> None
     # outside the grid, and every cell it covers is flagged, never read as terrain
     assert misread_hidden == 0
     assert right == 144 - len(hidden) - doubted
-    # cells next to the hand may be doubted (a token of the skin's colour touching it joins its
-    # blob), never misread; cells away from it are read
+    # cells next to the hand may be doubted (a token of the skin's colour touching it cannot be
+    # told from it), never misread; a cell it only touches is read from the rest of it; cells
+    # away from it are read
     obs = observe(path, board(), strict=False)
     grid = board().grid
     near = {grid.name(c) for h in hidden for c in grid.cells() if _touches(grid.rc(grid.parse(h)), grid.rc(c))}
     far_doubted = [n for n in obs.unreadable if n not in hidden and n not in near]
     assert far_doubted == []
-    assert doubted <= 10
+    assert doubted <= 5
 
 
 def _touches(a: tuple[int, int], b: tuple[int, int]) -> bool:
