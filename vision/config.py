@@ -54,6 +54,31 @@ class RegisterConfig(_Section):
     upscale_max_side: int = Field(
         default=4000, description="... if the enlarged photo's longest side stays within this."
     )
+    search_missing: bool = Field(
+        default=True,
+        description="With two or three markers found, look for each missing one in a crop around "
+        "where they put it (sharpened, enlarged, finer bit reading, full one-bit correction).",
+    )
+    search_margin: float = Field(
+        default=1.5, description="Crop margin around a missing marker predicted from three markers, in cells."
+    )
+    search_margin_two: float = Field(
+        default=3.0,
+        description="... predicted from two markers (their homography extrapolates worst), in cells.",
+    )
+    search_side_px: float = Field(
+        default=48.0, description="The crop is enlarged so the predicted marker spans about this, in pixels ..."
+    )
+    search_max_scale: float = Field(default=4.0, description="... enlarged by at most this factor.")
+    search_sharpen_sigma: float = Field(
+        default=1.5, description="Gaussian σ of the unsharp mask applied to the crop, in photo pixels."
+    )
+    search_max_skew: float = Field(
+        default=0.15,
+        description="A marker found by that search must be square: after the best shift, turn and "
+        "scale onto its place, no corner further than this, in cells (register.out_of_square; a "
+        "hand's edge taken for the marker's border bends it).",
+    )
     min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
     max_marker_error: float = Field(
         default=0.06, description="Largest mean reprojection error of marker corners, in cells."

@@ -127,11 +127,13 @@ def find_markers(
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
         for mid, pts in _detect(detector, gray, 1.0, wanted).items():
             best.setdefault(mid, pts)
-    if len(best) < len(wanted) and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
+    if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
         # markers of a few pixels per module (a far board at 1080p): once more at twice the size
         big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
         for mid, pts in _detect(detector, big, cfg.upscale, wanted).items():
             best.setdefault(mid, pts)
+    if cfg.search_missing and 2 <= len(best) < len(wanted):
+        _search_missing(gray, best, board, cfg)
     if cfg.refine_corners:
         fine = _fine_detector(board)
         for mid, quad in list(best.items()):
@@ -155,6 +157,93 @@ def _detect(
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
     return best
+
+
+def _search_missing(
+    gray: npt.NDArray[np.uint8],
+    best: dict[int, npt.NDArray[np.float32]],
+    board: BoardSpec,
+    cfg: RegisterConfig,
+) -> None:
+    """Looks for each missing marker where the markers found put it (adds it to ``best``).
+
+    A small marker blurred at a few pixels per module loses its isolated bits (marker 0 of the
+    4×4 dictionary has a lone white module) and the whole-photo search rejects it. Here only a
+    crop around the predicted place is searched: sharpened (unsharp mask), enlarged so the
+    marker spans about ``search_side_px``, decoded with finer bit sampling and the dictionary's
+    full one-bit error correction. Only the expected id, about the predicted size, is taken; the
+    marker fit that follows must still agree with the others (``max_marker_error``).
+    """
+    layout = board.markers
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
+    h, w = gray.shape
+    for _round in range(2):  # a third marker found predicts the fourth better
+        missing = sorted({p.id for p in layout.placements} - set(best))
+        if not missing or len(best) < 2:
+            return
+        ids = sorted(best)
+        img_pts = np.concatenate([best[i] for i in ids]).astype(np.float64)
+        board_pts = np.array([pt for i in ids for pt in layout.corners(i)], np.float64)
+        to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
+        if to_image is None:
+            return
+        margin = cfg.search_margin_two if len(ids) == 2 else cfg.search_margin
+        added = False
+        for mid in missing:
+            corners = np.array(layout.corners(mid), np.float64)
+            lo, hi = corners.min(axis=0) - margin, corners.max(axis=0) + margin
+            box = np.array([[lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]], np.float64)
+            expect = cv2.perspectiveTransform(corners[None], to_image)[0]
+            around = cv2.perspectiveTransform(box, to_image)[0]
+            if not (np.isfinite(expect).all() and np.isfinite(around).all()):
+                continue
+            side = _side(expect.astype(np.float32))
+            x0, y0 = np.floor(np.clip(around.min(axis=0), 0, [w, h])).astype(int)
+            x1, y1 = np.ceil(np.clip(around.max(axis=0), 0, [w, h])).astype(int)
+            if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
+                continue  # off the photo, or a prediction too uncertain to crop
+            crop = gray[y0:y1, x0:x1].astype(np.float32)
+            soft = cv2.GaussianBlur(crop, (0, 0), cfg.search_sharpen_sigma)
+            sharp = np.clip(2 * crop - soft, 0, 255).astype(np.uint8)
+            f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
+            big = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC) if f > 1 else sharp
+            for quad in _detect(detector, big, f, {mid}).values():
+                quad = quad + np.array([x0, y0], np.float32)
+                if 0.5 < _side(quad) / side < 2.0 and out_of_square(quad, corners, to_image) <= cfg.search_max_skew:
+                    best[mid] = quad
+                    added = True
+        if not added:
+            return
+
+
+def out_of_square(
+    quad: npt.NDArray[np.float32], corners: npt.NDArray[np.float64], to_image: Homography
+) -> float:
+    """Returns how far a marker found is from the square the layout gives it, in cells: its
+    corners taken onto the board by a predicted homography, the largest corner distance left
+    after the best similarity (shift, turn, scale) onto the layout's square. The prediction
+    may be a cell off, but hardly changes the shape of one marker; a hand's edge taken for the
+    marker's border does."""
+    on_board = cv2.perspectiveTransform(quad[None].astype(np.float64), np.linalg.inv(to_image))[0]
+    fit, _ = cv2.estimateAffinePartial2D(on_board, corners, method=cv2.LMEDS)
+    if fit is None:
+        return float("inf")
+    moved = on_board @ fit[:, :2].T + fit[:, 2]
+    return float(np.linalg.norm(moved - corners, axis=1).max())
+
+
+def _search_parameters() -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    params.errorCorrectionRate = 1.0  # the dictionary's own correction capacity (one bit for 4×4_50)
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.3  # read each module's centre, not its blurred edge
+    params.adaptiveThreshWinSizeMin = 3
+    params.adaptiveThreshWinSizeMax = 43
+    params.adaptiveThreshWinSizeStep = 8
+    params.polygonalApproxAccuracyRate = 0.05
+    params.minMarkerPerimeterRate = 0.01
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return params
 
 
 def _fine_detector(board: BoardSpec) -> cv2.aruco.ArucoDetector:
