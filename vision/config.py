@@ -103,6 +103,12 @@ class RegisterConfig(_Section):
         "left margins): their ink must exceed the blank margins' by this factor.",
     )
     min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
+    max_blur_px: float = Field(
+        default=3.0,
+        description="Photos whose sharpest edges are blurred over more than this Gaussian σ, in "
+        "decoded-image pixels (register.edge_blur), are refused as too blurred. Renders: σ ≤ "
+        "1.5 px reads under 2, σ 5-9 px over 4.",
+    )
     blur_floor: float = Field(
         default=0.45,
         description="When no board is found, a photo whose edge strength (register.sharpness) "
