@@ -150,17 +150,30 @@ class GridConfig(_Section):
         description="As refine_max_shift, for a registration from two markers (the refit must still agree "
         "with both markers within refine_max_drift).",
     )
+    refine_wide_three: bool = Field(
+        default=True,
+        description="Refine a registration from three markers as one from two (wider search, "
+        "larger moves, the same agreement with the markers): small blurred markers put the far "
+        "corner over half a cell off.",
+    )
     refine_min_contrast: float = Field(
         default=6.0,
         description="A grid-line sample counts if its dark-line response beats the strip's median "
         "by this (grey levels).",
     )
+    refine_line_px: float = Field(
+        default=4.0,
+        description="Width of the dark-line filter used to find the printed grid lines, at least "
+        "this many photo pixels (a thin line blurred over a pixel or two spreads over about as "
+        "many; the filter is also at least 1/12 cell).",
+    )
     refine_min_points: int = Field(default=40, description="Crossings needed to refit the homography.")
     refine_tolerance: float = Field(default=0.06, description="RANSAC tolerance of the refit, in cells.")
     refine_max_drift: float = Field(
-        default=0.06,
+        default=0.1,
         description="Largest mean distance, in cells, between the markers' corners "
-        "and where the refit puts them (else the refit is dropped).",
+        "and where the refit puts them (else the refit is dropped). Small blurred markers' "
+        "corners are themselves up to about 0.1 cell off; a grid taken one line off drifts ~1.",
     )
     refine_max_shift: float = Field(
         default=0.6,
