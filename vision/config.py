@@ -182,8 +182,8 @@ class GridConfig(_Section):
     min_sharpness: float = Field(
         default=0.035,
         description="Refuse as blurred below this sharpness (mean |Laplacian| of the warped board "
-        "over its mean grey). Renders: 1080p with σ ≤ 1.5 px stays above 0.07; σ 5-9 px falls "
-        "under 0.06, and its cells then fail their confidence check.",
+        "over its mean grey): a second net after registration.max_blur_px, which decides on "
+        "edge width (noise raises this measure: noisy photos blurred by σ 5-9 px reach 0.19).",
     )
     soft_sharpness: float = Field(
         default=0.06,
