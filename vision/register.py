@@ -172,6 +172,9 @@ def find_markers(
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
         for mid, pts in _detect(detector, gray, 1.0, wanted).items():
             best.setdefault(mid, pts)
+    if cfg.search_missing and len(best) < 2:
+        # too few to say where the others are: the sharpened search over the whole photo
+        _search_whole(gray, best, board, cfg)
     if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
         # markers of a few pixels per module (a far board at 1080p): once more at twice the size
         big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
@@ -275,6 +278,35 @@ def out_of_square(
         return float("inf")
     moved = on_board @ fit[:, :2].T + fit[:, 2]
     return float(np.linalg.norm(moved - corners, axis=1).max())
+
+
+def _search_whole(
+    gray: npt.NDArray[np.uint8],
+    best: dict[int, npt.NDArray[np.float32]],
+    board: BoardSpec,
+    cfg: RegisterConfig,
+) -> None:
+    """Looks for the markers over the whole photo as :func:`_search_missing` does in a crop
+    (sharpened, finer bit reading, one-bit correction), when fewer than two were found. Each
+    marker it adds must be square where all the others put it (two others at least)."""
+    layout = board.markers
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
+    grey = gray.astype(np.float32)
+    soft = cv2.GaussianBlur(grey, (0, 0), cfg.search_sharpen_sigma)
+    sharp = np.clip(2 * grey - soft, 0, 255).astype(np.uint8)
+    found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best))
+    merged = {**found, **best}
+    for mid in found:
+        others = [i for i in merged if i != mid]
+        if len(others) < 2:
+            continue
+        img_pts = np.concatenate([merged[i] for i in others]).astype(np.float64)
+        board_pts = np.array([pt for i in others for pt in layout.corners(i)], np.float64)
+        to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
+        corners = np.array(layout.corners(mid), np.float64)
+        if to_image is None or out_of_square(merged[mid], corners, to_image) > cfg.search_max_skew:
+            continue
+        best[mid] = merged[mid]
 
 
 def _search_parameters() -> cv2.aruco.DetectorParameters:
