@@ -73,6 +73,19 @@ def test_small_blurred_markers_are_found_where_the_others_put_them(
     assert grid_error(rendered, reg.to_board) < 0.05
 
 
+# only one marker passes the whole-photo search: nothing to predict the others from, so the
+# sharpened search runs over the whole photo
+@pytest.mark.parametrize("seed", [1_000_411, 1_000_740])
+def test_with_one_marker_found_the_whole_photo_is_searched_again(tmp_path: Path, seed: int) -> None:
+    path, rendered = real_photo(tmp_path, seed)
+    gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    without = CFG.registration.model_copy(update={"search_missing": False})
+    assert len(find_markers(gray, board(), without)) < 2
+    reg = registered(path)
+    assert reg.method == "markers" and reg.markers == (0, 1, 2, 3)
+    assert grid_error(rendered, reg.to_board) < 0.05
+
+
 def test_a_marker_half_under_a_hand_is_not_taken(tmp_path: Path) -> None:
     # the hand's edge reads as the border of marker 0 (one bit corrected): its corners are bent
     # by 0.4 cell, so the square test refuses it and the three others place the board
