@@ -128,8 +128,9 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
     current = reg
     if reg.method == "markers" and len(reg.markers) >= 4:
         return reg  # four markers frame the board: the line fit would only add its own bias
-    # two markers extrapolate worst: search wider, and allow the grid to move further (the refit
-    # must still put the markers where they are, so a grid taken one line off is refused)
+    # two markers extrapolate worst (three small ones nearly as badly): search wider, and allow
+    # the grid to move further (the refit must still put the markers where they are, so a grid
+    # taken one line off is refused)
     two = reg.method == "two-markers" or (reg.method == "markers" and cfg.refine_wide_three)
     radii = cfg.refine_radius_two if two else cfg.refine_radius
     max_shift = cfg.refine_max_shift_two if two else cfg.refine_max_shift

@@ -1,7 +1,8 @@
 """Finding the board in a photo: a homography from image pixels to board cells.
 
 First choice: the printed ArUco corner markers (any 3 or 4 of them; 4 preferred), detected with
-``cv2.aruco.ArucoDetector`` on a shrunk copy, refined to sub-pixel accuracy on the working
+``cv2.aruco.ArucoDetector`` on a shrunk copy (a marker missed there is looked for again where
+the others put it, in a sharpened, enlarged crop), refined to sub-pixel accuracy on the working
 image, and fitted by least squares over all their corners. Fallback: the board's outline (the
 largest bright quadrilateral), oriented by its printed coordinates (ink in the top and left
 margins). Refusals name their reason: too dark, too blurry, too small, or no board.
@@ -56,7 +57,8 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     """Returns the board's registration in a BGR photo.
 
     Raises:
-        VisionError: the photo is too dark, or the board too small in it.
+        VisionError: the photo is too dark or too blurred (``edge_blur``), or the board too
+            small in it.
         BoardNotFoundError: neither markers nor an outline locate the board (the reason says
             whether the photo looks blurred).
     """
