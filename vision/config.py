@@ -170,10 +170,18 @@ class GridConfig(_Section):
     refine_min_points: int = Field(default=40, description="Crossings needed to refit the homography.")
     refine_tolerance: float = Field(default=0.06, description="RANSAC tolerance of the refit, in cells.")
     refine_max_drift: float = Field(
-        default=0.1,
+        default=0.06,
         description="Largest mean distance, in cells, between the markers' corners "
-        "and where the refit puts them (else the refit is dropped). Small blurred markers' "
-        "corners are themselves up to about 0.1 cell off; a grid taken one line off drifts ~1.",
+        "and where the refit puts them (else the refit is dropped) ...",
+    )
+    refine_drift_per_error: float = Field(
+        default=2.0,
+        description="... or this many times the markers' own fit error, when larger (small blurred "
+        "markers' corners are themselves up to about 0.1 cell off) ...",
+    )
+    refine_drift_cap: float = Field(
+        default=0.1,
+        description="... but never more than this, in cells (a grid taken one line off drifts ~1).",
     )
     refine_max_shift: float = Field(
         default=0.6,

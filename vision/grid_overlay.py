@@ -155,7 +155,8 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
-            if drift > cfg.refine_max_drift:
+            allowed = min(cfg.refine_drift_cap, max(cfg.refine_max_drift, cfg.refine_drift_per_error * reg.error))
+            if drift > allowed:
                 continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
     return current
