@@ -126,3 +126,27 @@ def test_edge_blur_measures_the_blur_whatever_the_noise(sigma: float, lo: float,
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     noisy = np.clip(image + rng.normal(0, 8, image.shape), 0, 255).astype(np.uint8)
     assert lo <= edge_blur(noisy) <= hi
+
+
+def test_an_outline_counts_only_once_the_grid_lines_confirm_it(tmp_path: Path) -> None:
+    # a table without a board, with a sheet of paper written along its top and left edges: the
+    # sheet passed for a board outline and the photo was refused for its cells, not for having
+    # no board
+    rng = np.random.default_rng(1)
+    image = np.full((1080, 1920, 3), (90, 120, 150), np.uint8)
+    cv2.rectangle(image, (500, 200), (1400, 1000), (235, 235, 235), -1)
+    for k in range(12):
+        cv2.putText(image, str(k + 1), (560 + 70 * k, 235), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (30, 30, 30), 2)
+        cv2.putText(image, "ABCDEFGHIJKL"[k], (512, 290 + 58 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (30, 30, 30), 2)
+    image = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    photo = read_photo(path, CFG.load)
+    assert register(photo.image, board(), CFG.registration, NullSink()).method == "outline"
+    with pytest.raises(VisionError, match="do not confirm the outline"):
+        observe(path, board())
+    # a board without markers: its printed grid confirms the outline
+    from .helpers import scene_of, shoot
+
+    path, _ = shoot(tmp_path, scene_of(setup_state(), markers=False), 5, "clean", rotation_deg=200.0)
+    assert observe(path, board()).registration.method == "outline"
