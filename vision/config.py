@@ -54,6 +54,31 @@ class RegisterConfig(_Section):
     upscale_max_side: int = Field(
         default=4000, description="... if the enlarged photo's longest side stays within this."
     )
+    search_missing: bool = Field(
+        default=True,
+        description="With two or three markers found, look for each missing one in a crop around "
+        "where they put it (sharpened, enlarged, finer bit reading, full one-bit correction).",
+    )
+    search_margin: float = Field(
+        default=1.5, description="Crop margin around a missing marker predicted from three markers, in cells."
+    )
+    search_margin_two: float = Field(
+        default=3.0,
+        description="... predicted from two markers (their homography extrapolates worst), in cells.",
+    )
+    search_side_px: float = Field(
+        default=48.0, description="The crop is enlarged so the predicted marker spans about this, in pixels ..."
+    )
+    search_max_scale: float = Field(default=4.0, description="... enlarged by at most this factor.")
+    search_sharpen_sigma: float = Field(
+        default=1.5, description="Gaussian σ of the unsharp mask applied to the crop, in photo pixels."
+    )
+    search_max_skew: float = Field(
+        default=0.15,
+        description="A marker found by that search must be square: after the best shift, turn and "
+        "scale onto its place, no corner further than this, in cells (register.out_of_square; a "
+        "hand's edge taken for the marker's border bends it).",
+    )
     min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
     max_marker_error: float = Field(
         default=0.06, description="Largest mean reprojection error of marker corners, in cells."
@@ -78,6 +103,12 @@ class RegisterConfig(_Section):
         "left margins): their ink must exceed the blank margins' by this factor.",
     )
     min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
+    max_blur_px: float = Field(
+        default=3.0,
+        description="Photos whose sharpest edges are blurred over more than this Gaussian σ, in "
+        "decoded-image pixels (register.edge_blur), are refused as too blurred. Renders: σ ≤ "
+        "1.5 px reads under 2, σ 5-9 px over 4.",
+    )
     blur_floor: float = Field(
         default=0.45,
         description="When no board is found, a photo whose edge strength (register.sharpness) "
@@ -119,17 +150,38 @@ class GridConfig(_Section):
         description="As refine_max_shift, for a registration from two markers (the refit must still agree "
         "with both markers within refine_max_drift).",
     )
+    refine_wide_three: bool = Field(
+        default=True,
+        description="Refine a registration from three markers as one from two (wider search, "
+        "larger moves, the same agreement with the markers): small blurred markers put the far "
+        "corner over half a cell off.",
+    )
     refine_min_contrast: float = Field(
         default=6.0,
         description="A grid-line sample counts if its dark-line response beats the strip's median "
         "by this (grey levels).",
+    )
+    refine_line_px: float = Field(
+        default=4.0,
+        description="Width of the dark-line filter used to find the printed grid lines, at least "
+        "this many photo pixels (a thin line blurred over a pixel or two spreads over about as "
+        "many; the filter is also at least 1/12 cell).",
     )
     refine_min_points: int = Field(default=40, description="Crossings needed to refit the homography.")
     refine_tolerance: float = Field(default=0.06, description="RANSAC tolerance of the refit, in cells.")
     refine_max_drift: float = Field(
         default=0.06,
         description="Largest mean distance, in cells, between the markers' corners "
-        "and where the refit puts them (else the refit is dropped).",
+        "and where the refit puts them (else the refit is dropped) ...",
+    )
+    refine_drift_per_error: float = Field(
+        default=2.0,
+        description="... or this many times the markers' own fit error, when larger (small blurred "
+        "markers' corners are themselves up to about 0.1 cell off) ...",
+    )
+    refine_drift_cap: float = Field(
+        default=0.1,
+        description="... but never more than this, in cells (a grid taken one line off drifts ~1).",
     )
     refine_max_shift: float = Field(
         default=0.6,
@@ -138,8 +190,8 @@ class GridConfig(_Section):
     min_sharpness: float = Field(
         default=0.035,
         description="Refuse as blurred below this sharpness (mean |Laplacian| of the warped board "
-        "over its mean grey). Renders: 1080p with σ ≤ 1.5 px stays above 0.07; σ 5-9 px falls "
-        "under 0.06, and its cells then fail their confidence check.",
+        "over its mean grey): a second net after registration.max_blur_px, which decides on "
+        "edge width (noise raises this measure: noisy photos blurred by σ 5-9 px reach 0.19).",
     )
     soft_sharpness: float = Field(
         default=0.06,

@@ -128,9 +128,10 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
     current = reg
     if reg.method == "markers" and len(reg.markers) >= 4:
         return reg  # four markers frame the board: the line fit would only add its own bias
-    # two markers extrapolate worst: search wider, and allow the grid to move further (the refit
-    # must still put the markers where they are, so a grid taken one line off is refused)
-    two = reg.method == "two-markers"
+    # two markers extrapolate worst (three small ones nearly as badly): search wider, and allow
+    # the grid to move further (the refit must still put the markers where they are, so a grid
+    # taken one line off is refused)
+    two = reg.method == "two-markers" or (reg.method == "markers" and cfg.refine_wide_three)
     radii = cfg.refine_radius_two if two else cfg.refine_radius
     max_shift = cfg.refine_max_shift_two if two else cfg.refine_max_shift
     for radius in radii:
@@ -154,7 +155,8 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
-            if drift > cfg.refine_max_drift:
+            allowed = min(cfg.refine_drift_cap, max(cfg.refine_max_drift, cfg.refine_drift_per_error * reg.error))
+            if drift > allowed:
                 continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
     return current
@@ -176,7 +178,9 @@ def _crossings(
     ppc = cfg.px_per_cell
     warped = warp_board(image, reg, board, ppc, 0.6)
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
-    size = max(3, round(ppc / 12)) | 1
+    # the filter must be wider than the printed line as the warp shows it: a small board's line,
+    # blurred over a pixel or two of the photo, is enlarged with it
+    size = max(3, round(ppc / 12), round(cfg.refine_line_px * ppc / max(reg.cell_px, 1.0))) | 1
     lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     strength[~warped.inside] = 0

@@ -135,6 +135,14 @@ def read(
     loaded = photo if isinstance(photo, Photo) else read_photo(photo, cfg.load)
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
+    if found.method == "outline" and reg is found:
+        from referee.i18n import _
+
+        # a bright quadrilateral on a cluttered table is not a board until its grid lines show
+        raise BoardNotFoundError(
+            _("no corner markers, and the grid lines do not confirm the outline found as a "
+              "board; frame the whole board with its four markers")
+        )
     if found.method == "two-markers" and reg is found:
         from referee.i18n import _
 

@@ -1,7 +1,8 @@
 """Finding the board in a photo: a homography from image pixels to board cells.
 
 First choice: the printed ArUco corner markers (any 3 or 4 of them; 4 preferred), detected with
-``cv2.aruco.ArucoDetector`` on a shrunk copy, refined to sub-pixel accuracy on the working
+``cv2.aruco.ArucoDetector`` on a shrunk copy (a marker missed there is looked for again where
+the others put it, in a sharpened, enlarged crop), refined to sub-pixel accuracy on the working
 image, and fitted by least squares over all their corners. Fallback: the board's outline (the
 largest bright quadrilateral), oriented by its printed coordinates (ink in the top and left
 margins). Refusals name their reason: too dark, too blurry, too small, or no board.
@@ -56,7 +57,8 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     """Returns the board's registration in a BGR photo.
 
     Raises:
-        VisionError: the photo is too dark, or the board too small in it.
+        VisionError: the photo is too dark or too blurred (``edge_blur``), or the board too
+            small in it.
         BoardNotFoundError: neither markers nor an outline locate the board (the reason says
             whether the photo looks blurred).
     """
@@ -66,6 +68,13 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
         raise VisionError(
             f"the photo is too dark to read (mean grey {mean:.0f}, brightest {p99:.0f} of 255); "
             "add light or use the flash"
+        )
+    blur = edge_blur(gray)
+    if blur > cfg.max_blur_px:
+        raise VisionError(
+            _("the photo is too blurred to read the board (its sharpest edges are blurred over "
+              "{px} px, at most {limit}); hold still and focus on the board").format(
+                px=f"{blur:.1f}", limit=f"{cfg.max_blur_px:.1f}")
         )
     found = find_markers(gray, board, cfg)
     if debug.enabled:
@@ -113,6 +122,44 @@ def sharpness(gray: npt.NDArray[np.uint8]) -> float:
     return float(np.percentile(lap, 99.5) / max(1.0, float(np.percentile(small, 95))))
 
 
+def edge_blur(gray: npt.NDArray[np.uint8]) -> float:
+    """Returns the blur of the photo's sharpest edges: the Gaussian σ, in photo pixels, that
+    spreads them (about 1 for a crisp photo: the measure's own floor).
+
+    A step edge blurred by σ and smoothed again by s has its steepest gradient in proportion to
+    1/√(σ² + s²), whatever its contrast; so the ratio R of the gradients at s = 1 and s = 3
+    (on a copy shrunk by a whole factor to at most 1000 px) gives σ² = (9 − R²)/(R² − 1), taken
+    at the median over the strongest 0.3 % of edges. Noise hardly matters (smoothed at s ≥ 1,
+    and the strongest edges of a board photo are far above it). Renders: σ ≤ 1.5 px reads under
+    2; σ 5-9 px over 4.
+    """
+    h, w = gray.shape
+    step = -(-max(h, w) // 1000)  # a whole factor: the fast path of INTER_AREA
+    small = cv2.resize(gray, (w // step, h // step), interpolation=cv2.INTER_AREA) if step > 1 else gray
+
+    def gradient(sigma: float) -> npt.NDArray[np.float32]:
+        smooth = cv2.GaussianBlur(small, (0, 0), sigma)
+        gx = cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3)
+        out: npt.NDArray[np.float32] = (np.abs(gx.astype(np.float32)) + np.abs(gy.astype(np.float32)))
+        return out
+
+    fine, coarse = gradient(_S_FINE), gradient(_S_COARSE)
+    coarse = cv2.dilate(coarse, np.ones((3, 3), np.uint8))  # the peak moves a little when smoothed
+    flat = fine.ravel()
+    k = max(1, round(flat.size * _EDGE_SHARE))
+    strongest = fine >= np.partition(flat, flat.size - k)[flat.size - k]
+    ratio = float(np.median(fine[strongest] / np.maximum(coarse[strongest], 1e-3)))
+    r2 = ratio * ratio
+    if r2 <= 1.0 + 1e-6:
+        return float("inf")
+    sigma2 = (_S_COARSE**2 - r2 * _S_FINE**2) / (r2 - 1)
+    return float(np.sqrt(max(sigma2, 0.0)) * step)
+
+
+_S_FINE, _S_COARSE, _EDGE_SHARE = 1.0, 3.0, 0.003
+
+
 def find_markers(
     gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
 ) -> dict[int, npt.NDArray[np.float32]]:
@@ -127,11 +174,16 @@ def find_markers(
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
         for mid, pts in _detect(detector, gray, 1.0, wanted).items():
             best.setdefault(mid, pts)
-    if len(best) < len(wanted) and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
+    if cfg.search_missing and len(best) < 2:
+        # too few to say where the others are: the sharpened search over the whole photo
+        _search_whole(gray, best, board, cfg)
+    if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
         # markers of a few pixels per module (a far board at 1080p): once more at twice the size
         big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
         for mid, pts in _detect(detector, big, cfg.upscale, wanted).items():
             best.setdefault(mid, pts)
+    if cfg.search_missing and 2 <= len(best) < len(wanted):
+        _search_missing(gray, best, board, cfg)
     if cfg.refine_corners:
         fine = _fine_detector(board)
         for mid, quad in list(best.items()):
@@ -155,6 +207,122 @@ def _detect(
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
     return best
+
+
+def _search_missing(
+    gray: npt.NDArray[np.uint8],
+    best: dict[int, npt.NDArray[np.float32]],
+    board: BoardSpec,
+    cfg: RegisterConfig,
+) -> None:
+    """Looks for each missing marker where the markers found put it (adds it to ``best``).
+
+    A small marker blurred at a few pixels per module loses its isolated bits (marker 0 of the
+    4×4 dictionary has a lone white module) and the whole-photo search rejects it. Here only a
+    crop around the predicted place is searched: sharpened (unsharp mask), enlarged so the
+    marker spans about ``search_side_px``, decoded with finer bit sampling and the dictionary's
+    full one-bit error correction. Only the expected id, about the predicted size, is taken; the
+    marker fit that follows must still agree with the others (``max_marker_error``).
+    """
+    layout = board.markers
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
+    h, w = gray.shape
+    for _round in range(2):  # a third marker found predicts the fourth better
+        missing = sorted({p.id for p in layout.placements} - set(best))
+        if not missing or len(best) < 2:
+            return
+        ids = sorted(best)
+        img_pts = np.concatenate([best[i] for i in ids]).astype(np.float64)
+        board_pts = np.array([pt for i in ids for pt in layout.corners(i)], np.float64)
+        to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
+        if to_image is None:
+            return
+        margin = cfg.search_margin_two if len(ids) == 2 else cfg.search_margin
+        added = False
+        for mid in missing:
+            corners = np.array(layout.corners(mid), np.float64)
+            lo, hi = corners.min(axis=0) - margin, corners.max(axis=0) + margin
+            box = np.array([[lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]], np.float64)
+            expect = cv2.perspectiveTransform(corners[None], to_image)[0]
+            around = cv2.perspectiveTransform(box, to_image)[0]
+            if not (np.isfinite(expect).all() and np.isfinite(around).all()):
+                continue
+            side = _side(expect.astype(np.float32))
+            x0, y0 = np.floor(np.clip(around.min(axis=0), 0, [w, h])).astype(int)
+            x1, y1 = np.ceil(np.clip(around.max(axis=0), 0, [w, h])).astype(int)
+            if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
+                continue  # off the photo, or a prediction too uncertain to crop
+            crop = gray[y0:y1, x0:x1].astype(np.float32)
+            soft = cv2.GaussianBlur(crop, (0, 0), cfg.search_sharpen_sigma)
+            sharp = np.clip(2 * crop - soft, 0, 255).astype(np.uint8)
+            f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
+            big = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC) if f > 1 else sharp
+            for quad in _detect(detector, big, f, {mid}).values():
+                quad = quad + np.array([x0, y0], np.float32)
+                if 0.5 < _side(quad) / side < 2.0 and out_of_square(quad, corners, to_image) <= cfg.search_max_skew:
+                    best[mid] = quad
+                    added = True
+        if not added:
+            return
+
+
+def out_of_square(
+    quad: npt.NDArray[np.float32], corners: npt.NDArray[np.float64], to_image: Homography
+) -> float:
+    """Returns how far a marker found is from the square the layout gives it, in cells: its
+    corners taken onto the board by a predicted homography, the largest corner distance left
+    after the best similarity (shift, turn, scale) onto the layout's square. The prediction
+    may be a cell off, but hardly changes the shape of one marker; a hand's edge taken for the
+    marker's border does."""
+    on_board = cv2.perspectiveTransform(quad[None].astype(np.float64), np.linalg.inv(to_image))[0]
+    fit, _ = cv2.estimateAffinePartial2D(on_board, corners, method=cv2.LMEDS)
+    if fit is None:
+        return float("inf")
+    moved = on_board @ fit[:, :2].T + fit[:, 2]
+    return float(np.linalg.norm(moved - corners, axis=1).max())
+
+
+def _search_whole(
+    gray: npt.NDArray[np.uint8],
+    best: dict[int, npt.NDArray[np.float32]],
+    board: BoardSpec,
+    cfg: RegisterConfig,
+) -> None:
+    """Looks for the markers over the whole photo as :func:`_search_missing` does in a crop
+    (sharpened, finer bit reading, one-bit correction), when fewer than two were found. Each
+    marker it adds must be square where all the others put it (two others at least)."""
+    layout = board.markers
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
+    grey = gray.astype(np.float32)
+    soft = cv2.GaussianBlur(grey, (0, 0), cfg.search_sharpen_sigma)
+    sharp = np.clip(2 * grey - soft, 0, 255).astype(np.uint8)
+    found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best))
+    merged = {**found, **best}
+    for mid in found:
+        others = [i for i in merged if i != mid]
+        if len(others) < 2:
+            continue
+        img_pts = np.concatenate([merged[i] for i in others]).astype(np.float64)
+        board_pts = np.array([pt for i in others for pt in layout.corners(i)], np.float64)
+        to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
+        corners = np.array(layout.corners(mid), np.float64)
+        if to_image is None or out_of_square(merged[mid], corners, to_image) > cfg.search_max_skew:
+            continue
+        best[mid] = merged[mid]
+
+
+def _search_parameters() -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    params.errorCorrectionRate = 1.0  # the dictionary's own correction capacity (one bit for 4×4_50)
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.3  # read each module's centre, not its blurred edge
+    params.adaptiveThreshWinSizeMin = 3
+    params.adaptiveThreshWinSizeMax = 43
+    params.adaptiveThreshWinSizeStep = 8
+    params.polygonalApproxAccuracyRate = 0.05
+    params.minMarkerPerimeterRate = 0.01
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return params
 
 
 def _fine_detector(board: BoardSpec) -> cv2.aruco.ArucoDetector:
