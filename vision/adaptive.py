@@ -471,13 +471,18 @@ def _edge_band(
         along = (rel @ toward) / size**2
         off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
         untinted = (along <= cfg.edge_tint) | (off > cfg.lean_perp * along)
-        if untinted.sum() < 5:
-            continue
-        rel = rel[untinted]
         for t in range(1, terrains):
             d = (means[sides + t] - base).astype(np.float32)
-            proj = (rel @ d) / max(float(d @ d), 1e-9)
-            lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
+            det = float(d[0] * toward[1] - d[1] * toward[0])
+            if abs(det) >= cfg.edge_unmix * math.sqrt(float(d @ d)) * size:
+                # a token blended with the counter's colour (its rim and the blur) lies between
+                # the two, not on the line from the board: take the counter's share out (the
+                # pixel as board + a × (token − board) + b × (counter − board); a is the lean)
+                a = (rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / np.float32(det)
+                lean[j, t] = float(np.clip(a, -1.0, 2.0).mean())
+            elif untinted.sum() >= 5:
+                proj = (rel[untinted] @ d) / max(float(d @ d), 1e-9)
+                lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
     return light, lean
 
 

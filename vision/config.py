@@ -303,17 +303,17 @@ class ClassifyConfig(_Section):
         "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
     )
     edge_dark: float = Field(
-        default=0.535,
+        default=0.542,
         description="Under a counter, a token is read when the band's brightness (over the bare "
         "board's in the bare cells within two) is below this, shifted by its colour's lean (edge_lean_weight) and the "
         "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
         "board, and the board around a counter darkens only in its rim and shadow ...",
     )
     edge_lean_weight: float = Field(
-        default=0.19, description="... weight of the band's colour lean toward the token ..."
+        default=0.39, description="... weight of the band's colour lean toward the token ..."
     )
     edge_share_weight: float = Field(
-        default=0.65,
+        default=0.5,
         description="... weight of the square root of the share of the cell (every second pixel) leaning "
         "toward the token (a whole token colour around a counter weighs no more than a dark band).",
     )
@@ -324,9 +324,9 @@ class ClassifyConfig(_Section):
         "colour, is small but rarely points to the wrong token).",
     )
     edge_scale: float = Field(
-        default=0.0565,
+        default=0.036,
         description="How far that score lies from 0 for 90 % confidence (brightness units; a logistic "
-        "fitted on development renders of both profiles, 1 / (1 + e^(-39 × score))).",
+        "fitted on development renders of both profiles, 1 / (1 + e^(-61 × score))).",
     )
     edge_type_scale: float = Field(
         default=0.15,
@@ -503,7 +503,14 @@ class ClassifyConfig(_Section):
         description="... and it fills at least this share of its outline (a hand is solid; printed art "
         "leaves holes in tokens).",
     )
-
+    edge_unmix: float = Field(
+        default=0.3,
+        ge=0,
+        description="Under a counter, the band's lean toward a token is read after taking out the "
+        "counter's colour (each pixel as the board's colour plus shares of the token's and the "
+        "counter's) when the two directions from the board's colour are this far from parallel "
+        "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
+    )
 
 class IdentityConfig(_Section):
     """Reading counter labels to tell legions of one side apart."""

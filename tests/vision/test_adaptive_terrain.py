@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision import adaptive
@@ -54,3 +55,62 @@ def test_a_hand_of_a_tokens_colour_does_not_pull_its_class() -> None:
     right, cls = _hills_read(cfg.model_copy(update={"adapt_max_blob": 1e9}))
     assert right == 0
     assert np.hypot(*(np.array(cls.mean) - skin)) < 0.01
+
+
+def _counter_cells(blur: float) -> tuple[np.ndarray, list[int]]:
+    """A bare board (the tables' colours) with a persian counter 0.7 cell wide on a hill token
+    0.88 cell wide (cell F6) and one on bare board (cell F9), blurred so the counter's colour
+    bleeds into the band around it."""
+    b = board()
+    plain, hill = b.terrain_colours["plain"], b.terrain_colours["hill"]
+    blue = b.side_colours["persian"]
+    img = np.empty((12 * PPC, 12 * PPC, 3), np.float32)
+    img[:] = plain[::-1]
+    cells = [5 * 12 + 5, 5 * 12 + 8]
+    for i, token in zip(cells, (True, False), strict=True):
+        r, c = divmod(i, 12)
+        y, x = r * PPC, c * PPC
+        if token:
+            t0 = round(0.06 * PPC)
+            img[y + t0 : y + PPC - t0, x + t0 : x + PPC - t0] = hill[::-1]
+        k0 = round(0.15 * PPC)
+        img[y + k0 : y + PPC - k0, x + k0 : x + PPC - k0] = blue[::-1]
+    img = cv2.GaussianBlur(img, (0, 0), blur)
+    return np.clip(img, 0, 255).astype(np.uint8), cells
+
+
+def _band_lean(cfg: ClassifyConfig, blur: float) -> np.ndarray:
+    b = board()
+    grid, cells = _counter_cells(blur)
+    seed = adaptive.table_model(b, cfg, tuple(WHITE))
+    names = adaptive.class_names(b)
+    means = np.array([seed.classes[n].mean for n in names])
+    sds = np.array([seed.classes[n].sd for n in names])
+    persian = list(b.sides).index("persian")
+    light = adaptive.chroma(np.array([[b.terrain_colours["plain"][::-1]]], np.float32), WHITE)[0, 0, 2]
+    _light, lean = adaptive._edge_band(
+        grid,
+        np.ones(grid.shape[:2], bool),
+        WHITE,
+        np.array(cells),
+        np.array([persian, persian]),
+        means,
+        sds,
+        np.full(2, float(light)),
+        b,
+        cfg,
+    )
+    return lean
+
+
+def test_a_token_blended_with_the_counters_colour_still_leans_toward_it() -> None:
+    cfg = ClassifyConfig()
+    hill = list(board().terrains).index("hill")
+    lean = _band_lean(cfg, 2.5)
+    # the band around the counter on the hill leans well toward the hill, the one on bare board
+    # toward no token
+    assert lean[0, hill] > 0.35
+    assert np.abs(lean[1, 1:]).max() < 0.15
+    # without taking the counter's colour out, the blended band hides the hill
+    old = _band_lean(cfg.model_copy(update={"edge_unmix": 2.0}), 2.5)
+    assert old[0, hill] < 0.0 < lean[0, hill] - 0.35
