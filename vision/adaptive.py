@@ -710,6 +710,20 @@ def refine_occluder(
     else:
         d_cls = np.full(len(f), np.inf, np.float32)
     own = (d_own <= d_cls) & (d_own < cfg.pixel_sigma)
+    # a piece colour too close to the occluder's to tell one pixel from the other (a hill token
+    # beside a hand of nearly its colour) may still differ from it over a small window: the
+    # mean colour of many pixels has far less noise than one. Where the window's mean lies
+    # nearer that piece colour than the occluder's, the pixel is the piece's, not covered
+    close = np.nonzero(~rivals & (gap >= cfg.occluder_local_gap))[0]
+    if len(close) and own.any():
+        win = max(3, round(cfg.occluder_window * ppc) | 1)
+        f_win = chroma(cv2.blur(patch, (win, win)).astype(np.float32), white)[..., :2].reshape(-1, 2)
+        d_occ = np.hypot(f_win[:, 0] - np.float32(centre[0]), f_win[:, 1] - np.float32(centre[1]))
+        piece = np.zeros(len(f), bool)
+        for k in close:
+            d_k = np.hypot(f_win[:, 0] - np.float32(means[k][0]), f_win[:, 1] - np.float32(means[k][1]))
+            piece |= d_k < d_occ
+        own &= ~piece
     # the soft edge: a blend of the occluder with what lies under it (the photo's blur, the
     # hand's own soft outline) lies on the line from a class's colour to the occluder's; past
     # cfg.occluder_alpha of the way it counts as covered

@@ -451,6 +451,21 @@ class ClassifyConfig(_Section):
         description="... and it fills at least this share of its outline (a hand is solid; printed art "
         "leaves holes in tokens).",
     )
+    occluder_local_gap: float = Field(
+        default=1.2,
+        ge=0,
+        description="A piece colour closer to the occluder's than occluder_rival (one pixel cannot "
+        "tell them apart) but at least this many combined spreads from it is told from it by the "
+        "mean colour over a small window (occluder_window): a hill token beside a hand of nearly "
+        "its colour is read, not counted as covered.",
+    )
+    occluder_window: float = Field(
+        default=0.15,
+        gt=0,
+        le=1,
+        description="Side (cells) of the window whose mean colour tells such a piece colour from the "
+        "occluder's.",
+    )
 
 
 class IdentityConfig(_Section):
