@@ -370,7 +370,7 @@ class ClassifyConfig(_Section):
         description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
     )
     reach_cover_counter: float = Field(
-        default=0.05,
+        default=0.1,
         description="... a cell with a counter, by more than this (its terrain is read on a thin band "
         "around the counter, which a fingertip can fill).",
     )
