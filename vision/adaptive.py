@@ -103,6 +103,9 @@ class CellEvidence:
     edge_lean: npt.NDArray[np.float64] | None = None
     """(n, terrains): under a counter, the mean lean of that band's pixels from the bare
     board's colour toward each token's (0: board, 1: token; column 0 unused). 0 elsewhere."""
+    reached_strict: npt.NDArray[np.float64] | None = None
+    """(n,): as ``reached``, counting too the pixels given back to a piece colour close to the
+    occluder's (:attr:`Occluder.strict`; None: none given back)."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -501,6 +504,9 @@ class Occluder:
     """Its inside (the blob eroded), whose colour is the occluder's own."""
     colour: tuple[float, float, float] = (0.0, 0.0, 1.0)
     """The occluder's own chromaticity (r, g) and its spread."""
+    strict: npt.NDArray[np.float64] | None = None
+    """(n,): share of each cell under it before pixels were given back to a piece colour close to
+    the occluder's by their window's mean colour (None: none given back)."""
 
 
 def reaching_in(
@@ -715,6 +721,28 @@ def refine_occluder(
     else:
         d_cls = np.full(len(f), np.inf, np.float32)
     own = (d_own <= d_cls) & (d_own < cfg.pixel_sigma)
+    # a piece colour too close to the occluder's to tell one pixel from the other (a hill token
+    # beside a hand of nearly its colour) may still differ from it over a small window: the
+    # mean colour of many pixels has far less noise than one. Where the window's mean lies
+    # nearer that piece colour than the occluder's, the pixel is the piece's, not covered
+    close = np.nonzero(~rivals & (gap >= cfg.occluder_local_gap))[0]
+    piece: npt.NDArray[np.bool_] | None = None
+    if len(close) and own.any():
+        win = max(3, round(cfg.occluder_window * ppc) | 1)
+        # the window's mean leaves out a counter's pixels (and dark ink, rims): a hill token's
+        # band around a counter, blended with it, would drift toward the occluder's colour
+        near_cls, d_near = _assign(f, means, sds)
+        weight = ~((near_cls < len(board.sides)) & (d_near < cfg.pixel_sigma))
+        weight &= chroma(patch.astype(np.float32), white)[..., 2].reshape(-1) > cfg.occluder_min_light
+        wmap = weight.reshape(y1 - y0, x1 - x0).astype(np.float32)
+        summed = cv2.blur(patch.astype(np.float32) * wmap[..., None], (win, win))
+        mean_bgr = summed / np.maximum(cv2.blur(wmap, (win, win)), 1e-3)[..., None]
+        f_win = chroma(mean_bgr.astype(np.float32), white)[..., :2].reshape(-1, 2)
+        d_occ = np.hypot(f_win[:, 0] - np.float32(centre[0]), f_win[:, 1] - np.float32(centre[1]))
+        piece = np.zeros(len(f), bool)
+        for k in close:
+            d_k = np.hypot(f_win[:, 0] - np.float32(means[k][0]), f_win[:, 1] - np.float32(means[k][1]))
+            piece |= d_k < d_occ
     # the soft edge: a blend of the occluder with what lies under it (the photo's blur, the
     # hand's own soft outline) lies on the line from a class's colour to the occluder's; past
     # cfg.occluder_alpha of the way it counts as covered
@@ -736,9 +764,14 @@ def refine_occluder(
     reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
+    strict = None
+    if piece is not None:
+        out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
+        strict = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+        keep &= ~piece.reshape(y1 - y0, x1 - x0)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
-    return Occluder(share, out, found.blob, found.core, found.colour)
+    return Occluder(share, out, found.blob, found.core, found.colour, strict)
 
 
 def _band_light(
@@ -882,10 +915,23 @@ def decide(
         t_best[at], is_token[at], t_conf[at] = edge_best, edge_token, edge_conf
     conf = np.minimum(c_conf, t_conf)
     occluded = ev.other_share > cfg.occluder_share
+    hidden: npt.NDArray[np.intp] | None = None
+    if lines is not None and lines.size:
+        # edges whose printed line is much fainter than the edges around are hidden (focus,
+        # light and resolution change across a photo: compare within 5 x 5 cells)
+        local = _local_median(lines.reshape(board.rows, board.cols, 4), 2).reshape(-1, 1)
+        typical_line = np.maximum(local, 0.5 * float(np.median(lines)))
+        hidden = ((lines < cfg.hidden_line * typical_line) & (typical_line > 0)).sum(axis=1)
     if ev.reached is not None:
         # a counter's terrain is read on a thin band, which a fingertip can fill
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
         occluded |= ev.reached > cover
+        if ev.reached_strict is not None:
+            # covered only if the pixels given back to a piece colour near the occluder's (by
+            # their window's mean colour) were the occluder's: believed only where the cell's four
+            # printed edges all show (a hand hides those it lies across)
+            given = ev.reached_strict > cover
+            occluded |= given & (hidden > 0) if hidden is not None else given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     # a token without its printed detail (far smoother than the photo's other tokens of that
@@ -898,12 +944,7 @@ def decide(
             typical = float(np.median(ev.texture[mine]))
             smooth |= mine & (ev.texture < cfg.smooth_texture * typical)
     suspect |= smooth
-    if lines is not None and lines.size:
-        # edges whose printed line is much fainter than the edges around are hidden (focus,
-        # light and resolution change across a photo: compare within 5 x 5 cells)
-        local = _local_median(lines.reshape(board.rows, board.cols, 4), 2).reshape(-1, 1)
-        typical_line = np.maximum(local, 0.5 * float(np.median(lines)))
-        hidden = ((lines < cfg.hidden_line * typical_line) & (typical_line > 0)).sum(axis=1)
+    if hidden is not None:
         occluded |= smooth & (hidden >= 2)
     else:
         occluded |= smooth

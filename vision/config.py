@@ -422,7 +422,7 @@ class ClassifyConfig(_Section):
         description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
     )
     reach_cover_counter: float = Field(
-        default=0.05,
+        default=0.1,
         description="... a cell with a counter, by more than this (its terrain is read on a thin band "
         "around the counter, which a fingertip can fill).",
     )
@@ -511,6 +511,22 @@ class ClassifyConfig(_Section):
         "counter's) when the two directions from the board's colour are this far from parallel "
         "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
     )
+    occluder_local_gap: float = Field(
+        default=1.2,
+        ge=0,
+        description="A piece colour closer to the occluder's than occluder_rival (one pixel cannot "
+        "tell them apart) but at least this many combined spreads from it is told from it by the "
+        "mean colour over a small window (occluder_window): a hill token beside a hand of nearly "
+        "its colour is read, not counted as covered.",
+    )
+    occluder_window: float = Field(
+        default=0.15,
+        gt=0,
+        le=1,
+        description="Side (cells) of the window whose mean colour tells such a piece colour from the "
+        "occluder's.",
+    )
+
 
 class IdentityConfig(_Section):
     """Reading counter labels to tell legions of one side apart."""

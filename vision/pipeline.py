@@ -188,6 +188,7 @@ def read(
         hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
         evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
     evidence.reached = occluder.share
+    evidence.reached_strict = occluder.strict
     results = adaptive.decide(evidence, board, cfg.classify, lines)
     inside = go.cell_inside(warped, board)
     names = board.cell_names()

@@ -103,3 +103,31 @@ def test_a_board_under_a_cloth_is_refused_as_not_visible(tmp_path: Path) -> None
     cfg = VisionConfig(classify=ClassifyConfig(max_not_board=1.0))
     with pytest.raises(LowConfidenceError):
         observe(painted, board(), cfg)
+
+
+@pytest.mark.parametrize("seed", [44, 45])
+def test_hill_tokens_beside_a_hand_of_their_colour_are_read(tmp_path: Path, seed: int) -> None:
+    # a hand of nearly the hill tokens' colour reaches in over rows E-F; hill tokens lie along it
+    # and at its tip, untouched: one pixel cannot tell them from the skin, but their colour over
+    # a small window can, and their printed edges show (a hand hides those it lies across)
+    scene = random_scene(board(), np.random.default_rng(seed), LABELS)
+    beside = {f"{r}{c}" for r in "DG" for c in (1, 2, 3, 4)} | {"E6", "F6"}
+    for name in beside:
+        scene.terrain[name] = "hill"
+        scene.counters.pop(name, None)
+    path, rendered = shoot(tmp_path, scene, seed, "moderate", (1280, 960), hands=0)
+    arm = np.array([(-1.5, 4.25), (4.3, 4.25), (4.75, 4.6), (4.75, 5.4), (4.3, 5.75), (-1.5, 5.75)])
+    painted = _paint(rendered, path, arm, HILL_SKIN)
+    obs = observe(painted, board(), strict=False)
+    under = _cells_under(arm, 0.08)
+    assert under and not (beside & _cells_under(arm, 0.0))
+    misread = [
+        n
+        for n in under
+        if n not in obs.unreadable
+        and (obs.cells[n].occupant, obs.cells[n].terrain)
+        != (rendered.cells[n]["occupant"], rendered.cells[n]["terrain"])
+    ]
+    assert misread == []
+    doubted = sorted(n for n in beside if n in obs.unreadable or obs.cells[n].terrain != "hill")
+    assert doubted == []

@@ -64,7 +64,8 @@ def test_hidden_cells_are_flagged_not_misread(tmp_path: Path, seed: int) -> None
     near = {grid.name(c) for h in hidden for c in grid.cells() if _touches(grid.rc(grid.parse(h)), grid.rc(c))}
     far_doubted = [n for n in obs.unreadable if n not in hidden and n not in near]
     assert far_doubted == []
-    assert doubted <= 5
+    # a hill token beside a hand of nearly its colour is told from it over a small window
+    assert doubted <= 1
 
 
 def _touches(a: tuple[int, int], b: tuple[int, int]) -> bool:
