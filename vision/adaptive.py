@@ -665,9 +665,34 @@ def _lying_on(
             outline, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             filled = np.zeros_like(blob)
             cv2.drawContours(filled, outline, -1, 1, -1)
-            if sizes[j] >= cfg.lying_solid * max(int(filled.sum()), 1):
+            if sizes[j] >= cfg.lying_solid * max(int(filled.sum()), 1) and not _cell_shaped(
+                blob.astype(bool), in_grid, sp, cfg
+            ):
                 out |= blob.astype(bool)
     return out
+
+
+def _cell_shaped(
+    blob: npt.NDArray[np.bool_], in_grid: npt.NDArray[np.bool_], sp: float, cfg: ClassifyConfig
+) -> bool:
+    """Whether a blob is made of whole cells (tokens side by side: each cell it touches is
+    mostly covered or barely touched, none quite filled) rather than lying across them as a
+    hand does (its edge cuts cells anywhere, leaving many of them partly covered, and it fills
+    the cells under it)."""
+    ys, xs = np.nonzero(in_grid)
+    if not len(ys):
+        return False
+    rows = ((np.arange(blob.shape[0]) - ys.min() + 0.5) // sp).astype(int)
+    cols = ((np.arange(blob.shape[1]) - xs.min() + 0.5) // sp).astype(int)
+    inside = in_grid & blob
+    r, c = np.nonzero(inside)
+    key = rows[r] * 10_000 + cols[c]
+    _, counts = np.unique(key, return_counts=True)
+    cover = counts / (sp * sp)
+    touched = cover > 0.1
+    partial = touched & (cover < cfg.lying_whole)
+    full = cover >= cfg.lying_full  # a token never fills its cell
+    return bool(partial.sum() <= cfg.lying_partial * max(int(touched.sum()), 1) and full.sum() < 3)
 
 
 def refine_occluder(

@@ -511,6 +511,26 @@ class ClassifyConfig(_Section):
         "counter's) when the two directions from the board's colour are this far from parallel "
         "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
     )
+    lying_whole: float = Field(
+        default=0.6,
+        gt=0,
+        le=1,
+        description="A blob lying on the board is made of tokens, not a hand, when the cells it "
+        "touches are covered by at least this share ...",
+    )
+    lying_partial: float = Field(
+        default=0.25,
+        ge=0,
+        le=1,
+        description="... except at most this share of them (a hand's edge cuts many cells partly).",
+    )
+    lying_full: float = Field(
+        default=0.97,
+        gt=0,
+        le=1,
+        description="... and fewer than three cells are covered by this share or more (a token, "
+        "0.95 cell wide at most, never fills its cell; a hand does).",
+    )
     occluder_local_gap: float = Field(
         default=1.2,
         ge=0,
