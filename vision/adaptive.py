@@ -79,14 +79,6 @@ class CellEvidence:
     on_counter: npt.NDArray[np.bool_]
     """(n,): a counter stands there; terrain is read on a band around it (else: on the inner
     square)."""
-    board_share: npt.NDArray[np.float64]
-    """(n,): under a counter, the share of the cell around it showing the bare board (a token,
-    0.85 cell or more, leaves little; the bare board much more)."""
-    band_light: npt.NDArray[np.float64]
-    """(n, 4): under a counter with little bare board around it (``board_share`` below
-    ``hidden_token_board``), the brightness of a thin band just outside each side of it, over
-    the bare board's (a token's band is dark; the bare board only darkened by the counter's
-    shadow), sorted; 1 elsewhere."""
     texture: npt.NDArray[np.float64]
     """(n,): spread of brightness over the inner square, over its mean (printed art, a counter's
     rim and label: high; a hand, bare board: low)."""
@@ -94,7 +86,7 @@ class CellEvidence:
     """The classes after adapting to the photo."""
     reached: npt.NDArray[np.float64] | None = None
     """(n,): share of the cell under an occluder reaching in from outside the grid
-    (:func:`reaching_in`; None: not measured)."""
+    (:func:`occluder`, :func:`refine_occluder`; None: not measured)."""
     edge_light: npt.NDArray[np.float64] | None = None
     """(n,): under a counter, the mean brightness of the band just outside its outline (from
     ``cfg.edge_band[0]`` to ``cfg.edge_band[1]`` cell out, full warp resolution), over the
@@ -312,8 +304,6 @@ def evidence(
     # with the counter's rim and shadow: count the pixels that lean from the bare board's colour
     # toward the token's, as a share of the cell
     terrain_pixels = (total / np.maximum((usable & region).sum(axis=(1, 2)), 1)).astype(np.float64)
-    board_share = np.zeros(n)
-    band_light = np.ones((n, 4))
     edge_light = np.ones(n)
     edge_lean = np.zeros((n, terrains))
     if holds.any():
@@ -332,15 +322,6 @@ def evidence(
             ok = ring & (proj >= cfg.lean_min) & (proj <= 1.6) & (perp < cfg.lean_perp * math.sqrt(norm2))
             lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
         lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
-        board_share[at] = (around & usable & fits & (best == sides))[at].sum(axis=(1, 2)) / cell_area
-        # only where little bare board shows (the only cells where it is used: speed)
-        few_board = at[board_share[at] < cfg.hidden_token_board]
-        if len(few_board):
-            plain_px = usable & fits & (best == sides)
-            overall = float(np.median(feats[..., 2][plain_px])) if plain_px.any() else 1.0
-            band_light[few_board] = _band_light(
-                feats[few_board][..., 2], is_side[few_board], plain_px[few_board], overall, cfg
-            )
         terrain_share[at] = lean
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
@@ -375,8 +356,6 @@ def evidence(
         other_share=other.astype(np.float64),
         terrain_pixels=terrain_pixels,
         on_counter=holds,
-        board_share=board_share,
-        band_light=band_light,
         model=model,
         edge_light=edge_light,
         edge_lean=edge_lean,
@@ -507,22 +486,6 @@ class Occluder:
     strict: npt.NDArray[np.float64] | None = None
     """(n,): share of each cell under it before pixels were given back to a piece colour close to
     the occluder's by their window's mean colour (None: none given back)."""
-
-
-def reaching_in(
-    image: npt.NDArray[np.uint8],
-    inside: npt.NDArray[np.bool_],
-    pad_px: int,
-    ppc: int,
-    white: npt.NDArray[np.float64],
-    board: BoardSpec,
-    model: PixelModel,
-    cfg: ClassifyConfig,
-) -> npt.NDArray[np.float64]:
-    """Returns, per cell (row by row), the share of it under an occluder (:func:`occluder`,
-    then :func:`refine_occluder`)."""
-    found = occluder(image, inside, pad_px, ppc, white, board, model, cfg)
-    return refine_occluder(image, found, pad_px, ppc, white, board, model, cfg).share
 
 
 def occluder(
@@ -797,39 +760,6 @@ def refine_occluder(
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
     return Occluder(share, out, found.blob, found.core, found.colour, strict)
-
-
-def _band_light(
-    light: npt.NDArray[np.float32],
-    is_side: npt.NDArray[np.bool_],
-    board: npt.NDArray[np.bool_],
-    overall: float,
-    cfg: ClassifyConfig,
-) -> npt.NDArray[np.float64]:
-    """Per counter cell (k, m, m samples), the median brightness of a band ``cfg.band_width``
-    of the cell wide just outside each side of the counter's box, over the bare board's
-    brightness in the cell (``overall``, the whole board's, when the cell shows too little)."""
-    k, m, _ = light.shape
-    out = np.ones((k, 4))
-    width = max(1, round(cfg.band_width * m))
-    need = max(2, m // 6)
-    for i in range(k):
-        rows = np.nonzero(is_side[i].sum(axis=1) >= need)[0]
-        cols = np.nonzero(is_side[i].sum(axis=0) >= need)[0]
-        if len(rows) == 0 or len(cols) == 0:
-            continue
-        r0, r1, c0, c1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
-        ref = float(np.median(light[i][board[i]])) if board[i].sum() >= 10 else overall
-        if ref <= 0:
-            continue
-        strips = (
-            light[i, max(0, r0 - width) : r0, c0:c1],
-            light[i, r1 : r1 + width, c0:c1],
-            light[i, r0:r1, max(0, c0 - width) : c0],
-            light[i, r0:r1, c1 : c1 + width],
-        )
-        out[i] = sorted(float(np.median(s)) / ref if s.size else 1.0 for s in strips)
-    return out
 
 
 def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_], grow: int) -> npt.NDArray[np.bool_]:

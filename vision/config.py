@@ -333,16 +333,6 @@ class ClassifyConfig(_Section):
         description="How far the chosen token's lean + edge_type_share × share must exceed the other "
         "tokens' for 90 % confidence in which token it is.",
     )
-    band_width: float = Field(
-        default=0.1,
-        description="Under a counter, the band just outside each of its sides whose brightness is measured, in cells.",
-    )
-    hidden_token_board: float = Field(
-        default=0.15,
-        description="Under a counter with less than this share of the cell showing bare board "
-        "around it, the brightness of a band just outside each side (band_width) is measured: "
-        "debugging evidence (CellEvidence.band_light); the reading uses edge_band.",
-    )
     min_terrain_pixels: float = Field(
         default=0.15,
         description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",
