@@ -57,7 +57,8 @@ MOVED_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (
 """The checks of V a legion of ``moved`` passed when it moved (the same functions ``judge`` runs)."""
 MOVED_CHECKS_AFTER_THE_END: tuple[Callable[[MoveContext], Ruling | None], ...] = (
     check_own_legion, check_moves_once, check_quota)
-"""The same once the game is over (a king that left the board is no longer on it)."""
+"""The same once the game is over (a king that left the board is no longer on it; the combats
+that ended it may have moved legions since, so no route is replayed either)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,8 @@ def judge_moved(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusStat
             raise refuse(label, field, reworded(first, first.text() + why))
         if name not in state.where:
             continue  # a king that left the board and won
+        if state.phase is Phase.OVER:
+            continue  # the combats that ended the game moved legions since (retreats): no route to replay
         others = {k: v for k, v in state.where.items() if k == name or k not in moved}
         alone = before.model_copy(update={"where": others})
         blocked = _origins(engine, alone, name)
