@@ -1,8 +1,8 @@
 """Vision benchmark: registration, per-cell accuracy, move inference and speed on rendered photos.
 
-Run from the repository root (about 15 minutes on 2 cores; ``--quick`` for a 2-minute smoke run):
+Run from the repository root (about 7 minutes on 2 idle cores with ``--classic``; ``--quick`` for a smoke run):
 
-    python bench/bench_vision.py [--quick] [--out bench/out/vision.json]
+    python bench/bench_vision.py [--quick] [--seeds dev|eval] [--classic] [--out bench/out/vision.json]
 
 Every image is rendered at run time (nothing is committed) from seeds the tests never use
 (tests use seeds below 1000; this uses 400000 and up):
