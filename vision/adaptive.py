@@ -62,6 +62,12 @@ class PixelModel(BaseModel):
 
     classes: dict[str, PixelClass]
 
+    def arrays(self, names: list[str]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Returns the classes' means (k, 2) and spreads (k,) in the order of ``names``."""
+        means = np.array([self.classes[k].mean for k in names], np.float64)
+        sds = np.array([self.classes[k].sd for k in names], np.float64)
+        return means, sds
+
 
 @dataclass
 class CellEvidence:
@@ -186,8 +192,7 @@ def adapt(
     x = feats[usable][:, :2]
     if len(x) > cfg.adapt_max_pixels:  # the statistics need only a sample
         x = x[:: -(-len(x) // cfg.adapt_max_pixels)]
-    means = np.array([seed.classes[n].mean for n in names], np.float64)
-    sds = np.array([seed.classes[n].sd for n in names], np.float64)
+    means, sds = seed.arrays(names)
     start = means.copy()
     counts = np.zeros(len(names), int)
     for _ in range(cfg.adapt_rounds):
@@ -233,8 +238,7 @@ def _foreign_blobs(
     such a patch is something else (a hand) of that colour."""
     n, m = feats.shape[0], feats.shape[1]
     rows, cols = board.rows, board.cols
-    means = np.array([model.classes[k].mean for k in names], np.float64)
-    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    means, sds = model.arrays(names)
     best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
     fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
     best = best.reshape(n, m, m)
@@ -277,8 +281,7 @@ def evidence(
     foreign = _foreign_blobs(feats, usable, model, names, board, cfg)
     if foreign.any():
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
-    means = np.array([model.classes[k].mean for k in names], np.float64)
-    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    means, sds = model.arrays(names)
     best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
     best = best.reshape(n, m, m)
     fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
@@ -515,8 +518,7 @@ def occluder(
     seen = cv2.resize(inside.astype(np.uint8), (w // step, h // step), interpolation=cv2.INTER_AREA) > 0
     feats = chroma(small.astype(np.float32), white)
     names = class_names(board)
-    means = np.array([model.classes[k].mean for k in names], np.float64)
-    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    means, sds = model.arrays(names)
     best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
     best = best.reshape(small.shape[:2])
     fits = dist.reshape(small.shape[:2]) < cfg.pixel_sigma
@@ -684,8 +686,7 @@ def refine_occluder(
     rows, cols = board.rows, board.cols
     h_grid, w_grid = rows * ppc, cols * ppc
     names = class_names(board)
-    means = np.array([model.classes[k].mean for k in names], np.float64)
-    sds = np.array([model.classes[k].sd for k in names], np.float64)
+    means, sds = model.arrays(names)
     centre = np.array(found.colour[:2])
     spread = found.colour[2]
     grow = 2 * cfg.occluder_edge + 1

@@ -14,6 +14,7 @@ in cells (u along the numbers, v along the letters; the grid spans (0, 0)–(col
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -209,6 +210,22 @@ def _detect(
     return best
 
 
+def _marker_points(
+    found: dict[int, npt.NDArray[np.float32]], ids: Sequence[int], board: BoardSpec
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Returns the image corners of the markers ``ids`` and their board corners, in pairs."""
+    img_pts = np.concatenate([found[i] for i in ids]).astype(np.float64)
+    board_pts = np.array([pt for i in ids for pt in board.markers.corners(i)], np.float64)
+    return img_pts, board_pts
+
+
+def _sharpen(gray: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.uint8]:
+    """Returns a grey image sharpened by an unsharp mask of Gaussian ``sigma``."""
+    grey = gray.astype(np.float32)
+    soft = cv2.GaussianBlur(grey, (0, 0), sigma)
+    return np.clip(2 * grey - soft, 0, 255).astype(np.uint8)
+
+
 def _search_missing(
     gray: npt.NDArray[np.uint8],
     best: dict[int, npt.NDArray[np.float32]],
@@ -232,8 +249,7 @@ def _search_missing(
         if not missing or len(best) < 2:
             return
         ids = sorted(best)
-        img_pts = np.concatenate([best[i] for i in ids]).astype(np.float64)
-        board_pts = np.array([pt for i in ids for pt in layout.corners(i)], np.float64)
+        img_pts, board_pts = _marker_points(best, ids, board)
         to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
         if to_image is None:
             return
@@ -252,9 +268,7 @@ def _search_missing(
             x1, y1 = np.ceil(np.clip(around.max(axis=0), 0, [w, h])).astype(int)
             if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
                 continue  # off the photo, or a prediction too uncertain to crop
-            crop = gray[y0:y1, x0:x1].astype(np.float32)
-            soft = cv2.GaussianBlur(crop, (0, 0), cfg.search_sharpen_sigma)
-            sharp = np.clip(2 * crop - soft, 0, 255).astype(np.uint8)
+            sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
             f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
             big = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC) if f > 1 else sharp
             for quad in _detect(detector, big, f, {mid}).values():
@@ -293,17 +307,14 @@ def _search_whole(
     marker it adds must be square where all the others put it (two others at least)."""
     layout = board.markers
     detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
-    grey = gray.astype(np.float32)
-    soft = cv2.GaussianBlur(grey, (0, 0), cfg.search_sharpen_sigma)
-    sharp = np.clip(2 * grey - soft, 0, 255).astype(np.uint8)
+    sharp = _sharpen(gray, cfg.search_sharpen_sigma)
     found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best))
     merged = {**found, **best}
     for mid in found:
         others = [i for i in merged if i != mid]
         if len(others) < 2:
             continue
-        img_pts = np.concatenate([merged[i] for i in others]).astype(np.float64)
-        board_pts = np.array([pt for i in others for pt in layout.corners(i)], np.float64)
+        img_pts, board_pts = _marker_points(merged, others, board)
         to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
         corners = np.array(layout.corners(mid), np.float64)
         if to_image is None or out_of_square(merged[mid], corners, to_image) > cfg.search_max_skew:
@@ -370,8 +381,7 @@ def _from_markers(
     ids = sorted(found)
     subsets = [tuple(ids)] + (list(itertools.combinations(ids, 3)) if len(ids) == 4 else [])
     for subset in subsets:
-        img_pts = np.concatenate([found[i] for i in subset]).astype(np.float64)
-        board_pts = np.array([pt for i in subset for pt in board.markers.corners(i)], np.float64)
+        img_pts, board_pts = _marker_points(found, subset, board)
         to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
         if to_board is None:
             continue
@@ -394,8 +404,7 @@ def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpe
     """A provisional registration from two markers: it must be confirmed by the grid lines
     (``grid_overlay.refine``), or the photo is refused."""
     ids = tuple(sorted(found))
-    img_pts = np.concatenate([found[i] for i in ids]).astype(np.float64)
-    board_pts = np.array([pt for i in ids for pt in board.markers.corners(i)], np.float64)
+    img_pts, board_pts = _marker_points(found, ids, board)
     to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
     back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
     error = float(np.linalg.norm(back - board_pts, axis=1).mean())
@@ -409,8 +418,7 @@ def _agrees(
     cfg: RegisterConfig,
 ) -> bool:
     """Whether a registration puts the markers seen where the layout says (within 0.25 cell)."""
-    img_pts = np.concatenate(list(found.values())).astype(np.float64)
-    board_pts = np.array([pt for i in found for pt in board.markers.corners(i)], np.float64)
+    img_pts, board_pts = _marker_points(found, list(found), board)
     back = cv2.perspectiveTransform(img_pts[None], reg.to_board)[0]
     return float(np.linalg.norm(back - board_pts, axis=1).mean()) <= 0.25
 
