@@ -444,9 +444,10 @@ def _edge_band(
         outline = np.zeros((ppc, ppc), np.uint8)
         cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
         away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
-        band = (away > lo) & (away <= hi) & within & seen[at[j]]
-        if band.sum() < 5:
-            continue
+        ring = (away > lo) & (away <= hi) & within
+        band = ring & seen[at[j]]
+        if band.sum() < max(5, cfg.edge_band_seen * ring.sum()):
+            continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         light[j] = float(f[..., 2][band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: on the line from the
@@ -753,6 +754,7 @@ def refine_occluder(
     reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
+    keep &= ~_rim_blend(f, means, sds, len(board.sides), keep.shape, ppc, cfg)
     strict = None
     if piece is not None:
         out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
@@ -760,7 +762,104 @@ def refine_occluder(
         keep &= ~piece.reshape(y1 - y0, x1 - x0)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    grid = image[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
+    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg)
+    if whole.any():
+        # given back like the pixels above: believed only where the cell's edges show
+        strict = share.copy() if strict is None else strict
+        out &= ~np.kron(whole.reshape(rows, cols), np.ones((ppc, ppc), bool))
+        share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
     return Occluder(share, out, found.blob, found.core, found.colour, strict)
+
+
+def _token_cells(
+    grid: npt.NDArray[np.uint8],
+    mask: npt.NDArray[np.bool_],
+    share: npt.NDArray[np.float64],
+    white: npt.NDArray[np.float64],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    centre: npt.NDArray[np.float64],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns the cells (row by row) the occluder mostly covers whose covered pixels, taken
+    together, have a token's colour rather than the occluder's: a token of nearly a hand's
+    colour, joined to the hand where the blur hides the line between them. One pixel cannot
+    tell the two apart; the mean of a cell's pixels has far less noise. Only where the two
+    colours lie ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just
+    that colour cannot be told from it at all)."""
+    rows, cols = board.rows, board.cols
+    ppc = grid.shape[0] // rows
+    sides = len(board.sides)
+    out = np.zeros(rows * cols, bool)
+    for i in np.nonzero(share >= cfg.token_cell_cover)[0]:
+        r, c = divmod(int(i), cols)
+        sl = (slice(r * ppc, (r + 1) * ppc), slice(c * ppc, (c + 1) * ppc))
+        f = chroma(grid[sl].astype(np.float32), white)
+        px = f[mask[sl] & (f[..., 2] > cfg.occluder_min_light)][:, :2]
+        if len(px) < cfg.adapt_min_pixels:
+            continue
+        mu = px.mean(axis=0)
+        d_occ = float(np.hypot(*(mu - centre)))
+        d_tok = np.hypot(*(means[sides + 1 :] - mu).T)
+        k = int(np.argmin(d_tok))
+        sd = sds[sides + 1 + k]
+        apart = float(np.hypot(*(means[sides + 1 + k] - centre))) >= cfg.token_cell_gap * sd
+        out[i] = apart and d_tok[k] < cfg.token_cell_ratio * d_occ and d_tok[k] < cfg.token_cell_sd * sd
+    return out
+
+
+def _rim_blend(
+    f: npt.NDArray[np.float32],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    sides: int,
+    shape: tuple[int, int],
+    ppc: int,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns the pixels (``f``: chromaticity, rows of an image of ``shape``) at a counter's
+    rim whose colour is a mix of the counter's, its light border's (neutral) and a terrain's:
+    the blur blends the three there, and such a mix beside a hill token can have a hand's
+    colour."""
+    best, dist = _assign(f, means, sds)
+    counter = ((best < sides) & (dist < cfg.pixel_sigma)).reshape(shape)
+    if not counter.any():
+        return np.zeros(shape, bool)
+    width = 2 * max(2, round(cfg.rim_blend * ppc)) + 1
+    grown = cv2.dilate(counter.astype(np.uint8), np.ones((width, width), np.uint8)) > 0
+    rim = (grown & ~counter).reshape(-1)
+    out = np.zeros(len(f), bool)
+    neutral = np.array([1 / 3, 1 / 3])
+    for s in range(sides):
+        for t in range(sides, len(means)):
+            tol = cfg.pixel_sigma * max(sds[s], sds[t])
+            out |= rim & _near_triangle(f, means[s], neutral, means[t], tol)
+    return out.reshape(shape)
+
+
+def _near_triangle(
+    f: npt.NDArray[np.float32],
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    c: npt.NDArray[np.float64],
+    tol: float,
+) -> npt.NDArray[np.bool_]:
+    """Whether each 2-D point of ``f`` lies in the triangle abc or within ``tol`` of its sides."""
+    inside = np.ones(len(f), bool)
+    near = np.zeros(len(f), bool)
+    area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    for p, q in ((a, b), (b, c), (c, a)):
+        d = (q - p).astype(np.float32)
+        norm = float(np.hypot(*d)) or 1e-9
+        rel = f - p.astype(np.float32)
+        cross = (d[0] * rel[:, 1] - d[1] * rel[:, 0]) * np.float32(np.sign(area) or 1.0)
+        inside &= cross >= 0
+        t = np.clip((rel @ d) / np.float32(norm * norm), 0, 1)
+        gap = np.hypot(rel[:, 0] - t * d[0], rel[:, 1] - t * d[1])
+        near |= gap < tol
+    return inside | near
 
 
 def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_], grow: int) -> npt.NDArray[np.bool_]:
@@ -881,13 +980,23 @@ def decide(
     if ev.reached is not None:
         # a counter's terrain is read on a thin band, which a fingertip can fill
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
-        occluded |= ev.reached > cover
+        over = ev.reached > cover
+        if hidden is not None:
+            # a hand reaching well into a cell lies across one of its printed edges: a bare or
+            # token cell whose four edges all show, covered less than cfg.reach_cover_edges, has
+            # the occluder's soft edge or shadow beside it
+            over &= ~((hidden == 0) & ~ev.on_counter & (ev.reached <= cfg.reach_cover_edges))
+        occluded |= over
         if ev.reached_strict is not None:
             # covered only if the pixels given back to a piece colour near the occluder's (by
-            # their window's mean colour) were the occluder's: believed only where the cell's four
-            # printed edges all show (a hand hides those it lies across)
+            # their window's or cell's mean colour) were the occluder's: believed where the
+            # cell's four printed edges all show (a hand hides those it lies across), or where
+            # one is hidden but one token fills the cell (cfg.pure_token of its inner square)
             given = ev.reached_strict > cover
-            occluded |= given & (hidden > 0) if hidden is not None else given
+            if hidden is not None:
+                pure = (tokens.max(axis=1) >= cfg.pure_token) & (hidden <= 1) if tokens.shape[1] else np.zeros(n, bool)
+                given &= (hidden > 0) & ~pure
+            occluded |= given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     # a token without its printed detail (far smoother than the photo's other tokens of that

@@ -416,6 +416,20 @@ class ClassifyConfig(_Section):
         description="... a cell with a counter, by more than this (its terrain is read on a thin band "
         "around the counter, which a fingertip can fill).",
     )
+    reach_cover_edges: float = Field(
+        default=0.25,
+        ge=0,
+        le=1,
+        description="... but a cell without a counter whose four printed edges show is unreadable only "
+        "when covered by more than this (a hand reaching further in hides an edge).",
+    )
+    pure_token: float = Field(
+        default=0.95,
+        ge=0,
+        le=1,
+        description="Pixels given back to a token near an occluder are believed in a cell with one "
+        "hidden edge when that token fills this share of its inner square.",
+    )
     occlusion_reach: int = Field(
         default=2,
         description="How many cells distrust spreads from a covered cell, through neighbours "
@@ -466,6 +480,43 @@ class ClassifyConfig(_Section):
         ge=0,
         le=1,
         description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
+    )
+    edge_band_seen: float = Field(
+        default=0.7,
+        ge=0,
+        le=1,
+        description="The band around a counter is read only when at least this share of it is "
+        "seen (not under an occluder); else the terrain under the counter is unsure.",
+    )
+    token_cell_cover: float = Field(
+        default=0.8,
+        ge=0,
+        le=1,
+        description="A cell an occluder covers by at least this share is given back as a token when "
+        "the mean colour of its covered pixels is a token's (token_cell_ratio, token_cell_sd).",
+    )
+    token_cell_ratio: float = Field(
+        default=0.5,
+        ge=0,
+        description="... nearer that token's colour than this share of its distance to the occluder's ...",
+    )
+    token_cell_sd: float = Field(
+        default=1.5,
+        ge=0,
+        description="... and within this many of the token colour's spreads.",
+    )
+    token_cell_gap: float = Field(
+        default=1.0,
+        ge=0,
+        description="... when the token's and the occluder's colours lie at least this many of the "
+        "token colour's spreads apart.",
+    )
+    rim_blend: float = Field(
+        default=0.12,
+        ge=0,
+        le=0.5,
+        description="Within this much (cells) of a counter's pixels, a pixel whose colour lies between "
+        "the counter's and a terrain's is their blended rim, not an occluder.",
     )
     max_not_board: float = Field(
         default=0.5,
