@@ -754,6 +754,8 @@ def refine_occluder(
     reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
+    out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
+    keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, means, sds, len(board.sides), keep.shape, ppc, cfg)
     strict = None
     if piece is not None:
@@ -770,6 +772,27 @@ def refine_occluder(
         out &= ~np.kron(whole.reshape(rows, cols), np.ones((ppc, ppc), bool))
         share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
     return Occluder(share, out, found.blob, found.core, found.colour, strict)
+
+
+def _joined(
+    mask: npt.NDArray[np.bool_], core: npt.NDArray[np.bool_], pad_px: int, step: int
+) -> npt.NDArray[np.bool_]:
+    """Returns the parts of ``mask`` (grid area, full resolution) joined to the occluder's core
+    (``core``: on the warp with its margin, shrunk ``step`` times): a hand is one piece, and a
+    patch of its colour left apart from it (a token's band blended with a counter's light rim)
+    is not the hand."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if count <= 2:
+        return mask
+    big = np.kron(core.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
+    part = big[pad_px : pad_px + mask.shape[0], pad_px : pad_px + mask.shape[1]]
+    inner = np.zeros(mask.shape, bool)
+    inner[: part.shape[0], : part.shape[1]] = part
+    keep = np.zeros(count, bool)
+    keep[np.unique(labels[inner & mask])] = True
+    keep[0] = False
+    out: npt.NDArray[np.bool_] = keep[labels]
+    return out
 
 
 def _token_cells(
