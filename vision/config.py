@@ -482,7 +482,7 @@ class ClassifyConfig(_Section):
         description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
     )
     edge_band_seen: float = Field(
-        default=0.7,
+        default=0.5,
         ge=0,
         le=1,
         description="The band around a counter is read only when at least this share of it is "
