@@ -1014,11 +1014,13 @@ def decide(
             # covered only if the pixels given back to a piece colour near the occluder's (by
             # their window's or cell's mean colour) were the occluder's: believed where the
             # cell's four printed edges all show (a hand hides those it lies across), or where
-            # one is hidden but one token fills the cell (cfg.pure_token of its inner square)
+            # one is hidden but one token fills the cell (cfg.pure_token of its inner square);
+            # never under a counter read as standing on a token: its terrain is read on the thin
+            # band those pixels lie in, so they alone may have made it a token
             given = ev.reached_strict > cover
             if hidden is not None:
                 pure = (tokens.max(axis=1) >= cfg.pure_token) & (hidden <= 1) if tokens.shape[1] else np.zeros(n, bool)
-                given &= (hidden > 0) & ~pure
+                given &= ((hidden > 0) & ~pure) | (ev.on_counter & is_token)
             occluded |= given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
