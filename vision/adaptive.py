@@ -964,7 +964,10 @@ def decide(
     of its grid lines hidden (``lines``: (n, 4) edge responses, hidden below
     ``cfg.hidden_line`` of the edges around). It spreads up to ``cfg.occlusion_reach`` cells,
     through cells with evidence of their own (some off-class colour, a token without detail,
-    three hidden edges).
+    three hidden edges). A cell under an occluder reaching in is unreadable past
+    ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
+    ``cfg.reach_cover_edges`` without one when its four edges show), counting the pixels given
+    back to a piece colour only where a hidden edge says a hand may lie there.
     """
     n = ev.side_share.shape[0]
     order = np.argsort(-ev.side_share, axis=1)
