@@ -1018,12 +1018,16 @@ def decide(
             # their window's or cell's mean colour) were the occluder's: believed where the
             # cell's four printed edges all show (a hand hides those it lies across), or where
             # one is hidden but one token fills the cell (cfg.pure_token of its inner square);
-            # never under a counter read as standing on a token: its terrain is read on the thin
-            # band those pixels lie in, so they alone may have made it a token
+            # nor under a counter read as standing on a token whose colour its band leans toward
+            # only weakly (below cfg.given_lean): its terrain is read on the thin band those
+            # pixels lie in, and a hand's shadow darkens it
             given = ev.reached_strict > cover
             if hidden is not None:
                 pure = (tokens.max(axis=1) >= cfg.pure_token) & (hidden <= 1) if tokens.shape[1] else np.zeros(n, bool)
-                given &= ((hidden > 0) & ~pure) | (ev.on_counter & is_token)
+                weak = ev.on_counter & is_token
+                if ev.edge_lean is not None and tokens.shape[1]:
+                    weak &= ev.edge_lean[np.arange(n), 1 + t_best] < cfg.given_lean
+                given &= ((hidden > 0) & ~pure) | weak
             occluded |= given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3

@@ -430,6 +430,12 @@ class ClassifyConfig(_Section):
         description="Pixels given back to a token near an occluder are believed in a cell with one "
         "hidden edge when that token fills this share of its inner square.",
     )
+    given_lean: float = Field(
+        default=0.25,
+        ge=0,
+        description="... and under a counter read as standing on a token, when its band leans toward "
+        "that token's colour by less than this (a hand's shadow darkens the band; a token shows its colour).",
+    )
     occlusion_reach: int = Field(
         default=2,
         description="How many cells distrust spreads from a covered cell, through neighbours "
