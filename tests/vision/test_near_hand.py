@@ -1,0 +1,178 @@
+"""Next to a hand (issue 13): what is not the hand, and when pixels given back near it are believed.
+
+Unit checks on synthetic pixels and evidence: a counter's blended rim, a patch apart from the
+hand, a whole token of nearly the hand's colour, and a counter whose band a hand's shadow
+darkens.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import adaptive
+from vision.adaptive import CellEvidence, chroma, class_names, table_model
+from vision.config import ClassifyConfig
+
+from .helpers import board
+
+WHITE = np.array(adaptive.PAPER, np.float64)
+CFG = ClassifyConfig()
+
+
+def _model() -> tuple[np.ndarray, np.ndarray]:
+    """The board's piece colours (chromaticity) and spreads, from its tables."""
+    return table_model(board(), CFG).arrays(class_names(board()))
+
+
+def _chroma(bgr: tuple[int, int, int]) -> np.ndarray:
+    return chroma(np.array([[bgr]], np.float32), WHITE)[0, 0, :2].astype(np.float64)
+
+
+def _bgr(name: str) -> tuple[int, int, int]:
+    r, g, b = board().terrain_colours[name]
+    return (b, g, r)
+
+
+def test_a_counter_rim_blended_with_a_hill_is_not_the_hand() -> None:
+    means, sds = _model()
+    sides = len(board().sides)
+    r, g, b = board().side_colours["greek"]
+    counter = _chroma((b, g, r))
+    hill = _chroma(_bgr("hill"))
+    # a light border blended with the hill: between the neutral reference and the hill's colour
+    rim = (np.array([1 / 3, 1 / 3]) + hill) / 2
+    size, ppc = 40, 40
+    f = np.tile(_chroma(_bgr("plain")), (size, size, 1)).astype(np.float32)
+    f[10:20, 10:20] = counter
+    f[6:10, 10:20] = rim  # up to 0.1 cell outside the counter
+    f[30:34, 10:20] = rim  # the same colour far from any counter
+    out = adaptive._rim_blend(f.reshape(-1, 2), means, sds, sides, (size, size), ppc, CFG)
+    assert out[6:10, 10:20].all()
+    assert not out[30:34, 10:20].any()
+    assert not out[10:20, 10:20].any()  # the counter itself is the counter
+
+
+def test_only_the_parts_joined_to_the_hand_are_the_hand() -> None:
+    mask = np.zeros((40, 40), bool)
+    mask[0:20, 0:10] = True  # the hand, over its core
+    mask[30:34, 30:34] = True  # a patch of its colour apart from it
+    core = np.zeros((12, 12), bool)  # the core on the shrunk warp (step 4, margin 4 px)
+    core[1:4, 1:3] = True
+    kept = adaptive._joined(mask, core, pad_px=4, step=4)
+    assert kept[0:20, 0:10].all()
+    assert not kept[30:34, 30:34].any()
+
+
+def _token_grid(cell_bgr: dict[int, tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    spec = board()
+    ppc = 10
+    grid = np.zeros((spec.rows * ppc, spec.cols * ppc, 3), np.uint8)
+    grid[:] = _bgr("plain")
+    mask = np.zeros(grid.shape[:2], bool)
+    for i, bgr in cell_bgr.items():
+        r, c = divmod(i, spec.cols)
+        grid[r * ppc : (r + 1) * ppc, c * ppc : (c + 1) * ppc] = bgr
+        mask[r * ppc : (r + 1) * ppc, c * ppc : (c + 1) * ppc] = True
+    share = mask.reshape(spec.rows, ppc, spec.cols, ppc).mean(axis=(1, 3)).reshape(-1)
+    return grid, mask, share
+
+
+def test_a_whole_hill_token_beside_a_hand_of_nearly_its_colour_is_given_back() -> None:
+    means, sds = _model()
+    skin = (96, 134, 198)  # BGR, a skin a little redder and paler than the hill
+    grid, mask, share = _token_grid({0: _bgr("hill"), 1: skin})
+    given = adaptive._token_cells(grid, mask, share, WHITE, means, sds, _chroma(skin), board(), CFG)
+    assert given[0]  # the hill token, whose pixels together have the hill's colour
+    assert not given[1]  # the hand's own cell
+    assert not given[2:].any()
+
+
+def test_a_hand_of_just_the_hill_colour_is_not_given_back_as_a_hill() -> None:
+    means, sds = _model()
+    hill = _bgr("hill")
+    # the hand's colour, measured over all of it, within one spread of the hill's; over this
+    # cell it shows just the hill's colour (nearer the hill's than the hand's own, by chance)
+    hand = _chroma((hill[0] + 3, hill[1], hill[2]))
+    assert np.hypot(*(hand - means[len(board().sides) + board().terrains.index("hill")])) < sds[-1]
+    grid, mask, share = _token_grid({0: hill})
+    given = adaptive._token_cells(grid, mask, share, WHITE, means, sds, hand, board(), CFG)
+    assert not given.any()
+
+
+def _counter_on_hill(lean: float) -> tuple[str | None, str, float]:
+    """Decides a board with one counter cell whose band reads dark (a token, or a hand's shadow)
+    and leans ``lean`` toward the hill, with pixels near it given back from a hand."""
+    spec = board()
+    n = spec.rows * spec.cols
+    sides, terrains = len(spec.sides), len(spec.terrains)
+    hill = spec.terrains.index("hill")
+    side_share = np.zeros((n, sides))
+    side_share[0, 0] = 1.0
+    terrain_share = np.zeros((n, terrains))
+    terrain_share[:, 0] = 1.0
+    terrain_share[0] = 0.0
+    terrain_share[0, 0], terrain_share[0, hill] = 1 - lean, lean
+    edge_lean = np.zeros((n, terrains))
+    edge_lean[0, hill] = lean
+    edge_light = np.ones(n)
+    edge_light[0] = 0.3
+    ev = CellEvidence(
+        side_share=side_share,
+        terrain_share=terrain_share,
+        other_share=np.zeros(n),
+        terrain_pixels=np.ones(n),
+        on_counter=np.arange(n) == 0,
+        texture=np.full(n, 0.1),
+        model=table_model(spec, CFG),
+        reached=np.zeros(n),
+        edge_light=edge_light,
+        edge_lean=edge_lean,
+        reached_strict=np.where(np.arange(n) == 0, 0.2, 0.0),
+    )
+    lines = np.ones((n, 4))  # every printed edge shows
+    return adaptive.decide(ev, spec, CFG, lines)[0]
+
+
+def test_a_counter_band_darkened_but_hardly_leaning_to_the_hill_is_unsure_beside_a_hand() -> None:
+    occupant, terrain, conf = _counter_on_hill(lean=0.15)
+    assert (occupant, terrain) == ("greek", "hill")
+    assert conf < CFG.min_confidence  # the given-back pixels may be the hand's edge
+
+
+def test_a_counter_band_leaning_clearly_to_the_hill_is_read_beside_a_hand() -> None:
+    occupant, terrain, conf = _counter_on_hill(lean=0.45)
+    assert (occupant, terrain) == ("greek", "hill")
+    assert conf >= CFG.min_confidence
+
+
+def _bare_hill_cell(reached: float, hidden_edge: bool) -> float:
+    """The confidence of a bare hill token cell (cell 0) an occluder beside it reaches into."""
+    spec = board()
+    n = spec.rows * spec.cols
+    hill = spec.terrains.index("hill")
+    terrain_share = np.zeros((n, len(spec.terrains)))
+    terrain_share[:, 0] = 1.0
+    terrain_share[0] = 0.0
+    terrain_share[0, hill] = 1.0
+    ev = CellEvidence(
+        side_share=np.zeros((n, len(spec.sides))),
+        terrain_share=terrain_share,
+        other_share=np.zeros(n),
+        terrain_pixels=np.ones(n),
+        on_counter=np.zeros(n, bool),
+        texture=np.full(n, 0.1),
+        model=table_model(spec, CFG),
+        reached=np.where(np.arange(n) == 0, reached, 0.0),
+    )
+    lines = np.ones((n, 4))
+    if hidden_edge:
+        lines[0, 3] = 0.0
+    occupant, terrain, conf = adaptive.decide(ev, spec, CFG, lines)[0]
+    assert (occupant, terrain) == (None, "hill")
+    return conf
+
+
+def test_a_cell_whose_four_edges_show_is_read_with_a_hand_soft_edge_over_a_fifth_of_it() -> None:
+    assert _bare_hill_cell(0.2, hidden_edge=False) >= CFG.min_confidence
+    assert _bare_hill_cell(0.2, hidden_edge=True) < CFG.min_confidence  # a hand lies across it
+    assert _bare_hill_cell(0.3, hidden_edge=False) < CFG.min_confidence  # past reach_cover_edges
