@@ -42,6 +42,8 @@ from vision.config import ClassifyConfig
 SIDE = "side:"
 PAPER = (245.0, 245.0, 245.0)
 """The printed sheet's white (BGR) of ``referee.picture``: the default reference colour."""
+NEUTRAL = (1 / 3, 1 / 3)
+"""The chromaticity of a grey (the sheet, a counter's light border) under the white reference."""
 
 
 class PixelClass(BaseModel):
@@ -530,7 +532,7 @@ def occluder(
     plain = means[sides]
     board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.neutral_chroma
     background = (fits & (best < sides)) | board_like
-    neutral = np.hypot(local[..., 0] - 1 / 3, local[..., 1] - 1 / 3) < cfg.neutral_chroma
+    neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.neutral_chroma
     # printed lines (the grid, a token's edge) part what lies on either side: a hand hides them
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
@@ -588,13 +590,30 @@ def occluder(
     centre = np.median(skin, axis=0).astype(np.float64)
     spread = float(np.median(np.hypot(*(skin - centre.astype(np.float32)).T))) / 1.177
     spread = max(cfg.min_photo_sd, spread)
-    rows, cols = board.rows, board.cols
-    big = np.kron(hand.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
-    mask = np.zeros((rows * ppc, cols * ppc), bool)
-    part = big[pad_px : pad_px + rows * ppc, pad_px : pad_px + cols * ppc]
-    mask[: part.shape[0], : part.shape[1]] = part
-    share = mask.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    mask = _on_grid(hand, pad_px, step, (board.rows * ppc, board.cols * ppc))
+    share = _cell_share(mask, board)
     return Occluder(share, mask, hand, core, (float(centre[0]), float(centre[1]), spread))
+
+
+def _on_grid(
+    small: npt.NDArray[np.bool_], pad_px: int, step: int, shape: tuple[int, int]
+) -> npt.NDArray[np.bool_]:
+    """Returns a mask of the warp with its margin, shrunk ``step`` times (``small``), at full
+    resolution over the grid area (``shape``; pixels the shrunk warp does not reach are False)."""
+    big = np.kron(small.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
+    part = big[pad_px : pad_px + shape[0], pad_px : pad_px + shape[1]]
+    out = np.zeros(shape, bool)
+    out[: part.shape[0], : part.shape[1]] = part
+    return out
+
+
+def _cell_share(mask: npt.NDArray[np.bool_], board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell (row by row), the share of a grid-area mask that is set."""
+    ppc = mask.shape[0] // board.rows
+    share: npt.NDArray[np.float64] = (
+        mask.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    )
+    return share
 
 
 def _lying_on(
@@ -691,11 +710,10 @@ def refine_occluder(
     centre = np.array(found.colour[:2])
     spread = found.colour[2]
     grow = 2 * cfg.occluder_edge + 1
-    wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8))
-    big = np.kron(wide, np.ones((step, step), np.uint8)).astype(bool)
+    wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
     out = np.zeros((h_grid, w_grid), bool)
-    gb = big[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
-    if gb.shape != out.shape or not gb.any():
+    gb = _on_grid(wide, pad_px, step, (h_grid, w_grid))
+    if not gb.any():
         return found
     ys, xs = np.nonzero(gb)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
@@ -716,13 +734,14 @@ def refine_occluder(
     # mean colour of many pixels has far less noise than one. Where the window's mean lies
     # nearer that piece colour than the occluder's, the pixel is the piece's, not covered
     close = np.nonzero(~rivals & (gap >= cfg.occluder_local_gap))[0]
+    near_cls, d_near = _assign(f, means, sds)
+    on_counter = (near_cls < len(board.sides)) & (d_near < cfg.pixel_sigma)
     piece: npt.NDArray[np.bool_] | None = None
     if len(close) and own.any():
         win = max(3, round(cfg.occluder_window * ppc) | 1)
         # the window's mean leaves out a counter's pixels (and dark ink, rims): a hill token's
         # band around a counter, blended with it, would drift toward the occluder's colour
-        near_cls, d_near = _assign(f, means, sds)
-        weight = ~((near_cls < len(board.sides)) & (d_near < cfg.pixel_sigma))
+        weight = ~on_counter
         weight &= chroma(patch.astype(np.float32), white)[..., 2].reshape(-1) > cfg.occluder_min_light
         wmap = weight.reshape(y1 - y0, x1 - x0).astype(np.float32)
         summed = cv2.blur(patch.astype(np.float32) * wmap[..., None], (win, win))
@@ -756,21 +775,21 @@ def refine_occluder(
     keep = own_px | (blend & edge)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
-    keep &= ~_rim_blend(f, means, sds, len(board.sides), keep.shape, ppc, cfg)
+    keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)
     strict = None
     if piece is not None:
         out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
-        strict = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+        strict = _cell_share(out, board)
         keep &= ~piece.reshape(y1 - y0, x1 - x0)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
-    share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    share = _cell_share(out, board)
     grid = image[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
     whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg)
     if whole.any():
         # given back like the pixels above: believed only where the cell's edges show
         strict = share.copy() if strict is None else strict
         out &= ~np.kron(whole.reshape(rows, cols), np.ones((ppc, ppc), bool))
-        share = out.reshape(rows, ppc, cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+        share = _cell_share(out, board)
     return Occluder(share, out, found.blob, found.core, found.colour, strict)
 
 
@@ -784,10 +803,7 @@ def _joined(
     count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     if count <= 2:
         return mask
-    big = np.kron(core.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
-    part = big[pad_px : pad_px + mask.shape[0], pad_px : pad_px + mask.shape[1]]
-    inner = np.zeros(mask.shape, bool)
-    inner[: part.shape[0], : part.shape[1]] = part
+    inner = _on_grid(core, pad_px, step, (mask.shape[0], mask.shape[1]))
     keep = np.zeros(count, bool)
     keep[np.unique(labels[inner & mask])] = True
     keep[0] = False
@@ -835,26 +851,25 @@ def _token_cells(
 
 def _rim_blend(
     f: npt.NDArray[np.float32],
+    counter: npt.NDArray[np.bool_],
     means: npt.NDArray[np.float64],
     sds: npt.NDArray[np.float64],
     sides: int,
-    shape: tuple[int, int],
     ppc: int,
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.bool_]:
-    """Returns the pixels (``f``: chromaticity, rows of an image of ``shape``) at a counter's
-    rim whose colour is a mix of the counter's, its light border's (neutral) and a terrain's:
-    the blur blends the three there, and such a mix beside a hill token can have a hand's
-    colour."""
-    best, dist = _assign(f, means, sds)
-    counter = ((best < sides) & (dist < cfg.pixel_sigma)).reshape(shape)
+    """Returns the pixels (``f``: chromaticity, rows of an image whose ``counter`` pixels are
+    a counter's colour) at a counter's rim whose colour is a mix of the counter's, its light
+    border's (neutral) and a terrain's: the blur blends the three there, and such a mix beside
+    a hill token can have a hand's colour."""
+    shape = counter.shape
     if not counter.any():
         return np.zeros(shape, bool)
     width = 2 * max(2, round(cfg.rim_blend * ppc)) + 1
     grown = cv2.dilate(counter.astype(np.uint8), np.ones((width, width), np.uint8)) > 0
     rim = (grown & ~counter).reshape(-1)
     out = np.zeros(len(f), bool)
-    neutral = np.array([1 / 3, 1 / 3])
+    neutral = np.array(NEUTRAL)
     for s in range(sides):
         for t in range(sides, len(means)):
             tol = cfg.pixel_sigma * max(sds[s], sds[t])

@@ -521,8 +521,8 @@ class ClassifyConfig(_Section):
         default=0.12,
         ge=0,
         le=0.5,
-        description="Within this much (cells) of a counter's pixels, a pixel whose colour lies between "
-        "the counter's and a terrain's is their blended rim, not an occluder.",
+        description="Within this much (cells) of a counter's pixels, a pixel whose colour is a mix of "
+        "the counter's, a grey's (its light border) and a terrain's is their blended rim, not an occluder.",
     )
     max_not_board: float = Field(
         default=0.5,

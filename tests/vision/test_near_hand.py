@@ -46,7 +46,9 @@ def test_a_counter_rim_blended_with_a_hill_is_not_the_hand() -> None:
     f[10:20, 10:20] = counter
     f[6:10, 10:20] = rim  # up to 0.1 cell outside the counter
     f[30:34, 10:20] = rim  # the same colour far from any counter
-    out = adaptive._rim_blend(f.reshape(-1, 2), means, sds, sides, (size, size), ppc, CFG)
+    best, dist = adaptive._assign(f.reshape(-1, 2), means, sds)
+    counter_px = ((best < sides) & (dist < CFG.pixel_sigma)).reshape(size, size)
+    out = adaptive._rim_blend(f.reshape(-1, 2), counter_px, means, sds, sides, ppc, CFG)
     assert out[6:10, 10:20].all()
     assert not out[30:34, 10:20].any()
     assert not out[10:20, 10:20].any()  # the counter itself is the counter
@@ -99,38 +101,52 @@ def test_a_hand_of_just_the_hill_colour_is_not_given_back_as_a_hill() -> None:
     assert not given.any()
 
 
-def _counter_on_hill(lean: float) -> tuple[str | None, str, float]:
-    """Decides a board with one counter cell whose band reads dark (a token, or a hand's shadow)
-    and leans ``lean`` toward the hill, with pixels near it given back from a hand."""
+def _decide_first_cell(
+    hill_share: float,
+    reached: float,
+    counter: bool = False,
+    band_lean: float = 0.0,
+    given: float = 0.0,
+    hidden_edge: bool = False,
+) -> tuple[str | None, str, float]:
+    """Decides a board of bare plain cells but the first: ``hill_share`` of its inner square in
+    the hill's colour (or, under a Greek ``counter``, its band dark and leaning ``band_lean``
+    toward the hill), an occluder beside it reaching ``reached`` of it and ``given`` more in
+    pixels given back to a piece colour; every printed edge shows but, if ``hidden_edge``, one."""
     spec = board()
     n = spec.rows * spec.cols
-    sides, terrains = len(spec.sides), len(spec.terrains)
+    first = np.arange(n) == 0
     hill = spec.terrains.index("hill")
-    side_share = np.zeros((n, sides))
-    side_share[0, 0] = 1.0
-    terrain_share = np.zeros((n, terrains))
+    side_share = np.zeros((n, len(spec.sides)))
+    side_share[0, 0] = float(counter)
+    terrain_share = np.zeros((n, len(spec.terrains)))
     terrain_share[:, 0] = 1.0
-    terrain_share[0] = 0.0
-    terrain_share[0, 0], terrain_share[0, hill] = 1 - lean, lean
-    edge_lean = np.zeros((n, terrains))
-    edge_lean[0, hill] = lean
-    edge_light = np.ones(n)
-    edge_light[0] = 0.3
+    terrain_share[0, 0], terrain_share[0, hill] = 1 - hill_share, hill_share
+    edge_lean = np.zeros((n, len(spec.terrains)))
+    edge_lean[0, hill] = band_lean
     ev = CellEvidence(
         side_share=side_share,
         terrain_share=terrain_share,
         other_share=np.zeros(n),
         terrain_pixels=np.ones(n),
-        on_counter=np.arange(n) == 0,
+        on_counter=first & counter,
         texture=np.full(n, 0.1),
         model=table_model(spec, CFG),
-        reached=np.zeros(n),
-        edge_light=edge_light,
+        reached=np.where(first, reached, 0.0),
+        edge_light=np.where(first & counter, 0.3, 1.0),
         edge_lean=edge_lean,
-        reached_strict=np.where(np.arange(n) == 0, 0.2, 0.0),
+        reached_strict=np.where(first, reached + given, 0.0),
     )
-    lines = np.ones((n, 4))  # every printed edge shows
+    lines = np.ones((n, 4))
+    if hidden_edge:
+        lines[0, 3] = 0.0
     return adaptive.decide(ev, spec, CFG, lines)[0]
+
+
+def _counter_on_hill(lean: float) -> tuple[str | None, str, float]:
+    """A counter whose band reads dark (a token, or a hand's shadow) and leans ``lean`` toward
+    the hill, with pixels near it given back from a hand."""
+    return _decide_first_cell(lean, reached=0.0, counter=True, band_lean=lean, given=0.2)
 
 
 def test_a_counter_band_darkened_but_hardly_leaning_to_the_hill_is_unsure_beside_a_hand() -> None:
@@ -146,28 +162,8 @@ def test_a_counter_band_leaning_clearly_to_the_hill_is_read_beside_a_hand() -> N
 
 
 def _bare_hill_cell(reached: float, hidden_edge: bool) -> float:
-    """The confidence of a bare hill token cell (cell 0) an occluder beside it reaches into."""
-    spec = board()
-    n = spec.rows * spec.cols
-    hill = spec.terrains.index("hill")
-    terrain_share = np.zeros((n, len(spec.terrains)))
-    terrain_share[:, 0] = 1.0
-    terrain_share[0] = 0.0
-    terrain_share[0, hill] = 1.0
-    ev = CellEvidence(
-        side_share=np.zeros((n, len(spec.sides))),
-        terrain_share=terrain_share,
-        other_share=np.zeros(n),
-        terrain_pixels=np.ones(n),
-        on_counter=np.zeros(n, bool),
-        texture=np.full(n, 0.1),
-        model=table_model(spec, CFG),
-        reached=np.where(np.arange(n) == 0, reached, 0.0),
-    )
-    lines = np.ones((n, 4))
-    if hidden_edge:
-        lines[0, 3] = 0.0
-    occupant, terrain, conf = adaptive.decide(ev, spec, CFG, lines)[0]
+    """The confidence of a bare hill token cell an occluder beside it reaches into."""
+    occupant, terrain, conf = _decide_first_cell(1.0, reached, hidden_edge=hidden_edge)
     assert (occupant, terrain) == (None, "hill")
     return conf
 
