@@ -344,9 +344,17 @@ def evidence(
             cfg,
         )
     # colours that fit no class, bright (printed art and rims are dark), away from the counter's
-    # edge (where its colour blends with the board's), over the cell's whole inner square
+    # edge (where its colour blends with the board's), over the cell's whole inner square; nor
+    # the counter's blended rim past that edge (a blue counter's on a light board is grey)
     free = usable & ~_counter_boxes(is_side, holds, 2) & square
     bright_outlier = free & ~fits & (feats[..., 2] > cfg.occluder_light)
+    if holds.any():
+        rows, cols = board.rows, board.cols
+        mosaic = (rows, cols, m, m)
+        counter = (is_side & holds[:, None, None]).reshape(mosaic).transpose(0, 2, 1, 3).reshape(rows * m, cols * m)
+        flat = feats[..., :2].reshape((*mosaic, 2)).transpose(0, 2, 1, 3, 4).reshape(-1, 2)
+        rim = _rim_blend(flat, counter, means, sds, sides, m, cfg)
+        bright_outlier &= ~rim.reshape(rows, m, cols, m).transpose(0, 2, 1, 3).reshape(n, m, m)
     other = bright_outlier.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
     light = feats[..., 2]
     sq = usable & square

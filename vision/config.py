@@ -522,7 +522,8 @@ class ClassifyConfig(_Section):
         ge=0,
         le=0.5,
         description="Within this much (cells) of a counter's pixels, a pixel whose colour is a mix of "
-        "the counter's, a grey's (its light border) and a terrain's is their blended rim, not an occluder.",
+        "the counter's, a grey's (its light border) and a terrain's is their blended rim: neither an "
+        "occluder's pixel nor a colour fitting no class (a blue counter's rim on a light board is grey).",
     )
     max_not_board: float = Field(
         default=0.5,

@@ -7,6 +7,7 @@ darkens.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision import adaptive
@@ -172,3 +173,31 @@ def test_a_cell_whose_four_edges_show_is_read_with_a_hand_soft_edge_over_a_fifth
     assert _bare_hill_cell(0.2, hidden_edge=False) >= CFG.min_confidence
     assert _bare_hill_cell(0.2, hidden_edge=True) < CFG.min_confidence  # a hand lies across it
     assert _bare_hill_cell(0.3, hidden_edge=False) < CFG.min_confidence  # past reach_cover_edges
+
+
+def _blue_counter_grid() -> np.ndarray:
+    """A bare board with a Persian counter (its light border drawn) in its first cell, blurred
+    as a small photo is."""
+    spec = board()
+    ppc = 48
+    img = np.empty((spec.rows * ppc, spec.cols * ppc, 3), np.float32)
+    img[:] = _bgr("plain")
+    r, g, b = spec.side_colours["persian"]
+    k0, rim = round(0.18 * ppc), 2
+    img[k0 : ppc - k0, k0 : ppc - k0] = (255, 255, 255)
+    img[k0 + rim : ppc - k0 - rim, k0 + rim : ppc - k0 - rim] = (b, g, r)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 2.5), 0, 255).astype(np.uint8)
+
+
+def test_a_blue_counters_grey_blended_rim_is_not_an_off_class_colour() -> None:
+    spec = board()
+    seed = table_model(spec, CFG)
+    # blue and the light board blend through grey, a colour no class has: without the rim
+    # rule the counter would be suspected of an occluder beside it
+    grid = _blue_counter_grid()
+    inside = np.ones(grid.shape[:2], bool)
+    ev = adaptive.evidence(grid, inside, WHITE, spec, seed, CFG)
+    assert ev.on_counter[0]
+    assert ev.other_share[0] < CFG.occluder_share / 3
+    narrow = CFG.model_copy(update={"rim_blend": 0.0})
+    assert adaptive.evidence(grid, inside, WHITE, spec, seed, narrow).other_share[0] > CFG.occluder_share / 3
