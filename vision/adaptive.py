@@ -984,10 +984,10 @@ def decide(
 
     Distrust needs evidence of an occluder: more than ``cfg.occluder_share`` of bright pixels
     fitting no class, or a token without its printed detail (``cfg.smooth_texture``) with two
-    of its grid lines hidden (``lines``: (n, 4) edge responses, hidden: see
-    :func:`_hidden_edges`). It spreads up to ``cfg.occlusion_reach`` cells,
-    through cells with evidence of their own (some off-class colour, a token without detail).
-    A cell under an occluder reaching in is unreadable past
+    of its grid lines hidden (``lines``: (n, 4) edge responses, hidden below
+    ``cfg.hidden_line`` of the edges around). It spreads up to ``cfg.occlusion_reach`` cells,
+    through cells with evidence of their own (some off-class colour, a token without detail,
+    three hidden edges). A cell under an occluder reaching in is unreadable past
     ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
     ``cfg.reach_cover_edges`` without one when its four edges show), counting the pixels given
     back to a piece colour only where a hidden edge says a hand may lie there.
@@ -1021,7 +1021,11 @@ def decide(
     occluded = ev.other_share > cfg.occluder_share
     hidden: npt.NDArray[np.intp] | None = None
     if lines is not None and lines.size:
-        hidden = _hidden_edges(lines, np.where(is_token, 1 + t_best, 0), board, cfg)
+        # edges whose printed line is much fainter than the edges around are hidden (focus,
+        # light and resolution change across a photo: compare within 5 x 5 cells)
+        local = _local_median(lines.reshape(board.rows, board.cols, 4), 2).reshape(-1, 1)
+        typical_line = np.maximum(local, 0.5 * float(np.median(lines)))
+        hidden = ((lines < cfg.hidden_line * typical_line) & (typical_line > 0)).sum(axis=1)
     if ev.reached is not None:
         # a counter's terrain is read on a thin band, which a fingertip can fill
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
@@ -1082,48 +1086,14 @@ def decide(
     return out
 
 
-def _hidden_edges(
-    lines: npt.NDArray[np.float64],
-    terrain: npt.NDArray[np.intp],
-    board: BoardSpec,
-    cfg: ClassifyConfig,
-) -> npt.NDArray[np.intp]:
-    """Per cell, how many of its printed edges are hidden (``lines``: (n, 4) responses of its
-    top, bottom, left and right edges; ``terrain``: the terrain read in each cell): fainter than
-    ``cfg.hidden_line`` of the edges of the same kind within 5 x 5 cells (focus, light and
-    resolution change across a photo). The kinds: between two cells read alike, and between a
-    token and another terrain, whose line, against the token's dark side, shows far less (on
-    the dev renders a third of those fell below the limit against all edges)."""
-    rows, cols = board.rows, board.cols
-    read = terrain.reshape(rows, cols)
-    pad = np.pad(read, 1, constant_values=-1)
-    across = np.stack([pad[:-2, 1:-1], pad[2:, 1:-1], pad[1:-1, :-2], pad[1:-1, 2:]], axis=-1)
-    boundary = (across >= 0) & (across != read[..., None])
-    values = lines.reshape(rows, cols, 4)
-    typical = np.zeros_like(values)
-    for kind in (False, True):
-        mine = boundary == kind
-        if not mine.any():
-            continue
-        own = np.where(mine, values, np.nan)
-        overall = float(np.nanmedian(own))
-        local = np.maximum(_local_median(own, 2, overall), 0.5 * overall)
-        typical[mine] = np.broadcast_to(local[..., None], values.shape)[mine]
-    hidden: npt.NDArray[np.intp] = ((values < cfg.hidden_line * typical) & (typical > 0)).sum(axis=2).reshape(-1)
-    return hidden
-
-
-def _local_median(values: npt.NDArray[np.float64], reach: int, default: float) -> npt.NDArray[np.float64]:
-    """Per cell of a (rows, cols, k) array, the median of the values within ``reach`` cells,
-    NaN left out (``default`` where all are)."""
+def _local_median(values: npt.NDArray[np.float64], reach: int) -> npt.NDArray[np.float64]:
+    """Per cell of a (rows, cols, k) array, the median of the values within ``reach`` cells."""
     rows, cols = values.shape[:2]
-    out = np.full((rows, cols), default)
+    out = np.empty((rows, cols))
     for r in range(rows):
         for c in range(cols):
             win = values[max(0, r - reach) : r + reach + 1, max(0, c - reach) : c + reach + 1]
-            win = win[np.isfinite(win)]
-            if win.size:
-                out[r, c] = float(np.median(win))
+            out[r, c] = float(np.median(win))
     return out
 
 

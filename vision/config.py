@@ -357,9 +357,8 @@ class ClassifyConfig(_Section):
     )
     hidden_line: float = Field(
         default=0.3,
-        description="A cell edge whose printed line responds below this share of the median edge of "
-        "its kind within 5 x 5 cells is hidden (the kinds: between cells read alike, and between a "
-        "token and another terrain, whose line shows far less).",
+        description="A cell edge whose printed line responds below this share of the photo's "
+        "median edge within 5 x 5 cells is hidden (three hidden: the cell is suspect).",
     )
     smooth_texture: float = Field(
         default=0.35,

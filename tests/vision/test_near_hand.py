@@ -201,26 +201,3 @@ def test_a_blue_counters_grey_blended_rim_is_not_an_off_class_colour() -> None:
     assert ev.other_share[0] < CFG.occluder_share / 3
     narrow = CFG.model_copy(update={"rim_blend": 0.0})
     assert adaptive.evidence(grid, inside, WHITE, spec, seed, narrow).other_share[0] > CFG.occluder_share / 3
-
-
-def test_a_tokens_faint_sides_are_not_hidden_edges_but_a_fainter_one_is() -> None:
-    spec = board()
-    cols, n = spec.cols, spec.rows * spec.cols
-    hill = spec.terrains.index("hill")
-    terrain = np.zeros(n, np.intp)
-    lines = np.ones((n, 4))  # top, bottom, left, right
-    tokens = (5 * cols + 4, 5 * cols + 7)
-    for i in tokens:
-        terrain[i] = hill
-        # the line against a token's dark side shows far less than between bare cells
-        lines[i] = 0.25
-        lines[i - cols, 1] = lines[i + cols, 0] = lines[i - 1, 3] = lines[i + 1, 2] = 0.25
-    # premise: against every edge around, those sides would be hidden
-    assert CFG.hidden_line * float(np.median(lines)) > 0.25
-    lines[tokens[1], 3] = lines[tokens[1] + 1, 2] = 0.02  # a hand across one of them
-    lines[0, 3] = lines[1, 2] = 0.05  # and across a line between two bare cells
-    hidden = adaptive._hidden_edges(lines, terrain, spec, CFG)
-    assert hidden[tokens[0]] == 0
-    assert hidden[tokens[1]] == 1 and hidden[tokens[1] + 1] == 1
-    assert hidden[0] == 1 and hidden[1] == 1
-    assert hidden.sum() == 4
