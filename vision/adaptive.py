@@ -986,10 +986,10 @@ def decide(
     fitting no class, or a token without its printed detail (``cfg.smooth_texture``) with two
     of its grid lines hidden (``lines``: (n, 4) edge responses, hidden below
     ``cfg.hidden_line`` of the edges around). It spreads up to ``cfg.occlusion_reach`` cells,
-    through cells with evidence of their own (some off-class colour, a token without detail,
-    three hidden edges). A cell under an occluder reaching in is unreadable past
+    through cells with evidence of their own (some off-class colour, a token without detail).
+    A cell under an occluder reaching in is unreadable past
     ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
-    ``cfg.reach_cover_edges`` without one when its four edges show), counting the pixels given
+    ``cfg.reach_cover_edges`` when its four edges show), counting the pixels given
     back to a piece colour only where a hidden edge says a hand may lie there.
     """
     n = ev.side_share.shape[0]
@@ -1031,10 +1031,10 @@ def decide(
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
         over = ev.reached > cover
         if hidden is not None:
-            # a hand reaching well into a cell lies across one of its printed edges: a bare or
-            # token cell whose four edges all show, covered less than cfg.reach_cover_edges, has
-            # the occluder's soft edge or shadow beside it
-            over &= ~((hidden == 0) & ~ev.on_counter & (ev.reached <= cfg.reach_cover_edges))
+            # a hand reaching well into a cell lies across one of its printed edges: a cell whose
+            # four edges all show, covered less than cfg.reach_cover_edges, has the occluder's
+            # soft edge, shadow or a fingertip in a corner beside it (read without those pixels)
+            over &= ~((hidden == 0) & (ev.reached <= cfg.reach_cover_edges))
         occluded |= over
         if ev.reached_strict is not None:
             # covered only if the pixels given back to a piece colour near the occluder's (by

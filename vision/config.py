@@ -358,7 +358,7 @@ class ClassifyConfig(_Section):
     hidden_line: float = Field(
         default=0.3,
         description="A cell edge whose printed line responds below this share of the photo's "
-        "median edge within 5 x 5 cells is hidden (three hidden: the cell is suspect).",
+        "median edge within 5 x 5 cells is hidden.",
     )
     smooth_texture: float = Field(
         default=0.35,
@@ -420,8 +420,8 @@ class ClassifyConfig(_Section):
         default=0.25,
         ge=0,
         le=1,
-        description="... but a cell without a counter whose four printed edges show is unreadable only "
-        "when covered by more than this (a hand reaching further in hides an edge).",
+        description="... but a cell whose four printed edges show is unreadable only when covered by "
+        "more than this (a hand reaching further in hides an edge; a fingertip in a corner does not).",
     )
     pure_token: float = Field(
         default=0.95,

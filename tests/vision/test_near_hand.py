@@ -173,6 +173,11 @@ def test_a_cell_whose_four_edges_show_is_read_with_a_hand_soft_edge_over_a_fifth
     assert _bare_hill_cell(0.2, hidden_edge=False) >= CFG.min_confidence
     assert _bare_hill_cell(0.2, hidden_edge=True) < CFG.min_confidence  # a hand lies across it
     assert _bare_hill_cell(0.3, hidden_edge=False) < CFG.min_confidence  # past reach_cover_edges
+    # a counter too: its band is read without the occluder's pixels
+    for hidden_edge, readable in ((False, True), (True, False)):
+        occupant, terrain, conf = _decide_first_cell(0.45, 0.2, counter=True, band_lean=0.45, hidden_edge=hidden_edge)
+        assert (occupant, terrain) == ("greek", "hill")
+        assert (conf >= CFG.min_confidence) == readable
 
 
 def _blue_counter_grid() -> np.ndarray:
