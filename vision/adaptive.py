@@ -458,7 +458,8 @@ def _edge_band(
         band = ring & seen[at[j]]
         if band.sum() < max(5, cfg.edge_band_seen * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
-        light[j] = float(f[..., 2][band].mean()) / board_light[j]
+        lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
+        light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: on the line from the
         # board's colour to the counter's) say nothing of the token
@@ -948,7 +949,8 @@ def _under_counter(
     The token is the one with the largest ``lean + cfg.edge_type_share × share``; it lies
     there when ``(cfg.edge_dark − light) + cfg.edge_lean_weight × lean + cfg.edge_share_weight ×
     √share`` of that token is positive (confidence: ``cfg.edge_scale``; which token:
-    ``cfg.edge_type_scale``). A band that could not be measured leaves the cell unsure.
+    ``cfg.edge_type_scale``; below 0.5 when that sum is negative: the band's colour leans toward
+    no token). A band that could not be measured leaves the cell unsure.
     """
     k = len(light)
     rows = np.arange(k)
@@ -965,6 +967,10 @@ def _under_counter(
     token = score > 0
     conf = _sure(score, cfg.edge_scale)
     conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_type_scale)), conf)
+    # a dark band whose colour leans toward no token (a token's dark edge, a shadow) says that
+    # a token lies there, not which
+    chosen = kind[rows, best]
+    conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_type_scale)), conf)
     conf = np.where(measured, conf, 0.5)
     return best, token & measured, conf
 

@@ -291,6 +291,13 @@ class ClassifyConfig(_Section):
         "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
         "board only darkens there in the counter's rim and shadow.",
     )
+    edge_light_skip: float = Field(
+        default=0.03,
+        ge=0,
+        description="The band's brightness is read on its part at least this much (cells) further out "
+        "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
+        "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
+    )
     edge_outer: float = Field(
         default=0.46,
         description="... within this half-side of the cell (cells): the printed grid line, dark, "
@@ -303,17 +310,17 @@ class ClassifyConfig(_Section):
         "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
     )
     edge_dark: float = Field(
-        default=0.542,
+        default=0.585,
         description="Under a counter, a token is read when the band's brightness (over the bare "
         "board's in the bare cells within two) is below this, shifted by its colour's lean (edge_lean_weight) and the "
         "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
         "board, and the board around a counter darkens only in its rim and shadow ...",
     )
     edge_lean_weight: float = Field(
-        default=0.39, description="... weight of the band's colour lean toward the token ..."
+        default=0.34, description="... weight of the band's colour lean toward the token ..."
     )
     edge_share_weight: float = Field(
-        default=0.5,
+        default=0.52,
         description="... weight of the square root of the share of the cell (every second pixel) leaning "
         "toward the token (a whole token colour around a counter weighs no more than a dark band).",
     )
@@ -324,9 +331,9 @@ class ClassifyConfig(_Section):
         "colour, is small but rarely points to the wrong token).",
     )
     edge_scale: float = Field(
-        default=0.036,
+        default=0.038,
         description="How far that score lies from 0 for 90 % confidence (brightness units; a logistic "
-        "fitted on development renders of both profiles, 1 / (1 + e^(-61 × score))).",
+        "fitted on development renders of both profiles, 1 / (1 + e^(-58 × score))).",
     )
     edge_type_scale: float = Field(
         default=0.15,

@@ -1,14 +1,21 @@
-"""Issue 13, terrain reading: a hand of a token's colour must not drag that token's class."""
+"""Issue 13, terrain reading: class adaptation beside a hand of a token's colour, and the band around a counter."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
 from vision import adaptive
-from vision.config import ClassifyConfig
+from vision.config import ClassifyConfig, VisionConfig
+from vision.pipeline import read
+from vision.render import random_scene
 
-from .helpers import board
+from .helpers import board, shoot
+
+LABELS = {side: [f"{side[:1].upper()}{n:02d}" for n in range(20)] for side in ("greek", "persian")}
 
 WHITE = np.array([245.0, 245.0, 245.0])
 PPC = 48
@@ -114,3 +121,37 @@ def test_a_token_blended_with_the_counters_colour_still_leans_toward_it() -> Non
     # without taking the counter's colour out, the blended band hides the hill
     old = _band_lean(cfg.model_copy(update={"edge_unmix": 2.0}), 2.5)
     assert old[0, hill] < 0.0 < lean[0, hill] - 0.35
+
+
+@pytest.mark.parametrize("seed", [418, 689])
+def test_the_band_is_read_past_a_counters_light_border(tmp_path: Path, seed: int) -> None:
+    # on the classic renders a counter's light border, blurred, brightens the inner edge of the
+    # band around it: read past it, a token's band is darker and bare board's is not
+    b = board()
+    scene = random_scene(b, np.random.default_rng(seed), LABELS)
+    path, rendered = shoot(tmp_path, scene, seed, "moderate", (1920, 1080), hands=0)
+    names = b.cell_names()
+
+    def gap(skip: float) -> float:
+        cfg = VisionConfig()
+        cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update={"edge_light_skip": skip})})
+        light = read(path, b, cfg, None, strict=False).evidence.edge_light
+        assert light is not None
+        held = {n: t["terrain"] for n, t in rendered.cells.items() if t["occupant"]}
+        token = [light[names.index(n)] for n, t in held.items() if t != "plain"]
+        bare = [light[names.index(n)] for n, t in held.items() if t == "plain"]
+        return float(np.median(bare) - np.median(token))
+
+    assert gap(ClassifyConfig().edge_light_skip) > gap(0.0) + 0.03
+
+
+def test_a_dark_band_leaning_toward_no_token_does_not_name_one() -> None:
+    cfg = ClassifyConfig()
+    # forest, hill: a dark band (a token's dark edge or shadow) whose colour leans toward
+    # neither, against one leaning clearly toward the hill
+    lean = np.array([[-0.03, -0.56], [-0.03, 0.35]])
+    share = np.array([[0.0, 0.0], [0.0, 0.2]])
+    best, token, conf = adaptive._under_counter(np.array([0.45, 0.45]), lean, share, cfg)
+    assert token.all()
+    assert conf[0] < 0.5
+    assert best[1] == 1 and conf[1] >= cfg.min_confidence
