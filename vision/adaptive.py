@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -349,12 +350,10 @@ def evidence(
     free = usable & ~_counter_boxes(is_side, holds, 2) & square
     bright_outlier = free & ~fits & (feats[..., 2] > cfg.occluder_light)
     if holds.any():
-        rows, cols = board.rows, board.cols
-        mosaic = (rows, cols, m, m)
-        counter = (is_side & holds[:, None, None]).reshape(mosaic).transpose(0, 2, 1, 3).reshape(rows * m, cols * m)
-        flat = feats[..., :2].reshape((*mosaic, 2)).transpose(0, 2, 1, 3, 4).reshape(-1, 2)
-        rim = _rim_blend(flat, counter, means, sds, sides, m, cfg)
-        bright_outlier &= ~rim.reshape(rows, m, cols, m).transpose(0, 2, 1, 3).reshape(n, m, m)
+        counter = _as_image(is_side & holds[:, None, None], board)
+        flat = _as_image(feats[..., :2], board).reshape(-1, 2)
+        rim = _rim_blend(flat, counter, means, sds, sides, m, cfg, _as_image(bright_outlier, board))
+        bright_outlier &= ~rim.reshape(board.rows, m, board.cols, m).swapaxes(1, 2).reshape(n, m, m)
     other = bright_outlier.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
     light = feats[..., 2]
     sq = usable & square
@@ -373,6 +372,13 @@ def evidence(
         edge_light=edge_light,
         edge_lean=edge_lean,
     )
+
+
+def _as_image(cells: npt.NDArray[Any], board: BoardSpec) -> npt.NDArray[Any]:
+    """Per-cell samples (n, m, m, ...) laid out as the grid's image (rows × m, cols × m, ...)."""
+    m = cells.shape[1]
+    tiles = cells.reshape(board.rows, board.cols, m, m, *cells.shape[3:]).swapaxes(1, 2)
+    return tiles.reshape(board.rows * m, board.cols * m, *cells.shape[3:])
 
 
 def _local_board_light(
@@ -866,23 +872,29 @@ def _rim_blend(
     sides: int,
     ppc: int,
     cfg: ClassifyConfig,
+    among: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Returns the pixels (``f``: chromaticity, rows of an image whose ``counter`` pixels are
-    a counter's colour) at a counter's rim whose colour is a mix of the counter's, its light
-    border's (neutral) and a terrain's: the blur blends the three there, and such a mix beside
-    a hill token can have a hand's colour."""
+    a counter's colour; only those of ``among`` when given) at a counter's rim whose colour is a
+    mix of the counter's, its light border's (neutral) and a terrain's: the blur blends the
+    three there, and such a mix beside a hill token can have a hand's colour."""
     shape = counter.shape
+    out = np.zeros(len(f), bool)
     if not counter.any():
-        return np.zeros(shape, bool)
+        return out.reshape(shape)
     width = 2 * max(2, round(cfg.rim_blend * ppc)) + 1
     grown = cv2.dilate(counter.astype(np.uint8), np.ones((width, width), np.uint8)) > 0
-    rim = (grown & ~counter).reshape(-1)
-    out = np.zeros(len(f), bool)
+    rim = grown & ~counter
+    if among is not None:
+        rim &= among
+    at = np.flatnonzero(rim)
+    mixed = np.zeros(len(at), bool)
     neutral = np.array(NEUTRAL)
     for s in range(sides):
         for t in range(sides, len(means)):
             tol = cfg.pixel_sigma * max(sds[s], sds[t])
-            out |= rim & _near_triangle(f, means[s], neutral, means[t], tol)
+            mixed |= _near_triangle(f[at], means[s], neutral, means[t], tol)
+    out[at] = mixed
     return out.reshape(shape)
 
 
