@@ -1048,23 +1048,30 @@ def decide(
         # a counter's terrain is read on a thin band, which a fingertip can fill
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
         over = ev.reached > cover
+        # one token fills the cell: cfg.pure_token of its inner square's terrain pixels, which
+        # cover cfg.pure_seen of it (not a sliver left beside a hand), no counter, at most one
+        # edge hidden (a hand reaching in hides the edge it crosses; a token's faint side, one)
+        pure = np.zeros(n, bool)
+        if hidden is not None and tokens.shape[1]:
+            pure = ~ev.on_counter & (tokens.max(axis=1) >= cfg.pure_token) & (hidden <= 1)
+            pure &= ev.terrain_pixels >= cfg.pure_seen
         if hidden is not None:
             # a hand reaching well into a cell lies across one of its printed edges: a cell whose
-            # four edges all show, covered less than cfg.reach_cover_edges, has the occluder's
-            # soft edge, shadow or a fingertip in a corner beside it (read without those pixels)
-            over &= ~((hidden == 0) & (ev.reached <= cfg.reach_cover_edges))
+            # four edges all show (or one token filling it), covered less than
+            # cfg.reach_cover_edges, has the occluder's soft edge, shadow or a fingertip in a
+            # corner beside it (read without those pixels)
+            over &= ~(((hidden == 0) | pure) & (ev.reached <= cfg.reach_cover_edges))
         occluded |= over
         if ev.reached_strict is not None:
             # covered only if the pixels given back to a piece colour near the occluder's (by
             # their window's or cell's mean colour) were the occluder's: believed where the
             # cell's four printed edges all show (a hand hides those it lies across), or where
-            # one is hidden but one token fills the cell (cfg.pure_token of its inner square);
+            # one is hidden but one token fills the cell (pure, above);
             # nor under a counter read as standing on a token whose colour its band leans toward
             # only weakly (below cfg.given_lean): its terrain is read on the thin band those
             # pixels lie in, and a hand's shadow darkens it
             given = ev.reached_strict > cover
             if hidden is not None:
-                pure = (tokens.max(axis=1) >= cfg.pure_token) & (hidden <= 1) if tokens.shape[1] else np.zeros(n, bool)
                 weak = ev.on_counter & is_token
                 if ev.edge_lean is not None and tokens.shape[1]:
                     weak &= ev.edge_lean[np.arange(n), 1 + t_best] < cfg.given_lean

@@ -434,8 +434,17 @@ class ClassifyConfig(_Section):
         default=0.95,
         ge=0,
         le=1,
-        description="Pixels given back to a token near an occluder are believed in a cell with one "
-        "hidden edge when that token fills this share of its inner square.",
+        description="A cell without a counter, at most one edge hidden, whose inner square's terrain "
+        "pixels are this share of one token (over pure_seen of it) is that token filling the cell: "
+        "pixels given back to it near an occluder are believed, and it is read up to "
+        "reach_cover_edges covered.",
+    )
+    pure_seen: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="... the share of the inner square that terrain pixels must cover for pure_token "
+        "(a sliver of token colour left beside a hand is no whole token).",
     )
     given_lean: float = Field(
         default=0.25,
