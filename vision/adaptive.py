@@ -1036,6 +1036,14 @@ def decide(
         )
         t_best[at], is_token[at], t_conf[at] = edge_best, edge_token, edge_conf
     conf = np.minimum(c_conf, t_conf)
+    # each bare token's texture over the median of the photo's bare tokens of its terrain (NaN
+    # where fewer than 3): a token's printed detail shows as the others' do; a hand is smoother
+    bare = ~has
+    detail = np.full(n, np.nan)
+    for t in range(tokens.shape[1]):
+        mine = bare & is_token & (t_best == t)
+        if mine.sum() >= 3:
+            detail[mine] = ev.texture[mine] / max(float(np.median(ev.texture[mine])), 1e-9)
     occluded = ev.other_share > cfg.occluder_share
     hidden: npt.NDArray[np.intp] | None = None
     if lines is not None and lines.size:
@@ -1065,29 +1073,28 @@ def decide(
         if ev.reached_strict is not None:
             # covered only if the pixels given back to a piece colour near the occluder's (by
             # their window's or cell's mean colour) were the occluder's: believed where the
-            # cell's four printed edges all show (a hand hides those it lies across), or where
-            # one is hidden but one token fills the cell (pure, above);
+            # cell's four printed edges all show (a hand hides those it lies across), where one
+            # is hidden but one token fills the cell (pure, above), or where a token fills it
+            # with its printed detail (cfg.token_detail: a token's sides can all be faint);
             # nor under a counter read as standing on a token whose colour its band leans toward
             # only weakly (below cfg.given_lean): its terrain is read on the thin band those
             # pixels lie in, and a hand's shadow darkens it
             given = ev.reached_strict > cover
             if hidden is not None:
+                low, high = cfg.token_detail
+                whole = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen) & (detail >= low) & (detail <= high)
+                if tokens.shape[1]:
+                    whole &= tokens.max(axis=1) >= cfg.pure_token
                 weak = ev.on_counter & is_token
                 if ev.edge_lean is not None and tokens.shape[1]:
                     weak &= ev.edge_lean[np.arange(n), 1 + t_best] < cfg.given_lean
-                given &= ((hidden > 0) & ~pure) | weak
+                given &= ((hidden > 0) & ~pure & ~whole) | weak
             occluded |= given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     # a token without its printed detail (far smoother than the photo's other tokens of that
     # terrain) is likely a hand or a sleeve of a similar colour
-    smooth = np.zeros(n, bool)
-    bare = ~has
-    for t in range(tokens.shape[1]):
-        mine = bare & is_token & (t_best == t)
-        if mine.sum() >= 3:
-            typical = float(np.median(ev.texture[mine]))
-            smooth |= mine & (ev.texture < cfg.smooth_texture * typical)
+    smooth = detail < cfg.smooth_texture
     suspect |= smooth
     if hidden is not None:
         occluded |= smooth & (hidden >= 2)

@@ -439,6 +439,13 @@ class ClassifyConfig(_Section):
         "pixels given back to it near an occluder are believed, and it is read up to "
         "reach_cover_edges covered.",
     )
+    token_detail: tuple[float, float] = Field(
+        default=(0.7, 1.4),
+        description="A bare token whose texture lies within this range of the photo's other bare tokens "
+        "of its terrain (median) shows its printed detail: filling its cell (pure_token, pure_seen), "
+        "the pixels given back to it near an occluder are believed whatever its edges show (a token "
+        "drawn to the cell's edge can leave all its sides faint; a hand is smoother or rougher).",
+    )
     pure_seen: float = Field(
         default=0.5,
         ge=0,

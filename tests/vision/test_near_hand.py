@@ -220,3 +220,42 @@ def test_a_blue_counters_grey_blended_rim_is_not_an_off_class_colour() -> None:
     assert ev.other_share[0] < CFG.occluder_share / 3
     narrow = CFG.model_copy(update={"rim_blend": 0.0})
     assert adaptive.evidence(grid, inside, WHITE, spec, seed, narrow).other_share[0] > CFG.occluder_share / 3
+
+
+def _hill_beside_hand(texture: float) -> tuple[str | None, str, float]:
+    """A bare hill token (among three others of texture 0.1) whose sides are faint (two hidden
+    edges) and whose pixels near a hand were given back to the hill (a fifth of it)."""
+    spec = board()
+    n = spec.rows * spec.cols
+    hill = spec.terrains.index("hill")
+    tokens = [0, 30, 60, 90]
+    terrain_share = np.zeros((n, len(spec.terrains)))
+    terrain_share[:, 0] = 1.0
+    terrain_share[tokens] = np.eye(len(spec.terrains))[hill]
+    tex = np.full(n, 0.01)
+    tex[tokens] = 0.1
+    tex[0] = texture
+    ev = CellEvidence(
+        side_share=np.zeros((n, len(spec.sides))),
+        terrain_share=terrain_share,
+        other_share=np.zeros(n),
+        terrain_pixels=np.ones(n),
+        on_counter=np.zeros(n, bool),
+        texture=tex,
+        model=table_model(spec, CFG),
+        reached=np.zeros(n),
+        edge_light=np.ones(n),
+        edge_lean=np.zeros((n, len(spec.terrains))),
+        reached_strict=np.where(np.arange(n) == 0, 0.2, 0.0),
+    )
+    lines = np.ones((n, 4))
+    lines[0, 1] = lines[0, 3] = 0.0
+    return adaptive.decide(ev, spec, CFG, lines)[0]
+
+
+def test_a_token_showing_its_printed_detail_keeps_its_given_back_pixels_whatever_its_edges() -> None:
+    occupant, terrain, conf = _hill_beside_hand(0.1)
+    assert (occupant, terrain) == (None, "hill") and conf >= CFG.min_confidence
+    # far smoother or rougher than the photo's other hills: it may be a hand of their colour
+    for texture in (0.05, 0.2):
+        assert _hill_beside_hand(texture)[2] < CFG.min_confidence
