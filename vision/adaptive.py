@@ -1037,13 +1037,15 @@ def decide(
         t_best[at], is_token[at], t_conf[at] = edge_best, edge_token, edge_conf
     conf = np.minimum(c_conf, t_conf)
     # each bare token's texture over the median of the photo's bare tokens of its terrain (NaN
-    # where fewer than 3): a token's printed detail shows as the others' do; a hand is smoother
+    # where fewer than 3, or none has texture): a token's printed detail shows as the others'
+    # do; a hand is smoother
     bare = ~has
     detail = np.full(n, np.nan)
     for t in range(tokens.shape[1]):
         mine = bare & is_token & (t_best == t)
-        if mine.sum() >= 3:
-            detail[mine] = ev.texture[mine] / max(float(np.median(ev.texture[mine])), 1e-9)
+        typical = float(np.median(ev.texture[mine])) if mine.sum() >= 3 else 0.0
+        if typical > 0:
+            detail[mine] = ev.texture[mine] / typical
     occluded = ev.other_share > cfg.occluder_share
     hidden: npt.NDArray[np.intp] | None = None
     if lines is not None and lines.size:
