@@ -10,13 +10,25 @@ otherwise; *cells* are board cells; *warp* pixels are those of the top-down boar
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from referee.i18n import _
 from vision.errors import VisionError
 
 MAX_SETTINGS_BYTES = 200_000
+
+
+def _ordered(pair: tuple[float, float]) -> tuple[float, float]:
+    low, high = pair
+    if not 0 <= low <= high:
+        raise ValueError(f"expected 0 <= first <= second, got ({low}, {high})")
+    return pair
+
+
+Range = Annotated[tuple[float, float], AfterValidator(_ordered)]
+"""A (from, to) pair of settings: a reversed one would switch its rule off without a word."""
 
 
 class _Section(BaseModel):
@@ -132,7 +144,7 @@ class GridConfig(_Section):
 
     px_per_cell: int = Field(default=48, description="Warp pixels per cell (the label templates need ~48).")
     pad_cells: float = Field(default=1.5, description="Margin warped around the grid, in cells.")
-    white_band: tuple[float, float] = Field(
+    white_band: Range = Field(
         default=(0.15, 0.55),
         description="Band of the margin (cells outside the grid) sampled as the white reference.",
     )
@@ -284,7 +296,7 @@ class ClassifyConfig(_Section):
         default=0.35,
         description="... and no further than this (same unit) off that line.",
     )
-    edge_band: tuple[float, float] = Field(
+    edge_band: Range = Field(
         default=(0.02, 0.125),
         description="Under a counter, the band outside its outline (from, to: cells out from it) "
         "whose brightness and colour are read at full warp resolution: a token under the counter "
@@ -388,7 +400,7 @@ class ClassifyConfig(_Section):
         default=0.12,
         description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
     )
-    reach_band: tuple[float, float] = Field(
+    reach_band: Range = Field(
         default=(0.15, 0.4),
         description="Band around the grid (from, to: cells out from its edge) where an occluder "
         "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
@@ -439,7 +451,7 @@ class ClassifyConfig(_Section):
         "pixels given back to it near an occluder are believed, and it is read up to "
         "reach_cover_edges covered.",
     )
-    token_detail: tuple[float, float] = Field(
+    token_detail: Range = Field(
         default=(0.7, 1.4),
         description="A bare token whose texture lies within this range of the photo's other bare tokens "
         "of its terrain (median) shows its printed detail: filling its cell (pure_token, pure_seen), "
