@@ -1059,12 +1059,14 @@ def decide(
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
         over = ev.reached > cover
         # one token fills the cell: cfg.pure_token of its inner square's terrain pixels, which
-        # cover cfg.pure_seen of it (not a sliver left beside a hand), no counter, at most one
-        # edge hidden (a hand reaching in hides the edge it crosses; a token's faint side, one)
-        pure = np.zeros(n, bool)
-        if hidden is not None and tokens.shape[1]:
-            pure = ~ev.on_counter & (tokens.max(axis=1) >= cfg.pure_token) & (hidden <= 1)
-            pure &= ev.terrain_pixels >= cfg.pure_seen
+        # cover cfg.pure_seen of it (not a sliver left beside a hand), no counter; "pure" with
+        # at most one edge hidden (a hand reaching in hides the edge it crosses; a token's faint
+        # side, one), "whole" when it shows its printed detail (cfg.token_detail)
+        fills = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
+        fills &= tokens.max(axis=1) >= cfg.pure_token if tokens.shape[1] else False
+        low, high = cfg.token_detail
+        whole = fills & (detail >= low) & (detail <= high)
+        pure = fills & (hidden <= 1) if hidden is not None else np.zeros(n, bool)
         if hidden is not None:
             # a hand reaching well into a cell lies across one of its printed edges: a cell whose
             # four edges all show (or one token filling it), covered less than
@@ -1076,17 +1078,13 @@ def decide(
             # covered only if the pixels given back to a piece colour near the occluder's (by
             # their window's or cell's mean colour) were the occluder's: believed where the
             # cell's four printed edges all show (a hand hides those it lies across), where one
-            # is hidden but one token fills the cell (pure, above), or where a token fills it
-            # with its printed detail (cfg.token_detail: a token's sides can all be faint);
+            # is hidden but one token fills the cell (pure, above), or where it fills the cell
+            # with its printed detail (whole, above: a token's sides can all be faint);
             # nor under a counter read as standing on a token whose colour its band leans toward
             # only weakly (below cfg.given_lean): its terrain is read on the thin band those
             # pixels lie in, and a hand's shadow darkens it
             given = ev.reached_strict > cover
             if hidden is not None:
-                low, high = cfg.token_detail
-                whole = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen) & (detail >= low) & (detail <= high)
-                if tokens.shape[1]:
-                    whole &= tokens.max(axis=1) >= cfg.pure_token
                 weak = ev.on_counter & is_token
                 if ev.edge_lean is not None and tokens.shape[1]:
                     weak &= ev.edge_lean[np.arange(n), 1 + t_best] < cfg.given_lean

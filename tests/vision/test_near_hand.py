@@ -110,12 +110,16 @@ def _decide_first_cell(
     given: float = 0.0,
     hidden_edge: bool = False,
     seen: float = 1.0,
+    hidden_edges: int = 0,
+    texture: float = 0.1,
+    hills: tuple[int, ...] = (),
 ) -> tuple[str | None, str, float]:
     """Decides a board of bare plain cells but the first: ``hill_share`` of its inner square in
     the hill's colour (or, under a Greek ``counter``, its band dark and leaning ``band_lean``
     toward the hill), an occluder beside it reaching ``reached`` of it and ``given`` more in
-    pixels given back to a piece colour; every printed edge shows but, if ``hidden_edge``, one;
-    its terrain pixels cover ``seen`` of its inner square."""
+    pixels given back to a piece colour; every printed edge shows but, if ``hidden_edge``, one
+    (or ``hidden_edges`` of them); its terrain pixels cover ``seen`` of its inner square, its
+    texture is ``texture``; the cells ``hills`` are bare hill tokens of texture 0.1."""
     spec = board()
     n = spec.rows * spec.cols
     first = np.arange(n) == 0
@@ -124,6 +128,7 @@ def _decide_first_cell(
     side_share[0, 0] = float(counter)
     terrain_share = np.zeros((n, len(spec.terrains)))
     terrain_share[:, 0] = 1.0
+    terrain_share[list(hills)] = np.eye(len(spec.terrains))[hill]
     terrain_share[0, 0], terrain_share[0, hill] = 1 - hill_share, hill_share
     edge_lean = np.zeros((n, len(spec.terrains)))
     edge_lean[0, hill] = band_lean
@@ -133,7 +138,7 @@ def _decide_first_cell(
         other_share=np.zeros(n),
         terrain_pixels=np.where(first, seen, 1.0),
         on_counter=first & counter,
-        texture=np.full(n, 0.1),
+        texture=np.where(first, texture, 0.1),
         model=table_model(spec, CFG),
         reached=np.where(first, reached, 0.0),
         edge_light=np.where(first & counter, 0.3, 1.0),
@@ -141,8 +146,7 @@ def _decide_first_cell(
         reached_strict=np.where(first, reached + given, 0.0),
     )
     lines = np.ones((n, 4))
-    if hidden_edge:
-        lines[0, 3] = 0.0
+    lines[0, [3, 1, 2, 0][: max(hidden_edges, int(hidden_edge))]] = 0.0
     return adaptive.decide(ev, spec, CFG, lines)[0]
 
 
@@ -225,32 +229,7 @@ def test_a_blue_counters_grey_blended_rim_is_not_an_off_class_colour() -> None:
 def _hill_beside_hand(texture: float) -> tuple[str | None, str, float]:
     """A bare hill token (among three others of texture 0.1) whose sides are faint (two hidden
     edges) and whose pixels near a hand were given back to the hill (a fifth of it)."""
-    spec = board()
-    n = spec.rows * spec.cols
-    hill = spec.terrains.index("hill")
-    tokens = [0, 30, 60, 90]
-    terrain_share = np.zeros((n, len(spec.terrains)))
-    terrain_share[:, 0] = 1.0
-    terrain_share[tokens] = np.eye(len(spec.terrains))[hill]
-    tex = np.full(n, 0.01)
-    tex[tokens] = 0.1
-    tex[0] = texture
-    ev = CellEvidence(
-        side_share=np.zeros((n, len(spec.sides))),
-        terrain_share=terrain_share,
-        other_share=np.zeros(n),
-        terrain_pixels=np.ones(n),
-        on_counter=np.zeros(n, bool),
-        texture=tex,
-        model=table_model(spec, CFG),
-        reached=np.zeros(n),
-        edge_light=np.ones(n),
-        edge_lean=np.zeros((n, len(spec.terrains))),
-        reached_strict=np.where(np.arange(n) == 0, 0.2, 0.0),
-    )
-    lines = np.ones((n, 4))
-    lines[0, 1] = lines[0, 3] = 0.0
-    return adaptive.decide(ev, spec, CFG, lines)[0]
+    return _decide_first_cell(1.0, 0.0, given=0.2, hidden_edges=2, texture=texture, hills=(30, 60, 90))
 
 
 def test_a_token_showing_its_printed_detail_keeps_its_given_back_pixels_whatever_its_edges() -> None:
