@@ -788,15 +788,6 @@ def refine_occluder(
     reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
-    if cfg.occluder_thin > 0 and on_counter.any():
-        # a hand is wide everywhere, its fingers too: a thin strip of its colour beside a
-        # counter is a token's band around it, blended with the counter's rim through the blur
-        # (away from counters a thin strip may be a finger's blurred edge over a dark token)
-        thin = max(3, round(cfg.occluder_thin * ppc) | 1)
-        opened = cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8)) > 0
-        by = 2 * max(1, round(cfg.occluder_thin_near * ppc)) + 1
-        counters = cv2.dilate(on_counter.reshape(keep.shape).astype(np.uint8), np.ones((by, by), np.uint8)) > 0
-        keep &= opened | ~counters
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)

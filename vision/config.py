@@ -522,22 +522,6 @@ class ClassifyConfig(_Section):
         le=1,
         description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
     )
-    occluder_thin: float = Field(
-        default=0.2,
-        ge=0,
-        le=1,
-        description="Within occluder_thin_near of a counter, the occluder's parts narrower than this "
-        "(cells) are not the occluder: a hand and its fingers are wider, while a token's band around "
-        "a counter, blended with the counter's rim through the blur, can have a hand's colour "
-        "(0: off).",
-    )
-    occluder_thin_near: float = Field(
-        default=0.25,
-        ge=0,
-        le=1,
-        description="... within this much (cells) of a counter's pixels (away from counters, a thin "
-        "strip may be a finger's blurred edge over a dark token).",
-    )
     edge_band_seen: float = Field(
         default=0.5,
         ge=0,
@@ -553,7 +537,7 @@ class ClassifyConfig(_Section):
         "the mean colour of its covered pixels is a token's (token_cell_ratio, token_cell_sd).",
     )
     token_cell_ratio: float = Field(
-        default=0.65,
+        default=0.5,
         ge=0,
         description="... nearer that token's colour than this share of its distance to the occluder's ...",
     )
