@@ -704,6 +704,7 @@ def refine_occluder(
     board: BoardSpec,
     model: PixelModel,
     cfg: ClassifyConfig,
+    lines: npt.NDArray[np.float64] | None = None,
 ) -> Occluder:
     """Returns the occluder with its pixels over the grid area judged at the warp's full
     resolution (``model``: the piece colours, best adapted without the occluder's pixels).
@@ -788,6 +789,8 @@ def refine_occluder(
     reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
+    if cfg.occluder_thin > 0 and on_counter.any():
+        keep &= ~_thin_beside_counters(keep, on_counter.reshape(keep.shape), (y0, x0), ppc, board.cols, cfg)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)
@@ -799,13 +802,56 @@ def refine_occluder(
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = _cell_share(out, board)
     grid = image[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
-    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg)
+    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg, lines)
     if whole.any():
         # given back like the pixels above: believed only where the cell's edges show
         strict = share.copy() if strict is None else strict
         out &= ~np.kron(whole.reshape(rows, cols), np.ones((ppc, ppc), bool))
         share = _cell_share(out, board)
     return Occluder(share, out, found.blob, found.core, found.colour, strict)
+
+
+def _thin_beside_counters(
+    mask: npt.NDArray[np.bool_],
+    counter: npt.NDArray[np.bool_],
+    origin: tuple[int, int],
+    ppc: int,
+    cols: int,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns the pixels of an occluder's ``mask`` (a patch of the grid area whose first pixel
+    is ``origin``) that ring a counter: within ``cfg.occluder_thin_near`` of its pixels
+    (``counter``), in a part of the mask narrower than ``cfg.occluder_thin`` and farther than
+    ``cfg.occluder_thin_fringe`` from its wide parts, and covering ``cfg.occluder_thin_ring``
+    of the band around the counter in its cell.
+
+    A hand is wide, its fingers too. Around a counter, the blur mixes the token's band with the
+    counter's rim, and that mix can have a hand's colour: a ring of it, joined to the hand where
+    the two touch, would cover the band the counter's terrain is read on. The hand's own soft
+    edge lies beside its wide parts, or along one side of the counter only. Outside the patch
+    counts as uncovered (a ring along the grid's edge is thin too)."""
+    thin = max(3, round(cfg.occluder_thin * ppc) | 1)
+    wide = cv2.morphologyEx(
+        mask.astype(np.uint8),
+        cv2.MORPH_OPEN,
+        np.ones((thin, thin), np.uint8),
+        borderType=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+    fringe = 2 * round(cfg.occluder_thin_fringe * ppc) + 1
+    body = cv2.dilate(wide, np.ones((fringe, fringe), np.uint8)) > 0
+    near = 2 * max(1, round(cfg.occluder_thin_near * ppc)) + 1
+    beside = cv2.dilate(counter.astype(np.uint8), np.ones((near, near), np.uint8)) > 0
+    thin_px = mask & beside & ~body
+    # the cell of each pixel, and per cell the share of the band around its counter they cover
+    ys = (np.arange(mask.shape[0]) + origin[0]) // ppc
+    xs = (np.arange(mask.shape[1]) + origin[1]) // ppc
+    cell = ys[:, None] * cols + xs[None, :]
+    size = int(cell.max()) + 1
+    band = np.bincount(cell[beside & ~counter], minlength=size)
+    ring = np.bincount(cell[thin_px], minlength=size) >= cfg.occluder_thin_ring * np.maximum(band, 1)
+    out: npt.NDArray[np.bool_] = thin_px & ring[cell]
+    return out
 
 
 def _joined(
@@ -836,17 +882,24 @@ def _token_cells(
     centre: npt.NDArray[np.float64],
     board: BoardSpec,
     cfg: ClassifyConfig,
+    lines: npt.NDArray[np.float64] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Returns the cells (row by row) the occluder mostly covers whose covered pixels, taken
     together, have a token's colour rather than the occluder's: a token of nearly a hand's
     colour, joined to the hand where the blur hides the line between them. One pixel cannot
     tell the two apart; the mean of a cell's pixels has far less noise. Only where the two
     colours lie ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just
-    that colour cannot be told from it at all)."""
+    that colour cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the
+    distance to the occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell
+    whose four printed lines (``lines``) all show: a hand hides the lines it lies across."""
     rows, cols = board.rows, board.cols
     ppc = grid.shape[0] // rows
     sides = len(board.sides)
     out = np.zeros(rows * cols, bool)
+    ratio = np.full(rows * cols, cfg.token_cell_ratio)
+    if lines is not None and lines.size and cfg.token_cell_edges > 0:
+        shown = lines.min(axis=1) >= cfg.token_cell_edges * float(np.median(lines))
+        ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
     for i in np.nonzero(share >= cfg.token_cell_cover)[0]:
         r, c = divmod(int(i), cols)
         sl = (slice(r * ppc, (r + 1) * ppc), slice(c * ppc, (c + 1) * ppc))
@@ -860,7 +913,7 @@ def _token_cells(
         k = int(np.argmin(d_tok))
         sd = sds[sides + 1 + k]
         apart = float(np.hypot(*(means[sides + 1 + k] - centre))) >= cfg.token_cell_gap * sd
-        out[i] = apart and d_tok[k] < cfg.token_cell_ratio * d_occ and d_tok[k] < cfg.token_cell_sd * sd
+        out[i] = apart and d_tok[k] < ratio[i] * d_occ and d_tok[k] < cfg.token_cell_sd * sd
     return out
 
 

@@ -522,6 +522,37 @@ class ClassifyConfig(_Section):
         le=1,
         description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
     )
+    occluder_thin: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="Near a counter (occluder_thin_near), the occluder's parts narrower than this "
+        "(cells) that ring the counter (occluder_thin_ring) are not the occluder, unless they lie "
+        "beside its wider parts (occluder_thin_fringe): a hand and its fingers are wider, while a "
+        "token's band around a counter, mixed with the counter's rim by the blur, can have a "
+        "hand's colour (0: off).",
+    )
+    occluder_thin_near: float = Field(
+        default=0.25,
+        ge=0,
+        le=1,
+        description="... within this much (cells) of a counter's pixels (away from counters, a thin "
+        "strip may be a finger's blurred edge over a dark token).",
+    )
+    occluder_thin_fringe: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="... and farther than this (cells) from the occluder's wider parts (the hand's "
+        "own soft edge lies there).",
+    )
+    occluder_thin_ring: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="... and covering at least this share of the band around the counter in its "
+        "cell (a ring; a hand's edge lies along one side).",
+    )
     edge_band_seen: float = Field(
         default=0.5,
         ge=0,
@@ -540,6 +571,17 @@ class ClassifyConfig(_Section):
         default=0.5,
         ge=0,
         description="... nearer that token's colour than this share of its distance to the occluder's ...",
+    )
+    token_cell_ratio_edges: float = Field(
+        default=0.65,
+        ge=0,
+        description="... or this share, when the cell's four printed edges all show at least "
+        "token_cell_edges of the photo's median edge (a hand lies across the lines it covers).",
+    )
+    token_cell_edges: float = Field(
+        default=0.4,
+        ge=0,
+        description="... (0: the edges are not looked at).",
     )
     token_cell_sd: float = Field(
         default=1.5,

@@ -184,7 +184,9 @@ def read(
             seed,
             cfg.classify,
         )
-        occluder = adaptive.refine_occluder(warped.image, occluder, p, ppc, white, board, without.model, cfg.classify)
+        occluder = adaptive.refine_occluder(
+            warped.image, occluder, p, ppc, white, board, without.model, cfg.classify, lines
+        )
         hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
         evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
     evidence.reached = occluder.share
