@@ -789,8 +789,15 @@ def refine_occluder(
     reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
-    if cfg.occluder_thin > 0 and on_counter.any():
-        keep &= ~_thin_beside_counters(keep, on_counter.reshape(keep.shape), (y0, x0), ppc, board.cols, cfg)
+    if cfg.occluder_thin > 0:
+        narrow = _narrow_parts(keep, ppc, cfg)
+        if on_counter.any():
+            keep &= ~_ring_counters(narrow, on_counter.reshape(keep.shape), (y0, x0), ppc, board.cols, cfg)
+        if cfg.occluder_thin_edge > 0:
+            # along the grid's outer edge: the board's printed border blended with a token
+            edge = cfg.occluder_thin_edge * ppc
+            yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+            keep &= ~(narrow & ((yy < edge) | (yy >= h_grid - edge) | (xx < edge) | (xx >= w_grid - edge)))
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)
@@ -811,25 +818,11 @@ def refine_occluder(
     return Occluder(share, out, found.blob, found.core, found.colour, strict)
 
 
-def _thin_beside_counters(
-    mask: npt.NDArray[np.bool_],
-    counter: npt.NDArray[np.bool_],
-    origin: tuple[int, int],
-    ppc: int,
-    cols: int,
-    cfg: ClassifyConfig,
-) -> npt.NDArray[np.bool_]:
-    """Returns the pixels of an occluder's ``mask`` (a patch of the grid area whose first pixel
-    is ``origin``) that ring a counter: within ``cfg.occluder_thin_near`` of its pixels
-    (``counter``), in a part of the mask narrower than ``cfg.occluder_thin`` and farther than
-    ``cfg.occluder_thin_fringe`` from its wide parts, and covering ``cfg.occluder_thin_ring``
-    of the band around the counter in its cell.
-
-    A hand is wide, its fingers too. Around a counter, the blur mixes the token's band with the
-    counter's rim, and that mix can have a hand's colour: a ring of it, joined to the hand where
-    the two touch, would cover the band the counter's terrain is read on. The hand's own soft
-    edge lies beside its wide parts, or along one side of the counter only. Outside the patch
-    counts as uncovered (a ring along the grid's edge is thin too)."""
+def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) -> npt.NDArray[np.bool_]:
+    """Returns the pixels of an occluder's ``mask`` in its parts narrower than
+    ``cfg.occluder_thin`` and farther than ``cfg.occluder_thin_fringe`` from its wider parts
+    (outside the mask's patch counts as uncovered: a strip along the grid's edge is narrow too).
+    A hand is wide, its fingers too; its own soft edge lies beside its wide parts."""
     thin = max(3, round(cfg.occluder_thin * ppc) | 1)
     wide = cv2.morphologyEx(
         mask.astype(np.uint8),
@@ -840,12 +833,32 @@ def _thin_beside_counters(
     )
     fringe = 2 * round(cfg.occluder_thin_fringe * ppc) + 1
     body = cv2.dilate(wide, np.ones((fringe, fringe), np.uint8)) > 0
+    out: npt.NDArray[np.bool_] = mask & ~body
+    return out
+
+
+def _ring_counters(
+    narrow: npt.NDArray[np.bool_],
+    counter: npt.NDArray[np.bool_],
+    origin: tuple[int, int],
+    ppc: int,
+    cols: int,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
+    """Returns the pixels of an occluder's narrow parts (``narrow``: see :func:`_narrow_parts`;
+    a patch of the grid area whose first pixel is ``origin``) that ring a counter: within
+    ``cfg.occluder_thin_near`` of its pixels (``counter``), in a cell where they cover
+    ``cfg.occluder_thin_ring`` of the band around its counter.
+
+    Around a counter, the blur mixes the token's band with the counter's rim, and that mix can
+    have a hand's colour: a ring of it, joined to the hand where the two touch, would cover the
+    band the counter's terrain is read on. A hand's edge lies along one side of the counter."""
     near = 2 * max(1, round(cfg.occluder_thin_near * ppc)) + 1
     beside = cv2.dilate(counter.astype(np.uint8), np.ones((near, near), np.uint8)) > 0
-    thin_px = mask & beside & ~body
+    thin_px = narrow & beside
     # the cell of each pixel, and per cell the share of the band around its counter they cover
-    ys = (np.arange(mask.shape[0]) + origin[0]) // ppc
-    xs = (np.arange(mask.shape[1]) + origin[1]) // ppc
+    ys = (np.arange(narrow.shape[0]) + origin[0]) // ppc
+    xs = (np.arange(narrow.shape[1]) + origin[1]) // ppc
     cell = ys[:, None] * cols + xs[None, :]
     size = int(cell.max()) + 1
     band = np.bincount(cell[beside & ~counter], minlength=size)

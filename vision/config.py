@@ -553,6 +553,14 @@ class ClassifyConfig(_Section):
         description="... and covering at least this share of the band around the counter in its "
         "cell (a ring; a hand's edge lies along one side).",
     )
+    occluder_thin_edge: float = Field(
+        default=0.15,
+        ge=0,
+        le=1,
+        description="... and within this much (cells) of the grid's outer edge, the occluder's "
+        "narrow parts are the board's printed border blended with a token, not the occluder "
+        "(0: off).",
+    )
     edge_band_seen: float = Field(
         default=0.5,
         ge=0,

@@ -5,6 +5,8 @@ eval seeds), each read with a rule and without it.
   is not the hand (``occluder_thin``), along the grid's edge too;
 - the hand's own soft edge beside its wide parts, or along one side of a counter only, still is
   (``occluder_thin_fringe``, ``occluder_thin_ring``);
+- a thin strip along the grid's outer edge, the board's printed border blended with a token, is
+  not the hand (``occluder_thin_edge``);
 - away from counters, a finger's thin blurred edge over a dark token still is
   (``occluder_thin_near``);
 - whole hill tokens joined to a hand of nearly their colour are given back on a looser colour
@@ -117,6 +119,16 @@ def test_a_hands_edge_along_one_side_of_a_counter_is_still_the_hand(
     assert conf < MIN or (occupant, terrain) == ("persian", "plain")
     occupant, terrain, conf = _read(path, cell, cal, **off)
     assert conf >= MIN and terrain == "hill"
+
+
+@pytest.mark.parametrize(("seed", "cell"), [(1001779, "A11"), (1003584, "L1")])
+def test_a_hill_tokens_border_along_the_grids_edge_beside_a_hand_is_not_the_hand(
+    tmp_path: Path, seed: int, cell: str
+) -> None:
+    path, rendered = _photo(tmp_path, seed)
+    assert cell not in rendered.occluded and _truth(rendered, cell) == (None, "hill")
+    assert _read(path, cell) == (None, "hill", pytest.approx(1.0, abs=1 - MIN))
+    assert _read(path, cell, occluder_thin_edge=0.0)[2] < MIN  # the strip taken for the hand
 
 
 def test_a_fingers_thin_edge_away_from_counters_is_still_the_hand(tmp_path: Path) -> None:
