@@ -795,9 +795,9 @@ def refine_occluder(
             keep &= ~_ring_counters(narrow, on_counter.reshape(keep.shape), (y0, x0), ppc, board.cols, cfg)
         if cfg.occluder_thin_edge > 0:
             # along the grid's outer edge: the board's printed border blended with a token
-            edge = cfg.occluder_thin_edge * ppc
+            border = cfg.occluder_thin_edge * ppc
             yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
-            keep &= ~(narrow & ((yy < edge) | (yy >= h_grid - edge) | (xx < edge) | (xx >= w_grid - edge)))
+            keep &= ~(narrow & ((yy < border) | (yy >= h_grid - border) | (xx < border) | (xx >= w_grid - border)))
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)

@@ -526,40 +526,39 @@ class ClassifyConfig(_Section):
         default=0.3,
         ge=0,
         le=1,
-        description="Near a counter (occluder_thin_near), the occluder's parts narrower than this "
-        "(cells) that ring the counter (occluder_thin_ring) are not the occluder, unless they lie "
-        "beside its wider parts (occluder_thin_fringe): a hand and its fingers are wider, while a "
-        "token's band around a counter, mixed with the counter's rim by the blur, can have a "
-        "hand's colour (0: off).",
+        description="The occluder's parts narrower than this (cells), away from its wider parts "
+        "(occluder_thin_fringe), are not the occluder where they ring a counter "
+        "(occluder_thin_near, occluder_thin_ring) or run along the grid's edge "
+        "(occluder_thin_edge): a hand and its fingers are wider, while a token's band around a "
+        "counter, mixed with the counter's rim by the blur, can have a hand's colour (0: off).",
     )
     occluder_thin_near: float = Field(
         default=0.25,
         ge=0,
         le=1,
-        description="... within this much (cells) of a counter's pixels (away from counters, a thin "
+        description="A ring lies within this much (cells) of a counter's pixels (elsewhere a thin "
         "strip may be a finger's blurred edge over a dark token).",
     )
     occluder_thin_fringe: float = Field(
         default=0.1,
         ge=0,
         le=1,
-        description="... and farther than this (cells) from the occluder's wider parts (the hand's "
-        "own soft edge lies there).",
+        description="Narrow parts within this much (cells) of the occluder's wider parts stay the "
+        "occluder (the hand's own soft edge lies there).",
     )
     occluder_thin_ring: float = Field(
         default=0.3,
         ge=0,
         le=1,
-        description="... and covering at least this share of the band around the counter in its "
-        "cell (a ring; a hand's edge lies along one side).",
+        description="A ring covers at least this share of the band around the counter in its cell "
+        "(a hand's edge lies along one side).",
     )
     occluder_thin_edge: float = Field(
         default=0.15,
         ge=0,
         le=1,
-        description="... and within this much (cells) of the grid's outer edge, the occluder's "
-        "narrow parts are the board's printed border blended with a token, not the occluder "
-        "(0: off).",
+        description="Narrow parts within this much (cells) of the grid's outer edge are the "
+        "board's printed border blended with a token (0: off).",
     )
     edge_band_seen: float = Field(
         default=0.5,
