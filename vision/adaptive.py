@@ -1028,7 +1028,9 @@ def _under_counter(
     there when ``(cfg.edge_dark − light) + cfg.edge_lean_weight × lean + cfg.edge_share_weight ×
     √share`` of that token is positive (confidence: ``cfg.edge_scale``; which token:
     ``cfg.edge_type_scale``; below 0.5 when that sum is negative: the band's colour leans toward
-    no token). A band that could not be measured leaves the cell unsure.
+    no token). A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
+    ``cfg.edge_share_clear`` of the cell leaning toward it, is that token whatever its brightness.
+    A band that could not be measured leaves the cell unsure.
     """
     k = len(light)
     rows = np.arange(k)
@@ -1049,6 +1051,12 @@ def _under_counter(
     # a token lies there, not which
     chosen = kind[rows, best]
     conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_type_scale)), conf)
+    # a band leaning clearly toward a token, over a good share of the cell, is that token however
+    # bright it measures (a counter's light border, blurred over a thin band, brightens it)
+    clear = measured & ~token & (lean[rows, best] >= cfg.edge_lean_clear)
+    clear &= share[rows, best] >= cfg.edge_share_clear
+    token |= clear
+    conf = np.where(clear, _sure(gap, cfg.edge_type_scale), conf)
     conf = np.where(measured, conf, 0.5)
     return best, token & measured, conf
 

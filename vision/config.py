@@ -352,6 +352,19 @@ class ClassifyConfig(_Section):
         description="How far the chosen token's lean + edge_type_share × share must exceed the other "
         "tokens' for 90 % confidence in which token it is.",
     )
+    edge_lean_clear: float = Field(
+        default=0.2,
+        ge=0,
+        description="Under a counter, a band whose colour leans at least this far toward a token, "
+        "with edge_share_clear of the cell leaning toward it too, is that token however bright it "
+        "measures: the counter's light border, blurred over a thin band, can make a hill's band as "
+        "bright as the board (bare board leans 0.10 at most on the development renders).",
+    )
+    edge_share_clear: float = Field(
+        default=0.2,
+        ge=0,
+        description="... the share of the cell that must lean toward the token with it.",
+    )
     min_terrain_pixels: float = Field(
         default=0.15,
         description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",

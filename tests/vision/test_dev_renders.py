@@ -1,5 +1,7 @@
-"""Next to a hand (issue 13), on whole benchmark renders from dev seeds (1000000 onward, never the
-eval seeds), each read with a rule and without it.
+"""Benchmark renders from dev seeds (1000000 onward, never the eval seeds), each read with a rule
+and without it (issue 13).
+
+Next to a hand:
 
 - a token's band around a counter, mixed by the blur with the counter's rim into a hand's colour,
   is not the hand (``occluder_thin``), along the grid's edge too;
@@ -12,6 +14,9 @@ eval seeds), each read with a rule and without it.
 - whole hill tokens joined to a hand of nearly their colour are given back on a looser colour
   test where their cell's four printed edges show (``token_cell_ratio_edges``), not where a
   hand hides them.
+
+Under a counter, away from hands: a band leaning clearly toward the hill over a good share of the
+cell is a hill, however bright the counter's blurred light border makes it (``edge_lean_clear``).
 """
 
 from __future__ import annotations
@@ -164,3 +169,12 @@ def test_a_hand_of_nearly_the_hills_colour_hiding_a_cells_lines_is_not_given_bac
     assert _read(path, "J4", cal)[2] < MIN
     _occupant, terrain, conf = _read(path, "J4", cal, token_cell_ratio=0.65)
     assert conf >= MIN and terrain == "hill"
+
+
+@pytest.mark.parametrize(("seed", "cell"), [(1003801, "A12"), (1004256, "G9")])
+def test_a_band_leaning_clearly_to_the_hill_is_a_hill_however_bright(tmp_path: Path, seed: int, cell: str) -> None:
+    path, rendered = _photo(tmp_path, seed)
+    occupant, terrain, conf = _read(path, cell)
+    assert (occupant, terrain) == _truth(rendered, cell) and terrain == "hill" and occupant is not None
+    assert conf >= MIN
+    assert _read(path, cell, edge_lean_clear=1.0)[2] < MIN  # as bright as the board: unsure
