@@ -704,7 +704,7 @@ def refine_occluder(
     board: BoardSpec,
     model: PixelModel,
     cfg: ClassifyConfig,
-    lines: npt.NDArray[np.float64] | None = None,
+    lines: npt.NDArray[np.float64],
 ) -> Occluder:
     """Returns the occluder with its pixels over the grid area judged at the warp's full
     resolution (``model``: the piece colours, best adapted without the occluder's pixels).
@@ -895,7 +895,7 @@ def _token_cells(
     centre: npt.NDArray[np.float64],
     board: BoardSpec,
     cfg: ClassifyConfig,
-    lines: npt.NDArray[np.float64] | None = None,
+    lines: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.bool_]:
     """Returns the cells (row by row) the occluder mostly covers whose covered pixels, taken
     together, have a token's colour rather than the occluder's: a token of nearly a hand's
@@ -910,8 +910,9 @@ def _token_cells(
     sides = len(board.sides)
     out = np.zeros(rows * cols, bool)
     ratio = np.full(rows * cols, cfg.token_cell_ratio)
-    if lines is not None and lines.size and cfg.token_cell_edges > 0:
-        shown = lines.min(axis=1) >= cfg.token_cell_edges * float(np.median(lines))
+    typical_line = float(np.median(lines))
+    if cfg.token_cell_edges > 0 and typical_line > 0:  # no printed line measured: none shows
+        shown = lines.min(axis=1) >= cfg.token_cell_edges * typical_line
         ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
     for i in np.nonzero(share >= cfg.token_cell_cover)[0]:
         r, c = divmod(int(i), cols)
