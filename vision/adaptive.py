@@ -1082,8 +1082,10 @@ def decide(
     through cells with evidence of their own (some off-class colour, a token without detail).
     A cell under an occluder reaching in is unreadable past
     ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
-    ``cfg.reach_cover_edges`` when its four edges show), counting the pixels given
-    back to a piece colour only where a hidden edge says a hand may lie there.
+    ``cfg.reach_cover_edges`` when its four edges show; ``cfg.reach_cover_filled`` when one
+    colour fills it), counting the pixels given back to a piece colour (past
+    ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
+    there.
     """
     n = ev.side_share.shape[0]
     order = np.argsort(-ev.side_share, axis=1)
@@ -1133,12 +1135,18 @@ def decide(
         # a counter's terrain is read on a thin band, which a fingertip can fill
         cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
         over = ev.reached > cover
-        # one token fills the cell: cfg.pure_token of its inner square's terrain pixels, which
-        # cover cfg.pure_seen of it (not a sliver left beside a hand), no counter; "pure" with
-        # at most one edge hidden (a hand reaching in hides the edge it crosses; a token's faint
-        # side, one), "whole" when it shows its printed detail (cfg.token_detail)
-        fills = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
-        fills &= tokens.max(axis=1) >= cfg.pure_token if tokens.shape[1] else False
+        # one colour fills the cell: cfg.pure_token of its inner square's terrain pixels, which
+        # cover cfg.pure_seen of it (not a sliver left beside a hand), are the bare board's or
+        # one token's, no counter. Covered up to cfg.reach_cover_filled, it is read whatever its
+        # edges show (a hand over its corner hides two; its soft edge and shadow count as
+        # covered, and the rest shows the one colour)
+        one_colour = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
+        one_colour &= ev.terrain_share.max(axis=1) >= cfg.pure_token
+        over &= ~(one_colour & (ev.reached <= cfg.reach_cover_filled))
+        # one token fills it: "pure" with at most one edge hidden (a hand reaching in hides the
+        # edge it crosses; a token's faint side, one), "whole" when it shows its printed detail
+        # (cfg.token_detail)
+        fills = one_colour & (tokens.max(axis=1) >= cfg.pure_token) if tokens.shape[1] else np.zeros(n, bool)
         low, high = cfg.token_detail
         whole = fills & (detail >= low) & (detail <= high)
         pure = fills & (hidden <= 1) if hidden is not None else np.zeros(n, bool)
@@ -1158,7 +1166,7 @@ def decide(
             # nor under a counter read as standing on a token whose colour its band leans toward
             # only weakly (below cfg.given_lean): its terrain is read on the thin band those
             # pixels lie in, and a hand's shadow darkens it
-            given = ev.reached_strict > cover
+            given = ev.reached_strict > np.where(ev.on_counter, cfg.given_cover_counter, cfg.reach_cover)
             if hidden is not None:
                 weak = ev.on_counter & is_token
                 if ev.edge_lean is not None and tokens.shape[1]:

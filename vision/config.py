@@ -444,9 +444,28 @@ class ClassifyConfig(_Section):
         description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
     )
     reach_cover_counter: float = Field(
-        default=0.1,
+        default=0.125,
+        ge=0,
+        le=1,
         description="... a cell with a counter, by more than this (its terrain is read on a thin band "
         "around the counter, which a fingertip can fill).",
+    )
+    given_cover_counter: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="... and a cell with a counter, counting as covered the pixels given back to a piece "
+        "colour near the occluder's (where the cell's edges say a hand may lie there), by more than this: "
+        "those pixels lie on the band its terrain is read on.",
+    )
+    reach_cover_filled: float = Field(
+        default=0.2,
+        ge=0,
+        le=1,
+        description="... but a cell without a counter that one colour fills (the bare board or one token: "
+        "pure_token of its inner square's terrain pixels, over pure_seen of it) is unreadable only when "
+        "covered by more than this, whatever its edges show (a hand over its corner hides two edges; its "
+        "soft edge and shadow count as covered).",
     )
     reach_cover_edges: float = Field(
         default=0.25,
