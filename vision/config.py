@@ -464,8 +464,8 @@ class ClassifyConfig(_Section):
         le=1,
         description="... but a cell without a counter that one colour fills (the bare board or one token: "
         "pure_token of its inner square's terrain pixels, over pure_seen of it) is unreadable only when "
-        "covered by more than this, whatever its edges show (a hand over its corner hides two edges; its "
-        "soft edge and shadow count as covered).",
+        "covered by more than this (when above reach_cover), whatever its edges show (a hand over its "
+        "corner hides two edges; its soft edge and shadow count as covered).",
     )
     reach_cover_edges: float = Field(
         default=0.25,
