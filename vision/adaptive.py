@@ -81,7 +81,8 @@ class CellEvidence:
     terrain_share: npt.NDArray[np.float64]
     """(n, terrains): share of each terrain among the inner square's terrain pixels."""
     other_share: npt.NDArray[np.float64]
-    """(n,): share of the cell's pixels that fit no class."""
+    """(n,): share of the cell's pixels that fit no class, or lie in a patch of a counter's
+    colour larger than any counter."""
     terrain_pixels: npt.NDArray[np.float64]
     """(n,): share of the region's pixels that are terrain-coloured (under a counter: share of
     the cell left around it)."""
@@ -235,10 +236,11 @@ def _foreign_blobs(
     names: list[str],
     board: BoardSpec,
     cfg: ClassifyConfig,
-) -> npt.NDArray[np.bool_]:
-    """Returns, per cell sample (n, m, m), whether it lies in a connected patch of one token's
-    colour larger than ``cfg.adapt_max_blob`` cells: a token is smaller than its cell, so
-    such a patch is something else (a hand) of that colour."""
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Returns, per cell sample (n, m, m), whether it lies in a connected patch of one piece
+    colour (a counter's or a token's) larger than ``cfg.adapt_max_blob`` cells, and whether in
+    such a patch of a counter's colour: counters and tokens are smaller than their cell, so such
+    a patch is something else (a hand) of that colour."""
     n, m = feats.shape[0], feats.shape[1]
     rows, cols = board.rows, board.cols
     means, sds = model.arrays(names)
@@ -246,18 +248,22 @@ def _foreign_blobs(
     fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
     best = best.reshape(n, m, m)
     out = np.zeros((n, m, m), bool)
+    of_side = np.zeros((n, m, m), bool)
+    sides = len(board.sides)
     limit = cfg.adapt_max_blob * m * m
 
     def image(a: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
         return a.reshape(rows, cols, m, m).transpose(0, 2, 1, 3).reshape(rows * m, cols * m).astype(np.uint8)
 
-    for k in range(len(board.sides) + 1, len(names)):
+    for k in [*range(sides), *range(sides + 1, len(names))]:  # every piece colour, not the board's
         _, labels, stats, _ = cv2.connectedComponentsWithStats(image(fits & (best == k)), connectivity=4)
         big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > limit)[0] + 1
         if len(big):
-            hit = np.isin(labels, big)
-            out |= hit.reshape(rows, m, cols, m).transpose(0, 2, 1, 3).reshape(n, m, m)
-    return out
+            hit = np.isin(labels, big).reshape(rows, m, cols, m).transpose(0, 2, 1, 3).reshape(n, m, m)
+            out |= hit
+            if k < sides:
+                of_side |= hit
+    return out, of_side
 
 
 def evidence(
@@ -281,7 +287,7 @@ def evidence(
     # a hand or a sleeve of a token's colour is one blob over many cells: it would pull that
     # token's class to itself (and narrow it there), so its pixels are left out and the classes
     # adapted again
-    foreign = _foreign_blobs(feats, usable, model, names, board, cfg)
+    foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
     if foreign.any():
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
     means, sds = model.arrays(names)
@@ -354,7 +360,10 @@ def evidence(
         flat = _as_image(feats[..., :2], board).reshape(-1, 2)
         rim = _rim_blend(flat, counter, means, sds, sides, m, cfg, _as_image(bright_outlier, board))
         bright_outlier &= ~rim.reshape(board.rows, m, board.cols, m).swapaxes(1, 2).reshape(n, m, m)
-    other = bright_outlier.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
+    # and a patch of a counter's colour larger than any counter: a hand of that colour, which the
+    # classes, adapted to the photo, may have taken for the counters' own
+    foreign_px = bright_outlier | (counter_coloured & usable & square)
+    other = foreign_px.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
     light = feats[..., 2]
     sq = usable & square
     cnt = np.maximum(sq.sum(axis=(1, 2)), 1)
@@ -447,7 +456,10 @@ def _edge_band(
     seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
     feats = chroma(cells[at].astype(np.float32), white)
     centre = means[side_of].astype(np.float32)[:, None, None, :]
-    reach = (cfg.pixel_sigma * sds[side_of]).astype(np.float32)[:, None, None]
+    # within its class's reach and part of the way to the bare board's colour (cfg.edge_outline_reach):
+    # a pale counter's class, re-centred on a photo, can reach over the board around it
+    toward_board = cfg.edge_outline_reach * np.hypot(*(means[side_of] - base).T)
+    reach = np.minimum(cfg.pixel_sigma * sds[side_of], toward_board).astype(np.float32)[:, None, None]
     near_side = np.hypot(*np.moveaxis(feats[..., :2] - centre, -1, 0)) < reach
     for j in range(len(at)):
         f = feats[j]
@@ -1076,10 +1088,11 @@ def decide(
     (:func:`_under_counter`).
 
     Distrust needs evidence of an occluder: more than ``cfg.occluder_share`` of bright pixels
-    fitting no class, or a token without its printed detail (``cfg.smooth_texture``) with two
-    of its grid lines hidden (``lines``: (n, 4) edge responses, hidden below
-    ``cfg.hidden_line`` of the edges around). It spreads up to ``cfg.occlusion_reach`` cells,
-    through cells with evidence of their own (some off-class colour, a token without detail).
+    fitting no class (or of a counter's colour in a patch larger than any counter), or a token
+    without its printed detail (``cfg.smooth_texture``) with two of its grid lines hidden
+    (``lines``: (n, 4) edge responses, hidden below ``cfg.hidden_line`` of the edges around).
+    It spreads up to ``cfg.occlusion_reach`` cells, through cells with evidence of their own
+    (some off-class colour, a token without detail).
     A cell under an occluder reaching in is unreadable past
     ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
     ``cfg.reach_cover_edges`` when its four edges show; ``cfg.reach_cover_filled`` when one

@@ -258,9 +258,10 @@ class ClassifyConfig(_Section):
     adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
     adapt_max_blob: float = Field(
         default=3.0,
-        description="A connected patch of one token's colour larger than this (cells², every second "
-        "pixel, 4-connected) is not a token (a hand, a sleeve): its pixels are left out when the "
-        "classes adapt to the photo. Tokens are smaller than a cell; a few touching ones stay below.",
+        description="A connected patch of one token's or counter's colour larger than this (cells², every "
+        "second pixel, 4-connected) is not a piece (a hand, a sleeve): its pixels are left out when the "
+        "classes adapt to the photo, and one of a counter's colour counts as an occluder's. Pieces are "
+        "smaller than a cell; a few touching tokens stay below.",
     )
     max_drift: float = Field(
         default=0.08,
@@ -302,6 +303,14 @@ class ClassifyConfig(_Section):
         "whose brightness and colour are read at full warp resolution: a token under the counter "
         "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
         "board only darkens there in the counter's rim and shadow.",
+    )
+    edge_outline_reach: float = Field(
+        default=0.5,
+        gt=0,
+        description="A counter's outline (the band is read outside it) takes the pixels within its class's "
+        "reach that also lie within this share of the way from its colour to the bare board's (a large "
+        "value leaves the class's reach alone): a pale counter's class, adapted to a photo, can reach over "
+        "the board around it, leaving no band.",
     )
     edge_light_skip: float = Field(
         default=0.03,

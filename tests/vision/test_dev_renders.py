@@ -24,6 +24,13 @@ How much of a cell a hand may cover before it is unreadable:
   to a piece colour still count past 10 % (``given_cover_counter``): under a hand of nearly the
   hill's colour, they are the hand over the band of a Persian counter on the plain.
 
+A pale counter's colour, adapted to the photo (a calibration whose Greek class came out wide):
+
+- the counter's outline keeps to the pixels part of the way from its colour to the bare board's
+  (``edge_outline_reach``), or its class takes in the whole cell and leaves no band to read;
+- a patch of a counter's colour larger than any counter (a hand of nearly that colour) is an
+  occluder, not a line of counters (``adapt_max_blob``).
+
 Under a counter, away from hands: a band leaning clearly toward the hill over a good share of the
 cell is a hill, however bright the counter's blurred light border makes it (``edge_lean_clear``).
 """
@@ -93,13 +100,15 @@ def _truth(rendered: Rendered, cell: str) -> tuple[str | None, str]:
     return rendered.cells[cell]["occupant"], rendered.cells[cell]["terrain"]
 
 
-def _misread_without(path: Path, cell: str, calibration: Calibration | None = None, **loosened: float) -> str:
+def _misread_without(
+    path: Path, cell: str, calibration: Calibration | None = None, **loosened: float
+) -> tuple[str | None, str]:
     """Asserts that ``cell`` (under a hand) is unreadable, and read confidently once the settings
-    ``loosened`` are; returns the terrain it is then read on (the misreading they guard against)."""
+    ``loosened`` are; returns what it is then read as (the misreading they guard against)."""
     assert _read(path, cell, calibration)[2] < MIN
-    _occupant, terrain, conf = _read(path, cell, calibration, **loosened)
+    occupant, terrain, conf = _read(path, cell, calibration, **loosened)
     assert conf >= MIN
-    return terrain
+    return occupant, terrain
 
 
 @pytest.mark.parametrize(
@@ -168,7 +177,7 @@ def test_a_fingers_thin_edge_away_from_counters_is_still_the_hand(tmp_path: Path
     # misread
     path, rendered = _photo(tmp_path, 1002759)
     assert "E5" in rendered.occluded and _truth(rendered, "E5") == (None, "forest")
-    assert _misread_without(path, "E5", occluder_thin_near=1.0) == "hill"
+    assert _misread_without(path, "E5", occluder_thin_near=1.0) == (None, "hill")
 
 
 def test_whole_hill_tokens_beside_a_hand_of_nearly_their_colour_are_given_back_where_their_edges_show(
@@ -190,7 +199,7 @@ def test_a_hand_of_nearly_the_hills_colour_hiding_a_cells_lines_is_not_given_bac
     path, rendered = _photo(tmp_path, 1000853, style=853 % 3)
     cal = _calibration(tmp_path, 1000000, 853 % 3)
     assert "J4" in rendered.occluded and _truth(rendered, "J4") == (None, "plain")
-    assert _misread_without(path, "J4", cal, token_cell_ratio=0.65) == "hill"
+    assert _misread_without(path, "J4", cal, token_cell_ratio=0.65) == (None, "hill")
 
 
 @pytest.mark.parametrize(("seed", "cell"), [(1003801, "A12"), (1004256, "G9")])
@@ -218,7 +227,7 @@ def test_a_plain_cell_under_a_hand_of_the_hills_colour_is_not_read_as_filled(tmp
     # a hill filling the cell
     path, rendered = _photo(tmp_path, 1003909)
     assert "J6" in rendered.occluded and _truth(rendered, "J6") == (None, "plain")
-    assert _misread_without(path, "J6", reach_cover_filled=0.3) == "hill"
+    assert _misread_without(path, "J6", reach_cover_filled=0.3) == (None, "hill")
 
 
 @pytest.mark.parametrize(("seed", "cell"), [(1006999, "C4"), (1007136, "I3")])
@@ -241,4 +250,29 @@ def test_given_back_pixels_over_a_counters_band_count_past_a_tenth(
     path, rendered = _photo(tmp_path, seed, style=style)
     cal = _calibration(tmp_path, base, style)
     assert cell in rendered.occluded and _truth(rendered, cell) == ("persian", "plain")
-    assert _misread_without(path, cell, cal, given_cover_counter=0.125) == "hill"
+    assert _misread_without(path, cell, cal, given_cover_counter=0.125) == ("persian", "hill")
+
+
+@pytest.mark.parametrize(("seed", "cells"), [(1006424, ("C5", "A11")), (1006751, ("A4", "D2"))])
+def test_a_pale_counters_band_is_read_where_its_class_reaches_the_board(
+    tmp_path: Path, seed: int, cells: tuple[str, ...]
+) -> None:
+    # colour style 1, calibrated on 1096001: the Greek class, re-centred on the photo, lies 3.6
+    # of its spreads from the bare board, so its reach takes in the board around the counter
+    path, rendered = _photo(tmp_path, seed, style=1)
+    cal = _calibration(tmp_path, 1006000, 1)
+    for cell in cells:
+        assert cell not in rendered.occluded
+        occupant, terrain, conf = _read(path, cell, cal)
+        assert (occupant, terrain) == _truth(rendered, cell) and occupant == "greek" and conf >= MIN
+        assert _read(path, cell, cal, edge_outline_reach=10.0)[2] < MIN  # no band left: unsure
+
+
+def test_a_hand_of_a_counters_colour_is_not_a_line_of_counters(tmp_path: Path) -> None:
+    # a hand over 18 cells, of nearly the Greek counters' colour (style 1), with no pixel off
+    # every class: taken into the Greek class, its cells read as Greek counters
+    path, rendered = _photo(tmp_path, 1006319, style=1)
+    cal = _calibration(tmp_path, 1006000, 1)
+    for cell in ("H9", "I10"):
+        assert cell in rendered.occluded and _truth(rendered, cell)[0] is None
+        assert _misread_without(path, cell, cal, adapt_max_blob=1000.0)[0] == "greek"
