@@ -284,9 +284,9 @@ def evidence(
     usable = cover & (feats[..., 2] > cfg.min_pixel_light)
     names = class_names(board)
     model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
-    # a hand or a sleeve of a token's colour is one blob over many cells: it would pull that
-    # token's class to itself (and narrow it there), so its pixels are left out and the classes
-    # adapted again
+    # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
+    # cells: it would pull that class to itself (and narrow it there), so its pixels are left out
+    # and the classes adapted again
     foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
     if foreign.any():
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
