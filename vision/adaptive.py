@@ -1096,7 +1096,8 @@ def decide(
     A cell under an occluder reaching in is unreadable past
     ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
     ``cfg.reach_cover_edges`` when its four edges show; ``cfg.reach_cover_filled`` when one
-    colour fills it), counting the pixels given back to a piece colour (past
+    colour fills it; ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed
+    detail), counting the pixels given back to a piece colour (past
     ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
     there.
     """
@@ -1169,6 +1170,10 @@ def decide(
             # cfg.reach_cover_edges, has the occluder's soft edge, shadow or a fingertip in a
             # corner beside it (read without those pixels)
             over &= ~(((hidden == 0) | pure) & (ev.reached <= cfg.reach_cover_edges))
+            # one token filling it with its printed detail, its four edges showing, is that token
+            # up to cfg.reach_cover_whole covered: a hand of nearly its colour joined to it is
+            # measured over it, but a hand has no print and hides the lines it lies across
+            over &= ~(whole & (hidden == 0) & (ev.reached <= cfg.reach_cover_whole))
         occluded |= over
         if ev.reached_strict is not None:
             # covered only if the pixels given back to a piece colour near the occluder's (by

@@ -476,6 +476,15 @@ class ClassifyConfig(_Section):
         "covered by more than this (when above reach_cover), whatever its edges show (a hand over its "
         "corner hides two edges; its soft edge and shadow count as covered).",
     )
+    reach_cover_whole: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="... and a cell one token fills (pure_token, pure_seen) showing its printed detail "
+        "(token_detail), its four printed edges showing, only past this: a hand of nearly the token's "
+        "colour joined to it is measured over it, but a hand has no print and hides the lines it lies "
+        "across.",
+    )
     reach_cover_edges: float = Field(
         default=0.25,
         ge=0,

@@ -20,6 +20,9 @@ How much of a cell a hand may cover before it is unreadable:
 - a cell one colour fills (the bare board or one token), no counter, is read up to 20 % covered
   whatever its edges show (``reach_cover_filled``), not beyond: a hand of nearly the hill's
   colour over a plain cell, its pixels partly given back, then reads as a hill;
+- a hill token filling its cell with its printed detail, its four edges showing, is read up to
+  half covered by a hand of nearly its colour joined to it (``reach_cover_whole``), not beyond:
+  a plain cell 64 % under such a hand then reads as a hill;
 - a counter cell is read up to 12.5 % covered (``reach_cover_counter``), but pixels given back
   to a piece colour still count past 10 % (``given_cover_counter``): under a hand of nearly the
   hill's colour, they are the hand over the band of a Persian counter on the plain.
@@ -276,3 +279,19 @@ def test_a_hand_of_a_counters_colour_is_not_a_line_of_counters(tmp_path: Path) -
     for cell in ("H9", "I10"):
         assert cell in rendered.occluded and _truth(rendered, cell)[0] is None
         assert _misread_without(path, cell, cal, adapt_max_blob=1000.0)[0] == "greek"
+
+
+@pytest.mark.parametrize("cell", ["A3", "C3"])
+def test_a_whole_hill_token_joined_to_a_hand_of_its_colour_is_read(tmp_path: Path, cell: str) -> None:
+    # a hand of nearly the hills' colour beside two hill tokens: a third of each cell is measured
+    # under it, but the token's triangle shows as the photo's other hills' do, and so do its lines
+    path, rendered = _photo(tmp_path, 1006352)
+    assert cell not in rendered.occluded and _truth(rendered, cell) == (None, "hill")
+    assert _read(path, cell) == (None, "hill", pytest.approx(1.0, abs=1 - MIN))
+    assert _read(path, cell, reach_cover_whole=0.0)[2] < MIN
+
+
+def test_a_plain_cell_mostly_under_a_hand_of_the_hills_colour_is_not_read_as_a_whole_hill(tmp_path: Path) -> None:
+    path, rendered = _photo(tmp_path, 1005730)
+    assert "C6" in rendered.occluded and _truth(rendered, "C6") == (None, "plain")
+    assert _misread_without(path, "C6", reach_cover_whole=0.75) == (None, "hill")
