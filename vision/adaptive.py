@@ -242,7 +242,6 @@ def _foreign_blobs(
     such a patch of a counter's colour: counters and tokens are smaller than their cell, so such
     a patch is something else (a hand) of that colour."""
     n, m = feats.shape[0], feats.shape[1]
-    rows, cols = board.rows, board.cols
     means, sds = model.arrays(names)
     best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
     fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
@@ -251,15 +250,12 @@ def _foreign_blobs(
     of_side = np.zeros((n, m, m), bool)
     sides = len(board.sides)
     limit = cfg.adapt_max_blob * m * m
-
-    def image(a: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
-        return a.reshape(rows, cols, m, m).transpose(0, 2, 1, 3).reshape(rows * m, cols * m).astype(np.uint8)
-
     for k in [*range(sides), *range(sides + 1, len(names))]:  # every piece colour, not the board's
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(image(fits & (best == k)), connectivity=4)
+        piece = _as_image(fits & (best == k), board).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(piece, connectivity=4)
         big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > limit)[0] + 1
         if len(big):
-            hit = np.isin(labels, big).reshape(rows, m, cols, m).transpose(0, 2, 1, 3).reshape(n, m, m)
+            hit = _as_cells(np.isin(labels, big), board)
             out |= hit
             if k < sides:
                 of_side |= hit
@@ -359,14 +355,13 @@ def evidence(
         counter = _as_image(is_side & holds[:, None, None], board)
         flat = _as_image(feats[..., :2], board).reshape(-1, 2)
         rim = _rim_blend(flat, counter, means, sds, sides, m, cfg, _as_image(bright_outlier, board))
-        bright_outlier &= ~rim.reshape(board.rows, m, board.cols, m).swapaxes(1, 2).reshape(n, m, m)
-    # and a patch of a counter's colour larger than any counter: a hand of that colour, which the
-    # classes, adapted to the photo, may have taken for the counters' own
-    foreign_px = bright_outlier | (counter_coloured & usable & square)
-    other = foreign_px.sum(axis=(1, 2)) / np.maximum((usable & square).sum(axis=(1, 2)), 1)
-    light = feats[..., 2]
+        bright_outlier &= ~_as_cells(rim, board)
     sq = usable & square
     cnt = np.maximum(sq.sum(axis=(1, 2)), 1)
+    # and a patch of a counter's colour larger than any counter: a hand of that colour, which the
+    # classes, adapted to the photo, may have taken for the counters' own
+    other = (bright_outlier | (counter_coloured & sq)).sum(axis=(1, 2)) / cnt
+    light = feats[..., 2]
     mean_l = (light * sq).sum(axis=(1, 2)) / cnt
     var_l = ((light - mean_l[:, None, None]) ** 2 * sq).sum(axis=(1, 2)) / cnt
     texture = np.sqrt(var_l) / np.maximum(mean_l, 1e-3)
@@ -388,6 +383,14 @@ def _as_image(cells: npt.NDArray[Any], board: BoardSpec) -> npt.NDArray[Any]:
     m = cells.shape[1]
     tiles = cells.reshape(board.rows, board.cols, m, m, *cells.shape[3:]).swapaxes(1, 2)
     return tiles.reshape(board.rows * m, board.cols * m, *cells.shape[3:])
+
+
+def _as_cells(image: npt.NDArray[Any], board: BoardSpec) -> npt.NDArray[Any]:
+    """The grid's image (rows × m, cols × m, ...) cut back into per-cell samples (n, m, m, ...):
+    the inverse of :func:`_as_image`."""
+    m = image.shape[0] // board.rows
+    tiles = image.reshape(board.rows, m, board.cols, m, *image.shape[2:]).swapaxes(1, 2)
+    return tiles.reshape(board.rows * board.cols, m, m, *image.shape[2:])
 
 
 def _local_board_light(
@@ -458,8 +461,9 @@ def _edge_band(
     centre = means[side_of].astype(np.float32)[:, None, None, :]
     # within its class's reach and part of the way to the bare board's colour (cfg.edge_outline_reach):
     # a pale counter's class, re-centred on a photo, can reach over the board around it
-    toward_board = cfg.edge_outline_reach * np.hypot(*(means[side_of] - base).T)
-    reach = np.minimum(cfg.pixel_sigma * sds[side_of], toward_board).astype(np.float32)[:, None, None]
+    to_board = np.hypot(*(means[side_of] - base).T)
+    reach = np.minimum(cfg.pixel_sigma * sds[side_of], cfg.edge_outline_reach * to_board)
+    reach = reach.astype(np.float32)[:, None, None]
     near_side = np.hypot(*np.moveaxis(feats[..., :2] - centre, -1, 0)) < reach
     for j in range(len(at)):
         f = feats[j]
@@ -482,7 +486,7 @@ def _edge_band(
         # pixels tinted by the counter (its rim blurred into the band: on the line from the
         # board's colour to the counter's) say nothing of the token
         toward = (means[side_of[j]] - base).astype(np.float32)
-        size = max(float(np.hypot(*toward)), 1e-6)
+        size = max(float(to_board[j]), 1e-6)
         along = (rel @ toward) / size**2
         off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
         untinted = (along <= cfg.edge_tint) | (off > cfg.lean_perp * along)
