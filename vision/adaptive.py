@@ -108,6 +108,10 @@ class CellEvidence:
     reached_strict: npt.NDArray[np.float64] | None = None
     """(n,): as ``reached``, counting too the pixels given back to a piece colour close to the
     occluder's (:attr:`Occluder.strict`; None: none given back)."""
+    lean_beyond: npt.NDArray[np.float64] | None = None
+    """(n, terrains): as ``edge_lean``, read only on the band's pixels away from the occluder as
+    it was before any pixel was given back (:func:`band_beyond`), in counter cells where some
+    were; NaN elsewhere or where too little of the band is left (None: none given back)."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -428,6 +432,32 @@ def _local_board_light(
     return out
 
 
+def band_beyond(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    ev: CellEvidence,
+    cells: npt.NDArray[np.bool_],
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.float64]:
+    """Returns :attr:`CellEvidence.lean_beyond`: for the counter cells among ``cells``, the lean of
+    the band around the counter toward each token's colour (as :func:`_edge_band`, with the
+    classes of ``ev``), read only on the pixels of ``inside``; NaN elsewhere, and where too
+    little of the band is left to measure."""
+    out = np.full((len(ev.on_counter), len(board.terrains)), np.nan)
+    at = np.nonzero(cells & ev.on_counter)[0]
+    if not len(at):
+        return out
+    means, sds = ev.model.arrays(class_names(board))
+    light, lean = _edge_band(
+        grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
+    )
+    lean[~np.isfinite(light)] = np.nan
+    out[at] = lean
+    return out
+
+
 def _edge_band(
     grid: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
@@ -523,6 +553,8 @@ class Occluder:
     strict: npt.NDArray[np.float64] | None = None
     """(n,): share of each cell under it before pixels were given back to a piece colour close to
     the occluder's by their window's mean colour (None: none given back)."""
+    strict_mask: npt.NDArray[np.bool_] | None = None
+    """As ``mask``, before those pixels were given back (None: none given back)."""
 
 
 def occluder(
@@ -817,10 +849,11 @@ def refine_occluder(
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)
-    strict = None
+    strict = strict_mask = None
     if piece is not None:
         out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
         strict = _cell_share(out, board)
+        strict_mask = out.copy()
         keep &= ~piece.reshape(y1 - y0, x1 - x0)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = _cell_share(out, board)
@@ -829,9 +862,10 @@ def refine_occluder(
     if whole.any():
         # given back like the pixels above: believed only where the cell's edges show
         strict = share.copy() if strict is None else strict
+        strict_mask = out.copy() if strict_mask is None else strict_mask
         out &= ~np.kron(whole.reshape(rows, cols), np.ones((ppc, ppc), bool))
         share = _cell_share(out, board)
-    return Occluder(share, out, found.blob, found.core, found.colour, strict)
+    return Occluder(share, out, found.blob, found.core, found.colour, strict, strict_mask)
 
 
 def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) -> npt.NDArray[np.bool_]:
@@ -1103,7 +1137,8 @@ def decide(
     colour fills it; ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed
     detail), counting the pixels given back to a piece colour (past
     ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
-    there.
+    there, and not under a counter whose band, read away from the occluder as first found, leans
+    toward its token by ``cfg.given_lean_beyond``.
     """
     n = ev.side_share.shape[0]
     order = np.argsort(-ev.side_share, axis=1)
@@ -1194,6 +1229,12 @@ def decide(
                 if ev.edge_lean is not None and tokens.shape[1]:
                     weak &= ev.edge_lean[np.arange(n), 1 + t_best] < cfg.given_lean
                 given &= ((hidden > 0) & ~pure & ~whole) | weak
+            if ev.lean_beyond is not None and tokens.shape[1]:
+                # nor where the band away from the occluder, as first found (before those pixels
+                # were given back), leans toward that token by cfg.given_lean_beyond: the token
+                # shows there too, and the pixels given back beside the hand are its
+                beyond = ev.lean_beyond[np.arange(n), 1 + t_best]
+                given &= ~(ev.on_counter & is_token & (np.nan_to_num(beyond, nan=-np.inf) >= cfg.given_lean_beyond))
             occluded |= given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3

@@ -521,6 +521,13 @@ class ClassifyConfig(_Section):
         description="... and under a counter read as standing on a token, when its band leans toward "
         "that token's colour by less than this (a hand's shadow darkens the band; a token shows its colour).",
     )
+    given_lean_beyond: float = Field(
+        default=0.35,
+        ge=0,
+        description="... nor under a counter read as standing on a token whose band, read away from the "
+        "occluder as first found (before any pixel was given back, with its margin), leans toward that "
+        "token's colour by at least this: the token shows beyond the hand too.",
+    )
     occlusion_reach: int = Field(
         default=2,
         description="How many cells distrust spreads from a covered cell, through neighbours "

@@ -26,6 +26,9 @@ How much of a cell a hand may cover before it is unreadable:
 - a counter cell is read up to 12.5 % covered (``reach_cover_counter``), but pixels given back
   to a piece colour still count past 10 % (``given_cover_counter``): under a hand of nearly the
   hill's colour, they are the hand over the band of a Persian counter on the plain.
+- those given-back pixels are believed where the counter's band, read away from the hand as
+  first found, leans clearly toward the token (``given_lean_beyond``), not where it leans only a
+  little: a Greek counter on the plain under a hand of the hill's colour then reads on a hill.
 
 A pale counter's colour, adapted to the photo (a calibration whose Greek class came out wide):
 
@@ -254,6 +257,27 @@ def test_given_back_pixels_over_a_counters_band_count_past_a_tenth(
     cal = _calibration(tmp_path, base, style)
     assert cell in rendered.occluded and _truth(rendered, cell) == ("persian", "plain")
     assert _misread_without(path, cell, cal, given_cover_counter=0.125) == ("persian", "hill")
+
+
+@pytest.mark.parametrize(("seed", "cell"), [(1002664, "A6"), (1007111, "H4")])
+def test_a_counters_band_showing_its_token_away_from_the_hand_is_read(tmp_path: Path, seed: int, cell: str) -> None:
+    # a hand of nearly the hill's colour beside a counter on a hill: the band's pixels next to it
+    # are given back to the hill, and the rest of the band, away from the hand, is hill too
+    path, rendered = _photo(tmp_path, seed)
+    assert cell not in rendered.occluded and _truth(rendered, cell)[1] == "hill"
+    occupant, terrain, conf = _read(path, cell)
+    assert (occupant, terrain) == _truth(rendered, cell) and conf >= MIN
+    assert _read(path, cell, given_lean_beyond=10.0)[2] < MIN
+
+
+def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tmp_path: Path) -> None:
+    # a real-profile Greek counter on the plain under a hand of nearly the hill's colour: its band
+    # leans 0.22 toward the hill away from the hand (0.28 with the pixels beside it); the hill
+    # bands beside a hand that it reads lean 0.46 and 0.65 there
+    path, rendered = _photo(tmp_path, 1004488, style=2)
+    cal = _calibration(tmp_path, 1004000, 2)
+    assert "E11" in rendered.occluded and _truth(rendered, "E11") == ("greek", "plain")
+    assert _misread_without(path, "E11", cal, given_lean_beyond=0.2) == ("greek", "hill")
 
 
 @pytest.mark.parametrize(("seed", "cells"), [(1006424, ("C5", "A11")), (1006751, ("A4", "D2"))])
