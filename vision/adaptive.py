@@ -1103,8 +1103,9 @@ def _under_counter(
     chosen = kind[rows, best]
     conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_type_scale)), conf)
     # a band leaning clearly toward a token, over a good share of the cell, is that token however
-    # bright it measures (a counter's light border, blurred over a thin band, brightens it)
-    clear = measured & ~token & (lean[rows, best] >= cfg.edge_lean_clear)
+    # bright it measures (a counter's light border, blurred over a thin band, brightens it): as
+    # sure when its brightness says token only just as when it says bare board
+    clear = measured & (lean[rows, best] >= cfg.edge_lean_clear)
     clear &= share[rows, best] >= cfg.edge_share_clear
     token |= clear
     conf = np.where(clear, _sure(gap, cfg.edge_type_scale), conf)
