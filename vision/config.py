@@ -370,7 +370,7 @@ class ClassifyConfig(_Section):
         "bright as the board (bare board leans 0.10 at most on the development renders).",
     )
     edge_share_clear: float = Field(
-        default=0.2,
+        default=0.15,
         ge=0,
         description="... the share of the cell that must lean toward the token with it.",
     )
