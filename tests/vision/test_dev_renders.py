@@ -225,6 +225,14 @@ def test_a_band_leaning_clearly_to_the_hill_is_a_hill_however_bright(tmp_path: P
     assert _read(path, cell, edge_lean_clear=1.0)[2] < MIN
 
 
+def test_a_band_leaning_clearly_over_less_of_the_cell_is_a_hill(tmp_path: Path) -> None:
+    # leaning 0.49 toward the hill, with 0.198 of the cell leaning too
+    path, rendered = _photo(tmp_path, 1005950)
+    assert _truth(rendered, "C10") == ("persian", "hill")
+    assert _read(path, "C10") == ("persian", "hill", pytest.approx(1.0, abs=1 - MIN))
+    assert _read(path, "C10", edge_share_clear=0.2)[2] < MIN
+
+
 @pytest.mark.parametrize(("seed", "cell"), [(1006191, "F2"), (1006139, "E11")])
 def test_a_cell_one_colour_fills_is_read_a_little_past_the_cover_limit(tmp_path: Path, seed: int, cell: str) -> None:
     # a hand over the cell's corner: its soft edge and shadow are measured as 16-17 % of the
