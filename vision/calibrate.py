@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from referee.i18n import _
+from referee.i18n import _, ngettext
 from vision import adaptive
 from vision.board import BoardSpec
 from vision.calibration import Calibration
@@ -130,18 +130,22 @@ def calibrate(
     ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
         raise VisionError(
-            f"the photo does not show the known position: {len(wrong)} cells disagree "
-            f"({', '.join(wrong[:8])}{' ...' if len(wrong) > 8 else ''})"
+            ngettext(
+                "the photo does not show the known position: {n} cell disagrees ({cells})",
+                "the photo does not show the known position: {n} cells disagree ({cells})",
+                len(wrong),
+            ).format(n=len(wrong), cells=", ".join(wrong[:8]) + (" ..." if len(wrong) > 8 else ""))
         )
     close = [pair for pair in adaptive.separation(model) if pair[2] < cc.min_separation]
     if close:
         a, b, d = close[0]
         raise VisionError(
-            f"the colours of {_pretty(a)} and {_pretty(b)} are too alike in this photo "
-            f"({d:.1f} spreads apart, need {cc.min_separation:g}); take the calibration photo "
-            "again in even, white light (no coloured lamp, no shadow across the board, no "
-            "flash glare), or lower classify.min_separation with --config if your pieces "
-            "really are that close"
+            _(
+                "{a} and {b} look too alike in this photo ({d} spreads apart, need {need}); take the "
+                "calibration photo again in even, white light (no coloured lamp, no shadow across the "
+                "board, no flash glare), or lower classify.min_separation with --config if your pieces "
+                "really are that close"
+            ).format(a=_pretty(a), b=_pretty(b), d=f"{d:.1f}", need=f"{cc.min_separation:g}")
         )
     templates: dict[str, str] = {}
     ppc_id = cfg.identity.px_per_cell
@@ -166,6 +170,8 @@ def calibrate(
 
 
 def _pretty(name: str) -> str:
+    """A colour class's name for the user: a side's counters, or a terrain (the plain is the bare
+    board)."""
     if name.startswith(adaptive.SIDE):
-        return f"the {name[len(adaptive.SIDE) :]} counters"
-    return f"the {name} terrain"
+        return _("the counters of side {side}").format(side=_(name[len(adaptive.SIDE) :]))
+    return _("the terrain {terrain}").format(terrain=_(name))

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.errors import RefereeError
+from referee.i18n import _
 from referee.picture import save_png
 from vision.errors import VisionError
 
@@ -49,7 +50,9 @@ class FolderSink:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise VisionError(
-                f"{folder}: cannot create the debug folder ({exc.strerror or exc})"
+                _("{folder}: cannot create the debug folder ({reason})").format(
+                    folder=folder, reason=exc.strerror or exc
+                )
             ) from None
         self.folder = folder
         self.written: list[Path] = []

@@ -157,9 +157,13 @@ def read(
         debug.stage("grid", go.draw_grid(warped, board))
     sharp = go.sharpness(warped, board)
     if sharp < cfg.grid.min_sharpness:
+        from referee.i18n import _
+
         raise VisionError(
-            f"the photo is too blurred to read the board (sharpness {sharp:.3f}, need "
-            f"{cfg.grid.min_sharpness:.3f}); hold still and focus on the board"
+            _(
+                "the photo is too blurred to read the board (sharpness {sharpness}, need {need}); "
+                "hold still and focus on the board"
+            ).format(sharpness=f"{sharp:.3f}", need=f"{cfg.grid.min_sharpness:.3f}")
         )
     white = go.white_reference(warped, board, cfg.grid)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
@@ -231,9 +235,18 @@ def read(
                 ).format(n=len(unreadable), total=len(names))
             )
         elif len(others) <= limit:
-            why = f"a hand or something over the board hides {len(unreadable) - len(others)} of them"
+            from referee.i18n import ngettext
+
+            hid = len(unreadable) - len(others)
+            why = ngettext(
+                "a hand or something over the board hides {n} of them",
+                "a hand or something over the board hides {n} of them",
+                hid,
+            ).format(n=hid)
         else:
-            why = "the board is hidden, badly lit or not the expected set"
+            from referee.i18n import N_
+
+            why = N_("the board is hidden, badly lit or not the expected set")
         raise LowConfidenceError(unreadable, why)
     identity = None
     if labels:

@@ -67,8 +67,10 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     mean, p99 = float(gray.mean()), float(np.percentile(gray[::4, ::4], 99))
     if mean < cfg.dark_mean or p99 < cfg.dark_p99:
         raise VisionError(
-            f"the photo is too dark to read (mean grey {mean:.0f}, brightest {p99:.0f} of 255); "
-            "add light or use the flash"
+            _(
+                "the photo is too dark to read (mean grey {mean}, brightest {brightest} of 255); add "
+                "light or use the flash"
+            ).format(mean=f"{mean:.0f}", brightest=f"{p99:.0f}")
         )
     blur = edge_blur(gray)
     if blur > cfg.max_blur_px:

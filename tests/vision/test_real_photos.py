@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
+from referee.i18n import language
 from vision.calibrate import calibrate
 from vision.calibration import Calibration, save_calibration
 from vision.config import LoadConfig, VisionConfig
@@ -71,6 +72,11 @@ def test_classes_too_alike_are_refused_with_advice(tmp_path: Path) -> None:
     path, _ = real_photo(tmp_path, 531, style=0, clean=True)
     strict = VisionConfig.model_validate({"classify": {"min_separation": 500}})
     with pytest.raises(VisionError, match=r"too alike .* calibration photo again"):
+        calibrate(path, board(), cell_contents(setup_state()), cfg=strict)
+    # the advice and the classes' names in the players' language
+    name = r"(les pions du camp (grec|perse)|le terrain (plaine|colline|forêt))"
+    advice = rf"^{name} et {name} se ressemblent trop .* reprenez la photo d'étalonnage"
+    with language("fr"), pytest.raises(VisionError, match=advice):
         calibrate(path, board(), cell_contents(setup_state()), cfg=strict)
 
 

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.i18n import language
 from vision import grid_overlay as go
 from vision.config import VisionConfig
 from vision.debug import NullSink
@@ -76,6 +77,11 @@ def test_a_photo_without_a_board_is_refused(tmp_path: Path) -> None:
 def test_a_dark_photo_is_refused(tmp_path: Path) -> None:
     path, _ = shoot(tmp_path, scene_of(setup_state()), 6, "clean", exposure=0.12)
     with pytest.raises(VisionError, match="too dark"):
+        observe(path, board())
+    # in the players' language too
+    with language("fr"), pytest.raises(VisionError, match=r"trop sombre .* ajoutez de la lumière"):
+        observe(path, board())
+    with language("it"), pytest.raises(VisionError, match=r"troppo scura .* aggiungete luce"):
         observe(path, board())
 
 
