@@ -110,8 +110,14 @@ class CellEvidence:
     occluder's (:attr:`Occluder.strict`; None: none given back)."""
     lean_beyond: npt.NDArray[np.float64] | None = None
     """(n, terrains): as ``edge_lean``, read only on the band's pixels away from the occluder as
-    it was before any pixel was given back (:func:`band_beyond`), in counter cells where some
-    were; NaN elsewhere or where too little of the band is left (None: none given back)."""
+    it was before any pixel was given back (:func:`beyond`), in counter cells where some were;
+    NaN elsewhere or where too little of the band is left (None: none given back)."""
+    terrain_beyond: npt.NDArray[np.float64] | None = None
+    """(n, terrains): in cells without a counter where pixels were given back, the share of the
+    inner square's pixels away from the occluder as first found (:func:`beyond`) that fit each
+    terrain's colour; NaN elsewhere or where none of it is left (None: none given back)."""
+    seen_beyond: npt.NDArray[np.float64] | None = None
+    """(n,): the share of each cell away from the occluder as first found, with its margin."""
 
 
 def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
@@ -432,7 +438,7 @@ def _local_board_light(
     return out
 
 
-def band_beyond(
+def beyond(
     grid: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
     white: npt.NDArray[np.float64],
@@ -440,22 +446,38 @@ def band_beyond(
     ev: CellEvidence,
     cells: npt.NDArray[np.bool_],
     cfg: ClassifyConfig,
-) -> npt.NDArray[np.float64]:
-    """Returns :attr:`CellEvidence.lean_beyond`: for the counter cells among ``cells``, the lean of
-    the band around the counter toward each token's colour (as :func:`_edge_band`, with the
-    classes of ``ev``), read only on the pixels of ``inside``; NaN elsewhere, and where too
-    little of the band is left to measure."""
-    out = np.full((len(ev.on_counter), len(board.terrains)), np.nan)
-    at = np.nonzero(cells & ev.on_counter)[0]
-    if not len(at):
-        return out
+) -> None:
+    """Reads ``cells`` again on the pixels of ``inside`` only (away from an occluder as first
+    found), with the classes of ``ev``, and sets ``ev.lean_beyond`` (under a counter: the band's
+    lean toward each token's colour, as :func:`_edge_band`), ``ev.terrain_beyond`` (without one:
+    the share of the inner square's pixels left that fit each terrain's colour) and
+    ``ev.seen_beyond``."""
+    n, terrains, sides = len(ev.on_counter), len(board.terrains), len(board.sides)
+    ev.lean_beyond = np.full((n, terrains), np.nan)
+    ev.terrain_beyond = np.full((n, terrains), np.nan)
+    ev.seen_beyond = _cell_share(inside, board)
     means, sds = ev.model.arrays(class_names(board))
-    light, lean = _edge_band(
-        grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
-    )
-    lean[~np.isfinite(light)] = np.nan
-    out[at] = lean
-    return out
+    at = np.nonzero(cells & ev.on_counter)[0]
+    if len(at):
+        light, lean = _edge_band(
+            grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
+        )
+        lean[~np.isfinite(light)] = np.nan
+        ev.lean_beyond[at] = lean
+    bare = np.nonzero(cells & ~ev.on_counter)[0]
+    if len(bare):
+        step = cfg.pixel_step
+        px = board_pixels(grid, board, step)[bare]
+        cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)
+        feats = chroma(px, white)
+        _radius, cheb = _geometry(px.shape[1])
+        seen = (cover[bare][..., 0] > 127) & (feats[..., 2] > cfg.min_pixel_light) & (cheb < cfg.terrain_square)
+        best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+        best = best.reshape(seen.shape)
+        fits = (dist < cfg.pixel_sigma).reshape(seen.shape) & seen
+        count = np.maximum(seen.sum(axis=(1, 2)), 1)
+        shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
+        ev.terrain_beyond[bare] = np.where(seen.any(axis=(1, 2))[:, None], shares, np.nan)
 
 
 def _edge_band(
@@ -1138,8 +1160,10 @@ def decide(
     colour fills it; ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed
     detail), counting the pixels given back to a piece colour (past
     ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
-    there, and not under a counter whose band, read away from the occluder as first found, leans
-    toward its token by ``cfg.given_lean_beyond``.
+    there, and not where the cell read away from the occluder as first found agrees: under a
+    counter, its band leans toward its token by ``cfg.given_lean_beyond``; without one,
+    ``cfg.given_seen_beyond`` of the cell shows there, one colour filling its inner square
+    (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is read as.
     """
     n = ev.side_share.shape[0]
     order = np.argsort(-ev.side_share, axis=1)
@@ -1236,6 +1260,16 @@ def decide(
                 # shows there too, and the pixels given back beside the hand are its
                 beyond = ev.lean_beyond[np.arange(n), 1 + t_best]
                 given &= ~(ev.on_counter & is_token & (np.nan_to_num(beyond, nan=-np.inf) >= cfg.given_lean_beyond))
+            if ev.terrain_beyond is not None and ev.seen_beyond is not None:
+                # nor, without a counter, where most of the cell shows away from the occluder as
+                # first found (a hand hiding a whole counter leaves less of it) and one colour,
+                # the terrain it is read as, fills its inner square there
+                there = np.nan_to_num(ev.terrain_beyond)
+                found = there.sum(axis=1)
+                pure_there = (found >= cfg.pure_seen) & (there.max(axis=1) >= cfg.pure_token * found)
+                same = there.argmax(axis=1) == np.where(is_token, 1 + t_best, 0)
+                away = ~ev.on_counter & (ev.seen_beyond >= cfg.given_seen_beyond) & pure_there & same
+                given &= ~away
             occluded |= given
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3

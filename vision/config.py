@@ -528,6 +528,15 @@ class ClassifyConfig(_Section):
         "occluder as first found (before any pixel was given back, with its margin), leans toward that "
         "token's colour by at least this: the token shows beyond the hand too.",
     )
+    given_seen_beyond: float = Field(
+        default=0.65,
+        ge=0,
+        le=1,
+        description="... nor in a cell without a counter of which at least this share shows away from the "
+        "occluder as first found, its inner square there filled by one colour (pure_token of pure_seen), "
+        "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
+        "leaves at most 0.64 of the cell).",
+    )
     occlusion_reach: int = Field(
         default=2,
         description="How many cells distrust spreads from a covered cell, through neighbours "

@@ -194,10 +194,10 @@ def read(
         hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
         evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
         if occluder.strict is not None and occluder.strict_mask is not None:
-            # the band around a counter beside the hand, read away from the hand as first found:
-            # the pixels given back to a piece colour are believed where it shows there too
+            # the cells with pixels given back, read away from the hand as first found: those
+            # pixels are believed where the cell agrees there
             first = cv2.dilate(occluder.strict_mask.astype(np.uint8), kernel) > 0
-            evidence.lean_beyond = adaptive.band_beyond(
+            adaptive.beyond(
                 grid, grid_inside & ~first, white, board, evidence, occluder.strict > occluder.share, cfg.classify
             )
     evidence.reached = occluder.share

@@ -29,6 +29,10 @@ How much of a cell a hand may cover before it is unreadable:
 - those given-back pixels are believed where the counter's band, read away from the hand as
   first found, leans clearly toward the token (``given_lean_beyond``), not where it leans only a
   little: a Greek counter on the plain under a hand of the hill's colour then reads on a hill.
+- and, in a cell without a counter, where most of the cell shows away from the hand as first
+  found, one colour, the terrain it is read as, filling its inner square there
+  (``given_seen_beyond``), not where about half of it shows: a Persian counter hidden under the
+  hand then reads as bare plain.
 
 A pale counter's colour, adapted to the photo (a calibration whose Greek class came out wide):
 
@@ -294,6 +298,25 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
     cal = _calibration(tmp_path, 1004000, 2)
     assert "E11" in rendered.occluded and _truth(rendered, "E11") == ("greek", "plain")
     assert _misread_without(path, "E11", cal, given_lean_beyond=0.2) == ("greek", "hill")
+
+
+@pytest.mark.parametrize("cell", ["B8", "C9"])
+def test_a_plain_cell_showing_the_board_away_from_the_hand_is_read(tmp_path: Path, cell: str) -> None:
+    # a hand of nearly the board's colour beside two plain cells: the pixels given back to the
+    # board next to it are a fifth of each cell, and 0.7 of the cell, away from it, is bare board
+    path, rendered = _photo(tmp_path, 1006869)
+    assert cell not in rendered.occluded and _truth(rendered, cell) == (None, "plain")
+    assert _read(path, cell) == (None, "plain", pytest.approx(1.0, abs=1 - MIN))
+    assert _read(path, cell, given_seen_beyond=1.0)[2] < MIN
+
+
+def test_a_cell_half_under_a_hand_is_not_read_from_the_rest(tmp_path: Path) -> None:
+    # a real-profile Persian counter on the plain, hidden by the hand: 0.53 of the cell shows
+    # away from it, all bare board
+    path, rendered = _photo(tmp_path, 1005715, style=1)
+    cal = _calibration(tmp_path, 1005000, 1)
+    assert "G2" in rendered.occluded and _truth(rendered, "G2") == ("persian", "plain")
+    assert _misread_without(path, "G2", cal, given_seen_beyond=0.5) == (None, "plain")
 
 
 @pytest.mark.parametrize(("seed", "cells"), [(1006424, ("C5", "A11")), (1006751, ("A4", "D2"))])
