@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.i18n import N_, _, ngettext
 from vision import adaptive
 from vision import grid_overlay as go
 from vision.board import BoardSpec
@@ -136,16 +137,12 @@ def read(
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
     if found.method == "outline" and reg is found:
-        from referee.i18n import _
-
         # a bright quadrilateral on a cluttered table is not a board until its grid lines show
         raise BoardNotFoundError(
             _("no corner markers, and the grid lines do not confirm the outline found as a "
               "board; frame the whole board with its four markers")
         )
     if found.method == "two-markers" and reg is found:
-        from referee.i18n import _
-
         raise BoardNotFoundError(
             _("only markers {a} and {b} could be placed and the grid "
               "lines do not confirm the board; frame the whole board with its four markers").format(
@@ -157,8 +154,6 @@ def read(
         debug.stage("grid", go.draw_grid(warped, board))
     sharp = go.sharpness(warped, board)
     if sharp < cfg.grid.min_sharpness:
-        from referee.i18n import _
-
         raise VisionError(
             _(
                 "the photo is too blurred to read the board (sharpness {sharpness}, need {need}); "
@@ -226,8 +221,6 @@ def read(
         elif len(unreadable) > cfg.classify.max_not_board * len(names):
             # most of the "board" shows neither the board nor its pieces: whatever was taken for
             # it (a cluttered table, a board under a cloth) is not a board to read
-            from referee.i18n import _
-
             raise BoardNotFoundError(
                 _(
                     "the board is not visible: {n} of its {total} cells show neither the board nor "
@@ -235,8 +228,6 @@ def read(
                 ).format(n=len(unreadable), total=len(names))
             )
         elif len(others) <= limit:
-            from referee.i18n import ngettext
-
             hid = len(unreadable) - len(others)
             why = ngettext(
                 "a hand or something over the board hides {n} of them",
@@ -244,8 +235,6 @@ def read(
                 hid,
             ).format(n=hid)
         else:
-            from referee.i18n import N_
-
             why = N_("the board is hidden, badly lit or not the expected set")
         raise LowConfidenceError(unreadable, why)
     identity = None
