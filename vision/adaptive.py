@@ -272,6 +272,22 @@ def _foreign_blobs(
     return out, of_side
 
 
+def _samples(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    """Returns the grid area's pixel samples (:func:`board_pixels`) as features (:func:`chroma`),
+    and which of them can be read: inside the photo (``inside``) and not too dark."""
+    step = cfg.pixel_step
+    cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0] > 127
+    feats = chroma(board_pixels(grid, board, step), white)
+    usable: npt.NDArray[np.bool_] = cover & (feats[..., 2] > cfg.min_pixel_light)
+    return feats, usable
+
+
 def evidence(
     grid: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
@@ -282,12 +298,8 @@ def evidence(
 ) -> CellEvidence:
     """Returns the per-cell colour shares of a top-down grid image (``grid``: the warped grid
     area; ``inside``: which of its pixels the photo covers), after adapting the classes."""
-    step = cfg.pixel_step
-    px = board_pixels(grid, board, step)
-    n, m = px.shape[0], px.shape[1]
-    cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0] > 127
-    feats = chroma(px, white)
-    usable = cover & (feats[..., 2] > cfg.min_pixel_light)
+    feats, usable = _samples(grid, inside, white, board, cfg)
+    n, m = feats.shape[0], feats.shape[1]
     names = class_names(board)
     model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
     # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
@@ -466,12 +478,10 @@ def beyond(
         ev.lean_beyond[at] = lean
     bare = np.nonzero(cells & ~ev.on_counter)[0]
     if len(bare):
-        step = cfg.pixel_step
-        px = board_pixels(grid, board, step)[bare]
-        cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)
-        feats = chroma(px, white)
-        _radius, cheb = _geometry(px.shape[1])
-        seen = (cover[bare][..., 0] > 127) & (feats[..., 2] > cfg.min_pixel_light) & (cheb < cfg.terrain_square)
+        feats, usable = _samples(grid, inside, white, board, cfg)
+        feats = feats[bare]
+        _radius, cheb = _geometry(feats.shape[1])
+        seen = usable[bare] & (cheb < cfg.terrain_square)
         best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
         best = best.reshape(seen.shape)
         fits = (dist < cfg.pixel_sigma).reshape(seen.shape) & seen
