@@ -1268,8 +1268,8 @@ def decide(
                 # nor where the band away from the occluder, as first found (before those pixels
                 # were given back), leans toward that token by cfg.given_lean_beyond: the token
                 # shows there too, and the pixels given back beside the hand are its
-                beyond = ev.lean_beyond[np.arange(n), 1 + t_best]
-                given &= ~(ev.on_counter & is_token & (np.nan_to_num(beyond, nan=-np.inf) >= cfg.given_lean_beyond))
+                lean_there = np.nan_to_num(ev.lean_beyond[np.arange(n), 1 + t_best], nan=-np.inf)
+                given &= ~(ev.on_counter & is_token & (lean_there >= cfg.given_lean_beyond))
             if ev.terrain_beyond is not None and ev.seen_beyond is not None:
                 # nor, without a counter, where most of the cell shows away from the occluder as
                 # first found (a hand hiding a whole counter leaves less of it) and one colour,
