@@ -193,6 +193,20 @@ def _assign(
     return best, np.sqrt(low)
 
 
+def _fit(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Returns each cell sample's nearest class (shaped as ``usable``) and whether it fits that
+    class: usable, and within ``cfg.pixel_sigma`` of its spreads."""
+    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+    fits: npt.NDArray[np.bool_] = (dist < cfg.pixel_sigma).reshape(usable.shape) & usable
+    return best.reshape(usable.shape), fits
+
+
 def adapt(
     feats: npt.NDArray[np.float32],
     usable: npt.NDArray[np.bool_],
@@ -252,10 +266,7 @@ def _foreign_blobs(
     such a patch of a counter's colour: counters and tokens are smaller than their cell, so such
     a patch is something else (a hand) of that colour."""
     n, m = feats.shape[0], feats.shape[1]
-    means, sds = model.arrays(names)
-    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
-    fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
-    best = best.reshape(n, m, m)
+    best, fits = _fit(feats, usable, *model.arrays(names), cfg)
     out = np.zeros((n, m, m), bool)
     of_side = np.zeros((n, m, m), bool)
     sides = len(board.sides)
@@ -309,9 +320,7 @@ def evidence(
     if foreign.any():
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
     means, sds = model.arrays(names)
-    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
-    best = best.reshape(n, m, m)
-    fits = (dist < cfg.pixel_sigma).reshape(n, m, m) & usable
+    best, fits = _fit(feats, usable, means, sds, cfg)
     radius, cheb = _geometry(m)
     disc = radius < cfg.counter_disc
     square = cheb < cfg.terrain_square
@@ -482,9 +491,7 @@ def beyond(
         feats = feats[bare]
         _radius, cheb = _geometry(feats.shape[1])
         seen = usable[bare] & (cheb < cfg.terrain_square)
-        best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
-        best = best.reshape(seen.shape)
-        fits = (dist < cfg.pixel_sigma).reshape(seen.shape) & seen
+        best, fits = _fit(feats, seen, means, sds, cfg)
         count = np.maximum(seen.sum(axis=(1, 2)), 1)
         shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
         ev.terrain_beyond[bare] = np.where(seen.any(axis=(1, 2))[:, None], shares, np.nan)
@@ -881,10 +888,9 @@ def refine_occluder(
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     keep &= _joined(out, found.core, pad_px, step)[y0:y1, x0:x1]
     keep &= ~_rim_blend(f, on_counter.reshape(keep.shape), means, sds, len(board.sides), ppc, cfg)
-    strict = strict_mask = None
+    strict_mask = None
     if piece is not None:
         out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
-        strict = _cell_share(out, board)
         strict_mask = out.copy()
         keep &= ~piece.reshape(y1 - y0, x1 - x0)
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
@@ -893,10 +899,10 @@ def refine_occluder(
     whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg, lines)
     if whole.any():
         # given back like the pixels above: believed only where the cell's edges show
-        strict = share.copy() if strict is None else strict
         strict_mask = out.copy() if strict_mask is None else strict_mask
         out &= ~np.kron(whole.reshape(rows, cols), np.ones((ppc, ppc), bool))
         share = _cell_share(out, board)
+    strict = None if strict_mask is None else _cell_share(strict_mask, board)
     return Occluder(share, out, found.blob, found.core, found.colour, strict, strict_mask)
 
 
