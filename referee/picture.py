@@ -1,13 +1,16 @@
-"""Board pictures drawn with OpenCV (``referee show --png``); cv2 is imported only here, lazily.
+"""Board pictures: the drawing of any view (:func:`view_scene`), written by ``show --png``
+(:func:`write_png`, Pillow and a real font, no OpenCV) and shown inline on the table page; and
+the OpenCV board art the vision package renders its synthetic photos from (:func:`draw_board`).
 
-:func:`draw_board` returns a top-down BGR image of a :class:`~referee.game.BoardView`, square or
-hex: terrain fills and patterns, grid, coordinates, links, counters in their side colours with
-their short labels, marks, the edges' labels and a key. The vision
-package's synthetic renderer reuses it.
+:func:`view_scene` lays out a :class:`~referee.game.BoardView` (square or hex) or a city map
+(:class:`~referee.game.MapView`) as a neutral :class:`~referee.scene.Scene`: the same scene is
+SVG on the page and a PNG on disk. :func:`draw_board` keeps the OpenCV drawing (Hershey
+letters, no accents) because the vision package's calibrated figures were measured on its
+pixels; it draws no status or key and no person reads its text (docs/decisions/board-drawing.md).
 
 OpenCV talks on stderr on its own (its log, libjpeg's "Corrupt JPEG data", libpng's warnings)
 and raises errors of several lines. :func:`opencv` imports it with its log silenced,
-:func:`native_stderr` catches what its C libraries print, and :func:`write_png` encodes in
+:func:`native_stderr` catches what its C libraries print, and :func:`save_png` encodes in
 memory and writes with Python, so every failure is one line of ours.
 """
 
@@ -26,8 +29,11 @@ from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
 from referee.files import check_target
-from referee.game import BoardView, CellView
+from referee.game import BoardView, CellView, MapView
 from referee.i18n import N_, _
+from referee.mapscene import map_scene
+from referee.raster import write_picture
+from referee.scene import Scene, board_scene, key_entries
 
 if TYPE_CHECKING:
     import numpy as np
@@ -325,20 +331,8 @@ def _ascii(text: str) -> str:
 
 
 def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], str]]:
-    """Returns the key's entries: (kind, text, colour, pattern); kind is fill, frame, line or counter."""
-    rows: list[tuple[str, str, tuple[int, int, int], str]] = []
-    rows += [("fill", _(style.label or name), style.colour, style.pattern) for name, style in view.terrain.items()]
-    rows += [("frame", _(m.label), m.colour, "") for m in view.marks.values()]
-    rows += [("counter", f"{view.side_marks.get(side, '')} {_(side)}".strip(), rgb, "")
-             for side, rgb in view.side_colours.items()]
-    seen: set[str] = set()
-    for link in view.links:
-        if link.label not in seen:
-            seen.add(link.label)
-            rows.append(("line", _(link.label), link.colour, ""))
-    for short, name, side in view.legend:  # which counter is which: its label, then its name
-        rows.append(("counter", f"{short} {name}", view.side_colours.get(side, (90, 90, 90)), ""))
-    return rows
+    """Returns the key's entries (:func:`referee.scene.key_entries`)."""
+    return key_entries(view)
 
 
 def _key_layout(rows: list[tuple[str, str, tuple[int, int, int], str]], width: int,
@@ -394,18 +388,18 @@ IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 """Picture formats the board is written in, chosen by the file name's extension."""
 
 
-def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
+def view_scene(view: BoardView | MapView, cell_px: int = 64) -> Scene:
+    """Returns the drawing of a board or a city map (the same for the page and the picture)."""
+    return board_scene(view, cell_px) if isinstance(view, BoardView) else map_scene(view)
+
+
+def write_png(view: BoardView | MapView, path: Path, cell_px: int = 64) -> Path:
     """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg).
 
     Raises:
         RefereeError: another extension (the accepted ones listed), or the file cannot be written.
     """
-    suffix = path.suffix.lower()
-    if suffix not in IMAGE_FORMATS:
-        raise RefereeError(_("{path}: cannot tell the picture format from {suffix}; name it .png, .jpg or .jpeg")
-                           .format(path=path, suffix=repr(suffix or "no extension")))
-    save_png(draw_board(view, cell_px), path, N_("picture"), suffix)
-    return path
+    return write_picture(view_scene(view, cell_px), path, N_("picture"))
 
 
 def opencv() -> ModuleType:
