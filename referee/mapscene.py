@@ -19,8 +19,9 @@ RADIUS = 26.0
 MARKED: RGB = (200, 30, 30)
 
 
-def map_scene(view: MapView, width: float = WIDTH, height: float = HEIGHT) -> Scene:
-    """Returns the drawing of a city map (an empty map when the game gives no places)."""
+def map_scene(view: MapView, width: float = WIDTH, height: float = HEIGHT, status: bool = True) -> Scene:
+    """Returns the drawing of a city map (an empty map when the game gives no places), with its
+    key, and its status lines and notes unless ``status`` is False."""
     pad = 70.0
     where = {p.name: (pad + p.at[0] * (width - 2 * pad), pad + p.at[1] * (height - 2 * pad)) for p in view.places}
     items: list[Item] = []
@@ -31,10 +32,10 @@ def map_scene(view: MapView, width: float = WIDTH, height: float = HEIGHT) -> Sc
         items += _place(view, place, where[place.name])
     y = height
     y = _key(view, items, y, width)
-    for text in view.status:
+    for text in view.status if status else ():
         items.append(Label((20, y + 14), text, 16, (20, 20, 20), "start"))
         y += 26
-    for text in view.notes:
+    for text in view.notes if status else ():
         items.append(Label((20, y + 14), text, 14, LINE, "start"))
         y += 22
     return Scene(width, y + 12, tuple(items), view.title)

@@ -388,9 +388,12 @@ IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 """Picture formats the board is written in, chosen by the file name's extension."""
 
 
-def view_scene(view: BoardView | MapView, cell_px: int = 64) -> Scene:
-    """Returns the drawing of a board or a city map (the same for the page and the picture)."""
-    return board_scene(view, cell_px) if isinstance(view, BoardView) else map_scene(view)
+def view_scene(view: BoardView | MapView, cell_px: int = 64, page: bool = False) -> Scene:
+    """Returns the drawing of a board or a city map (the same for the page and the picture); for a
+    page (``page``), without the status lines and a board's key, which the page shows as text."""
+    if isinstance(view, BoardView):
+        return board_scene(view, cell_px, status=not page, legend=not page)
+    return map_scene(view, status=not page)
 
 
 def write_png(view: BoardView | MapView, path: Path, cell_px: int = 64) -> Path:

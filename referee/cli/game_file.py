@@ -284,13 +284,9 @@ def _read_secret(prompt: str) -> object:
 
 def _data_or_text(text: str) -> object:
     """Returns JSON data when ``text`` parses as JSON (7, [1, 2]), else the text itself."""
-    from referee.errors import InputFileError
-    from referee.files import parse_json
+    from referee.sealed import secret_of
 
-    try:
-        return parse_json("secret", text)
-    except InputFileError:
-        return text
+    return secret_of(text)
 
 
 @app.command()
