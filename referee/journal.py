@@ -1086,7 +1086,10 @@ class GameFile:
             GameFileError: the file is read-only (and holds no secret yet) or cannot be written.
         """
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'links'").fetchone()
-        stored = row[0] if row is not None and isinstance(row[0], str) else ""
+        try:
+            stored = (_text(row[0], "meta 'links'", "value") or "") if row is not None else ""
+        except _Bad:  # damaged: a new secret replaces it
+            stored = ""
         if re.fullmatch(r"[0-9a-f]{64}", stored) and not rotate:
             return bytes.fromhex(stored)
         fresh = new_seed()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import RefereeError
+from referee.game import AnyEngine
 from referee.i18n import _
 from referee.journal import GameFile
 from referee.serve.links import Links, qr_text
@@ -51,7 +52,7 @@ def serve(options: Options, ready: Callable[[str], None] | None = None) -> None:
     """
     with GameFile.open(options.file) as gf:
         secret = gf.link_secret(rotate=options.new_links)
-        players = gf.game.viewers()
+        players = humans(gf.game)
     links = Links.derive(secret, players)
     sock = _bind(options)
     port = sock.getsockname()[1]
@@ -67,6 +68,11 @@ def serve(options: Options, ready: Callable[[str], None] | None = None) -> None:
     finally:
         sock.close()
     print(_("stopped"), file=sys.stderr, flush=True)
+
+
+def humans(game: AnyEngine) -> tuple[str, ...]:
+    """Returns the players who get a link: the game's viewers but a bot's side (PERS.IA)."""
+    return tuple(p for p in game.viewers() if p not in game.info.bot_sides)
 
 
 def _bind(options: Options) -> socket.socket:

@@ -48,7 +48,7 @@ class Table:
         self._changed: asyncio.Event | None = None
         gf = self._pool.submit(self._open).result()
         self.game = gf.game
-        self.players = gf.game.viewers()
+        self.players = tuple(links.players)
 
     # ---- the worker thread ----------------------------------------------------------------
 
