@@ -39,6 +39,7 @@ class Server:
 
     urls: dict[str, object]
     process: subprocess.Popen[str]
+    game: Path
 
     @property
     def table(self) -> str:
@@ -76,7 +77,7 @@ def served(game: Path, *args: str) -> Iterator[Server]:
         process.kill()
         _out, err = process.communicate()
         pytest.fail(f"referee serve did not start: {err[-2000:]}")
-    server = Server(json.loads(line), process)
+    server = Server(json.loads(line), process, game)
     try:
         yield server
     finally:
@@ -160,10 +161,41 @@ def first_events(url: str, count: int = 1, deadline: float = 10.0,
     return events
 
 
+def new_game(path: Path, slug: str, setup: str | None = "setup.yaml", players: int | None = None) -> Path:
+    """Writes a new game file in process (as ``referee new``, without a process's start-up)."""
+    from referee.games import find_game
+    from referee.journal import GameFile
+    from referee.tables import data_root, load_table_set, load_yaml_text
+
+    engine = find_game(slug)
+    table_set = load_table_set(slug)
+    actions = engine.players_actions(players) if players else []
+    if setup is not None:  # a set-up file says how many play, if the game asks
+        sample = data_root("samples") / slug / setup
+        data = load_yaml_text(str(sample), sample.read_text(encoding="utf-8"))
+        actions = engine.checked_setup(table_set, data, str(sample))
+    GameFile.create(path, engine, table_set, actions=actions).close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def cyrus_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Cyrus & Pyxis game after its set-up sample, made once: the Greeks move first."""
+    return new_game(tmp_path_factory.mktemp("cyrus") / "template.referee", "cyrus-pyxis")
+
+
 @pytest.fixture
-def cyrus(tmp_path: Path) -> Path:
-    """A Cyrus & Pyxis game after its set-up sample: the Greeks move first."""
+def cyrus(tmp_path: Path, cyrus_template: Path) -> Path:
+    """A fresh copy of the Cyrus & Pyxis game for one test."""
     game = tmp_path / "cyrus.referee"
-    done = referee("new", "cyrus-pyxis", "--setup", "setup.yaml", "--file", str(game), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    game.write_bytes(cyrus_template.read_bytes())
     return game
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory, cyrus_template: Path) -> Iterator[Server]:
+    """One server on a Cyrus & Pyxis game for the tests of a module that change nothing."""
+    game = tmp_path_factory.mktemp("shared") / "cyrus.referee"
+    game.write_bytes(cyrus_template.read_bytes())
+    with served(game) as server:
+        yield server

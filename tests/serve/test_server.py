@@ -11,22 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve.conftest import Http, first_events, referee, served
+from tests.serve.conftest import Http, Server, first_events, new_game, referee, served
 
 TOKEN = re.compile(r"/([0-9a-f]{32})/")
 
 
-def test_json_first_line_names_the_table_and_each_player_and_links_end_with_a_slash(cyrus: Path) -> None:
-    with served(cyrus) as server:
-        assert set(server.urls) == {"table", "players"}
-        players = server.urls["players"]
-        assert isinstance(players, dict) and set(players) == {"greek", "persian"}
-        for url in [server.table, *players.values()]:
-            assert url.startswith("http://127.0.0.1:") and url.endswith("/")
-            assert len(TOKEN.search(url)[1]) * 4 >= 128  # type: ignore[index]
-        page = Http.get(server.table)
-        assert page.status == 200 and page.headers["content-type"].startswith("text/html")
-        assert b"<svg" in page.body and b"Cyrus &amp; Pyxis" in page.body
+def test_json_first_line_names_the_table_and_each_player_and_links_end_with_a_slash(shared: Server) -> None:
+    server = shared
+    assert set(server.urls) == {"table", "players"}
+    players = server.urls["players"]
+    assert isinstance(players, dict) and set(players) == {"greek", "persian"}
+    for url in [server.table, *players.values()]:
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        assert len(TOKEN.search(url)[1]) * 4 >= 128  # type: ignore[index]
+    page = Http.get(server.table)
+    assert page.status == 200 and page.headers["content-type"].startswith("text/html")
+    assert b"<svg" in page.body and b"Cyrus &amp; Pyxis" in page.body
 
 
 def test_links_survive_a_restart_and_new_links_rotate_them(cyrus: Path) -> None:
@@ -59,60 +59,62 @@ def test_export_never_carries_the_link_secret(cyrus: Path, tmp_path: Path) -> No
         assert secret not in text and token not in text and '"links"' not in text
 
 
-def test_an_unknown_token_answers_404_on_every_path_even_the_stream(cyrus: Path) -> None:
-    with served(cyrus) as server:
-        base = server.table.rsplit("/", 2)[0]
-        wrong = "0" * 32
-        bodies = set()
-        for path in ("", "events", "state", "legal?cell=A1", "app.js", "nothing"):
-            reply = Http.get(f"{base}/{wrong}/{path}")
-            assert reply.status == 404
-            bodies.add(reply.body)
-        assert Http.post(f"{base}/{wrong}/move", {"action": "Pyxis F3"}).status == 404
-        assert Http.get(f"{server.table}nothing").status == 404
-        assert Http.get(f"{base}/").status == 404
-        assert len(bodies) == 1  # an unknown token tells nothing about which paths exist
+def test_an_unknown_token_answers_404_on_every_path_even_the_stream(shared: Server) -> None:
+    server = shared
+    base = server.table.rsplit("/", 2)[0]
+    wrong = "0" * 32
+    bodies = set()
+    for path in ("", "events", "state", "legal?cell=A1", "app.js", "nothing"):
+        reply = Http.get(f"{base}/{wrong}/{path}")
+        assert reply.status == 404
+        bodies.add(reply.body)
+    assert Http.post(f"{base}/{wrong}/move", {"action": "Pyxis F3"}).status == 404
+    assert Http.get(f"{server.table}nothing").status == 404
+    assert Http.get(f"{base}/").status == 404
+    assert len(bodies) == 1  # an unknown token tells nothing about which paths exist
 
 
-def test_an_unknown_host_is_refused_and_every_answer_carries_a_strict_policy(cyrus: Path) -> None:
-    with served(cyrus) as server:
-        assert Http.request(server.table, host="evil.example:80").status == 400
-        assert Http.request(server.table, host="localhost" + ":" + _port(server.table).split(":")[1]).status == 200
-        reply = Http.get(server.player("greek"))
-        policy = reply.headers["content-security-policy"]
-        assert "default-src 'none'" in policy and "script-src 'self'" in policy and "unsafe-inline" not in policy
-        assert reply.headers["referrer-policy"] == "no-referrer" and reply.headers["x-frame-options"] == "DENY"
-        assert not re.search(rb"https?://(?!www\.w3\.org/2000/svg)", reply.body)  # no external resource
-        assert b"<script src=\"app.js\">" in reply.body and b"<script>" not in reply.body
+def test_an_unknown_host_is_refused_and_every_answer_carries_a_strict_policy(shared: Server) -> None:
+    server = shared
+    assert Http.request(server.table, host="evil.example:80").status == 400
+    assert Http.request(server.table, host="localhost" + ":" + _port(server.table).split(":")[1]).status == 200
+    reply = Http.get(server.player("greek"))
+    policy = reply.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert reply.headers["referrer-policy"] == "no-referrer" and reply.headers["x-frame-options"] == "DENY"
+    assert not re.search(rb"https?://(?!www\.w3\.org/2000/svg)", reply.body)  # no external resource
+    assert b"<script src=\"app.js\">" in reply.body and b"<script>" not in reply.body
 
 
-def test_a_move_needs_a_same_origin_json_body_from_a_player(cyrus: Path) -> None:
-    with served(cyrus) as server:
-        before = cyrus.read_bytes()  # after the link secret is stored
-        greek = server.player("greek")
-        move = {"action": "Pergame L7", "hash": Http.get(greek + "state").json()["hash"]}
-        assert Http.post(greek + "move", move, origin=False).status == 403
-        assert Http.post(greek + "move", move, content_type="text/plain").status == 403
-        assert Http.request(greek + "move", "POST", b"[1, 2]", {"Content-Type": "application/json",
-                                                               "Origin": "http://" + _port(greek)}).status == 403
-        assert Http.post(server.table + "move", move).status == 403
-        assert Http.get(greek + "move").status == 404
-        assert cyrus.read_bytes() == before
+def test_a_move_needs_a_same_origin_json_body_from_a_player(shared: Server) -> None:
+    server = shared
+    game = server.game
+    before = game.read_bytes()  # after the link secret is stored
+    greek = server.player("greek")
+    move = {"action": "Pergame L7", "hash": Http.get(greek + "state").json()["hash"]}
+    assert Http.post(greek + "move", move, origin=False).status == 403
+    assert Http.post(greek + "move", move, content_type="text/plain").status == 403
+    assert Http.request(greek + "move", "POST", b"[1, 2]", {"Content-Type": "application/json",
+                                                           "Origin": "http://" + _port(greek)}).status == 403
+    assert Http.post(server.table + "move", move).status == 403
+    assert Http.get(greek + "move").status == 404
+    assert game.read_bytes() == before
 
 
-def test_V_a_refused_move_shows_its_reason_with_its_citation_and_changes_nothing(cyrus: Path) -> None:
-    with served(cyrus) as server:
-        before = cyrus.read_bytes()
-        greek = server.player("greek")
-        state = Http.get(greek + "state").json()
-        refused = Http.post(greek + "move", {"action": "Centaure B6", "hash": state["hash"]})
-        assert refused.status == 422
-        answer = refused.json()
-        assert answer["ok"] is False and "too-far" in answer["codes"]  # type: ignore[operator]
-        assert str(answer["line"]).startswith("✗") and "(V" in str(answer["line"])
-        persian = Http.post(server.player("persian") + "move", {"action": "Tyr L8", "hash": state["hash"]})
-        assert persian.status == 422 and "not your turn" in str(persian.json()["line"])
-        assert cyrus.read_bytes() == before
+def test_V_a_refused_move_shows_its_reason_with_its_citation_and_changes_nothing(shared: Server) -> None:
+    server = shared
+    game = server.game
+    before = game.read_bytes()
+    greek = server.player("greek")
+    state = Http.get(greek + "state").json()
+    refused = Http.post(greek + "move", {"action": "Centaure B6", "hash": state["hash"]})
+    assert refused.status == 422
+    answer = refused.json()
+    assert answer["ok"] is False and "too-far" in answer["codes"]  # type: ignore[operator]
+    assert str(answer["line"]).startswith("✗") and "(V" in str(answer["line"])
+    persian = Http.post(server.player("persian") + "move", {"action": "Tyr L8", "hash": state["hash"]})
+    assert persian.status == 422 and "not your turn" in str(persian.json()["line"])
+    assert game.read_bytes() == before
 
 
 def test_two_devices_moving_from_one_state_the_second_is_refused_and_shown_the_new_state(cyrus: Path) -> None:
@@ -160,15 +162,15 @@ def test_a_move_typed_in_the_cli_reaches_an_open_stream_within_a_second(cyrus: P
         assert arrived - timing["committed"] < 1.0
 
 
-def test_each_page_speaks_its_viewers_language_whatever_the_games(cyrus: Path) -> None:
-    with served(cyrus) as server:
-        greek = server.player("greek")
-        fr = Http.get(greek, headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).body.decode()
-        it = Http.get(greek + "?lang=it", headers={"Accept-Language": "fr"}).body.decode()
-        en = Http.get(greek, headers={"Accept-Language": "de-DE"}).body.decode()
-        assert '<html lang="fr">' in fr and "au camp grec" in fr
-        assert '<html lang="it">' in it and '<html lang="en">' in en
-        assert "Turn 1: Greek to play" in en
+def test_each_page_speaks_its_viewers_language_whatever_the_games(shared: Server) -> None:
+    server = shared
+    greek = server.player("greek")
+    fr = Http.get(greek, headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).body.decode()
+    it = Http.get(greek + "?lang=it", headers={"Accept-Language": "fr"}).body.decode()
+    en = Http.get(greek, headers={"Accept-Language": "de-DE"}).body.decode()
+    assert '<html lang="fr">' in fr and "au camp grec" in fr
+    assert '<html lang="it">' in it and '<html lang="en">' in en
+    assert "Turn 1: Greek to play" in en
 
 
 def test_ctrl_c_stops_the_server_within_two_seconds_with_pages_open(cyrus: Path) -> None:
@@ -223,11 +225,7 @@ def test_no_other_command_imports_the_web_stack_or_opencv(tmp_path: Path, cyrus:
 
 @pytest.mark.parametrize("slug", ["iliad", "zargo", "300-solo"])
 def test_every_game_serves_its_table_and_player_pages(tmp_path: Path, slug: str) -> None:
-    game = tmp_path / "g.referee"
-    args = {"iliad": ["--setup", "setup.yaml"], "zargo": ["--players", "4", "--setup", "setup.yaml"],
-            "300-solo": ["--setup", "solo-setup.yaml"]}[slug]
-    done = referee("new", slug, *args, "--file", str(game), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    game = new_game(tmp_path / "g.referee", slug, "solo-setup.yaml" if slug == "300-solo" else "setup.yaml")
     with served(game) as server:
         players = server.urls["players"]
         assert isinstance(players, dict) and "persia" not in players  # PERS.IA needs no page
