@@ -115,7 +115,9 @@ class Table:
             seen = self._seen(viewer)
             to_act = self.game.to_act(seen.state)
             if not page.may_move(seen, to_act, self.players):
-                raise NotationError(_("it is not your turn: waiting for {side}").format(side=_(to_act or "")))
+                if to_act is None:
+                    raise NotationError(_("nobody is to play now"))
+                raise NotationError(_("it is not your turn: waiting for {side}").format(side=_(to_act)))
             expect = _text(body, "hash", 64)
             record = gf.do(_text(body, "action", 200), expect=expect)
             said = self.game.grammar.say(record.action) if self.game.grammar else record.action

@@ -23,6 +23,8 @@ ROAD: RGB = (70, 60, 50)
 BRIDGE: RGB = (150, 100, 40)
 SEA: RGB = (60, 120, 200)
 LINKS = (N_("road"), N_("bridge (Abydos–Pella)"), N_("sea lane: any port to any port"))
+SEA_NAMES = (N_("Aegean Sea"),)
+"""The packaged layout's sea, marked for the catalogs (the name shown is the layout file's)."""
 
 
 class Spot(StrictModel):
