@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from referee.dice import Roll
 from referee.disclosures import marker
 from referee.game import BoardView
 from referee.i18n import LANGUAGES, _
@@ -77,7 +78,8 @@ def _board(seen: Seen) -> str:
         shape = (f'<line x1="1" y1="8" x2="15" y2="8" stroke="{stroke}" stroke-width="3"/>' if kind == "line" else
                  f'<rect x="1" y="1" width="14" height="14" fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
         items.append(f'<li><svg width="16" height="16" aria-hidden="true">{shape}</svg> {_e(text)}</li>')
-    return f'{svg}<details class="key"><summary>{_e(_("Key"))}</summary><ul>{"".join(items)}</ul></details>'
+    key = _("Key")
+    return f'{svg}<details class="key"><summary>{_e(key)}</summary><ul>{"".join(items)}</ul></details>'
 
 
 def _turn(seen: Seen, to_act: str | None) -> str:
@@ -96,15 +98,14 @@ def _said(seen: Seen, text: str) -> str:
 def _rulings(seen: Seen) -> str:
     active = [e for e in seen.entries if e.active][-LAST_RULINGS:]
     if not active:
-        return f'<p class="none">{_e(_("No move yet."))}</p>'
+        return _none(_("No move yet."))
     items = []
     for entry in reversed(active):
-        side = f' <span class="side">({_e(_(entry.side))})</span>' if entry.side else ""
-        body = [f'<p class="action">✓ {_e(_said(seen, entry.text))}{side}</p>']
+        side = f' <span class="side">({_e(_side(entry.side))})</span>' if entry.side else ""
+        body = [f'<p class="action">✓ {_e(_short(_said(seen, entry.text)))}{side}</p>']
         record = entry.record
         if record is not None:
-            rolls = "".join(f'<li class="roll">{_e(_(r.purpose))}: {_e("+".join(map(str, r.faces)))} '
-                            f'({_e(_(r.source))})</li>' for r in record.rolls)
+            rolls = "".join(f'<li class="roll">{_roll(r)}</li>' for r in record.rolls)
             events = "".join(ruling_html(ev) for ev in record.events)
             line = marker(record.provisional, seen.game.info.decisive)
             warn = f'<li class="warn">{_e(line)}</li>' if line else ""
@@ -117,8 +118,7 @@ def _dice(seen: Seen, commitment: str) -> str:
     from referee.dice import fingerprint
 
     rolls = [r for e in seen.entries if e.active and e.record is not None for r in e.record.rolls][-3:]
-    listed = "".join(f'<li>{_e(_(r.purpose))}: <b>{_e("+".join(map(str, r.faces)))}</b> ({_e(_(r.source))})</li>'
-                     for r in reversed(rolls))
+    listed = "".join(f"<li>{_roll(r)}</li>" for r in reversed(rolls))
     head = _("Dice commitment {fingerprint}").format(fingerprint=fingerprint(commitment))
     return f'<p class="commitment">{_e(head)}</p><ul class="rolls">{listed}</ul>'
 
@@ -127,7 +127,7 @@ def _last_bot(seen: Seen) -> tuple[int, str, tuple[Ruling, ...], tuple[str, ...]
     """Returns the latest entry a bot played: (seq, action, its steps, its disclosures)."""
     bots = seen.game.info.bot_sides
     for entry in reversed(seen.entries):
-        if entry.active and entry.side in bots and entry.record is not None:
+        if entry.active and entry.side in bots and entry.record is not None and entry.record.events:
             return entry.seq, entry.text, entry.record.events, entry.record.provisional
     return None
 
@@ -140,7 +140,7 @@ def _bot(seen: Seen) -> str:
     items = "".join(ruling_html(step, "step") for step in steps)
     line = marker(provisional, seen.game.info.decisive)
     warn = f'<p class="warn">{_e(line)}</p>' if line else ""
-    return f'<p class="action">{_e(_said(seen, text))}</p><ol class="steps">{items}</ol>{warn}'
+    return f'<p class="action">{_e(_short(_said(seen, text)))}</p><ol class="steps">{items}</ol>{warn}'
 
 
 def _announce(seen: Seen) -> dict[str, object] | None:
@@ -157,26 +157,48 @@ def _announce(seen: Seen) -> dict[str, object] | None:
 
 
 def _secrets(seen: Seen) -> str:
+    reveal, label, secret, seal = _e(_("Reveal")), _e(_("Label")), _e(_("Secret")), _e(_("Seal"))
     rows = "".join(
-        f'<li><b>{_e(s.label)}</b>: {_e(s.value)} <span class="cite">{_e(_("sealed {fp}").format(fp=s.fingerprint))}'
-        f'</span> <button type="button" data-reveal="{_e(s.label)}">{_e(_("Reveal"))}</button></li>'
-        for s in seen.secrets)
-    mine = f'<ul class="secrets">{rows}</ul>' if rows else f'<p class="none">{_e(_("No sealed secret."))}</p>'
-    form = (f'<form id="seal-form" autocomplete="off"><label>{_e(_("Label"))} <input name="label" required '
-            f'maxlength="60"></label> <label>{_e(_("Secret"))} <input name="secret" '
-            f'required maxlength="400"></label> '
-            f'<button type="submit">{_e(_("Seal"))}</button></form>')
+        f'<li><b>{_e(s.label)}</b>: {_e(s.value)} <span class="cite">{_e(_sealed(s.fingerprint))}</span> '
+        f'<button type="button" data-reveal="{_e(s.label)}">{reveal}</button></li>' for s in seen.secrets)
+    mine = f'<ul class="secrets">{rows}</ul>' if rows else _none(_("No sealed secret."))
+    form = (f'<form id="seal-form" autocomplete="off"><label>{label} <input name="label" required maxlength="60">'
+            f'</label> <label>{secret} <input name="secret" required maxlength="400"></label> '
+            f'<button type="submit">{seal}</button></form>')
     return mine + form
+
+
+def _sealed(fingerprint: str) -> str:
+    return _("sealed {fp}").format(fp=fingerprint)
+
+
+def _none(text: str) -> str:
+    return f'<p class="none">{_e(text)}</p>'
+
+
+def _side(side: str) -> str:
+    return _(side)
+
+
+def _roll(roll: Roll) -> str:
+    """Returns a roll as HTML: its purpose, its faces, who rolled."""
+    purpose, source = _(roll.purpose), _(roll.source)
+    return f'{_e(purpose)}: <b>{_e("+".join(map(str, roll.faces)))}</b> ({_e(source)})'
+
+
+def _short(text: str, limit: int = 90) -> str:
+    """Returns an action's text cut to ``limit`` characters (a set-up action holds a whole position)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _actions(seen: Seen, to_act: str | None, players: Sequence[str]) -> str:
     """Returns the moves a player may make without tapping a counter (when there are few), or
     says whose turn it is; tapping a counter lists its own moves."""
     if not may_move(seen, to_act, players):
-        return f'<p class="none">{_e(_("Not your turn: tap a counter to see its moves when it is."))}</p>'
+        return _none(_("Not your turn: tap a counter to see its moves when it is."))
     legal = seen.game.legal_actions(seen.state)
     if len(legal) > MAX_LISTED:
-        return f'<p class="none">{_e(_("Tap a counter to see its moves, or type a move."))}</p>'
+        return _none(_("Tap a counter to see its moves, or type a move."))
     return "".join(f'<button type="button" data-action="{_e(a.text())}">{_e(_said(seen, a.text()))}</button>'
                    for a in legal)
 
@@ -230,9 +252,10 @@ def page(title: str, viewer: str | None, lang: str, first: dict[str, object]) ->
         head = f"<h2>{_e(heading)}</h2>" if heading else ""
         hidden = "" if html[key] else " hidden"
         body.append(f'<section id="s-{key}"{hidden}>{head}<div id="{key}">{html[key]}</div></section>')
+    typed, play = _e(_("Type a move")), _e(_("Play"))
     player = "" if viewer is None else (
-        f'<section id="s-play"><form id="type-form" autocomplete="off"><label>{_e(_("Type a move"))} '
-        f'<input name="action" maxlength="200" required></label> <button type="submit">{_e(_("Play"))}</button>'
+        f'<section id="s-play"><form id="type-form" autocomplete="off"><label>{typed} '
+        f'<input name="action" maxlength="200" required></label> <button type="submit">{play}</button>'
         f'</form><p id="result" role="status" aria-live="polite"></p><div id="moves"></div></section>')
     speak = _("Read aloud")
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'

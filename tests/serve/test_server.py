@@ -169,6 +169,9 @@ def test_each_page_speaks_its_viewers_language_whatever_the_games(shared: Server
     it = Http.get(greek + "?lang=it", headers={"Accept-Language": "fr"}).body.decode()
     en = Http.get(greek, headers={"Accept-Language": "de-DE"}).body.decode()
     assert '<html lang="fr">' in fr and "au camp grec" in fr
+    for english in ("Tap a counter", "Type a move", ">Key<", "Last rulings", "Your moves", "Read aloud", "the table",
+                    "Waiting for", "Your turn", "Play<"):
+        assert english not in fr, english
     assert '<html lang="it">' in it and '<html lang="en">' in en
     assert "Turn 1: Greek to play" in en
 
