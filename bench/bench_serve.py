@@ -121,13 +121,12 @@ def latency(folder: Path, commits: int) -> dict[str, object]:
                 committed = time.monotonic()
                 delays.append(stream.wait(i + 2) - committed)
         cli: list[float] = []
-        for i, text in enumerate(("Pergame L7", "Telestas L4", "done")):
+        for text in ("Pergame L7", "Telestas L4", "done"):
             seen = len(stream.arrivals)
             subprocess.run([sys.executable, "-m", "referee", "do", text, "--file", str(game)], check=True,
                            capture_output=True)
             exited = time.monotonic()
             cli.append(max(0.0, stream.wait(seen + 1) - exited))
-            del i
     finally:
         stream.close()
         process.terminate()
@@ -162,7 +161,8 @@ def memory(folder: Path) -> dict[str, object]:
     finally:
         process.terminate()
         process.wait()
-    return {"game": "zargo, 4 peoples", "rss_idle_mib": round(idle / 1024, 1), "rss_four_pages_mib": round(opened / 1024, 1)}
+    return {"game": "zargo, 4 peoples", "rss_idle_mib": round(idle / 1024, 1),
+            "rss_four_pages_mib": round(opened / 1024, 1)}
 
 
 def main() -> None:

@@ -59,6 +59,7 @@ def test_each_games_table_page_draws_its_board_and_is_kept_as_a_screenshot(brows
     with served(_game(tmp_path, slug)) as server:
         page = _page(browser, server.table)
         svg = page.locator("#board > svg")  # type: ignore[attr-defined]
+        expect(svg).to_be_visible()
         assert svg.bounding_box()["width"] > 500
         assert page.locator("#turn .waiting").inner_text()  # type: ignore[attr-defined]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -54,7 +54,10 @@
     const stream = new EventSource("events?" + query);
     stream.addEventListener("state", (event) => {
       banner.hidden = true;
-      show(JSON.parse(event.data));
+      const snapshot = JSON.parse(event.data);
+      // the first event repeats what the page was built with: nothing to redraw
+      if (String(snapshot.version) === body.dataset.version && snapshot.hash === hash) return;
+      show(snapshot);
     });
     stream.addEventListener("error", () => {
       banner.textContent = say("reconnecting");
