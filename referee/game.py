@@ -326,8 +326,8 @@ class MapView:
     links: tuple[LinkView, ...] = ()
     side_colours: Mapping[str, RGB] = field(default_factory=dict)
     side_marks: Mapping[str, str] = field(default_factory=dict)
-    legend: tuple[tuple[str, RGB, bool], ...] = ()
-    """Kinds of link and marks named in the key: (name, colour, dashed)."""
+    link_kinds: tuple[tuple[str, RGB, bool], ...] = ()
+    """Kinds of link named in the key: (name, colour, dashed)."""
 
 
 class _Recorder:

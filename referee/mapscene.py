@@ -76,7 +76,7 @@ def _key(view: MapView, items: list[Item], top: float, width: float) -> float:
     """Draws the key (each side's colour and mark, each kind of link) and returns the y below it."""
     entries: list[tuple[str, RGB, str]] = [(f"{view.side_marks.get(side, '')} {_(side)}".strip(), colour, "side")
                                            for side, colour in view.side_colours.items()]
-    entries += [(name, colour, "dashed" if dashed else "line") for name, colour, dashed in view.legend]
+    entries += [(name, colour, "dashed" if dashed else "line") for name, colour, dashed in view.link_kinds]
     x, y = 20.0, top
     for text, colour, kind in entries:
         need = 40 + text_width(text, 15) + 24

@@ -186,9 +186,13 @@ def _roll(roll: Roll) -> str:
     return f'{_e(purpose)}: <b>{_e("+".join(map(str, roll.faces)))}</b> ({_e(source)})'
 
 
-def _short(text: str, limit: int = 90) -> str:
-    """Returns an action's text cut to ``limit`` characters (a set-up action holds a whole position)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _short(text: str, limit: int = 120) -> str:
+    """Returns an action's text cut to ``limit`` characters at a space where it has one (a set-up
+    action holds a whole position), so no word (a commitment) is shown cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    return (head.rsplit(" ", 1)[0] if " " in head else head) + " …"
 
 
 def _actions(seen: Seen, to_act: str | None, players: Sequence[str]) -> str:

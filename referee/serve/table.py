@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -31,6 +32,8 @@ T = TypeVar("T")
 POLL_S = 0.1
 """How often the file's data version is asked."""
 MAX_CACHED = 64
+_TOKEN_LIKE = re.compile(r"[0-9a-fA-F]{32}")
+"""Whatever looks like a token in the rest of a path is not logged either."""
 
 
 class Table:
@@ -58,7 +61,7 @@ class Table:
         if self._watch is not None:
             self._watch.close()
         self._gf = GameFile.open(self.path)
-        self._watch = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=True)
+        self._watch = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=True)
         self._mark = self._read_mark()
         return self._gf
 
@@ -187,7 +190,7 @@ class Table:
         token, _sep, rest = path.lstrip("/").partition("/")
         viewer = self.links.viewer(token)
         who = "?" if viewer is None else (viewer or "table")
-        return f"{who} /{rest}"
+        return f"{who} /{_TOKEN_LIKE.sub('…', rest)}"
 
     def close(self) -> None:
         """Closes the file's connections and the worker thread."""

@@ -121,3 +121,18 @@ def test_the_page_reads_in_french_and_in_italian(browser: object, shared: Server
     assert "Tocca a te" in text and "Ultime decisioni" in text
     italian.click("nav a[data-lang=fr]")  # type: ignore[attr-defined]
     italian.wait_for_selector("html[lang=fr]")  # type: ignore[attr-defined]
+
+
+def test_a_page_that_loses_its_stream_says_reconnecting_and_resyncs(browser: object, cyrus: Path) -> None:
+    with served(cyrus) as server:
+        port = server.table.split("/")[2].split(":")[1]
+        page = _page(browser, server.table)
+        server.stop()
+        expect(page.locator("#banner")).to_be_visible(timeout=5000)  # type: ignore[attr-defined]
+        expect(page.locator("#banner")).to_contain_text("Reconnecting")  # type: ignore[attr-defined]
+        done = referee("do", "Pergame L7", "--file", str(cyrus), cwd=cyrus.parent)
+        assert done.returncode == 0, done.stderr
+    with served(cyrus, "--port", port) as again:
+        assert again.table == server.table  # the same link after a restart
+        expect(page.locator("#rulings")).to_contain_text("Pergame L7", timeout=10000)  # type: ignore[attr-defined]
+        expect(page.locator("#banner")).to_be_hidden()  # type: ignore[attr-defined]

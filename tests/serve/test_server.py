@@ -226,8 +226,12 @@ def test_no_other_command_imports_the_web_stack_or_opencv(tmp_path: Path, cyrus:
     assert (tmp_path / "b.png").stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("slug", ["iliad", "zargo", "300-solo"])
-def test_every_game_serves_its_table_and_player_pages(tmp_path: Path, slug: str) -> None:
+CLI_MOVE = {"cyrus-pyxis": "Pergame L7", "iliad": "resolve", "zargo": "start", "300-solo": "persia prepare"}
+
+
+@pytest.mark.parametrize("slug", list(CLI_MOVE))
+def test_every_game_serves_its_pages_and_a_referee_do_reaches_an_open_stream_within_a_second(
+        tmp_path: Path, slug: str) -> None:
     game = new_game(tmp_path / "g.referee", slug, "solo-setup.yaml" if slug == "300-solo" else "setup.yaml")
     with served(game) as server:
         players = server.urls["players"]
@@ -235,10 +239,31 @@ def test_every_game_serves_its_table_and_player_pages(tmp_path: Path, slug: str)
         for url in [server.table, *players.values()]:
             page = Http.get(url)
             assert page.status == 200 and b"<svg" in page.body
+        timing: dict[str, float] = {}
+
+        def move() -> None:
+            done = referee("do", CLI_MOVE[slug], "--file", str(game), cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            timing["exited"] = time.monotonic()
+
+        events = first_events(server.table + "events", 2, after=move)
+        assert time.monotonic() - timing["exited"] < 1.0
+        assert events[1]["hash"] != events[0]["hash"]
         if slug == "300-solo":
             assert b"Aegean Sea" in page.body and b"Athenai" in page.body
-            hash_ = Http.get(server.player("greece") + "state").json()["hash"]
-            played = Http.post(server.player("greece") + "move", {"action": "persia prepare", "hash": hash_})
-            assert played.status == 200, played.body
-            bot = Http.get(server.table + "state").json()["html"]["bot"]  # type: ignore[index]
+            bot = events[1]["html"]["bot"]  # type: ignore[index]
             assert '<ol class="steps">' in bot and re.search(r'class="cite">\(\d', bot)  # each step cites its rule
+            announce = events[1]["announce"]
+            assert isinstance(announce, dict) and "Draw" in str(announce["text"])  # read aloud when asked
+
+
+def test_the_solo_player_starts_persia_from_their_page(tmp_path: Path) -> None:
+    game = new_game(tmp_path / "g.referee", "300-solo", "solo-setup.yaml")
+    with served(game) as server:
+        greece = server.player("greece")
+        hash_ = Http.get(greece + "state").json()["hash"]
+        listed = Http.get(greece + "state").json()["html"]["actions"]  # type: ignore[index]
+        assert 'data-action="persia prepare"' in str(listed)
+        played = Http.post(greece + "move", {"action": "persia prepare", "hash": hash_})
+        assert played.status == 200, played.body
+        assert "Draw" in str(played.json()["line"])

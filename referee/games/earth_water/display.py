@@ -29,7 +29,7 @@ def board_view(state: EarthWaterState) -> MapView:
     return MapView(title=_("300: Earth & Water — solo"), columns=(
         _("City"), _("Major"), _("Port"), _("Amph."), _("Greek A/F"), _("Persian A/F"), _("Control")),
         rows=tuple(rows), status=tuple(status_lines(s)), notes=notes, places=places, links=links,
-        side_colours=layout.SIDE_COLOURS, side_marks=layout.SIDE_MARKS, legend=layout.legend())
+        side_colours=layout.SIDE_COLOURS, side_marks=layout.SIDE_MARKS, link_kinds=layout.link_kinds())
 
 def status_lines(state: EarthWaterState) -> list[str]:
     """Returns short lines on the turn, phase and what the game waits for."""

@@ -90,6 +90,6 @@ def _units(armies: int, fleets: int) -> str:
     return " ".join([*parts, f"{fleets}F"] if fleets else parts)
 
 
-def legend() -> tuple[tuple[str, RGB, bool], ...]:
+def link_kinds() -> tuple[tuple[str, RGB, bool], ...]:
     """Returns the key's kinds of link."""
     return (_(LINKS[0]), ROAD, False), (_(LINKS[1]), BRIDGE, False), (_(LINKS[2]), SEA, True)
