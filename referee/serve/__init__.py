@@ -51,10 +51,14 @@ def serve(options: Options, ready: Callable[[str], None] | None = None) -> None:
         RefereeError: the game file cannot be opened or written (its link secret), or the port is taken.
     """
     with GameFile.open(options.file) as gf:
-        secret = gf.link_secret(rotate=options.new_links)
+        sock = _bind(options)  # before the secret is written: a taken port leaves the file as it was
+        try:
+            secret = gf.link_secret(rotate=options.new_links)
+        except BaseException:
+            sock.close()
+            raise
         players = humans(gf.game)
     links = Links.derive(secret, players)
-    sock = _bind(options)
     port = sock.getsockname()[1]
     names = _host_names(options.lan)
     base = f"http://{names[0] if options.lan else '127.0.0.1'}:{port}"

@@ -142,9 +142,13 @@ class _Views:
         while not self.stopping():
             version = self.table.version
             if version != shown:
-                snap = await self.table.snapshot(viewer, lang)
                 shown = version
                 quiet = 0.0
+                try:
+                    snap = await self.table.snapshot(viewer, lang)
+                except RefereeError as exc:  # the file cannot be read now: say so, try again at the next change
+                    yield f"event: problem\ndata: {json.dumps({'line': _message(exc, lang)}, ensure_ascii=False)}\n\n"
+                    continue
                 yield f"event: state\nid: {version}\ndata: {json.dumps(snap, ensure_ascii=False)}\n\n"
                 continue
             if quiet >= KEEP_ALIVE_S:

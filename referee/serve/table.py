@@ -1,7 +1,8 @@
 """The game file as the table display holds it: one worker thread, a change counter, snapshots.
 
 Every read and write of the game file runs on one thread (SQLite connections belong to the
-thread that opened them), through :class:`~referee.journal.GameFile` like any command. A second,
+thread that opened them), through :class:`~referee.journal.GameFile` like any command, opened
+again after each change (a game file's header, e.g. its roll counter, is read when opened). A second,
 read-only connection is asked ``PRAGMA data_version`` ten times a second: SQLite changes it
 whenever another connection (the CLI, the ``play`` shell, this server's own writes) commits, so
 a change is seen without reading the file. A replaced file (a new inode) is opened again.
@@ -87,7 +88,14 @@ class Table:
             return True
         changed = mark != self._mark
         self._mark = mark
+        if changed:  # a game file is read as a command reads it: its header anew after another's write
+            self._reopen()
         return changed
+
+    def _reopen(self) -> None:
+        if self._gf is not None:
+            self._gf.close()
+        self._gf = GameFile.open(self.path)
 
     def _seen(self, viewer: str | None) -> Seen:
         return seen_by(self._file(), viewer)
@@ -179,10 +187,11 @@ class Table:
         Raises:
             RefereeError: refused (the game file is left as it was).
         """
+        changed = await self._run(self._poll)  # the file as another process may just have left it
         try:
             return await self._run(lambda: self._act(viewer, kind, body, lang))
         finally:
-            if await self._run(self._poll):
+            if await self._run(self._poll) or changed:
                 self.bump()
 
     def describe(self, path: str) -> str:

@@ -210,10 +210,14 @@ def test_no_token_ever_appears_in_a_log_line(cyrus: Path) -> None:
 def test_serve_refuses_a_missing_file_and_a_taken_port_in_one_line(tmp_path: Path, cyrus: Path) -> None:
     missing = referee("serve", "--file", str(tmp_path / "none.referee"), "--json", cwd=tmp_path)
     assert missing.returncode == 1 and len(missing.stderr.strip().splitlines()) <= 2
+    other = tmp_path / "other.referee"
+    other.write_bytes(cyrus.read_bytes())
+    before = other.read_bytes()
     with served(cyrus) as server:
         port = _port(server.table).split(":")[1]
-        taken = referee("serve", "--file", str(cyrus), "--port", port, cwd=tmp_path)
+        taken = referee("serve", "--file", str(other), "--port", port, cwd=tmp_path)
         assert taken.returncode == 1 and "port" in taken.stderr
+        assert other.read_bytes() == before  # refused: no link secret written
 
 
 def test_no_other_command_imports_the_web_stack_or_opencv(tmp_path: Path, cyrus: Path) -> None:

@@ -59,6 +59,10 @@
       if (String(snapshot.version) === body.dataset.version && snapshot.hash === hash) return;
       show(snapshot);
     });
+    stream.addEventListener("problem", (event) => {
+      banner.textContent = JSON.parse(event.data).line;
+      banner.hidden = false;
+    });
     stream.addEventListener("error", () => {
       banner.textContent = say("reconnecting");
       banner.hidden = false;
