@@ -552,7 +552,8 @@ class Engine(ABC, Generic[S, A]):
         """Returns the state as ``viewer`` may see it (``None``: the shared table, face up only).
 
         Every command that shows a state (show, status, legal, the position written by
-        ``--json``) draws this, never the state itself. A game whose state holds a hidden fact
+        ``--json``) draws this, never the state itself; for a game file, through
+        :func:`referee.viewing.seen_by`, which adds the viewer's own sealed secrets. A game whose state holds a hidden fact
         returns a copy with that fact masked for everyone but its owner. Default: the state
         unchanged, which is right for perfect-information games and for games whose state holds
         secrets only as public commitments (the secret itself lives in the game file's private

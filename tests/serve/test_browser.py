@@ -56,8 +56,16 @@ def _game(tmp_path: Path, slug: str) -> Path:
 @pytest.mark.parametrize("slug", ["cyrus-pyxis", "iliad", "zargo", "300-solo"])
 def test_each_games_table_page_draws_its_board_and_is_kept_as_a_screenshot(browser: object, tmp_path: Path,
                                                                          slug: str) -> None:
-    with served(_game(tmp_path, slug)) as server:
+    game = _game(tmp_path, slug)
+    if slug == "300-solo":  # PERS.IA's first procedure, so its steps show
+        from referee.journal import GameFile
+
+        with GameFile.open(game) as gf:
+            gf.do("persia prepare")
+    with served(game) as server:
         page = _page(browser, server.table)
+        if slug == "300-solo":
+            expect(page.locator("#bot .steps li").first).to_be_visible()  # type: ignore[attr-defined]
         svg = page.locator("#board > svg")  # type: ignore[attr-defined]
         expect(svg).to_be_visible()
         assert svg.bounding_box()["width"] > 500
