@@ -24,7 +24,7 @@ import numpy.typing as npt
 from referee.errors import InputFileError
 from referee.files import read_bytes
 from referee.i18n import _
-from referee.picture import native_stderr, opencv
+from referee.images import native_stderr, opencv
 from vision.config import LoadConfig
 from vision.errors import VisionError
 

@@ -372,7 +372,7 @@ def markers(
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
     from referee.games import find_game
-    from referee.picture import save_png
+    from referee.images import save_png
     from vision.board import load_board
     from vision.errors import VisionError
     from vision.markers import marker_sheet
