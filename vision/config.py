@@ -43,6 +43,17 @@ class LoadConfig(_Section):
         default=50_000_000,
         description="Largest photo accepted (width × height, read from the header).",
     )
+    max_decoded_pixels: int = Field(
+        default=25_000_000,
+        description="Largest PNG or HEIF photo accepted (width × height): unlike JPEG they are decoded at full "
+        "size, and a 24 MP HEIF takes about 1 s to decode here.",
+    )
+    max_scans: int = Field(
+        default=100,
+        ge=1,
+        description="Most scans (progressive passes) accepted in a JPEG, counted from its segments before "
+        "decoding: each one passes over the whole image (cameras write 1 to about 12).",
+    )
     min_side: int = Field(default=320, description="Smallest photo side accepted, in pixels.")
     work_pixels: int = Field(
         default=3_200_000,
@@ -64,7 +75,9 @@ class RegisterConfig(_Section):
         "by this factor (tiny markers: a far board in a 1080p photo) ...",
     )
     upscale_max_side: int = Field(
-        default=4000, description="... if the enlarged photo's longest side stays within this."
+        default=3840,
+        description="... if the enlarged photo's longest side stays within this (a 1080p photo: twice 1920; "
+        "a 12 MP photo, decoded at half size, shows its markers large enough).",
     )
     search_missing: bool = Field(
         default=True,
@@ -90,6 +103,14 @@ class RegisterConfig(_Section):
         description="A marker found by that search must be square: after the best shift, turn and "
         "scale onto its place, no corner further than this, in cells (register.out_of_square; a "
         "hand's edge taken for the marker's border bends it).",
+    )
+    max_candidates: int = Field(
+        default=400,
+        ge=1,
+        description="A limit on work, not a reading setting: an image (the photo, or a copy searched again) "
+        "with more dark marker-sized blobs than this is not searched for markers (the detector's time "
+        "grows faster than its candidates: a checked cloth took minutes); the photo itself is then refused. "
+        "Rendered board photos show 28-169 (80 dev renders).",
     )
     min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
     max_marker_error: float = Field(

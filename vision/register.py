@@ -29,6 +29,8 @@ from vision.errors import BoardNotFoundError, VisionError
 from vision.markers import dictionary
 
 Homography = npt.NDArray[np.float64]
+MIN_MARKER_PX = 10
+"""A marker (4 × 4 modules and its border) narrower than this many pixels cannot be decoded."""
 
 
 @dataclass(frozen=True)
@@ -173,9 +175,15 @@ def find_markers(
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
     detector = cv2.aruco.ArucoDetector(dictionary(board.markers), cv2.aruco.DetectorParameters())
     wanted = {p.id for p in board.markers.placements}
-    best = _detect(detector, small, scale, wanted)
+    if _candidates(small) > cfg.max_candidates:
+        # the detector's time grows faster than its candidates: refuse before the search, not after
+        raise BoardNotFoundError(
+            _("the photo shows too much fine pattern to look for the corner markers (noise, or a "
+              "checked cloth); frame the board with its four markers, in focus")
+        )
+    best = _detect(detector, small, scale, wanted, cfg.max_candidates)
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
-        for mid, pts in _detect(detector, gray, 1.0, wanted).items():
+        for mid, pts in _detect(detector, gray, 1.0, wanted, cfg.max_candidates).items():
             best.setdefault(mid, pts)
     if cfg.search_missing and len(best) < 2:
         # too few to say where the others are: the sharpened search over the whole photo
@@ -183,7 +191,7 @@ def find_markers(
     if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
         # markers of a few pixels per module (a far board at 1080p): once more at twice the size
         big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
-        for mid, pts in _detect(detector, big, cfg.upscale, wanted).items():
+        for mid, pts in _detect(detector, big, cfg.upscale, wanted, cfg.max_candidates).items():
             best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
@@ -195,9 +203,17 @@ def find_markers(
 
 
 def _detect(
-    detector: cv2.aruco.ArucoDetector, image: npt.NDArray[np.uint8], scale: float, wanted: set[int]
+    detector: cv2.aruco.ArucoDetector,
+    image: npt.NDArray[np.uint8],
+    scale: float,
+    wanted: set[int],
+    max_candidates: int,
 ) -> dict[int, npt.NDArray[np.float32]]:
-    """Marker id → corners in working-image pixels (an id seen twice: the larger one)."""
+    """Marker id → corners in working-image pixels (an id seen twice: the larger one); nothing
+    when the image holds more than ``max_candidates`` marker-sized dark blobs (the search would
+    take seconds: each candidate is compared with the others)."""
+    if _candidates(image) > max_candidates:
+        return {}
     corners, ids, _ = detector.detectMarkers(image)
     best: dict[int, npt.NDArray[np.float32]] = {}
     if ids is None:
@@ -210,6 +226,16 @@ def _detect(
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
     return best
+
+
+def _candidates(image: npt.NDArray[np.uint8]) -> int:
+    """Returns how many dark blobs at least ``MIN_MARKER_PX`` wide and tall an adaptive threshold
+    finds (4-connected, as the marker detector's own contour search separates them): about half
+    the candidates the detector would check (it also takes the light ones)."""
+    binary = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 13, 7)
+    _n, _labels, stats, _centres = cv2.connectedComponentsWithStats(binary, connectivity=4)
+    big = (stats[1:, cv2.CC_STAT_WIDTH] >= MIN_MARKER_PX) & (stats[1:, cv2.CC_STAT_HEIGHT] >= MIN_MARKER_PX)
+    return int(big.sum())
 
 
 def _marker_points(
@@ -244,7 +270,6 @@ def _search_missing(
     marker fit that follows must still agree with the others (``max_marker_error``).
     """
     layout = board.markers
-    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
     h, w = gray.shape
     for _round in range(2):  # a third marker found predicts the fourth better
         missing = sorted({p.id for p in layout.placements} - set(best))
@@ -273,7 +298,8 @@ def _search_missing(
             sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
             f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
             big = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC) if f > 1 else sharp
-            for quad in _detect(detector, big, f, {mid}).values():
+            detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big))
+            for quad in _detect(detector, big, f, {mid}, cfg.max_candidates).values():
                 quad = quad + np.array([x0, y0], np.float32)
                 if 0.5 < _side(quad) / side < 2.0 and out_of_square(quad, corners, to_image) <= cfg.search_max_skew:
                     best[mid] = quad
@@ -308,9 +334,9 @@ def _search_whole(
     (sharpened, finer bit reading, one-bit correction), when fewer than two were found. Each
     marker it adds must be square where all the others put it (two others at least)."""
     layout = board.markers
-    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
     sharp = _sharpen(gray, cfg.search_sharpen_sigma)
-    found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best))
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(sharp))
+    found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best), cfg.max_candidates)
     merged = {**found, **best}
     for mid in found:
         others = [i for i in merged if i != mid]
@@ -324,7 +350,9 @@ def _search_whole(
         best[mid] = merged[mid]
 
 
-def _search_parameters() -> cv2.aruco.DetectorParameters:
+def _search_parameters(image: npt.NDArray[np.uint8]) -> cv2.aruco.DetectorParameters:
+    """The sharpened search's settings for one image: finer bit reading, full correction, and no
+    candidate smaller than a decodable marker (tiny ones made noise cost seconds)."""
     params = cv2.aruco.DetectorParameters()
     params.errorCorrectionRate = 1.0  # the dictionary's own correction capacity (one bit for 4×4_50)
     params.perspectiveRemovePixelPerCell = 8
@@ -333,7 +361,7 @@ def _search_parameters() -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeMax = 43
     params.adaptiveThreshWinSizeStep = 8
     params.polygonalApproxAccuracyRate = 0.05
-    params.minMarkerPerimeterRate = 0.01
+    params.minMarkerPerimeterRate = max(0.01, 4 * MIN_MARKER_PX / max(image.shape[:2]))
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     return params
 
