@@ -68,6 +68,12 @@ class Observation(BaseModel):
         default=None, description="Cell → {legion: label score}, when labels were asked for."
     )
 
+    def read_cells(self) -> dict[str, CellReading]:
+        """Returns the cells read with confidence: the unreadable ones left out (what the rules
+        are given; whether a cell is too doubtful is decided here, once)."""
+        unsure = set(self.unreadable)
+        return {name: cell for name, cell in self.cells.items() if name not in unsure}
+
 
 @dataclass
 class Reading:

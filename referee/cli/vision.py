@@ -255,7 +255,7 @@ def _infer(
         labels=labels,
         debug=_sink(debug),
     )
-    report = module.infer_turn(state, obs.cells, answers=answers, identity=obs.identity)
+    report = module.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
     if report.status == "unreadable":
         raise LowConfidenceError(report.unreadable, N_("too many to check the turn against the rules"))
     applied: bool | None = None

@@ -86,8 +86,9 @@ def infer_turn(
 
     Args:
         state: the position before (a movement step, or a turn already under way).
-        seen: cell name → what the photo shows there; missing cells count as unreadable.
-        limits: confidence floors and search limits.
+        seen: cell name → what the photo shows there, for the cells the photo reader is sure
+            of; missing cells count as unreadable (the reader alone decides which).
+        limits: search limits.
         answers: the user's answers to earlier questions: ``{"D7": "Athéna"}`` (who stands on
             a cell) or ``{"Cyrus": "off" | "eliminated" | CELL}`` (what became of a legion).
         identity: cell name → {legion name: label score 0..1}: how well each legion's counter
@@ -111,7 +112,7 @@ def infer_turn(
     unreadable: list[Cell] = []
     for cell in grid.cells():
         got = seen.get(grid.name(cell))
-        if got is None or got.confidence < limits.min_confidence:
+        if got is None:
             unreadable.append(cell)
         else:
             readable[cell] = Seen(got.occupant, got.terrain, got.confidence)
