@@ -72,6 +72,7 @@ __all__ = [
     "legion_cells",
     "legion_labels",
     "seen_from_position",
+    "settled_cells",
 ]
 
 
@@ -254,6 +255,15 @@ def legion_cells(state: CyrusState) -> dict[str, str]:
     for lid, cell in state.where.items():
         at.setdefault(cell, []).append(lid)
     return {grid.name(c): lids[0] for c, lids in at.items() if len(lids) == 1}
+
+
+def settled_cells(state: CyrusState, report: CaptureReport) -> dict[str, tuple[str | None, str]] | None:
+    """Returns what every cell holds once the turn a report explains is played (the labels a
+    photo reader may learn from), or None when the report settles no single turn."""
+    if report.status != "explained" or report.position is None:
+        return None
+    after = ENGINE.from_position(state.tables.table_set, report.position.model_dump(mode="json"), "photo")
+    return cell_contents(after)
 
 
 def cell_contents(state: CyrusState) -> dict[str, tuple[str | None, str]]:
