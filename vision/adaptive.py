@@ -455,8 +455,7 @@ def _local_board_light(
         near = near[np.isfinite(near)]
         if len(near):
             out[j] = float(np.median(near))
-    out = np.maximum(out, 1e-3)
-    return out
+    return np.asarray(np.maximum(out, 1e-3), np.float64)
 
 
 def beyond(
@@ -494,7 +493,7 @@ def beyond(
         best, fits = _fit(feats, seen, means, sds, cfg)
         count = np.maximum(seen.sum(axis=(1, 2)), 1)
         shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
-        ev.terrain_beyond[bare] = np.where(seen.any(axis=(1, 2))[:, None], shares, np.nan)
+        ev.terrain_beyond[bare] = np.where(np.asarray(seen.any(axis=(1, 2)), bool)[:, None], shares, np.nan)
 
 
 def _edge_band(

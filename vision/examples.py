@@ -40,7 +40,7 @@ from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.pipeline import Reading
 
-FORMAT = "referee-vision-example/1"
+FORMAT: Literal["referee-vision-example/1"] = "referee-vision-example/1"
 MAX_EXAMPLES = 500
 """At most this many examples are read from a folder (the newest)."""
 MAX_IMAGE_BYTES = 20_000_000

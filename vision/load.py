@@ -166,19 +166,19 @@ def _tiff_orientation(tiff: bytes) -> int:
 def orient(image: npt.NDArray[np.uint8], orientation: int) -> npt.NDArray[np.uint8]:
     """Returns an image turned upright as its EXIF orientation (1-8) says."""
     if orientation == 2:
-        return cv2.flip(image, 1)
+        return np.asarray(cv2.flip(image, 1), np.uint8)
     if orientation == 3:
-        return cv2.rotate(image, cv2.ROTATE_180)
+        return np.asarray(cv2.rotate(image, cv2.ROTATE_180), np.uint8)
     if orientation == 4:
-        return cv2.flip(image, 0)
+        return np.asarray(cv2.flip(image, 0), np.uint8)
     if orientation == 5:
-        return cv2.transpose(image)
+        return np.asarray(cv2.transpose(image), np.uint8)
     if orientation == 6:
-        return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        return np.asarray(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), np.uint8)
     if orientation == 7:
-        return cv2.rotate(cv2.transpose(image), cv2.ROTATE_180)
+        return np.asarray(cv2.rotate(cv2.transpose(image), cv2.ROTATE_180), np.uint8)
     if orientation == 8:
-        return cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        return np.asarray(cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE), np.uint8)
     return image
 
 

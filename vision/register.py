@@ -52,7 +52,7 @@ class Registration:
     @property
     def to_image(self) -> Homography:
         """Board (u, v) → working-image pixels."""
-        inv: Homography = np.linalg.inv(self.to_board)
+        inv: Homography = np.asarray(np.linalg.inv(self.to_board), np.float64)
         return inv
 
 
@@ -65,7 +65,7 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
         BoardNotFoundError: neither markers nor an outline locate the board (the reason says
             whether the photo looks blurred).
     """
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     mean, p99 = float(gray.mean()), float(np.percentile(gray[::4, ::4], 99))
     if mean < cfg.dark_mean or p99 < cfg.dark_p99:
         raise VisionError(
@@ -150,7 +150,8 @@ def edge_blur(gray: npt.NDArray[np.uint8]) -> float:
         return out
 
     fine, coarse = gradient(_S_FINE), gradient(_S_COARSE)
-    coarse = cv2.dilate(coarse, np.ones((3, 3), np.uint8))  # the peak moves a little when smoothed
+    # the peak moves a little when smoothed
+    coarse = np.asarray(cv2.dilate(coarse, np.ones((3, 3), np.uint8)), np.float32)
     flat = fine.ravel()
     k = max(1, round(flat.size * _EDGE_SHARE))
     strongest = fine >= np.partition(flat, flat.size - k)[flat.size - k]
@@ -172,7 +173,8 @@ def find_markers(
     markers of the board's layout (one per id: the largest if an id shows twice)."""
     h, w = gray.shape
     scale = min(1.0, cfg.detect_max_side / max(h, w))
-    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    small = (np.asarray(cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), np.uint8)
+             if scale < 1 else gray)
     detector = cv2.aruco.ArucoDetector(dictionary(board.markers), cv2.aruco.DetectorParameters())
     wanted = {p.id for p in board.markers.placements}
     if _candidates(small) > cfg.max_candidates:
@@ -190,7 +192,8 @@ def find_markers(
         _search_whole(gray, best, board, cfg)
     if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
         # markers of a few pixels per module (a far board at 1080p): once more at twice the size
-        big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
+        up = cfg.upscale
+        big = np.asarray(cv2.resize(gray, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC), np.uint8)
         for mid, pts in _detect(detector, big, cfg.upscale, wanted, cfg.max_candidates).items():
             best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
@@ -251,7 +254,7 @@ def _sharpen(gray: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.uint8]
     """Returns a grey image sharpened by an unsharp mask of Gaussian ``sigma``."""
     grey = gray.astype(np.float32)
     soft = cv2.GaussianBlur(grey, (0, 0), sigma)
-    return np.clip(2 * grey - soft, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(2 * grey - soft, 0, 255), np.uint8)
 
 
 def _search_missing(
@@ -297,11 +300,13 @@ def _search_missing(
                 continue  # off the photo, or a prediction too uncertain to crop
             sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
             f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
-            big = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC) if f > 1 else sharp
+            big = (np.asarray(cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC), np.uint8)
+                   if f > 1 else sharp)
             detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big))
             for quad in _detect(detector, big, f, {mid}, cfg.max_candidates).values():
                 quad = quad + np.array([x0, y0], np.float32)
-                if 0.5 < _side(quad) / side < 2.0 and out_of_square(quad, corners, to_image) <= cfg.search_max_skew:
+                skew = out_of_square(quad, corners, np.asarray(to_image, np.float64))
+                if 0.5 < _side(quad) / side < 2.0 and skew <= cfg.search_max_skew:
                     best[mid] = quad
                     added = True
         if not added:
@@ -345,7 +350,9 @@ def _search_whole(
         img_pts, board_pts = _marker_points(merged, others, board)
         to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
         corners = np.array(layout.corners(mid), np.float64)
-        if to_image is None or out_of_square(merged[mid], corners, to_image) > cfg.search_max_skew:
+        if to_image is None:
+            continue
+        if out_of_square(merged[mid], corners, np.asarray(to_image, np.float64)) > cfg.search_max_skew:
             continue
         best[mid] = merged[mid]
 
@@ -412,9 +419,10 @@ def _from_markers(
     subsets = [tuple(ids)] + (list(itertools.combinations(ids, 3)) if len(ids) == 4 else [])
     for subset in subsets:
         img_pts, board_pts = _marker_points(found, subset, board)
-        to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
-        if to_board is None:
+        found_h, _ = cv2.findHomography(img_pts, board_pts, 0)
+        if found_h is None:
             continue
+        to_board = np.asarray(found_h, np.float64)
         back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts, axis=1).mean())
         if error <= cfg.max_marker_error:
@@ -430,12 +438,15 @@ def _from_markers(
     return best
 
 
-def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> Registration:
+def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> Registration | None:
     """A provisional registration from two markers: it must be confirmed by the grid lines
-    (``grid_overlay.refine``), or the photo is refused."""
+    (``grid_overlay.refine``), or the photo is refused (None: their corners fit no homography)."""
     ids = tuple(sorted(found))
     img_pts, board_pts = _marker_points(found, ids, board)
-    to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
+    found_h, _ = cv2.findHomography(img_pts, board_pts, 0)
+    if found_h is None:
+        return None
+    to_board = np.asarray(found_h, np.float64)
     back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
     error = float(np.linalg.norm(back - board_pts, axis=1).mean())
     return Registration(to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts))
@@ -526,7 +537,7 @@ def _margin_ink(gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardS
     m = 0.7
     size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
     place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
-    top_down = cv2.warpPerspective(gray, place @ to_board, size)
+    top_down = np.asarray(cv2.warpPerspective(gray, place @ to_board, size), np.uint8)
     lo, hi = round(0.1 * ppc), round(0.6 * ppc)  # the band 0.1-0.6 cells outside the grid
     n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
     r1 = round((m + board.rows) * ppc)

@@ -365,7 +365,7 @@ def top_down(
         du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
         _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
-    return canvas
+    return np.asarray(canvas, np.uint8)
 
 
 def styled_colours(
@@ -450,7 +450,7 @@ def top_down_real(
         du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
         _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
-    return canvas
+    return np.asarray(canvas, np.uint8)
 
 
 def token_sprite(terrain: str, colour_rgb: tuple[int, int, int], side_px: float) -> npt.NDArray[np.uint8]:
@@ -524,10 +524,10 @@ def _paste_turned(
     region = canvas[y0 : y0 + box, x0 : x0 + box].astype(np.float32)
     shift = max(1, s // 24)
     shade = np.roll(np.roll(mask, shift, axis=0), shift, axis=1).astype(np.float32) / 255
-    shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, s / 30))
+    shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), max(1.0, s / 30)), np.float32)
     region *= 1 - 0.35 * shade[:, :, None]
     alpha = mask.astype(np.float32)[:, :, None] / 255
-    region = region * (1 - alpha) + warped.astype(np.float32) * alpha
+    region = np.asarray(region * (1 - alpha) + warped.astype(np.float32) * alpha, np.float32)
     canvas[y0 : y0 + box, x0 : x0 + box] = np.clip(region, 0, 255).astype(np.uint8)
 
 
@@ -564,7 +564,7 @@ def camera(board: BoardSpec, cond: Conditions, extent: float) -> npt.NDArray[np.
     free = np.array([w, h]) - span * scale
     shift = np.array([w, h]) / 2 - (lo + hi) / 2 * scale + np.array(cond.offset) * free / 2 * 0.9
     fit = np.array([[scale, 0, shift[0]], [0, scale, shift[1]], [0, 0, 1]], np.float64)
-    return fit @ h0
+    return np.asarray(fit @ h0, np.float64)
 
 
 def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rendered:
@@ -601,14 +601,14 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
     img *= _light(cond)[:, :, None] * cond.exposure
     img *= np.array(cond.cast[::-1], np.float32)[None, None, :]
     if cond.blur > 0:
-        img = cv2.GaussianBlur(img, (0, 0), cond.blur)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), cond.blur), np.float32)
     if cond.noise > 0:
         img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(cond.noise)
     image = np.clip(img, 0, 255).astype(np.uint8)
     if cond.jpeg:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
         assert ok
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        image = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
     names = board.cell_names()
     cells = {
         n: {
@@ -637,7 +637,7 @@ def _cell_px(h_img: npt.NDArray[np.float64], board: BoardSpec) -> float:
 
 
 def _smooth_field(cond: Conditions, fn_small: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    return cv2.resize(fn_small, (cond.width, cond.height), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(fn_small, (cond.width, cond.height), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def _light(cond: Conditions) -> npt.NDArray[np.float32]:
@@ -673,7 +673,7 @@ def _shadow(cond: Conditions, rng: np.random.Generator) -> npt.NDArray[np.float3
         np.int32,
     )
     cv2.fillConvexPoly(mask, quad, 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), 0.04 * min(w, h))
+    mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), 0.04 * min(w, h)), np.float32)
     return _smooth_field(cond, (1 - cond.shadow * mask).astype(np.float32))
 
 
@@ -726,18 +726,19 @@ def _draw_hand(
         )
     soft = cv2.GaussianBlur(shape.astype(np.float32) / 255, (0, 0), max(1.0, 0.08 * cp))
     offset = (normal * 0.3 + direction * 0.2) * cp
-    m = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    m = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
     shadow = cv2.warpAffine(cv2.GaussianBlur(soft, (0, 0), 0.4 * cp), m, (sw, sh))
     shading = 0.75 + 0.3 * cv2.GaussianBlur(soft, (0, 0), 0.5 * cp)
     ys, xs = np.nonzero((soft > 1e-3) | (shadow > 1e-3))
     if len(xs) == 0:
         return
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    soft, shadow, shading = (a[y0:y1, x0:x1] for a in (soft, shadow, shading))
+    soft, shadow, shading = (np.asarray(a[y0:y1, x0:x1], np.float32) for a in (soft, shadow, shading))
     box = (slice(y0 * k, min(h, y1 * k)), slice(x0 * k, min(w, x1 * k)))
     size = (box[1].stop - box[1].start, box[0].stop - box[0].start)
     if k > 1:
-        soft, shadow, shading = (cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) for a in (soft, shadow, shading))
+        soft, shadow, shading = (np.asarray(cv2.resize(a, size, interpolation=cv2.INTER_LINEAR), np.float32)
+                                 for a in (soft, shadow, shading))
     roi = img[box]
     roi *= (1 - 0.45 * shadow * (1 - soft))[:, :, None]
     r, g, b = SKIN[int(rng.integers(0, len(SKIN)))]

@@ -73,12 +73,12 @@ def box_colours(board: BoardSpec, box: int) -> dict[str, npt.NDArray[np.float32]
     rng = np.random.default_rng(7_000_000 + box)
     out: dict[str, npt.NDArray[np.float32]] = {}
     for name, rgb in {**board.terrain_colours, **board.side_colours}.items():
-        hsv = cv2.cvtColor(np.uint8([[list(rgb)]]), cv2.COLOR_RGB2HSV_FULL).astype(np.float32)[0, 0]
+        hsv = cv2.cvtColor(np.array([[list(rgb)]], np.uint8), cv2.COLOR_RGB2HSV_FULL).astype(np.float32)[0, 0]
         hsv[0] = (hsv[0] + rng.uniform(-6, 6)) % 256
         hsv[1] = np.clip(hsv[1] * rng.uniform(0.85, 1.12), 0, 255)
         hsv[2] = np.clip(hsv[2] * rng.uniform(0.9, 1.06), 0, 255)
-        moved = cv2.cvtColor(np.uint8([[np.round(hsv)]]), cv2.COLOR_HSV2RGB_FULL)[0, 0]
-        out[name] = linear(tuple(int(x) for x in moved))
+        moved = cv2.cvtColor(np.array([[np.round(hsv)]], np.uint8), cv2.COLOR_HSV2RGB_FULL)[0, 0]
+        out[name] = linear((int(moved[0]), int(moved[1]), int(moved[2])))
     return out
 
 

@@ -177,11 +177,11 @@ def render(board: BoardSpec, layout: art.Layout, cond: TabletopConditions, seed:
     radiance = plane.albedo * light.irradiance(plane, lit)
     from_plane = np.array([[1 / ppc, 0, 0.5 / ppc - EXTENT], [0, 1 / ppc, 0.5 / ppc - EXTENT], [0, 0, 1]])
     size = (cond.width, cond.height)
-    img = cv2.warpPerspective(radiance, to_image @ from_plane, size, flags=cv2.INTER_LINEAR)
+    projected = cv2.warpPerspective(radiance, to_image @ from_plane, size, flags=cv2.INTER_LINEAR)
     seen = cv2.warpPerspective(np.ones(radiance.shape[:2], np.float32), to_image @ from_plane, size,
                                flags=cv2.INTER_LINEAR)[:, :, None]
     beyond = art.table((cond.height, cond.width), rng, cond.table) * (lamp_rgb * 0.6 + room_rgb)[None, None, :]
-    img = img * seen + beyond * (1 - seen)
+    img = np.asarray(projected * seen + beyond * (1 - seen), np.float32)
     if cond.glare is not None:
         u, v, radius, strength, stretch = cond.glare
         at = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), to_image)[0, 0]
@@ -239,8 +239,8 @@ def _lens(img: npt.NDArray[np.float32], cond: TabletopConditions) -> npt.NDArray
     r2 = x * x + y * y
     if cond.k1 or cond.k2:
         grow = 1 + cond.k1 * r2 + cond.k2 * r2 * r2
-        img = cv2.remap(img, (x * grow * f + w / 2).astype(np.float32), (y * grow * f + h / 2).astype(np.float32),
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        map_x, map_y = (x * grow * f + w / 2).astype(np.float32), (y * grow * f + h / 2).astype(np.float32)
+        img = np.asarray(cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), np.float32)
     if cond.vignette:
         corner = (w / 2 / f) ** 2 + (h / 2 / f) ** 2
         img = img * (1 - cond.vignette * (r2 / corner))[:, :, None] ** 2
@@ -258,7 +258,7 @@ def _sensor(img: npt.NDArray[np.float32], cond: TabletopConditions, rng: np.rand
     level = float(np.percentile(img[h // 4 : 3 * h // 4, w // 4 : 3 * w // 4].mean(axis=2), 90))
     img = img * (0.75 / max(level, 1e-4) * cond.exposure)
     if cond.blur > 0:
-        img = cv2.GaussianBlur(img, (0, 0), cond.blur)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), cond.blur), np.float32)
     sd = np.sqrt(np.clip(img, 0, None) * cond.shot_noise + cond.read_noise).astype(np.float32)
     img = img + rng.standard_normal(img.shape, dtype=np.float32) * sd
     c = np.clip(img, 0, 1)
@@ -266,11 +266,11 @@ def _sensor(img: npt.NDArray[np.float32], cond: TabletopConditions, rng: np.rand
     if cond.sharpen > 0:
         srgb = srgb + cond.sharpen * (srgb - cv2.GaussianBlur(srgb, (0, 0), 1.2))
     rgb = np.clip(np.round(srgb), 0, 255).astype(np.uint8)
-    bgr: npt.NDArray[np.uint8] = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    bgr = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), np.uint8)
     if cond.jpeg:
         ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
         assert ok
-        bgr = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        bgr = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
     return bgr
 
 

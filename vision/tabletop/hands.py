@@ -83,7 +83,7 @@ def draw(image: Image, lit_share: float, hand: Hand, light_dir: tuple[float, flo
     h, w = image.shape[:2]
     cover = silhouette((h, w), hand)
     shift = -np.array(light_dir) * hand.lift * hand.width
-    m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
     shadow = cv2.GaussianBlur(cv2.warpAffine(cover, m, (w, h)), (0, 0), max(1.0, 0.35 * hand.width))
     image *= (1 - lit_share * 0.85 * shadow * (1 - cover))[:, :, None]
     # rounded: brighter along the middle of each part, darker toward its edges and turned away

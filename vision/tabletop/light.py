@@ -59,7 +59,7 @@ def irradiance(plane: Plane, light: Lighting) -> Image:
     lx, ly, lz = light.lamp
     dist2 = (uu - lx) ** 2 + (vv - ly) ** 2 + lz**2
     falloff = (lz**3 / dist2**1.5).astype(np.float32)  # cosine over squared distance, 1 under the lamp
-    seen = _piece_shadows(plane, light) * _hard_shadow(uu, vv, light, ppc)
+    seen = np.asarray(_piece_shadows(plane, light), np.float32) * _hard_shadow(uu, vv, light, ppc)
     direct = np.asarray(light.lamp_rgb, np.float32)[None, None, :] * (falloff * seen)[:, :, None]
     out: Image = (direct + np.asarray(light.ambient_rgb, np.float32)[None, None, :] * _contact(plane)[:, :, None])
     return out.astype(np.float32)
@@ -78,7 +78,7 @@ def _piece_shadows(plane: Plane, light: Lighting) -> Image:
         if not above.any():
             continue
         shift = np.array([dx, dy]) / lz * lift * plane.ppc
-        m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+        m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
         shade = cv2.warpAffine(above, m, (w, h))
         shade = cv2.GaussianBlur(shade, (0, 0), max(0.6, 0.02 * plane.ppc))
         lower = plane.height < 0.01 + lift - 0.015
@@ -86,7 +86,7 @@ def _piece_shadows(plane: Plane, light: Lighting) -> Image:
     return seen
 
 
-def _hard_shadow(uu: Image, vv: Image, light: Lighting, ppc: int) -> Image:
+def _hard_shadow(uu: npt.NDArray[np.floating], vv: npt.NDArray[np.floating], light: Lighting, ppc: int) -> Image:
     """Returns 1 where the lamp is not hidden by the object, 0 in its shadow (a strip or a
     half-plane with a straight, nearly sharp edge)."""
     if light.edge is None:
