@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from referee.i18n import _, ngettext
 from vision import adaptive
+from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration
 from vision.config import ClassifyConfig, VisionConfig
@@ -30,7 +31,7 @@ from vision.labels import (
     default_templates,
     encode_template,
 )
-from vision.pipeline import read
+from vision.pipeline import Reading, read
 
 if TYPE_CHECKING:
     from vision.debug import DebugSink
@@ -71,8 +72,6 @@ def calibrate(
             piece colours too alike to tell apart (the message says what to do).
         BoardNotFoundError: no board in the photo.
     """
-    from vision import grid_overlay as go
-
     cfg = cfg or VisionConfig()
     cc = cfg.classify
     reading = read(photo, board, cfg, None, None, debug, strict=False)
@@ -88,12 +87,32 @@ def calibrate(
     seed = adaptive.table_model(board, cc, tuple(float(v) for v in reading.white))
     model = measure_classes([LabelledBoard(grid, inside, reading.white, dict(known))], board, seed, cc)
     measured = [k for k, v in model.classes.items() if v.pixels > 0]
-    ev = adaptive.evidence(grid, inside, reading.white, board, model, cc)
-    results = adaptive.decide(ev, board, cc, reading.lines)
+    _check_reads_back(adaptive.decide(adaptive.evidence(grid, inside, reading.white, board, model, cc), board, cc,
+                                      reading.lines), reading.inside, known, names)
+    _check_apart(model, cc)
+    templates = _templates(reading, board, legions, legion_at, cfg) if legions and legion_at else {}
+    source = photo.name if isinstance(photo, Path) else photo.source
+    return Calibration(
+        board=board.slug,
+        source=source,
+        pixels=model,
+        template_ppc=cfg.identity.px_per_cell,
+        templates=templates,
+        measured=tuple(measured),
+    )
+
+
+def _check_reads_back(results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64],
+                      known: Mapping[str, tuple[str | None, str]], names: list[str]) -> None:
+    """Refuses classes that do not read the known position back (``MIN_AGREEMENT`` of the cells).
+
+    Raises:
+        VisionError: the photo does not show the known position.
+    """
     wrong = [
         names[n]
         for n, (occ, terrain, _rest) in enumerate(results)
-        if reading.inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
+        if inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
     ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
         raise VisionError(
@@ -103,6 +122,14 @@ def calibrate(
                 len(wrong),
             ).format(n=len(wrong), cells=", ".join(wrong[:8]) + (" ..." if len(wrong) > 8 else ""))
         )
+
+
+def _check_apart(model: adaptive.PixelModel, cc: ClassifyConfig) -> None:
+    """Refuses two classes closer than ``min_separation`` combined spreads, with advice.
+
+    Raises:
+        VisionError: two piece colours too alike.
+    """
     close = [pair for pair in adaptive.separation(model) if pair[2] < cc.min_separation]
     if close:
         a, b, d = close[0]
@@ -114,26 +141,23 @@ def calibrate(
                 "really are that close"
             ).format(a=_pretty(a), b=_pretty(b), d=f"{d:.1f}", need=f"{cc.min_separation:g}")
         )
-    templates: dict[str, str] = {}
+
+
+def _templates(reading: Reading, board: BoardSpec, legions: Mapping[str, tuple[str, str]],
+               legion_at: Mapping[str, str], cfg: VisionConfig) -> dict[str, str]:
+    """Crops each legion's printed label from the photo, as its template."""
+    names = board.cell_names()
     ppc_id = cfg.identity.px_per_cell
-    if legions and legion_at:
-        sharp_warp = go.warp_board(reading.image, reading.registration, board, ppc_id, cfg.grid.pad_cells)
-        defaults = default_templates(legions, board.side_colours, cfg.identity, ppc_id)
-        for cell, legion in legion_at.items():
-            if legion not in defaults:
-                continue
-            row, col = divmod(names.index(cell), board.cols)
-            tpl = crop_template(sharp_warp, row, col, reading.white, defaults[legion], cfg.identity)
-            templates[legion] = encode_template(tpl)
-    source = photo.name if isinstance(photo, Path) else photo.source
-    return Calibration(
-        board=board.slug,
-        source=source,
-        pixels=model,
-        template_ppc=ppc_id,
-        templates=templates,
-        measured=tuple(measured),
-    )
+    sharp_warp = go.warp_board(reading.image, reading.registration, board, ppc_id, cfg.grid.pad_cells)
+    defaults = default_templates(legions, board.side_colours, cfg.identity, ppc_id)
+    templates: dict[str, str] = {}
+    for cell, legion in legion_at.items():
+        if legion not in defaults:
+            continue
+        row, col = divmod(names.index(cell), board.cols)
+        tpl = crop_template(sharp_warp, row, col, reading.white, defaults[legion], cfg.identity)
+        templates[legion] = encode_template(tpl)
+    return templates
 
 
 @dataclass(frozen=True)
