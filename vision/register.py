@@ -183,7 +183,7 @@ def find_markers(
             _("the photo shows too much fine pattern to look for the corner markers (noise, or a "
               "checked cloth); frame the board with its four markers, in focus")
         )
-    best = _detect(detector, small, scale, wanted, cfg.max_candidates)
+    best = _detect(detector, small, scale, wanted, None)  # counted just above
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
         for mid, pts in _detect(detector, gray, 1.0, wanted, cfg.max_candidates).items():
             best.setdefault(mid, pts)
@@ -210,12 +210,12 @@ def _detect(
     image: npt.NDArray[np.uint8],
     scale: float,
     wanted: set[int],
-    max_candidates: int,
+    max_candidates: int | None,
 ) -> dict[int, npt.NDArray[np.float32]]:
     """Marker id → corners in working-image pixels (an id seen twice: the larger one); nothing
     when the image holds more than ``max_candidates`` marker-sized dark blobs (the search would
-    take seconds: each candidate is compared with the others)."""
-    if _candidates(image) > max_candidates:
+    take seconds: each candidate is compared with the others; None: already counted)."""
+    if max_candidates is not None and _candidates(image) > max_candidates:
         return {}
     corners, ids, _ = detector.detectMarkers(image)
     best: dict[int, npt.NDArray[np.float32]] = {}
