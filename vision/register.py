@@ -185,7 +185,9 @@ def find_markers(
         )
     best = _detect(detector, small, scale, wanted, None)  # counted just above
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
-        for mid, pts in _detect(detector, gray, 1.0, wanted, cfg.max_candidates).items():
+        # the default detector's candidates here are at least 0.03 of the photo's side around,
+        # so each was 10 px wide or more on the shrunk copy, and counted there
+        for mid, pts in _detect(detector, gray, 1.0, wanted, None).items():
             best.setdefault(mid, pts)
     if cfg.search_missing and len(best) < 2:
         # too few to say where the others are: the sharpened search over the whole photo
