@@ -553,8 +553,8 @@ class Engine(ABC, Generic[S, A]):
 
         Every command that shows a state (show, status, legal, the position written by
         ``--json``) draws this, never the state itself; for a game file, through
-        :func:`referee.viewing.seen_by`, which adds the viewer's own sealed secrets. A game whose state holds a hidden fact
-        returns a copy with that fact masked for everyone but its owner. Default: the state
+        :func:`referee.viewing.seen_by`, which adds the viewer's own sealed secrets. A game whose
+        state holds a hidden fact returns a copy with that fact masked for everyone but its owner. Default: the state
         unchanged, which is right for perfect-information games and for games whose state holds
         secrets only as public commitments (the secret itself lives in the game file's private
         table, :mod:`referee.sealed`).
