@@ -130,7 +130,8 @@ def status(state: ZargoState, winners: tuple[str, ...] | None) -> list[str]:
         return [_("Zargo's Lords: how many players? (players 2, players 3, players 4)")]
     if s.phase is Phase.SETUP:
         if s.active is None:
-            return [_("set-up done; seal garrisons not sealed yet (referee seal garrison-HEX --as PEOPLE), then: start")]
+            return [_("set-up done; seal garrisons not sealed yet (referee seal garrison-HEX --as PEOPLE), "
+                      "then: start")]
         return [_("set-up of the {people}: cities, then garrisons (referee seal), then counters, then ready").format(
             people=_(s.active))]
     counts = city_counts(s)

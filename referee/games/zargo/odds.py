@@ -15,16 +15,23 @@ from fractions import Fraction
 from pydantic import BaseModel, ConfigDict
 
 from referee.dice import Roll
-from referee.errors import NotationError
+from referee.errors import IllegalActionError, NotationError
 from referee.games.zargo import actions as act
 from referee.games.zargo.cities import assault
-from referee.games.zargo.combat import RECONSTRUCTION_NOTE, attack_total, attacker_id, defence_total, field_combat
+from referee.games.zargo.combat import (
+    RECONSTRUCTION_NOTE,
+    attack_total,
+    attacker_id,
+    check_attack,
+    defence_total,
+    field_combat,
+)
 from referee.games.zargo.results import RESULT_MEANING
-from referee.games.zargo.shots import resolve_shots, shooter_of
-from referee.games.zargo.state import Shot, Turn, ZargoState, unit
+from referee.games.zargo.shots import check_shot, resolve_shots, shooter_of
+from referee.games.zargo.state import Shot, Turn, ZargoState, split_key, unit
 from referee.games.zargo.tables import Reads
 from referee.i18n import N_, _, ngettext
-from referee.rulings import Ruling
+from referee.rulings import Ruling, Verdict
 
 __all__ = ["Chance", "Odds", "odds"]
 
@@ -130,6 +137,7 @@ def odds(state: ZargoState, text: str) -> Odds:
 
     Raises:
         NotationError: not an attack or a shot, a hidden garrison, nothing on the target.
+        IllegalActionError: the attack or shot is not legal now.
         UnknownNameError: an unknown hex or counter type.
     """
     words = text.split()
@@ -141,12 +149,27 @@ def odds(state: ZargoState, text: str) -> Odds:
         return _attack_odds(state, f"attack {target}", target, declared)
     action = act.parse_action(state, text)
     if isinstance(action, act.Attack):
+        declared = state.attacks.get(action.target, ())
+        if action.source not in {split_key(i)[0] for i in declared}:
+            _judged(state, action, check_attack(state, action))
         ident = attacker_id(state, action)
-        attackers = list(dict.fromkeys([*state.attacks.get(action.target, ()), ident]))
+        attackers = list(dict.fromkeys([*declared, ident]))
         return _attack_odds(state, action.text(), action.target, attackers)
     if isinstance(action, act.Shoot):
+        if not any(s.source == action.source and s.target == action.target for s in state.shots):
+            _judged(state, action, check_shot(state, action))
         return _shot_odds(state, action)
     raise NotationError(_("odds: give an attack (attack FROM TO) or a shot (arrow/flame/vision FROM TO)"))
+
+
+def _judged(state: ZargoState, action: act.ZargoAction, found: list[Ruling]) -> None:
+    """The odds of an attack or shot the rules refuse are not given: the refusal is.
+
+    Raises:
+        IllegalActionError: the action is not legal now (its verdict).
+    """
+    if found:
+        raise IllegalActionError(Verdict(action=action.text(), violations=tuple(found)))
 
 
 def _attack_odds(state: ZargoState, title: str, target: str, attackers: list[str]) -> Odds:

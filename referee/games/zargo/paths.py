@@ -229,7 +229,7 @@ def walk(world: World, mover: Mover, around: Surroundings, path: list[Cell]) -> 
         if nxt not in grid.neighbours(here):
             return Blocked("not-a-step", nxt, i)
         if i > 1 and (stop := steps.go_on(here)) is not None:
-            return Blocked(stop, here, i - 1)
+            return Blocked(stop, nxt, i)  # the move had to end on ``here``
         after = steps.layer_after(layer, here, nxt)
         if after is None:
             return Blocked("bridge-chain", nxt, i)

@@ -57,7 +57,8 @@ def test_mouvements_regles_particulieres_woods_cost_two() -> None:
     assert "0604" in ends(w, "0504", 2)
     refused = blocked(w, Mover(w.grid.parse("0504"), 1), Surroundings(), w.grid.parse("0604"))
     assert refused is not None and refused.code == "too-far"
-    stated = walk(w, Mover(w.grid.parse("0404"), 2), Surroundings(), [w.grid.parse(h) for h in ("0404", "0504", "0604")])
+    route = [w.grid.parse(h) for h in ("0404", "0504", "0604")]
+    stated = walk(w, Mover(w.grid.parse("0404"), 2), Surroundings(), route)
     assert stated is not None and (stated.code, stated.step) == ("too-far", 2)  # the step that breaks the limit
 
 

@@ -9,8 +9,8 @@ from referee.errors import NotationError, PositionError, UnknownNameError
 from referee.games.zargo.combat import attack_total
 from referee.games.zargo.movement import check_move, surroundings
 from referee.games.zargo.sequence import city_counts
-from referee.games.zargo.tables import Reads
 from referee.games.zargo.state import Phase
+from referee.games.zargo.tables import Reads
 from referee.i18n import language
 from referee.sealed import Seal, canonical
 from tests.games.zargo.helpers import GAME, TABLES, codes, events, play, position

@@ -78,7 +78,7 @@ def charge_front(folder: Path) -> Ruled:  # a Knight charged straight south; its
 
 
 def flames_add_up(folder: Path) -> Ruled:  # two flames two hexes away; dice 1 then 5
-    shots = [{"kind": "flame", "source": "0905", "target": "0907"}, {"kind": "flame", "source": "0909", "target": "0907"}]
+    shots = [{"kind": "flame", "source": src, "target": "0907"} for src in ("0905", "0909")]
     state = _state(folder, {"0905": ["DRA"], "0909": ["LFl"], "0907": ["FCh"]}, active="dragons", shots=shots)
     return _resolved(state, 1, 5, show="board")
 
