@@ -88,6 +88,9 @@ def check_seal(state: ZargoState, a: act.SealGarrison, reads: Reads = UNRECORDED
     if city.seal is None:
         return [Ruling.violation("wrong-phase", "garrisons are sealed during set-up, not in the {phase} phase",
                                  (SETUP,), phase=state.phase.value)]
+    if any(k.startswith(hex_name + ":") for k in state.acted):
+        return [Ruling.violation("garrison-engaged", "the garrison of {hex} acts this turn; it is sealed again in a "
+                                 "later turn of its owner's", (CITIES,), hex=hex_name)]
     own_turn = state.phase is Phase.MOVE and state.active == p.owner and state.proposal is None
     if not own_turn:
         return [

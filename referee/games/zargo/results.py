@@ -44,7 +44,7 @@ def retreat(state: ZargoState, w: Turn, hex_name: str, steps: int, away: list[st
         now = min(grid.distance(here, f) for f in far)
         nxt = None
         for n in grid.neighbours(here):
-            if (here, n) in world.bridges or (n, here) in world.bridges:
+            if grid.distance(here, n) != 1:  # side by side only: never over a bridge or a lettered edge
                 continue
             if min(grid.distance(n, f) for f in far) <= now:
                 continue

@@ -126,7 +126,7 @@ def test_referee_map_check_cli(tmp_path: Path) -> None:
     assert bad.read_text(encoding="utf-8")  # untouched, still there
 
 
-# ---- LES PIONS DU JEU and the reconstruction's constraints (reference/zargo.md §5) --------------
+# ---- LES PIONS DU JEU and the reconstruction's constraints (public accounts) -------------------------
 
 
 def peoples() -> PeoplesFile:
