@@ -82,7 +82,7 @@ class RandomBot:
                 return Choice(action=act.Word(word="carry"), reason="the Serpent carries on", cites=(SERPENTS,))
             return Choice(action=act.Word(word="resolve"), reason="the resolution goes on", cites=(TURN,))
         if s.phase is not Phase.MOVE:
-            raise RefereeError(_("the game is over: there is nothing left to play"))
+            raise RefereeError(_("the bot has nothing to play: the game is over"))
         if s.proposal is not None:
             word = rng.choice(("accept", "refuse"))
             return Choice(action=act.Word(word=word), reason="answers the alliance", cites=(TURN,))
