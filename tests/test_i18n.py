@@ -103,19 +103,19 @@ def test_every_language_merges_all_area_catalogs() -> None:
     # a zargo message and a core message both translate through the one merged catalog
     referee.i18n.translations.cache_clear()
     with language("fr"):
-        assert _("{hex} is sea; only cloud bridges cross the sea").startswith("{hex} est en mer")
+        assert _("the sea is crossed only over a cloud bridge").startswith("la mer ne se traverse")
 
 
 def test_rulings_say_again_in_another_language() -> None:
     from referee.rulings import Ruling
 
-    sea = "{hex} is sea; only cloud bridges cross the sea"
+    empty = "the city on {hex} has no garrison: it falls with no roll"
     with language("fr"):
-        made = Ruling.violation("sea", sea, hex="C5")
-    assert made.message.startswith("C5 est en mer")
+        made = Ruling.event("empty-city", empty, hex="C5")
+    assert made.message.startswith("la ville en C5 n'a pas de garnison")
     with language("it"):
-        assert made.text().startswith("C5 è mare")
-    assert made.text() == "C5 is sea; only cloud bridges cross the sea"
+        assert made.text().startswith("la città su C5 non ha guarnigione")
+    assert made.text() == "the city on C5 has no garrison: it falls with no roll"
     # a ruling without a template serializes exactly as before (journal chains stay valid)
     plain = Ruling.event("x", "plain words")
     assert set(plain.model_dump()) == {"code", "message", "cites"}
