@@ -29,7 +29,7 @@ from referee.base import fold
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
 from referee.games.zargo.state import ZargoState
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
 from referee.notation import Form, Grammar, Keyword
 from referee.sealed import Commitment, parse_reveal, parse_seal, reveal_text, seal_text
 
@@ -463,7 +463,8 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
     def need(n: int) -> None:
         if len(rest) != n:
             raise NotationError(
-                _("{word}: expected {n} more word(s), got {got}").format(word=words[0], n=n, got=len(rest))
+                ngettext("{word}: expected {n} more word, got {got}", "{word}: expected {n} more words, got {got}",
+                         n).format(word=words[0], n=n, got=len(rest))
             )
 
     if head == "players":

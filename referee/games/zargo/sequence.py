@@ -117,8 +117,9 @@ def apply_players(state: ZargoState, a: act.Players, w: Turn, dice: Dice) -> Non
     w.update = {"phase": Phase.SETUP, "players": a.players, "peoples": peoples, "continents": dict(assign),
                 "active": peoples[0]}
     for p, cs in assign:
-        w.events.append(Ruling.event("continents", "the {people} hold continent(s) {cs}", (SETUP,), people=p,
-                                     cs=", ".join(cs)))
+        w.events.append(Ruling.counted("continents", "the {people} hold continent {cs}",
+                                       "the {people} hold continents {cs}", len(cs), (SETUP,), people=p,
+                                       cs=", ".join(cs)))
 
 
 def all_assignments(state: ZargoState) -> Iterator[act.Players]:
