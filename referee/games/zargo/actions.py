@@ -67,115 +67,50 @@ GRAMMAR = Grammar(
     ),
     forms=(
         Form("{players} N", "{players} 4", N_("how many play; continents drawn by lot"), ("PRÉPARATION DU JEU",)),
-        Form(
-            "{players} N PEOPLE:CONTINENTS ...",
-            "{players} 2 {chevaliers}:1,2 {dragons}:3,4",
-            N_("how many play, and which people holds which continents"),
-            ("PRÉPARATION DU JEU",),
-        ),
+        Form("{players} N PEOPLE:CONTINENTS ...", "{players} 2 {chevaliers}:1,2 {dragons}:3,4",
+             N_("how many play, and which people holds which continents"), ("PRÉPARATION DU JEU",)),
         Form("{city} HEX", "{city} 0807", N_("set-up: build a city"), ("PRÉPARATION DU JEU",)),
         Form("LABEL HEX", "FCh 0906", N_("set-up: place a counter face up"), ("PRÉPARATION DU JEU",)),
         Form("{ready}", "{ready}", N_("set-up: this people has placed its forces"), ("PRÉPARATION DU JEU",)),
         Form("{start}", "{start}", N_("set-up over: the first month begins"), ("LE CALENDRIER ET LE BUT DU JEU",)),
-        Form(
-            "{ally} PEOPLE", "{ally} {dragons}", N_("propose an alliance (then accept or refuse)"), ("COMMENT ON JOUE",)
-        ),
+        Form("{ally} PEOPLE", "{ally} {dragons}", N_("propose an alliance (then accept or refuse)"),
+             ("COMMENT ON JOUE",)),
         Form("{accept}", "{accept}", N_("accept the alliance proposed to you"), ("COMMENT ON JOUE",)),
         Form("{refuse}", "{refuse}", N_("refuse the alliance proposed to you"), ("COMMENT ON JOUE",)),
         Form("{break} PEOPLE", "{break} {dragons}", N_("break an alliance"), ("COMMENT ON JOUE",)),
         Form("HEX HEX", "0906 1006", N_("move a counter (or an escorted stack)"), ("MOUVEMENTS — RÈGLES GÉNÉRALES",)),
-        Form(
-            "HEX HEX HEX ...",
-            "0904 0905 0906",
-            N_("move along a stated route: the start, then every hex entered"),
-            ("MOUVEMENTS — RÈGLES GÉNÉRALES",),
-        ),
+        Form("HEX HEX HEX ...", "0904 0905 0906", N_("move along a stated route: the start, then every hex entered"),
+             ("MOUVEMENTS — RÈGLES GÉNÉRALES",)),
         Form("LABEL HEX HEX ...", "FCh 0906 1006", N_("move one counter out of a stack"), ("ESCORTES",)),
-        Form(
-            "{attack} HEX HEX",
-            "{attack} 1006 1106",
-            N_("declare an attack on an adjacent enemy or city"),
-            ("COMBAT — RÈGLES GÉNÉRALES",),
-        ),
-        Form(
-            "{attack} [LABEL] CITY HEX",
-            "{attack} FDr 2503 2504",
-            N_("a garrison counter attacks a besieger next to its city (a sally)"),
-            ("LA CONQUÊTE D'UNE VILLE",),
-        ),
-        Form(
-            "{flame} [LABEL] CITY HEX",
-            "{flame} DRA 2503 2604",
-            N_("a garrison counter shoots from its city"),
-            ("LA CONQUÊTE D'UNE VILLE",),
-        ),
-        Form(
-            "{arrow} HEX HEX",
-            "{arrow} 0906 0910",
-            N_("an archer shoots along a hex row"),
-            ("DÉTAIL DES CAPACITÉS — FANTARCHERS AILÉS",),
-        ),
-        Form(
-            "{flame} HEX HEX",
-            "{flame} 0906 1108",
-            N_("a Dragon or flame-thrower burns a target"),
-            ("DÉTAIL DES CAPACITÉS — DRAGONS",),
-        ),
-        Form(
-            "{vision} HEX HEX",
-            "{vision} 0906 0908",
-            N_("a sorcerer or illusionist casts a vision"),
-            ("DÉTAIL DES CAPACITÉS — MOINES ILLUSIONNISTES",),
-        ),
-        Form(
-            "{vanish} HEX", "{vanish} 0906", N_("a Monk vanishes (a marker stays)"), ("DÉTAIL DES CAPACITÉS — MOINES",)
-        ),
-        Form(
-            "{appear} HEX HEX",
-            "{appear} 0906 1208",
-            N_("a vanished Monk reappears"),
-            ("DÉTAIL DES CAPACITÉS — MOINES",),
-        ),
-        Form(
-            "{resolve}",
-            "{resolve}",
-            N_("end the moves: shots, then combats, then the next people"),
-            ("COMMENT ON JOUE",),
-        ),
-        Form(
-            "{carry}",
-            "{carry}",
-            N_("a Serpent that beat the enemy ahead carries on along its line"),
-            ("DÉTAIL DES CAPACITÉS — SERPENTS",),
-        ),
-        Form(
-            "LABEL HEX [PEOPLE]",
-            "FCh 0906",
-            N_("override: put a counter on a hex (or in a city's open garrison)"),
-            ("LES PIONS DU JEU",),
-            adjust=True,
-        ),
-        Form(
-            "HEX {off}",
-            "0906 {off}",
-            N_("override: take the counters of a hex off"),
-            ("LES PIONS DU JEU",),
-            adjust=True,
-        ),
-        Form(
-            "{city} HEX PEOPLE",
-            "{city} 0807 {dragons}",
-            N_("override: give a city to another people"),
-            ("LA CONQUÊTE D'UNE VILLE",),
-            adjust=True,
-        ),
-        Form(
-            "{garrison} HEX {lost}",
-            "{garrison} 0807 {lost}",
-            N_("override: a sealed garrison's secret is lost; its owner seals it again"),
-            ("LA CONQUÊTE D'UNE VILLE",),
-            adjust=True,
-        ),
+        Form("{attack} HEX HEX", "{attack} 1006 1106", N_("declare an attack on an adjacent enemy or city"),
+             ("COMBAT — RÈGLES GÉNÉRALES",)),
+        Form("{attack} [LABEL] CITY HEX", "{attack} FDr 2503 2504",
+             N_("a garrison counter attacks a besieger next to its city (a sally)"), ("LA CONQUÊTE D'UNE VILLE",)),
+        Form("{flame} [LABEL] CITY HEX", "{flame} DRA 2503 2604", N_("a garrison counter shoots from its city"),
+             ("LA CONQUÊTE D'UNE VILLE",)),
+        Form("{arrow} HEX HEX", "{arrow} 0906 0910", N_("an archer shoots along a hex row"),
+             ("DÉTAIL DES CAPACITÉS — FANTARCHERS AILÉS",)),
+        Form("{flame} HEX HEX", "{flame} 0906 1108", N_("a Dragon or flame-thrower burns a target"),
+             ("DÉTAIL DES CAPACITÉS — DRAGONS",)),
+        Form("{vision} HEX HEX", "{vision} 0906 0908", N_("a sorcerer or illusionist casts a vision"),
+             ("DÉTAIL DES CAPACITÉS — MOINES ILLUSIONNISTES",)),
+        Form("{vanish} HEX", "{vanish} 0906", N_("a Monk vanishes (a marker stays)"),
+             ("DÉTAIL DES CAPACITÉS — MOINES",)),
+        Form("{appear} HEX HEX", "{appear} 0906 1208", N_("a vanished Monk reappears"),
+             ("DÉTAIL DES CAPACITÉS — MOINES",)),
+        Form("{resolve}", "{resolve}", N_("end the moves: shots, then combats, then the next people"),
+             ("COMMENT ON JOUE",)),
+        Form("{carry}", "{carry}", N_("a Serpent that beat the enemy ahead carries on along its line"),
+             ("DÉTAIL DES CAPACITÉS — SERPENTS",)),
+        Form("LABEL HEX [PEOPLE]", "FCh 0906", N_("override: put a counter on a hex (or in a city's open garrison)"),
+             ("LES PIONS DU JEU",), adjust=True),
+        Form("HEX {off}", "0906 {off}", N_("override: take the counters of a hex off"), ("LES PIONS DU JEU",),
+             adjust=True),
+        Form("{city} HEX PEOPLE", "{city} 0807 {dragons}", N_("override: give a city to another people"),
+             ("LA CONQUÊTE D'UNE VILLE",), adjust=True),
+        Form("{garrison} HEX {lost}", "{garrison} 0807 {lost}",
+             N_("override: a sealed garrison's secret is lost; its owner seals it again"), ("LA CONQUÊTE D'UNE VILLE",),
+             adjust=True),
     ),
 )
 
@@ -312,7 +247,14 @@ class RevealGarrison(Action):
         return reveal_text(self.owner, self.label, bytes.fromhex(self.salt), self.secret)
 
 
-class AdjustCounter(Action):
+class _Override(Action):
+    """An umpire's override (``referee adjust``), journaled with its reason."""
+
+    def is_adjust(self) -> bool:
+        return True
+
+
+class AdjustCounter(_Override):
     """Override: a counter put on a hex (in a city: into its open garrison)."""
 
     label: str
@@ -321,11 +263,8 @@ class AdjustCounter(Action):
     def text(self) -> str:
         return f"{self.label} {self.hex}"
 
-    def is_adjust(self) -> bool:
-        return True
 
-
-class AdjustOff(Action):
+class AdjustOff(_Override):
     """Override: the counters of a hex (or a city's open garrison) taken off."""
 
     hex: str
@@ -333,11 +272,8 @@ class AdjustOff(Action):
     def text(self) -> str:
         return f"{self.hex} off"
 
-    def is_adjust(self) -> bool:
-        return True
 
-
-class AdjustCity(Action):
+class AdjustCity(_Override):
     """Override: a city given to another people."""
 
     hex: str
@@ -346,20 +282,14 @@ class AdjustCity(Action):
     def text(self) -> str:
         return f"city {self.hex} {self.people}"
 
-    def is_adjust(self) -> bool:
-        return True
 
-
-class AdjustLost(Action):
+class AdjustLost(_Override):
     """Override: a sealed garrison whose secret is lost; its owner seals it again."""
 
     hex: str
 
     def text(self) -> str:
         return f"garrison {self.hex} lost"
-
-    def is_adjust(self) -> bool:
-        return True
 
 
 Adjust = AdjustCounter | AdjustOff | AdjustCity | AdjustLost

@@ -149,11 +149,11 @@ def odds(state: ZargoState, text: str) -> Odds:
         return _attack_odds(state, f"attack {target}", target, declared)
     action = act.parse_action(state, text)
     if isinstance(action, act.Attack):
-        declared = state.attacks.get(action.target, ())
-        if action.source not in {split_key(i)[0] for i in declared}:
+        already = state.attacks.get(action.target, ())
+        if action.source not in {split_key(i)[0] for i in already}:
             _judged(state, action, check_attack(state, action))
         ident = attacker_id(state, action)
-        attackers = list(dict.fromkeys([*declared, ident]))
+        attackers = list(dict.fromkeys([*already, ident]))
         return _attack_odds(state, action.text(), action.target, attackers)
     if isinstance(action, act.Shoot):
         if not any(s.source == action.source and s.target == action.target for s in state.shots):
