@@ -195,6 +195,8 @@ def check_reveal_garrison(state: ZargoState, a: act.RevealGarrison, reads: Reads
                                      (CITIES,))]
         reads.use("sally")
     assert city is not None and hex_name is not None
+    if not city.hidden:
+        return [Ruling.violation("garrison-open", "the garrison of {hex} is already shown", (CITIES,), hex=hex_name)]
     if city.seal is None:
         return [Ruling.violation("nothing-sealed", "the garrison of {hex} is not sealed: its owner seals it first",
                                  (CITIES,), hex=hex_name)]

@@ -307,11 +307,6 @@ def check_resolve(state: ZargoState, reads: Reads = UNRECORDED) -> Found:
     return out
 
 
-def check_carry_or_stop(state: ZargoState) -> bool:
-    """Whether a Serpent's choice is pending (``resolve`` then means: stop)."""
-    return state.phase is Phase.RESOLVE and state.carry is not None
-
-
 def resolve(state: ZargoState, dice: Dice, w: Turn | None = None) -> Turn:
     """COMMENT ON JOUE: shots first, then the combats one by one; a city whose garrison is face
     down, or a Serpent's choice, pauses the resolution; then the next people's turn."""

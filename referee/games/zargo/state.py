@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.game import GameState
 from referee.games.zargo.rules import COMBAT
 from referee.games.zargo.tables import Reads, Unit, ZargoTables
-from referee.games.zargo.world import Terrain
 from referee.geometry.search import Cell
 from referee.i18n import N_
 from referee.rulings import Ruling
@@ -29,7 +28,7 @@ from referee.sealed import Commitment
 
 __all__ = [
     "GARRISON_MAX", "MONTHS", "PARALYSIS", "City", "Occupancy", "Phase", "Shot", "Turn", "ZargoState", "adjacent",
-    "cell", "key", "manifest_left", "occ", "split_key", "terrain_of", "unit",
+    "cell", "key", "manifest_left", "occ", "split_key", "unit",
 ]
 
 PEOPLE_NAMES = (N_("chevaliers"), N_("dragons"), N_("ailes"), N_("moines"))
@@ -152,12 +151,6 @@ def unit(state: ZargoState, label: str) -> Unit:
 def cell(state: ZargoState, name: str) -> Cell:
     """Returns a hex's cell."""
     return state.tables.world.grid.parse(name)
-
-
-def terrain_of(state: ZargoState, hex_name: str) -> Terrain:
-    """Returns the terrain of a hex."""
-    world = state.tables.world
-    return world.terrain[world.grid.parse(hex_name)]
 
 
 def adjacent(state: ZargoState, a: str, b: str, reads: Reads) -> bool:

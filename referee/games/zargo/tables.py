@@ -380,10 +380,6 @@ class ZargoTables:
         """Returns the disclosures of interpretations a ruling relies on."""
         return tuple(self.rules.interpretation(i).label() for i in idents)
 
-    def grid_name(self, cell: Cell) -> str:
-        """Returns a hex's name."""
-        return self.world.grid.name(cell)
-
 
 class Reads:
     """The interpretations a ruling relied on, in the order they decided, each once.
