@@ -92,8 +92,8 @@ def bot(
                     action=literal(text), reason=literal(choice.reason)) + why)
                 show(render.record(record, engine.info.decisive, False, engine.grammar))
         lines = engine.status(engine.view(gf.state(), None))
-    if json_:
-        print_json({"played": played, "stopped": stopped, "status": lines})
+    if json_:  # "record": the last one played, as `do --json` prints it
+        print_json({"record": played[-1]["record"], "played": played, "stopped": stopped, "status": lines})
         return
     if stopped is not None and len(played) < limit:
         show(f"[yellow]{literal(stopped)}[/]")
