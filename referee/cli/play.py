@@ -11,6 +11,7 @@ import typer
 
 from referee.cli.common import guarded, literal, show
 from referee.i18n import _
+from referee.notation import Grammar, Keyword
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
@@ -20,6 +21,30 @@ app = typer.Typer()
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "status", "judge", "legal", "adjust", "export",
               "seal", "reveal", "why")
 FREE_VERBS = ("tables", "schema")
+SHELL = Grammar(words=(
+    Keyword("show", fr=("voir", "montrer"), it=("mostra", "vedi")),
+    Keyword("status", fr=("état",), it=("stato",)),
+    Keyword("log", fr=("journal",), it=("giornale",)),
+    Keyword("undo", fr=("annuler",), it=("annulla",)),
+    Keyword("redo", fr=("rétablir",), it=("ripristina",)),
+    Keyword("judge", fr=("juger",), it=("giudica",)),
+    Keyword("legal", fr=("coups",), it=("mosse",)),
+    Keyword("adjust", fr=("corriger",), it=("correggi",)),
+    Keyword("export", fr=("exporter",), it=("esporta",)),
+    Keyword("seal", fr=("sceller",), it=("sigilla",)),
+    Keyword("reveal", fr=("révéler",), it=("rivela",)),
+    Keyword("why", fr=("pourquoi",), it=("perché",)),
+    Keyword("tables", fr=("tables",), it=("tabelle",)),
+    Keyword("schema", fr=("schéma",), it=("schema",)),
+    Keyword("dice", fr=("dés",), it=("dadi",)),
+    Keyword("help", en=("?",), fr=("aide",), it=("aiuto",)),
+    Keyword("lang", fr=("langue",), it=("lingua",)),
+    Keyword("quit", en=("exit", "q"), fr=("quitter",), it=("esci",)),
+), forms=())
+"""The shell's own verbs in each language (the first word of a line; each game's action words are
+its grammar's). English works in every language, as in the game's notation."""
+DICE_VERBS = Grammar(words=(Keyword("status", fr=("état",), it=("stato",)),
+                            Keyword("reveal", fr=("révéler",), it=("rivela",))), forms=())
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
 MAX_HISTORY_BYTES = 1_000_000
@@ -48,23 +73,24 @@ def play(
         words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
     _complete_with(words)
-    show(f"[bold]{literal(title)}[/] — {literal(path)}. "
-         + _("Type [bold]help[/] for the verbs, [bold]lang fr|it|en[/] to change language, [bold]quit[/] to leave."))
+    show(f"[bold]{literal(title)}[/] — {literal(path)}. " + _(
+        "Type [bold]{help}[/] for the verbs, [bold]{lang} fr|it|en[/] to change language, [bold]{quit}[/] to "
+        "leave.").format(help=SHELL.word("help"), lang=SHELL.word("lang"), quit=SHELL.word("quit")))
     code = run_line("show", path)
     if code:  # the command has printed its own error line
         raise typer.Exit(code)
     while True:
         try:
             with GameFile.open(path) as gf:
-                side = gf.game.to_act(gf.state()) or _("game over")
-            line = input(f"{side}> ")
+                side = gf.game.to_act(gf.state())
+            line = input(f"{_(side) if side else _('game over')}> ")
         except EOFError:
             show("")
             break
         except KeyboardInterrupt:
             show("")
             continue
-        if line.strip() in ("quit", "exit", "q"):
+        if SHELL.keyword(line.strip()) == "quit":
             break
         if line.strip():
             run_line(line, path)
@@ -81,23 +107,22 @@ def run_line(line: str, path: Path) -> int:
 
     try:
         words = shlex.split(line)
-    except ValueError as exc:
-        show("[red]" + _("error:") + f" {literal(exc)}[/]")
-        return 2
+    except ValueError:  # an apostrophe in a name (Aiace d'Oileo), not a quotation: plain words
+        words = line.split()
     if not words:
         return 0
-    verb = words[0].lower()
-    if verb in ("help", "?"):
+    verb = SHELL.keyword(words[0]) or words[0].lower()
+    if verb == "help":
         _help(path)
         return 0
     if verb == "lang":
         return _lang(words[1:])
-    if verb == "dice" and len(words) > 1 and words[1] in ("status", "reveal"):
-        args = [*words, "--file", str(path)]
+    if verb == "dice" and len(words) > 1 and DICE_VERBS.keyword(words[1]):
+        args = [verb, DICE_VERBS.keyword(words[1]) or words[1], *words[2:], "--file", str(path)]
     elif verb in FILE_VERBS:
         args = [verb, *words[1:], "--file", str(path)]
     elif verb in FREE_VERBS or verb == "dice":
-        args = words
+        args = [verb, *words[1:]]
     elif verb in ("new", "play", "demo", "import"):
         show("[red]" + _("error:") + " " + _("'{verb}' is not available inside the shell; quit first").format(
             verb=literal(verb)) + "[/]")
@@ -119,9 +144,11 @@ def _help(path: Path) -> None:
     show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:
         show(f"  {literal(f'{notation:<28}')} {literal(_(meaning))}")
-    show(_("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
-           "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
-           "why (every stand-in of the last ruling), export FILE, tables GAME, lang fr|it|en, quit"))
+    verbs = {kw.key: SHELL.word(kw.key) for kw in SHELL.words}
+    show(_("[bold]Verbs[/]: {show}, {status}, {log}, {undo} [--force], {redo}, {judge} ACTION, {legal} UNIT, "
+           "{adjust} OVERRIDE --reason \"...\", {seal} LABEL --as P, {reveal} LABEL --as P, {dice} {dice_status}|"
+           "{dice_reveal}, {why} (every stand-in of the last ruling), {export} FILE, {tables} GAME, {lang} fr|it|en, "
+           "{quit}").format(**verbs, dice_status=DICE_VERBS.word("status"), dice_reveal=DICE_VERBS.word("reveal")))
 
 
 def _lang(words: list[str]) -> int:
@@ -148,6 +175,7 @@ def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
     from referee.i18n import current
 
     words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
+    words.update(dict.fromkeys(w for kw in (*SHELL.words, *DICE_VERBS.words) for w in kw.words(current())))
     grammar = getattr(engine, "grammar", None)
     if grammar is not None:
         for kw in grammar.words:
