@@ -28,6 +28,7 @@ guesses from a ``%`` in the text (``100 % scale``), which GNU ``msgfmt -c`` woul
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
 from collections.abc import Iterator, Mapping
@@ -271,7 +272,9 @@ def main(argv: list[str]) -> int:
             for area, tmpl in sorted(tmpls.items()):
                 path = po_path(lang, area)
                 catalog = load(lang, area) if path.exists() else Catalog(locale=lang, domain=area)
-                catalog.update(tmpl, no_fuzzy_matching=True)
+                # a copy per language: update() keeps the template's new messages themselves, so a
+                # translation filled in for French would otherwise reach the Italian catalog too
+                catalog.update(copy.deepcopy(tmpl), no_fuzzy_matching=True)
                 for message in catalog:
                     if message.id and not (all(message.string) if isinstance(message.string, tuple)
                                            else message.string) and message.id in known:
