@@ -10,6 +10,7 @@ stand-in combat result table), the rest as a count pointing to ``referee why``. 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from referee.rulings import UNCERTAIN, RulesIndex
 from referee.tables import TableSet, TableView, describe_table_set, parse_yaml
@@ -28,26 +29,50 @@ def decisive(items: Sequence[str], files: Sequence[str]) -> list[str]:
     return [item for item in items if any(item.startswith(f"{name}:") for name in files)]
 
 
-def marker(items: Sequence[str], files: Sequence[str]) -> str | None:
-    """Returns the one line a ruling shows for its disclosures, or None when it relies on none.
+Hint = Literal["why", "explain"]
+"""Where a marker sends the reader for the complete list: ``referee why`` for a ruling the game
+file journaled, ``--explain`` for one it did not (a judge, a refusal, an umpire's position)."""
 
-    >>> marker(["terrain.yaml: every terrain costs 1", "interpretation a: b"], [])
+
+def reading_ids(items: Sequence[str]) -> list[str]:
+    """Returns the interpretation ids among disclosures, in order.
+
+    >>> reading_ids(["terrain.yaml: x (provisional)", "interpretation engaged-archer: any-combat"])
+    ['engaged-archer']
+    """
+    return [item.split(":", 1)[0].removeprefix("interpretation ") for item in items
+            if item.startswith("interpretation ")]
+
+
+def marker(items: Sequence[str], files: Sequence[str], hint: Hint = "why") -> str | None:
+    """Returns the one line a ruling shows for its disclosures, or None when it relies on none:
+    the stand-ins of deciding files in full, the readings by id, the rest counted.
+
+    >>> marker(["terrain.yaml: every terrain costs 1", "combat_values.csv: x = 4 (provisional)"], [])
     "⚠ 2 stand-ins, see 'referee why'"
     >>> marker(["combat_values.csv: cavalry = 4 (provisional)", "x"], ["combat_values.csv"])
     "⚠ decided by a stand-in: combat_values.csv: cavalry = 4 (provisional); 1 more, see 'referee why'"
+    >>> marker(["interpretation engaged-archer: any-combat", "terrain.yaml: x"], [], "explain")
+    '⚠ reading engaged-archer; 1 stand-in, see --explain'
     """
     from referee.i18n import _, ngettext
 
     if not items:
         return None
     named = decisive(items, files)
-    rest = len(items) - len(named)
-    if not named:
-        return "⚠ " + ngettext("{n} stand-in, see 'referee why'", "{n} stand-ins, see 'referee why'",
-                               rest).format(n=rest)
-    line = "⚠ " + _("decided by a stand-in: {values}").format(values="; ".join(named))
+    readings = reading_ids([i for i in items if i not in named])
+    rest = len(items) - len(named) - len(readings)
+    parts: list[str] = []
+    if named:
+        parts.append(_("decided by a stand-in: {values}").format(values="; ".join(named)))
+    if readings:
+        parts.append(ngettext("reading {ids}", "readings {ids}", len(readings)).format(ids=", ".join(readings)))
     if rest:
-        line += "; " + ngettext("{n} more, see 'referee why'", "{n} more, see 'referee why'", rest).format(n=rest)
+        parts.append((ngettext("{n} more", "{n} more", rest) if named else
+                      ngettext("{n} stand-in", "{n} stand-ins", rest)).format(n=rest))
+    line = "⚠ " + "; ".join(parts)
+    if readings or rest:
+        line += ", " + (_("see 'referee why'") if hint == "why" else _("see --explain"))
     return line
 
 

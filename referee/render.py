@@ -15,11 +15,12 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.dice_verify import DiceReport
+from referee.disclosures import Hint, marker
 from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
 from referee.i18n import N_, _, ngettext
 from referee.journal import Entry, Reveal, UndoResult
 from referee.notation import Grammar
-from referee.rulings import Rules, Ruling, Verdict
+from referee.rulings import Ruling, Verdict, section_summary
 from referee.tables import TableView
 
 CELL_WIDTH = 6
@@ -228,11 +229,10 @@ def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     return Text.assemble((f"{mark} ", style), ruling.text(), code, cites)
 
 
-def verdict(
-    v: Verdict, rules: Rules | None = None, explain: bool = False, decisive: Sequence[str] = ()
-) -> RenderableType:
+def verdict(v: Verdict, explain: bool = False, decisive: Sequence[str] = (), hint: Hint = "explain") -> RenderableType:
     """Returns a verdict: legal or not, every violation, what it triggers, what it relied on (one
-    marker line, or with ``explain`` the complete list; ``decisive``: see :func:`disclosure`)."""
+    marker line, or with ``explain`` the complete list and our summary of each cited section;
+    ``decisive``: see :func:`disclosure`)."""
     parts: list[RenderableType] = []
     if v.legal:
         parts.append(Text.assemble(("✓ " + _("legal:") + " ", "bold green"), v.action))
@@ -242,39 +242,55 @@ def verdict(
         parts.append(ruling_line(r, "  ✗", "red"))
     for r in v.notes:
         parts.append(ruling_line(r, "  →", "cyan"))
-    parts += disclosure(v.provisional, decisive, explain)
-    if explain and rules is not None:
-        parts += _explain([*v.violations, *v.notes], rules)
+    parts += disclosure(v.provisional, decisive, explain, hint)
+    if explain:
+        parts += summaries([*v.violations, *v.notes])
     return Group(*parts)
 
 
-def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool = False,
+               hint: Hint = "why") -> list[Text]:
     """Returns what a ruling relied on: every item with ``explain``, else one marker line naming
-    the stand-ins from the ``decisive`` files and counting the rest (see :mod:`referee.disclosures`)."""
-    from referee.disclosures import marker
-
+    the stand-ins from the ``decisive`` files and the readings, and counting the rest (see
+    :mod:`referee.disclosures`; ``hint``: where the complete list is)."""
     if explain:
         return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
-    line = marker(items, decisive)
+    line = marker(items, decisive, hint)
     return [Text(f"  {line}", style="yellow")] if line else []
 
 
-def _explain(rulings: Sequence[Ruling], rules: Rules) -> list[Text]:
-    seen: dict[str, Text] = {}
+def summaries(rulings: Sequence[Ruling]) -> list[Text]:
+    """Returns our one-line summary of each section the rulings cite, once each (``--explain``)."""
+    seen: dict[tuple[str, str], Text] = {}
     for r in rulings:
         for ref in r.cites:
-            if ref.section not in seen and ref.game == rules.game:
-                seen[ref.section] = Text(f"  § {ref.label()}: {rules.summary(ref)}", style="dim")
+            key = (ref.game, ref.section)
+            if key not in seen and (summary := section_summary(ref)) is not None:
+                seen[key] = Text(f"  § {ref.label()}: {summary}", style="dim")
     return list(seen.values())
 
 
-def violations_lines(v: Verdict) -> list[Text]:
-    """Returns the stderr lines of a rejected action: one per violation."""
-    return [
+def resolution(events: Sequence[Ruling], provisional: Sequence[str], decisive: Sequence[str] = (),
+               explain: bool = False, hint: Hint = "explain") -> RenderableType:
+    """Returns what resolving a position did, as a game file's resolve says it: each event with
+    its code and citations, what it relied on, and with ``explain`` the section summaries."""
+    parts: list[RenderableType] = [ruling_line(e, "→", "cyan") for e in events]
+    parts += disclosure(provisional, decisive, explain, hint)
+    if explain:
+        parts += summaries(events)
+    return Group(*parts)
+
+
+def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+    """Returns the stderr lines of a rejected action: one per violation, then what the refusal
+    relied on (one marker line, or with ``explain`` every item and the section summaries)."""
+    lines = [
         Text.assemble(("✗ ", "bold red"), (f"{v.action}: ", "red"), r.text(), (f" [{r.code}]", "dim"),
                       (cites_text(r.cites), "dim"))
         for r in v.violations
     ]
+    lines += disclosure(v.provisional, decisive, explain, "explain")
+    return lines + (summaries(v.violations) if explain else [])
 
 
 def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False,
@@ -291,6 +307,8 @@ def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = Fals
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
     parts += disclosure(rec.provisional, decisive, explain)
+    if explain:
+        parts += summaries(rec.events)
     return Group(*parts)
 
 
