@@ -1,7 +1,7 @@
 """Disclosures said once: the stand-ins a game relies on, and one short marker per ruling.
 
-A new game (``referee new``) and ``referee tables GAME`` list every uncertain value and reading
-of the game's tables (:func:`inventory`). A ruling afterwards prints one line (:func:`marker`):
+``referee tables GAME`` lists every uncertain value and reading of the game's tables
+(:func:`inventory`); a new game (``referee new``) counts them in one line (:func:`counts`). A ruling afterwards prints one line (:func:`marker`):
 the values that decided its outcome by name (the game's ``GameInfo.decisive`` files, such as a
 stand-in combat result table), the rest as a count pointing to ``referee why``. ``--explain``,
 ``referee why`` and ``--json`` give the complete list.
@@ -97,6 +97,27 @@ def inventory(table_set: TableSet) -> list[str]:
                 lines.append(f"rules.yaml: section {key} {section.title} ({section.provenance})")
         lines += [item.label() for item in index.interpretations]
     return lines
+
+
+def counts(table_set: TableSet) -> tuple[int, int]:
+    """Returns how many readings (interpretations) and how many stand-in values (uncertain table
+    values and rule sections) a game's tables hold: the one line ``referee new`` shows.
+
+    Raises:
+        TableError: a file cannot be parsed.
+    """
+    values = 0
+    for view in describe_table_set(table_set):
+        if view.name == "rules.yaml" or "provenance" not in view.columns:
+            continue
+        at = view.columns.index("provenance")
+        values += sum(1 for row in view.rows if at < len(row) and row[at] in UNCERTAIN)
+    readings = 0
+    if "rules.yaml" in table_set.files:
+        index = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)
+        values += sum(1 for s in index.sections.values() if s.provenance in UNCERTAIN)
+        readings = len(index.interpretations)
+    return readings, values
 
 
 def _file_line(view: TableView) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +27,10 @@ from referee.cli.common import (
     viewer_of,
 )
 from referee.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from referee.game import AnyEngine
+    from referee.tables import TableSet
 
 app = typer.Typer()
 
@@ -67,9 +71,8 @@ def new(
         min=1, max=8, help="How many play, for games played by two to four (Zargo's Lords).")] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Start a new game file; shows the dice commitment fingerprint and, once, every stand-in value
-    and interpretation the game relies on (rulings afterwards only count them: see referee why)."""
-    from referee import render
+    """Start a new game file; shows the dice commitment fingerprint, whose turn it is, and how many
+    readings and stand-in values the game relies on (referee tables GAME lists them)."""
     from referee.dice import fingerprint
     from referee.disclosures import inventory
     from referee.games import find_game
@@ -102,15 +105,34 @@ def new(
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
-        show(_("[bold]New {title} game[/] in {file} (id {id})").format(
-            title=literal(engine.info.title), file=literal(file), id=literal(gf.game_id)))
-        show(_("Dice commitment: [bold]{fingerprint}[/]  (full SHA-256 {commitment})").format(
-            fingerprint=literal(fingerprint(commit)), commitment=literal(commit)))
-        if table_set.overridden():
-            show(_("[yellow]Tables overridden: {names}[/]").format(names=literal(", ".join(table_set.overridden()))))
-        show(render.board(engine.board_view(state)), soft_wrap=True)
-        show_inventory(relies)
+        _first_screen(engine, gf.game_id, file, fingerprint(commit), table_set, engine.status(state))
     gf.close()
+
+
+def _first_screen(engine: AnyEngine, game_id: str, file: Path, fingerprint: str, table_set: TableSet,
+                  status: list[str]) -> None:
+    """Prints what ``new`` says, short enough for a first screen: the game and its file, the dice
+    commitment, whose turn it is, and one line counting the readings and stand-ins (the complete
+    list is ``referee tables GAME``, ``referee why --all`` and ``new --json``)."""
+    from rich.text import Text
+
+    from referee.disclosures import counts
+
+    show(_("[bold]New {title} game[/] in {file} (id {id})").format(
+        title=literal(engine.info.title), file=literal(file), id=literal(game_id)))
+    show(_("Dice commitment: [bold]{fingerprint}[/] (the full SHA-256: referee dice status)").format(
+        fingerprint=literal(fingerprint)))
+    if table_set.overridden():
+        show(_("[yellow]Tables overridden: {names}[/]").format(names=literal(", ".join(table_set.overridden()))))
+    for line in status:
+        show(Text(line, style="bold cyan"))
+    readings, values = counts(table_set)
+    if readings or values:
+        said = _("{readings} and {values} apply — referee tables {game}").format(
+            readings=ngettext("{n} reading", "{n} readings", readings).format(n=readings),
+            values=ngettext("{n} stand-in", "{n} stand-ins", values).format(n=values), game=engine.info.slug)
+        show(Text("⚠ " + said, style="yellow"))
+    show(Text(_("The board: referee show; what to type: referee play, then help"), style="dim"))
 
 
 def show_inventory(items: list[str]) -> None:
