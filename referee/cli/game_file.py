@@ -380,11 +380,16 @@ def show_(
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
     as_: AsOpt = None,
+    cols: Annotated[str | None, typer.Option(
+        help="Columns to draw, first-last counted from 1 (e.g. 1-20); a board wider than the terminal "
+             "otherwise shows the columns in play that fit.")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Show the board (from the game file, or from a position file with --position), as the shared
     table sees it, or with --as as one player sees it."""
     from referee import render
+
+    shown = _columns(cols)
 
     mine: list[tuple[str, str, str]] = []
     if position is not None:
@@ -418,8 +423,22 @@ def show_(
     if png is not None:  # the picture is the board asked for: one line, not the text board too
         show("[dim]" + _("picture written to {path}").format(path=literal(png)) + "[/]")
         return
-    show(render.board(view), soft_wrap=True)
+    show(render.board(view, cols=shown), soft_wrap=True)
     _show_secrets(mine)
+
+
+def _columns(text: str | None) -> tuple[int, int] | None:
+    """Returns the (first, last) columns of ``--cols 5-20`` (or ``--cols 7``).
+
+    Raises:
+        typer.BadParameter: not one number or two joined by '-' (usage: exit 2).
+    """
+    if text is None:
+        return None
+    parts = text.replace("–", "-").split("-")
+    if len(parts) in (1, 2) and all(p.strip().isdigit() for p in parts):
+        return int(parts[0]), int(parts[-1])
+    raise typer.BadParameter(_("write the columns as first-last, e.g. 1-20"), param_hint="--cols")
 
 
 @app.command(name="export")

@@ -5,10 +5,12 @@ in ``referee tables``, ``referee why --all`` and ``new --json``."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from referee.games import GAME_PACKAGES
+from referee.tables import data_root
 from tests.cli.conftest import Referee
 
 MAX_LINES = 25
@@ -40,3 +42,30 @@ def test_new_counts_what_tables_and_json_list_in_full(referee: Referee) -> None:
     for item in data["disclosures"]:
         head = item.split(":", 1)[0]
         assert head in listing.out and head in full.out
+
+
+@pytest.mark.parametrize(("game", "wide"), [("iliad", 32), ("zargo", 36)])
+def test_a_wide_board_shows_the_part_in_play_in_100_columns(referee: Referee, game: str, wide: int) -> None:
+    setup = data_root("samples") / game / "setup.yaml"
+    assert referee("new", game, "--setup", str(setup)).code == 0
+    shown = referee("show")
+    assert shown.code == 0, shown.err
+    lines = shown.out.splitlines()
+    assert max(len(line) for line in lines) <= MAX_COLUMNS, shown.out
+    note = " ".join(shown.out.split())
+    found = re.search(r"columns (\d+)–(\d+) of (\d+) shown", note)
+    assert found is not None and int(found.group(3)) == wide, note
+    first, last = int(found.group(1)), int(found.group(2))
+    assert 1 <= first < last <= wide and last - first + 1 < wide
+    assert "referee show --cols" in note
+    # the columns asked for, whatever the terminal
+    chosen = referee("show", "--cols", f"1-{wide}")
+    assert "shown" not in " ".join(chosen.out.split()).split("terrain:")[0]
+    assert max(len(line) for line in chosen.out.splitlines()) > MAX_COLUMNS
+    assert referee("show", "--cols", "x").code == 2
+
+
+def test_a_board_that_fits_is_shown_whole(referee: Referee) -> None:
+    assert referee("new", "cyrus-pyxis", "--setup", str(data_root("samples") / "cyrus-pyxis" / "setup.yaml")).code == 0
+    shown = referee("show")
+    assert "shown;" not in shown.out and " 12 " in shown.out.splitlines()[1]

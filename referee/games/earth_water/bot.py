@@ -32,6 +32,7 @@ from referee.games.earth_water.marches import (
     most_armed,
 )
 from referee.games.earth_water.movement import path_text
+from referee.games.earth_water.play_cards import say
 from referee.games.earth_water.rules import (
     CHEAP_BRIDGE,
     DEFENCE,
@@ -421,10 +422,18 @@ def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWate
              interpretations=_i(state, "isolated-army"))
     hand = state.hands.greece
     if hand:
+        before = state
         state = state.model_copy(update=state.greek_hand_after(hand - 1))  # unnamed cards first
-        says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
-                                                        "{after})"), args={"before": hand, "after": hand - 1},
-                 interpretations=_i(state, "fallback-discard"))
+        dropped = [c for c in before.greek_cards if c not in state.greek_cards]
+        if dropped:  # every card is named: the referee takes the last named; adjust if Greece chose another
+            says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
+                                                            "{after}); the referee takes {card} off the hand"),
+                     args={"before": hand, "after": hand - 1, "card": say(before, dropped[0])},
+                     interpretations=_i(state, "fallback-discard"))
+        else:
+            says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
+                                                            "{after})"), args={"before": hand, "after": hand - 1},
+                     interpretations=_i(state, "fallback-discard"))
     else:
         says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece has no card to discard"))
     return state, ""
