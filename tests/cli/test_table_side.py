@@ -43,13 +43,14 @@ def _check_marker(text: str, provisional: list[str]) -> None:
     assert (int(counted.group(1)) if counted else 0) == rest, (line, provisional)
 
 
-def test_new_lists_every_stand_in_once(referee: Referee) -> None:
+def test_new_counts_every_stand_in_and_tables_lists_them(referee: Referee) -> None:
     result = referee("new", "cyrus-pyxis", "--setup", str(SETUP))
     assert result.code == 0, result.err
+    assert "13 readings and 31 stand-ins apply — referee tables cyrus-pyxis" in result.out
+    listing = referee("tables", "cyrus-pyxis")
     for expected in ("combat_results.csv: 5 rows (provisional)", "terrain.yaml:",
                      "interpretation combat-terrain:", "interpretation king-exit:"):
-        assert expected in result.out
-    listing = referee("tables", "cyrus-pyxis")
+        assert expected in listing.out
     assert "interpretation same-line-order:" in listing.out
     assert "combat_values.csv: guard, archer, cavalry, phalanx (provisional)" in listing.out
 
