@@ -1,10 +1,12 @@
 """Disclosures said once: the stand-ins a game relies on, and one short marker per ruling.
 
 ``referee tables GAME`` lists every uncertain value and reading of the game's tables
-(:func:`inventory`); a new game (``referee new``) counts them in one line (:func:`counts`). A ruling afterwards prints one line (:func:`marker`):
-the values that decided its outcome by name (the game's ``GameInfo.decisive`` files, such as a
-stand-in combat result table), the rest as a count pointing to ``referee why``. ``--explain``,
-``referee why`` and ``--json`` give the complete list.
+(:func:`inventory`); a new game (``referee new``) counts them in one line (:func:`counts`). A
+ruling afterwards prints one line (:func:`marker`): the values that decided its outcome by name
+(the game's ``GameInfo.decisive`` files, such as a stand-in combat result table), the readings
+by id, the rest as a count pointing where the complete list is (``referee why`` for a journaled
+ruling, ``--explain`` otherwise). ``--explain``, ``referee why`` and ``--json`` give the
+complete list.
 """
 
 from __future__ import annotations

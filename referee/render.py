@@ -343,7 +343,7 @@ def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = F
 
 
 def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False,
-           grammar: Grammar | None = None) -> RenderableType:
+           grammar: Grammar | None = None, hint: Hint = "why") -> RenderableType:
     """Returns what an accepted action did: its rolls, events and disclosures (one marker line,
     or with ``explain`` the complete list); with the game's grammar, the action in the active
     language."""
@@ -355,7 +355,7 @@ def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = Fals
         parts.append(Text(f"  🎲 {_(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
-    parts += disclosure(rec.provisional, decisive, explain)
+    parts += disclosure(rec.provisional, decisive, explain, hint)
     if explain:
         parts += summaries(rec.events)
     return Group(*parts)

@@ -82,6 +82,7 @@ def new(
     engine = find_game(game)
     table_set = load_table_set(engine.info.slug, tables)
     texts: list[str] = []
+    asked = setup
     if setup is not None:
         setup = _sample(setup, engine.info.slug)
         texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
@@ -101,16 +102,21 @@ def new(
     if json_:
         print_json({"file": str(file), "game": engine.info.slug, "game_id": gf.game_id, "commitment": commit,
                     "fingerprint": fingerprint(commit), "tables_overridden": table_set.overridden(),
-                    "disclosures": relies,
+                    "disclosures": relies, "setup": str(setup) if setup is not None else None,
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
-        _first_screen(engine, gf.game_id, file, fingerprint(commit), table_set, engine.status(state))
+        said = None
+        if setup is not None:
+            shipped = setup != asked  # a bare name found among the shipped samples, not here
+            said = (_("Set-up played from the shipped sample {path} (there is no {name} here)") if shipped
+                    else _("Set-up played from {path}")).format(path=setup, name=asked)
+        _first_screen(engine, gf.game_id, file, fingerprint(commit), table_set, engine.status(state), said)
     gf.close()
 
 
 def _first_screen(engine: AnyEngine, game_id: str, file: Path, fingerprint: str, table_set: TableSet,
-                  status: list[str]) -> None:
+                  status: list[str], setup: str | None) -> None:
     """Prints what ``new`` says, short enough for a first screen: the game and its file, the dice
     commitment, whose turn it is, and one line counting the readings and stand-ins (the complete
     list is ``referee tables GAME``, ``referee why --all`` and ``new --json``)."""
@@ -120,6 +126,8 @@ def _first_screen(engine: AnyEngine, game_id: str, file: Path, fingerprint: str,
 
     show(_("[bold]New {title} game[/] in {file} (id {id})").format(
         title=literal(engine.info.title), file=literal(file), id=literal(game_id)))
+    if setup is not None:
+        show(Text(setup))
     show(_("Dice commitment: [bold]{fingerprint}[/] (the full SHA-256: referee dice status)").format(
         fingerprint=literal(fingerprint)))
     if table_set.overridden():

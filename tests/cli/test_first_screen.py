@@ -69,3 +69,21 @@ def test_a_board_that_fits_is_shown_whole(referee: Referee) -> None:
     assert referee("new", "cyrus-pyxis", "--setup", str(data_root("samples") / "cyrus-pyxis" / "setup.yaml")).code == 0
     shown = referee("show")
     assert "shown;" not in shown.out and " 12 " in shown.out.splitlines()[1]
+
+
+def test_new_says_which_set_up_file_it_played(referee: Referee) -> None:
+    shipped = referee("new", "cyrus-pyxis", "--setup", "setup.yaml")  # no such file here: the shipped sample
+    assert shipped.code == 0
+    flat = " ".join(shipped.out.split())
+    assert "Set-up played from the shipped sample" in flat and "samples/cyrus-pyxis/setup.yaml" in flat
+    mine = referee.cwd / "mine.yaml"
+    mine.write_text((data_root("samples") / "cyrus-pyxis" / "setup.yaml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    own = referee("new", "cyrus-pyxis", "--setup", "mine.yaml", "--force")
+    assert "Set-up played from mine.yaml" in own.out
+    data = json.loads(referee("new", "cyrus-pyxis", "--setup", "mine.yaml", "--force", "--json").out)
+    assert data["setup"] == "mine.yaml"
+    before = (referee.cwd / "game.referee").read_bytes()
+    missing = referee("new", "cyrus-pyxis", "--setup", "nowhere/mine.yaml", "--force")
+    assert missing.code == 1 and "no such set-up file" in missing.err
+    assert (referee.cwd / "game.referee").read_bytes() == before
