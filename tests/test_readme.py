@@ -39,3 +39,17 @@ def test_the_tour_runs_as_written(tmp_path: Path) -> None:
                                 timeout=120)
         assert result.returncode == expected, (line, result.stdout[-500:], result.stderr[-500:])
     assert (tmp_path / "board.png").stat().st_size > 10_000
+    # the tables section's export, run where the tour ran: a clone keeps a clean git status
+    export = subprocess.run(["referee", "tables", "export", "cyrus-pyxis", "my-tables"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert export.returncode == 0, export.stderr
+    written = sorted(p.name + ("/" if p.is_dir() else "") for p in tmp_path.iterdir() if p.name != "samples")
+    assert {"board.png", "game.referee", "my-tables/"} <= set(written)
+    for name in written:
+        ignored = subprocess.run(["git", "check-ignore", "--no-index", "-q", name], cwd=ROOT, capture_output=True)
+        assert ignored.returncode == 0, f"the README's commands leave {name} for git to track"
+
+
+def test_the_test_command_says_how_long_it_takes() -> None:
+    after = README.split("<!-- test-command -->", 1)[1].split("##", 1)[0]
+    assert re.search(r"about \d+ minutes", after), after
