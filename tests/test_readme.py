@@ -23,6 +23,7 @@ def block_after(marker: str) -> list[str]:
 def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "<!-- test-command -->" in ci
+    assert "pytest -m docs" in ci  # the docs' install commands, run as written
     assert block_after("<!-- test-command -->")[0].endswith("python -m pytest")
 
 
@@ -53,3 +54,27 @@ def test_the_tour_runs_as_written(tmp_path: Path) -> None:
 def test_the_test_command_says_how_long_it_takes() -> None:
     after = README.split("<!-- test-command -->", 1)[1].split("##", 1)[0]
     assert re.search(r"about \d+ minutes", after), after
+
+
+def test_the_set_up_examples_deploy_where_rule_II_allows() -> None:
+    """II.3, II.4: the README's deployment examples are legal at their step of the sample set-up
+    (Greeks on lines 1-2, Persians on 11-12)."""
+    from referee.dice import NoDice
+    from referee.games import find_game
+    from referee.tables import data_root, load_table_set, load_yaml_text
+
+    row = next(line for line in README.splitlines() if "set-up: deploy a legion" in line)
+    examples = re.findall(r"`(\w+ [A-L]\d+)`", row.split("|")[1])
+    assert examples, row
+    engine = find_game("cyrus-pyxis")
+    sample = data_root("samples") / "cyrus-pyxis" / "setup.yaml"
+    data = load_yaml_text(str(sample), sample.read_text(encoding="utf-8"))
+    for example in examples:
+        legion = example.split()[0]
+        state = engine.new_state(load_table_set("cyrus-pyxis"))
+        for text in engine.setup_actions(state, data, "sample"):
+            if text.split()[0] == legion:
+                break
+            state, _ = engine.play(state, engine.parse(state, text), NoDice())
+        verdict = engine.judge(state, engine.parse(state, example))
+        assert verdict.legal, (example, verdict.codes())
