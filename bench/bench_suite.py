@@ -20,17 +20,9 @@ import sys
 import time
 from pathlib import Path
 
+from bench_cyrus import machine  # run as a script: bench/ is on the path
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> int:
@@ -44,8 +36,7 @@ def main() -> int:
                                                        summary)}
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(f"date: {now}")
-    print(f"machine: {_cpu()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}")
+    print(f"machine: {machine()} {platform.release()}")
     print(f"load average: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
     print(f"tests: {counts} (pytest: {summary.strip() or 'no summary'})")
     print(f"wall time: {wall:.0f} s ({wall / 60:.1f} min)")
