@@ -28,10 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> int:
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], cwd=ROOT,
                             capture_output=True, text=True)
     wall = time.perf_counter() - start
-    summary = next((ln for ln in reversed(result.stdout.splitlines()) if re.search(r"\d+ passed", ln)), "")
+    out = result.stdout + result.stderr
+    summary = next((ln for ln in reversed(out.splitlines()) if re.search(r"\d+ (passed|failed|error)", ln)), "")
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|skipped|xfailed|deselected|error)",
                                                        summary)}
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -40,6 +41,9 @@ def main() -> int:
     print(f"load average: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
     print(f"tests: {counts} (pytest: {summary.strip() or 'no summary'})")
     print(f"wall time: {wall:.0f} s ({wall / 60:.1f} min)")
+    if result.returncode:
+        failed = [ln for ln in out.splitlines() if ln.startswith(("FAILED", "ERROR"))]
+        print("pytest failed:", *(failed or out.splitlines()[-20:]), sep="\n  ")
     return result.returncode
 
 
