@@ -78,3 +78,13 @@ def test_the_set_up_examples_deploy_where_rule_II_allows() -> None:
             state, _ = engine.play(state, engine.parse(state, text), NoDice())
         verdict = engine.judge(state, engine.parse(state, example))
         assert verdict.legal, (example, verdict.codes())
+
+
+def test_performance_figures_name_their_script_date_and_machine() -> None:
+    text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    latest = text.split("\n## ", 2)[1]  # the newest dated section
+    assert re.match(r"\d{1,2} \w+ \d{4}", latest), latest[:40]
+    assert re.search(r"\d+ CPUs|\d+ cores", latest) and "Python" in latest
+    rows = [ln for ln in latest.splitlines() if ln.startswith("| ") and not ln.startswith(("| measure", "|---"))]
+    assert rows and all("bench/" in row or "| same |" in row for row in rows), rows
+    assert "1,007 tests" not in latest
