@@ -95,3 +95,7 @@ class UndoError(RefereeError):
 
 class DiceError(RefereeError, ValueError):
     """Typed dice do not fit the roll (wrong count, a face out of range), or verification failed."""
+
+
+class StaleStateError(RefereeError):
+    """A move was sent from a state the game has left (another device or the CLI moved first)."""

@@ -46,6 +46,7 @@ from referee.errors import (
     InputFileError,
     NotationError,
     RefereeError,
+    StaleStateError,
     UndoError,
     UnknownNameError,
 )
@@ -923,7 +924,7 @@ class GameFile:
 
     def do(
         self, text: str, faces: Sequence[int] | None = None, adjust_reason: str | None = None,
-        private: Seal | None = None,
+        private: Seal | None = None, expect: str | None = None,
     ) -> ActionRecord:
         """Plays an action (or, with ``adjust_reason``, an umpire override) and journals it.
 
@@ -933,8 +934,11 @@ class GameFile:
             adjust_reason: the mandatory reason of an override; None for a normal action.
             private: the secret a ``seal`` action commits to, stored in the private table with the
                 entry (use :meth:`seal`).
+            expect: the state hash the action was chosen in (a page of ``referee serve``); checked
+                under the file's lock, so of two moves sent from one state only the first is played.
 
         Raises:
+            StaleStateError: ``expect`` is not the current state's hash (nothing is written).
             IllegalActionError: the rules forbid the action (nothing is written).
             NotationError, UnknownNameError, DiceError: bad input (nothing is written).
             GameFileError: the file is read-only, damaged or altered (nothing is written).
@@ -942,6 +946,8 @@ class GameFile:
         game = self.game
         with self._transaction() as audit:
             state = self.state()
+            if expect is not None and game.state_hash(state) != expect:
+                raise StaleStateError(_("the game moved on before this move arrived; it was not played"))
             if adjust_reason is not None:
                 if not adjust_reason.strip():
                     raise UndoError(_("an override needs a reason: --reason \"...\""))
@@ -1069,6 +1075,27 @@ class GameFile:
             (stored.digest, stored.owner, stored.label, stored.salt,
              json.dumps(stored.secret, ensure_ascii=False, sort_keys=True)),
         )
+
+    def link_secret(self, rotate: bool = False) -> bytes:
+        """Returns the secret the table display's links are derived from (``referee serve``), made
+        and stored on first use, or made anew with ``rotate`` (every old link then stops working).
+
+        It sits in the meta table, outside the journal and its chain, and no export carries it.
+
+        Raises:
+            GameFileError: the file is read-only (and holds no secret yet) or cannot be written.
+        """
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'links'").fetchone()
+        try:
+            stored = (_text(row[0], "meta 'links'", "value") or "") if row is not None else ""
+        except _Bad:  # damaged: a new secret replaces it
+            stored = ""
+        if re.fullmatch(r"[0-9a-f]{64}", stored) and not rotate:
+            return bytes.fromhex(stored)
+        fresh = new_seed()
+        with self._transaction():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('links', ?)", (fresh.hex(),))
+        return fresh
 
     def seal(self, owner: str, label: str, secret: object, salt: bytes | None = None) -> ActionRecord:
         """Seals a secret entered privately: the journal gets ``seal OWNER LABEL DIGEST`` (judged

@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from referee.dice import fingerprint as _fingerprint
-from referee.errors import NotationError
+from referee.errors import InputFileError, NotationError
+from referee.files import parse_json
 from referee.i18n import _
 from referee.rulings import RuleRef, Ruling
 
 __all__ = [
     "REVEALED", "SEALED", "Commitment", "Opening", "Seal", "StoredSecret", "canonical", "check_reveal",
-    "opens", "parse_reveal", "parse_seal", "reveal_text", "revealed_event", "seal_text", "sealed_event",
+    "opens", "parse_reveal", "parse_seal", "reveal_text", "revealed_event", "seal_text", "sealed_event", "secret_of",
 ]
 
 SALT_BYTES = 16
@@ -63,6 +64,19 @@ def canonical(secret: JsonValue) -> bytes:
         raise ValueError(_("a secret is at most {limit} bytes, this one is {n}").format(limit=MAX_SECRET_BYTES,
                                                                                      n=len(data)))
     return data
+
+
+def secret_of(text: str) -> JsonValue:
+    """Returns a secret as typed: JSON data when the text parses as JSON (``7``, ``["FMo","MCh"]``),
+    else the text itself (``CHV``).
+
+    >>> secret_of('["FMo", "MCh"]'), secret_of("CHV")
+    (['FMo', 'MCh'], 'CHV')
+    """
+    try:
+        return parse_json("secret", text)  # type: ignore[return-value]  # parsed JSON is JSON data
+    except InputFileError:
+        return text
 
 
 def _digest(salt: bytes, secret: JsonValue) -> str:

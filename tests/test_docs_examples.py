@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 SKIP_MARKERS = (
     "<!-- test-command -->", "<!-- tour -->", "<!-- vision-tour -->", "<!-- zargo-tour -->", "<!-- giro -->",
+    "<!-- serve -->",
 )
-"""Blocks with their own tests (the README tour, the guides' tours)."""
+"""Blocks with their own tests (the README tour, the guides' tours, the server's examples:
+tests/serve/test_docs.py)."""
 
 
 def _env(tmp: Path) -> dict[str, str]:

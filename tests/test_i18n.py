@@ -80,7 +80,7 @@ def _tool():  # type: ignore[no-untyped-def]
     return tool
 
 
-AREAS = ("referee", "cyrus_pyxis", "iliad", "earth_water", "zargo")
+AREAS = ("referee", "cyrus_pyxis", "iliad", "earth_water", "zargo", "serve")
 
 
 @pytest.mark.parametrize("area", AREAS)

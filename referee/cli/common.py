@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
     from referee.game import AnyEngine, GameState
-    from referee.journal import GameFile
     from referee.tables import TableSet
 
 P = ParamSpec("P")
@@ -225,18 +224,6 @@ def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
     if not found:
         raise UnknownNameError("player", name, players)
     return found[0]
-
-
-def private_lines(gf: GameFile, viewer: str | None) -> list[tuple[str, str, str]]:
-    """Returns (label, secret, fingerprint) of each secret ``viewer`` sealed that is still hidden
-    (nothing for the shared table)."""
-    from referee.sealed import canonical
-
-    if viewer is None:
-        return []
-    hidden = {c.digest for c, shown in gf.sealed_now() if not shown and c.owner == viewer}
-    return [(s.public.label, canonical(s.secret).decode("utf-8"), s.public.fingerprint())
-            for s in gf.secrets(viewer) if s.public.digest in hidden]
 
 
 def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool, explain: bool = False) -> None:

@@ -21,7 +21,6 @@ from referee.cli.common import (
     load_position,
     play_in_file,
     print_json,
-    private_lines,
     read_data_file,
     show,
     viewer_of,
@@ -248,10 +247,11 @@ def log(
     from referee import render
     from referee.files import parse_json
     from referee.journal import GameFile
+    from referee.viewing import seen_by
 
     with GameFile.open(file) as gf:
-        viewer_of(gf.game, as_)  # the journal is public: the same for every viewer
-        entries = gf.entries()
+        seen = seen_by(gf, viewer_of(gf.game, as_))  # the journal is public; the viewer's secrets follow it
+        entries = list(seen.entries)
         if last is not None:
             entries = entries[-last:]
         if json_:
@@ -262,6 +262,7 @@ def log(
             print_json(data)  # type: ignore[arg-type]
             return
         show(render.log(entries, gf.game.grammar))
+    _show_secrets([(s.label, s.value, s.fingerprint) for s in seen.secrets])
 
 
 @app.command()
@@ -269,11 +270,12 @@ def log(
 def status(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
     """Show the turn, the phase and whose input is awaited (with --as: that player's secrets too)."""
     from referee.journal import GameFile
+    from referee.viewing import seen_by
 
     with GameFile.open(file) as gf:
-        viewer = viewer_of(gf.game, as_)
-        lines = gf.game.status(gf.game.view(gf.state(), viewer))
-        mine = private_lines(gf, viewer)
+        seen = seen_by(gf, viewer_of(gf.game, as_))
+    viewer, lines = seen.viewer, seen.status()
+    mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
     if json_:
         print_json({"viewer": viewer, "status": lines, "secrets": _secrets_json(mine)})
         return
@@ -312,13 +314,9 @@ def _read_secret(prompt: str) -> object:
 
 def _data_or_text(text: str) -> object:
     """Returns JSON data when ``text`` parses as JSON (7, [1, 2]), else the text itself."""
-    from referee.errors import InputFileError
-    from referee.files import parse_json
+    from referee.sealed import secret_of
 
-    try:
-        return parse_json("secret", text)
-    except InputFileError:
-        return text
+    return secret_of(text)
 
 
 @app.command()
@@ -406,23 +404,19 @@ def show_(
         if not isinstance(name, str):
             raise typer.BadParameter(_("give --game, or a 'game:' field in the position file"))
         engine, state, _tables = load_position(name, position, tables)
+        state = engine.view(state, viewer_of(engine, as_))  # a position file holds no sealed secret
     else:
         from referee.journal import GameFile
+        from referee.viewing import seen_by
 
         with GameFile.open(file) as gf:
-            engine, state = gf.game, gf.state()
-            mine = private_lines(gf, viewer_of(engine, as_))
-    viewer = viewer_of(engine, as_)
-    state = engine.view(state, viewer)
+            seen = seen_by(gf, viewer_of(gf.game, as_))
+        engine, state = seen.game, seen.state
+        mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
     view = engine.board_view(state)
     if png is not None:
-        from referee.errors import RefereeError
-        from referee.game import BoardView
         from referee.picture import write_png
 
-        if not isinstance(view, BoardView):
-            raise RefereeError(_("{title} is played on a map of regions, not cells; "
-                                 "--png draws square and hex boards").format(title=engine.info.title))
         write_png(view, png)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
@@ -470,8 +464,10 @@ def export_(
         _export_setup(file, setup)
         return
 
+    from referee.viewing import seen_by
+
     with GameFile.open(file) as gf:
-        text = json.dumps(gf.export(viewer_of(gf.game, as_)), indent=2, ensure_ascii=False)
+        text = json.dumps(seen_by(gf, viewer_of(gf.game, as_)).export(), indent=2, ensure_ascii=False)
     if out is None:
         typer.echo(text)
         return
