@@ -147,6 +147,7 @@ MARKED_ELSEWHERE = {
     "<!-- zargo-tour -->": ("tests/games/zargo/test_docs.py",),
     "<!-- giro -->": ("tests/test_tour_it.py",),
     "<!-- test-command -->": ("tests/test_readme.py",),
+    "<!-- serve -->": ("tests/serve/test_docs.py",),
 }
 """Blocks replayed by their own test, and where (the test must name the marker)."""
 
