@@ -136,7 +136,8 @@ def test_console_transcripts_replay(doc: Path, tmp_path: Path) -> None:
         assert result.returncode == (1 if refused else 0), (command, result.stdout[-400:], result.stderr[-400:])
         printed = _flat(result.stdout + result.stderr)
         for line in shown:
-            if line.lstrip().startswith(("✓", "✗")) and "…" not in line:
+            # verdicts, and the rows of a table the command printed (a city table, a log): as shown
+            if (line.lstrip().startswith(("✓", "✗")) or "│" in line) and "…" not in line:
                 assert _flat(line) in printed, (command, line, printed[-600:])
 
 
@@ -219,3 +220,19 @@ def test_install_commands_run_as_written(doc: Path, index: int, tmp_path: Path) 
     check = subprocess.run([str(clone / ".venv" / "bin" / "referee"), "--version"], cwd=clone, env=env,
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr
+
+
+OUTSIDE = re.compile(r"\.\./shared|DESIGN\.md|HOUSE_STYLE")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_no_link_leads_outside_the_repository(doc: Path) -> None:
+    """Every relative link resolves to a file or folder of the repository; nothing points to the
+    files the project was built beside (a design, a style guide, the rulebooks' folder)."""
+    text = doc.read_text(encoding="utf-8")
+    assert not OUTSIDE.search(text), OUTSIDE.search(text)
+    for target in re.findall(r"\]\(([^)#\s]+)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address, not a file
+        path = (doc.parent / target).resolve()
+        assert path.is_relative_to(ROOT) and path.exists(), f"{doc.name}: {target}"
