@@ -954,10 +954,17 @@ class GameFile:
                 action = game.parse_adjust(state, text)
             else:
                 action = game.parse(state, text)
+            if private is None and parse_seal(text) is not None:  # a commitment with no secret behind it
+                raise NotationError(_("a secret is sealed with referee seal LABEL --as OWNER, which keeps it "
+                                      "in this file; a bare commitment is refused"))
             dice = self._dice(faces, audit)
             verdict = game.judge(state, action)
             if not verdict.legal:
                 raise IllegalActionError(verdict)
+            keeper = getattr(game, "sealed_problem", None)  # a game may check an action against sealed secrets
+            problem = keeper(state, action, self.secrets) if keeper is not None else None
+            if problem is not None:
+                raise IllegalActionError(verdict.model_copy(update={"violations": (problem,)}))
             new_state, record = game.commit(state, action, dice, verdict)
             if isinstance(dice, PhysicalDice):
                 dice.check_all_used()
@@ -1107,8 +1114,8 @@ class GameFile:
             GameFileError: as :meth:`do`.
         """
         checker = getattr(self.game, "secret_problem", None)  # a game may check a secret's content
-        if checker is not None:
-            problem = checker(self.state(), owner, label, secret)
+        if checker is not None:  # ... against the owner's other secrets too (a box shared by its garrisons)
+            problem = checker(self.state(), owner, label, secret, self.secrets(owner))
             if problem is not None:
                 raise IllegalActionError(Verdict(action=f"seal {owner} {label}", violations=(problem,)))
         try:
@@ -1150,8 +1157,8 @@ class GameFile:
                 problem=str(exc)[:160])) from None
         try:
             return self.do(text)
-        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
-            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label} (claimed {secret!r:.80})"})
+        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt nor the claim
+            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label}"})
             raise IllegalActionError(verdict) from None
 
     def sealed_now(self) -> list[tuple[Commitment, bool]]:
