@@ -282,6 +282,9 @@ class BoardView:
     links: tuple[LinkView, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()
     """Counters listed under their side: (label, name, side)."""
+    codes: tuple[tuple[str, str], ...] = ()
+    """Codes drawn on cells that name no counter, explained under the board: (code, meaning; the
+    meaning an English source string the renderer translates)."""
     status: tuple[str, ...] = ()
     edges: tuple[str, str, str, str] = ("", "", "", "")
     """Labels of the top, right, bottom and left edges (e.g. "East")."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.game import MapView
 from referee.games.earth_water import layout
+from referee.games.earth_water.play_cards import hand_text
 from referee.games.earth_water.sequence import PHASE_NAMES, reason_text, score_text
 from referee.games.earth_water.state import EarthWaterState, Phase, Side, units
 from referee.i18n import _
@@ -39,6 +40,8 @@ def status_lines(state: EarthWaterState) -> list[str]:
         greece=s.hands.greece)]
     if s.phase is Phase.OVER:
         return [*lines, _("Game over: {reason}").format(reason=reason_text(s.end_reason))]
+    if s.hands.greece:
+        lines.append(_("Greek hand: {cards}").format(cards=hand_text(s)))
     reserve = s.greek_reserve()
     lines.append(_("Greek reserve {armies}, {fleets}; portraits: Persia {persia}, Greece {greece}").format(
         armies=units(reserve[0], "army"), fleets=units(reserve[1], "fleet"), persia=s.portraits.persia,
