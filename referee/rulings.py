@@ -53,6 +53,8 @@ class RuleRef(BaseModel):
         title = printed_title(self.game, self.section, self.title)
         if title.casefold() == self.section.casefold():
             return self.section
+        if not any(c.isdigit() for c in self.section) and _printed_here(self.game, self.section):
+            return title  # a section keyed by words ("base cards"), printed in this language: its title alone
         return f"{self.section} {title}"
 
     def __str__(self) -> str:
@@ -208,7 +210,7 @@ class Interpretation(BaseModel):
 
     def label(self) -> str:
         """Returns the disclosure used in verdicts: 'interpretation id: choice' (or its short form)."""
-        return f"interpretation {self.id}: {self.short or self.choice}"
+        return f"interpretation {self.id}: {self.short or self.choice}"  # phrases.READING says it again
 
 
 class RulesIndex(BaseModel):
@@ -304,6 +306,18 @@ def printed_title(game: str, section: str, fallback: str) -> str:
     if found is None or not found.printed:
         return fallback
     return found.printed.get(current()) or next(iter(found.printed.values()))
+
+
+def _printed_here(game: str, section: str) -> bool:
+    """True when the rulebook prints a title for this section in the active language."""
+    from referee.errors import RefereeError
+    from referee.i18n import current
+
+    try:
+        found = _index_of(game).sections.get(section)
+    except RefereeError:
+        return False
+    return found is not None and current() in found.printed
 
 
 def section_summary(ref: RuleRef) -> str | None:

@@ -47,7 +47,8 @@ MAPPING = ROOT / "babel.cfg"
 TRANSLATOR = "the referee's translators"
 LANGS = ("fr", "it")
 CORE = "referee"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "violation": (2,), "event": (2,), "counted": (2, 3)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "violation": (2,), "event": (2,), "counted": (2, 3),
+            "plural_form": (1, 2)}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 CODE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """A code, not a message: one kebab-case word (an interpretation's option id, a ruling code)."""

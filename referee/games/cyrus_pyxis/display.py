@@ -15,6 +15,7 @@ from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy, win_text
 from referee.i18n import N_, _, ngettext
+from referee.phrases import say
 from referee.rulings import Ruling
 
 _MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
@@ -175,5 +176,5 @@ class UmpireResolution(BaseModel):
         """Returns the resolution as lines for the terminal."""
         lines = [e.text() for e in self.events if e.code == "combat-result"] or [_("no combat to resolve")]
         lines += [f"→ {e.text()}" for e in self.events if e.code != "combat-result"]
-        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
+        lines += [_("⚠ relies on {what}").format(what=say(p)) for p in self.provisional]
         return lines

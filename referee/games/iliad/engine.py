@@ -46,7 +46,8 @@ from referee.games.iliad.sequence import (
 )
 from referee.games.iliad.state import IliadState, Phase, Shot, load_tables, occupancy
 from referee.geometry.search import Cell
-from referee.i18n import _
+from referee.i18n import N_, _
+from referee.phrases import form
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -297,8 +298,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
             board = Board(s)
             fight_duel(board, duel.greek, duel.trojan, dice, scheduled=True)
             carry_wounded(board)
-            board.disclose(s.tables.interpretation("duel-hour"), _("calendar.yaml: duel at day {day} hour {hour} "
-                           "({provenance})").format(day=s.day, hour=s.hour, provenance=duel.provenance))
+            board.disclose(s.tables.interpretation("duel-hour"),
+                           DUEL_HOUR.format(day=s.day, hour=s.hour, provenance=duel.provenance))
             after_duel = True
         else:
             board = resolve_move(s, dice)
@@ -474,6 +475,9 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
 
+
+DUEL_HOUR = form(N_("calendar.yaml: duel at day {day} hour {hour} ({provenance})"))
+"""A stand-in line stored in English, said again in the reader's language by phrases.say."""
 
 def _legal_disclosures(s: IliadState, sit: Situation, counter: Counter, cells: list[Cell],
                        shots: bool) -> tuple[str, ...]:

@@ -32,7 +32,8 @@ from referee.games.iliad.roster import (
     counters_of,
 )
 from referee.geometry.search import Cell
-from referee.i18n import _
+from referee.i18n import N_, _
+from referee.phrases import form
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 
@@ -119,7 +120,7 @@ class IliadTables:
 
     def map_disclosure(self) -> str:
         """The disclosure of the map's provenance."""
-        return _("map.yaml: sample map ({provenance})").format(provenance=self.board.provenance)
+        return SAMPLE_MAP.format(provenance=self.board.provenance)
 
 
 @by_digest
@@ -158,6 +159,9 @@ def load_tables(table_set: TableSet) -> IliadTables:
         colours={side: row.colour for side, row in roster_file.sides.items()}, choices=choices,
     )
 
+
+SAMPLE_MAP = form(N_("map.yaml: sample map ({provenance})"))
+"""A stand-in line stored in English, said again in the reader's language by phrases.say."""
 
 def _deployment(label: str, file: DeploymentFile, roster: Roster, board: IliadMap) -> dict[CounterId, Cell]:
     from referee.errors import UnknownNameError
