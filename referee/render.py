@@ -341,7 +341,7 @@ def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = F
     the game's grammar, the action in the active language."""
     said = grammar.say(v.action) if grammar is not None else v.action
     lines = [
-        Text.assemble(("✗ ", "bold red"), (f"{said}: ", "red"), r.text(), (f" [{r.code}]", "dim"),
+        Text.assemble(("✗ ", "bold red"), (_("{action}:").format(action=said) + " ", "red"), r.text(), (f" [{r.code}]", "dim"),
                       (cites_text(r.cites), "dim"))
         for r in v.violations
     ]
@@ -359,7 +359,8 @@ def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = Fals
                                                  (f"  ({_(rec.side)})" if rec.side else "", "dim"))]
     for roll in rec.rolls:
         faces = "+".join(str(f) for f in roll.faces)
-        parts.append(Text(f"  🎲 {say(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
+        parts.append(Text("  🎲 " + _("{purpose}: {faces} ({source})").format(
+            purpose=say(roll.purpose), faces=faces, source=_(roll.source)), style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
     parts += disclosure(rec.provisional, decisive, explain, hint)

@@ -88,7 +88,7 @@ SCENARIOS: dict[str, tuple[str, tuple[Step, ...]]] = {
         step("do", "{a:FCh 0609 0409}", code=1),
         step("do", "{a:resolve}"),
         step("play", stdin="{a:resolve}\n{a:2417 3613}\n{a:resolve}\n"),
-        step("odds", "zargo", "{a:attack}", "0906"),
+        step("odds", "zargo", "{a:attack}", "0906", code=1),
         step("odds", "--position", "{samples}/zargo/umpire.yaml", "zargo", "{a:attack}", "0906", "0907"),
         step("why"), step("log"), step("status"), step("show"),
         step("do", code=2), step("odds", "--bogus", code=2),
@@ -143,13 +143,13 @@ def _walk(node: object) -> Iterator[object]:
 WORD = re.compile(r"[^\W\d_]+")
 CODE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 STRIP = (
+    re.compile(r"[\w./-]+\.(?:csv|yaml|referee|png|svg|json)\b"),  # a file: combat_values.csv, game.referee
+    re.compile(r"\b" + CODE.pattern + r"\b"),  # a code: a result (defender-retreats), an option id
     re.compile(r"\[[^\]\n]*\]"),  # [too-far], [duel]: ruling codes
     re.compile(r"\breferee(?:\s+(?:--?[\w-]+|[a-z][\w-]*))*"),  # a command to type: referee why, referee show --png
     re.compile(r"--?[a-z][\w-]*"),  # an option
     re.compile(r"\b[A-Z][A-Z0-9]+\b"),  # FILE, GAME, CHV, FCh's upper-case cousins: metavariables and labels
     re.compile(r"\b(?:interpretation|lecture|lettura)\s+" + CODE.pattern),  # a reading named by its id
-    re.compile(r"[\w./-]+\.(?:csv|yaml|referee|png|svg|json)\b"),  # a file: combat_values.csv, game.referee
-    re.compile(r"\b" + CODE.pattern + r"\b"),  # a code: a result (defender-retreats), an option id
 )
 
 
