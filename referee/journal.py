@@ -53,7 +53,7 @@ from referee.errors import (
 from referee.files import loads_capped, parse_json, read_text, require_regular
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
-from referee.i18n import N_, _, language
+from referee.i18n import N_, _, language, ngettext
 from referee.rulings import Verdict
 from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_reveal, parse_seal, reveal_text, seal_text
 from referee.tables import TableSet
@@ -332,9 +332,10 @@ class Auditor:
                 raise _Bad(where, _("reveals seed {revealed_epoch} while seed {epoch} was the one in use").format(
                     revealed_epoch=d.revealed_epoch, epoch=a.epoch))
             if d.revealed_rolls != self.rolls_in_epoch:
-                raise _Bad(where, _("says {said} digital roll(s) came from seed {epoch}; "
-                                    "the journal holds {held}").format(
-                    said=d.revealed_rolls, epoch=a.epoch, held=self.rolls_in_epoch))
+                raise _Bad(where, ngettext("says {n} digital roll came from seed {epoch}; the journal holds {held}",
+                                           "says {n} digital rolls came from seed {epoch}; the journal holds {held}",
+                                           d.revealed_rolls or 0).format(n=d.revealed_rolls, epoch=a.epoch,
+                                                                    held=self.rolls_in_epoch))
             a.revealed[a.epoch] = entry.seq
         elif d.revealed_epoch is not None or d.revealed_rolls is not None:
             raise _Bad(where, _("a note that reveals a seed"))

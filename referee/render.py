@@ -341,8 +341,8 @@ def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = F
     the game's grammar, the action in the active language."""
     said = grammar.say(v.action) if grammar is not None else v.action
     lines = [
-        Text.assemble(("✗ ", "bold red"), (_("{action}:").format(action=said) + " ", "red"), r.text(), (f" [{r.code}]", "dim"),
-                      (cites_text(r.cites), "dim"))
+        Text.assemble(("✗ ", "bold red"), (_("{action}:").format(action=said) + " ", "red"), r.text(),
+                      (f" [{r.code}]", "dim"), (cites_text(r.cites), "dim"))
         for r in v.violations
     ]
     lines += disclosure(v.provisional, decisive, explain, "explain")

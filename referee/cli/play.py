@@ -24,7 +24,7 @@ FREE_VERBS = ("tables", "schema")
 SHELL = Grammar(words=(
     Keyword("show", fr=("voir", "montrer"), it=("mostra", "vedi")),
     Keyword("status", fr=("état",), it=("stato",)),
-    Keyword("log", fr=("journal",), it=("giornale",)),
+    Keyword("log", fr=("journal",), it=("registro", "giornale")),
     Keyword("undo", fr=("annuler",), it=("annulla",)),
     Keyword("redo", fr=("rétablir",), it=("ripristina",)),
     Keyword("judge", fr=("juger",), it=("giudica",)),

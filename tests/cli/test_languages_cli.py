@@ -115,7 +115,7 @@ def position(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(("lang", "legal", "illegal", "relies"), [
     ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ reading umpire-phase; 1 stand-in, see --explain"),
     ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12",
-     "⚠ lecture umpire-phase; 1 valeur d'attente, voir --explain"),
+     "⚠ lecture umpire-phase; 1 valeur provisoire, voir --explain"),
     ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12",
      "⚠ lettura umpire-phase; 1 valore provvisorio, vedi --explain"),
 ])

@@ -18,7 +18,8 @@ def flat(text: str) -> str:
 
 
 def test_a_cyrus_combat_played_in_french_is_explained_in_italian_and_english(referee: Referee) -> None:
-    assert referee("--lang", "fr", "new", "cyrus-pyxis", "--setup", str(SAMPLES / "cyrus-pyxis" / "setup.yaml")).code == 0
+    setup = SAMPLES / "cyrus-pyxis" / "setup.yaml"
+    assert referee("--lang", "fr", "new", "cyrus-pyxis", "--setup", str(setup)).code == 0
     for line in ("Pergame L7", "Telestas L4", "terminé", "Tyr L8", "terminé", "Pergame L8",
                  "Telestas L6", "terminé", "soutien Telestas Pergame", "résoudre"):
         done = referee("--lang", "fr", "do", *line.split())

@@ -565,5 +565,9 @@ def _resolve_notes(s: IliadState) -> list[Ruling]:
                                (TURN,))]
     if not s.attacks:
         return [Ruling.counted("combats", "{n} shot to resolve", "{n} shots to resolve", len(s.shots), (TURN,))]
-    return [Ruling.event("combats", "{shots} shot(s) and {attacks} attack(s) to resolve, arrows first", (TURN,),
-                         shots=len(s.shots), attacks=len(s.attacks))]
+    if len(s.attacks) == 1:
+        return [Ruling.counted("combats", "{n} shot and 1 attack to resolve, arrows first",
+                               "{n} shots and 1 attack to resolve, arrows first", len(s.shots), (TURN,))]
+    return [Ruling.counted("combats", "{n} shot and {attacks} attacks to resolve, arrows first",
+                           "{n} shots and {attacks} attacks to resolve, arrows first", len(s.shots), (TURN,),
+                           attacks=len(s.attacks))]
