@@ -53,7 +53,7 @@ class RuleRef(BaseModel):
         title = printed_title(self.game, self.section, self.title)
         if title.casefold() == self.section.casefold():
             return self.section
-        if not any(c.isdigit() for c in self.section) and _has_printed(self.game, self.section):
+        if " " in self.section and not any(c.isdigit() for c in self.section) and _has_printed(self.game, self.section):
             return title  # a section keyed by words ("base cards"): the rulebook's title alone
         return f"{self.section} {title}"
 
