@@ -32,6 +32,21 @@ def decisive(items: Sequence[str], files: Sequence[str]) -> list[str]:
     return [item for item in items if any(item.startswith(f"{name}:") for name in files)]
 
 
+class ReliesOn(str):
+    """A report line saying what the report relied on (its ⚠ line): told apart from the report's
+    findings by its type, never by its text, so the command line can replace such lines with
+    one marker line in any language."""
+
+    __slots__ = ()
+
+
+def relies_on_lines(items: Sequence[str]) -> list[str]:
+    """Returns one ⚠ line per stand-in or reading a report relied on, in the active language."""
+    from referee.i18n import _
+
+    return [ReliesOn(_("⚠ relies on {what}").format(what=say(p))) for p in items]
+
+
 Hint = Literal["why", "explain"]
 """Where a marker sends the reader for the complete list: ``referee why`` for a ruling the game
 file journaled, ``--explain`` for one it did not (a judge, a refusal, an umpire's position)."""

@@ -53,8 +53,8 @@ class RuleRef(BaseModel):
         title = printed_title(self.game, self.section, self.title)
         if title.casefold() == self.section.casefold():
             return self.section
-        if " " in self.section and not any(c.isdigit() for c in self.section) and _has_printed(self.game, self.section):
-            return title  # a section keyed by words ("base cards"): the rulebook's title alone
+        if " " in self.section and not any(c.isdigit() for c in self.section) and _keyed_by_us(self.game, self.section):
+            return title  # a section we keyed by our own words ("base cards"): the rulebook's title alone
         return f"{self.section} {title}"
 
     def __str__(self) -> str:
@@ -308,9 +308,10 @@ def printed_title(game: str, section: str, fallback: str) -> str:
     return found.printed.get(current()) or next(iter(found.printed.values()))
 
 
-def _has_printed(game: str, section: str) -> bool:
-    """True when the rulebook prints a title for this section and the active language is not
-    English (in English a section shows its key, as the rulebook heads it, and our title)."""
+def _keyed_by_us(game: str, section: str) -> bool:
+    """True when the rulebook prints a title for this section, the section's key is none of its
+    printed titles (a key of ours, not a heading such as Iliad's "Il calendario") and the active
+    language is not English (in English a section shows its key and our title)."""
     from referee.errors import RefereeError
     from referee.i18n import current
 
@@ -318,7 +319,8 @@ def _has_printed(game: str, section: str) -> bool:
         found = _index_of(game).sections.get(section)
     except RefereeError:
         return False
-    return found is not None and bool(found.printed) and current() != "en"
+    return (found is not None and bool(found.printed) and section not in found.printed.values()
+            and current() != "en")
 
 
 def section_summary(ref: RuleRef) -> str | None:

@@ -26,6 +26,7 @@ from referee.cli.common import (
     umpire_dice,
     viewer_of,
 )
+from referee.disclosures import ReliesOn
 from referee.i18n import N_, _, ngettext
 from referee.phrases import say
 
@@ -135,7 +136,7 @@ def _report(engine: AnyEngine, report: BaseModel, explain: bool) -> RenderableTy
 
     lines = report.explain() if callable(getattr(report, "explain", None)) else [  # type: ignore[attr-defined]
         report.model_dump_json(indent=2)]
-    parts: list[RenderableType] = [Text(line) for line in lines if not line.startswith("⚠ ")]
+    parts: list[RenderableType] = [Text(line) for line in lines if not isinstance(line, ReliesOn)]
     parts += render.disclosure(getattr(report, "provisional", ()), engine.info.decisive, explain, "explain")
     return Group(*parts)
 

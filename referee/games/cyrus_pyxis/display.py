@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.disclosures import relies_on_lines
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.combat import CombatResult
@@ -15,7 +16,6 @@ from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy, win_text
 from referee.i18n import N_, _, ngettext
-from referee.phrases import say
 from referee.rulings import Ruling
 
 _MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
@@ -176,5 +176,5 @@ class UmpireResolution(BaseModel):
         """Returns the resolution as lines for the terminal."""
         lines = [e.text() for e in self.events if e.code == "combat-result"] or [_("no combat to resolve")]
         lines += [f"→ {e.text()}" for e in self.events if e.code != "combat-result"]
-        lines += [_("⚠ relies on {what}").format(what=say(p)) for p in self.provisional]
+        lines += relies_on_lines(self.provisional)
         return lines

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from referee.disclosures import relies_on_lines
 from referee.errors import IllegalActionError, NotationError
 from referee.games.iliad import actions as act
 from referee.games.iliad.combat import (
@@ -35,7 +36,6 @@ from referee.games.iliad.rules import ARCHERY, ZONES
 from referee.games.iliad.sequence import advantage_disclosure
 from referee.games.iliad.state import Attack, IliadState, IliadTables
 from referee.i18n import _, ngettext
-from referee.phrases import say
 from referee.rulings import Ruling, Verdict
 
 FACES = range(1, 7)
@@ -157,7 +157,7 @@ class OddsReport(BaseModel):
         lines = [head, *self.notes]
         width = max(len(o.outcome) for o in self.outcomes)
         lines += [f"  {o.outcome:<{width}}  {o.percent:>7}  ({o.fraction})" for o in self.outcomes]
-        lines += [_("⚠ relies on {what}").format(what=say(p)) for p in self.provisional]
+        lines += relies_on_lines(self.provisional)
         return lines
 
 
