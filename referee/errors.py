@@ -95,3 +95,7 @@ class UndoError(RefereeError):
 
 class DiceError(RefereeError, ValueError):
     """Typed dice do not fit the roll (wrong count, a face out of range), or verification failed."""
+
+
+class OutputFileError(RefereeError):
+    """A file the referee was asked to write cannot be written there: one line naming the file."""

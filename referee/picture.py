@@ -25,9 +25,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
-from referee.files import check_target
 from referee.game import BoardView, CellView
 from referee.i18n import N_, _
+from referee.writing import check_output, write_output
 
 if TYPE_CHECKING:
     import numpy as np
@@ -394,8 +394,9 @@ IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 """Picture formats the board is written in, chosen by the file name's extension."""
 
 
-def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
-    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg).
+def write_png(view: BoardView, path: Path, cell_px: int = 64, force: bool = False) -> Path:
+    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg),
+    through a temporary beside it (an existing file is replaced only with ``force``, a game file never).
 
     Raises:
         RefereeError: another extension (the accepted ones listed), or the file cannot be written.
@@ -404,7 +405,8 @@ def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
     if suffix not in IMAGE_FORMATS:
         raise RefereeError(_("{path}: cannot tell the picture format from {suffix}; name it .png, .jpg or .jpeg")
                            .format(path=path, suffix=repr(suffix or "no extension")))
-    save_png(draw_board(view, cell_px), path, N_("picture"), suffix)
+    check_output(path, force=force, what=N_("picture"))  # before drawing: a refusal costs nothing
+    save_png(draw_board(view, cell_px), path, N_("picture"), suffix, force=force)
     return path
 
 
@@ -419,9 +421,10 @@ def opencv() -> ModuleType:
     return cv2
 
 
-def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = ".png") -> None:
-    """Encodes an image as PNG (or the format ``suffix`` names) in memory and writes it (one clean
-    line on any failure).
+def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = ".png", force: bool = False) -> None:
+    """Encodes an image as PNG (or the format ``suffix`` names) in memory and writes it through a
+    temporary beside it (:func:`referee.writing.write_output`: an existing file is replaced only
+    with ``force``, a game file never; one clean line on any failure).
 
     Raises:
         RefereeError: the image cannot be encoded or the file cannot be written.
@@ -434,13 +437,7 @@ def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = 
     if not ok:
         raise RefereeError(_("{path}: the {what} cannot be encoded as {format}").format(
             path=path, what=_(what), format=IMAGE_FORMATS.get(suffix, suffix)))
-    check_target(path, what)
-    try:
-        path.write_bytes(data.tobytes())
-    except OSError as exc:
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise RefereeError(_("{path}: cannot write the {what} ({reason})").format(
-            path=path, what=_(what), reason=reason)) from None
+    write_output(path, data.tobytes(), force=force, what=what)
 
 
 @contextlib.contextmanager

@@ -17,6 +17,7 @@ import typer
 from referee.cli.common import (
     DEFAULT_FILE,
     FileOpt,
+    ForceOpt,
     JsonOpt,
     PositionOpt,
     TablesOpt,
@@ -73,10 +74,10 @@ def _capture_module(engine: AnyEngine) -> ModuleType:
     return rules
 
 
-def _sink(debug: Path | None) -> DebugSink:
+def _sink(debug: Path | None, force: bool = False) -> DebugSink:
     from vision.debug import FolderSink, NullSink
 
-    return FolderSink(debug) if debug is not None else NullSink()
+    return FolderSink(debug, force=force) if debug is not None else NullSink()
 
 
 def _settings(path: Path | None) -> VisionConfig | None:
@@ -144,6 +145,7 @@ def capture(
     tables: TablesOpt = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Read the board from an overhead photo.
 
@@ -153,12 +155,13 @@ def capture(
     """
     start = time.perf_counter()
     answers = _parse_answers(answer)
+    sink = _sink(debug, force)  # a folder holding earlier pictures is refused before any work
     if position is not None:
         engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
         if apply:
             raise fail(_("--apply plays into a game file; with --position nothing is stored"), code=2)
         _infer(
-            engine, state, photo, calibration, answers, debug, tables, start, json_, None, config
+            engine, state, photo, calibration, answers, sink, tables, start, json_, None, config
         )
         return
     if game is not None:
@@ -166,7 +169,7 @@ def capture(
             raise fail(
                 _("--apply and --answer need a position: give --position or use a game file"), code=2
             )
-        _observe_only(game, photo, calibration, debug, tables, json_, config)
+        _observe_only(game, photo, calibration, sink, tables, json_, config)
         return
     from referee.journal import GameFile
 
@@ -178,7 +181,7 @@ def capture(
             photo,
             calibration,
             answers,
-            debug,
+            sink,
             tables,
             start,
             json_,
@@ -196,7 +199,7 @@ def _observe_only(
     game: str,
     photo: Path,
     calibration: Path | None,
-    debug: Path | None,
+    debug: DebugSink,
     tables: Path | None,
     json_: bool,
     settings: Path | None = None,
@@ -212,7 +215,7 @@ def _observe_only(
         board,
         _settings(settings),
         calibration=_calibration(calibration, board),
-        debug=_sink(debug),
+        debug=debug,
     )
     if json_:
         data = obs.model_dump(mode="json")
@@ -229,7 +232,7 @@ def _infer(
     photo: Path,
     calibration: Path | None,
     answers: dict[str, str],
-    debug: Path | None,
+    debug: DebugSink,
     tables: Path | None,
     start: float,
     json_: bool,
@@ -253,7 +256,7 @@ def _infer(
         _settings(settings),
         calibration=_calibration(calibration, board),
         labels=labels,
-        debug=_sink(debug),
+        debug=debug,
     )
     report = module.infer_turn(state, obs.cells, answers=answers, identity=obs.identity)
     if report.status == "unreadable":
@@ -280,22 +283,13 @@ def _infer(
 
 
 def _play(gf: object, before: GameState, actions: list[str]) -> bool:
-    """Plays the actions into the game file, all or none."""
-    from referee.errors import RefereeError
+    """Plays the actions into the game file in one transaction: all are journaled, or none."""
     from referee.journal import GameFile
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
         raise fail(_("the game file changed while the photo was read; run referee capture again"))
-    played = 0
-    try:
-        for text in actions:
-            gf.do(text)
-            played += 1
-    except RefereeError:
-        for _turn in range(played):
-            gf.undo()
-        raise
+    gf.do_all(actions, start=gf.game.state_hash(before))
     return True
 
 
@@ -369,6 +363,7 @@ def markers(
     ] = 40.0,
     dpi: Annotated[int, typer.Option("--dpi", help="Printer resolution.")] = 300,
     tables: TablesOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
     from referee.games import find_game
@@ -381,7 +376,7 @@ def markers(
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
     if out.suffix.lower() != ".png":
         raise VisionError(_("{path}: the marker sheet is written as PNG (name it .png)").format(path=out))
-    save_png(sheet, out, N_("marker sheet"))
+    save_png(sheet, out, N_("marker sheet"), force=force)
     show(
         _("wrote {path}: {n} corner tabs ({dictionary}, ids {ids}), one cell = {mm} mm at {dpi} dpi; "
           "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner").format(
@@ -403,12 +398,16 @@ def calibrate(
     tables: TablesOpt = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Learn your set's colours and counter labels from a photo of a known position."""
+    from referee.writing import check_output
     from vision.board import load_board
     from vision.calibrate import calibrate as learn
     from vision.calibration import save_calibration
 
+    check_output(out, force=force, what="calibration file")  # refused before the photo is read
+    sink = _sink(debug, force)
     engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
     module = _capture_module(engine)
     board = load_board(engine.info.slug, tables)
@@ -419,9 +418,9 @@ def calibrate(
         legions=module.legion_labels(state),
         legion_at=module.legion_cells(state),
         cfg=_settings(config),
-        debug=_sink(debug),
+        debug=sink,
     )
-    save_calibration(cal, out)
+    save_calibration(cal, out, force=force)
     if json_:
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
