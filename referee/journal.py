@@ -413,12 +413,16 @@ def audit_export(label: str, export: _Export) -> Audit:
         raise GameFileError(f"{label}: {exc}") from None
 
 
+_BUSY_MS = 30_000
+"""How long a command waits for another process's write to end before it gives up."""
+
+
 def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connection:
     """Opens the SQLite file at exactly ``path`` (the path percent-encoded: ``#``, ``?`` or ``%41`` in
     a name are part of it, see :func:`referee.files.sqlite_uri`)."""
     mode = "rwc" if create else ("ro" if readonly else "rw")
     try:
-        conn = sqlite3.connect(sqlite_uri(path, mode), uri=True, timeout=30, isolation_level=None)
+        conn = sqlite3.connect(sqlite_uri(path, mode), uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
         conn.text_factory = bytes
         if not readonly:
             conn.execute("PRAGMA synchronous=FULL")
@@ -560,6 +564,7 @@ def _entry_values(entry: Entry) -> tuple[object, ...]:
 
 _INSERT = f"INSERT INTO journal ({', '.join(_COLUMNS['journal'])}) VALUES ({', '.join('?' * 16)})"
 _SELECT = f"SELECT {', '.join(_COLUMNS['journal'])} FROM journal ORDER BY seq"
+
 
 @dataclass(frozen=True)
 class _Move:
@@ -733,7 +738,33 @@ class GameFile:
         # a WAL left by a crash is read, not recovered, until a write succeeds: a refused command
         # leaves the file's bytes as they were
         pending = not readonly and _wal_pending(path)
-        return cls(path, _connect(path, readonly or pending), readonly, wal_pending=pending)
+        made = cls(path, _connect(path, readonly or pending), readonly, wal_pending=pending)
+        if not (readonly or pending) and os.path.lexists(f"{os.fsdecode(path)}-journal"):
+            made._drop_stale_journal()
+        return made
+
+    def _drop_stale_journal(self) -> None:
+        """Removes an SQLite journal a write killed as it began left beside the file: empty, or with
+        a zeroed header, SQLite never rolls it back nor removes it. Done under the write lock, so it
+        is nobody's live journal; a hot journal (one with content) was rolled back by SQLite as the
+        lock was taken, and is gone by then."""
+        side = f"{os.fsdecode(self.path)}-journal"
+        try:
+            self.conn.execute("PRAGMA busy_timeout = 0")  # a live writer: leave it be, do not wait for it
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error:
+            return  # another writer holds the file: the journal is its own
+        finally:
+            with suppress(sqlite3.Error):
+                self.conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+        try:
+            with open(side, "rb") as fh:
+                if fh.read(1) in (b"", b"\x00"):
+                    os.unlink(side)
+        except OSError:
+            pass
+        finally:
+            self._rollback()
 
     def close(self) -> None:
         """Closes the database connection (the writer first: a read-only reader left open last keeps
@@ -1312,8 +1343,11 @@ class GameFile:
         ``viewer`` (their owner) and of nobody else, so a shared-table export (``viewer`` None)
         carries commitments only.
         """
-        entries = self.entries()
-        mine = [StoredSecret.of(seal).model_dump(mode="json") for seal in self.secrets(viewer)]
+        with self._reading():  # the journal and the secrets of one commit, whoever writes meanwhile
+            entries = self.entries()
+            mine = [StoredSecret.of(seal).model_dump(mode="json") for seal in self.secrets(viewer)]
+            seeds = [e.model_dump(mode="json") for e in self.epochs()]
+            state_hash = self.game.state_hash(self.state())
         return {
             "format": EXPORT_FORMAT,
             "game": self.game.info.slug,
@@ -1322,9 +1356,9 @@ class GameFile:
             "tables": self.table_set.texts(),
             "tables_hash": self.table_set.digest,
             "next_roll_index": self.next_roll_index,
-            "seeds": [e.model_dump(mode="json") for e in self.epochs()],
+            "seeds": seeds,
             "entries": [e.model_dump(mode="json") for e in entries],
-            "state_hash": self.game.state_hash(self.state()),
+            "state_hash": state_hash,
         } | ({"secrets": mine} if mine else {})
 
     @classmethod
@@ -1499,11 +1533,28 @@ def _remove(path: Path) -> None:
 
 
 def _install(tmp: Path, path: Path) -> None:
-    """Moves a finished file into place in one step (replacing any file there)."""
+    """Moves a finished game file into place in one step (replacing any file there).
+
+    An SQLite journal left beside the file it replaces goes first (and again after): a write
+    killed there leaves one, and SQLite would roll it back into the new file under that name.
+    """
+    side = path.with_name(path.name + "-journal")
     try:
+        _drop(side)
         install(tmp, path)
+        _drop(side)
     except RefereeError as exc:
         raise GameFileError(str(exc)) from None
+
+
+def _drop(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise GameFileError(_("{path}: cannot write ({reason})").format(
+            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
 
 
 def install_copy(src: Path, path: Path, force: bool = False) -> None:

@@ -361,3 +361,21 @@ def test_seal_and_reveal_open_the_file_they_name(referee: Referee) -> None:
     assert revealed.code == 0, revealed.err
     assert (referee.cwd / "g").read_bytes() == g
     assert tree(referee.cwd) == ["g", "g#copy"]
+
+
+def test_an_export_or_a_table_with_a_key_written_twice_is_refused(referee: Referee, game: Path) -> None:
+    assert referee("export", "out.json").code == 0
+    text = (game.parent / "out.json").read_text(encoding="utf-8")
+    assert text.count('\n  "game": ') == 1
+    (game.parent / "twice.json").write_text(text.replace('\n  "game": ', '\n  "game": "iliad",\n  "game": ', 1),
+                                            encoding="utf-8")
+    for args in (("import", "twice.json", "--file", "n.referee"), ("dice", "verify", "twice.json")):
+        result = referee(*args)
+        assert result.code == 1 and "'game'" in result.err and "line " in result.err, (args, result.err)
+    assert referee("tables", "export", "cyrus-pyxis", "over").code == 0
+    table = game.parent / "over" / "cyrus-pyxis" / "terrain.yaml"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    key = next(i for i, line in enumerate(lines) if line[:1].isalpha() and line.rstrip().endswith(":"))
+    table.write_text("".join(lines + lines[key:]), encoding="utf-8")  # the first top-level key again, to the end
+    result = referee("tables", "cyrus-pyxis", "--tables", "over")
+    assert result.code == 1 and "terrain.yaml" in result.err and "written twice" in result.err, result.err
