@@ -277,7 +277,7 @@ def sequences(board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[i
                 continue
             read_times.append(time.perf_counter() - start)
             start = time.perf_counter()
-            report = infer_turn(before, obs.cells, identity=obs.identity)
+            report = infer_turn(before, obs.read_cells(), identity=obs.identity)
             infer_times.append(time.perf_counter() - start)
             asked = report.status == "ambiguous"
             if asked:
@@ -295,7 +295,7 @@ def sequences(board: BoardSpec, games: int, turns: int, tmp: Path, size: tuple[i
                             and state.tables.by_id[king].side is state.winner
                             else "eliminated"
                         )
-                report = infer_turn(before, obs.cells, identity=obs.identity, answers=answers)
+                report = infer_turn(before, obs.read_cells(), identity=obs.identity, answers=answers)
             if report.status == "explained":
                 assert report.position is not None
                 got = ENGINE.from_position(state.tables.table_set, report.position.model_dump(mode="json"), "x")
@@ -610,7 +610,7 @@ def real_sequences(
                 counts["refused"] += 1
                 notes.append(f"{tag}: refused: {exc}")
                 continue
-            report = infer_turn(before, obs.cells, identity=obs.identity)
+            report = infer_turn(before, obs.read_cells(), identity=obs.identity)
             asked = report.status == "ambiguous"
             if asked:
                 counts["questions"] += 1
@@ -626,7 +626,7 @@ def real_sequences(
                             and state.tables.by_id[king].side is state.winner
                             else "eliminated"
                         )
-                report = infer_turn(before, obs.cells, identity=obs.identity, answers=answers)
+                report = infer_turn(before, obs.read_cells(), identity=obs.identity, answers=answers)
             if report.status == "explained":
                 assert report.position is not None
                 got = ENGINE.from_position(state.tables.table_set, report.position.model_dump(mode="json"), "x")

@@ -40,7 +40,6 @@ __all__ = [
     "MAX_NODES",
     "MAX_SCALAR_CHARS",
     "SQLITE_HEADER",
-    "check_target",
     "file_kind",
     "load_data",
     "loads_capped",
@@ -182,23 +181,6 @@ def sqlite_uri(path: Path | str, mode: str, *, immutable: bool = False) -> str:
     """
     absolute = os.fsencode(os.path.abspath(os.fsdecode(path)))
     return f"file:{quote_from_bytes(absolute, safe='/')}?mode={mode}" + ("&immutable=1" if immutable else "")
-
-
-def check_target(path: Path | str, what: str = "file") -> None:
-    """Refuses to write into a folder, a FIFO or a socket (a FIFO nobody reads blocks the write forever).
-
-    Devices are allowed (``/dev/null``, a terminal).
-
-    Raises:
-        InputFileError: the path names a folder, a FIFO or a socket.
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return  # missing (it will be created) or unusable: the write itself says why
-    kind = file_kind(mode)
-    if kind is not None and not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
-        raise InputFileError(str(path), "", _("is {kind}; cannot write a {what} there").format(kind=kind, what=_(what)))
 
 
 def read_text(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:

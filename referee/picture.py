@@ -1,33 +1,26 @@
-"""Board pictures drawn with OpenCV (``referee show --png``); cv2 is imported only here, lazily.
+"""Board pictures drawn with OpenCV (``referee show --png``); cv2 is imported lazily.
 
 :func:`draw_board` returns a top-down BGR image of a :class:`~referee.game.BoardView`, square or
 hex: terrain fills and patterns, grid, coordinates, links, counters in their side colours with
 their short labels, marks, the edges' labels and a key. The vision
 package's synthetic renderer reuses it.
 
-OpenCV talks on stderr on its own (its log, libjpeg's "Corrupt JPEG data", libpng's warnings)
-and raises errors of several lines. :func:`opencv` imports it with its log silenced,
-:func:`native_stderr` catches what its C libraries print, and :func:`write_png` encodes in
-memory and writes with Python, so every failure is one line of ours.
+OpenCV itself (its lazy import, what its C libraries print, encoding and writing) comes from
+:mod:`referee.images`, which the photo reader uses too.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import sys
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
 from referee.game import BoardView, CellView
 from referee.i18n import N_, _
-from referee.writing import check_output, write_output
+from referee.images import IMAGE_FORMATS, opencv, save_png
+from referee.writing import check_output
 
 if TYPE_CHECKING:
     import numpy as np
@@ -390,10 +383,6 @@ def _draw_key(img: npt.NDArray[np.uint8], rows: list[tuple[str, str, tuple[int, 
         cv2.putText(img, label, (x0 + swatch + 6, y0 + swatch - swatch // 4), _FONT, fs, (20, 20, 20), 1, cv2.LINE_AA)
 
 
-IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
-"""Picture formats the board is written in, chosen by the file name's extension."""
-
-
 def write_png(view: BoardView, path: Path, cell_px: int = 64, force: bool = False) -> Path:
     """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg),
     through a temporary beside it (an existing file is replaced only with ``force``, a game file never).
@@ -408,59 +397,3 @@ def write_png(view: BoardView, path: Path, cell_px: int = 64, force: bool = Fals
     check_output(path, force=force, what=N_("picture"))  # before drawing: a refusal costs nothing
     save_png(draw_board(view, cell_px), path, N_("picture"), suffix, force=force)
     return path
-
-
-def opencv() -> ModuleType:
-    """Returns the ``cv2`` module, imported with OpenCV's own log silenced (set before the import)."""
-    os.environ.setdefault("OPENCV_LOG_LEVEL", "OFF")
-    import cv2
-
-    logging = getattr(getattr(cv2, "utils", None), "logging", None)
-    if logging is not None and hasattr(logging, "setLogLevel"):
-        logging.setLogLevel(getattr(logging, "LOG_LEVEL_SILENT", 0))
-    return cv2
-
-
-def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = ".png", force: bool = False) -> None:
-    """Encodes an image as PNG (or the format ``suffix`` names) in memory and writes it through a
-    temporary beside it (:func:`referee.writing.write_output`: an existing file is replaced only
-    with ``force``, a game file never; one clean line on any failure).
-
-    Raises:
-        RefereeError: the image cannot be encoded or the file cannot be written.
-    """
-    cv2 = opencv()
-    try:
-        ok, data = cv2.imencode(suffix, image)
-    except cv2.error:
-        ok = False
-    if not ok:
-        raise RefereeError(_("{path}: the {what} cannot be encoded as {format}").format(
-            path=path, what=_(what), format=IMAGE_FORMATS.get(suffix, suffix)))
-    write_output(path, data.tobytes(), force=force, what=what)
-
-
-@contextlib.contextmanager
-def native_stderr() -> Iterator[list[str]]:
-    """Catches what C libraries print on file descriptor 2 while the block runs.
-
-    Yields a list that holds, after the block, the lines they printed (libjpeg's "Corrupt JPEG
-    data", libpng's warnings), so the caller can turn them into its own line or drop them.
-    """
-    caught: list[str] = []
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no usable fd 2 (an embedded interpreter): nothing to catch
-        yield caught
-        return
-    with tempfile.TemporaryFile() as sink:
-        os.dup2(sink.fileno(), 2)
-        try:
-            yield caught
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            sink.seek(0)
-            text = sink.read(64 * 1024).decode("utf-8", "replace")
-            caught += [line.strip() for line in text.splitlines() if line.strip()]

@@ -26,7 +26,6 @@ import re
 import secrets
 import sqlite3
 import stat
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,8 +51,6 @@ TEMP_SUFFIX = ".referee-tmp"
 """How every temporary the referee writes ends (``.game.referee.0a1b2c3d4e5f.referee-tmp``)."""
 
 _TEMP = re.compile(r"\..{1,80}\.[0-9a-f]{12}\.referee-tmp(-journal)?", re.DOTALL)
-_YOUNG_SECONDS = 2.0
-"""An empty temporary younger than this may be a writer's that has not locked it yet: left alone."""
 _GAME_TABLES = frozenset({"meta", "journal"})
 
 
@@ -169,16 +166,41 @@ def temporary_beside(path: Path, what: str = "file") -> Iterator[Path]:
     folder = _folder(path)
     tmp = folder / f".{path.name[:80]}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
     try:
-        fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = _create_locked(folder, tmp)
     except OSError as exc:
         raise _cannot(path, what, exc) from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield tmp
     finally:  # installed, it is gone; otherwise (a failure, or nothing installed) it goes now
         _unlink(tmp)
         _unlink(tmp.with_name(tmp.name + "-journal"))  # SQLite's, when a game file was being built
         os.close(fd)
+
+
+def _create_locked(folder: Path, tmp: Path) -> int:
+    """Returns the descriptor of a new empty file at ``tmp``, locked (``flock``) before its name
+    appears: made unnamed (``O_TMPFILE``) and linked in once locked, so a sweep never finds it
+    unlocked. Where the file system cannot do that, it is made by name and locked at once (a sweep
+    in that instant would remove it, and the write would then fail cleanly on its rename).
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    flags = os.O_RDWR | os.O_CLOEXEC
+    try:
+        fd = os.open(folder, flags | os.O_TMPFILE, 0o644)
+    except (OSError, AttributeError):
+        fd = -1
+    if fd >= 0:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            os.link(f"/proc/self/fd/{fd}", tmp)  # linkat(..., AT_SYMLINK_FOLLOW): the locked inode, named
+            return fd
+        except OSError:
+            os.close(fd)
+    fd = os.open(tmp, flags | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
 
 
 def install(tmp: Path, path: Path, what: str = "file") -> None:
@@ -226,8 +248,7 @@ def write_output(path: Path, data: bytes, *, force: bool = False, what: str = "f
 
 def sweep_temporaries(folder: Path) -> int:
     """Removes the temporaries a killed writer left in ``folder`` (and their SQLite side journals);
-    returns how many files went. A temporary still locked by its writer is left alone, and so is an
-    empty one made in the last two seconds (its writer may be about to lock it). Never raises.
+    returns how many files went. A temporary still locked by its writer is left alone. Never raises.
     """
     try:
         names = [e.name for e in os.scandir(folder) if is_temporary(e.name)]
@@ -251,10 +272,7 @@ def _sweep_one(path: Path) -> int:
     except OSError:
         return 0
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return 0
-        if info.st_size == 0 and time.time() - info.st_mtime < _YOUNG_SECONDS:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             return 0
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -6,7 +6,7 @@ import pytest
 
 from referee.errors import UnknownNameError
 from referee.geometry.square import SquareGrid, row_label
-from vision.layout import MarkerLayout, MarkerPlacement
+from referee.markers import MarkerLayout, MarkerPlacement
 
 
 def test_names_round_trip_every_cell() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -95,13 +94,12 @@ def test_the_temporaries_of_a_killed_writer_are_swept(tmp_path: Path) -> None:
 
 def test_a_live_writers_temporary_is_left_alone(tmp_path: Path) -> None:
     with temporary_beside(tmp_path / "out.json") as tmp:
+        assert tmp.exists() and sweep_temporaries(tmp_path) == 0  # locked before its name appeared
         tmp.write_bytes(b"being written")
-        assert sweep_temporaries(tmp_path) == 0 and tmp.exists()  # locked by its writer
-    young = _stale(tmp_path, body=b"")  # empty and new: its writer may not have locked it yet
-    assert sweep_temporaries(tmp_path) == 0 and young.exists()
-    old = time.time() - 60
-    os.utime(young, (old, old))
-    assert sweep_temporaries(tmp_path) == 1 and not young.exists()
+        assert sweep_temporaries(tmp_path) == 0 and tmp.exists()
+    assert not tmp.exists()  # not installed: removed as the block ends
+    empty = _stale(tmp_path, body=b"")  # a writer killed as it began: empty, unlocked
+    assert sweep_temporaries(tmp_path) == 1 and not empty.exists()
 
 
 def test_the_next_write_and_the_next_open_sweep(game: Path) -> None:

@@ -18,8 +18,8 @@ from pydantic import ValidationError
 
 from referee.errors import TableError
 from referee.geometry.square import SquareGrid
+from referee.markers import MarkerLayout
 from referee.tables import load_table_set, load_yaml_text, validation_error
-from vision.layout import MarkerLayout
 
 RGB = tuple[int, int, int]
 

@@ -11,7 +11,8 @@ written. Calibration files are JSON (no pickle), size-capped when read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,16 +21,17 @@ import numpy.typing as npt
 
 from referee.i18n import _, ngettext
 from vision import adaptive
+from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration
-from vision.config import VisionConfig
+from vision.config import ClassifyConfig, VisionConfig
 from vision.errors import VisionError
 from vision.labels import (
     crop_template,
     default_templates,
     encode_template,
 )
-from vision.pipeline import read
+from vision.pipeline import Reading, read
 
 if TYPE_CHECKING:
     from vision.debug import DebugSink
@@ -70,8 +72,6 @@ def calibrate(
             piece colours too alike to tell apart (the message says what to do).
         BoardNotFoundError: no board in the photo.
     """
-    from vision import grid_overlay as go
-
     cfg = cfg or VisionConfig()
     cc = cfg.classify
     reading = read(photo, board, cfg, None, None, debug, strict=False)
@@ -84,49 +84,35 @@ def calibrate(
     p, ppc = warped.pad_px, warped.ppc
     grid = warped.grid(board.rows, board.cols)
     inside = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
-    step = cc.pixel_step
-    feats = adaptive.chroma(adaptive.board_pixels(grid, board, step), reading.white)
-    cover = (
-        adaptive.board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0]
-        > 127
-    )
-    usable = cover & (feats[..., 2] > cc.min_pixel_light)
-    m = feats.shape[1]
-    c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
-    dy, dx = np.meshgrid(c, c, indexing="ij")
-    disc = np.hypot(dx, dy) < cc.counter_disc
-    square = np.maximum(np.abs(dx), np.abs(dy)) < cc.terrain_square
-    plain = board.terrains[0]
-    groups: dict[str, list[npt.NDArray[np.float32]]] = {}
-    for n, name in enumerate(names):
-        side, terrain = known[name]
-        if side is not None:
-            groups.setdefault(f"{adaptive.SIDE}{side}", []).append(feats[n][usable[n] & disc, :2])
-        elif terrain == plain:
-            groups.setdefault(plain, []).append(feats[n][usable[n] & square, :2])
     seed = adaptive.table_model(board, cc, tuple(float(v) for v in reading.white))
-    model = adaptive.learn({k: np.concatenate(v) for k, v in groups.items()}, seed, cc)
-    # tokens: their cells' pixels that are not of a counter's or the bare board's colour
-    taken = [k for k in model.classes if k.startswith(adaptive.SIDE) or k == plain]
-    tokens: dict[str, list[npt.NDArray[np.float32]]] = {}
-    for n, name in enumerate(names):
-        _occupant, terrain = known[name]
-        if terrain == plain:
-            continue
-        x = feats[n][usable[n] & square, :2]
-        keep = np.ones(len(x), bool)
-        for k in taken:
-            st = model.classes[k]
-            keep &= np.hypot(*(x - np.array(st.mean, np.float32)).T) > 3 * st.sd
-        tokens.setdefault(terrain, []).append(x[keep])
-    model = adaptive.learn({k: np.concatenate(v) for k, v in tokens.items()}, model, cc)
+    model = measure_classes([LabelledBoard(grid, inside, reading.white, dict(known))], board, seed, cc)
     measured = [k for k, v in model.classes.items() if v.pixels > 0]
-    ev = adaptive.evidence(grid, inside, reading.white, board, model, cc)
-    results = adaptive.decide(ev, board, cc, reading.lines)
+    _check_reads_back(adaptive.decide(adaptive.evidence(grid, inside, reading.white, board, model, cc), board, cc,
+                                      reading.lines), reading.inside, known, names)
+    _check_apart(model, cc)
+    templates = _templates(reading, board, legions, legion_at, cfg) if legions and legion_at else {}
+    source = photo.name if isinstance(photo, Path) else photo.source
+    return Calibration(
+        board=board.slug,
+        source=source,
+        pixels=model,
+        template_ppc=cfg.identity.px_per_cell,
+        templates=templates,
+        measured=tuple(measured),
+    )
+
+
+def _check_reads_back(results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64],
+                      known: Mapping[str, tuple[str | None, str]], names: list[str]) -> None:
+    """Refuses classes that do not read the known position back (``MIN_AGREEMENT`` of the cells).
+
+    Raises:
+        VisionError: the photo does not show the known position.
+    """
     wrong = [
         names[n]
         for n, (occ, terrain, _rest) in enumerate(results)
-        if reading.inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
+        if inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
     ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
         raise VisionError(
@@ -136,6 +122,14 @@ def calibrate(
                 len(wrong),
             ).format(n=len(wrong), cells=", ".join(wrong[:8]) + (" ..." if len(wrong) > 8 else ""))
         )
+
+
+def _check_apart(model: adaptive.PixelModel, cc: ClassifyConfig) -> None:
+    """Refuses two classes closer than ``min_separation`` combined spreads, with advice.
+
+    Raises:
+        VisionError: two piece colours too alike.
+    """
     close = [pair for pair in adaptive.separation(model) if pair[2] < cc.min_separation]
     if close:
         a, b, d = close[0]
@@ -147,26 +141,82 @@ def calibrate(
                 "really are that close"
             ).format(a=_pretty(a), b=_pretty(b), d=f"{d:.1f}", need=f"{cc.min_separation:g}")
         )
-    templates: dict[str, str] = {}
+
+
+def _templates(reading: Reading, board: BoardSpec, legions: Mapping[str, tuple[str, str]],
+               legion_at: Mapping[str, str], cfg: VisionConfig) -> dict[str, str]:
+    """Crops each legion's printed label from the photo, as its template."""
+    names = board.cell_names()
     ppc_id = cfg.identity.px_per_cell
-    if legions and legion_at:
-        sharp_warp = go.warp_board(reading.image, reading.registration, board, ppc_id, cfg.grid.pad_cells)
-        defaults = default_templates(legions, board.side_colours, cfg.identity, ppc_id)
-        for cell, legion in legion_at.items():
-            if legion not in defaults:
+    sharp_warp = go.warp_board(reading.image, reading.registration, board, ppc_id, cfg.grid.pad_cells)
+    defaults = default_templates(legions, board.side_colours, cfg.identity, ppc_id)
+    templates: dict[str, str] = {}
+    for cell, legion in legion_at.items():
+        if legion not in defaults:
+            continue
+        row, col = divmod(names.index(cell), board.cols)
+        tpl = crop_template(sharp_warp, row, col, reading.white, defaults[legion], cfg.identity)
+        templates[legion] = encode_template(tpl)
+    return templates
+
+
+@dataclass(frozen=True)
+class LabelledBoard:
+    """A top-down board whose cells are known: what calibration and refitting learn from."""
+
+    grid: npt.NDArray[np.uint8]
+    """The grid area of the warped board, BGR, (rows ppc, cols ppc, 3)."""
+    inside: npt.NDArray[np.bool_]
+    """Which of its pixels the photo covered."""
+    white: npt.NDArray[np.float64]
+    """The white reference (BGR) of its photo."""
+    known: dict[str, tuple[str | None, str]]
+    """Cell name → (side standing there or None, terrain), for the cells known."""
+
+
+def measure_classes(
+    boards: Sequence[LabelledBoard], board: BoardSpec, seed: adaptive.PixelModel, cc: ClassifyConfig
+) -> adaptive.PixelModel:
+    """Returns the piece classes measured on the pixels known cells give them, over one photo
+    or several: a side's colour on the central discs of its counters, the bare board on its
+    empty plain cells, then each token's colour on its cells' inner squares (pixels of the
+    counters' and the bare board's colours, as just measured, left out). Classes no cell shows
+    keep their seed."""
+    plain = board.terrains[0]
+    names = board.cell_names()
+    groups: dict[str, list[npt.NDArray[np.float32]]] = {}
+    token_pixels: list[tuple[str, npt.NDArray[np.float32]]] = []
+    for one in boards:
+        feats = adaptive.chroma(adaptive.board_pixels(one.grid, board, cc.pixel_step), one.white)
+        mask = np.repeat(one.inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2)
+        cover = adaptive.board_pixels(mask, board, cc.pixel_step)[..., 0] > 127
+        usable = cover & (feats[..., 2] > cc.min_pixel_light)
+        m = feats.shape[1]
+        c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
+        dy, dx = np.meshgrid(c, c, indexing="ij")
+        disc = np.hypot(dx, dy) < cc.counter_disc
+        square = np.maximum(np.abs(dx), np.abs(dy)) < cc.terrain_square
+        for n, name in enumerate(names):
+            if name not in one.known:
                 continue
-            row, col = divmod(names.index(cell), board.cols)
-            tpl = crop_template(sharp_warp, row, col, reading.white, defaults[legion], cfg.identity)
-            templates[legion] = encode_template(tpl)
-    source = photo.name if isinstance(photo, Path) else photo.source
-    return Calibration(
-        board=board.slug,
-        source=source,
-        pixels=model,
-        template_ppc=ppc_id,
-        templates=templates,
-        measured=tuple(measured),
-    )
+            side, terrain = one.known[name]
+            if side is not None:
+                groups.setdefault(f"{adaptive.SIDE}{side}", []).append(feats[n][usable[n] & disc, :2])
+            elif terrain == plain:
+                groups.setdefault(plain, []).append(feats[n][usable[n] & square, :2])
+            if terrain != plain:
+                token_pixels.append((terrain, feats[n][usable[n] & square, :2]))
+    model = adaptive.learn({k: np.concatenate(v) for k, v in groups.items()}, seed, cc)
+    # tokens: their cells' pixels that are not of a counter's or the bare board's colour
+    taken = [k for k in model.classes if k.startswith(adaptive.SIDE) or k == plain]
+    tokens: dict[str, list[npt.NDArray[np.float32]]] = {}
+    for terrain, x in token_pixels:
+        keep = np.ones(len(x), bool)
+        for k in taken:
+            st = model.classes[k]
+            keep &= np.hypot(*(x - np.array(st.mean, np.float32)).T) > 3 * st.sd
+        tokens.setdefault(terrain, []).append(x[keep])
+    return adaptive.learn({k: np.concatenate(v) for k, v in tokens.items()}, model, cc)
 
 
 def _pretty(name: str) -> str:

@@ -24,7 +24,7 @@ from vision.labels import Template, decode_template
 
 __all__ = ["FORMAT", "MAX_FILE_BYTES", "Calibration", "default_model", "load_calibration", "save_calibration"]
 
-FORMAT = "referee-vision-calibration/2"
+FORMAT: Literal["referee-vision-calibration/2"] = "referee-vision-calibration/2"
 MAX_FILE_BYTES = 5_000_000
 
 

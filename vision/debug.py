@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from referee.errors import RefereeError
 from referee.i18n import N_, _
-from referee.picture import save_png
+from referee.images import save_png
 from vision.errors import VisionError
 
 

@@ -49,7 +49,9 @@ def warp_board(
     place = np.array([[ppc, 0, pad_px - 0.5], [0, ppc, pad_px - 0.5], [0, 0, 1]], np.float64)
     h_warp = place @ reg.to_board
     size = (board.cols * ppc + 2 * pad_px, board.rows * ppc + 2 * pad_px)
-    top = cv2.warpPerspective(image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    top = np.asarray(
+        cv2.warpPerspective(image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8
+    )
     if not coverage:
         return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px)
     ones = np.full(image.shape[:2], 255, np.uint8)
@@ -68,7 +70,7 @@ def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, the fraction of its pixels the photo covers."""
     p, ppc = warped.pad_px, warped.ppc
     g = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
-    return g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    return np.asarray(g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
 
 
 def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.NDArray[np.float64]:
@@ -88,7 +90,7 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
     stacked = np.concatenate([px for px in pixels if px.size], axis=0) if any(px.size for px in pixels) else None
     if stacked is None or len(stacked) < 20:
         return np.array([245.0, 245.0, 245.0])
-    return np.maximum(np.percentile(stacked, 75, axis=0).astype(np.float64), 20.0)
+    return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), 20.0), np.float64)
 
 
 def sharpness(warped: Warped, board: BoardSpec) -> float:

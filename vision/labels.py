@@ -33,11 +33,10 @@ def ink(bgr: npt.NDArray[np.uint8], white: npt.NDArray[np.float64]) -> npt.NDArr
     labels on saturated counters stand out (0 dark or saturated, about 1 white)."""
     b, g, r = cv2.split(bgr)
     chans = [
-        cv2.multiply(c, 1.0 / float(w), dtype=cv2.CV_32F)
-        for c, w in zip((b, g, r), white, strict=True)
+        np.asarray(c, np.float32) * np.float32(1.0 / float(w)) for c, w in zip((b, g, r), white, strict=True)
     ]
-    out = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
-    return np.minimum(out, 1.3, dtype=np.float32)
+    out = np.minimum(np.minimum(chans[0], chans[1]), chans[2])
+    return np.asarray(np.minimum(out, 1.3), np.float32)
 
 
 def _window(cfg: IdentityConfig, ppc: int) -> tuple[int, int]:
@@ -77,7 +76,8 @@ def default_templates(
         x, y = (ppc - ww) // 2, (ppc - wh) // 2
         crop = np.ascontiguousarray(ink_map[y : y + wh, x : x + ww])
         out[legion] = [
-            crop if sigma <= 0 else cv2.GaussianBlur(crop, (0, 0), sigma) for sigma in cfg.blurs
+            crop if sigma <= 0 else np.asarray(cv2.GaussianBlur(crop, (0, 0), sigma), np.float32)
+            for sigma in cfg.blurs
         ]
     _TEMPLATES[key] = out
     return dict(out)
@@ -100,7 +100,7 @@ def strokes(ink_map: npt.NDArray[np.float32], ppc: int) -> npt.NDArray[np.float3
     """Returns the ink map minus its blurred self (σ = 1/20 cell): the letters' strokes without
     the counter's overall shading, which every label shares."""
     blurred = cv2.GaussianBlur(ink_map, (0, 0), max(1.0, ppc / 20))
-    return cv2.subtract(ink_map, blurred)
+    return np.asarray(ink_map - blurred, np.float32)
 
 
 def score(region: npt.NDArray[np.float32], templates: list[Template]) -> float:

@@ -13,6 +13,7 @@ files. What libjpeg prints about damaged data becomes our line.
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ import numpy.typing as npt
 from referee.errors import InputFileError
 from referee.files import read_bytes
 from referee.i18n import _
-from referee.picture import native_stderr, opencv
+from referee.images import native_stderr, opencv
 from vision.config import LoadConfig
 from vision.errors import VisionError
 
@@ -66,7 +67,7 @@ HEIF_BRANDS = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b
 
 
 def is_heif(data: bytes) -> bool:
-    """Whether bytes start like a HEIF file (an ``ftyp`` box with a HEIF brand).
+    r"""Whether bytes start like a HEIF file (an ``ftyp`` box with a HEIF brand).
 
     >>> is_heif(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
     True
@@ -120,7 +121,7 @@ def _open_heif(data: bytes) -> pillow_heif.HeifFile:
 
 
 def exif_orientation(data: bytes) -> int:
-    """Returns a JPEG's EXIF orientation (1-8; 1 when absent or unreadable), from its APP1
+    r"""Returns a JPEG's EXIF orientation (1-8; 1 when absent or unreadable), from its APP1
     segment, reading at most the segments before the image data.
 
     >>> exif_orientation(JPEG_SOI + b"\xff\xd9")
@@ -165,19 +166,19 @@ def _tiff_orientation(tiff: bytes) -> int:
 def orient(image: npt.NDArray[np.uint8], orientation: int) -> npt.NDArray[np.uint8]:
     """Returns an image turned upright as its EXIF orientation (1-8) says."""
     if orientation == 2:
-        return cv2.flip(image, 1)
+        return np.asarray(cv2.flip(image, 1), np.uint8)
     if orientation == 3:
-        return cv2.rotate(image, cv2.ROTATE_180)
+        return np.asarray(cv2.rotate(image, cv2.ROTATE_180), np.uint8)
     if orientation == 4:
-        return cv2.flip(image, 0)
+        return np.asarray(cv2.flip(image, 0), np.uint8)
     if orientation == 5:
-        return cv2.transpose(image)
+        return np.asarray(cv2.transpose(image), np.uint8)
     if orientation == 6:
-        return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        return np.asarray(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), np.uint8)
     if orientation == 7:
-        return cv2.rotate(cv2.transpose(image), cv2.ROTATE_180)
+        return np.asarray(cv2.rotate(cv2.transpose(image), cv2.ROTATE_180), np.uint8)
     if orientation == 8:
-        return cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        return np.asarray(cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE), np.uint8)
     return image
 
 
@@ -208,6 +209,38 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
     raise VisionError(_("damaged JPEG header (no frame size before the image data)"))
 
 
+def jpeg_scans(data: bytes, limit: int) -> int:
+    r"""Returns how many scans (progressive passes) a JPEG holds, counting no further than
+    ``limit + 1``: the segments are walked from the header, each scan's coded data skipped to the
+    next marker (a 0xFF that is neither stuffing nor a restart).
+
+    >>> jpeg_scans(JPEG_SOI + b"\xff\xda\x00\x02" + b"\x12\xff\x00\x34" + b"\xff\xd9", 8)
+    1
+    """
+    pos, end, scans = 2, len(data), 0
+    while pos + 4 <= end and scans <= limit:
+        if data[pos] != 0xFF:
+            break
+        marker = data[pos + 1]
+        if marker == 0xFF or marker in _NO_LENGTH:
+            pos += 1 if marker == 0xFF else 2
+            continue
+        if marker == 0xD9:
+            break
+        pos += 2 + int.from_bytes(data[pos + 2 : pos + 4], "big")
+        if marker == 0xDA:
+            scans += 1
+            found = _NEXT_MARKER.search(data, pos)
+            if found is None:
+                break
+            pos = found.end() - 2
+    return scans
+
+
+_NEXT_MARKER = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
+"""A marker after coded data: 0xFF (after any fill bytes) not followed by stuffing or a restart."""
+
+
 def _decode_heif(data: bytes, reduction: int) -> npt.NDArray[np.uint8] | None:
     """Decodes a HEIF file's primary image to BGR (turned upright), shrunk by ``reduction``."""
     heif = _open_heif(data)
@@ -223,6 +256,25 @@ def _decode_heif(data: bytes, reduction: int) -> npt.NDArray[np.uint8] | None:
         bgr = cv2.resize(bgr, (w // reduction, h // reduction), interpolation=cv2.INTER_AREA)
     out: npt.NDArray[np.uint8] = bgr.astype(np.uint8)
     return out
+
+
+def _check_work(data: bytes, fmt: str, pixels: int, reduction: int, label: str, cfg: LoadConfig) -> None:
+    """Refuses, before any decoding, the files whose decoding alone would take seconds: a PNG or
+    HEIF larger than ``max_decoded_pixels`` (they are decoded at full size, whatever the work
+    size), or a JPEG of more than ``max_scans`` scans (each scan passes over the whole image).
+
+    Raises:
+        VisionError: the file says it needs too much work.
+    """
+    if fmt != "jpeg" and pixels > cfg.max_decoded_pixels:
+        raise VisionError(
+            _("{label}: a {format} of {mp} MP is decoded whole, above the {limit} MP limit for that format; "
+              "save it as JPEG or resize it").format(label=label, format=fmt.upper(), mp=f"{pixels / 1e6:.0f}",
+                                                     limit=f"{cfg.max_decoded_pixels / 1e6:.0f}"))
+    if fmt == "jpeg" and jpeg_scans(data, cfg.max_scans) > cfg.max_scans:
+        raise VisionError(
+            _("{label}: the JPEG holds more than {limit} scans (progressive passes); a camera writes "
+              "at most a dozen: save it again as an ordinary JPEG").format(label=label, limit=cfg.max_scans))
 
 
 def read_photo(path: Path, cfg: LoadConfig) -> Photo:
@@ -268,6 +320,7 @@ def decode_photo(data: bytes, label: str, cfg: LoadConfig) -> Photo:
     reduction = 1
     while reduction < 8 and pixels / (reduction * reduction) > cfg.work_pixels:
         reduction *= 2
+    _check_work(data, fmt, pixels, reduction, label, cfg)
     image: npt.NDArray[np.uint8] | None
     if fmt == "heif":
         image = _decode_heif(data, reduction)

@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.i18n import _
+from referee.markers import MarkerLayout, MarkerPlacement
 from vision.errors import VisionError
-from vision.layout import MarkerLayout, MarkerPlacement
 
 TAB_MARGIN = 0.2
 """White quiet zone around each marker on its tab, in cells."""

@@ -68,6 +68,12 @@ class Observation(BaseModel):
         default=None, description="Cell → {legion: label score}, when labels were asked for."
     )
 
+    def read_cells(self) -> dict[str, CellReading]:
+        """Returns the cells read with confidence: the unreadable ones left out (what the rules
+        are given; whether a cell is too doubtful is decided here, once)."""
+        unsure = set(self.unreadable)
+        return {name: cell for name, cell in self.cells.items() if name not in unsure}
+
 
 @dataclass
 class Reading:
@@ -125,7 +131,8 @@ def read(
     debug: DebugSink | None = None,
     strict: bool = True,
 ) -> Reading:
-    """Does the work of :func:`observe` and returns the intermediate results too.
+    """Does the work of :func:`observe` and returns the intermediate results too: load →
+    register → warp → cells (colours, evidence, occluders) → decisions → refusal → labels.
 
     Raises:
         VisionError, BoardNotFoundError, LowConfidenceError: as :func:`observe`.
@@ -134,6 +141,51 @@ def read(
     cfg = cfg or VisionConfig()
     debug = debug or NullSink()
     loaded = photo if isinstance(photo, Photo) else read_photo(photo, cfg.load)
+    reg = _register(loaded, board, cfg, debug)
+    warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
+    if debug.enabled:
+        debug.stage("warped", warped.image)
+        debug.stage("grid", go.draw_grid(warped, board))
+    sharp = _sharpness(warped, board, cfg)
+    white = go.white_reference(warped, board, cfg.grid)
+    seed = calibration.pixels if calibration is not None else default_model(board, cfg)
+    lines = go.edge_evidence(warped, board)
+    evidence = _evidence(warped, board, white, seed, lines, cfg)
+    inside = go.cell_inside(warped, board)
+    readings = _readings(adaptive.decide(evidence, board, cfg.classify, lines), inside, board)
+    unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
+    if debug.enabled:
+        debug.stage("labels", _draw_labels(warped, board, readings, cfg))
+    if strict:
+        _refuse_if_unread(unreadable, evidence, board, sharp, cfg)
+    identity = None
+    if labels:
+        identity = _identity(loaded, reg, board, white, readings, labels, calibration, cfg)
+    info = RegistrationInfo(
+        method=reg.method,
+        markers=reg.markers,
+        error_cells=round(reg.error, 4),
+        cell_px=round(reg.cell_px * loaded.reduction, 1),
+        sharpness=round(sharp, 4),
+    )
+    observation = Observation(
+        cells=readings,
+        seconds=round(time.perf_counter() - start, 4),
+        unreadable=unreadable,
+        registration=info,
+        calibration=calibration.source if calibration is not None else "default",
+        identity=identity,
+    )
+    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside)
+
+
+def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSink) -> Registration:
+    """Finds the board (markers, outline), refits it on the grid lines, and refuses a board that
+    only the grid lines could have confirmed when they do not.
+
+    Raises:
+        BoardNotFoundError: an outline or two markers the grid lines do not confirm.
+    """
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
     if found.method == "outline" and reg is found:
@@ -148,10 +200,15 @@ def read(
               "lines do not confirm the board; frame the whole board with its four markers").format(
                 a=found.markers[0], b=found.markers[1])
         )
-    warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
-    if debug.enabled:
-        debug.stage("warped", warped.image)
-        debug.stage("grid", go.draw_grid(warped, board))
+    return reg
+
+
+def _sharpness(warped: go.Warped, board: BoardSpec, cfg: VisionConfig) -> float:
+    """Returns the warped board's sharpness, refusing it below ``grid.min_sharpness``.
+
+    Raises:
+        VisionError: too blurred.
+    """
     sharp = go.sharpness(warped, board)
     if sharp < cfg.grid.min_sharpness:
         raise VisionError(
@@ -160,13 +217,22 @@ def read(
                 "hold still and focus on the board"
             ).format(sharpness=f"{sharp:.3f}", need=f"{cfg.grid.min_sharpness:.3f}")
         )
-    white = go.white_reference(warped, board, cfg.grid)
-    seed = calibration.pixels if calibration is not None else default_model(board, cfg)
+    return sharp
+
+
+def _evidence(
+    warped: go.Warped,
+    board: BoardSpec,
+    white: npt.NDArray[np.float64],
+    seed: adaptive.PixelModel,
+    lines: npt.NDArray[np.float64],
+    cfg: VisionConfig,
+) -> adaptive.CellEvidence:
+    """Returns every cell's evidence, read again without an occluder's pixels when one is found."""
     p, ppc = warped.pad_px, warped.ppc
     grid = warped.grid(board.rows, board.cols)
     grid_inside = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
     evidence = adaptive.evidence(grid, grid_inside, white, board, seed, cfg.classify)
-    lines = go.edge_evidence(warped, board)
     occluder = adaptive.occluder(warped.image, warped.inside, p, ppc, white, board, evidence.model, cfg.classify)
     if occluder.mask is not None:
         # read again without the occluder's pixels: first its blob, so the piece colours adapt
@@ -197,73 +263,83 @@ def read(
             )
     evidence.reached = occluder.share
     evidence.reached_strict = occluder.strict
-    results = adaptive.decide(evidence, board, cfg.classify, lines)
-    inside = go.cell_inside(warped, board)
-    names = board.cell_names()
+    return evidence
+
+
+def _readings(
+    results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64], board: BoardSpec
+) -> dict[str, CellReading]:
+    """Returns each cell's reading (no confidence where part of the cell is outside the photo)."""
     readings: dict[str, CellReading] = {}
-    for n, (occupant, terrain, conf) in enumerate(results):
+    for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
         if inside[n] < 0.98:
             conf = 0.0  # part of the cell is outside the photo
-        readings[names[n]] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
-    unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
-    if debug.enabled:
-        debug.stage("labels", _draw_labels(warped, board, readings, cfg))
-    # cells under an occluder reaching in (a hand) are unreadable for a known reason: they refuse
-    # the photo only when they are many; other unreadable cells say the photo itself is bad
+        readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
+    return readings
+
+
+def _refuse_if_unread(
+    unreadable: tuple[str, ...], evidence: adaptive.CellEvidence, board: BoardSpec, sharp: float, cfg: VisionConfig
+) -> None:
+    """Refuses a photo with too many unreadable cells, saying why.
+
+    Cells under an occluder reaching in (a hand) are unreadable for a known reason: they refuse
+    the photo only when they are many; other unreadable cells say the photo itself is bad.
+
+    Raises:
+        BoardNotFoundError: most cells show neither the board nor its pieces.
+        LowConfidenceError: too many cells unreadable.
+    """
+    names = board.cell_names()
     reached = evidence.reached if evidence.reached is not None else np.zeros(len(names))
     held = {names[n] for n in range(len(names)) if reached[n] > 0}
     others = [n for n in unreadable if n not in held]
     limit = cfg.classify.max_unreadable * len(names)
     too_many = len(unreadable) > max(cfg.classify.max_hidden, cfg.classify.max_unreadable) * len(names)
-    if strict and (too_many or len(others) > limit):
-        if sharp < cfg.grid.soft_sharpness:
-            why = "the photo looks blurred"
-        elif len(unreadable) > cfg.classify.max_not_board * len(names):
-            # most of the "board" shows neither the board nor its pieces: whatever was taken for
-            # it (a cluttered table, a board under a cloth) is not a board to read
-            raise BoardNotFoundError(
-                _(
-                    "the board is not visible: {n} of its {total} cells show neither the board nor "
-                    "its pieces; frame the whole board, uncovered"
-                ).format(n=len(unreadable), total=len(names))
-            )
-        elif len(others) <= limit:
-            hid = len(unreadable) - len(others)
-            why = ngettext(
-                "a hand or something over the board hides {n} of them",
-                "a hand or something over the board hides {n} of them",
-                hid,
-            ).format(n=hid)
-        else:
-            why = N_("the board is hidden, badly lit or not the expected set")
-        raise LowConfidenceError(unreadable, why)
-    identity = None
-    if labels:
-        ppc = cfg.identity.px_per_cell
-        sharp_warp = go.warp_board(loaded.image, reg, board, ppc, cfg.grid.pad_cells, coverage=False)
-        templates = _templates(labels, board, calibration, cfg)
-        seen = {
-            name: (n // board.cols, n % board.cols, r.occupant)
-            for n, (name, r) in enumerate(readings.items())
-            if r.occupant is not None
-        }
-        identity = label_scores(sharp_warp, white, seen, labels, templates, cfg.identity)
-    info = RegistrationInfo(
-        method=reg.method,
-        markers=reg.markers,
-        error_cells=round(reg.error, 4),
-        cell_px=round(reg.cell_px * loaded.reduction, 1),
-        sharpness=round(sharp, 4),
-    )
-    observation = Observation(
-        cells=readings,
-        seconds=round(time.perf_counter() - start, 4),
-        unreadable=unreadable,
-        registration=info,
-        calibration=calibration.source if calibration is not None else "default",
-        identity=identity,
-    )
-    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside)
+    if not (too_many or len(others) > limit):
+        return
+    if sharp < cfg.grid.soft_sharpness:
+        why = "the photo looks blurred"
+    elif len(unreadable) > cfg.classify.max_not_board * len(names):
+        # most of the "board" shows neither the board nor its pieces: whatever was taken for
+        # it (a cluttered table, a board under a cloth) is not a board to read
+        raise BoardNotFoundError(
+            _(
+                "the board is not visible: {n} of its {total} cells show neither the board nor "
+                "its pieces; frame the whole board, uncovered"
+            ).format(n=len(unreadable), total=len(names))
+        )
+    elif len(others) <= limit:
+        hid = len(unreadable) - len(others)
+        why = ngettext(
+            "a hand or something over the board hides {n} of them",
+            "a hand or something over the board hides {n} of them",
+            hid,
+        ).format(n=hid)
+    else:
+        why = N_("the board is hidden, badly lit or not the expected set")
+    raise LowConfidenceError(unreadable, why)
+
+
+def _identity(
+    loaded: Photo,
+    reg: Registration,
+    board: BoardSpec,
+    white: npt.NDArray[np.float64],
+    readings: Mapping[str, CellReading],
+    labels: Mapping[str, tuple[str, str]],
+    calibration: Calibration | None,
+    cfg: VisionConfig,
+) -> dict[str, dict[str, float]]:
+    """Returns, per cell holding a counter, each legion of its side's label score."""
+    sharp_warp = go.warp_board(loaded.image, reg, board, cfg.identity.px_per_cell, cfg.grid.pad_cells, coverage=False)
+    templates = _templates(labels, board, calibration, cfg)
+    seen = {
+        name: (n // board.cols, n % board.cols, r.occupant)
+        for n, (name, r) in enumerate(readings.items())
+        if r.occupant is not None
+    }
+    return label_scores(sharp_warp, white, seen, labels, templates, cfg.identity)
 
 
 def _templates(

@@ -29,6 +29,8 @@ from vision.errors import BoardNotFoundError, VisionError
 from vision.markers import dictionary
 
 Homography = npt.NDArray[np.float64]
+MIN_MARKER_PX = 10
+"""A marker (4 × 4 modules and its border) narrower than this many pixels cannot be decoded."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Registration:
     @property
     def to_image(self) -> Homography:
         """Board (u, v) → working-image pixels."""
-        inv: Homography = np.linalg.inv(self.to_board)
+        inv: Homography = np.asarray(np.linalg.inv(self.to_board), np.float64)
         return inv
 
 
@@ -63,7 +65,7 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
         BoardNotFoundError: neither markers nor an outline locate the board (the reason says
             whether the photo looks blurred).
     """
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     mean, p99 = float(gray.mean()), float(np.percentile(gray[::4, ::4], 99))
     if mean < cfg.dark_mean or p99 < cfg.dark_p99:
         raise VisionError(
@@ -148,7 +150,8 @@ def edge_blur(gray: npt.NDArray[np.uint8]) -> float:
         return out
 
     fine, coarse = gradient(_S_FINE), gradient(_S_COARSE)
-    coarse = cv2.dilate(coarse, np.ones((3, 3), np.uint8))  # the peak moves a little when smoothed
+    # the peak moves a little when smoothed
+    coarse = np.asarray(cv2.dilate(coarse, np.ones((3, 3), np.uint8)), np.float32)
     flat = fine.ravel()
     k = max(1, round(flat.size * _EDGE_SHARE))
     strongest = fine >= np.partition(flat, flat.size - k)[flat.size - k]
@@ -170,20 +173,30 @@ def find_markers(
     markers of the board's layout (one per id: the largest if an id shows twice)."""
     h, w = gray.shape
     scale = min(1.0, cfg.detect_max_side / max(h, w))
-    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    small = (np.asarray(cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), np.uint8)
+             if scale < 1 else gray)
     detector = cv2.aruco.ArucoDetector(dictionary(board.markers), cv2.aruco.DetectorParameters())
     wanted = {p.id for p in board.markers.placements}
-    best = _detect(detector, small, scale, wanted)
+    if _candidates(small) > cfg.max_candidates:
+        # the detector's time grows faster than its candidates: refuse before the search, not after
+        raise BoardNotFoundError(
+            _("the photo shows too much fine pattern to look for the corner markers (noise, or a "
+              "checked cloth); frame the board with its four markers, in focus")
+        )
+    best = _detect(detector, small, scale, wanted, None)  # counted just above
     if len(best) < len(wanted) and scale < 1:  # small or skewed markers: look again at full size
-        for mid, pts in _detect(detector, gray, 1.0, wanted).items():
+        # the default detector's candidates here are at least 0.03 of the photo's side around,
+        # so each was 10 px wide or more on the shrunk copy, and counted there
+        for mid, pts in _detect(detector, gray, 1.0, wanted, None).items():
             best.setdefault(mid, pts)
     if cfg.search_missing and len(best) < 2:
         # too few to say where the others are: the sharpened search over the whole photo
         _search_whole(gray, best, board, cfg)
     if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
         # markers of a few pixels per module (a far board at 1080p): once more at twice the size
-        big = cv2.resize(gray, None, fx=cfg.upscale, fy=cfg.upscale, interpolation=cv2.INTER_CUBIC)
-        for mid, pts in _detect(detector, big, cfg.upscale, wanted).items():
+        up = cfg.upscale
+        big = np.asarray(cv2.resize(gray, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC), np.uint8)
+        for mid, pts in _detect(detector, big, cfg.upscale, wanted, cfg.max_candidates).items():
             best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
@@ -195,9 +208,17 @@ def find_markers(
 
 
 def _detect(
-    detector: cv2.aruco.ArucoDetector, image: npt.NDArray[np.uint8], scale: float, wanted: set[int]
+    detector: cv2.aruco.ArucoDetector,
+    image: npt.NDArray[np.uint8],
+    scale: float,
+    wanted: set[int],
+    max_candidates: int | None,
 ) -> dict[int, npt.NDArray[np.float32]]:
-    """Marker id → corners in working-image pixels (an id seen twice: the larger one)."""
+    """Marker id → corners in working-image pixels (an id seen twice: the larger one); nothing
+    when the image holds more than ``max_candidates`` marker-sized dark blobs (the search would
+    take seconds: each candidate is compared with the others; None: already counted)."""
+    if max_candidates is not None and _candidates(image) > max_candidates:
+        return {}
     corners, ids, _ = detector.detectMarkers(image)
     best: dict[int, npt.NDArray[np.float32]] = {}
     if ids is None:
@@ -210,6 +231,16 @@ def _detect(
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
     return best
+
+
+def _candidates(image: npt.NDArray[np.uint8]) -> int:
+    """Returns how many dark blobs at least ``MIN_MARKER_PX`` wide and tall an adaptive threshold
+    finds (4-connected, as the marker detector's own contour search separates them): about half
+    the candidates the detector would check (it also takes the light ones)."""
+    binary = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 13, 7)
+    _n, _labels, stats, _centres = cv2.connectedComponentsWithStats(binary, connectivity=4)
+    big = (stats[1:, cv2.CC_STAT_WIDTH] >= MIN_MARKER_PX) & (stats[1:, cv2.CC_STAT_HEIGHT] >= MIN_MARKER_PX)
+    return int(big.sum())
 
 
 def _marker_points(
@@ -225,7 +256,7 @@ def _sharpen(gray: npt.NDArray[np.uint8], sigma: float) -> npt.NDArray[np.uint8]
     """Returns a grey image sharpened by an unsharp mask of Gaussian ``sigma``."""
     grey = gray.astype(np.float32)
     soft = cv2.GaussianBlur(grey, (0, 0), sigma)
-    return np.clip(2 * grey - soft, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(2 * grey - soft, 0, 255), np.uint8)
 
 
 def _search_missing(
@@ -244,7 +275,6 @@ def _search_missing(
     marker fit that follows must still agree with the others (``max_marker_error``).
     """
     layout = board.markers
-    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
     h, w = gray.shape
     for _round in range(2):  # a third marker found predicts the fourth better
         missing = sorted({p.id for p in layout.placements} - set(best))
@@ -272,10 +302,13 @@ def _search_missing(
                 continue  # off the photo, or a prediction too uncertain to crop
             sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
             f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
-            big = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC) if f > 1 else sharp
-            for quad in _detect(detector, big, f, {mid}).values():
+            big = (np.asarray(cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC), np.uint8)
+                   if f > 1 else sharp)
+            detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big))
+            for quad in _detect(detector, big, f, {mid}, cfg.max_candidates).values():
                 quad = quad + np.array([x0, y0], np.float32)
-                if 0.5 < _side(quad) / side < 2.0 and out_of_square(quad, corners, to_image) <= cfg.search_max_skew:
+                skew = out_of_square(quad, corners, np.asarray(to_image, np.float64))
+                if 0.5 < _side(quad) / side < 2.0 and skew <= cfg.search_max_skew:
                     best[mid] = quad
                     added = True
         if not added:
@@ -308,9 +341,9 @@ def _search_whole(
     (sharpened, finer bit reading, one-bit correction), when fewer than two were found. Each
     marker it adds must be square where all the others put it (two others at least)."""
     layout = board.markers
-    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters())
     sharp = _sharpen(gray, cfg.search_sharpen_sigma)
-    found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best))
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(sharp))
+    found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best), cfg.max_candidates)
     merged = {**found, **best}
     for mid in found:
         others = [i for i in merged if i != mid]
@@ -319,12 +352,16 @@ def _search_whole(
         img_pts, board_pts = _marker_points(merged, others, board)
         to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
         corners = np.array(layout.corners(mid), np.float64)
-        if to_image is None or out_of_square(merged[mid], corners, to_image) > cfg.search_max_skew:
+        if to_image is None:
+            continue
+        if out_of_square(merged[mid], corners, np.asarray(to_image, np.float64)) > cfg.search_max_skew:
             continue
         best[mid] = merged[mid]
 
 
-def _search_parameters() -> cv2.aruco.DetectorParameters:
+def _search_parameters(image: npt.NDArray[np.uint8]) -> cv2.aruco.DetectorParameters:
+    """The sharpened search's settings for one image: finer bit reading, full correction, and no
+    candidate smaller than a decodable marker (tiny ones made noise cost seconds)."""
     params = cv2.aruco.DetectorParameters()
     params.errorCorrectionRate = 1.0  # the dictionary's own correction capacity (one bit for 4×4_50)
     params.perspectiveRemovePixelPerCell = 8
@@ -333,7 +370,7 @@ def _search_parameters() -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeMax = 43
     params.adaptiveThreshWinSizeStep = 8
     params.polygonalApproxAccuracyRate = 0.05
-    params.minMarkerPerimeterRate = 0.01
+    params.minMarkerPerimeterRate = max(0.01, 4 * MIN_MARKER_PX / max(image.shape[:2]))
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     return params
 
@@ -384,9 +421,10 @@ def _from_markers(
     subsets = [tuple(ids)] + (list(itertools.combinations(ids, 3)) if len(ids) == 4 else [])
     for subset in subsets:
         img_pts, board_pts = _marker_points(found, subset, board)
-        to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
-        if to_board is None:
+        found_h, _ = cv2.findHomography(img_pts, board_pts, 0)
+        if found_h is None:
             continue
+        to_board = np.asarray(found_h, np.float64)
         back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts, axis=1).mean())
         if error <= cfg.max_marker_error:
@@ -402,12 +440,15 @@ def _from_markers(
     return best
 
 
-def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> Registration:
+def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> Registration | None:
     """A provisional registration from two markers: it must be confirmed by the grid lines
-    (``grid_overlay.refine``), or the photo is refused."""
+    (``grid_overlay.refine``), or the photo is refused (None: their corners fit no homography)."""
     ids = tuple(sorted(found))
     img_pts, board_pts = _marker_points(found, ids, board)
-    to_board, _ = cv2.findHomography(img_pts, board_pts, 0)
+    found_h, _ = cv2.findHomography(img_pts, board_pts, 0)
+    if found_h is None:
+        return None
+    to_board = np.asarray(found_h, np.float64)
     back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
     error = float(np.linalg.norm(back - board_pts, axis=1).mean())
     return Registration(to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts))
@@ -498,7 +539,7 @@ def _margin_ink(gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardS
     m = 0.7
     size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
     place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
-    top_down = cv2.warpPerspective(gray, place @ to_board, size)
+    top_down = np.asarray(cv2.warpPerspective(gray, place @ to_board, size), np.uint8)
     lo, hi = round(0.1 * ppc), round(0.6 * ppc)  # the band 0.1-0.6 cells outside the grid
     n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
     r1 = round((m + board.rows) * ppc)

@@ -14,10 +14,7 @@ board table's ``side_colours``.
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Literal
 
 import cv2
@@ -28,254 +25,39 @@ from referee.game import BoardView, CellView, TerrainStyle
 from referee.picture import MARGIN_CELLS, draw_board
 from vision.board import BoardSpec
 from vision.markers import draw_tab
-
-Level = Literal["clean", "moderate", "heavy-blur"]
-Profile = Literal["classic", "real"]
-COUNTER_SIZE = 0.74
-"""Side of a counter, in cells (as ``referee.picture`` draws them)."""
-SKIN = ((224, 172, 140), (198, 134, 96), (160, 106, 72), (110, 70, 48), (236, 196, 170))
-"""RGB skin tones of the occluding hands."""
-TABLES = ((120, 84, 52), (60, 60, 64), (150, 120, 90), (35, 70, 45), (190, 185, 175))
-"""RGB colours of the table under the board."""
-STYLES: tuple[dict[str, tuple[int, int, int]], ...] = (
-    {},
-    {
-        "plain": (236, 224, 182),
-        "forest": (62, 112, 44),
-        "hill": (160, 112, 72),
-        "greek": (142, 62, 150),
-        "persian": (44, 100, 184),
-    },
-    {
-        "plain": (214, 208, 170),
-        "forest": (40, 104, 70),
-        "hill": (188, 138, 78),
-        "greek": (112, 40, 150),
-        "persian": (30, 74, 170),
-    },
+from vision.render_scene import (
+    COUNTER_SIZE,
+    SKIN,
+    STYLES,
+    TABLES,
+    Conditions,
+    Counter,
+    Level,
+    Profile,
+    Rendered,
+    Scene,
+    random_scene,
+    sample_conditions,
+    sample_real_conditions,
 )
-"""Colour styles of the ``real`` profile (other print batches of one box), by colour name; the
-first is the tables' own colours. Names missing from a style keep the tables' colour."""
 
-
-@dataclass(frozen=True)
-class Counter:
-    """A counter on a cell: its side and printed label."""
-
-    side: str
-    label: str
-
-
-@dataclass(frozen=True)
-class Scene:
-    """What lies on the board: terrain per cell (missing: bare board) and counters."""
-
-    terrain: dict[str, str]
-    counters: dict[str, Counter]
-    markers: bool = True
-
-
-@dataclass(frozen=True)
-class Conditions:
-    """Camera and degradations of one photo."""
-
-    width: int = 1280
-    height: int = 960
-    tilt_deg: float = 0.0
-    tilt_dir_deg: float = 0.0
-    rotation_deg: float = 0.0
-    fill: float = 0.8
-    offset: tuple[float, float] = (0.0, 0.0)
-    light: tuple[float, float] = (1.0, 1.0)
-    light_dir_deg: float = 0.0
-    vignette: float = 0.0
-    shadow: float = 0.0
-    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
-    blur: float = 0.0
-    noise: float = 0.0
-    jpeg: int = 0
-    hands: int = 0
-    missing_markers: tuple[int, ...] = ()
-    jitter: float = 0.04
-    turn_deg: float = 5.0
-    exposure: float = 1.0
-    table: int = 0
-    profile: Profile = "classic"
-    """``classic``: the project's first renderer (earlier seeds render as before). ``real``: the
-    pieces of a real box (see :func:`top_down_real`)."""
-    style: int = 0
-    """Colour style (print batch) of the ``real`` profile: an index into :data:`STYLES`."""
-    colour_jitter: float = 0.0
-    """``real`` profile: each piece colour moves by up to this many levels per channel."""
-
-
-@dataclass
-class Rendered:
-    """A synthetic photo and its ground truth."""
-
-    image: npt.NDArray[np.uint8]
-    cells: dict[str, dict[str, str | None]]
-    homography: npt.NDArray[np.float64]
-    """Board (u, v) in cells → image pixels."""
-    occluded: list[str]
-    markers_visible: list[int]
-    conditions: Conditions
-    extras: dict[str, object] = field(default_factory=dict)
-
-    def truth(self) -> dict[str, object]:
-        """Returns the ground truth as JSON-ready data."""
-        return {
-            "cells": self.cells,
-            "homography": self.homography.tolist(),
-            "occluded": self.occluded,
-            "markers_visible": self.markers_visible,
-            "conditions": asdict(self.conditions),
-            **self.extras,
-        }
-
-    def save(self, path: Path) -> Path:
-        """Writes the image (JPEG when the conditions say so, else PNG) and ``<stem>.json``."""
-        if self.conditions.jpeg:
-            path = path.with_suffix(".jpg")
-            ok, data = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, self.conditions.jpeg])
-        else:
-            path = path.with_suffix(".png")
-            ok, data = cv2.imencode(".png", self.image)
-        assert ok
-        path.write_bytes(data.tobytes())
-        path.with_suffix(".json").write_text(json.dumps(self.truth(), indent=1, ensure_ascii=False) + "\n")
-        return path
-
-
-# ---------------------------------------------------------------------------------------------
-# Conditions
-
-
-def sample_conditions(rng: np.random.Generator, level: Level, width: int = 1280, height: int = 960) -> Conditions:
-    """Returns random conditions of a degradation level.
-
-    ``clean``: nearly top-down, even light. ``moderate`` (the targets' set): tilt ≤ 30°, any
-    rotation, blur σ ≤ 1.5 px, noise σ ≤ 8, light ×0.7–1.1 with shadows, JPEG 70–95, a hand in
-    a quarter of the photos. ``heavy-blur``: as moderate but blur σ 5–9 px.
-    """
-    if level == "clean":
-        return Conditions(
-            width=width,
-            height=height,
-            tilt_deg=float(rng.uniform(0, 8)),
-            tilt_dir_deg=float(rng.uniform(0, 360)),
-            rotation_deg=float(rng.uniform(-6, 6)),
-            fill=float(rng.uniform(0.75, 0.9)),
-            noise=1.0,
-            jitter=0.02,
-            turn_deg=2.0,
-        )
-    lo = float(rng.uniform(0.7, 0.95))
-    blur = float(rng.uniform(5, 9)) if level == "heavy-blur" else float(rng.uniform(0, 1.5))
-    return Conditions(
-        width=width,
-        height=height,
-        tilt_deg=float(rng.uniform(0, 30)),
-        tilt_dir_deg=float(rng.uniform(0, 360)),
-        rotation_deg=float(rng.uniform(0, 360)),
-        fill=float(rng.uniform(0.6, 0.92)),
-        offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
-        light=(lo, float(rng.uniform(max(lo, 0.95), 1.1))),
-        light_dir_deg=float(rng.uniform(0, 360)),
-        vignette=float(rng.uniform(0, 0.25)),
-        shadow=float(rng.uniform(0.2, 0.45)) if rng.random() < 0.5 else 0.0,
-        cast=(float(rng.uniform(0.92, 1.08)), 1.0, float(rng.uniform(0.92, 1.08))),
-        blur=blur,
-        noise=float(rng.uniform(0, 8)),
-        jpeg=int(rng.integers(70, 96)),
-        hands=1 if rng.random() < 0.25 else 0,
-        jitter=0.05,
-        turn_deg=6.0,
-        exposure=float(rng.uniform(0.9, 1.05)),
-        table=int(rng.integers(0, len(TABLES))),
-    )
-
-
-def sample_real_conditions(
-    rng: np.random.Generator,
-    width: int = 1920,
-    height: int = 1080,
-    style: int = 0,
-    clean: bool = False,
-    hands: float = 0.25,
-) -> Conditions:
-    """Returns random conditions of the ``real`` profile (issue 13: what real photos of a real
-    box show).
-
-    ``clean`` (a calibration photo): nearly top-down, even light, the style's nominal colours.
-    Otherwise: piece colours moved by up to ±10 levels per channel, tilt ≤ 30°, any rotation,
-    a board cell of about 23-60 px at 1080p, lighting from ×0.6-0.9 to ×1.0-1.2 across the
-    photo, a shadow patch 20-45 % darker in half of them, colour temperature ±10 % per channel,
-    blur σ ≤ 1.5 px, noise σ ≤ 8, JPEG 70-95, a hand in ``hands`` of them.
-    """
-    if clean:
-        return Conditions(
-            width=width,
-            height=height,
-            tilt_deg=float(rng.uniform(0, 8)),
-            tilt_dir_deg=float(rng.uniform(0, 360)),
-            rotation_deg=float(rng.uniform(-6, 6)),
-            fill=float(rng.uniform(0.75, 0.9)),
-            noise=1.0,
-            jpeg=92,
-            table=int(rng.integers(0, len(TABLES))),
-            profile="real",
-            style=style,
-        )
-    lo = float(rng.uniform(0.6, 0.9))
-    return Conditions(
-        width=width,
-        height=height,
-        tilt_deg=float(rng.uniform(0, 30)),
-        tilt_dir_deg=float(rng.uniform(0, 360)),
-        rotation_deg=float(rng.uniform(0, 360)),
-        fill=float(rng.uniform(0.42, 0.9)),
-        offset=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
-        light=(lo, float(rng.uniform(1.0, 1.2))),
-        light_dir_deg=float(rng.uniform(0, 360)),
-        vignette=float(rng.uniform(0, 0.2)),
-        shadow=float(rng.uniform(0.2, 0.45)) if rng.random() < 0.5 else 0.0,
-        cast=(
-            float(rng.uniform(0.9, 1.1)),
-            float(rng.uniform(0.9, 1.1)),
-            float(rng.uniform(0.9, 1.1)),
-        ),
-        blur=float(rng.uniform(0, 1.5)),
-        noise=float(rng.uniform(0, 8)),
-        jpeg=int(rng.integers(70, 96)),
-        hands=1 if rng.random() < hands else 0,
-        jitter=0.08,
-        turn_deg=10.0,
-        exposure=float(rng.uniform(0.85, 1.0)),
-        table=int(rng.integers(0, len(TABLES))),
-        profile="real",
-        style=style,
-        colour_jitter=10.0,
-    )
-
-
-def random_scene(
-    board: BoardSpec, rng: np.random.Generator, labels: dict[str, list[str]], occupied: float = 0.3
-) -> Scene:
-    """Returns a random scene: terrain tokens on about a quarter of the cells, counters on about
-    ``occupied`` of them, labels drawn from ``labels[side]`` (each used at most once)."""
-    terrains = board.terrains
-    names = board.cell_names()
-    terrain = {n: str(rng.choice(terrains[1:])) for n in names if rng.random() < 0.28}
-    pools = {side: list(rng.permutation(labels[side])) for side in board.sides}
-    counters: dict[str, Counter] = {}
-    for n in rng.permutation(names):
-        if rng.random() < occupied:
-            side = str(rng.choice(board.sides))
-            if pools[side]:
-                counters[str(n)] = Counter(side, str(pools[side].pop()))
-    return Scene(terrain=terrain, counters=counters)
-
+__all__ = [
+    "COUNTER_SIZE",
+    "SKIN",
+    "STYLES",
+    "TABLES",
+    "Conditions",
+    "Counter",
+    "Level",
+    "Profile",
+    "Rendered",
+    "Scene",
+    "counter_sprite",
+    "random_scene",
+    "render",
+    "sample_conditions",
+    "sample_real_conditions",
+]
 
 # ---------------------------------------------------------------------------------------------
 # Drawing
@@ -365,7 +147,7 @@ def top_down(
         du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
         _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
-    return canvas
+    return np.asarray(canvas, np.uint8)
 
 
 def styled_colours(
@@ -450,7 +232,7 @@ def top_down_real(
         du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
         _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
-    return canvas
+    return np.asarray(canvas, np.uint8)
 
 
 def token_sprite(terrain: str, colour_rgb: tuple[int, int, int], side_px: float) -> npt.NDArray[np.uint8]:
@@ -524,10 +306,10 @@ def _paste_turned(
     region = canvas[y0 : y0 + box, x0 : x0 + box].astype(np.float32)
     shift = max(1, s // 24)
     shade = np.roll(np.roll(mask, shift, axis=0), shift, axis=1).astype(np.float32) / 255
-    shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, s / 30))
+    shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), max(1.0, s / 30)), np.float32)
     region *= 1 - 0.35 * shade[:, :, None]
     alpha = mask.astype(np.float32)[:, :, None] / 255
-    region = region * (1 - alpha) + warped.astype(np.float32) * alpha
+    region = np.asarray(region * (1 - alpha) + warped.astype(np.float32) * alpha, np.float32)
     canvas[y0 : y0 + box, x0 : x0 + box] = np.clip(region, 0, 255).astype(np.uint8)
 
 
@@ -564,7 +346,7 @@ def camera(board: BoardSpec, cond: Conditions, extent: float) -> npt.NDArray[np.
     free = np.array([w, h]) - span * scale
     shift = np.array([w, h]) / 2 - (lo + hi) / 2 * scale + np.array(cond.offset) * free / 2 * 0.9
     fit = np.array([[scale, 0, shift[0]], [0, scale, shift[1]], [0, 0, 1]], np.float64)
-    return fit @ h0
+    return np.asarray(fit @ h0, np.float64)
 
 
 def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rendered:
@@ -601,14 +383,14 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
     img *= _light(cond)[:, :, None] * cond.exposure
     img *= np.array(cond.cast[::-1], np.float32)[None, None, :]
     if cond.blur > 0:
-        img = cv2.GaussianBlur(img, (0, 0), cond.blur)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), cond.blur), np.float32)
     if cond.noise > 0:
         img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(cond.noise)
     image = np.clip(img, 0, 255).astype(np.uint8)
     if cond.jpeg:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
         assert ok
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        image = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
     names = board.cell_names()
     cells = {
         n: {
@@ -637,7 +419,7 @@ def _cell_px(h_img: npt.NDArray[np.float64], board: BoardSpec) -> float:
 
 
 def _smooth_field(cond: Conditions, fn_small: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    return cv2.resize(fn_small, (cond.width, cond.height), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(fn_small, (cond.width, cond.height), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def _light(cond: Conditions) -> npt.NDArray[np.float32]:
@@ -673,7 +455,7 @@ def _shadow(cond: Conditions, rng: np.random.Generator) -> npt.NDArray[np.float3
         np.int32,
     )
     cv2.fillConvexPoly(mask, quad, 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), 0.04 * min(w, h))
+    mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), 0.04 * min(w, h)), np.float32)
     return _smooth_field(cond, (1 - cond.shadow * mask).astype(np.float32))
 
 
@@ -726,18 +508,19 @@ def _draw_hand(
         )
     soft = cv2.GaussianBlur(shape.astype(np.float32) / 255, (0, 0), max(1.0, 0.08 * cp))
     offset = (normal * 0.3 + direction * 0.2) * cp
-    m = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    m = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
     shadow = cv2.warpAffine(cv2.GaussianBlur(soft, (0, 0), 0.4 * cp), m, (sw, sh))
     shading = 0.75 + 0.3 * cv2.GaussianBlur(soft, (0, 0), 0.5 * cp)
     ys, xs = np.nonzero((soft > 1e-3) | (shadow > 1e-3))
     if len(xs) == 0:
         return
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    soft, shadow, shading = (a[y0:y1, x0:x1] for a in (soft, shadow, shading))
+    soft, shadow, shading = (np.asarray(a[y0:y1, x0:x1], np.float32) for a in (soft, shadow, shading))
     box = (slice(y0 * k, min(h, y1 * k)), slice(x0 * k, min(w, x1 * k)))
     size = (box[1].stop - box[1].start, box[0].stop - box[0].start)
     if k > 1:
-        soft, shadow, shading = (cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) for a in (soft, shadow, shading))
+        soft, shadow, shading = (np.asarray(cv2.resize(a, size, interpolation=cv2.INTER_LINEAR), np.float32)
+                                 for a in (soft, shadow, shading))
     roi = img[box]
     roi *= (1 - 0.45 * shadow * (1 - soft))[:, :, None]
     r, g, b = SKIN[int(rng.integers(0, len(SKIN)))]

@@ -59,6 +59,14 @@ ConfigOpt = Annotated[
 DebugOpt = Annotated[
     Path | None, typer.Option("--debug", readable=False, help="Write a picture of each stage into this folder.")
 ]
+LearnOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--learn",
+        readable=False,
+        help="Keep this photo's cells, labelled by the settled turn, in this folder (for referee vision refit).",
+    ),
+]
 
 
 def _capture_module(engine: AnyEngine) -> ModuleType:
@@ -145,6 +153,7 @@ def capture(
     tables: TablesOpt = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
+    learn: LearnOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Read the board from an overhead photo.
@@ -161,13 +170,13 @@ def capture(
         if apply:
             raise fail(_("--apply plays into a game file; with --position nothing is stored"), code=2)
         _infer(
-            engine, state, photo, calibration, answers, sink, tables, start, json_, None, config
+            engine, state, photo, calibration, answers, sink, tables, start, json_, None, config, learn
         )
         return
     if game is not None:
-        if apply or answers:
+        if apply or answers or learn:
             raise fail(
-                _("--apply and --answer need a position: give --position or use a game file"), code=2
+                _("--apply, --answer and --learn need a position: give --position or use a game file"), code=2
             )
         _observe_only(game, photo, calibration, sink, tables, json_, config)
         return
@@ -187,6 +196,7 @@ def capture(
             json_,
             gf if apply else None,
             config,
+            learn,
         )
     if apply and not applied:
         raise fail(
@@ -238,6 +248,7 @@ def _infer(
     json_: bool,
     gf: object | None,
     settings: Path | None = None,
+    learn: Path | None = None,
 ) -> bool | None:
     """Reads the photo against a position; plays the turn into ``gf`` if given and settled.
 
@@ -245,12 +256,12 @@ def _infer(
     """
     from vision.board import load_board
     from vision.errors import LowConfidenceError
-    from vision.pipeline import observe
+    from vision.pipeline import read
 
     module = _capture_module(engine)
     board = load_board(engine.info.slug, tables)
     labels = module.legion_labels(state)
-    obs = observe(
+    reading = read(
         photo,
         board,
         _settings(settings),
@@ -258,7 +269,15 @@ def _infer(
         labels=labels,
         debug=debug,
     )
-    report = module.infer_turn(state, obs.cells, answers=answers, identity=obs.identity)
+    obs = reading.observation
+    report = module.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
+    kept = None
+    if learn is not None:
+        from vision.examples import keep
+
+        settled = module.settled_cells(state, report)
+        if settled is not None:
+            kept = keep(learn, reading, board, settled, str(photo))
     if report.status == "unreadable":
         raise LowConfidenceError(report.unreadable, N_("too many to check the turn against the rules"))
     applied: bool | None = None
@@ -269,12 +288,17 @@ def _infer(
     data["read_seconds"] = obs.seconds
     if applied is not None:
         data["applied"] = applied
+    if learn is not None:
+        data["learned"] = str(kept) if kept is not None else None
     if json_:
         print_json(data)
     else:
         from referee import render
 
         show(render.explains(report))
+        if learn is not None:
+            show(_("kept this photo's cells as an example: {path}").format(path=literal(kept)) if kept is not None
+                 else _("not kept as an example: the photo does not settle one turn"))
         if applied:
             n = len(report.actions)
             show("[green]" + ngettext("played {n} action into the game file", "played {n} actions into the game file",
@@ -367,7 +391,7 @@ def markers(
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
     from referee.games import find_game
-    from referee.picture import save_png
+    from referee.images import save_png
     from vision.board import load_board
     from vision.errors import VisionError
     from vision.markers import marker_sheet
@@ -428,3 +452,38 @@ def calibrate(
         _("wrote {path}: {classes} colour classes measured, {labels} counter labels learned").format(
             path=literal(out), classes=len(cal.measured), labels=len(cal.templates))
     )
+
+
+@vision_app.command()
+@guarded
+def refit(
+    examples: Annotated[
+        Path, typer.Option("--examples", "-e", readable=False, help="Folder of examples kept by capture --learn.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", readable=False, help="Calibration file to write (JSON).")],
+    calibration: CalibrationOpt = None,
+    game: Annotated[str, typer.Option("--game", "-g", help="Game whose board the examples show.")] = "cyrus-pyxis",
+    tables: TablesOpt = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Re-fit your table's colours from the photos whose turns were settled (kept with capture --learn)."""
+    from referee.games import find_game
+    from referee.writing import check_output
+    from vision.board import load_board
+    from vision.calibration import save_calibration
+    from vision.examples import load_examples
+    from vision.examples import refit as learn_again
+
+    check_output(out, force=force, what="calibration file")  # refused before the examples are read
+    board = load_board(find_game(game).info.slug, tables)
+    kept = load_examples(examples, board)
+    cal = learn_again(kept, board, _calibration(calibration, board), _settings(config))
+    save_calibration(cal, out, force=force)
+    if json_:
+        print_json({"file": str(out), "examples": len(kept), "measured": list(cal.measured)})
+        return
+    n = len(kept)
+    show(ngettext("wrote {path}: colours measured again on {n} kept photo",
+                  "wrote {path}: colours measured again on {n} kept photos", n).format(path=literal(out), n=n))

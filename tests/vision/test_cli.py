@@ -121,6 +121,24 @@ def test_capture_against_a_position_finds_the_moves(here: Path, photos: dict[str
     assert data["position"]["greek"]["Pyxis"] == "F4" and data["position"]["active"] == "persian"
 
 
+def test_capture_learn_keeps_the_settled_cells_and_refit_uses_them(here: Path, photos: dict[str, Path]) -> None:
+    kept = here / "examples"
+    result = referee("capture", str(photos["after"]), "--position", str(photos["before.yaml"]), "--json",
+                     "--learn", str(kept))
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["status"] == "explained" and data["learned"]
+    example = json.loads(Path(data["learned"]).read_text(encoding="utf-8"))
+    assert example["cells"]["F4"][0] == "greek" and example["cells"]["G5"][0] == "greek"  # as the turn settled
+    assert len(example["cells"]) == 144 and Path(data["learned"]).with_suffix(".png").exists()
+    assert not list(kept.glob("*.part"))
+    refit = referee("vision", "refit", "--examples", str(kept), "--out", "table.json", "--json")
+    assert refit.code == 0, refit.err
+    assert json.loads(refit.out)["examples"] == 1 and (here / "table.json").exists()
+    empty = referee("vision", "refit", "--examples", str(here / "nothing"), "--out", "none.json")
+    assert empty.code == 1 and "no example" in empty.err and not (here / "none.json").exists()
+
+
 def test_capture_in_a_game_file_changes_nothing_without_apply(
     game: Path, photos: dict[str, Path]
 ) -> None:

@@ -59,7 +59,7 @@ def test_sample_turns_are_explained(photo: str) -> None:
         load_table_set("cyrus-pyxis"), read_data_file(position), str(position)
     )
     obs = observe(PHOTOS / photo, board(), labels=legion_labels(state))
-    report = infer_turn(state, obs.cells, identity=obs.identity)
+    report = infer_turn(state, obs.read_cells(), identity=obs.identity)
     assert report.status == EXPECTED[photo]["status"]
     assert sorted(report.moves) == EXPECTED[photo]["moves"]
     if "markers" in EXPECTED[photo]:

@@ -14,9 +14,9 @@ from referee.base import Sourced, StrictModel, TwoSides, fold, lookup
 from referee.errors import TableError
 from referee.geometry.square import SquareGrid
 from referee.i18n import N_, _
+from referee.markers import MarkerLayout
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
-from vision.layout import MarkerLayout
 
 LegionId = NewType("LegionId", str)
 CellName = NewType("CellName", str)

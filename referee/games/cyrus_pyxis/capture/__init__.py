@@ -72,6 +72,7 @@ __all__ = [
     "legion_cells",
     "legion_labels",
     "seen_from_position",
+    "settled_cells",
 ]
 
 
@@ -86,8 +87,9 @@ def infer_turn(
 
     Args:
         state: the position before (a movement step, or a turn already under way).
-        seen: cell name → what the photo shows there; missing cells count as unreadable.
-        limits: confidence floors and search limits.
+        seen: cell name → what the photo shows there, for the cells the photo reader is sure
+            of; missing cells count as unreadable (the reader alone decides which).
+        limits: search limits.
         answers: the user's answers to earlier questions: ``{"D7": "Athéna"}`` (who stands on
             a cell) or ``{"Cyrus": "off" | "eliminated" | CELL}`` (what became of a legion).
         identity: cell name → {legion name: label score 0..1}: how well each legion's counter
@@ -111,7 +113,7 @@ def infer_turn(
     unreadable: list[Cell] = []
     for cell in grid.cells():
         got = seen.get(grid.name(cell))
-        if got is None or got.confidence < limits.min_confidence:
+        if got is None:
             unreadable.append(cell)
         else:
             readable[cell] = Seen(got.occupant, got.terrain, got.confidence)
@@ -253,6 +255,15 @@ def legion_cells(state: CyrusState) -> dict[str, str]:
     for lid, cell in state.where.items():
         at.setdefault(cell, []).append(lid)
     return {grid.name(c): lids[0] for c, lids in at.items() if len(lids) == 1}
+
+
+def settled_cells(state: CyrusState, report: CaptureReport) -> dict[str, tuple[str | None, str]] | None:
+    """Returns what every cell holds once the turn a report explains is played (the labels a
+    photo reader may learn from), or None when the report settles no single turn."""
+    if report.status != "explained" or report.position is None:
+        return None
+    after = ENGINE.from_position(state.tables.table_set, report.position.model_dump(mode="json"), "photo")
+    return cell_contents(after)
 
 
 def cell_contents(state: CyrusState) -> dict[str, tuple[str | None, str]]:

@@ -40,10 +40,10 @@ class Seen:
 
 @dataclass(frozen=True)
 class SearchLimits:
-    """The confidence floors and how far the search may go before it asks (it never guesses).
+    """How far the search may go before it asks (it never guesses). Which cells are too doubtful
+    to read is the photo reader's decision alone (its cells left out of ``seen``), not a limit here.
 
     Attributes:
-        min_confidence: cells read below this confidence count as unreadable.
         max_unreadable: more unreadable cells than this and the photo is not used.
         identity_floor: a counter whose best label score is below this is of unknown identity.
         identity_margin: every legion scoring within this of the best label score on a cell
@@ -55,7 +55,6 @@ class SearchLimits:
         max_explanations: distinct positions collected before the search stops.
     """
 
-    min_confidence: float = 0.9
     max_unreadable: int = 3
     identity_floor: float = 0.35
     identity_margin: float = 0.12

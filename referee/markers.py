@@ -1,5 +1,8 @@
-"""Where the printed corner markers sit around a board, in cell units (read from a game's board
-table; no OpenCV here, so the rules can load a board table without the vision stack)."""
+"""Where the printed corner markers sit around a board, in cell units.
+
+A game's board table declares its layout (``markers:`` in ``tables/<slug>/board.yaml``); the
+game validates it with this schema and the photo reader places the markers with it. It lives in
+the core, without OpenCV, so judging a move never loads the photo package."""
 
 from __future__ import annotations
 

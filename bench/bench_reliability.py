@@ -1,0 +1,204 @@
+"""Calibration of the photo reader: is a cell read at confidence p right a share p of the time?
+
+Run from the repository root:
+
+    python bench/bench_reliability.py [--photos 60] [--seeds dev|eval] [--out FILE]
+
+Two renderers, each with its own calibration photos (a clean photo of the sample set-up per
+colour style or box, learned with ``vision.calibrate``, never the default colours):
+
+- ``render``: the project's renderer, ``real`` profile (``vision.render``);
+- ``tabletop``: the second renderer (``vision.tabletop``), written apart from the reader.
+
+Every visible cell (not under a hand) of every photo read gives (confidence, right or wrong).
+The report has, per renderer: photos read and refused, cells asked (below the reader's
+confidence floor), cells confidently wrong (above it, wrong), a reliability table by decile of
+confidence (cells, mean confidence, share right) and the expected calibration error (ECE: the
+cell-weighted mean gap between confidence and share right over the deciles).
+
+The report is JSON, written to ``--out`` (default ``bench/out/reliability-<seeds>.json``) with the
+commit it measured (``git describe``, and whether the tree had changes). Seeds: ``dev`` from
+5000000 (tabletop) and 1000000 (render, issue 13's dev range); ``eval`` from 6000000 and
+3000000, this issue's fresh range, to be run once on a frozen reader: each eval run is appended
+to ``bench/reports/eval-history.jsonl`` (kept, never rewritten).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_vision import cyrus_labels, machine, scene_of, setup_state  # noqa: E402
+from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels  # noqa: E402
+from vision import tabletop  # noqa: E402
+from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.calibrate import calibrate  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+from vision.pipeline import observe  # noqa: E402
+from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
+
+SEEDS = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "eval": {"render": 3_000_000, "tabletop": 6_000_000}}
+BOXES = 4
+"""Boxes (print batches) of the tabletop renderer, each calibrated on its own clean photo."""
+Photo = tuple[Path, dict[str, dict[str, str | None]], list[str], int]
+"""A photo file, its truth per cell, the cells under a hand, and its style or box."""
+
+
+def render_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
+    """The project's renderer, ``real`` profile, styles in turn."""
+    labels = cyrus_labels(setup_state())
+    for k in range(count):
+        seed, style = base + k, k % len(STYLES)
+        rng = np.random.default_rng(seed)
+        scene = random_scene(board, rng, labels)
+        shot = render(board, scene, sample_real_conditions(rng, 1920, 1080, style), seed)
+        yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
+
+
+def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
+    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them."""
+    labels = cyrus_labels(setup_state())
+    names = board.cell_names()
+    for k in range(count):
+        seed, box = base + k, k % BOXES
+        rng = np.random.default_rng(seed)
+        scene = random_scene(board, rng, labels)
+        at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
+        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at)
+        shot = tabletop.render(board, scene, cond, seed)
+        yield shot.save(tmp / f"tabletop_{k}"), shot.cells, shot.occluded, box
+
+
+def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path) -> dict[int, Calibration | str]:
+    """One calibration per style (render) or box (tabletop), from a clean photo of the set-up."""
+    setup = setup_state()
+    out: dict[int, Calibration | str] = {}
+    for k in range(len(STYLES) if kind == "render" else BOXES):
+        seed = base + 90_000 + k
+        rng = np.random.default_rng(seed)
+        if kind == "render":
+            path = render(board, scene_of(setup), sample_real_conditions(rng, 1920, 1080, k, clean=True), seed).save(
+                tmp / f"cal_{kind}_{k}")
+        else:
+            cond = tabletop.sample_conditions(rng, 1920, 1080, box=k, clean=True)
+            path = tabletop.render(board, scene_of(setup), cond, seed).save(tmp / f"cal_{kind}_{k}")
+        try:
+            out[k] = calibrate(path, board, cell_contents(setup), legions=legion_labels(setup),
+                               legion_at=legion_cells(setup))
+        except VisionError as exc:
+            out[k] = str(exc)
+    return out
+
+
+def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str]) -> dict[str, object]:
+    """Reads every photo and returns the counts, the reliability table and the ECE."""
+    floor = VisionConfig().classify.min_confidence
+    pairs: list[tuple[float, bool]] = []
+    read = asked = wrong = hidden_misread = 0
+    refused: dict[str, int] = {}
+    wrong_cells: list[str] = []
+    for path, truth, occluded, group in photos:
+        cal = cals.get(group)
+        try:
+            obs = observe(path, board, calibration=cal if isinstance(cal, Calibration) else None, strict=True)
+        except VisionError as exc:
+            reason = type(exc).__name__
+            refused[reason] = refused.get(reason, 0) + 1
+            continue
+        read += 1
+        for name, cell in obs.cells.items():
+            right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
+            sure = cell.confidence >= floor
+            if name in occluded:
+                hidden_misread += sure and not right
+                continue
+            pairs.append((cell.confidence, right))
+            asked += not sure
+            if sure and not right:
+                wrong += 1
+                wrong_cells.append(f"{path.stem} {name}: {cell.occupant}/{cell.terrain} at {cell.confidence:.3f}")
+    return {"photos_read": read, "refused": refused, **reliability(pairs), "cells_asked": asked,
+            "cells_confidently_wrong": wrong, "hidden_misread": hidden_misread, "wrong_cells": wrong_cells[:40]}
+
+
+def reliability(pairs: list[tuple[float, bool]]) -> dict[str, object]:
+    """Returns the reliability table by decile of confidence and the expected calibration error."""
+    conf = np.array([p for p, _ in pairs], np.float64)
+    right = np.array([r for _, r in pairs], bool)
+    rows: list[dict[str, float | int]] = []
+    gap = 0.0
+    for k in range(10):
+        lo, hi = k / 10, (k + 1) / 10
+        inside = (conf >= lo) & ((conf < hi) if k < 9 else (conf <= hi))
+        n = int(inside.sum())
+        if n == 0:
+            continue
+        mean, share = float(conf[inside].mean()), float(right[inside].mean())
+        rows.append({"from": lo, "to": hi, "cells": n, "mean_confidence": round(mean, 5),
+                     "share_right": round(share, 5)})
+        gap += n * abs(mean - share)
+    total = len(pairs)
+    return {"cells_visible": total, "cells_right": int(right.sum()), "reliability": rows,
+            "ece": round(gap / total, 5) if total else None}
+
+
+def commit() -> dict[str, object]:
+    """The commit measured, and whether the work tree differed from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+
+    return {"commit": git("rev-parse", "HEAD"), "describe": git("log", "-1", "--format=%h %s"),
+            "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=60, help="Photos per renderer.")
+    parser.add_argument("--seeds", choices=("dev", "eval"), default="dev")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    board = load_board("cyrus-pyxis")
+    start = time.perf_counter()
+    report: dict[str, object] = {"what": "reliability of the photo reader's per-cell confidence",
+                                 "seeds": args.seeds, **commit(), "machine": machine(),
+                                 "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    sources: dict[str, Callable[[BoardSpec, int, int, Path], Iterator[Photo]]] = {
+        "render": render_photos, "tabletop": tabletop_photos}
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        for kind, source in sources.items():
+            base = SEEDS[args.seeds][kind]
+            cals = calibrations(board, kind, base, tmp)
+            result = measure(board, source(board, base, args.photos, tmp), cals)
+            result["seeds_from"] = base
+            result["photos"] = args.photos
+            result["calibrations"] = {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()}
+            report[kind] = result
+            print(f"{kind}: {json.dumps({k: v for k, v in result.items() if k not in ('wrong_cells',)})}", flush=True)
+    report["wall_seconds"] = round(time.perf_counter() - start, 1)
+    out = args.out or ROOT / "bench" / "out" / f"reliability-{args.seeds}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    if args.seeds == "eval":
+        history = ROOT / "bench" / "reports" / "eval-history.jsonl"
+        history.parent.mkdir(parents=True, exist_ok=True)
+        with history.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(report) + "\n")
+    print(f"wrote {out} in {report['wall_seconds']} s")
+
+
+if __name__ == "__main__":
+    main()
