@@ -99,3 +99,7 @@ class DiceError(RefereeError, ValueError):
 
 class OutputFileError(RefereeError):
     """A file the referee was asked to write cannot be written there: one line naming the file."""
+
+
+class StaleStateError(RefereeError):
+    """A move was sent from a state the game has left (another device or the CLI moved first)."""

@@ -46,6 +46,7 @@ from referee.errors import (
     InputFileError,
     NotationError,
     RefereeError,
+    StaleStateError,
     UndoError,
     UnknownNameError,
 )
@@ -1039,7 +1040,7 @@ class GameFile:
 
     def do(
         self, text: str, faces: Sequence[int] | None = None, adjust_reason: str | None = None,
-        private: Seal | None = None,
+        private: Seal | None = None, expect: str | None = None,
     ) -> ActionRecord:
         """Plays an action (or, with ``adjust_reason``, an umpire override) and journals it.
 
@@ -1049,13 +1050,16 @@ class GameFile:
             adjust_reason: the mandatory reason of an override; None for a normal action.
             private: the secret a ``seal`` action commits to, stored in the private table with the
                 entry (use :meth:`seal`).
+            expect: the state hash the action was chosen in (a page of ``referee serve``); checked
+                under the file's lock, so of two moves sent from one state only the first is played.
 
         Raises:
+            StaleStateError: ``expect`` is not the current state's hash (nothing is written).
             IllegalActionError: the rules forbid the action (nothing is written).
             NotationError, UnknownNameError, DiceError: bad input (nothing is written).
             GameFileError: the file is read-only, damaged or altered (nothing is written).
         """
-        return self._play([_Move(text, faces, adjust_reason, private)])[0]
+        return self._play([_Move(text, faces, adjust_reason, private)], expect)[0]
 
     def do_all(self, texts: Sequence[str], start: str | None = None) -> list[ActionRecord]:
         """Plays several actions (digital dice) in one transaction: all are journaled, or none is
@@ -1069,7 +1073,7 @@ class GameFile:
         Raises:
             IllegalActionError, NotationError, UnknownNameError, DiceError, GameFileError: as
                 :meth:`do`, for the first action that fails; nothing is written.
-            GameFileError: the game is no longer at ``start``.
+            StaleStateError: the game is no longer at ``start``.
         """
         return self._play([_Move(text) for text in texts], start) if texts else []
 
@@ -1081,8 +1085,7 @@ class GameFile:
                 auditor, public = self._audited[1], self._audited[2]
                 state = self.state()
                 if start is not None and self.game.state_hash(state) != start:
-                    raise GameFileError(_("{path}: the game changed since it was read (another command wrote to "
-                                          "it); nothing was played").format(path=self.path))
+                    raise StaleStateError(_("the game moved on before this move arrived; it was not played"))
                 for move in moves:
                     state, record, entry = self._play_one(audit, state, move)
                     try:
@@ -1107,10 +1110,17 @@ class GameFile:
             action = game.parse_adjust(state, move.text)
         else:
             action = game.parse(state, move.text)
+        if move.private is None and parse_seal(move.text) is not None:  # a commitment with no secret behind it
+            raise NotationError(_("a secret is sealed with referee seal LABEL --as OWNER, which keeps it "
+                                  "in this file; a bare commitment is refused"))
         dice = self._dice(move.faces, audit)
         verdict = game.judge(state, action)
         if not verdict.legal:
             raise IllegalActionError(verdict)
+        keeper = getattr(game, "sealed_problem", None)  # a game may check an action against sealed secrets
+        problem = keeper(state, action, self.secrets) if keeper is not None else None
+        if problem is not None:
+            raise IllegalActionError(verdict.model_copy(update={"violations": (problem,)}))
         new_state, record = game.commit(state, action, dice, verdict)
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
@@ -1218,6 +1228,27 @@ class GameFile:
              json.dumps(stored.secret, ensure_ascii=False, sort_keys=True)),
         )
 
+    def link_secret(self, rotate: bool = False) -> bytes:
+        """Returns the secret the table display's links are derived from (``referee serve``), made
+        and stored on first use, or made anew with ``rotate`` (every old link then stops working).
+
+        It sits in the meta table, outside the journal and its chain, and no export carries it.
+
+        Raises:
+            GameFileError: the file is read-only (and holds no secret yet) or cannot be written.
+        """
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'links'").fetchone()
+        try:
+            stored = (_text(row[0], "meta 'links'", "value") or "") if row is not None else ""
+        except _Bad:  # damaged: a new secret replaces it
+            stored = ""
+        if re.fullmatch(r"[0-9a-f]{64}", stored) and not rotate:
+            return bytes.fromhex(stored)
+        fresh = new_seed()
+        with self._transaction():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('links', ?)", (fresh.hex(),))
+        return fresh
+
     def seal(self, owner: str, label: str, secret: object, salt: bytes | None = None) -> ActionRecord:
         """Seals a secret entered privately: the journal gets ``seal OWNER LABEL DIGEST`` (judged
         and played as any action), the private table the salt and the secret.
@@ -1228,8 +1259,8 @@ class GameFile:
             GameFileError: as :meth:`do`.
         """
         checker = getattr(self.game, "secret_problem", None)  # a game may check a secret's content
-        if checker is not None:
-            problem = checker(self.state(), owner, label, secret)
+        if checker is not None:  # ... against the owner's other secrets too (a box shared by its garrisons)
+            problem = checker(self.state(), owner, label, secret, self.secrets(owner))
             if problem is not None:
                 raise IllegalActionError(Verdict(action=f"seal {owner} {label}", violations=(problem,)))
         try:
@@ -1271,8 +1302,8 @@ class GameFile:
                 problem=str(exc)[:160])) from None
         try:
             return self.do(text)
-        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
-            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label} (claimed {secret!r:.80})"})
+        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt nor the claim
+            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label}"})
             raise IllegalActionError(verdict) from None
 
     def sealed_now(self) -> list[tuple[Commitment, bool]]:

@@ -324,24 +324,37 @@ def csv_rows(label: str, text: str) -> list[dict[str, str]]:
     Raises:
         TableError: no header, or a row with the wrong number of cells.
     """
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if not lines:
+    return [row for _line, row in csv_lines(label, text)]
+
+
+def csv_lines(label: str, text: str) -> list[tuple[int, dict[str, str]]]:
+    """Returns a CSV table's rows as dicts, each with its line number in the file as an editor
+    counts it (comments and blank lines included), so an error names the line to fix.
+
+    Raises:
+        TableError: no header, or a line with the wrong number of cells.
+    """
+    kept = [(n, ln) for n, ln in enumerate(text.splitlines(), start=1)
+            if ln.strip() and not ln.lstrip().startswith("#")]
+    if not kept:
         raise TableError(label, "", _("no header row"))
-    reader = csv.reader(io.StringIO("\n".join(lines)))
-    rows: list[dict[str, str]] = []
-    n = 0
+    reader = csv.reader(io.StringIO("\n".join(ln for _n, ln in kept)))
+    rows: list[tuple[int, dict[str, str]]] = []
+    line = kept[0][0]
     try:
         header = [h.strip() for h in next(reader)]
         twice = sorted({h for h in header if header.count(h) > 1})
         if twice:  # a row read as a dict would keep only one of the two cells
             raise TableError(label, _("header"), _("the column {name} is written twice").format(name=repr(twice[0])))
-        for n, cells in enumerate(reader, start=1):
+        for cells in reader:
+            line = kept[reader.line_num - 1][0]
             if len(cells) != len(header):
-                raise TableError(label, _("row {n}").format(n=n), _("has {n} cells, the header has {header}").format(
-                    n=len(cells), header=len(header)))
-            rows.append({h: c.strip() for h, c in zip(header, cells, strict=True)})
+                problem = _("has {n} cells, the header has {header}").format(n=len(cells), header=len(header))
+                raise TableError(label, _("line {n}").format(n=line), problem)
+            rows.append((line, {h: c.strip() for h, c in zip(header, cells, strict=True)}))
     except csv.Error as exc:
-        raise TableError(label, _("row {n}").format(n=n + 1), _("not valid CSV: {problem}").format(
+        line = kept[min(reader.line_num, len(kept)) - 1][0]
+        raise TableError(label, _("line {n}").format(n=line), _("not valid CSV: {problem}").format(
             problem=" ".join(str(exc).split()))) from None
     return rows
 
@@ -352,16 +365,26 @@ def parse_csv(label: str, text: str, model: type[ModelT]) -> list[ModelT]:
     Raises:
         TableError: a missing or unknown column, or a value the schema rejects.
     """
-    rows = csv_rows(label, text)
-    parsed: list[ModelT] = []
-    for n, row in enumerate(rows, start=1):
+    return [row for _line, row in parse_csv_lines(label, text, model)]
+
+
+def parse_csv_lines(label: str, text: str, model: type[ModelT]) -> list[tuple[int, ModelT]]:
+    """Returns :func:`parse_csv`'s rows, each with its line number in the file (for the cross-checks'
+    errors).
+
+    Raises:
+        TableError: a missing or unknown column, or a value the schema rejects (names the line).
+    """
+    parsed: list[tuple[int, ModelT]] = []
+    for line, row in csv_lines(label, text):
         data = {k: (v if v != "" else None) for k, v in row.items()}
         try:
-            parsed.append(model.model_validate(data))
+            parsed.append((line, model.model_validate(data)))
         except ValidationError as exc:
             loc, msg = _first_error(exc)
             first = next(iter(row.values()), "")
-            raise TableError(label, f"row {n} ({first}): {loc}", msg) from None
+            raise TableError(label, _("line {n} ({first}): {field}").format(n=line, first=first, field=loc),
+                             msg) from None
     return parsed
 
 

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
     from referee.game import AnyEngine, GameState
-    from referee.journal import GameFile
     from referee.tables import TableSet
 
 P = ParamSpec("P")
@@ -287,18 +286,6 @@ def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
     return found[0]
 
 
-def private_lines(gf: GameFile, viewer: str | None) -> list[tuple[str, str, str]]:
-    """Returns (label, secret, fingerprint) of each secret ``viewer`` sealed that is still hidden
-    (nothing for the shared table)."""
-    from referee.sealed import canonical
-
-    if viewer is None:
-        return []
-    hidden = {c.digest for c, shown in gf.sealed_now() if not shown and c.owner == viewer}
-    return [(s.public.label, canonical(s.secret).decode("utf-8"), s.public.fingerprint())
-            for s in gf.secrets(viewer) if s.public.digest in hidden]
-
-
 def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool, explain: bool = False) -> None:
     """Plays one action in a game file and prints its record, then the board or the status
     (``explain``: every stand-in the ruling relied on, not one marker line). With ``json_`` a
@@ -317,7 +304,9 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
             record = gf.do(text, parse_faces(dice) if dice is not None else None)
         except IllegalActionError as exc:
             if not json_:
-                raise
+                for refused in render.violations_lines(exc.verdict, gf.game.info.decisive, explain):
+                    err().print(refused, soft_wrap=True)
+                raise typer.Exit(1) from None
             print_json({"verdict": exc.verdict.model_dump(mode="json"),
                         "status": gf.game.status(gf.game.view(gf.state(), None))})
             raise typer.Exit(1) from None
