@@ -381,10 +381,11 @@ def view_scene(view: BoardView | MapView, cell_px: int = 64, page: bool = False)
     return map_scene(view, status=not page)
 
 
-def write_png(view: BoardView | MapView, path: Path, cell_px: int = 64) -> Path:
-    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg).
+def write_png(view: BoardView | MapView, path: Path, cell_px: int = 64, force: bool = False) -> Path:
+    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg),
+    through a temporary beside it (an existing file is replaced only with ``force``, a game file never).
 
     Raises:
         RefereeError: another extension (the accepted ones listed), or the file cannot be written.
     """
-    return write_picture(view_scene(view, cell_px), path, N_("picture"))
+    return write_picture(view_scene(view, cell_px), path, N_("picture"), force=force)

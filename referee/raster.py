@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
-from referee.files import check_target
 from referee.i18n import _
 from referee.scene import Label, Scene, Shape
+from referee.writing import check_output, write_output
 
 if TYPE_CHECKING:
     from PIL import Image, ImageDraw, ImageFont
@@ -127,8 +127,10 @@ def encode(scene: Scene, suffix: str = ".png") -> bytes:
     return buffer.getvalue()
 
 
-def write_picture(scene: Scene, path: Path, what: str) -> Path:
-    """Paints a scene and writes it in the format its extension names (PNG, or JPEG for .jpg).
+def write_picture(scene: Scene, path: Path, what: str, force: bool = False) -> Path:
+    """Paints a scene and writes it in the format its extension names (PNG, or JPEG for .jpg),
+    through a temporary beside it (:func:`referee.writing.write_output`: an existing file is
+    replaced only with ``force``, a game file never).
 
     Raises:
         RefereeError: another extension (the accepted ones listed), or the file cannot be written.
@@ -137,12 +139,6 @@ def write_picture(scene: Scene, path: Path, what: str) -> Path:
     if suffix not in FORMATS:
         raise RefereeError(_("{path}: cannot tell the picture format from {suffix}; name it .png, .jpg or .jpeg")
                            .format(path=path, suffix=repr(suffix or "no extension")))
-    data = encode(scene, suffix)
-    check_target(path, what)
-    try:
-        path.write_bytes(data)
-    except OSError as exc:
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise RefereeError(_("{path}: cannot write the {what} ({reason})").format(
-            path=path, what=_(what), reason=reason)) from None
+    check_output(path, force=force, what=what)  # before painting: a refusal costs nothing
+    write_output(path, encode(scene, suffix), force=force, what=what)
     return path

@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 from referee import files
 from referee.errors import InputFileError, TableError
 from referee.i18n import N_, _, ngettext
+from referee.writing import check_output, write_output
 
 ENV_TABLES = "REFEREE_TABLES"
 TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -135,16 +137,53 @@ def _digest(texts: Mapping[str, str]) -> str:
 
 def _read_dir(slug: str, folder: Path, overridden: bool) -> dict[str, TableFile]:
     found: dict[str, TableFile] = {}
-    for path in sorted(folder.rglob("*")):
-        # a FIFO or a device named like a table is read (and refused in one line), never skipped
-        if path.suffix in TABLE_SUFFIXES and not path.is_dir():
-            name = path.relative_to(folder).as_posix()
-            try:
-                text = files.read_text(path, what="table file")
-            except InputFileError as exc:
-                raise TableError(exc.file, exc.field, exc.problem) from None
-            found[name] = TableFile(name, text, str(path), overridden)
+    for path in _table_paths(folder):
+        name = path.relative_to(folder).as_posix()
+        try:
+            text = files.read_text(path, what="table file")
+        except InputFileError as exc:
+            raise TableError(exc.file, exc.field, exc.problem) from None
+        found[name] = TableFile(name, text, str(path), overridden)
     return found
+
+
+def _table_paths(folder: Path) -> list[Path]:
+    """Returns every file under ``folder`` named like a table, sorted; a FIFO or a device named like
+    one is listed too (and refused by the reader in one line), never skipped. Links to folders are
+    not followed (no loops).
+
+    Raises:
+        TableError: a folder inside cannot be listed (unreadable): never silently skipped.
+    """
+
+    def refuse(exc: OSError) -> None:
+        raise TableError(str(exc.filename or folder), "", _os_reason(exc))
+
+    out: list[Path] = []
+    for top, dirs, names in os.walk(folder, onerror=refuse):
+        dirs.sort()
+        out += [Path(top, n) for n in names if Path(n).suffix in TABLE_SUFFIXES]
+    return sorted(out)
+
+
+def _os_reason(exc: OSError) -> str:
+    return _("cannot read ({reason})").format(reason=(exc.strerror or type(exc).__name__).lower())
+
+
+def _is_folder(path: Path) -> bool:
+    """True for a folder, False for nothing there (or a file).
+
+    Raises:
+        TableError: the path cannot be looked at (too long, not reachable, not permitted).
+    """
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise TableError(str(path), "", _os_reason(exc)) from None
+    except ValueError:  # a NUL in the path
+        raise TableError(str(path), "", _("not a usable path")) from None
 
 
 @cache
@@ -185,10 +224,10 @@ def load_table_set(slug: str, override: Path | None = None) -> TableSet:
     folder, explicit = override_dir(override)
     if folder is None:
         return base
-    if not folder.is_dir():
+    if not _is_folder(folder):
         raise TableError(str(folder), "", _("override folder does not exist"))
     game_dir = folder / slug
-    if not game_dir.is_dir():
+    if not _is_folder(game_dir):
         if explicit:
             raise TableError(
                 str(folder), "", _("no {slug}/ folder inside (write one with: referee tables export {slug} "
@@ -204,19 +243,25 @@ def load_table_set(slug: str, override: Path | None = None) -> TableSet:
     return TableSet(slug, {**base.files, **replaced})
 
 
-def export_table_set(table_set: TableSet, folder: Path) -> list[Path]:
-    """Writes a game's table files under ``folder/<slug>/`` and returns the paths written.
+def export_table_set(table_set: TableSet, folder: Path, force: bool = False) -> list[Path]:
+    """Writes a game's table files under ``folder/<slug>/`` and returns the paths written. Each goes
+    through a temporary beside it; files already there (edits, perhaps) are replaced only with
+    ``force``, and every target is checked before the first is written.
 
     Raises:
         TableError: the folder cannot be written.
+        OutputFileError: a file is already there (without ``force``), or is a game file.
     """
     target = folder / table_set.slug
+    items = sorted(table_set.files.items())
+    for name, _f in items:
+        check_output(target / name, force=force, what="table file")
     written: list[Path] = []
     try:
-        for name, f in sorted(table_set.files.items()):
+        for name, f in items:
             path = target / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(f.text, encoding="utf-8")
+            write_output(path, f.text.encode("utf-8"), force=force, what="table file")
             written.append(path)
     except OSError as exc:
         raise TableError(str(target), "", _("cannot write: {reason}").format(reason=exc.strerror or exc)) from None
@@ -298,6 +343,9 @@ def csv_lines(label: str, text: str) -> list[tuple[int, dict[str, str]]]:
     line = kept[0][0]
     try:
         header = [h.strip() for h in next(reader)]
+        twice = sorted({h for h in header if header.count(h) > 1})
+        if twice:  # a row read as a dict would keep only one of the two cells
+            raise TableError(label, _("header"), _("the column {name} is written twice").format(name=repr(twice[0])))
         for cells in reader:
             line = kept[reader.line_num - 1][0]
             if len(cells) != len(header):

@@ -271,4 +271,9 @@ def main() -> None:
 
     args = hoist_lang(sys.argv[1:])
     use(language_of(args))
-    command(app_for(args))(args=args, prog_name="referee")
+    try:
+        command(app_for(args))(args=args, prog_name="referee")
+    except (OSError, UnicodeEncodeError) as exc:  # help or a usage error that could not be printed
+        from referee.cli.common import output_lost
+
+        raise SystemExit(output_lost(exc, before=0).exit_code) from None

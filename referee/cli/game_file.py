@@ -13,6 +13,7 @@ from referee.cli.common import (
     DiceOpt,
     ExplainOpt,
     FileOpt,
+    ForceOpt,
     JsonOpt,
     PositionOpt,
     TablesOpt,
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from referee.tables import TableSet
 
 app = typer.Typer()
-
 
 
 def _sample(path: Path, slug: str) -> Path:
@@ -391,6 +391,7 @@ def show_(
         help="Columns to draw, first-last counted from 1 (e.g. 1-20); a board wider than the terminal "
              "otherwise shows the columns in play that fit.")] = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Show the board (from the game file, or from a position file with --position), as the shared
     table sees it, or with --as as one player sees it."""
@@ -418,7 +419,7 @@ def show_(
     if png is not None:
         from referee.picture import write_png
 
-        write_png(view, png)
+        write_png(view, png, force=force)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
                     "png": str(png) if png else None} | ({"secrets": _secrets_json(mine)} if mine else {}))
@@ -452,18 +453,23 @@ def export_(
     as_: AsOpt = None,
     setup: Annotated[Path | None, typer.Option(
         readable=False, help="Instead: write the set-up as a set-up file (YAML) for new --setup.")] = None,
+    force: ForceOpt = False,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds left out; secrets as commitments, plus
     with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
-    from referee.journal import GameFile, write_beside
+    from referee.journal import GameFile
+    from referee.writing import check_output, write_output
 
     if setup is not None:
         if out is not None:
             raise typer.BadParameter("give a JSON file or --setup FILE, not both")
-        _export_setup(file, setup)
+        _export_setup(file, setup, force)
         return
+
+    if out is not None:  # refused before any work: a game file there, or a file without --force
+        check_output(out, force=force, what="referee export")
 
     from referee.viewing import seen_by
 
@@ -472,19 +478,21 @@ def export_(
     if out is None:
         typer.echo(text)
         return
-    write_beside(out, (text + "\n").encode("utf-8"))  # a folder or FIFO is refused; /dev/null is fine
+    write_output(out, (text + "\n").encode("utf-8"), force=force, what="referee export")
     show(_("exported to {path}").format(path=literal(out)))
 
 
-def _export_setup(file: Path, target: Path) -> None:
+def _export_setup(file: Path, target: Path, force: bool) -> None:
     """Writes the game's set-up so far as a set-up file (games that offer it)."""
     import yaml
 
     from referee.capabilities import setup_of
     from referee.errors import RefereeError
     from referee.i18n import _
-    from referee.journal import GameFile, write_beside
+    from referee.journal import GameFile
+    from referee.writing import check_output, write_output
 
+    check_output(target, force=force, what="set-up file")
     with GameFile.open(file) as gf:
         exporter = setup_of(gf.game)
         if exporter is None:
@@ -493,7 +501,7 @@ def _export_setup(file: Path, target: Path) -> None:
         slug = gf.game.info.slug
     text = f"# A set-up for `referee new {slug} --setup {target.name}`, written by referee export --setup.\n"
     text += yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
-    write_beside(target, text.encode("utf-8"))
+    write_output(target, text.encode("utf-8"), force=force, what="set-up file")
     show(_("set-up written to {path}").format(path=literal(target)))
 
 
