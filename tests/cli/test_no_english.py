@@ -1,7 +1,8 @@
 """No English left in French or Italian (issue 31): for each game, a new game, an accepted and a
-refused action, a resolved combat, ``why``, ``odds``, ``log``, ``status`` and a usage error are
-run in a real process, and their output, once bracketed codes, commands, names and numbers are
-taken out, holds none of the common English words of ``tests/data/english_words.txt``."""
+refused action, a resolved combat, ``why``, ``odds``, ``log``, ``status`` and a usage error (and
+for Cyrus & Pyxis the demo) are run in a real process, and their output, once bracketed codes,
+files, commands, names and numbers are taken out, holds none of the common English words of
+``tests/data/english_words.txt``."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ SCENARIOS: dict[str, tuple[str, tuple[Step, ...]]] = {
                            "{a:done}\n{a:support Telestas Pergame}\n"),
         step("do", "{a:resolve}"),
         step("why"), step("log"), step("status"), step("odds", "{a:Pergame L9}", code=1),
-        step("do", code=2), step("show", "--bogus", code=2),
+        step("do", code=2), step("show", "--bogus", code=2), step("demo"),
     )),
     "iliad": ("iliad", (
         step("new", "iliad", "--setup", "{samples}/iliad/setup.yaml"),
