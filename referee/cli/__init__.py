@@ -43,12 +43,9 @@ app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: print
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from referee import __version__  # the package's version (pyproject reads it from there)
 
-        try:
-            typer.echo(f"referee {version('referee')}")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            typer.echo("referee (not installed)")
+        typer.echo(f"referee {__version__}")
         raise typer.Exit()
 
 

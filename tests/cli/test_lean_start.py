@@ -99,3 +99,11 @@ def test_the_registry_says_what_each_engine_says() -> None:
         for name in (entry.slug, entry.package, *entry.aliases, entry.slug.upper()):
             assert game_slug(name) == entry.slug
             assert find_game(name) is find_game(entry.slug)
+
+
+def test_the_version_printed_is_the_installed_package_s() -> None:
+    from importlib.metadata import version
+
+    result, loaded = probe("--version")
+    assert result.stdout == f"referee {version('referee')}\n"
+    assert loaded == []
