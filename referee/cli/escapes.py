@@ -6,13 +6,24 @@ Kept apart so that the command line can neutralise its usage errors at start-up 
 
 from __future__ import annotations
 
+import functools
 import re
 
 # C0 and C1 controls, DEL, the bidirectional overrides and isolates, line/paragraph separators,
 # and lone surrogates (undecodable bytes of a file name, which no terminal encoding can print).
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff"
-CONTROL = re.compile(f"[{_CONTROLS}]")
-_CONTROL_OR_NEWLINE = re.compile(f"[{_CONTROLS}\n\t]")
+
+
+@functools.cache
+def _pattern(also: str = "") -> re.Pattern[str]:
+    """Returns the pattern of a control character (or one of ``also``), compiled on first use:
+    most commands never print a control character, and the compile costs 1 to 2 ms of start-up."""
+    return re.compile(f"[{_CONTROLS}{also}]")
+
+
+def has_control(text: str) -> bool:
+    """Returns True when ``text`` holds a control character (a newline or a tab is not one)."""
+    return _pattern().search(text) is not None
 
 
 def _shown(match: re.Match[str]) -> str:
@@ -26,7 +37,7 @@ def neutral(text: str) -> str:
     >>> neutral("a\\x1b[31mb\\tc")
     'a\\\\x1b[31mb\\tc'
     """
-    return CONTROL.sub(_shown, text)
+    return _pattern().sub(_shown, text)
 
 
 def one_line(text: object) -> str:
@@ -35,4 +46,4 @@ def one_line(text: object) -> str:
     >>> one_line("two\\nlines")
     'two\\\\x0alines'
     """
-    return _CONTROL_OR_NEWLINE.sub(_shown, str(text))
+    return _pattern("\n\t").sub(_shown, str(text))

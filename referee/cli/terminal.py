@@ -22,7 +22,7 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.segment import Segment
 
-from referee.cli.escapes import CONTROL, neutral
+from referee.cli.escapes import has_control, neutral
 
 MIN_WIDTH = 20
 """Narrowest terminal believed: a smaller width (``COLUMNS=0``) is taken as 80 columns."""
@@ -45,7 +45,7 @@ class _Neutralised:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for segment in console.render(self.inner, options):
-            if segment.control or not CONTROL.search(segment.text):
+            if segment.control or not has_control(segment.text):
                 yield segment
             else:
                 yield Segment(neutral(segment.text), segment.style)
