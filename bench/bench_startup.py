@@ -17,9 +17,11 @@ It also times the floor any typer command pays before our own code (``pydantic.m
 ``importlib.metadata``: typer builds a pydantic validator for every parameter it parses), and
 ``--version``.
 
-Run: ``python bench/bench_startup.py [--runs N] [--tree DIR]``; ``--tree`` runs the referee of
-another source tree (for example an export of an earlier commit: ``git archive COMMIT | tar -x -C
-DIR``) with the same interpreter, for before/after figures.
+Run: ``python bench/bench_startup.py [--runs N] [--tree DIR] [--steps]``; ``--tree`` runs the
+referee of another source tree (for example an export of an earlier commit: ``git archive COMMIT |
+tar -x -C DIR``) with the same interpreter, for before/after figures. ``--steps`` instead splits a
+cold ``judge --json`` into the steps it takes, each step's CPU time measured inside a fresh
+process (median over the runs): where the time over the baseline goes.
 """
 
 from __future__ import annotations
@@ -91,11 +93,65 @@ def measure(runs: int, tree: Path) -> dict[str, list[float]]:
     return times
 
 
+STEPS = """
+import sys, time
+marks = [("", time.process_time())]
+def mark(name): marks.append((name, time.process_time()))
+import typer, rich, pydantic; mark("import typer, rich, pydantic (the baseline's imports)")
+import referee.cli; mark("import referee.cli (every command group, the registry)")
+import pydantic.main; mark("pydantic.main (model classes at all)")
+from pathlib import Path
+from typer._adapters import try_build_adapter
+from typer.models import ArgumentInfo, OptionInfo
+try_build_adapter(Path, OptionInfo()); try_build_adapter(list[str], ArgumentInfo())
+mark("typer's validators of judge's values")
+import yaml; mark("import yaml")
+from referee.cli.common import read_data_file
+data = read_data_file(Path(sys.argv[1])); mark("read the position file")
+import referee.game, referee.rulings; mark("import referee.game, referee.rulings (core models)")
+import referee.games.cyrus_pyxis.rules; mark("the game's rules index (rules.yaml, validated)")
+import referee.games.cyrus_pyxis.engine; mark("import the game's engine (its models and tables' schemas)")
+from referee.games import find_game
+from referee.tables import load_table_set
+engine = find_game("cyrus-pyxis"); tables = load_table_set("cyrus-pyxis", None)
+mark("build the engine, load the table set")
+state = engine.from_position(tables, data, sys.argv[1])
+mark("read the position (tables validated, declarations judged)")
+verdict = engine.judge(state, engine.parse(state, "Pyxis C6")); mark("parse and judge the action")
+verdict.model_dump_json(); mark("the verdict as JSON")
+for (_, before), (name, after) in zip(marks, marks[1:]):
+    print(f"{(after - before) * 1000:.2f}\t{name}")
+"""
+
+
+def steps(runs: int, tree: Path) -> None:
+    """Prints the median CPU time of each step of a cold ``judge --json``, measured in ``runs`` fresh processes."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "REFEREE_LANG")}
+    env["PYTHONPATH"] = str(tree)
+    env["LC_ALL"] = env["LANG"] = "C.UTF-8"
+    cmd = [sys.executable, "-c", STEPS, str(tree / POSITION)]
+    subprocess.run(cmd, capture_output=True, check=True, env=env, cwd=tree)  # warm-up
+    times: dict[str, list[float]] = {}
+    for _ in range(runs):
+        out = subprocess.run(cmd, capture_output=True, check=True, text=True, env=env, cwd=tree).stdout
+        for line in out.splitlines():
+            ms, name = line.split("\t")
+            times.setdefault(name, []).append(float(ms))
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; {runs} processes; tree {tree}")
+    for name, values in times.items():
+        print(f"{statistics.median(values):6.1f} ms  {name}")
+    print(f"{sum(statistics.median(v) for v in times.values()):6.1f} ms  in all (after the interpreter's own start)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--tree", type=Path, default=ROOT, help="source tree whose referee to run (default: this one)")
+    parser.add_argument("--steps", action="store_true", help="split a cold judge --json into its steps instead")
     args = parser.parse_args()
+    if args.steps:
+        steps(args.runs, args.tree.resolve())
+        return
     load = os.getloadavg()[0]
     times = measure(args.runs, args.tree.resolve())
     print(f"machine: {machine()}; load average {load:.2f} -> {os.getloadavg()[0]:.2f}; "
