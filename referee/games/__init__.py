@@ -76,8 +76,9 @@ def find_game(name: str) -> AnyEngine:
     Raises:
         UnknownNameError: no such game; suggests close slugs.
     """
-    # Engine is imported here, not at module level, so that the registry loads no pydantic
-    # model: measured 0.17 s of `referee --help` on the shared 2-core machine (issue 33).
+    # Imported here, not at module level, for a measured start-up cost: the registry must load
+    # no pydantic model (with rich's console, half of `referee --help`'s CPU time before issue 33;
+    # bench/bench_startup.py).
     from referee.game import Engine
 
     key = name.strip().lower()
