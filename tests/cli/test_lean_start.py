@@ -40,7 +40,8 @@ def probe(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Com
 
 @pytest.mark.parametrize("args", [
     ["--help"], ["-h"], ["--version"], ["judge", "--help"], ["do", "--help"], ["new", "--help"],
-    ["dice", "verify", "--help"], ["persia", "--help"], ["night", "--help"], ["map", "check", "--help"],
+    ["dice", "verify", "--help"], ["persia", "--help"], ["persia", "operate", "--help"], ["night", "--help"],
+    ["map", "check", "--help"], ["judge", "cyrus-pyxis", "--help"], ["tables", "zargo", "--help"],
 ])
 def test_help_and_version_load_no_pydantic_nor_rich_console(args: list[str]) -> None:
     result, loaded = probe(*args)
