@@ -1,6 +1,8 @@
-"""A calibration as stored: one set's colours and counter labels, and its file (JSON, size-capped,
-no pickle). Reading photos (:mod:`vision.pipeline`) and learning a calibration
-(:mod:`vision.calibrate`) both use it; it depends on neither."""
+"""A calibration as stored: one set's colours (relative to its bare board, :mod:`vision.colours`)
+and counter labels, and its file (JSON, size-capped, no pickle). Reading photos
+(:mod:`vision.pipeline`) and learning a calibration (:mod:`vision.calibrate`) both use it; it
+depends on neither. Files of an earlier colour model (formats 1 and 2) are refused with the
+advice to calibrate again."""
 
 from __future__ import annotations
 
@@ -15,15 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from referee.errors import InputFileError
 from referee.files import check_target, parse_json, read_text
 from referee.i18n import _
-from vision import adaptive
 from vision.board import BoardSpec
+from vision.colours import ColourModel, material_names, table_model
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.labels import Template, decode_template
 
-__all__ = ["FORMAT", "MAX_FILE_BYTES", "Calibration", "default_model", "load_calibration", "save_calibration"]
+__all__ = ["FORMAT", "MAX_FILE_BYTES", "Calibration", "default_colours", "load_calibration", "save_calibration"]
 
-FORMAT: Literal["referee-vision-calibration/2"] = "referee-vision-calibration/2"
+FORMAT: Literal["referee-vision-calibration/3"] = "referee-vision-calibration/3"
 MAX_FILE_BYTES = 5_000_000
 
 
@@ -32,10 +34,10 @@ class Calibration(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["referee-vision-calibration/2"] = FORMAT
+    format: Literal["referee-vision-calibration/3"] = FORMAT
     board: str = Field(description="Game slug whose board this calibrates.")
     source: str = Field(description="The photo it was learned from.")
-    pixels: adaptive.PixelModel = Field(description="The piece colours (vision.adaptive).")
+    colours: ColourModel = Field(description="The materials' colours relative to the bare board (vision.colours).")
     template_ppc: int = Field(description="Pixels per cell of the label templates.")
     templates: dict[str, str] = Field(default_factory=dict, description="Legion → label template (base64 PNG).")
     measured: tuple[str, ...] = Field(default=(), description="Classes measured (the others are defaults).")
@@ -54,10 +56,10 @@ class Calibration(BaseModel):
         return out
 
 
-def default_model(board: BoardSpec, cfg: VisionConfig) -> adaptive.PixelModel:
-    """Returns the built-in piece classes: the tables' colours under the printed sheet's white,
-    each with ``classify.default_pixel_sd`` (the photo then adapts them)."""
-    return adaptive.table_model(board, cfg.classify)
+def default_colours(board: BoardSpec, cfg: VisionConfig) -> ColourModel:
+    """Returns the built-in colours: the board tables', each ``model.table_spread`` wide (the
+    photo then adapts them)."""
+    return table_model(board, cfg.model.table_spread)
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
@@ -97,10 +99,11 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
         raise VisionError(
             _("{path}: not a calibration file (expected JSON from referee vision calibrate)").format(path=path)
         ) from None
-    if isinstance(data, dict) and data.get("format") == "referee-vision-calibration/1":
+    old = data.get("format") if isinstance(data, dict) else None
+    if old in ("referee-vision-calibration/1", "referee-vision-calibration/2"):
         raise VisionError(
-            _("{path}: made by an earlier referee (colour model 1); run referee vision calibrate "
-              "again on your calibration photo").format(path=path)
+            _("{path}: made by an earlier referee (colour model {n}); run referee vision calibrate "
+              "again on your calibration photo").format(path=path, n=str(old)[-1])
         )
     try:
         cal = Calibration.model_validate(data)
@@ -112,11 +115,26 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
     if cal.board != board.slug:
         raise VisionError(_("{path}: this calibration is for {board}, not {game}").format(
             path=path, board=repr(cal.board), game=repr(board.slug)))
-    for name, stats in cal.pixels.classes.items():
-        if not all(math.isfinite(v) for v in (*stats.mean, stats.sd)):
+    for name, stats in cal.colours.materials.items():
+        if not all(math.isfinite(v) for v in (*stats.mean, *(x for row in stats.cov for x in row))):
             raise VisionError(_("{path}: the colour class {name} is not a number").format(path=path, name=repr(name)))
-    expected = set(adaptive.class_names(board))
-    if set(cal.pixels.classes) != expected:
+        if not _positive_definite(stats.cov):
+            raise VisionError(_("{path}: the colour class {name} has no valid spread").format(
+                path=path, name=repr(name)))
+    expected = set(material_names(board))
+    if set(cal.colours.materials) != expected:
         raise VisionError(_("{path}: the colour classes do not match the board's ({names})").format(
             path=path, names=", ".join(sorted(expected))))
     return cal
+
+
+def _positive_definite(cov: tuple[tuple[float, float, float], ...]) -> bool:
+    """Whether a 3 x 3 covariance is symmetric positive definite (a Cholesky factor exists)."""
+    c = np.array(cov, np.float64)
+    if not np.allclose(c, c.T, atol=1e-9):
+        return False
+    try:
+        np.linalg.cholesky(c)
+    except np.linalg.LinAlgError:
+        return False
+    return True
