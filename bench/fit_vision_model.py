@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.vision_dev import DevPhoto, calibration_photos, photos, prefetch  # noqa: E402
 from vision import normalise as nz  # noqa: E402
+from vision import printed_lines, shadows  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibrate import LabelledBoard, measure_materials  # noqa: E402
 from vision.colours import ColourModel, table_model, to_log  # noqa: E402
@@ -252,7 +253,11 @@ def fit_model(data: Sequence[Sample], board: BoardSpec, cfg: ModelConfig,
               + " ".join(f"{k}={v:.4g}" for k, v in values.items()), flush=True)
         return total
 
-    x, _value = nelder_mead(objective, _to(start), 0.3, rounds)
+    if rounds:
+        x, _value = nelder_mead(objective, _to(start), 0.3, rounds)
+    else:  # keep the pixel parameters (a previous run's, from vision/fitted.json); fit the rest
+        x = _to(start)
+        objective(x)
     best = found[tuple(x)]
     fitted = cfg.model_copy(update={**_from(x, keys), **dict(zip(INNER, map(float, best), strict=True))})
     return fitted, losses_at(data, logliks(data, board, fitted), fitted.temperature, best[1:])
@@ -296,12 +301,12 @@ def fit_edges(board: BoardSpec, count: int, cache: Path) -> tuple[float, dict[st
     for photo in photos(board, "tabletop", BASES["tabletop"] + FIT_OFFSET, count, cache):
         if isinstance(photo, str):
             continue
-        image, _inside, _shift = nz.resample(photo.warped, board)
+        image, _inside, _shift = printed_lines.resample(photo.warped, board)
         log = to_log(image)
-        clean = nz.without_lines(log, board, nz.line_half(log, board))
+        clean = printed_lines.without_lines(log, board, printed_lines.line_half(log, board))
         truth = truth_edges(photo)
-        for e in nz.shadow_edges(clean, board, 0.0):
-            if math.hypot(*e.step) >= nz.MIN_STEP:
+        for e in shadows.shadow_edges(clean, board, 0.0):
+            if math.hypot(*e.step) >= shadows.MIN_STEP:
                 scores.append((e.share, any(_near(e, rho, theta) for rho, theta in truth)))
     shares = np.array([s for s, _ in scores])
     hits = np.array([h for _, h in scores])
@@ -313,7 +318,7 @@ def fit_edges(board: BoardSpec, count: int, cache: Path) -> tuple[float, dict[st
     return round(best, 2), {"candidates": len(scores), "true": int(hits.sum()), "errors": best_err}
 
 
-def _near(e: nz.ShadowEdge, rho: float, theta: float) -> bool:
+def _near(e: shadows.ShadowEdge, rho: float, theta: float) -> bool:
     """Whether a found edge lies on a true one: within 2 degrees, and 0.3 cell at the board's centre."""
     d = abs(math.sin(e.theta - theta))
     if d > math.sin(math.radians(2)):
@@ -328,7 +333,9 @@ def _near(e: nz.ShadowEdge, rho: float, theta: float) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=60, help="Photos per source.")
-    parser.add_argument("--rounds", type=int, default=120, help="Nelder-Mead iterations.")
+    parser.add_argument("--rounds", type=int, default=40,
+                        help="Nelder-Mead iterations over the pixel parameters, starting from vision/fitted.json's "
+                        "(0: keep those, fit the temperature, the occlusion, edge_share and table_spread).")
     parser.add_argument("--cache", type=Path, default=ROOT / "bench" / "out" / "fit-cache")
     parser.add_argument("--write", action="store_true", help="Write vision/fitted.json.")
     parser.add_argument("--jobs", type=int, default=2, help="Processes rendering the photos the cache lacks.")
@@ -359,7 +366,7 @@ def main() -> None:
     spread = golden(spread_loss, 0.02, 0.3, 14)
     values = {**{k: round(float(getattr(model, k)), 5) for k in (*PIXEL_PARAMS, "temperature", *HIDDEN)},
               "edge_share": edge_share, "table_spread": round(spread, 4)}
-    report = {"fitted_by": "bench/fit_vision_model.py", "commit": commit(),
+    report = {"fitted_by": "bench/fit_vision_model.py", "commit": commit(), "rounds": args.rounds,
               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "photos": {s: {"seeds_from": BASES[s] + FIT_OFFSET, "count": args.photos} for s in BASES},
               "log_loss": {k: round(v, 5) for k, v in losses.items()}, "edges": edge_stats, "values": values}
