@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -84,6 +85,8 @@ class Sample:
     hidden: np.ndarray
     features: np.ndarray
     """(cells, 3) the occlusion's measures (foreign cover, lines not seen, glare near)."""
+    norm: object
+    """The normalised board (its lines)."""
 
 
 def commit() -> str:
@@ -116,9 +119,10 @@ def samples(board: BoardSpec, source: str, count: int, cache: Path, cfg: VisionC
         norm = nz.normalise(photo.warped, board, colours, m.edge_share, m.field_sd)
         truth = np.array([hyps.index(photo.truth[n]) for n in names])
         hidden = np.array([n in photo.hidden for n in names])
-        features = np.stack([np.zeros(len(names)), lines_hidden(norm), glare_near(norm)], axis=1)
+        features = np.stack([np.zeros(len(names)), np.zeros(len(names)), glare_near(norm)], axis=1)
+        lines = SimpleNamespace(rows=norm.rows, cols=norm.cols, lines=norm.lines)  # what lines_hidden reads
         out.append(Sample(source, pixels(norm), colours, truth, (~hidden) & (norm.covered >= 0.98),
-                          hidden & (norm.covered >= 0.98), features))
+                          hidden & (norm.covered >= 0.98), features, lines))
     return out
 
 
@@ -130,8 +134,8 @@ def logliks(data: Sequence[Sample], board: BoardSpec, cfg: ModelConfig) -> list[
     with Pool(JOBS) as pool:
         done = pool.map(_loglik_of, range(len(data)), chunksize=4)
     out = []
-    for s, (ll, foreign) in zip(data, done, strict=True):
-        s.features[:, 0] = foreign
+    for s, (ll, measured) in zip(data, done, strict=True):
+        s.features[:, :2] = measured
         out.append(ll)
     return out
 
@@ -145,7 +149,8 @@ def _loglik_of(i: int) -> tuple[np.ndarray, np.ndarray]:
     data, board, cfg = _WORK
     s = data[i]
     ev = from_pixels(s.pixels, board, s.colours, cfg)  # type: ignore[arg-type]
-    return np.asarray(ev.loglik), foreign_cover(ev, board.rows, board.cols)
+    return np.asarray(ev.loglik), np.stack([foreign_cover(ev, board.rows, board.cols),
+                                            lines_hidden(s.norm, ev)], axis=1)  # type: ignore[arg-type]
 
 
 HIDDEN = ("hidden_bias", "hidden_foreign", "hidden_lines", "hidden_glare")
@@ -370,6 +375,10 @@ def main() -> None:
               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "photos": {s: {"seeds_from": BASES[s] + FIT_OFFSET, "count": args.photos} for s in BASES},
               "log_loss": {k: round(v, 5) for k, v in losses.items()}, "edges": edge_stats, "values": values}
+    if not args.rounds and FITTED_FILE.exists():  # the pixel parameters are an earlier run's: say which
+        earlier = json.loads(FITTED_FILE.read_text(encoding="utf-8"))
+        report["pixel_parameters_from"] = earlier.get("pixel_parameters_from") or {
+            k: earlier.get(k) for k in ("date", "commit", "rounds", "photos")}
     print(json.dumps(report, indent=1))
     if args.write:
         FITTED_FILE.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
