@@ -44,7 +44,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -85,8 +84,6 @@ class Sample:
     hidden: np.ndarray
     features: np.ndarray
     """(cells, 3) the occlusion's measures (foreign cover, lines not seen, glare near)."""
-    norm: object
-    """The normalised board (its lines)."""
 
 
 def commit() -> str:
@@ -119,10 +116,9 @@ def samples(board: BoardSpec, source: str, count: int, cache: Path, cfg: VisionC
         norm = nz.normalise(photo.warped, board, colours, m.edge_share, m.field_sd)
         truth = np.array([hyps.index(photo.truth[n]) for n in names])
         hidden = np.array([n in photo.hidden for n in names])
-        features = np.stack([np.zeros(len(names)), np.zeros(len(names)), glare_near(norm)], axis=1)
-        lines = SimpleNamespace(rows=norm.rows, cols=norm.cols, lines=norm.lines)  # what lines_hidden reads
+        features = np.stack([np.zeros(len(names)), lines_hidden(norm), glare_near(norm)], axis=1)
         out.append(Sample(source, pixels(norm), colours, truth, (~hidden) & (norm.covered >= 0.98),
-                          hidden & (norm.covered >= 0.98), features, lines))
+                          hidden & (norm.covered >= 0.98), features))
     return out
 
 
@@ -134,8 +130,8 @@ def logliks(data: Sequence[Sample], board: BoardSpec, cfg: ModelConfig) -> list[
     with Pool(JOBS) as pool:
         done = pool.map(_loglik_of, range(len(data)), chunksize=4)
     out = []
-    for s, (ll, measured) in zip(data, done, strict=True):
-        s.features[:, :2] = measured
+    for s, (ll, foreign) in zip(data, done, strict=True):
+        s.features[:, 0] = foreign
         out.append(ll)
     return out
 
@@ -149,8 +145,7 @@ def _loglik_of(i: int) -> tuple[np.ndarray, np.ndarray]:
     data, board, cfg = _WORK
     s = data[i]
     ev = from_pixels(s.pixels, board, s.colours, cfg)  # type: ignore[arg-type]
-    return np.asarray(ev.loglik), np.stack([foreign_cover(ev, board.rows, board.cols),
-                                            lines_hidden(s.norm, ev)], axis=1)  # type: ignore[arg-type]
+    return np.asarray(ev.loglik), foreign_cover(ev, board.rows, board.cols)
 
 
 HIDDEN = ("hidden_bias", "hidden_foreign", "hidden_lines", "hidden_glare")

@@ -9,9 +9,8 @@ Three signs, each measured on the photo (pixels washed out by a glare are not re
   large patch of them across cells and printed lines. The pixels mostly unexplained are joined
   across the printed lines (a closing of ``LINE_BRIDGE`` pixels) and every patch of at least
   ``FOREIGN_AREA`` cell² is foreign; a cell's measure is the share of it such patches cover;
-- *lines hidden*: the share not seen of its printed lines that should show (bare board on both
-  sides), cubed (:func:`lines_hidden`, :func:`vision.printed_lines.lines_seen`): a shadow leaves
-  them, a hand or a glare hides them;
+- *lines hidden*: the share of its four printed lines not seen (:func:`vision.normalise.lines_seen`),
+  cubed (:func:`lines_hidden`): a shadow leaves them, a hand or a glare hides them;
 - *glare near*: washed-out pixels in the cell or next to it (:func:`glare_near`): the rest of the
   glare pales the colours around its core.
 
@@ -69,23 +68,11 @@ def foreign_cover(ev: Evidence, rows: int, cols: int) -> F64:
     return share
 
 
-def lines_hidden(norm: Normalised, ev: Evidence) -> F64:
-    """(cells,) the cube of the share not seen of a cell's printed lines that should show: those
-    with the bare board on both sides as the cell and its neighbour are most likely read (a line
-    between two tokens may not be printed, or not stand out; beside the grid's edge, the cell
-    alone counts). A hand over a cell hides all of them, while a counter's or a token's edge
-    beside a line hides part of one, which the cube leaves at next to nothing (a quarter hidden
-    counts 0.016, three quarters 0.42). A cell with no such line counts 0."""
-    rows, cols = norm.rows, norm.cols
-    plain = ev.hypotheses[0][1]
-    bare = np.array([t == plain for _o, t in ev.hypotheses])[ev.loglik.argmax(axis=1)].reshape(rows, cols)
-    pad = np.pad(bare, 1, constant_values=True)
-    # neighbours across the top, bottom, left and right lines
-    across = np.stack([pad[:-2, 1:-1], pad[2:, 1:-1], pad[1:-1, :-2], pad[1:-1, 2:]], axis=-1).reshape(-1, 4)
-    expected = bare.reshape(-1, 1) & across
-    count = expected.sum(axis=1)
-    unseen = ((1 - norm.lines) * expected).sum(axis=1) / np.maximum(count, 1)
-    out: F64 = np.where(count > 0, unseen, 0.0) ** 3
+def lines_hidden(norm: Normalised) -> F64:
+    """(cells,) the cube of the share of a cell's four printed lines not seen: a hand over a cell
+    hides all four, while a token's or a counter's edge beside a line hides part of one, which
+    the cube leaves at next to nothing (a quarter hidden counts 0.016, three quarters 0.42)."""
+    out: F64 = (1 - norm.lines.mean(axis=1)) ** 3
     return out
 
 
@@ -103,7 +90,7 @@ def glare_near(norm: Normalised) -> F64:
 def features(norm: Normalised, ev: Evidence) -> F64:
     """(cells, 3): the foreign cover, the share of the printed lines not seen (cubed) and the
     glare next to the cell, the logistic's inputs."""
-    return np.stack([foreign_cover(ev, norm.rows, norm.cols), lines_hidden(norm, ev), glare_near(norm)], axis=1)
+    return np.stack([foreign_cover(ev, norm.rows, norm.cols), lines_hidden(norm), glare_near(norm)], axis=1)
 
 
 def occlusion(norm: Normalised, ev: Evidence, cfg: ModelConfig) -> Occlusion:
