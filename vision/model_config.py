@@ -135,10 +135,13 @@ class ModelConfig(Section):
         description="Chosen. ... or more than this share asked about in all, the hidden ones included.",
     )
     min_separation: float = Field(
-        default=3.0, gt=0,
+        default=1.5, gt=0,
         description="Chosen. Calibration refuses two materials whose means lie closer than this many of their "
-        "combined spreads (Mahalanobis distance under the sum of their covariances): cells of one would be "
-        "read as the other too often to trust the calibration photo.",
+        "combined spreads (Mahalanobis distance under the sum of their covariances, per pixel): nearly one "
+        "colour, as under a strongly coloured lamp. A cell is judged on hundreds of pixels and the "
+        "calibration must also read its own photo back, so pixels need not be told apart one by one: the "
+        "second renderer's counters, their light labels inside the measured centre, lie 2.1-2.4 apart and "
+        "read their positions back (3, issue 13's value, refused every one of its boxes).",
     )
     max_not_board: float = Field(
         default=0.5, gt=0, le=1,
