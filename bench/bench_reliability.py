@@ -11,12 +11,10 @@ colour style or box, learned with ``vision.calibrate``, never the default colour
 - ``tabletop``: the second renderer (``vision.tabletop``), written apart from the reader.
 
 Every visible cell (not under a hand) of every photo read gives (confidence, right or wrong).
-The report has, per renderer: photos read and refused (with the reasons), cells asked (below the
-reader's one threshold, ``model.ask_below``), cells confidently wrong (above it, wrong), hidden
-cells (under a hand) read confidently wrong, a reliability table by decile of confidence (cells,
-mean confidence, share right) and the expected calibration error (ECE: the cell-weighted mean
-gap between confidence and share right over the deciles). The photos are read as ``referee
-capture --game`` reads them: no position, so no priors from the rules.
+The report has, per renderer: photos read and refused, cells asked (below the reader's
+confidence floor), cells confidently wrong (above it, wrong), a reliability table by decile of
+confidence (cells, mean confidence, share right) and the expected calibration error (ECE: the
+cell-weighted mean gap between confidence and share right over the deciles).
 
 The report is JSON, written to ``--out`` (default ``bench/out/reliability-<seeds>.json``) with the
 commit it measured (``git describe``, and whether the tree had changes). Seeds: ``dev`` from
@@ -107,12 +105,11 @@ def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path) -> dict[int,
 
 def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str]) -> dict[str, object]:
     """Reads every photo and returns the counts, the reliability table and the ECE."""
-    floor = VisionConfig().model.ask_below
+    floor = VisionConfig().classify.min_confidence
     pairs: list[tuple[float, bool]] = []
     read = asked = wrong = hidden_misread = 0
     refused: dict[str, int] = {}
     wrong_cells: list[str] = []
-    reasons: list[str] = []
     for path, truth, occluded, group in photos:
         cal = cals.get(group)
         try:
@@ -120,7 +117,6 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
         except VisionError as exc:
             reason = type(exc).__name__
             refused[reason] = refused.get(reason, 0) + 1
-            reasons.append(f"{path.stem}: {reason}: {exc}")
             continue
         read += 1
         for name, cell in obs.cells.items():
@@ -134,7 +130,7 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
             if sure and not right:
                 wrong += 1
                 wrong_cells.append(f"{path.stem} {name}: {cell.occupant}/{cell.terrain} at {cell.confidence:.3f}")
-    return {"photos_read": read, "refused": refused, "refusals": reasons, **reliability(pairs), "cells_asked": asked,
+    return {"photos_read": read, "refused": refused, **reliability(pairs), "cells_asked": asked,
             "cells_confidently_wrong": wrong, "hidden_misread": hidden_misread, "wrong_cells": wrong_cells[:40]}
 
 
@@ -191,8 +187,7 @@ def main() -> None:
             result["photos"] = args.photos
             result["calibrations"] = {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()}
             report[kind] = result
-            print(f"{kind}: {json.dumps({k: v for k, v in result.items() if k not in ('wrong_cells', 'refusals')})}",
-                  flush=True)
+            print(f"{kind}: {json.dumps({k: v for k, v in result.items() if k not in ('wrong_cells',)})}", flush=True)
     report["wall_seconds"] = round(time.perf_counter() - start, 1)
     out = args.out or ROOT / "bench" / "out" / f"reliability-{args.seeds}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

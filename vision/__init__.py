@@ -3,17 +3,14 @@
 The stages, each a module with pure functions given only its part of the
 configuration: :mod:`vision.load` (size, scans and pixels capped before decoding) →
 :mod:`vision.register` (printed ArUco corner markers, board-outline fallback) →
-:mod:`vision.grid_overlay` (warp to a top-down board) → :mod:`vision.normalise` (the board at
-24 pixels per cell, its lines where the grid says, its hard shadows and the bare board's colour
-at every point) → :mod:`vision.evidence` (each reading's likelihood from the materials'
-colours, :mod:`vision.colours`) → :mod:`vision.occlusion` (the probability that something hides
-a cell) → :mod:`vision.decide` (a calibrated probability per cell, priors from the rules given
-as data; the model's parameters in :mod:`vision.model_config`) and :mod:`vision.labels` (counter
-labels for identity), all run by :mod:`vision.pipeline` (``observe``, the orchestrator).
-:mod:`vision.calibrate` learns a set's colours from a photo of a known position,
-:mod:`vision.examples` re-fits them from the photos a table settled; :mod:`vision.render` and
-:mod:`vision.tabletop` (written apart from the reader) draw synthetic photos with ground truth;
-:mod:`vision.markers` draws the printable corner tabs.
+:mod:`vision.grid_overlay` (warp to a top-down board, cell pixels) → :mod:`vision.adaptive`
+(piece colours adapted to the photo, :mod:`vision.colours`; per-cell evidence,
+:mod:`vision.evidence`; occluders, :mod:`vision.occluders`; occupant side, terrain and a
+confidence per cell, :mod:`vision.decide`; counter labels for identity, :mod:`vision.labels`) →
+:mod:`vision.pipeline` (``observe``, the orchestrator). :mod:`vision.calibrate` learns a set's
+colours from a photo of a known position, :mod:`vision.examples` re-fits them from the photos a
+table settled; :mod:`vision.render` and :mod:`vision.tabletop` (written apart from the reader)
+draw synthetic photos with ground truth; :mod:`vision.markers` draws the printable corner tabs.
 The package imports ``cv2`` and ``numpy`` and, from the referee, only its core (grid geometry,
 table loading, the OpenCV loader of :mod:`referee.images`, the marker layout of
 :mod:`referee.markers`, errors, and the board picture the first renderer reuses); it never

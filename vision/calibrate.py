@@ -1,13 +1,12 @@
 """Calibration: learning a set's colours and counter labels from a photo of a known position.
 
 ``referee vision calibrate PHOTO --position KNOWN.yaml --out CAL.json`` reads the photo with
-the default colours only to locate the board and its bare board's field, then measures each
-material the known position shows, relative to that field (:mod:`vision.colours`): each side's
-counters on their cells' centres, the bare board on its empty plain cells, each token on its
-cells' inner squares. Materials the position does not show keep their default. The result is
-checked on the same photo: if the learned colours do not read the known position back, the
-photo or the position is wrong and nothing is written; two materials too alike to tell apart are
-refused with advice. Calibration files are JSON (no pickle), size-capped when read.
+the default colours only to locate the board, then measures, for every class that the known
+position shows (each side's counters, each terrain bare and under counters), the mean and
+spread of its features, and crops each legion's label as its template. Classes the position
+does not show keep their default. The result is checked on the same photo: if the learned
+colours do not read the known position back, the photo or the position is wrong and nothing is
+written. Calibration files are JSON (no pickle), size-capped when read.
 """
 
 from __future__ import annotations
@@ -21,21 +20,17 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.i18n import _, ngettext
+from vision import adaptive
 from vision import grid_overlay as go
 from vision.board import BoardSpec
-from vision.calibration import Calibration, default_colours
-from vision.colours import SIDE, ColourModel, measure, separation
-from vision.config import VisionConfig
-from vision.decide import decide
+from vision.calibration import Calibration
+from vision.config import ClassifyConfig, VisionConfig
 from vision.errors import VisionError
-from vision.evidence import evidence
 from vision.labels import (
     crop_template,
     default_templates,
     encode_template,
 )
-from vision.normalise import cell_geometry, normalise
-from vision.occlusion import occlusion
 from vision.pipeline import Reading, read
 
 if TYPE_CHECKING:
@@ -78,49 +73,47 @@ def calibrate(
         BoardNotFoundError: no board in the photo.
     """
     cfg = cfg or VisionConfig()
+    cc = cfg.classify
     reading = read(photo, board, cfg, None, None, debug, strict=False)
     names = board.cell_names()
     missing = [n for n in names if n not in known]
     if missing:
         raise VisionError(_("the known position does not cover every cell (missing {cells})").format(
             cells=", ".join(missing[:5])))
-    labelled = LabelledBoard(reading.warped, dict(known))
-    model = measure_materials([labelled], board, default_colours(board, cfg), cfg)
-    measured = [k for k, v in model.materials.items() if v.pixels > 0]
-    _check_reads_back(read_back(labelled, board, model, cfg), known, names)
-    _check_apart(model, board, cfg)
+    warped = reading.warped
+    p, ppc = warped.pad_px, warped.ppc
+    grid = warped.grid(board.rows, board.cols)
+    inside = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
+    seed = adaptive.table_model(board, cc, tuple(float(v) for v in reading.white))
+    model = measure_classes([LabelledBoard(grid, inside, reading.white, dict(known))], board, seed, cc)
+    measured = [k for k, v in model.classes.items() if v.pixels > 0]
+    _check_reads_back(adaptive.decide(adaptive.evidence(grid, inside, reading.white, board, model, cc), board, cc,
+                                      reading.lines), reading.inside, known, names)
+    _check_apart(model, cc)
     templates = _templates(reading, board, legions, legion_at, cfg) if legions and legion_at else {}
     source = photo.name if isinstance(photo, Path) else photo.source
     return Calibration(
         board=board.slug,
         source=source,
-        colours=model,
+        pixels=model,
         template_ppc=cfg.identity.px_per_cell,
         templates=templates,
         measured=tuple(measured),
     )
 
 
-def read_back(labelled: LabelledBoard, board: BoardSpec, colours: ColourModel,
-              cfg: VisionConfig) -> dict[str, tuple[str | None, str] | None]:
-    """Returns what each cell of a labelled board reads as with some colours (None: a cell
-    partly outside the photo)."""
-    m = cfg.model
-    norm = normalise(labelled.warped, board, colours, m.edge_share, m.field_sd)
-    ev = evidence(norm, board, colours, m)
-    names = board.cell_names()
-    dec = decide(ev, occlusion(norm, ev, m), names, m)
-    return {n: (dec.hypotheses[int(dec.best[i])] if norm.covered[i] >= 0.98 else None) for i, n in enumerate(names)}
-
-
-def _check_reads_back(results: Mapping[str, tuple[str | None, str] | None],
+def _check_reads_back(results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64],
                       known: Mapping[str, tuple[str | None, str]], names: list[str]) -> None:
     """Refuses classes that do not read the known position back (``MIN_AGREEMENT`` of the cells).
 
     Raises:
         VisionError: the photo does not show the known position.
     """
-    wrong = [n for n in names if results[n] is not None and results[n] != tuple(known[n])]
+    wrong = [
+        names[n]
+        for n, (occ, terrain, _rest) in enumerate(results)
+        if inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
+    ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
         raise VisionError(
             ngettext(
@@ -131,23 +124,22 @@ def _check_reads_back(results: Mapping[str, tuple[str | None, str] | None],
         )
 
 
-def _check_apart(model: ColourModel, board: BoardSpec, cfg: VisionConfig) -> None:
-    """Refuses two materials closer than ``model.min_separation`` combined spreads, with advice.
+def _check_apart(model: adaptive.PixelModel, cc: ClassifyConfig) -> None:
+    """Refuses two classes closer than ``min_separation`` combined spreads, with advice.
 
     Raises:
         VisionError: two piece colours too alike.
     """
-    need = cfg.model.min_separation
-    close = [pair for pair in separation(model, board) if pair[2] < need]
+    close = [pair for pair in adaptive.separation(model) if pair[2] < cc.min_separation]
     if close:
         a, b, d = close[0]
         raise VisionError(
             _(
                 "{a} and {b} look too alike in this photo ({d} spreads apart, need {need}); take the "
                 "calibration photo again in even, white light (no coloured lamp, no shadow across the "
-                "board, no flash glare), or lower model.min_separation with --config if your pieces "
+                "board, no flash glare), or lower classify.min_separation with --config if your pieces "
                 "really are that close"
-            ).format(a=_pretty(a), b=_pretty(b), d=f"{d:.1f}", need=f"{need:g}")
+            ).format(a=_pretty(a), b=_pretty(b), d=f"{d:.1f}", need=f"{cc.min_separation:g}")
         )
 
 
@@ -172,53 +164,64 @@ def _templates(reading: Reading, board: BoardSpec, legions: Mapping[str, tuple[s
 class LabelledBoard:
     """A top-down board whose cells are known: what calibration and refitting learn from."""
 
-    warped: go.Warped
-    """The warped board (its grid, and the margin around it when the photo gave one)."""
+    grid: npt.NDArray[np.uint8]
+    """The grid area of the warped board, BGR, (rows ppc, cols ppc, 3)."""
+    inside: npt.NDArray[np.bool_]
+    """Which of its pixels the photo covered."""
+    white: npt.NDArray[np.float64]
+    """The white reference (BGR) of its photo."""
     known: dict[str, tuple[str | None, str]]
     """Cell name → (side standing there or None, terrain), for the cells known."""
 
 
-COUNTER_CORE = 0.2
-"""A counter's colour is measured within this distance (cells, Chebyshev) of its cell's centre:
-the smallest counter drawn (0.58 cell) 0.08 off centre still covers it."""
-TOKEN_CORE = 0.3
-"""A token's colour is measured within this distance of its cell's centre (the smallest token,
-0.82 cell, 0.07 off centre, covers it)."""
-BOARD_CORE = 0.4
-"""The bare board is measured within this distance of an empty plain cell's centre."""
-
-
-def measure_materials(boards: Sequence[LabelledBoard], board: BoardSpec, seed: ColourModel,
-                      cfg: VisionConfig) -> ColourModel:
-    """Returns the materials measured on the pixels known cells give them, over one photo or
-    several, each relative to its photo's bare-board field (found with ``seed``'s colours):
-    a side's colour on its counters' centres, the bare board on empty plain cells, each token on
-    its cells' inner squares. Materials no cell shows keep their seed."""
+def measure_classes(
+    boards: Sequence[LabelledBoard], board: BoardSpec, seed: adaptive.PixelModel, cc: ClassifyConfig
+) -> adaptive.PixelModel:
+    """Returns the piece classes measured on the pixels known cells give them, over one photo
+    or several: a side's colour on the central discs of its counters, the bare board on its
+    empty plain cells, then each token's colour on its cells' inner squares (pixels of the
+    counters' and the bare board's colours, as just measured, left out). Classes no cell shows
+    keep their seed."""
     plain = board.terrains[0]
     names = board.cell_names()
-    cheb, _ = cell_geometry()
     groups: dict[str, list[npt.NDArray[np.float32]]] = {}
+    token_pixels: list[tuple[str, npt.NDArray[np.float32]]] = []
     for one in boards:
-        norm = normalise(one.warped, board, seed, cfg.model.edge_share, cfg.model.field_sd)
-        r = norm.cells((norm.log - norm.field).astype(np.float32))
-        usable = norm.cells(norm.usable)
+        feats = adaptive.chroma(adaptive.board_pixels(one.grid, board, cc.pixel_step), one.white)
+        mask = np.repeat(one.inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2)
+        cover = adaptive.board_pixels(mask, board, cc.pixel_step)[..., 0] > 127
+        usable = cover & (feats[..., 2] > cc.min_pixel_light)
+        m = feats.shape[1]
+        c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
+        dy, dx = np.meshgrid(c, c, indexing="ij")
+        disc = np.hypot(dx, dy) < cc.counter_disc
+        square = np.maximum(np.abs(dx), np.abs(dy)) < cc.terrain_square
         for n, name in enumerate(names):
             if name not in one.known:
                 continue
             side, terrain = one.known[name]
             if side is not None:
-                key, core = f"{SIDE}{side}", COUNTER_CORE
+                groups.setdefault(f"{adaptive.SIDE}{side}", []).append(feats[n][usable[n] & disc, :2])
             elif terrain == plain:
-                key, core = plain, BOARD_CORE
-            else:
-                key, core = terrain, TOKEN_CORE
-            groups.setdefault(key, []).append(r[n][usable[n] & (cheb < core)])
-    return measure({k: np.concatenate(v) for k, v in groups.items()}, seed)
+                groups.setdefault(plain, []).append(feats[n][usable[n] & square, :2])
+            if terrain != plain:
+                token_pixels.append((terrain, feats[n][usable[n] & square, :2]))
+    model = adaptive.learn({k: np.concatenate(v) for k, v in groups.items()}, seed, cc)
+    # tokens: their cells' pixels that are not of a counter's or the bare board's colour
+    taken = [k for k in model.classes if k.startswith(adaptive.SIDE) or k == plain]
+    tokens: dict[str, list[npt.NDArray[np.float32]]] = {}
+    for terrain, x in token_pixels:
+        keep = np.ones(len(x), bool)
+        for k in taken:
+            st = model.classes[k]
+            keep &= np.hypot(*(x - np.array(st.mean, np.float32)).T) > 3 * st.sd
+        tokens.setdefault(terrain, []).append(x[keep])
+    return adaptive.learn({k: np.concatenate(v) for k, v in tokens.items()}, model, cc)
 
 
 def _pretty(name: str) -> str:
     """A colour class's name for the user: a side's counters, or a terrain (the plain is the bare
     board)."""
-    if name.startswith(SIDE):
-        return _("the counters of side {side}").format(side=_(name[len(SIDE) :]))
+    if name.startswith(adaptive.SIDE):
+        return _("the counters of side {side}").format(side=_(name[len(adaptive.SIDE) :]))
     return _("the terrain {terrain}").format(terrain=_(name))

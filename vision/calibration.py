@@ -1,8 +1,6 @@
-"""A calibration as stored: one set's colours (relative to its bare board, :mod:`vision.colours`)
-and counter labels, and its file (JSON, size-capped, no pickle). Reading photos
-(:mod:`vision.pipeline`) and learning a calibration (:mod:`vision.calibrate`) both use it; it
-depends on neither. Files of an earlier colour model (formats 1 and 2) are refused with the
-advice to calibrate again."""
+"""A calibration as stored: one set's colours and counter labels, and its file (JSON, size-capped,
+no pickle). Reading photos (:mod:`vision.pipeline`) and learning a calibration
+(:mod:`vision.calibrate`) both use it; it depends on neither."""
 
 from __future__ import annotations
 
@@ -17,15 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from referee.errors import InputFileError
 from referee.files import check_target, parse_json, read_text
 from referee.i18n import _
+from vision import adaptive
 from vision.board import BoardSpec
-from vision.colours import ColourModel, material_names, table_model
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.labels import Template, decode_template
 
-__all__ = ["FORMAT", "MAX_FILE_BYTES", "Calibration", "default_colours", "load_calibration", "save_calibration"]
+__all__ = ["FORMAT", "MAX_FILE_BYTES", "Calibration", "default_model", "load_calibration", "save_calibration"]
 
-FORMAT: Literal["referee-vision-calibration/3"] = "referee-vision-calibration/3"
+FORMAT: Literal["referee-vision-calibration/2"] = "referee-vision-calibration/2"
 MAX_FILE_BYTES = 5_000_000
 
 
@@ -34,10 +32,10 @@ class Calibration(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["referee-vision-calibration/3"] = FORMAT
+    format: Literal["referee-vision-calibration/2"] = FORMAT
     board: str = Field(description="Game slug whose board this calibrates.")
     source: str = Field(description="The photo it was learned from.")
-    colours: ColourModel = Field(description="The materials' colours relative to the bare board (vision.colours).")
+    pixels: adaptive.PixelModel = Field(description="The piece colours (vision.adaptive).")
     template_ppc: int = Field(description="Pixels per cell of the label templates.")
     templates: dict[str, str] = Field(default_factory=dict, description="Legion → label template (base64 PNG).")
     measured: tuple[str, ...] = Field(default=(), description="Classes measured (the others are defaults).")
@@ -56,10 +54,10 @@ class Calibration(BaseModel):
         return out
 
 
-def default_colours(board: BoardSpec, cfg: VisionConfig) -> ColourModel:
-    """Returns the built-in colours: the board tables', each ``model.table_spread`` wide (the
-    photo then adapts them)."""
-    return table_model(board, cfg.model.table_spread)
+def default_model(board: BoardSpec, cfg: VisionConfig) -> adaptive.PixelModel:
+    """Returns the built-in piece classes: the tables' colours under the printed sheet's white,
+    each with ``classify.default_pixel_sd`` (the photo then adapts them)."""
+    return adaptive.table_model(board, cfg.classify)
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
@@ -99,11 +97,10 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
         raise VisionError(
             _("{path}: not a calibration file (expected JSON from referee vision calibrate)").format(path=path)
         ) from None
-    old = data.get("format") if isinstance(data, dict) else None
-    if old in ("referee-vision-calibration/1", "referee-vision-calibration/2"):
+    if isinstance(data, dict) and data.get("format") == "referee-vision-calibration/1":
         raise VisionError(
-            _("{path}: made by an earlier referee (colour model {n}); run referee vision calibrate "
-              "again on your calibration photo").format(path=path, n=str(old)[-1])
+            _("{path}: made by an earlier referee (colour model 1); run referee vision calibrate "
+              "again on your calibration photo").format(path=path)
         )
     try:
         cal = Calibration.model_validate(data)
@@ -115,26 +112,11 @@ def load_calibration(path: Path, board: BoardSpec) -> Calibration:
     if cal.board != board.slug:
         raise VisionError(_("{path}: this calibration is for {board}, not {game}").format(
             path=path, board=repr(cal.board), game=repr(board.slug)))
-    for name, stats in cal.colours.materials.items():
-        if not all(math.isfinite(v) for v in (*stats.mean, *(x for row in stats.cov for x in row))):
+    for name, stats in cal.pixels.classes.items():
+        if not all(math.isfinite(v) for v in (*stats.mean, stats.sd)):
             raise VisionError(_("{path}: the colour class {name} is not a number").format(path=path, name=repr(name)))
-        if not _positive_definite(stats.cov):
-            raise VisionError(_("{path}: the colour class {name} has no valid spread").format(
-                path=path, name=repr(name)))
-    expected = set(material_names(board))
-    if set(cal.colours.materials) != expected:
+    expected = set(adaptive.class_names(board))
+    if set(cal.pixels.classes) != expected:
         raise VisionError(_("{path}: the colour classes do not match the board's ({names})").format(
             path=path, names=", ".join(sorted(expected))))
     return cal
-
-
-def _positive_definite(cov: tuple[tuple[float, float, float], ...]) -> bool:
-    """Whether a 3 x 3 covariance is symmetric positive definite (a Cholesky factor exists)."""
-    c = np.array(cov, np.float64)
-    if not np.allclose(c, c.T, atol=1e-9):
-        return False
-    try:
-        np.linalg.cholesky(c)
-    except np.linalg.LinAlgError:
-        return False
-    return True

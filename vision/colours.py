@@ -1,181 +1,344 @@
-"""The colours of a set, relative to its bare board: what each material looks like once the
-photo's light is taken out.
+"""Piece colours and their pixels (issue 13's reader): the classes, the per-pixel features, the
+adaptation of the classes to each photo, and the cell-layout helpers the other stages share.
 
-Every pixel is described by the logarithms of its three channels, ``log((v + 2) / 257)`` of the
-photo's own (sRGB) values: light and shadow multiply a pixel's channels, which in this space
-*adds* the same vector to every material under that light. So once the colour the bare board has
-at a point (its *field*, :mod:`vision.normalise`) is subtracted, what is left depends only on
-the material lying there: 0 for the bare board, a fixed vector for each terrain token and each
-side's counters. A :class:`ColourModel` holds that vector (mean) and its spread (covariance) per
-material, measured on a photo of a known position (:mod:`vision.calibrate`) or, without one,
-taken from the board tables' colours; each photo then adapts it (:func:`adapt`).
-
-Materials: the board's terrains (the first is the bare board, whose mean is 0 by definition)
-and ``side:<name>`` for each side's counters.
+Every pixel of the top-down board is described by its chromaticity ``(r, g)`` after dividing by
+the white reference (the sheet around the grid: paper, or the board's own colour on a
+board-coloured sheet), which light and shadow leave nearly unchanged. A :class:`PixelModel`
+holds one colour per *piece class*: each side's counters (``side:<name>``) and each terrain
+(the first terrain is the bare board). The classes come from a calibration photo (or from the
+tables' colours), then are **re-estimated from the photo itself**: each pixel goes to its
+nearest class, each class is re-centred on the median of its pixels, a few rounds (colours of
+another print batch, another lamp or another phone move by ±10 levels per channel; the bare
+board, the most common class, anchors the rest). Everything is in
+:class:`~vision.config.ClassifyConfig`; :mod:`vision.adaptive` is the classifier's face.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Mapping
+from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision.board import BoardSpec
+from vision.config import ClassifyConfig
 
 SIDE = "side:"
 
-Vec3 = tuple[float, float, float]
-Mat3 = tuple[Vec3, Vec3, Vec3]
-F32 = npt.NDArray[np.float32]
 
-LOG_LUT: F32 = np.log((np.arange(256, dtype=np.float64) + 2.0) / 257.0).astype(np.float32)
-"""Log value of each 8-bit channel value (the +2 keeps the darkest values out of the noise)."""
+PAPER = (245.0, 245.0, 245.0)
+"""The printed sheet's white (BGR) of ``referee.picture``: the default reference colour."""
 
-def to_log(bgr: npt.NDArray[np.uint8]) -> F32:
-    """Returns the log image of 8-bit BGR pixels (same shape, float32).
 
-    >>> float(to_log(np.array([[255, 255, 255]], np.uint8))[0, 0])
-    0.0
+NEUTRAL = (1 / 3, 1 / 3)
+"""The chromaticity of a grey (the sheet, a counter's light border) under the white reference."""
+
+
+class PixelClass(BaseModel):
+    """One piece colour: mean chromaticity (r, g) under the white reference, and its spread."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mean: tuple[float, float]
+    sd: float = Field(gt=0, description="Spread of the chromaticity (per axis).")
+    pixels: int = Field(default=0, description="Pixels measured (0: from the tables' colours).")
+
+
+class PixelModel(BaseModel):
+    """The piece colours of a set: ``side:<name>`` for counters, terrain names for tokens and
+    the bare board."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    classes: dict[str, PixelClass]
+
+    def arrays(self, names: list[str]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Returns the classes' means (k, 2) and spreads (k,) in the order of ``names``."""
+        means = np.array([self.classes[k].mean for k in names], np.float64)
+        sds = np.array([self.classes[k].sd for k in names], np.float64)
+        return means, sds
+
+
+def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+    """Returns (..., 3) features of BGR pixels: chromaticity r, g under the white reference, and
+    brightness (mean of the white-balanced channels, 1 = as bright as the reference).
+
+    >>> chroma(np.array([[245.0, 245.0, 245.0]], np.float32), np.array([245.0, 245.0, 245.0]))
+    array([[0.33333334, 0.33333334, 1.        ]], dtype=float32)
     """
-    out: F32 = LOG_LUT[bgr]
+    norm = np.maximum(bgr, 1.0) / white.astype(np.float32)
+    total = norm.sum(axis=-1)
+    out = np.empty((*bgr.shape[:-1], 3), np.float32)
+    out[..., 0] = norm[..., 2] / total
+    out[..., 1] = norm[..., 1] / total
+    out[..., 2] = total / 3
     return out
 
 
-class Material(BaseModel):
-    """One material's colour relative to the bare board: mean and covariance of the log values."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    mean: Vec3 = Field(description="Mean log colour minus the bare board's (B, G, R).")
-    cov: Mat3 = Field(description="Covariance of those values (3 x 3, symmetric).")
-    pixels: int = Field(default=0, ge=0, description="Pixels measured (0: from the tables' colours).")
-
-    def arrays(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Returns (mean (3,), covariance (3, 3)) as arrays."""
-        return np.array(self.mean, np.float64), np.array(self.cov, np.float64)
+def class_names(board: BoardSpec) -> list[str]:
+    """The piece classes of a board: sides first, then terrains (the bare board first)."""
+    return [f"{SIDE}{s}" for s in board.sides] + list(board.terrains)
 
 
-class ColourModel(BaseModel):
-    """The materials of a set (terrains and ``side:<name>``), relative to its bare board."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    materials: dict[str, Material]
-
-    def stacked(self, names: Sequence[str]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Returns the means (k, 3) and covariances (k, 3, 3) of ``names``, in order."""
-        means = np.array([self.materials[n].mean for n in names], np.float64)
-        covs = np.array([self.materials[n].cov for n in names], np.float64)
-        return means, covs
-
-
-def material_names(board: BoardSpec) -> list[str]:
-    """The materials of a board: its terrains (the bare board first), then each side's counters."""
-    return list(board.terrains) + [f"{SIDE}{s}" for s in board.sides]
+def table_model(board: BoardSpec, cfg: ClassifyConfig, white: tuple[float, ...] = PAPER) -> PixelModel:
+    """Returns the classes of the tables' colours seen under a given white (default: the
+    printed sheet's white), each with the configured default spread."""
+    colours = {f"{SIDE}{k}": v for k, v in board.side_colours.items()} | dict(board.terrain_colours)
+    ref = np.array(white, np.float64)
+    out: dict[str, PixelClass] = {}
+    for name in class_names(board):
+        r, g, b = colours[name]
+        f = chroma(np.array([[b, g, r]], np.float32), ref)[0]
+        out[name] = PixelClass(mean=(float(f[0]), float(f[1])), sd=cfg.default_pixel_sd)
+    return PixelModel(classes=out)
 
 
-def make_material(mean: npt.ArrayLike, cov: npt.ArrayLike, pixels: int = 0) -> Material:
-    """Returns a :class:`Material` from arrays (the covariance made symmetric)."""
-    m = np.asarray(mean, np.float64).reshape(3)
-    c = np.asarray(cov, np.float64).reshape(3, 3)
-    c = (c + c.T) / 2
-    rows: Mat3 = ((float(c[0, 0]), float(c[0, 1]), float(c[0, 2])), (float(c[1, 0]), float(c[1, 1]), float(c[1, 2])),
-                  (float(c[2, 0]), float(c[2, 1]), float(c[2, 2])))
-    return Material(mean=(float(m[0]), float(m[1]), float(m[2])), cov=rows, pixels=pixels)
+def board_pixels(grid: npt.NDArray[np.uint8], board: BoardSpec, step: int) -> npt.NDArray[np.float32]:
+    """Returns the grid area's pixels, lightly smoothed and taken every ``step`` pixels, shaped
+    (rows × cols, m, m, 3) with ``m = ppc // step``."""
+    ppc = grid.shape[0] // board.rows
+    smooth = cv2.blur(grid, (3, 3))
+    m = ppc // step
+    off = (ppc - m * step) // 2 + step // 2
+    cells = smooth.reshape(board.rows, ppc, board.cols, ppc, 3)
+    idx = off + step * np.arange(m)
+    sub = cells[:, idx][:, :, :, idx]
+    return sub.transpose(0, 2, 1, 3, 4).reshape(-1, m, m, 3).astype(np.float32)
 
 
-def table_model(board: BoardSpec, spread: float) -> ColourModel:
-    """Returns the materials of the board tables' colours (RGB), each ``spread`` wide (log units,
-    per channel)."""
-    colours = dict(board.terrain_colours) | {f"{SIDE}{k}": v for k, v in board.side_colours.items()}
-    base = _log_rgb(colours[board.terrains[0]])
-    cov = np.eye(3) * spread**2
-    return ColourModel(materials={n: make_material(_log_rgb(colours[n]) - base, cov) for n in material_names(board)})
+def _geometry(m: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Per sample of an m×m cell: distance from the centre, and Chebyshev distance, in cells."""
+    c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
+    dy, dx = np.meshgrid(c, c, indexing="ij")
+    return np.hypot(dx, dy), np.maximum(np.abs(dx), np.abs(dy))
 
 
-def _log_rgb(rgb: tuple[int, int, int]) -> npt.NDArray[np.float64]:
-    """The log values (B, G, R) of an RGB colour."""
-    r, g, b = rgb
-    return np.array([LOG_LUT[b], LOG_LUT[g], LOG_LUT[r]], np.float64)
+def _assign(
+    x: npt.NDArray[np.float32], means: npt.NDArray[np.float64], sds: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+    """Returns each feature row's nearest class (in units of each class's spread) and that
+    distance."""
+    r = np.ascontiguousarray(x[:, 0])
+    g = np.ascontiguousarray(x[:, 1])
+    best = np.zeros(len(r), np.intp)
+    low = np.full(len(r), np.inf, np.float32)
+    for k in range(len(means)):
+        dr = r - np.float32(means[k][0])
+        dg = g - np.float32(means[k][1])
+        d2 = (dr * dr + dg * dg) * np.float32(1.0 / sds[k] ** 2)
+        closer = d2 < low
+        best[closer] = k
+        np.minimum(low, d2, out=low)
+    return best, np.sqrt(low)
 
 
-def robust_gaussian(
-    x: npt.NDArray[np.floating], keep: float = 0.9
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Returns the mean and covariance of the central ``keep`` of 3-D samples (by Mahalanobis
-    distance, three rounds), the covariance scaled back to the whole distribution's (a Gaussian
-    trimmed to its inner 90 % has 0.80 of its variance along each axis in 3-D)."""
-    data = np.asarray(x, np.float64)
-    mean = np.median(data, axis=0)
-    cov = np.cov((data - mean).T) + np.eye(3) * 1e-6
-    for _ in range(3):
-        d = data - mean
-        dist = np.einsum("ni,ij,nj->n", d, np.linalg.inv(cov), d)
-        inner = data[dist <= np.quantile(dist, keep)]
-        mean = inner.mean(axis=0)
-        cov = np.cov((inner - mean).T) / _TRIMMED_VARIANCE + np.eye(3) * 1e-6
-    return mean, cov
+def _fit(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Returns each cell sample's nearest class (shaped as ``usable``) and whether it fits that
+    class: usable, and within ``cfg.pixel_sigma`` of its spreads."""
+    best, dist = _assign(feats.reshape(-1, 3)[:, :2], means, sds)
+    fits: npt.NDArray[np.bool_] = (dist < cfg.pixel_sigma).reshape(usable.shape) & usable
+    return best.reshape(usable.shape), fits
 
 
-_TRIMMED_VARIANCE = 0.80
+def adapt(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    seed: PixelModel,
+    names: list[str],
+    cfg: ClassifyConfig,
+) -> PixelModel:
+    """Returns the classes re-centred on the photo's own pixels: ``cfg.adapt_rounds`` rounds of
+    nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring, each class
+    moving at most ``cfg.max_drift`` from its seed."""
+    x = feats[usable][:, :2]
+    if len(x) > cfg.adapt_max_pixels:  # the statistics need only a sample
+        x = x[:: -(-len(x) // cfg.adapt_max_pixels)]
+    means, sds = seed.arrays(names)
+    start = means.copy()
+    counts = np.zeros(len(names), int)
+    for _ in range(cfg.adapt_rounds):
+        best, dist = _assign(x, means, sds)
+        near = dist < cfg.pixel_sigma
+        for k in range(len(names)):
+            mine = x[near & (best == k)]
+            counts[k] = len(mine)
+            if len(mine) >= cfg.adapt_min_pixels:
+                target = np.median(mine, axis=0).astype(np.float64)
+                shift = target - start[k]
+                size = float(np.hypot(*shift))
+                if size > cfg.max_drift:
+                    shift *= cfg.max_drift / size
+                means[k] = start[k] + shift
+    # each class's own spread in this photo (robust: the median distance of its pixels), within
+    # [min_photo_sd, its seed spread]: a tight class makes a foreign colour stand out
+    best, dist = _assign(x, means, sds)
+    near = dist < cfg.pixel_sigma
+    for k in range(len(names)):
+        mine = x[near & (best == k)]
+        if len(mine) >= cfg.adapt_min_pixels:
+            spread = float(np.median(np.hypot(*(mine - means[k]).T))) / 1.177
+            sds[k] = min(sds[k], max(cfg.min_photo_sd, spread))
+    return PixelModel(
+        classes={
+            n: PixelClass(mean=(float(means[k][0]), float(means[k][1])), sd=float(sds[k]), pixels=int(counts[k]))
+            for k, n in enumerate(names)
+        }
+    )
 
 
-def measure(samples: Mapping[str, npt.NDArray[np.float32]], seed: ColourModel, min_pixels: int = 30) -> ColourModel:
-    """Returns the materials measured on labelled samples (material → (k, 3) log colours minus
-    the board field); materials with fewer than ``min_pixels`` samples keep the seed's."""
-    out = dict(seed.materials)
-    for name, x in samples.items():
-        if name in out and len(x) >= min_pixels:
-            mean, cov = robust_gaussian(x)
-            out[name] = make_material(mean, cov, len(x))
-    return ColourModel(materials=out)
+def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg: ClassifyConfig) -> PixelModel:
+    """Returns classes measured from labelled pixel features (class → (k, 2) chromaticities):
+    the mode of each (two rounds of median within ``cfg.pixel_sigma`` of the seed spread), and
+    a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured one."""
+    out = dict(seed.classes)
+    for name, x in ev_feats.items():
+        if name not in out or len(x) < cfg.adapt_min_pixels:
+            continue
+        centre = np.median(x, axis=0)
+        for _ in range(2):
+            d = np.hypot(*(x - centre).T)
+            near = x[d < cfg.pixel_sigma * cfg.min_pixel_sd * 1.5]
+            if len(near) < cfg.adapt_min_pixels:
+                break
+            centre = np.median(near, axis=0)
+        d = np.hypot(*(x - centre).T)
+        d = d[d < cfg.pixel_sigma * cfg.min_pixel_sd * 1.5]
+        # the median distance of a 2-D Gaussian from its centre is 1.177 σ
+        spread = float(np.median(d)) / 1.177 if len(d) else cfg.min_pixel_sd
+        sd = max(cfg.min_pixel_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
+        out[name] = PixelClass(mean=(float(centre[0]), float(centre[1])), sd=sd, pixels=len(x))
+    return PixelModel(classes=out)
 
 
-CHI2_3_99 = 11.34
-"""99th percentile of the chi-square distribution with 3 degrees of freedom: a pixel farther
-than this (squared Mahalanobis distance) from a material is not counted as its sample."""
-
-
-def adapt(model: ColourModel, names: Sequence[str], x: npt.NDArray[np.float32], weight: float, reach: float,
-          rounds: int = 3) -> ColourModel:
-    """Returns the materials' means moved toward the photo's own: ``rounds`` times, each pixel of
-    ``x`` ((k, 3) log colours minus the field) goes to the material most likely to have drawn it
-    under that material's covariance widened by ``reach`` (how far another print batch, lamp or
-    phone may move a colour; log units per channel), within the 99th percentile; each material's
-    mean becomes (``weight`` × its model mean + the sum of its pixels) / (``weight`` + their
-    count). The bare board (``names[0]``, the field's own colour) and the covariances stay."""
-    means, covs = model.stacked(names)
-    whiten, logdet = [], []
-    for cov in covs:
-        chol = np.linalg.cholesky(cov + np.eye(3) * reach**2)
-        whiten.append(np.linalg.inv(chol).astype(np.float32))
-        logdet.append(2 * float(np.log(np.diag(chol)).sum()))
-    current = means.copy()
-    for _ in range(rounds):
-        dist = np.stack([(((x - current[k].astype(np.float32)) @ w.T) ** 2).sum(axis=1)
-                         for k, w in enumerate(whiten)])
-        nearest = (dist + np.array(logdet, np.float32)[:, None]).argmin(axis=0)
-        for k in range(1, len(names)):
-            mine = x[(nearest == k) & (dist[k] < CHI2_3_99)]
-            current[k] = (weight * means[k] + mine.sum(axis=0)) / (weight + len(mine))
-    out = dict(model.materials)
-    for k, name in enumerate(names[1:], start=1):
-        mat = out[name]
-        out[name] = make_material(current[k], mat.cov, mat.pixels)
-    return ColourModel(materials=out)
-
-
-def separation(model: ColourModel, board: BoardSpec) -> list[tuple[str, str, float]]:
-    """Returns every pair of materials with the distance between their means in units of their
-    combined spread (Mahalanobis under the sum of the two covariances), closest pairs first."""
-    names = material_names(board)
+def separation(model: PixelModel) -> list[tuple[str, str, float]]:
+    """Returns every pair of classes with the distance between their means in units of their
+    combined spread, closest pairs first."""
+    names = list(model.classes)
     pairs: list[tuple[str, str, float]] = []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            ma, ca = model.materials[a].arrays()
-            mb, cb = model.materials[b].arrays()
-            d = ma - mb
-            pairs.append((a, b, float(np.sqrt(d @ np.linalg.solve(ca + cb, d)))))
+            ca, cb = model.classes[a], model.classes[b]
+            d = math.hypot(ca.mean[0] - cb.mean[0], ca.mean[1] - cb.mean[1])
+            pairs.append((a, b, d / math.hypot(ca.sd, cb.sd)))
     return sorted(pairs, key=lambda p: p[2])
+
+
+def _as_image(cells: npt.NDArray[Any], board: BoardSpec) -> npt.NDArray[Any]:
+    """Per-cell samples (n, m, m, ...) laid out as the grid's image (rows × m, cols × m, ...)."""
+    m = cells.shape[1]
+    tiles = cells.reshape(board.rows, board.cols, m, m, *cells.shape[3:]).swapaxes(1, 2)
+    return tiles.reshape(board.rows * m, board.cols * m, *cells.shape[3:])
+
+
+def _as_cells(image: npt.NDArray[Any], board: BoardSpec) -> npt.NDArray[Any]:
+    """The grid's image (rows × m, cols × m, ...) cut back into per-cell samples (n, m, m, ...):
+    the inverse of :func:`_as_image`."""
+    m = image.shape[0] // board.rows
+    tiles = image.reshape(board.rows, m, board.cols, m, *image.shape[2:]).swapaxes(1, 2)
+    return tiles.reshape(board.rows * board.cols, m, m, *image.shape[2:])
+
+
+def _cell_share(mask: npt.NDArray[np.bool_], board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell (row by row), the share of a grid-area mask that is set."""
+    ppc = mask.shape[0] // board.rows
+    share: npt.NDArray[np.float64] = (
+        mask.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1).astype(np.float64)
+    )
+    return share
+
+
+def _on_grid(
+    small: npt.NDArray[np.bool_], pad_px: int, step: int, shape: tuple[int, int]
+) -> npt.NDArray[np.bool_]:
+    """Returns a mask of the warp with its margin, shrunk ``step`` times (``small``), at full
+    resolution over the grid area (``shape``; pixels the shrunk warp does not reach are False)."""
+    big = np.kron(small.astype(np.uint8), np.ones((step, step), np.uint8)).astype(bool)
+    part = big[pad_px : pad_px + shape[0], pad_px : pad_px + shape[1]]
+    out = np.zeros(shape, bool)
+    out[: part.shape[0], : part.shape[1]] = part
+    return out
+
+
+def _rim_blend(
+    f: npt.NDArray[np.float32],
+    counter: npt.NDArray[np.bool_],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    sides: int,
+    ppc: int,
+    cfg: ClassifyConfig,
+    among: npt.NDArray[np.bool_] | None = None,
+) -> npt.NDArray[np.bool_]:
+    """Returns the pixels (``f``: chromaticity, rows of an image whose ``counter`` pixels are
+    a counter's colour; only those of ``among`` when given) at a counter's rim whose colour is a
+    mix of the counter's, its light border's (neutral) and a terrain's: the blur blends the
+    three there, and such a mix beside a hill token can have a hand's colour."""
+    shape = counter.shape
+    out = np.zeros(len(f), bool)
+    if not counter.any():
+        return out.reshape(shape)
+    width = 2 * max(2, round(cfg.rim_blend * ppc)) + 1
+    grown = cv2.dilate(counter.astype(np.uint8), np.ones((width, width), np.uint8)) > 0
+    rim = grown & ~counter
+    if among is not None:
+        rim &= among
+    at = np.flatnonzero(rim)
+    mixed = np.zeros(len(at), bool)
+    neutral = np.array(NEUTRAL)
+    for s in range(sides):
+        for t in range(sides, len(means)):
+            tol = cfg.pixel_sigma * max(sds[s], sds[t])
+            mixed |= _near_triangle(f[at], means[s], neutral, means[t], tol)
+    out[at] = mixed
+    return out.reshape(shape)
+
+
+def _near_triangle(
+    f: npt.NDArray[np.float32],
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    c: npt.NDArray[np.float64],
+    tol: float,
+) -> npt.NDArray[np.bool_]:
+    """Whether each 2-D point of ``f`` lies in the triangle abc or within ``tol`` of its sides."""
+    inside = np.ones(len(f), bool)
+    near = np.zeros(len(f), bool)
+    area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    for p, q in ((a, b), (b, c), (c, a)):
+        d = (q - p).astype(np.float32)
+        norm = float(np.hypot(*d)) or 1e-9
+        rel = f - p.astype(np.float32)
+        cross = (d[0] * rel[:, 1] - d[1] * rel[:, 0]) * np.float32(np.sign(area) or 1.0)
+        inside &= cross >= 0
+        t = np.clip((rel @ d) / np.float32(norm * norm), 0, 1)
+        gap = np.hypot(rel[:, 0] - t * d[0], rel[:, 1] - t * d[1])
+        near |= gap < tol
+    return inside | near
+
+
+def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_], grow: int) -> npt.NDArray[np.bool_]:
+    """Returns, per cell sample, whether it lies on the cell's counter grown by ``grow``
+    samples: the box spanned by the rows and columns with side-coloured samples, in cells that
+    hold one (the counter's light label and dark rim are then not taken for terrain)."""
+    _n, m, _ = is_side.shape
+    out = np.zeros_like(is_side)
+    need = max(2, m // 6)  # a counter spans most of a row; stray pixels of its colour do not
+    rows = is_side.sum(axis=2) >= need
+    cols = is_side.sum(axis=1) >= need
+    idx = np.arange(m)
+    for i in np.nonzero(holds)[0]:
+        r, c = idx[rows[i]], idx[cols[i]]
+        if len(r) == 0 or len(c) == 0:
+            continue
+        out[i, max(0, r[0] - grow) : r[-1] + 1 + grow, max(0, c[0] - grow) : c[-1] + 1 + grow] = True
+    return out

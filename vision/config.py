@@ -1,5 +1,5 @@
-"""Every setting of the vision pipeline, documented (chesscog style: each stage gets its part;
-the per-cell model's section is :mod:`vision.model_config`).
+"""Every threshold of the vision pipeline, documented (chesscog style: each stage gets its part;
+the per-cell colour reading's section is :mod:`vision.classify_config`).
 
 ``VisionConfig()`` holds the defaults the project measured on its own renders (see
 ``bench/bench_vision.py``); ``VisionConfig.from_yaml(path)`` reads overrides from a YAML file
@@ -15,11 +15,11 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from referee.i18n import _
+from vision.classify_config import ClassifyConfig
 from vision.errors import VisionError
-from vision.model_config import ModelConfig
 from vision.sections import Range, Section
 
-__all__ = ["GridConfig", "IdentityConfig", "LoadConfig", "ModelConfig", "RegisterConfig", "VisionConfig"]
+__all__ = ["ClassifyConfig", "GridConfig", "IdentityConfig", "LoadConfig", "RegisterConfig", "VisionConfig"]
 
 MAX_SETTINGS_BYTES = 200_000
 
@@ -241,7 +241,7 @@ class VisionConfig(Section):
     load: LoadConfig = LoadConfig()
     registration: RegisterConfig = RegisterConfig()
     grid: GridConfig = GridConfig()
-    model: ModelConfig = ModelConfig()
+    classify: ClassifyConfig = ClassifyConfig()
     identity: IdentityConfig = IdentityConfig()
 
     @classmethod
@@ -261,7 +261,7 @@ class VisionConfig(Section):
         except InputFileError as exc:
             raise VisionError(_("cannot read vision settings: {problem}").format(problem=exc)) from None
         if not isinstance(data, dict):
-            raise VisionError(_("{path}: expected a mapping of sections (registration, model, ...)").format(
+            raise VisionError(_("{path}: expected a mapping of sections (registration, classify, ...)").format(
                 path=path))
         try:
             return cls.model_validate(data)

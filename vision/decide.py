@@ -1,91 +1,305 @@
-"""Stage 5, *decide*: each cell's posterior over its readings, from the evidence, the occlusion
-and what the rules expect, and the one probability the reader reports.
-
-A cell's pixels show its reading unless something hides them (:mod:`vision.occlusion`, with
-probability ``hidden``); then they say nothing and only the prior remains. So the posterior of a
-reading ``h`` is ``(1 - hidden) × seen(h) + hidden × prior(h)``, where ``seen(h)`` is
-proportional to ``prior(h) × exp(temperature × loglik(h))`` (:mod:`vision.evidence`). The prior
-is uniform unless the rules give one (:class:`CellPrior`: the last known position and what legal
-moves can change, passed in as data by the game's capture rules; vision knows no game), of which
-``rules_floor`` stays spread over every reading. The reported confidence is the posterior of the
-most probable reading: the probability that it is right. Whether that is sure enough is one
-threshold, ``ask_below``.
-"""
+"""Decisions (issue 13's reader): each cell's occupant, terrain and confidence from its
+evidence, its printed edges and the occluders' cover. A cell's confidence comes from how far the
+shares are from their decision thresholds, cut down by the occluder evidence."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import math
 
 import numpy as np
 import numpy.typing as npt
 
-from vision.evidence import Evidence, Hypothesis
-from vision.model_config import ModelConfig
-from vision.occlusion import Occlusion
-
-F64 = npt.NDArray[np.float64]
+from vision.board import BoardSpec
+from vision.config import ClassifyConfig
+from vision.evidence import CellEvidence
 
 
-@dataclass(frozen=True)
-class CellPrior:
-    """What the rules expect on one cell: a probability per occupant (None: no counter) and per
-    terrain; readings not named get none (before ``rules_floor``)."""
-
-    occupant: Mapping[str | None, float] = field(default_factory=dict)
-    terrain: Mapping[str, float] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Per cell, the posterior over its readings and the reading reported."""
-
-    hypotheses: tuple[Hypothesis, ...]
-    posterior: F64
-    """(cells, hypotheses), each row summing to 1."""
-    best: npt.NDArray[np.intp]
-    """(cells,) index of the most probable reading."""
-    confidence: F64
-    """(cells,) its posterior: the probability that it is right."""
-
-
-def prior_matrix(names: list[str], hyps: tuple[Hypothesis, ...], priors: Mapping[str, CellPrior] | None,
-                 floor: float) -> F64:
-    """(cells, hypotheses) prior probabilities: uniform, or the rules' with ``floor`` spread evenly."""
-    uniform = np.full((len(names), len(hyps)), 1 / len(hyps))
-    if not priors:
-        return uniform
-    out = uniform.copy()
-    for i, name in enumerate(names):
-        given = priors.get(name)
-        if given is None:
-            continue
-        occ = np.array([given.occupant.get(o, 0.0) if given.occupant else 1.0 for o, _t in hyps])
-        ter = np.array([given.terrain.get(t, 0.0) if given.terrain else 1.0 for _o, t in hyps])
-        joint = occ * ter
-        total = joint.sum()
-        if total > 0:
-            out[i] = (1 - floor) * joint / total + floor / len(hyps)
+def _sure(margin: npt.NDArray[np.float64], scale: float | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Confidence of a decision whose evidence is ``margin`` past its threshold (0.5 at the
+    threshold, 0.9 at ``scale`` past it, toward 1 beyond)."""
+    k = math.log(9.0) / np.asarray(scale, np.float64)
+    out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-k * np.abs(margin)))
     return out
 
 
-def decide(ev: Evidence, occ: Occlusion, names: list[str], cfg: ModelConfig,
-           priors: Mapping[str, CellPrior] | None = None) -> Decision:
-    """Returns each cell's posterior, most probable reading and confidence."""
-    prior = prior_matrix(names, ev.hypotheses, priors, cfg.rules_floor)
-    post = mixed_posterior(cfg.temperature * ev.loglik, prior, occ.hidden)
-    best = post.argmax(axis=1)
-    conf = post[np.arange(len(best)), best]
-    for a in (post, best, conf):
-        a.setflags(write=False)
-    return Decision(hypotheses=ev.hypotheses, posterior=post, best=best, confidence=conf)
+def _under_counter(
+    light: npt.NDArray[np.float64],
+    lean: npt.NDArray[np.float64],
+    share: npt.NDArray[np.float64],
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Returns, per counter cell, the most likely token, whether a token lies under the counter,
+    and the confidence of that reading, from the band around the counter (``light``: its
+    brightness over the bare board's, NaN when not measured; ``lean``: (k, tokens) its colour's
+    lean toward each token's) and the share of the cell leaning toward each token (``share``).
+
+    The token is the one with the largest ``lean + cfg.edge_type_share × share``; it lies
+    there when ``(cfg.edge_dark − light) + cfg.edge_lean_weight × lean + cfg.edge_share_weight ×
+    √share`` of that token is positive (confidence: ``cfg.edge_scale``; which token:
+    ``cfg.edge_type_scale``; below 0.5 when that sum is negative: the band's colour leans toward
+    no token). A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
+    ``cfg.edge_share_clear`` of the cell leaning toward it, is that token whatever its brightness.
+    A band that could not be measured leaves the cell unsure.
+    """
+    k = len(light)
+    rows = np.arange(k)
+    kind = lean + cfg.edge_type_share * share
+    best = kind.argmax(axis=1)
+    ordered = np.sort(kind, axis=1)
+    gap = ordered[:, -1] - ordered[:, -2] if kind.shape[1] > 1 else np.full(k, np.inf)
+    measured = np.isfinite(light)
+    score = (
+        (cfg.edge_dark - np.where(measured, light, cfg.edge_dark))
+        + cfg.edge_lean_weight * lean[rows, best]
+        + cfg.edge_share_weight * np.sqrt(np.maximum(share[rows, best], 0.0))
+    )
+    token = score > 0
+    conf = _sure(score, cfg.edge_scale)
+    conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_type_scale)), conf)
+    # a dark band whose colour leans toward no token (a token's dark edge, a shadow) says that
+    # a token lies there, not which
+    chosen = kind[rows, best]
+    conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_type_scale)), conf)
+    # a band leaning clearly toward a token, over a good share of the cell, is that token however
+    # bright it measures (a counter's light border, blurred over a thin band, brightens it): as
+    # sure when its brightness says token only just as when it says bare board
+    clear = measured & (lean[rows, best] >= cfg.edge_lean_clear)
+    clear &= share[rows, best] >= cfg.edge_share_clear
+    token |= clear
+    conf = np.where(clear, _sure(gap, cfg.edge_type_scale), conf)
+    conf = np.where(measured, conf, 0.5)
+    return best, token & measured, conf
 
 
-def mixed_posterior(scaled: F64, prior: F64, hidden: F64) -> F64:
-    """(cells, hypotheses): ``(1 - hidden) × softmax(scaled + log prior) + hidden × prior``."""
-    z = scaled + np.log(prior)
-    z = z - z.max(axis=1, keepdims=True)
-    seen = np.exp(z)
-    seen /= seen.sum(axis=1, keepdims=True)
-    out: F64 = (1 - hidden)[:, None] * seen + hidden[:, None] * prior
+def decide(
+    ev: CellEvidence,
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+    lines: npt.NDArray[np.float64] | None = None,
+) -> list[tuple[str | None, str, float]]:
+    """Returns per cell (occupant side or None, terrain, confidence) from the colour shares.
+
+    A counter needs ``cfg.counter_share`` of the central disc in its side's colour; a token
+    needs ``cfg.token_share`` of the inner square's terrain pixels in its colour (the largest
+    token colour wins; below it, the bare board); under a counter, the band around it decides
+    (:func:`_under_counter`).
+
+    Distrust needs evidence of an occluder: more than ``cfg.occluder_share`` of bright pixels
+    fitting no class (or of a counter's colour in a patch larger than any counter), or a token
+    without its printed detail (``cfg.smooth_texture``) with two of its grid lines hidden
+    (``lines``: (n, 4) edge responses, hidden below ``cfg.hidden_line`` of the edges around).
+    It spreads up to ``cfg.occlusion_reach`` cells, through cells with evidence of their own
+    (some off-class colour, a token without detail).
+    A cell under an occluder reaching in is unreadable past
+    ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
+    ``cfg.reach_cover_edges`` when its four edges show; ``cfg.reach_cover_filled`` when one
+    colour fills it; ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed
+    detail), counting the pixels given back to a piece colour (past
+    ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
+    there, and not where the cell read away from the occluder as first found agrees: under a
+    counter, its band leans toward its token by ``cfg.given_lean_beyond``; without one,
+    ``cfg.given_seen_beyond`` of the cell shows there, one colour filling its inner square
+    (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is read as.
+    """
+    n = ev.side_share.shape[0]
+    order, has, c_conf = _counters(ev, cfg)
+    tokens = ev.terrain_share[:, 1:]
+    t_best, is_token, t_conf = _terrains(ev, tokens, cfg)
+    conf = np.minimum(c_conf, t_conf)
+    detail = _detail(ev, tokens, ~has & is_token, t_best)
+    occluded = ev.other_share > cfg.occluder_share
+    hidden = _hidden_edges(lines, board, cfg) if lines is not None and lines.size else None
+    if ev.reached is not None:
+        occluded |= _covered(ev, tokens, detail, hidden, is_token, t_best, cfg)
+    untrusted = _distrust(ev, board, occluded, detail, hidden, cfg)
+    conf = np.where(untrusted, np.minimum(conf, 0.3), conf)
+    terrains = board.terrains
+    sides = board.sides
+    out: list[tuple[str | None, str, float]] = []
+    for i in range(n):
+        occ = sides[int(order[i, 0])] if has[i] else None
+        ter = terrains[1 + int(t_best[i])] if is_token[i] else terrains[0]
+        out.append((occ, ter, float(conf[i])))
     return out
+
+
+Ints = npt.NDArray[np.intp]
+Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+
+
+def _counters(ev: CellEvidence, cfg: ClassifyConfig) -> tuple[Ints, Bools, Floats]:
+    """Per cell: the sides by share of the central disc, whether one makes a counter
+    (``cfg.counter_share``), and how sure that is (past the threshold, and ahead of the other side)."""
+    n = ev.side_share.shape[0]
+    order = np.argsort(-ev.side_share, axis=1)
+    rows = np.arange(n)
+    s1 = ev.side_share[rows, order[:, 0]]
+    s2 = ev.side_share[rows, order[:, 1]] if ev.side_share.shape[1] > 1 else np.zeros(n)
+    has = s1 >= cfg.counter_share
+    c_conf = _sure(s1 - cfg.counter_share, cfg.counter_scale)
+    c_conf = np.where(has, np.minimum(c_conf, _sure(s1 - s2, cfg.counter_scale)), c_conf)
+    return order, has, c_conf
+
+
+def _terrains(ev: CellEvidence, tokens: Floats, cfg: ClassifyConfig) -> tuple[Ints, Bools, Floats]:
+    """Per cell: the most likely token, whether the cell holds one, and how sure that is: the
+    inner square's shares (``cfg.token_share``), less sure with few terrain pixels; under a
+    counter, the band around it (:func:`_under_counter`)."""
+    n = ev.side_share.shape[0]
+    rows = np.arange(n)
+    t_best = tokens.argmax(axis=1) if tokens.shape[1] else np.zeros(n, int)
+    t1 = tokens[rows, t_best] if tokens.shape[1] else np.zeros(n)
+    t2 = np.sort(tokens, axis=1)[:, -2] if tokens.shape[1] > 1 else np.zeros(n)
+    is_token = t1 >= cfg.token_share
+    t_conf = _sure(t1 - cfg.token_share, cfg.share_scale)
+    t_conf = np.where(is_token, np.minimum(t_conf, _sure(t1 - t2, cfg.share_scale)), t_conf)
+    # too few terrain pixels to judge (something covering nearly all the inner square)
+    few = np.clip(ev.terrain_pixels / cfg.min_terrain_pixels, 0, 1)
+    t_conf = t_conf * (0.5 + 0.5 * few)
+    if ev.on_counter.any() and tokens.shape[1] and ev.edge_light is not None and ev.edge_lean is not None:
+        # under a counter: the band around it (see _under_counter)
+        at = np.nonzero(ev.on_counter)[0]
+        edge_best, edge_token, edge_conf = _under_counter(
+            ev.edge_light[at], ev.edge_lean[at][:, 1:], tokens[at], cfg
+        )
+        t_best[at], is_token[at], t_conf[at] = edge_best, edge_token, edge_conf
+    return t_best, is_token, t_conf
+
+
+def _detail(ev: CellEvidence, tokens: Floats, bare_tokens: Bools, t_best: Ints) -> Floats:
+    """Each bare token's texture over the median of the photo's bare tokens of its terrain (NaN
+    where fewer than 3, or none has texture): a token's printed detail shows as the others' do;
+    a hand is smoother."""
+    detail = np.full(len(t_best), np.nan)
+    for t in range(tokens.shape[1]):
+        mine = bare_tokens & (t_best == t)
+        typical = float(np.median(ev.texture[mine])) if mine.sum() >= 3 else 0.0
+        if typical > 0:
+            detail[mine] = ev.texture[mine] / typical
+    return detail
+
+
+def _hidden_edges(lines: Floats, board: BoardSpec, cfg: ClassifyConfig) -> Ints:
+    """Per cell, how many of its printed edges are hidden: much fainter than the edges around
+    (focus, light and resolution change across a photo: compare within 5 x 5 cells)."""
+    local = _local_median(lines.reshape(board.rows, board.cols, 4), 2).reshape(-1, 1)
+    typical_line = np.maximum(local, 0.5 * float(np.median(lines)))
+    hidden: Ints = ((lines < cfg.hidden_line * typical_line) & (typical_line > 0)).sum(axis=1)
+    return hidden
+
+
+def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | None, is_token: Bools,
+             t_best: Ints, cfg: ClassifyConfig) -> Bools:
+    """The cells an occluder reaching in covers past their limits (see :func:`decide`)."""
+    assert ev.reached is not None
+    n = len(t_best)
+    # a counter's terrain is read on a thin band, which a fingertip can fill
+    cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
+    over = ev.reached > cover
+    # one colour fills the cell: cfg.pure_token of its inner square's terrain pixels, which
+    # cover cfg.pure_seen of it (not a sliver left beside a hand), are the bare board's or
+    # one token's, no counter. Covered up to cfg.reach_cover_filled, it is read whatever its
+    # edges show (a hand over its corner hides two; its soft edge and shadow count as
+    # covered, and the rest shows the one colour)
+    one_colour = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
+    one_colour &= ev.terrain_share.max(axis=1) >= cfg.pure_token
+    over &= ~(one_colour & (ev.reached <= cfg.reach_cover_filled))
+    # one token fills it: "pure" with at most one edge hidden (a hand reaching in hides the
+    # edge it crosses; a token's faint side, one), "whole" when it shows its printed detail
+    # (cfg.token_detail)
+    fills = one_colour & (tokens.max(axis=1) >= cfg.pure_token) if tokens.shape[1] else np.zeros(n, bool)
+    low, high = cfg.token_detail
+    whole = fills & (detail >= low) & (detail <= high)
+    pure = fills & (hidden <= 1) if hidden is not None else np.zeros(n, bool)
+    if hidden is not None:
+        # a hand reaching well into a cell lies across one of its printed edges: a cell whose
+        # four edges all show (or one token filling it), covered less than
+        # cfg.reach_cover_edges, has the occluder's soft edge, shadow or a fingertip in a
+        # corner beside it (read without those pixels)
+        over &= ~(((hidden == 0) | pure) & (ev.reached <= cfg.reach_cover_edges))
+        # one token filling it with its printed detail, its four edges showing, is that token
+        # up to cfg.reach_cover_whole covered: a hand of nearly its colour joined to it is
+        # measured over it, but a hand has no print and hides the lines it lies across
+        over &= ~(whole & (hidden == 0) & (ev.reached <= cfg.reach_cover_whole))
+    if ev.reached_strict is not None:
+        over |= _given_back(ev, tokens, hidden, pure, whole, is_token, t_best, cfg)
+    return np.asarray(over, bool)
+
+
+def _given_back(ev: CellEvidence, tokens: Floats, hidden: Ints | None, pure: Bools, whole: Bools,
+                is_token: Bools, t_best: Ints, cfg: ClassifyConfig) -> Bools:
+    """Covered only if the pixels given back to a piece colour near the occluder's (by their
+    window's or cell's mean colour) were the occluder's: believed where the cell's four printed
+    edges all show (a hand hides those it lies across), where one is hidden but one token fills
+    the cell (pure), or where it fills the cell with its printed detail (whole: a token's sides
+    can all be faint); nor under a counter read as standing on a token whose colour its band
+    leans toward only weakly (below cfg.given_lean): its terrain is read on the thin band those
+    pixels lie in, and a hand's shadow darkens it."""
+    assert ev.reached_strict is not None
+    n = len(t_best)
+    given = ev.reached_strict > np.where(ev.on_counter, cfg.given_cover_counter, cfg.reach_cover)
+    if hidden is not None:
+        weak = ev.on_counter & is_token
+        if ev.edge_lean is not None and tokens.shape[1]:
+            weak &= ev.edge_lean[np.arange(n), 1 + t_best] < cfg.given_lean
+        given &= ((hidden > 0) & ~pure & ~whole) | weak
+    if ev.lean_beyond is not None and tokens.shape[1]:
+        # nor where the band away from the occluder, as first found (before those pixels
+        # were given back), leans toward that token by cfg.given_lean_beyond: the token
+        # shows there too, and the pixels given back beside the hand are its
+        lean_there = np.nan_to_num(ev.lean_beyond[np.arange(n), 1 + t_best], nan=-np.inf)
+        given &= ~(ev.on_counter & is_token & (lean_there >= cfg.given_lean_beyond))
+    if ev.terrain_beyond is not None and ev.seen_beyond is not None:
+        # nor, without a counter, where most of the cell shows away from the occluder as
+        # first found (a hand hiding a whole counter leaves less of it) and one colour,
+        # the terrain it is read as, fills its inner square there
+        there = np.nan_to_num(ev.terrain_beyond)
+        found = there.sum(axis=1)
+        pure_there = (found >= cfg.pure_seen) & (there.max(axis=1) >= cfg.pure_token * found)
+        same = there.argmax(axis=1) == np.where(is_token, 1 + t_best, 0)
+        away = ~ev.on_counter & (ev.seen_beyond >= cfg.given_seen_beyond) & pure_there & same
+        given &= ~away
+    return np.asarray(given, bool)
+
+
+def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Floats, hidden: Ints | None,
+              cfg: ClassifyConfig) -> Bools:
+    """The cells not trusted: covered, or a token without its printed detail (far smoother than
+    the photo's other tokens of that terrain: likely a hand or a sleeve of a similar colour) with
+    two edges hidden; distrust spreads up to ``cfg.occlusion_reach`` cells through suspect ones."""
+    shape = (board.rows, board.cols)
+    suspect = ev.other_share > cfg.occluder_share / 3
+    smooth = detail < cfg.smooth_texture
+    suspect |= smooth
+    occluded = occluded | (smooth & (hidden >= 2) if hidden is not None else smooth)
+    untrusted = occluded.reshape(shape)
+    near_ok = suspect.reshape(shape)
+    for _ in range(cfg.occlusion_reach):
+        grown = untrusted | (_near(untrusted) & near_ok)
+        if (grown == untrusted).all():
+            break
+        untrusted = grown
+    return np.asarray(untrusted.reshape(-1), bool)
+
+
+def _local_median(values: npt.NDArray[np.float64], reach: int) -> npt.NDArray[np.float64]:
+    """Per cell of a (rows, cols, k) array, the median of the values within ``reach`` cells."""
+    rows, cols = values.shape[:2]
+    out = np.empty((rows, cols))
+    for r in range(rows):
+        for c in range(cols):
+            win = values[max(0, r - reach) : r + reach + 1, max(0, c - reach) : c + reach + 1]
+            out[r, c] = float(np.median(win))
+    return out
+
+
+def _near(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    rows, cols = mask.shape
+    padded = np.pad(mask, 1)
+    near = np.zeros_like(mask)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                near |= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+    return near

@@ -1,23 +1,12 @@
-"""Stage 3, *evidence*: how well each reading of each cell explains its pixels.
+"""Per-cell evidence (issue 13's reader): what each cell's pixels say, before any decision.
 
-A cell's reading is a *hypothesis* ``(occupant, terrain)``: no counter or one side's counter,
-over one terrain (the bare board is the first). Under a hypothesis each pixel of the cell, read
-relative to the board's field (:mod:`vision.normalise`), is drawn from a mixture:
-
-- the counter's material with probability ``sigmoid((counter_half - d) / counter_soft)`` (``d``:
-  the pixel's Chebyshev distance from the cell centre), when there is a counter;
-- else the token's material with probability ``sigmoid((token_half - d) / token_soft)``, when the
-  terrain is not the bare board;
-- else the bare board;
-
-each material a Gaussian of the set's colour model (:mod:`vision.colours`) widened by the field's
-own error (``field_sd``), and the whole mixed with an *outlier* density (``outlier`` of the
-pixels: a counter's label, printed art, a fingertip) uniform over the log values. A cell's
-log-likelihood of a hypothesis is the sum over its usable pixels; the posterior
-(:mod:`vision.decide`) weighs it by ``temperature``.
-
-Before that, the materials adapt to the photo (:func:`vision.colours.adapt`): each material's
-mean moves toward the mean of the photo's pixels most likely drawn from it.
+- **counter**: the share of a central disc whose pixels are a side's colour (a counter covers
+  the disc whatever its size, offset and turn within the tolerances of the box);
+- **terrain**: among the pixels of the cell's inner square that are terrain-coloured, the
+  share of each token colour; under a counter, the brightness and colour of the band just
+  outside the counter's outline, at full resolution (a token keeps it dark up to its edge;
+  the bare board darkens only in the counter's rim and shadow);
+- **occluder evidence**: the share of pixels that fit no class (skin, a sleeve, a cup).
 """
 
 from __future__ import annotations
@@ -25,188 +14,411 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
-from vision.colours import ColourModel, adapt, material_names
-from vision.model_config import ModelConfig
-from vision.normalise import Normalised, Q, cell_geometry
-
-F64 = npt.NDArray[np.float64]
-F32 = npt.NDArray[np.float32]
-
-LOG_UNIFORM = -3 * math.log(-math.log(2 / 257))
-"""Log density of the outlier: uniform over the range of log values of 8-bit pixels (0 down to
-log(2/257) per channel)."""
-
-Hypothesis = tuple[str | None, str]
-
-ADAPT_STEP = 4
-"""Every this many usable pixels is taken to adapt the materials to the photo (statistics only)."""
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """Per cell, the log-likelihood of each hypothesis, and what the pixels showed."""
-
-    hypotheses: tuple[Hypothesis, ...]
-    """(occupant or None, terrain) in a fixed order: occupants (None first) × terrains."""
-    loglik: F64
-    """(cells, hypotheses) sum of the usable pixels' log-likelihoods."""
-    seen: F64
-    """(cells,) share of the cell's pixels that were usable."""
-    unexplained: F32
-    """(cells, Q, Q) each usable pixel's share explained by the outlier under its cell's most
-    likely hypothesis: what no material of the set explains (0 for pixels not read, and within
-    four softnesses of the counter's edge where that hypothesis has one: a counter's rim and
-    label are unexplained by design)."""
-    colours: ColourModel
-    """The materials as adapted to this photo."""
+from vision.colours import (
+    PixelModel,
+    _as_cells,
+    _as_image,
+    _cell_share,
+    _counter_boxes,
+    _fit,
+    _geometry,
+    _rim_blend,
+    adapt,
+    board_pixels,
+    chroma,
+    class_names,
+)
+from vision.config import ClassifyConfig
 
 
-def hypotheses(board: BoardSpec) -> tuple[Hypothesis, ...]:
-    """Every reading of a cell: no counter or a side's, over each terrain."""
-    return tuple((occ, t) for occ in (None, *board.sides) for t in board.terrains)
+@dataclass
+class CellEvidence:
+    """Per cell (row by row) shares measured on the photo, for decisions and debugging."""
+
+    side_share: npt.NDArray[np.float64]
+    """(n, sides): share of the central disc in each side's colour."""
+    terrain_share: npt.NDArray[np.float64]
+    """(n, terrains): share of each terrain among the inner square's terrain pixels."""
+    other_share: npt.NDArray[np.float64]
+    """(n,): share of the cell's pixels that fit no class, or lie in a patch of a counter's
+    colour larger than any counter."""
+    terrain_pixels: npt.NDArray[np.float64]
+    """(n,): share of the region's pixels that are terrain-coloured (under a counter: share of
+    the cell left around it)."""
+    on_counter: npt.NDArray[np.bool_]
+    """(n,): a counter stands there; terrain is read on a band around it (else: on the inner
+    square)."""
+    texture: npt.NDArray[np.float64]
+    """(n,): spread of brightness over the inner square, over its mean (printed art, a counter's
+    rim and label: high; a hand, bare board: low)."""
+    model: PixelModel
+    """The classes after adapting to the photo."""
+    reached: npt.NDArray[np.float64] | None = None
+    """(n,): share of the cell under an occluder reaching in from outside the grid
+    (:func:`occluder`, :func:`refine_occluder`; None: not measured)."""
+    edge_light: npt.NDArray[np.float64] | None = None
+    """(n,): under a counter, the mean brightness of the band just outside its outline (from
+    ``cfg.edge_band[0]`` to ``cfg.edge_band[1]`` cell out, full warp resolution), over the
+    bare board's around the cell: a token under the counter keeps it dark up to the token's
+    edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
+    edge_lean: npt.NDArray[np.float64] | None = None
+    """(n, terrains): under a counter, the mean lean of that band's pixels from the bare
+    board's colour toward each token's (0: board, 1: token; column 0 unused). 0 elsewhere."""
+    reached_strict: npt.NDArray[np.float64] | None = None
+    """(n,): as ``reached``, counting too the pixels given back to a piece colour close to the
+    occluder's (:attr:`Occluder.strict`; None: none given back)."""
+    lean_beyond: npt.NDArray[np.float64] | None = None
+    """(n, terrains): as ``edge_lean``, read only on the band's pixels away from the occluder as
+    it was before any pixel was given back (:func:`beyond`), in counter cells where some were;
+    NaN elsewhere or where too little of the band is left (None: none given back)."""
+    terrain_beyond: npt.NDArray[np.float64] | None = None
+    """(n, terrains): in cells without a counter where pixels were given back, the share of the
+    inner square's pixels away from the occluder as first found (:func:`beyond`) that fit each
+    terrain's colour; NaN elsewhere or where none of it is left (None: none given back)."""
+    seen_beyond: npt.NDArray[np.float64] | None = None
+    """(n,): the share of each cell away from the occluder as first found, with its margin."""
 
 
-@dataclass(frozen=True)
-class _Pixels:
-    """The usable pixels of every cell, flattened."""
-
-    r: F32
-    """(p, 3) log colour minus the field."""
-    cell: npt.NDArray[np.intp]
-    """(p,) which cell each belongs to."""
-    d: F32
-    """(p,) Chebyshev distance from its cell's centre, in cells."""
-    dx: F32
-    """(p,) offset from its cell's centre across, in cells."""
-    dy: F32
-    """(p,) offset from its cell's centre down, in cells."""
-    where: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]
-    """(cell, row, column) of each, in the cut cells."""
-    cells: int
-
-
-def pixels(norm: Normalised) -> _Pixels:
-    """The usable pixels of every cell of a normalised board, relative to the field."""
-    return _pixels(norm)
-
-
-def _pixels(norm: Normalised) -> _Pixels:
-    diff = (norm.log - norm.field).astype(np.float32)
-    r = norm.cells(diff)
-    usable = norm.cells(norm.usable)
-    cheb, _ = cell_geometry()
-    n = r.shape[0]
-    index = np.nonzero(usable)
-    offset = ((np.arange(Q, dtype=np.float32) + 0.5) / Q - 0.5).astype(np.float32)
-    return _Pixels(r=r[index].astype(np.float32), cell=index[0], d=np.broadcast_to(cheb, usable.shape)[index],
-                   dx=offset[index[2]], dy=offset[index[1]], where=(index[0], index[1], index[2]), cells=n)
+def _foreign_blobs(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    model: PixelModel,
+    names: list[str],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Returns, per cell sample (n, m, m), whether it lies in a connected patch of one piece
+    colour (a counter's or a token's) larger than ``cfg.adapt_max_blob`` cells, and whether in
+    such a patch of a counter's colour: counters and tokens are smaller than their cell, so such
+    a patch is something else (a hand) of that colour."""
+    n, m = feats.shape[0], feats.shape[1]
+    best, fits = _fit(feats, usable, *model.arrays(names), cfg)
+    out = np.zeros((n, m, m), bool)
+    of_side = np.zeros((n, m, m), bool)
+    sides = len(board.sides)
+    limit = cfg.adapt_max_blob * m * m
+    for k in [*range(sides), *range(sides + 1, len(names))]:  # every piece colour, not the board's
+        piece = _as_image(fits & (best == k), board).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(piece, connectivity=4)
+        big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > limit)[0] + 1
+        if len(big):
+            hit = _as_cells(np.isin(labels, big), board)
+            out |= hit
+            if k < sides:
+                of_side |= hit
+    return out, of_side
 
 
-def evidence(norm: Normalised, board: BoardSpec, colours: ColourModel, cfg: ModelConfig) -> Evidence:
-    """Returns every cell's log-likelihood of every hypothesis, the materials first adapted to the photo."""
-    return from_pixels(_pixels(norm), board, colours, cfg)
+def _samples(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    """Returns the grid area's pixel samples (:func:`board_pixels`) as features (:func:`chroma`),
+    and which of them can be read: inside the photo (``inside``) and not too dark."""
+    step = cfg.pixel_step
+    cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0] > 127
+    feats = chroma(board_pixels(grid, board, step), white)
+    usable: npt.NDArray[np.bool_] = cover & (feats[..., 2] > cfg.min_pixel_light)
+    return feats, usable
 
 
-def from_pixels(px: _Pixels, board: BoardSpec, colours: ColourModel, cfg: ModelConfig) -> Evidence:
-    """:func:`evidence` of pixels already taken from a normalised board (the fitting script
-    evaluates the model on the same pixels many times)."""
-    hyps = hypotheses(board)
-    counts = np.bincount(px.cell, minlength=px.cells)
-    adapted = adapt(colours, material_names(board), px.r[::ADAPT_STEP], cfg.adapt_weight, cfg.adapt_reach)
-    final = _Mixtures(px, board, adapted, cfg)
-    loglik = final.loglik()
-    best = loglik.argmax(axis=1)
-    rows = np.arange(len(px.cell))
-    unexplained = np.zeros((px.cells, Q, Q), np.float32)
-    # a counter's rim and label are unexplained by design (its print); only the rest counts
-    has_counter = np.array([occ is not None for occ, _t in hyps])[best][px.cell]
-    rim = cfg.counter_half + 4 * cfg.counter_soft
-    outside = ~has_counter | (px.d > rim)
-    unexplained[px.where] = np.where(outside, final.outlier / final.like[best[px.cell], rows], 0)
-    for a in (loglik, unexplained):
-        a.setflags(write=False)
-    return Evidence(hypotheses=hyps, loglik=loglik, seen=(counts / (Q * Q)).astype(np.float64),
-                    unexplained=unexplained, colours=adapted)
+def evidence(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    seed: PixelModel,
+    cfg: ClassifyConfig,
+) -> CellEvidence:
+    """Returns the per-cell colour shares of a top-down grid image (``grid``: the warped grid
+    area; ``inside``: which of its pixels the photo covers), after adapting the classes."""
+    feats, usable = _samples(grid, inside, white, board, cfg)
+    n, m = feats.shape[0], feats.shape[1]
+    names = class_names(board)
+    model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
+    # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
+    # cells: it would pull that class to itself (and narrow it there), so its pixels are left out
+    # and the classes adapted again
+    foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
+    if foreign.any():
+        model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
+    means, sds = model.arrays(names)
+    best, fits = _fit(feats, usable, means, sds, cfg)
+    radius, cheb = _geometry(m)
+    disc = radius < cfg.counter_disc
+    square = cheb < cfg.terrain_square
+    sides = len(board.sides)
+    disc_total = np.maximum((usable & disc).sum(axis=(1, 2)), 1)
+    side_share = np.stack([((best == k) & fits & disc).sum(axis=(1, 2)) / disc_total for k in range(sides)], axis=1)
+    is_side = fits & (best < sides)
+    holds = side_share.max(axis=1) >= cfg.counter_share if sides else np.zeros(n, bool)
+    covered = _counter_boxes(is_side, holds, 0)
+    around = ~covered & (cheb < cfg.terrain_outer)
+    terrains = len(board.terrains)
+    region = np.where(holds[:, None, None], around, square)
+    px = fits & (best >= sides) & region
+    total = px.sum(axis=(1, 2))
+    terrain_share = np.stack(
+        [((best == sides + t) & px).sum(axis=(1, 2)) / np.maximum(total, 1) for t in range(terrains)],
+        axis=1,
+    ).astype(np.float64)
+    # under a counter, a token shows as a thin band around it, its colour blended (blur, JPEG)
+    # with the counter's rim and shadow: count the pixels that lean from the bare board's colour
+    # toward the token's, as a share of the cell
+    terrain_pixels = (total / np.maximum((usable & region).sum(axis=(1, 2)), 1)).astype(np.float64)
+    edge_light = np.ones(n)
+    edge_lean = np.zeros((n, terrains))
+    if holds.any():
+        at = np.nonzero(holds)[0]
+        ring = (around & usable & ~(fits & (best < sides)))[at]
+        cell_area = np.maximum((usable & (cheb < cfg.terrain_outer))[at].sum(axis=(1, 2)), 1)
+        terrain_share[at] = _lean_shares(feats[at][..., :2], ring, cell_area, means, sides, terrains, cfg)
+        terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
+        plain_px = usable & fits & (best == sides)
+        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share)
+        edge_light[at], edge_lean[at] = _edge_band(
+            grid,
+            inside,
+            white,
+            at,
+            side_share[at].argmax(axis=1),
+            means,
+            sds,
+            _local_board_light(feats[..., 2], plain_px, bare_cells, at, board),
+            board,
+            cfg,
+        )
+    other, texture = _off_class(feats, usable, fits, is_side, holds, counter_coloured, square, means, sds, board, cfg)
+    return CellEvidence(
+        texture=texture,
+        side_share=side_share.astype(np.float64),
+        terrain_share=terrain_share,
+        other_share=other,
+        terrain_pixels=terrain_pixels,
+        on_counter=holds,
+        model=model,
+        edge_light=edge_light,
+        edge_lean=edge_lean,
+    )
 
 
-class _Mixtures:
-    """Each pixel's likelihood under every hypothesis (scaled by ``exp(-top)``, its largest
-    material density), for one colour model."""
-
-    def __init__(self, px: _Pixels, board: BoardSpec, colours: ColourModel, cfg: ModelConfig) -> None:
-        self.px, self.cfg = px, cfg
-        self.terrains = len(board.terrains)
-        self.names = material_names(board)
-        dens = _densities(px, self.names, colours, cfg)
-        self.top = np.maximum(dens.max(axis=0), np.float32(LOG_UNIFORM))
-        self.e = np.exp(dens - self.top)
-        _wc, self.wt = _weights(px, cfg)
-        self.wc = _counter_weights(px, self.e, self.terrains, cfg)
-        self.outlier = cfg.outlier * np.exp(LOG_UNIFORM - self.top)
-        base = np.empty((self.terrains, len(px.r)), np.float32)
-        base[0] = self.e[0]
-        base[1:] = (1 - self.wt) * self.e[0] + self.wt * self.e[1 : self.terrains]
-        sides = self.e[self.terrains :]
-        with_counter = (1 - self.wc)[:, None, :] * base[None, :, :] + (self.wc * sides)[:, None, :]
-        mix = np.concatenate([base[None], with_counter]).reshape(-1, len(px.r))
-        self.like = (1 - cfg.outlier) * mix + self.outlier
-
-    def loglik(self) -> F64:
-        """(cells, hypotheses) summed log-likelihoods (hypotheses as :func:`hypotheses` orders them)."""
-        logs = np.log(self.like) + self.top
-        out = np.stack([np.bincount(self.px.cell, weights=row, minlength=self.px.cells) for row in logs], axis=1)
-        return out.astype(np.float64)
+def _lean_shares(
+    x: npt.NDArray[np.float32],
+    ring: npt.NDArray[np.bool_],
+    cell_area: npt.NDArray[np.intp],
+    means: npt.NDArray[np.float64],
+    sides: int,
+    terrains: int,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.float64]:
+    """Under a counter, a token shows as a thin band around it, its colour blended (blur, JPEG)
+    with the counter's rim and shadow: per counter cell, the share of the cell whose pixels lean
+    from the bare board's colour toward each token's (the bare board: the rest)."""
+    base = means[sides]
+    lean = np.zeros((len(x), terrains))
+    for t in range(1, terrains):
+        d = means[sides + t] - base
+        norm2 = float(d @ d) or 1e-9
+        rel = x - base.astype(np.float32)
+        proj = (rel @ d.astype(np.float32)) / np.float32(norm2)
+        perp = np.abs(rel[..., 0] * d[1] - rel[..., 1] * d[0]) / math.sqrt(norm2)
+        ok = ring & (proj >= cfg.lean_min) & (proj <= 1.6) & (perp < cfg.lean_perp * math.sqrt(norm2))
+        lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
+    lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
+    return lean
 
 
-def _densities(px: _Pixels, names: list[str], colours: ColourModel, cfg: ModelConfig) -> F32:
-    """(materials, p) log density of each pixel under each material's Gaussian (widened by field_sd)."""
-    means, covs = colours.stacked(names)
-    out = np.empty((len(names), len(px.r)), np.float32)
-    for k in range(len(names)):
-        cov = covs[k] + np.eye(3) * cfg.field_sd**2
-        chol = np.linalg.cholesky(cov)
-        white = np.linalg.inv(chol).astype(np.float32)  # z = white @ d has unit covariance
-        z = (px.r - means[k].astype(np.float32)) @ white.T
-        logdet = 2 * float(np.log(np.diag(chol)).sum())
-        out[k] = -0.5 * (z * z).sum(axis=1) - 0.5 * logdet - 1.5 * math.log(2 * math.pi)
-    return out
+def _off_class(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    fits: npt.NDArray[np.bool_],
+    is_side: npt.NDArray[np.bool_],
+    holds: npt.NDArray[np.bool_],
+    counter_coloured: npt.NDArray[np.bool_],
+    square: npt.NDArray[np.bool_],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per cell, the share of its inner square in colours that fit no class, and its texture.
+
+    Off-class colours count when bright (printed art and rims are dark), away from a counter's
+    edge (where its colour blends with the board's), over the inner square; not a counter's
+    blended rim past that edge (a blue counter's on a light board is grey); and a patch of a
+    counter's colour larger than any counter counts too (a hand of that colour, which the
+    classes, adapted to the photo, may have taken for the counters' own). The texture is the
+    brightness spread over its mean in the inner square."""
+    sides, m = len(board.sides), feats.shape[1]
+    free = usable & ~_counter_boxes(is_side, holds, 2) & square
+    bright_outlier = free & ~fits & (feats[..., 2] > cfg.occluder_light)
+    if holds.any():
+        counter = _as_image(is_side & holds[:, None, None], board)
+        flat = _as_image(feats[..., :2], board).reshape(-1, 2)
+        rim = _rim_blend(flat, counter, means, sds, sides, m, cfg, _as_image(bright_outlier, board))
+        bright_outlier &= ~_as_cells(rim, board)
+    sq = usable & square
+    cnt = np.maximum(sq.sum(axis=(1, 2)), 1)
+    other = (bright_outlier | (counter_coloured & sq)).sum(axis=(1, 2)) / cnt
+    light = feats[..., 2]
+    mean_l = (light * sq).sum(axis=(1, 2)) / cnt
+    var_l = ((light - mean_l[:, None, None]) ** 2 * sq).sum(axis=(1, 2)) / cnt
+    texture = np.sqrt(var_l) / np.maximum(mean_l, 1e-3)
+    return np.asarray(other, np.float64), np.asarray(texture, np.float64)
 
 
-def _counter_weights(px: _Pixels, e: F32, terrains: int, cfg: ModelConfig) -> F32:
-    """(sides, p) prior probability of each side's counter material at each pixel, where that
-    side's counter would lie in the pixel's cell: the square holding the cell's pixels most
-    likely of that side's colour (centred on their mean, its half-side √3 times their spread,
-    as for a square filled evenly), out to ``2 × counter_soft`` past it (its printed rim); where
-    fewer than a tenth of the cell's pixels are of that colour, centred, ``counter_half`` wide.
-    Counters lie off centre and come in sizes: the band around one is where its terrain shows."""
-    n = px.cells
-    others = e[:terrains].max(axis=0)
-    out = np.empty((len(e) - terrains, len(px.r)), np.float32)
-    for k in range(len(e) - terrains):
-        side = e[terrains + k]
-        mine = (side >= others) & (side >= np.delete(e[terrains:], k, axis=0).max(axis=0, initial=0))
-        w = mine.astype(np.float64)
-        count = np.bincount(px.cell, weights=w, minlength=n)
-        enough = count >= 0.1 * Q * Q
-        safe = np.maximum(count, 1)
-        cx = np.bincount(px.cell, weights=w * px.dx, minlength=n) / safe
-        cy = np.bincount(px.cell, weights=w * px.dy, minlength=n) / safe
-        vx = np.bincount(px.cell, weights=w * px.dx**2, minlength=n) / safe - cx**2
-        vy = np.bincount(px.cell, weights=w * px.dy**2, minlength=n) / safe - cy**2
-        half = np.sqrt(3 * np.maximum(np.maximum(vx, vy), 0))
-        half = np.where(enough, np.clip(half, 0.1, 0.45), cfg.counter_half)
-        cx, cy = np.where(enough, cx, 0), np.where(enough, cy, 0)
-        d = np.maximum(np.abs(px.dx - cx[px.cell]), np.abs(px.dy - cy[px.cell]))
-        out[k] = 1 / (1 + np.exp((d - half[px.cell]) / cfg.counter_soft - 2))
-    return out
+def _local_board_light(
+    light: npt.NDArray[np.float32],
+    plain_px: npt.NDArray[np.bool_],
+    bare: npt.NDArray[np.bool_],
+    at: npt.NDArray[np.intp],
+    board: BoardSpec,
+) -> npt.NDArray[np.float64]:
+    """Per cell ``at``, the bare board's brightness nearby: the median, over the cells within two
+    of it that show only bare board (``bare``), of each one's median bare-board pixel (light
+    and shadow change across a photo; the board between tokens is darkened by their edges and
+    shadows, so only bare cells count); the photo's bare cells' where none is near."""
+    rows, cols = board.rows, board.cols
+    n = rows * cols
+    own = np.full(n, np.nan)
+    use = bare & (plain_px.sum(axis=(1, 2)) >= 20)
+    if use.any():
+        vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
+        own[use] = np.nanmedian(vals, axis=1)
+    known = np.isfinite(own)
+    if not known.any():
+        everywhere = light[plain_px]
+        return np.full(len(at), float(np.median(everywhere)) if len(everywhere) else 1.0)
+    overall = float(np.median(own[known]))
+    grid = own.reshape(rows, cols)
+    out = np.full(len(at), overall)
+    for j, i in enumerate(at):
+        r, c = divmod(int(i), cols)
+        near = grid[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3]
+        near = near[np.isfinite(near)]
+        if len(near):
+            out[j] = float(np.median(near))
+    return np.asarray(np.maximum(out, 1e-3), np.float64)
 
 
-def _weights(px: _Pixels, cfg: ModelConfig) -> tuple[F32, F32]:
-    """(p,) prior probability of the counter's and of the token's material at each pixel."""
-    counter = 1 / (1 + np.exp((px.d - cfg.counter_half) / cfg.counter_soft))
-    token = 1 / (1 + np.exp((px.d - cfg.token_half) / cfg.token_soft))
-    return counter.astype(np.float32), token.astype(np.float32)
+def beyond(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    ev: CellEvidence,
+    cells: npt.NDArray[np.bool_],
+    cfg: ClassifyConfig,
+) -> None:
+    """Reads ``cells`` again on the pixels of ``inside`` only (away from an occluder as first
+    found), with the classes of ``ev``, and sets ``ev.lean_beyond`` (under a counter: the band's
+    lean toward each token's colour, as :func:`_edge_band`), ``ev.terrain_beyond`` (without one:
+    the share of the inner square's pixels left that fit each terrain's colour) and
+    ``ev.seen_beyond``."""
+    n, terrains, sides = len(ev.on_counter), len(board.terrains), len(board.sides)
+    ev.lean_beyond = np.full((n, terrains), np.nan)
+    ev.terrain_beyond = np.full((n, terrains), np.nan)
+    ev.seen_beyond = _cell_share(inside, board)
+    means, sds = ev.model.arrays(class_names(board))
+    at = np.nonzero(cells & ev.on_counter)[0]
+    if len(at):
+        light, lean = _edge_band(
+            grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
+        )
+        lean[~np.isfinite(light)] = np.nan
+        ev.lean_beyond[at] = lean
+    bare = np.nonzero(cells & ~ev.on_counter)[0]
+    if len(bare):
+        feats, usable = _samples(grid, inside, white, board, cfg)
+        feats = feats[bare]
+        _radius, cheb = _geometry(feats.shape[1])
+        seen = usable[bare] & (cheb < cfg.terrain_square)
+        best, fits = _fit(feats, seen, means, sds, cfg)
+        count = np.maximum(seen.sum(axis=(1, 2)), 1)
+        shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
+        ev.terrain_beyond[bare] = np.where(np.asarray(seen.any(axis=(1, 2)), bool)[:, None], shares, np.nan)
+
+
+def _edge_band(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    at: npt.NDArray[np.intp],
+    side_of: npt.NDArray[np.intp],
+    means: npt.NDArray[np.float64],
+    sds: npt.NDArray[np.float64],
+    board_light: npt.NDArray[np.float64],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per counter cell ``at`` (its side ``side_of``), the brightness (over ``board_light``) and
+    the lean toward each token's colour of the band ``cfg.edge_band`` (cells) outside the
+    counter's outline, read on the full-resolution warp (the band of token left around a counter
+    is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
+    blends it away). The outline is the convex hull of the counter's largest side-coloured patch
+    (its light label, inside, does not matter; a turned counter is followed, not boxed)."""
+    ppc = grid.shape[0] // board.rows
+    sides = len(board.sides)
+    terrains = len(board.terrains)
+    c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
+    within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < cfg.edge_outer
+    lo, hi = cfg.edge_band[0] * ppc, cfg.edge_band[1] * ppc
+    base = means[sides]
+    light = np.full(len(at), np.nan)
+    lean = np.zeros((len(at), terrains))
+    cells = grid.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
+    seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
+    feats = chroma(cells[at].astype(np.float32), white)
+    centre = means[side_of].astype(np.float32)[:, None, None, :]
+    # within its class's reach and part of the way to the bare board's colour (cfg.edge_outline_reach):
+    # a pale counter's class, re-centred on a photo, can reach over the board around it
+    to_board = np.hypot(*(means[side_of] - base).T)
+    reach = np.minimum(cfg.pixel_sigma * sds[side_of], cfg.edge_outline_reach * to_board)
+    reach = reach.astype(np.float32)[:, None, None]
+    near_side = np.hypot(*np.moveaxis(feats[..., :2] - centre, -1, 0)) < reach
+    for j in range(len(at)):
+        f = feats[j]
+        own = near_side[j].astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(own, connectivity=8)
+        if count <= 1:
+            continue
+        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        pts = np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)
+        outline = np.zeros((ppc, ppc), np.uint8)
+        cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
+        away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
+        ring = (away > lo) & (away <= hi) & within
+        band = ring & seen[at[j]]
+        if band.sum() < max(5, cfg.edge_band_seen * ring.sum()):
+            continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
+        lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
+        light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
+        rel = f[..., :2][band] - base.astype(np.float32)
+        # pixels tinted by the counter (its rim blurred into the band: on the line from the
+        # board's colour to the counter's) say nothing of the token
+        toward = (means[side_of[j]] - base).astype(np.float32)
+        size = max(float(to_board[j]), 1e-6)
+        along = (rel @ toward) / size**2
+        off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
+        untinted = (along <= cfg.edge_tint) | (off > cfg.lean_perp * along)
+        for t in range(1, terrains):
+            d = (means[sides + t] - base).astype(np.float32)
+            det = float(d[0] * toward[1] - d[1] * toward[0])
+            if abs(det) >= cfg.edge_unmix * math.sqrt(float(d @ d)) * size:
+                # a token blended with the counter's colour (its rim and the blur) lies between
+                # the two, not on the line from the board: take the counter's share out (the
+                # pixel as board + a × (token − board) + b × (counter − board); a is the lean)
+                a = (rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / np.float32(det)
+                lean[j, t] = float(np.clip(a, -1.0, 2.0).mean())
+            elif untinted.sum() >= 5:
+                proj = (rel[untinted] @ d) / max(float(d @ d), 1e-9)
+                lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
+    return light, lean

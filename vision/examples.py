@@ -11,7 +11,7 @@ cell holds after that turn, in ``DIR``: two files per photo,
 
 Nothing leaves the folder; deleting it forgets everything. ``referee vision refit --examples
 DIR --out CAL.json [--calibration OLD.json]`` measures every colour class again on all the
-examples (:func:`vision.calibrate.measure_materials`, the calibration's own procedure, over many
+examples (:func:`vision.calibrate.measure_classes`, the calibration's own procedure, over many
 photos), starting from the old calibration (or the tables' colours), and writes a new
 calibration that keeps the old one's counter labels.
 """
@@ -32,12 +32,12 @@ from referee.errors import InputFileError
 from referee.files import read_bytes, read_text
 from referee.i18n import _
 from referee.images import opencv
+from vision import adaptive
 from vision.board import BoardSpec
-from vision.calibrate import LabelledBoard, measure_materials
-from vision.calibration import Calibration, default_colours
+from vision.calibrate import LabelledBoard, measure_classes
+from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.errors import VisionError
-from vision.grid_overlay import Warped
 from vision.pipeline import Reading
 
 FORMAT: Literal["referee-vision-example/1"] = "referee-vision-example/1"
@@ -68,8 +68,7 @@ def keep(folder: Path, reading: Reading, board: BoardSpec, known: Mapping[str, t
         VisionError: the folder or a file cannot be written.
     """
     names = board.cell_names()
-    covered = reading.normalised.covered
-    cells = {n: known[n] for i, n in enumerate(names) if n in known and covered[i] >= 0.98}
+    cells = {n: known[n] for i, n in enumerate(names) if n in known and reading.inside[i] >= 0.98}
     example = Example(board=board.slug, source=Path(source).name, white=tuple(float(v) for v in reading.white[:3]),
                       cells=cells)
     warped = reading.warped
@@ -118,8 +117,7 @@ def load_examples(folder: Path, board: BoardSpec) -> list[LabelledBoard]:
             raise VisionError(_("{path}: not a usable example ({problem})").format(
                 path=path.with_suffix(".png"), problem=_("its picture is not a board's grid")))
         inside = np.ones(grid.shape[:2], bool)
-        warped = Warped(image=grid, inside=inside, ppc=grid.shape[0] // board.rows, pad_px=0)
-        out.append(LabelledBoard(warped, dict(example.cells)))
+        out.append(LabelledBoard(grid, inside, np.array(example.white, np.float64), dict(example.cells)))
     if not out:
         raise VisionError(_("{folder}: no example of this board to learn from (keep some with referee capture "
                             "--learn)").format(folder=folder))
@@ -130,11 +128,11 @@ def refit(examples: list[LabelledBoard], board: BoardSpec, start: Calibration | 
           cfg: VisionConfig | None = None) -> Calibration:
     """Returns a calibration whose colour classes are measured again on the examples, starting
     from ``start`` (or the tables' colours); its counter labels are ``start``'s."""
-    cfg = cfg or VisionConfig()
-    seed = start.colours if start is not None else default_colours(board, cfg)
-    model = measure_materials(examples, board, seed, cfg)
-    measured = tuple(k for k, v in model.materials.items() if v.pixels > 0)
-    return Calibration(board=board.slug, source=f"refit from {len(examples)} examples", colours=model,
+    cc = (cfg or VisionConfig()).classify
+    seed = start.pixels if start is not None else adaptive.table_model(board, cc)
+    model = measure_classes(examples, board, seed, cc)
+    measured = tuple(k for k, v in model.classes.items() if v.pixels > 0)
+    return Calibration(board=board.slug, source=f"refit from {len(examples)} examples", pixels=model,
                        template_ppc=start.template_ppc if start is not None else cfg_ppc(cfg),
                        templates=dict(start.templates) if start is not None else {}, measured=measured)
 

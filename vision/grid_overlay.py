@@ -59,6 +59,20 @@ def warp_board(
     return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px)
 
 
+def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
+    """Returns every cell's pixels, shape (rows × cols, ppc, ppc, 3), row by row."""
+    g = warped.grid(board.rows, board.cols)
+    ppc = warped.ppc
+    return g.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
+
+
+def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell, the fraction of its pixels the photo covers."""
+    p, ppc = warped.pad_px, warped.ppc
+    g = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
+    return np.asarray(g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
+
+
 def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.NDArray[np.float64]:
     """Returns the BGR colour of the paper around the grid (board margin, marker tabs): the
     per-channel 75th percentile of a band just outside the grid, over pixels the photo covers."""
@@ -240,3 +254,42 @@ def _fit_line(
         keep = new
         a, b = np.polyfit(x[keep], y[keep], 1)
     return float(a), float(b)
+
+
+def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell, (n, 4) dark-line responses of its top, bottom, left and right edges
+    (black top-hat peak within ±0.06 cell of the edge, over the middle half of the edge, minus
+    the strip's median), over the mean grey around the edge (a line between two dark tokens
+    counts as much as one on bare board)."""
+    ppc, p = warped.ppc, warped.pad_px
+    gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
+    size = max(3, round(ppc / 12)) | 1
+    lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    strength = lines.astype(np.float32)
+    reach = max(2, round(0.06 * ppc))
+    q0, q1 = ppc // 4, ppc - ppc // 4
+
+    def edges(img: npt.NDArray[np.float32], count: int, cells: int) -> npt.NDArray[np.float64]:
+        out = np.zeros((count + 1, cells))
+        for i in range(count + 1):
+            y = p + i * ppc
+            strip = img[y - reach - 1 : y + reach, p : p + cells * ppc].reshape(-1, cells, ppc)[:, :, q0:q1]
+            profile = strip.mean(axis=2)
+            out[i] = profile.max(axis=0) - np.median(strip.reshape(strip.shape[0], cells, -1).mean(axis=0), axis=1)
+        return out
+
+    def level(img: npt.NDArray[np.float32], count: int, cells: int) -> npt.NDArray[np.float64]:
+        out = np.zeros((count + 1, cells))
+        for i in range(count + 1):
+            y = p + i * ppc
+            strip = img[max(0, y - ppc // 4) : y + ppc // 4, p : p + cells * ppc]
+            out[i] = strip.reshape(strip.shape[0], cells, ppc).mean(axis=(0, 2))
+        return out
+
+    grey = gray.astype(np.float32)
+    # relative to the local grey: a line between two dark tokens shows less than on bare board
+    h = edges(strength, board.rows, board.cols) / np.maximum(level(grey, board.rows, board.cols), 20.0)
+    v = edges(strength.T, board.cols, board.rows) / np.maximum(level(grey.T, board.cols, board.rows), 20.0)
+    top, bottom = h[:-1, :], h[1:, :]  # (rows, cols)
+    left, right = v[:-1, :].T, v[1:, :].T  # (rows, cols)
+    return np.stack([top, bottom, left, right], axis=-1).reshape(-1, 4).astype(np.float64)

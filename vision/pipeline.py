@@ -1,14 +1,10 @@
 """``observe``: photo → registered board → per-cell reading, read top-down like the algorithm.
 
-    load (size capped from the header) → register (markers, outline) → warp → normalise (the
-    bare board's colour at every point, :mod:`vision.normalise`) → evidence (each reading's
-    likelihood, :mod:`vision.evidence`) → occlusion (:mod:`vision.occlusion`) → decide (a
-    calibrated probability per cell, :mod:`vision.decide`) → counter labels (optional) →
-    Observation
+    load (size capped from the header) → register (markers, outline) → warp → cell patches →
+    classify (occupant side, terrain, confidence) → counter labels (optional) → Observation
 
-Each stage is a pure function of the previous one's (read-only) result and gets only its part of
-:class:`~vision.config.VisionConfig`. The observation is neutral data: per cell a reading and
-the probability that it is right; turning it into moves is the rules' job.
+Each stage gets only its part of :class:`~vision.config.VisionConfig`. The observation is
+neutral data: per cell a label and a confidence; turning it into moves is the rules' job.
 """
 
 from __future__ import annotations
@@ -24,18 +20,15 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.i18n import N_, _, ngettext
+from vision import adaptive
 from vision import grid_overlay as go
 from vision.board import BoardSpec
-from vision.calibration import Calibration, default_colours
+from vision.calibration import Calibration, default_model
 from vision.config import VisionConfig
 from vision.debug import DebugSink, NullSink
-from vision.decide import CellPrior, Decision, decide
 from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
-from vision.evidence import Evidence, evidence
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
-from vision.normalise import Normalised, normalise
-from vision.occlusion import Occlusion, occlusion
 from vision.register import Registration, register
 
 
@@ -82,22 +75,21 @@ class Observation(BaseModel):
         return {name: cell for name, cell in self.cells.items() if name not in unsure}
 
 
-@dataclass(frozen=True)
+@dataclass
 class Reading:
-    """Everything ``observe`` computed, stage by stage, for calibration and debugging (not
-    serialised); each stage's result is read-only and made from the previous one's alone."""
+    """Everything ``observe`` computed, for calibration and debugging (not serialised)."""
 
     observation: Observation
     registration: Registration
     warped: go.Warped
     white: npt.NDArray[np.float64]
-    """The sheet's colour around the grid (BGR): the counter labels are read against it."""
-    normalised: Normalised
-    evidence: Evidence
-    occlusion: Occlusion
-    decision: Decision
+    evidence: adaptive.CellEvidence
+    lines: npt.NDArray[np.float64]
+    """Per cell, how clearly each of its four printed edges shows (grid_overlay.edge_evidence)."""
     image: npt.NDArray[np.uint8]
     """The working image the registration refers to."""
+    inside: npt.NDArray[np.float64]
+    """Per cell, the share of its area inside the photo."""
 
 
 def observe(
@@ -108,29 +100,26 @@ def observe(
     labels: Mapping[str, tuple[str, str]] | None = None,
     debug: DebugSink | None = None,
     strict: bool = True,
-    priors: Mapping[str, CellPrior] | None = None,
 ) -> Observation:
     """Returns what a photo shows on every cell of a board.
 
     Args:
-        photo: the photo file (PNG, JPEG or HEIC), or one already loaded.
+        photo: the photo file (PNG or JPEG), or one already loaded.
         board: the board geometry and colours.
-        cfg: settings (defaults if None).
+        cfg: thresholds (defaults if None).
         calibration: the colours (and counter labels) of the user's set; the board tables'
             colours if None.
         labels: legion → (side, printed label): also score each counter against the legions of
             its side (``Observation.identity``).
         debug: receives a picture of each stage.
         strict: refuse the photo (LowConfidenceError) when too many cells are unreadable.
-        priors: cell name → what the rules expect there (the game's capture rules give them:
-            the last known position and what legal moves can change); uniform if None.
 
     Raises:
         VisionError: unreadable, too large, too dark, too blurred, or the board too small.
         BoardNotFoundError: no board in the photo.
         LowConfidenceError: too many cells could not be read with confidence.
     """
-    return read(photo, board, cfg, calibration, labels, debug, strict, priors).observation
+    return read(photo, board, cfg, calibration, labels, debug, strict).observation
 
 
 def read(
@@ -141,10 +130,9 @@ def read(
     labels: Mapping[str, tuple[str, str]] | None = None,
     debug: DebugSink | None = None,
     strict: bool = True,
-    priors: Mapping[str, CellPrior] | None = None,
 ) -> Reading:
-    """Does the work of :func:`observe` and returns every stage's result: load → register →
-    warp → normalise → evidence → occlusion → decide → refusal → labels.
+    """Does the work of :func:`observe` and returns the intermediate results too: load →
+    register → warp → cells (colours, evidence, occluders) → decisions → refusal → labels.
 
     Raises:
         VisionError, BoardNotFoundError, LowConfidenceError: as :func:`observe`.
@@ -153,26 +141,23 @@ def read(
     cfg = cfg or VisionConfig()
     debug = debug or NullSink()
     loaded = photo if isinstance(photo, Photo) else read_photo(photo, cfg.load)
-    reg = register_photo(loaded, board, cfg, debug)
+    reg = _register(loaded, board, cfg, debug)
     warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
     if debug.enabled:
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
     sharp = _sharpness(warped, board, cfg)
-    colours = calibration.colours if calibration is not None else default_colours(board, cfg)
-    m = cfg.model
-    norm = normalise(warped, board, colours, m.edge_share, m.field_sd)
-    ev = evidence(norm, board, colours, m)
-    occ = occlusion(norm, ev, m)
-    names = board.cell_names()
-    dec = decide(ev, occ, names, m, priors)
-    readings = _readings(dec, norm, names)
-    unreadable = tuple(n for n, r in readings.items() if r.confidence < m.ask_below)
+    white = go.white_reference(warped, board, cfg.grid)
+    seed = calibration.pixels if calibration is not None else default_model(board, cfg)
+    lines = go.edge_evidence(warped, board)
+    evidence = _evidence(warped, board, white, seed, lines, cfg)
+    inside = go.cell_inside(warped, board)
+    readings = _readings(adaptive.decide(evidence, board, cfg.classify, lines), inside, board)
+    unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
-        _refuse_if_unread(unreadable, occ, board, sharp, cfg)
-    white = go.white_reference(warped, board, cfg.grid)
+        _refuse_if_unread(unreadable, evidence, board, sharp, cfg)
     identity = None
     if labels:
         identity = _identity(loaded, reg, board, white, readings, labels, calibration, cfg)
@@ -191,10 +176,10 @@ def read(
         calibration=calibration.source if calibration is not None else "default",
         identity=identity,
     )
-    return Reading(observation, reg, warped, white, norm, ev, occ, dec, loaded.image)
+    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside)
 
 
-def register_photo(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSink) -> Registration:
+def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSink) -> Registration:
     """Finds the board (markers, outline), refits it on the grid lines, and refuses a board that
     only the grid lines could have confirmed when they do not.
 
@@ -235,39 +220,87 @@ def _sharpness(warped: go.Warped, board: BoardSpec, cfg: VisionConfig) -> float:
     return sharp
 
 
-def _readings(dec: Decision, norm: Normalised, names: list[str]) -> dict[str, CellReading]:
+def _evidence(
+    warped: go.Warped,
+    board: BoardSpec,
+    white: npt.NDArray[np.float64],
+    seed: adaptive.PixelModel,
+    lines: npt.NDArray[np.float64],
+    cfg: VisionConfig,
+) -> adaptive.CellEvidence:
+    """Returns every cell's evidence, read again without an occluder's pixels when one is found."""
+    p, ppc = warped.pad_px, warped.ppc
+    grid = warped.grid(board.rows, board.cols)
+    grid_inside = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
+    evidence = adaptive.evidence(grid, grid_inside, white, board, seed, cfg.classify)
+    occluder = adaptive.occluder(warped.image, warped.inside, p, ppc, white, board, evidence.model, cfg.classify)
+    if occluder.mask is not None:
+        # read again without the occluder's pixels: first its blob, so the piece colours adapt
+        # without it (skin may have a token's colour, and a hand is large), then its pixels
+        # judged one by one against those colours, so a cell it only touches is read from the
+        # rest of it
+        grow = 2 * round(cfg.classify.occluder_margin * ppc) + 1
+        kernel = np.ones((grow, grow), np.uint8)
+        without = adaptive.evidence(
+            grid,
+            grid_inside & ~(cv2.dilate(occluder.mask.astype(np.uint8), kernel) > 0),
+            white,
+            board,
+            seed,
+            cfg.classify,
+        )
+        occluder = adaptive.refine_occluder(
+            warped.image, occluder, p, ppc, white, board, without.model, cfg.classify, lines
+        )
+        hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
+        evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
+        if occluder.strict is not None and occluder.strict_mask is not None:
+            # the cells with pixels given back, read away from the hand as first found: those
+            # pixels are believed where the cell agrees there
+            first = cv2.dilate(occluder.strict_mask.astype(np.uint8), kernel) > 0
+            adaptive.beyond(
+                grid, grid_inside & ~first, white, board, evidence, occluder.strict > occluder.share, cfg.classify
+            )
+    evidence.reached = occluder.share
+    evidence.reached_strict = occluder.strict
+    return evidence
+
+
+def _readings(
+    results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64], board: BoardSpec
+) -> dict[str, CellReading]:
     """Returns each cell's reading (no confidence where part of the cell is outside the photo)."""
     readings: dict[str, CellReading] = {}
-    for n, name in enumerate(names):
-        occupant, terrain = dec.hypotheses[int(dec.best[n])]
-        conf = float(dec.confidence[n]) if norm.covered[n] >= 0.98 else 0.0
+    for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
+        if inside[n] < 0.98:
+            conf = 0.0  # part of the cell is outside the photo
         readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
     return readings
 
 
 def _refuse_if_unread(
-    unreadable: tuple[str, ...], occ: Occlusion, board: BoardSpec, sharp: float, cfg: VisionConfig
+    unreadable: tuple[str, ...], evidence: adaptive.CellEvidence, board: BoardSpec, sharp: float, cfg: VisionConfig
 ) -> None:
     """Refuses a photo with too many unreadable cells, saying why.
 
-    Cells probably hidden (a hand, a glare) are unreadable for a known reason: they refuse the
-    photo only when they are many; other unreadable cells say the photo itself is bad.
+    Cells under an occluder reaching in (a hand) are unreadable for a known reason: they refuse
+    the photo only when they are many; other unreadable cells say the photo itself is bad.
 
     Raises:
         BoardNotFoundError: most cells show neither the board nor its pieces.
         LowConfidenceError: too many cells unreadable.
     """
-    m = cfg.model
     names = board.cell_names()
-    held = {names[n] for n in range(len(names)) if occ.hidden[n] >= 0.5}
+    reached = evidence.reached if evidence.reached is not None else np.zeros(len(names))
+    held = {names[n] for n in range(len(names)) if reached[n] > 0}
     others = [n for n in unreadable if n not in held]
-    limit = m.max_unreadable * len(names)
-    too_many = len(unreadable) > max(m.max_hidden, m.max_unreadable) * len(names)
+    limit = cfg.classify.max_unreadable * len(names)
+    too_many = len(unreadable) > max(cfg.classify.max_hidden, cfg.classify.max_unreadable) * len(names)
     if not (too_many or len(others) > limit):
         return
     if sharp < cfg.grid.soft_sharpness:
         why = "the photo looks blurred"
-    elif len(unreadable) > m.max_not_board * len(names):
+    elif len(unreadable) > cfg.classify.max_not_board * len(names):
         # most of the "board" shows neither the board nor its pieces: whatever was taken for
         # it (a cluttered table, a board under a cloth) is not a board to read
         raise BoardNotFoundError(
@@ -325,6 +358,8 @@ def _templates(
 def _draw_labels(
     warped: go.Warped, board: BoardSpec, readings: Mapping[str, CellReading], cfg: VisionConfig
 ) -> npt.NDArray[np.uint8]:
+    import cv2
+
     out = go.draw_grid(warped, board)
     ppc, p = warped.ppc, warped.pad_px
     colours = {side: tuple(int(x) for x in rgb[::-1]) for side, rgb in board.side_colours.items()}
@@ -332,7 +367,7 @@ def _draw_labels(
         row, col = divmod(n, board.cols)
         x, y = p + col * ppc, p + row * ppc
         text = (r.occupant or "-")[:1].upper() + r.terrain[:1]
-        low = r.confidence < cfg.model.ask_below
+        low = r.confidence < cfg.classify.min_confidence
         colour = (0, 0, 255) if low else colours.get(r.occupant or "", (30, 30, 30))
         cv2.putText(
             out,

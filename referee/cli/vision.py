@@ -252,15 +252,12 @@ def _infer(
     Returns whether the turn was played (None when nothing was asked to be played).
     """
     from vision.board import load_board
-    from vision.decide import CellPrior
     from vision.errors import LowConfidenceError
     from vision.pipeline import read
 
     module = _capture_module(engine)
     board = load_board(engine.info.slug, tables)
     labels = module.legion_labels(state)
-    # what the rules allow on each cell this turn, as data: the reader's priors
-    priors = {name: CellPrior(occupant=occ, terrain=ter) for name, (occ, ter) in module.photo_priors(state).items()}
     reading = read(
         photo,
         board,
@@ -268,7 +265,6 @@ def _infer(
         calibration=_calibration(calibration, board),
         labels=labels,
         debug=_sink(debug),
-        priors=priors,
     )
     obs = reading.observation
     report = module.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)

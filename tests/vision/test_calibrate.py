@@ -60,7 +60,7 @@ def later_position() -> object:
 
 def test_calibration_measures_what_the_known_position_shows(learned: Calibration) -> None:
     assert set(learned.measured) == {"side:greek", "side:persian", "plain", "forest", "hill"}
-    assert all(learned.colours.materials[k].pixels > 100 for k in learned.measured)
+    assert all(learned.pixels.classes[k].pixels > 100 for k in learned.measured)
     assert len(learned.templates) == 40
 
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.config import ModelConfig, VisionConfig
+from vision.config import ClassifyConfig, VisionConfig
 from vision.errors import BoardNotFoundError, LowConfidenceError
 from vision.pipeline import observe
 from vision.render import Rendered, random_scene
@@ -100,7 +100,7 @@ def test_a_board_under_a_cloth_is_refused_as_not_visible(tmp_path: Path) -> None
     with pytest.raises(BoardNotFoundError, match="not visible"):
         observe(painted, board())
     # with the limit raised, the same photo is refused for its cells
-    cfg = VisionConfig(model=ModelConfig(max_not_board=1.0))
+    cfg = VisionConfig(classify=ClassifyConfig(max_not_board=1.0))
     with pytest.raises(LowConfidenceError):
         observe(painted, board(), cfg)
 

@@ -70,7 +70,7 @@ def test_real_photos_are_read_with_a_calibration_from_another_photo(
 
 def test_classes_too_alike_are_refused_with_advice(tmp_path: Path) -> None:
     path, _ = real_photo(tmp_path, 531, style=0, clean=True)
-    strict = VisionConfig.model_validate({"model": {"min_separation": 500}})
+    strict = VisionConfig.model_validate({"classify": {"min_separation": 500}})
     with pytest.raises(VisionError, match=r"too alike .* calibration photo again"):
         calibrate(path, board(), cell_contents(setup_state()), cfg=strict)
     # the advice and the classes' names in the players' language
@@ -155,7 +155,7 @@ def test_capture_and_calibrate_take_a_settings_file(tmp_path: Path, learned: Cal
     cal = tmp_path / "cal.json"
     save_calibration(learned, cal)
     strict = tmp_path / "strict.yaml"
-    strict.write_text("model:\n  ask_below: 0.999999\n  max_unreadable: 1.0\n  max_hidden: 1.0\n", encoding="utf-8")
+    strict.write_text("classify:\n  min_confidence: 0.99999\n  max_unreadable: 1.0\n", encoding="utf-8")
     base = ["capture", str(path), "--game", "cyrus-pyxis", "-c", str(cal), "--json"]
     plain = referee(*base)
     assert plain.code == 0, plain.err
@@ -163,7 +163,7 @@ def test_capture_and_calibrate_take_a_settings_file(tmp_path: Path, learned: Cal
     assert doubtful.code == 0, doubtful.err
     assert len(json.loads(doubtful.out)["unreadable"]) > len(json.loads(plain.out)["unreadable"])
     bad = tmp_path / "bad.yaml"
-    bad.write_text("model:\n  no_such_threshold: 1\n", encoding="utf-8")
+    bad.write_text("classify:\n  no_such_threshold: 1\n", encoding="utf-8")
     refused = referee(*base, "--config", str(bad))
     assert refused.code == 1 and "bad.yaml" in refused.err and "no_such_threshold" in refused.err
     position = tmp_path / "setup.yaml"
@@ -229,9 +229,9 @@ def test_tokens_under_counters_on_small_cells_are_read(tmp_path: Path, learned: 
 def test_a_reversed_range_setting_is_refused_naming_it(tmp_path: Path) -> None:
     # a (from, to) pair given the wrong way round would switch its rule off without a word
     bad = tmp_path / "reversed.yaml"
-    bad.write_text("grid:\n  white_band: [0.55, 0.15]\n", encoding="utf-8")
-    with pytest.raises(VisionError, match=r"reversed\.yaml: grid\.white_band: .*0 <= first <= second"):
+    bad.write_text("classify:\n  token_detail: [1.4, 0.7]\n", encoding="utf-8")
+    with pytest.raises(VisionError, match=r"reversed\.yaml: classify\.token_detail: .*0 <= first <= second"):
         VisionConfig.from_yaml(bad)
     good = tmp_path / "narrow.yaml"
-    good.write_text("grid:\n  white_band: [0.2, 0.5]\n", encoding="utf-8")
-    assert VisionConfig.from_yaml(good).grid.white_band == (0.2, 0.5)
+    good.write_text("classify:\n  token_detail: [0.8, 1.25]\n", encoding="utf-8")
+    assert VisionConfig.from_yaml(good).classify.token_detail == (0.8, 1.25)

@@ -53,7 +53,7 @@ from referee.games.cyrus_pyxis.capture.verdicts import (
     pick_by_labels,
     terrain_disagreements,
 )
-from referee.games.cyrus_pyxis.schemas import LegionId, Phase, Side
+from referee.games.cyrus_pyxis.schemas import LegionId, Phase
 from referee.games.cyrus_pyxis.state import CyrusState
 from referee.geometry.search import Cell
 from referee.i18n import _, ngettext
@@ -71,7 +71,6 @@ __all__ = [
     "infer_turn",
     "legion_cells",
     "legion_labels",
-    "photo_priors",
     "seen_from_position",
     "settled_cells",
 ]
@@ -232,40 +231,6 @@ def infer_turn(
         unreadable=hidden_names,
         notes=tuple(notes),
     )
-
-
-CellExpectation = tuple[dict[str | None, float], dict[str, float]]
-"""What the rules expect on a cell: a probability per occupant (None: nobody) and per terrain."""
-
-
-def photo_priors(state: CyrusState) -> dict[str, CellExpectation]:
-    """Returns, per cell, what the rules allow a photo of this turn to show there, as plain data
-    for the photo reader's priors (it knows no game): the terrain as it lies (terrain never moves
-    in play); the occupant as it is, except on the cells the turn can change — those a legion of
-    the side to play may leave, reach or attack (by a move this turn), and those next to an attack,
-    where a retreat may end — where every occupant is allowed alike. Outside a turn in play
-    (set-up, game over) nothing is expected (an empty mapping)."""
-    if state.phase in (Phase.SETUP, Phase.OVER):
-        return {}
-    grid = state.tables.grid
-    probe = ChainSearch(state, SearchLimits(), {})
-    change = set(probe.origin.values())
-    attacks = set(probe.pending)
-    for options in probe.options.values():
-        for o in options:
-            if o.cell is not None:
-                change.add(o.cell)
-                if o.attack:
-                    attacks.add(o.cell)
-    for cell in attacks:
-        change.update(grid.neighbours(cell, diagonal=True))
-    sides = sides_on(state)
-    every: dict[str | None, float] = {None: 1.0, **{s.value: 1.0 for s in Side}}
-    out: dict[str, CellExpectation] = {}
-    for cell in grid.cells():
-        occupant = dict(every) if cell in change else {value_of(sides.get(cell)): 1.0}
-        out[grid.name(cell)] = (occupant, {state.terrain_at(cell).value: 1.0})
-    return out
 
 
 def seen_from_position(state: CyrusState) -> dict[str, Seen]:

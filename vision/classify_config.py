@@ -1,0 +1,543 @@
+"""Settings of the per-cell colour reading (issue 13's classifier: :mod:`vision.adaptive`), one
+section of :class:`vision.config.VisionConfig`; every field documented."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from vision.sections import Range, Section
+
+
+class ClassifyConfig(Section):
+    """Per-cell reading (occupant side, terrain) from per-pixel colours adapted to each photo
+    (:mod:`vision.adaptive`). Shares are fractions of a cell region's pixels; chromaticity is
+    ``r = R/(R+G+B)``, ``g = G/(R+G+B)`` after dividing by the white reference."""
+
+    min_confidence: float = Field(
+        default=0.9, description="Cells read below this confidence are reported as unreadable."
+    )
+    max_unreadable: float = Field(
+        default=0.2,
+        description="More than this fraction of unreadable cells (not counting those under a hand "
+        "reaching in) and the photo is refused ...",
+    )
+    max_hidden: float = Field(
+        default=0.3,
+        description="... or more than this fraction of unreadable cells in all, a hand's included.",
+    )
+    pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
+    min_pixel_light: float = Field(
+        default=0.1,
+        description="Pixels darker than this share of the white reference are left out (grid "
+        "lines, rims, deep shadows: their chromaticity is mostly noise).",
+    )
+    default_pixel_sd: float = Field(
+        default=0.015,
+        description="Spread of a class taken from the tables' colours (no calibration).",
+    )
+    min_pixel_sd: float = Field(default=0.012, description="Floor on a calibrated class's chromaticity spread.")
+    drift_sd: float = Field(
+        default=0.012,
+        description="Photo-to-photo drift added to a calibrated class's spread (another print "
+        "batch, lamp or phone: about ±10 levels per channel).",
+    )
+    min_photo_sd: float = Field(
+        default=0.006,
+        description="Floor on a class's spread measured in the photo itself (each class is "
+        "narrowed to its own spread there, never widened past its calibrated one).",
+    )
+    pixel_sigma: float = Field(
+        default=4.0,
+        description="A pixel further than this many spreads from every class fits none (occluder evidence).",
+    )
+    adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
+    adapt_max_pixels: int = Field(default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed).")
+    adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
+    adapt_max_blob: float = Field(
+        default=3.0,
+        description="A connected patch of one token's or counter's colour larger than this (cells², every "
+        "second pixel, 4-connected) is not a piece (a hand, a sleeve): its pixels are left out when the "
+        "classes adapt to the photo, and one of a counter's colour counts as an occluder's. Pieces are "
+        "smaller than a cell; a few touching tokens stay below.",
+    )
+    max_drift: float = Field(
+        default=0.08,
+        description="Largest move of a class from its calibrated (or table) colour, in chromaticity.",
+    )
+    counter_disc: float = Field(
+        default=0.2,
+        description="Radius of the central disc where a counter is looked for, in cells (a "
+        "counter 0.6 cell wide, 0.08 cell off centre, still covers it).",
+    )
+    counter_share: float = Field(default=0.25, description="Share of the disc in a side's colour that makes a counter.")
+    terrain_square: float = Field(
+        default=0.36,
+        description="Half-side of the inner square where terrain is sampled, in cells: a token "
+        "0.85 cell wide and 0.07 cell off centre still covers it, and a neighbour's token "
+        "reaching over the grid line does not reach it.",
+    )
+    token_share: float = Field(
+        default=0.5,
+        description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",
+    )
+    terrain_outer: float = Field(
+        default=0.47,
+        description="Under a counter, terrain is read on a band around it, within this "
+        "half-side of the cell (in cells).",
+    )
+    lean_min: float = Field(
+        default=0.4,
+        description="Under a counter, a pixel counts for a token when its colour lies at least "
+        "this far from the bare board's toward the token's (0: board, 1: token) ...",
+    )
+    lean_perp: float = Field(
+        default=0.35,
+        description="... and no further than this (same unit) off that line.",
+    )
+    edge_band: Range = Field(
+        default=(0.02, 0.125),
+        description="Under a counter, the band outside its outline (from, to: cells out from it) "
+        "whose brightness and colour are read at full warp resolution: a token under the counter "
+        "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
+        "board only darkens there in the counter's rim and shadow.",
+    )
+    edge_outline_reach: float = Field(
+        default=0.5,
+        gt=0,
+        description="A counter's outline (the band is read outside it) takes the pixels within its class's "
+        "reach that also lie within this share of the way from its colour to the bare board's (a large "
+        "value leaves the class's reach alone): a pale counter's class, adapted to a photo, can reach over "
+        "the board around it, leaving no band.",
+    )
+    edge_light_skip: float = Field(
+        default=0.03,
+        ge=0,
+        description="The band's brightness is read on its part at least this much (cells) further out "
+        "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
+        "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
+    )
+    edge_outer: float = Field(
+        default=0.46,
+        description="... within this half-side of the cell (cells): the printed grid line, dark, "
+        "stays out of it.",
+    )
+    edge_tint: float = Field(
+        default=0.05,
+        description="... its colour is read leaving out the pixels leaning more than this from the "
+        "bare board's colour toward the counter's (0: board, 1: counter) and off that line by less "
+        "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
+    )
+    edge_dark: float = Field(
+        default=0.585,
+        description="Under a counter, a token is read when the band's brightness (over the bare "
+        "board's in the bare cells within two) is below this, shifted by its colour's lean (edge_lean_weight) and the "
+        "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
+        "board, and the board around a counter darkens only in its rim and shadow ...",
+    )
+    edge_lean_weight: float = Field(
+        default=0.34, description="... weight of the band's colour lean toward the token ..."
+    )
+    edge_share_weight: float = Field(
+        default=0.52,
+        description="... weight of the square root of the share of the cell (every second pixel) leaning "
+        "toward the token (a whole token colour around a counter weighs no more than a dark band).",
+    )
+    edge_type_share: float = Field(
+        default=10.0,
+        description="The token read under a counter is the one with the largest band lean + this × the "
+        "share of the cell leaning toward it (the share, counted on pixels close to the token's "
+        "colour, is small but rarely points to the wrong token).",
+    )
+    edge_scale: float = Field(
+        default=0.038,
+        description="How far that score lies from 0 for 90 % confidence (brightness units; a logistic "
+        "fitted on development renders of both profiles, 1 / (1 + e^(-58 × score))).",
+    )
+    edge_type_scale: float = Field(
+        default=0.15,
+        description="How far the chosen token's lean + edge_type_share × share must exceed the other "
+        "tokens' for 90 % confidence in which token it is.",
+    )
+    edge_lean_clear: float = Field(
+        default=0.2,
+        ge=0,
+        description="Under a counter, a band whose colour leans at least this far toward a token, "
+        "with edge_share_clear of the cell leaning toward it too, is that token however bright it "
+        "measures: the counter's light border, blurred over a thin band, can make a hill's band as "
+        "bright as the board (bare board leans 0.10 at most on the development renders).",
+    )
+    edge_share_clear: float = Field(
+        default=0.15,
+        ge=0,
+        description="... the share of the cell that must lean toward the token with it.",
+    )
+    min_terrain_pixels: float = Field(
+        default=0.15,
+        description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",
+    )
+    share_scale: float = Field(
+        default=0.12,
+        description="How far past a threshold a share must be for 90 % confidence.",
+    )
+    counter_scale: float = Field(
+        default=0.08,
+        description="As share_scale, for the counter's share of the central disc.",
+    )
+    occluder_share: float = Field(
+        default=0.3,
+        description="A cell with more than this share of pixels fitting no class is covered by "
+        "something (a hand, a sleeve): unreadable.",
+    )
+    occluder_light: float = Field(
+        default=0.6,
+        description="Only pixels brighter than this (share of the white reference) that fit no "
+        "class count as occluder evidence (printed art and rims are darker).",
+    )
+    hidden_line: float = Field(
+        default=0.3,
+        description="A cell edge whose printed line responds below this share of the photo's "
+        "median edge within 5 x 5 cells is hidden.",
+    )
+    smooth_texture: float = Field(
+        default=0.35,
+        description="A token whose brightness spread (over its mean, inner square) is below this "
+        "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
+        "and covered (a hand) when two of its edges are hidden too.",
+    )
+    occluder_step: int = Field(
+        default=4,
+        ge=1,
+        le=12,
+        description="The search for occluders reaching in runs on the warp shrunk this many times.",
+    )
+    neutral_chroma: float = Field(
+        default=0.012,
+        description="Pixels whose mean chromaticity over a quarter cell is this close to the white "
+        "reference's or the bare board's are the sheet or the board (not an occluder).",
+    )
+    occluder_min_light: float = Field(
+        default=0.12,
+        description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
+    )
+    reach_band: Range = Field(
+        default=(0.15, 0.4),
+        description="Band around the grid (from, to: cells out from its edge) where an occluder "
+        "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
+        "does not reach it).",
+    )
+    line_dip: float = Field(
+        default=0.08,
+        description="A printed line (grid, token edge) shows as a thin dip this deep (share of the grey "
+        "around); lines part the blobs an occluder is looked for in (a hand hides them).",
+    )
+    reach_corner: float = Field(
+        default=0.1,
+        description="That band leaves out this much (cells) along the grid from each corner, where the "
+        "printed guides of the corner markers lie.",
+    )
+    reach_area: float = Field(
+        default=0.15,
+        description="An occluder blob needs this many cells² in that band (or at the photo's edge) "
+        "and inside the grid.",
+    )
+    reach_colour: float = Field(
+        default=0.1,
+        description="The occluder's colours: the classes (or 'fits none') making at least this share of its "
+        "pixels on the sheet; only pixels of those colours are followed into the grid.",
+    )
+    reach_cover: float = Field(
+        default=0.15,
+        description="A cell covered by more than this share by an occluder reaching in is unreadable ...",
+    )
+    reach_cover_counter: float = Field(
+        default=0.125,
+        ge=0,
+        le=1,
+        description="... a cell with a counter, by more than this (its terrain is read on a thin band "
+        "around the counter, which a fingertip can fill).",
+    )
+    given_cover_counter: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="... and a cell with a counter, counting as covered the pixels given back to a piece "
+        "colour near the occluder's (where the cell's edges say a hand may lie there), by more than this: "
+        "those pixels lie on the band its terrain is read on.",
+    )
+    reach_cover_filled: float = Field(
+        default=0.2,
+        ge=0,
+        le=1,
+        description="... but a cell without a counter that one colour fills (the bare board or one token: "
+        "pure_token of its inner square's terrain pixels, over pure_seen of it) is unreadable only when "
+        "covered by more than this (when above reach_cover), whatever its edges show (a hand over its "
+        "corner hides two edges; its soft edge and shadow count as covered).",
+    )
+    reach_cover_whole: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="... and a cell one token fills (pure_token, pure_seen) showing its printed detail "
+        "(token_detail), its four printed edges showing, only past this: a hand of nearly the token's "
+        "colour joined to it is measured over it, but a hand has no print and hides the lines it lies "
+        "across.",
+    )
+    reach_cover_edges: float = Field(
+        default=0.25,
+        ge=0,
+        le=1,
+        description="... but a cell whose four printed edges show is unreadable only when covered by "
+        "more than this (a hand reaching further in hides an edge; a fingertip in a corner does not).",
+    )
+    pure_token: float = Field(
+        default=0.95,
+        ge=0,
+        le=1,
+        description="A cell without a counter, at most one edge hidden, whose inner square's terrain "
+        "pixels are this share of one token (over pure_seen of it) is that token filling the cell: "
+        "pixels given back to it near an occluder are believed, and it is read up to "
+        "reach_cover_edges covered.",
+    )
+    token_detail: Range = Field(
+        default=(0.7, 1.4),
+        description="A bare token whose texture lies within this range of the photo's other bare tokens "
+        "of its terrain (median) shows its printed detail: filling its cell (pure_token, pure_seen), "
+        "the pixels given back to it near an occluder are believed whatever its edges show (a token "
+        "drawn to the cell's edge can leave all its sides faint; a hand is smoother or rougher).",
+    )
+    pure_seen: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="... the share of the inner square that terrain pixels must cover for pure_token "
+        "(a sliver of token colour left beside a hand is no whole token).",
+    )
+    given_lean: float = Field(
+        default=0.25,
+        ge=0,
+        description="... and under a counter read as standing on a token, when its band leans toward "
+        "that token's colour by less than this (a hand's shadow darkens the band; a token shows its colour).",
+    )
+    given_lean_beyond: float = Field(
+        default=0.35,
+        ge=0,
+        description="... nor under a counter read as standing on a token whose band, read away from the "
+        "occluder as first found (before any pixel was given back, with its margin), leans toward that "
+        "token's colour by at least this: the token shows beyond the hand too.",
+    )
+    given_seen_beyond: float = Field(
+        default=0.65,
+        ge=0,
+        le=1,
+        description="... nor in a cell without a counter of which at least this share shows away from the "
+        "occluder as first found, its inner square there filled by one colour (pure_token of pure_seen), "
+        "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
+        "leaves at most 0.64 of the cell).",
+    )
+    occlusion_reach: int = Field(
+        default=2,
+        description="How many cells distrust spreads from a covered cell, through neighbours "
+        "with occluder evidence of their own.",
+    )
+    min_separation: float = Field(
+        default=3.5,
+        description="Calibration refuses classes closer than this many combined spreads.",
+    )
+    occluder_margin: float = Field(
+        default=0.06,
+        ge=0,
+        le=1,
+        description="Once an occluder is found, the cells are read again without its pixels and this "
+        "much (cells) around them (its soft edge and the blur): a cell it only touches is read from "
+        "the rest, and the piece colours adapt without it (a hand may have a token's colour).",
+    )
+    occluder_edge: int = Field(
+        default=2,
+        ge=0,
+        le=6,
+        description="Near the edge of an occluder found on the shrunk warp (this many shrunk pixels "
+        "either side), each pixel is judged at full resolution: covered when its colour is nearer the "
+        "occluder's than every piece colour's, or a blend of both past occluder_alpha.",
+    )
+    occluder_alpha: float = Field(
+        default=0.3,
+        gt=0,
+        le=1,
+        description="A pixel blending a piece colour with the occluder's (its soft edge) counts as "
+        "covered past this share of the occluder's colour.",
+    )
+    occluder_rival: float = Field(
+        default=3.0,
+        ge=0,
+        description="A piece colour within this many combined spreads of the occluder's own colour "
+        "cannot tell them apart: pixels of it near the occluder count as covered.",
+    )
+    blend_sd: float = Field(
+        default=8.0,
+        gt=0,
+        description="A blend counts only as far as it lies past the piece colour's spread: the share "
+        "of the occluder's colour is scaled down when the two colours lie closer than this many "
+        "spreads of the piece colour (a pale hand on a pale board).",
+    )
+    blend_reach: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
+    )
+    occluder_thin: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="The occluder's parts narrower than this (cells), away from its wider parts "
+        "(occluder_thin_fringe), are not the occluder where they ring a counter "
+        "(occluder_thin_near, occluder_thin_ring) or run along the grid's edge "
+        "(occluder_thin_edge): a hand and its fingers are wider, while a token's band around a "
+        "counter, mixed with the counter's rim by the blur, can have a hand's colour (0: off).",
+    )
+    occluder_thin_near: float = Field(
+        default=0.25,
+        ge=0,
+        le=1,
+        description="A ring lies within this much (cells) of a counter's pixels (elsewhere a thin "
+        "strip may be a finger's blurred edge over a dark token).",
+    )
+    occluder_thin_fringe: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="Narrow parts within this much (cells) of the occluder's wider parts stay the "
+        "occluder (the hand's own soft edge lies there).",
+    )
+    occluder_thin_ring: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="A ring covers at least this share of the band around the counter in its cell "
+        "(a hand's edge lies along one side).",
+    )
+    occluder_thin_edge: float = Field(
+        default=0.15,
+        ge=0,
+        le=1,
+        description="Narrow parts within this much (cells) of the grid's outer edge are the "
+        "board's printed border blended with a token (0: off).",
+    )
+    edge_band_seen: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="The band around a counter is read only when at least this share of it is "
+        "seen (not under an occluder); else the terrain under the counter is unsure.",
+    )
+    token_cell_cover: float = Field(
+        default=0.8,
+        ge=0,
+        le=1,
+        description="A cell an occluder covers by at least this share is given back as a token when "
+        "the mean colour of its covered pixels is a token's (token_cell_ratio, token_cell_sd).",
+    )
+    token_cell_ratio: float = Field(
+        default=0.5,
+        ge=0,
+        description="... nearer that token's colour than this share of its distance to the occluder's ...",
+    )
+    token_cell_ratio_edges: float = Field(
+        default=0.65,
+        ge=0,
+        description="... or this share, when the cell's four printed edges all show at least "
+        "token_cell_edges of the photo's median edge (a hand lies across the lines it covers).",
+    )
+    token_cell_edges: float = Field(
+        default=0.4,
+        ge=0,
+        description="... (0: the edges are not looked at).",
+    )
+    token_cell_sd: float = Field(
+        default=1.5,
+        ge=0,
+        description="... and within this many of the token colour's spreads.",
+    )
+    token_cell_gap: float = Field(
+        default=1.0,
+        ge=0,
+        description="... when the token's and the occluder's colours lie at least this many of the "
+        "token colour's spreads apart.",
+    )
+    rim_blend: float = Field(
+        default=0.12,
+        ge=0,
+        le=0.5,
+        description="Within this much (cells) of a counter's pixels, a pixel whose colour is a mix of "
+        "the counter's, a grey's (its light border) and a terrain's is their blended rim: neither an "
+        "occluder's pixel nor a colour fitting no class (a blue counter's rim on a light board is grey).",
+    )
+    max_not_board: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="A photo refused with more than this fraction of its cells unreadable (a hand's "
+        "included) is refused as not showing the board at all.",
+    )
+    lying_area: float = Field(
+        default=4.0,
+        gt=0,
+        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
+        "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
+    )
+    lying_lines: float = Field(
+        default=0.5,
+        ge=0,
+        description="... when at least this share of its pixels, over the share expected of any area "
+        "of the grid, lie on grid lines (over a hand they are hidden; between tokens they part them).",
+    )
+    lying_solid: float = Field(
+        default=0.97,
+        ge=0,
+        le=1,
+        description="... and it fills at least this share of its outline (a hand is solid; printed art "
+        "leaves holes in tokens).",
+    )
+    edge_unmix: float = Field(
+        default=0.3,
+        ge=0,
+        description="Under a counter, the band's lean toward a token is read after taking out the "
+        "counter's colour (each pixel as the board's colour plus shares of the token's and the "
+        "counter's) when the two directions from the board's colour are this far from parallel "
+        "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
+    )
+    lying_whole: float = Field(
+        default=0.6,
+        gt=0,
+        le=1,
+        description="A blob lying on the board is made of tokens, not a hand, when the cells it "
+        "touches are covered by at least this share ...",
+    )
+    lying_partial: float = Field(
+        default=0.25,
+        ge=0,
+        le=1,
+        description="... except at most this share of them (a hand's edge cuts many cells partly).",
+    )
+    lying_full: float = Field(
+        default=0.97,
+        gt=0,
+        le=1,
+        description="... and fewer than three cells are covered by this share or more (a token, "
+        "0.95 cell wide at most, never fills its cell; a hand does).",
+    )
+    occluder_local_gap: float = Field(
+        default=1.2,
+        ge=0,
+        description="A piece colour closer to the occluder's than occluder_rival (one pixel cannot "
+        "tell them apart) but at least this many combined spreads from it is told from it by the "
+        "mean colour over a small window (occluder_window): a hill token beside a hand of nearly "
+        "its colour is read, not counted as covered.",
+    )
+    occluder_window: float = Field(
+        default=0.15,
+        gt=0,
+        le=1,
+        description="Side (cells) of the window whose mean colour tells such a piece colour from the "
+        "occluder's.",
+    )
