@@ -1,15 +1,18 @@
 """Disclosures said once: the stand-ins a game relies on, and one short marker per ruling.
 
-A new game (``referee new``) and ``referee tables GAME`` list every uncertain value and reading
-of the game's tables (:func:`inventory`). A ruling afterwards prints one line (:func:`marker`):
-the values that decided its outcome by name (the game's ``GameInfo.decisive`` files, such as a
-stand-in combat result table), the rest as a count pointing to ``referee why``. ``--explain``,
-``referee why`` and ``--json`` give the complete list.
+``referee tables GAME`` lists every uncertain value and reading of the game's tables
+(:func:`inventory`); a new game (``referee new``) counts them in one line (:func:`counts`). A
+ruling afterwards prints one line (:func:`marker`): the values that decided its outcome by name
+(the game's ``GameInfo.decisive`` files, such as a stand-in combat result table), the readings
+by id, the rest as a count pointing where the complete list is (``referee why`` for a journaled
+ruling, ``--explain`` otherwise). ``--explain``, ``referee why`` and ``--json`` give the
+complete list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from referee.rulings import UNCERTAIN, RulesIndex
 from referee.tables import TableSet, TableView, describe_table_set, parse_yaml
@@ -28,26 +31,50 @@ def decisive(items: Sequence[str], files: Sequence[str]) -> list[str]:
     return [item for item in items if any(item.startswith(f"{name}:") for name in files)]
 
 
-def marker(items: Sequence[str], files: Sequence[str]) -> str | None:
-    """Returns the one line a ruling shows for its disclosures, or None when it relies on none.
+Hint = Literal["why", "explain"]
+"""Where a marker sends the reader for the complete list: ``referee why`` for a ruling the game
+file journaled, ``--explain`` for one it did not (a judge, a refusal, an umpire's position)."""
 
-    >>> marker(["terrain.yaml: every terrain costs 1", "interpretation a: b"], [])
+
+def reading_ids(items: Sequence[str]) -> list[str]:
+    """Returns the interpretation ids among disclosures, in order.
+
+    >>> reading_ids(["terrain.yaml: x (provisional)", "interpretation engaged-archer: any-combat"])
+    ['engaged-archer']
+    """
+    return [item.split(":", 1)[0].removeprefix("interpretation ") for item in items
+            if item.startswith("interpretation ")]
+
+
+def marker(items: Sequence[str], files: Sequence[str], hint: Hint = "why") -> str | None:
+    """Returns the one line a ruling shows for its disclosures, or None when it relies on none:
+    the stand-ins of deciding files in full, the readings by id, the rest counted.
+
+    >>> marker(["terrain.yaml: every terrain costs 1", "combat_values.csv: x = 4 (provisional)"], [])
     "⚠ 2 stand-ins, see 'referee why'"
     >>> marker(["combat_values.csv: cavalry = 4 (provisional)", "x"], ["combat_values.csv"])
     "⚠ decided by a stand-in: combat_values.csv: cavalry = 4 (provisional); 1 more, see 'referee why'"
+    >>> marker(["interpretation engaged-archer: any-combat", "terrain.yaml: x"], [], "explain")
+    '⚠ reading engaged-archer; 1 stand-in, see --explain'
     """
     from referee.i18n import _, ngettext
 
     if not items:
         return None
     named = decisive(items, files)
-    rest = len(items) - len(named)
-    if not named:
-        return "⚠ " + ngettext("{n} stand-in, see 'referee why'", "{n} stand-ins, see 'referee why'",
-                               rest).format(n=rest)
-    line = "⚠ " + _("decided by a stand-in: {values}").format(values="; ".join(named))
+    readings = reading_ids([i for i in items if i not in named])
+    rest = len(items) - len(named) - len(readings)
+    parts: list[str] = []
+    if named:
+        parts.append(_("decided by a stand-in: {values}").format(values="; ".join(named)))
+    if readings:
+        parts.append(ngettext("reading {ids}", "readings {ids}", len(readings)).format(ids=", ".join(readings)))
     if rest:
-        line += "; " + ngettext("{n} more, see 'referee why'", "{n} more, see 'referee why'", rest).format(n=rest)
+        parts.append((ngettext("{n} more", "{n} more", rest) if named else
+                      ngettext("{n} stand-in", "{n} stand-ins", rest)).format(n=rest))
+    line = "⚠ " + "; ".join(parts)
+    if readings or rest:
+        line += ", " + (_("see 'referee why'") if hint == "why" else _("see --explain"))
     return line
 
 
@@ -72,6 +99,27 @@ def inventory(table_set: TableSet) -> list[str]:
                 lines.append(f"rules.yaml: section {key} {section.title} ({section.provenance})")
         lines += [item.label() for item in index.interpretations]
     return lines
+
+
+def counts(table_set: TableSet) -> tuple[int, int]:
+    """Returns how many readings (interpretations) and how many stand-in values (uncertain table
+    values and rule sections) a game's tables hold: the one line ``referee new`` shows.
+
+    Raises:
+        TableError: a file cannot be parsed.
+    """
+    values = 0
+    for view in describe_table_set(table_set):
+        if view.name == "rules.yaml" or "provenance" not in view.columns:
+            continue
+        at = view.columns.index("provenance")
+        values += sum(1 for row in view.rows if at < len(row) and row[at] in UNCERTAIN)
+    readings = 0
+    if "rules.yaml" in table_set.files:
+        index = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)
+        values += sum(1 for s in index.sections.values() if s.provenance in UNCERTAIN)
+        readings = len(index.interpretations)
+    return readings, values
 
 
 def _file_line(view: TableView) -> str | None:

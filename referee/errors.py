@@ -95,3 +95,11 @@ class UndoError(RefereeError):
 
 class DiceError(RefereeError, ValueError):
     """Typed dice do not fit the roll (wrong count, a face out of range), or verification failed."""
+
+
+class OutputFileError(RefereeError):
+    """A file the referee was asked to write cannot be written there: one line naming the file."""
+
+
+class StaleStateError(RefereeError):
+    """A move was sent from a state the game has left (another device or the CLI moved first)."""

@@ -12,7 +12,9 @@ them gets the same protections before any parser sees a byte:
   bounded nesting depth, node count and scalar length — libyaml's own constructor recurses, so it
   never sees a document deeper than :data:`MAX_DEPTH`;
 * JSON is checked for depth before ``json.loads``; integers longer than 18 digits are refused in
-  JSON and YAML alike (never handed to ``int()``, whose 4,300-digit limit is a traceback).
+  JSON and YAML alike (never handed to ``int()``, whose 4,300-digit limit is a traceback);
+* a key written twice in one mapping (or twice but for spaces around it, ``"0906 "``) is refused
+  in YAML and JSON alike, naming the line and the key: a parser would silently keep only one.
 
 Every refusal is an :class:`~referee.errors.InputFileError`: one line, naming the file, the place
 and the problem.
@@ -24,8 +26,10 @@ import json
 import os
 import re
 import stat
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote_from_bytes
 
 from referee.errors import InputFileError
 from referee.i18n import N_, _
@@ -35,7 +39,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_NODES",
     "MAX_SCALAR_CHARS",
-    "check_target",
+    "SQLITE_HEADER",
+    "file_kind",
     "load_data",
     "loads_capped",
     "parse_json",
@@ -43,6 +48,7 @@ __all__ = [
     "read_bytes",
     "read_text",
     "require_regular",
+    "sqlite_uri",
 ]
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -56,12 +62,15 @@ MAX_SCALAR_CHARS = 100_000
 MAX_INT_DIGITS = 18
 """Longest integer literal accepted in JSON (fits in 64 bits)."""
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database."""
+
 _CHUNK = 64 * 1024
 _YAML_INT = re.compile(r"[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])*)")
 """What YAML 1.1 (libyaml's resolver) reads as an integer: decimal, binary, octal, hex, base 60."""
 
 
-def _kind(mode: int) -> str | None:
+def file_kind(mode: int) -> str | None:
     """Returns what a non-regular file is, or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -106,7 +115,7 @@ def require_regular(path: Path | str, *, what: str = "file", missing_ok: bool = 
     """
     label = str(path)
     try:
-        kind = _kind(os.stat(path).st_mode)
+        kind = file_kind(os.stat(path).st_mode)
     except FileNotFoundError:
         if missing_ok:
             return False
@@ -127,7 +136,7 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     """
     label = str(path)
     try:
-        kind = _kind(os.stat(path).st_mode)
+        kind = file_kind(os.stat(path).st_mode)
     except (OSError, ValueError) as exc:
         problem = _os_problem(exc) if isinstance(exc, OSError) else _("not a usable path")
         if isinstance(exc, FileNotFoundError):
@@ -141,7 +150,7 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     except OSError as exc:
         raise InputFileError(label, "", _os_problem(exc)) from None
     try:
-        kind = _kind(os.fstat(fd).st_mode)
+        kind = file_kind(os.fstat(fd).st_mode)
         if kind is not None:
             raise InputFileError(label, "", _not_a(kind, what))
         chunks: list[bytes] = []
@@ -162,21 +171,16 @@ def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "fi
     return b"".join(chunks)
 
 
-def check_target(path: Path | str, what: str = "file") -> None:
-    """Refuses to write into a folder, a FIFO or a socket (a FIFO nobody reads blocks the write forever).
+def sqlite_uri(path: Path | str, mode: str, *, immutable: bool = False) -> str:
+    """Returns the SQLite URI that opens exactly ``path``: the absolute path percent-encoded byte by
+    byte, so ``#``, ``?``, ``%41``, spaces, newlines, ``:memory:`` and non-UTF-8 bytes in a name
+    are parts of the name, never URI syntax (an unquoted ``file:g#copy`` opens ``g``).
 
-    Devices are allowed (``/dev/null``, a terminal).
-
-    Raises:
-        InputFileError: the path names a folder, a FIFO or a socket.
+    >>> sqlite_uri("/tmp/g#copy?x", "ro")
+    'file:/tmp/g%23copy%3Fx?mode=ro'
     """
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return  # missing (it will be created) or unusable: the write itself says why
-    kind = _kind(mode)
-    if kind is not None and not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
-        raise InputFileError(str(path), "", _("is {kind}; cannot write a {what} there").format(kind=kind, what=_(what)))
+    absolute = os.fsencode(os.path.abspath(os.fsdecode(path)))
+    return f"file:{quote_from_bytes(absolute, safe='/')}?mode={mode}" + ("&immutable=1" if immutable else "")
 
 
 def read_text(path: Path | str, *, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
@@ -275,8 +279,71 @@ def _line(event: Any) -> str:
     return _("line {n}").format(n=mark.line + 1) if mark is not None else ""
 
 
+class _DuplicateKey(ValueError):
+    """A mapping holds one key twice (or twice but for spaces around it)."""
+
+    def __init__(self, key: object, first: object, line: int | None = None, first_line: int | None = None) -> None:
+        super().__init__(repr(key))
+        self.key, self.first, self.line, self.first_line = key, first, line, first_line
+
+    def problem(self) -> str:
+        """Returns the problem said in the reader's language (the line goes in the place)."""
+        key = repr(self.key)[:80]
+        if self.key != self.first:
+            said = _("the key {key} is {first} again, with spaces around it").format(key=key,
+                                                                                     first=repr(self.first)[:80])
+        else:
+            said = _("the key {key} is written twice").format(key=key)
+        if self.first_line is not None:
+            said += " " + _("(first on line {n})").format(n=self.first_line)
+        return said
+
+    def __str__(self) -> str:
+        return self.problem()
+
+
+def _same_key(key: object) -> Hashable:
+    """Returns what a key is compared by: a text without the spaces around it, else itself."""
+    return key.strip() if isinstance(key, str) else key
+
+
+_UNIQUE_LOADERS: dict[type, type] = {}
+
+
+def _unique_loader() -> type:
+    """Returns the safe loader (libyaml's when installed) refusing a key written twice in a mapping."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    if base in _UNIQUE_LOADERS:
+        return _UNIQUE_LOADERS[base]
+
+    class UniqueKeyLoader(base):  # type: ignore[misc, valid-type]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if isinstance(node, yaml.MappingNode):
+                self.flatten_mapping(node)  # merged keys count too: a merge that overrides drops one
+                seen: dict[Hashable, tuple[object, int]] = {}
+                for key_node, _value in node.value:
+                    key = self.construct_object(key_node, deep=True)
+                    try:
+                        same = _same_key(key)
+                        hash(same)
+                    except TypeError:
+                        continue  # an unhashable key: the constructor refuses it in its own words
+                    line = key_node.start_mark.line + 1
+                    if same in seen:
+                        first, first_line = seen[same]
+                        raise _DuplicateKey(key, first, line, first_line)
+                    seen[same] = (key, line)
+            return super().construct_mapping(node, deep=deep)
+
+    _UNIQUE_LOADERS[base] = UniqueKeyLoader
+    return UniqueKeyLoader
+
+
 def parse_yaml(label: str, text: str) -> object:
-    """Returns the data of a YAML text, after :func:`check_yaml` (safe loader only).
+    """Returns the data of a YAML text, after :func:`check_yaml` (safe loader only; a key written
+    twice in a mapping is refused).
 
     Raises:
         InputFileError: the text is refused by :func:`check_yaml` or cannot be built.
@@ -284,9 +351,10 @@ def parse_yaml(label: str, text: str) -> object:
     import yaml
 
     check_yaml(label, text)
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.load(text, Loader=loader)
+        return yaml.load(text, Loader=_unique_loader())  # a SafeLoader subclass: safe loading only
+    except _DuplicateKey as dup:
+        raise InputFileError(label, _("line {n}").format(n=dup.line), dup.problem()) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(label, text, exc) from None
     except (ValueError, OverflowError, RecursionError) as exc:
@@ -330,15 +398,69 @@ def _constant(name: str) -> float:
     raise ValueError(_("{name} is not a number JSON allows").format(name=name))
 
 
-def loads_capped(text: str) -> object:
-    """Returns ``json.loads(text)`` with integers capped and NaN/Infinity refused, but no depth scan
-    (for stored columns whose models bound the rest; the C decoder stops deep nesting with a
-    RecursionError instead of crashing).
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """Returns a JSON object's pairs as a dict, refusing a key written twice (spaces around it aside).
 
     Raises:
-        json.JSONDecodeError, ValueError, RecursionError: as ``json.loads``, or a capped value.
+        _DuplicateKey: the first key written twice.
     """
-    return json.loads(text, parse_int=_int, parse_constant=_constant)
+    out = dict(pairs)
+    if len(out) == len(pairs) and not any(k[:1].isspace() or k[-1:].isspace() for k in out):
+        return out
+    seen: dict[str, str] = {}
+    for key, _value in pairs:
+        same = key.strip()
+        if same in seen:
+            raise _DuplicateKey(key, seen[same])
+        seen[same] = key
+    return out
+
+
+def loads_capped(text: str) -> object:
+    """Returns ``json.loads(text)`` with integers capped, NaN/Infinity refused and a key written
+    twice in an object refused, but no depth scan (for stored columns whose models bound the rest;
+    the C decoder stops deep nesting with a RecursionError instead of crashing).
+
+    Raises:
+        json.JSONDecodeError, ValueError, RecursionError: as ``json.loads``, or a capped value or
+            repeated key (a ``ValueError``).
+    """
+    return json.loads(text, parse_int=_int, parse_constant=_constant, object_pairs_hook=_unique_pairs)
+
+
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:]')
+
+
+def _json_duplicate(text: str) -> _DuplicateKey | None:
+    """Returns the first key written twice in one object of a JSON text, with both lines (a scan
+    of the tokens, run only once the decoder found a repeated key)."""
+    objects: list[dict[str, tuple[str, int]] | None] = []
+    line, at = 1, 0
+    pending: str | None = None
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        line += text.count("\n", at, match.start())
+        at = match.start()
+        if token[0] == '"':
+            pending = token
+            continue
+        if token == ":" and pending is not None and objects and objects[-1] is not None:
+            try:
+                key = json.loads(pending)
+            except ValueError:
+                key = pending[1:-1]
+            seen = objects[-1]
+            same = str(key).strip()
+            if same in seen:
+                first, first_line = seen[same]
+                return _DuplicateKey(key, first, line, first_line)
+            seen[same] = (str(key), line)
+        elif token in "{[":
+            objects.append({} if token == "{" else None)
+        elif token in "}]" and objects:
+            objects.pop()
+        pending = None
+    return None
 
 
 def parse_json(label: str, text: str) -> object:
@@ -354,6 +476,10 @@ def parse_json(label: str, text: str) -> object:
     except json.JSONDecodeError as exc:
         raise InputFileError(label, _("line {n}").format(n=exc.lineno),
                              _("not valid JSON: {problem}").format(problem=exc.msg)) from None
+    except _DuplicateKey as dup:
+        found = _json_duplicate(text) or dup
+        where = _("line {n}").format(n=found.line) if found.line is not None else ""
+        raise InputFileError(label, where, found.problem()) from None
     except (ValueError, RecursionError) as exc:
         raise InputFileError(label, "", _("not valid JSON: {problem}").format(problem=_one_line(exc)[:120])) from None
 

@@ -248,12 +248,15 @@ class MarkStyle:
 
 @dataclass(frozen=True)
 class LinkView:
-    """A line joining two cells that are not side by side (a bridge across a sea)."""
+    """A line joining two cells that are not side by side (a bridge across a sea), or two places
+    of a city map (a road, a sea lane)."""
 
     a: str
     b: str
     colour: RGB
     label: str
+    dashed: bool = False
+    """Drawn dashed (a sea lane, a bridge that is down), so kinds of link differ without colour."""
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,9 @@ class BoardView:
     links: tuple[LinkView, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()
     """Counters listed under their side: (label, name, side)."""
+    codes: tuple[tuple[str, str], ...] = ()
+    """Codes drawn on cells that name no counter, explained under the board: (code, meaning; the
+    meaning an English source string the renderer translates)."""
     status: tuple[str, ...] = ()
     edges: tuple[str, str, str, str] = ("", "", "", "")
     """Labels of the top, right, bottom and left edges (e.g. "East")."""
@@ -291,14 +297,40 @@ class BoardView:
 
 
 @dataclass(frozen=True)
+class PlaceView:
+    """A place of a city map as drawn: where it is, who holds it, what stands there."""
+
+    name: str
+    at: tuple[float, float]
+    """Where it is drawn, as fractions of the map's width and height (0 to 1)."""
+    counters: tuple[Counter, ...] = ()
+    """What stands there, one counter per side (its label says how many of what)."""
+    holder: str = ""
+    """The side that holds it (drawn as a ring of its colour and its mark), or empty."""
+    notes: tuple[str, ...] = ()
+    """Short words under its name (a Major city, a port)."""
+    kind: Literal["city", "area"] = "city"
+    """An area (a sea) is drawn as a name only, where lanes meet."""
+    marked: bool = False
+    """Something is pending here (a battle): drawn with a frame."""
+
+
+@dataclass(frozen=True)
 class MapView:
-    """A board that is not a grid (a city map) shown as a table: one row per place."""
+    """A board that is not a grid (a city map): a table with one row per place (the terminal),
+    and where the game gives them, its places and links to draw (the picture, the table page)."""
 
     title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     status: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    places: tuple[PlaceView, ...] = ()
+    links: tuple[LinkView, ...] = ()
+    side_colours: Mapping[str, RGB] = field(default_factory=dict)
+    side_marks: Mapping[str, str] = field(default_factory=dict)
+    link_kinds: tuple[tuple[str, RGB, bool], ...] = ()
+    """Kinds of link named in the key: (name, colour, dashed)."""
 
 
 class _Recorder:
@@ -523,8 +555,9 @@ class Engine(ABC, Generic[S, A]):
         """Returns the state as ``viewer`` may see it (``None``: the shared table, face up only).
 
         Every command that shows a state (show, status, legal, the position written by
-        ``--json``) draws this, never the state itself. A game whose state holds a hidden fact
-        returns a copy with that fact masked for everyone but its owner. Default: the state
+        ``--json``) draws this, never the state itself; for a game file, through
+        :func:`referee.viewing.seen_by`, which adds the viewer's own sealed secrets. A game whose
+        state holds a hidden fact returns a copy with that fact masked for everyone but its owner. Default: the state
         unchanged, which is right for perfect-information games and for games whose state holds
         secrets only as public commitments (the secret itself lives in the game file's private
         table, :mod:`referee.sealed`).

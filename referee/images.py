@@ -22,8 +22,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from referee.errors import RefereeError
-from referee.files import check_target
 from referee.i18n import _
+from referee.writing import write_output
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,9 +46,10 @@ def opencv() -> ModuleType:
     return cv2
 
 
-def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = ".png") -> None:
-    """Encodes an image as PNG (or the format ``suffix`` names) in memory and writes it (one clean
-    line on any failure).
+def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = ".png", force: bool = False) -> None:
+    """Encodes an image as PNG (or the format ``suffix`` names) in memory and writes it through a
+    temporary beside it (:func:`referee.writing.write_output`: an existing file is replaced only
+    with ``force``, a game file never; one clean line on any failure).
 
     Raises:
         RefereeError: the image cannot be encoded or the file cannot be written.
@@ -61,13 +62,7 @@ def save_png(image: npt.NDArray[np.uint8], path: Path, what: str, suffix: str = 
     if not ok:
         raise RefereeError(_("{path}: the {what} cannot be encoded as {format}").format(
             path=path, what=_(what), format=IMAGE_FORMATS.get(suffix, suffix)))
-    check_target(path, what)
-    try:
-        path.write_bytes(data.tobytes())
-    except OSError as exc:
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise RefereeError(_("{path}: cannot write the {what} ({reason})").format(
-            path=path, what=_(what), reason=reason)) from None
+    write_output(path, data.tobytes(), force=force, what=what)
 
 
 @contextlib.contextmanager

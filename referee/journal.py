@@ -46,16 +46,18 @@ from referee.errors import (
     InputFileError,
     NotationError,
     RefereeError,
+    StaleStateError,
     UndoError,
     UnknownNameError,
 )
-from referee.files import loads_capped, parse_json, read_text, require_regular
+from referee.files import loads_capped, parse_json, read_text, require_regular, sqlite_uri
 from referee.game import ActionRecord, AnyEngine, GameState
 from referee.games import find_game
 from referee.i18n import N_, _, language
 from referee.rulings import Verdict
 from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_reveal, parse_seal, reveal_text, seal_text
 from referee.tables import TableSet
+from referee.writing import install, note_commit, sweep_temporaries, temporary_beside, write_output
 
 FORMAT = "referee-game/2"
 EXPORT_FORMAT = "referee-export/2"
@@ -412,14 +414,20 @@ def audit_export(label: str, export: _Export) -> Audit:
         raise GameFileError(f"{label}: {exc}") from None
 
 
+_BUSY_MS = 30_000
+"""How long a command waits for another process's write to end before it gives up."""
+
+
 def _connect(path: Path, readonly: bool, create: bool = False) -> sqlite3.Connection:
+    """Opens the SQLite file at exactly ``path`` (the path percent-encoded: ``#``, ``?`` or ``%41`` in
+    a name are part of it, see :func:`referee.files.sqlite_uri`)."""
     mode = "rwc" if create else ("ro" if readonly else "rw")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=30, isolation_level=None)
+        conn = sqlite3.connect(sqlite_uri(path, mode), uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
         conn.text_factory = bytes
         if not readonly:
             conn.execute("PRAGMA synchronous=FULL")
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError, ValueError) as exc:
         raise GameFileError(_("{path}: not a referee game file ({problem})").format(
             path=path, problem=_sql_problem(exc))) from None
     except sqlite3.Error as exc:
@@ -436,6 +444,15 @@ def _writable(path: Path) -> bool:
     """True when the file and its folder can be written (the rollback journal lives beside it)."""
     folder = path.parent if str(path.parent) else Path(".")
     return os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _wal_pending(path: Path) -> bool:
+    """True when a WAL file with content lies beside the game file (another program used SQLite's
+    WAL mode, and it was not checkpointed: a crash). Reading it read-only leaves the file as it is."""
+    try:
+        return os.stat(f"{os.fsdecode(path)}-wal").st_size > 0
+    except (OSError, ValueError):
+        return False
 
 
 def _is_wal(path: Path) -> bool:
@@ -550,6 +567,16 @@ _INSERT = f"INSERT INTO journal ({', '.join(_COLUMNS['journal'])}) VALUES ({', '
 _SELECT = f"SELECT {', '.join(_COLUMNS['journal'])} FROM journal ORDER BY seq"
 
 
+@dataclass(frozen=True)
+class _Move:
+    """One action to play: its text, typed dice, an override's reason, a seal's secret."""
+
+    text: str
+    faces: Sequence[int] | None = None
+    reason: str | None = None
+    private: Seal | None = None
+
+
 class GameFile:
     """An open game file. Read with :meth:`state`, :meth:`entries`; write with :meth:`do` & co.
 
@@ -557,10 +584,14 @@ class GameFile:
     whole journal (:class:`Auditor`) and a write also replays it, all before anything is written.
     """
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool = False) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool = False, wal_pending: bool = False) -> None:
         self.path = path
         self.conn = conn
         self.readonly = readonly
+        self._wal_pending = wal_pending
+        """Opened read-only over a WAL another program left (a crash): a write reopens it first."""
+        self._reader: sqlite3.Connection | None = None
+        self._last_seq = 0
         self._cache: tuple[tuple[int, int, int], GameState] | None = None
         self._audited: tuple[tuple[int, int, int], Auditor, list[SeedEpoch]] | None = None
         try:
@@ -643,21 +674,19 @@ class GameFile:
         """
         _check_target(path, force)
         game.new_state(table_set)  # fail on bad tables before creating anything
-        tmp = _temp_beside(path)
-        try:
+        sweep_temporaries(_folder(path))
+        with temporary_beside(path, "game file") as tmp:
             new = cls._build(tmp, game, table_set)
             with new:
-                for text in actions:
-                    new.do(text)
+                new.do_all(actions)
             _install(tmp, path)
-        except BaseException:
-            _remove(tmp)
-            raise
-        return cls.open(path)
+        made = cls.open(path)
+        note_commit(path, len(actions))
+        return made
 
     @classmethod
     def _build(cls, path: Path, game: AnyEngine, table_set: TableSet) -> GameFile:
-        """Writes a fresh game file at ``path`` (which must not exist) and returns it open."""
+        """Writes a fresh game file at ``path`` (a new, empty temporary) and returns it open."""
         try:
             conn = _connect(path, readonly=False, create=True)
         except GameFileError:
@@ -702,15 +731,49 @@ class GameFile:
         if not there:
             raise GameFileError(_("{path}: no game file here (start one with: referee new GAME --file {path})").format(
                 path=path))
+        sweep_temporaries(_folder(path))  # what a killed write of ours left beside it
         readonly = not _writable(path)
         if readonly and _is_wal(path):
             raise GameFileError(_("{path} is read-only (and in SQLite's WAL mode, which needs writing to read)").format(
                 path=path))
-        return cls(path, _connect(path, readonly), readonly)
+        # a WAL left by a crash is read, not recovered, until a write succeeds: a refused command
+        # leaves the file's bytes as they were
+        pending = not readonly and _wal_pending(path)
+        made = cls(path, _connect(path, readonly or pending), readonly, wal_pending=pending)
+        if not (readonly or pending) and os.path.lexists(f"{os.fsdecode(path)}-journal"):
+            made._drop_stale_journal()
+        return made
+
+    def _drop_stale_journal(self) -> None:
+        """Removes an SQLite journal a write killed as it began left beside the file: empty, or with
+        a zeroed header, SQLite never rolls it back nor removes it. Done under the write lock, so it
+        is nobody's live journal; a hot journal (one with content) was rolled back by SQLite as the
+        lock was taken, and is gone by then."""
+        side = f"{os.fsdecode(self.path)}-journal"
+        try:
+            self.conn.execute("PRAGMA busy_timeout = 0")  # a live writer: leave it be, do not wait for it
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error:
+            return  # another writer holds the file: the journal is its own
+        finally:
+            with suppress(sqlite3.Error):
+                self.conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+        try:
+            with open(side, "rb") as fh:
+                if fh.read(1) in (b"", b"\x00"):
+                    os.unlink(side)
+        except OSError:
+            pass
+        finally:
+            self._rollback()
 
     def close(self) -> None:
-        """Closes the database connection."""
+        """Closes the database connection (the writer first: a read-only reader left open last keeps
+        a WAL from being checkpointed by a command that wrote nothing)."""
         self.conn.close()
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
 
     def __enter__(self) -> GameFile:
         return self
@@ -723,15 +786,9 @@ class GameFile:
         """Locks the file, checks the whole journal (chain and replay), then yields for the writes."""
         if self.readonly:
             raise GameFileError(_("{path} is read-only").format(path=self.path))
+        if self._wal_pending and self._reader is None:
+            self._reopen_for_writing()
         try:
-            # rollback-journal mode: nothing is left beside the file once a write is over (a file
-            # switched to WAL by another program is switched back before our first write)
-            mode = self.conn.execute("PRAGMA journal_mode").fetchone()
-            if mode is None or bytes(mode[0]).lower() != b"delete":
-                mode = self.conn.execute("PRAGMA journal_mode=DELETE").fetchone()
-                if mode is None or bytes(mode[0]).lower() != b"delete":
-                    raise GameFileError(_("{path}: cannot leave SQLite's WAL mode (is another program "
-                                          "using it?)").format(path=self.path))
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise self._write_error(exc) from None
@@ -757,6 +814,31 @@ class GameFile:
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._rollback()
             raise self._write_error(exc) from None
+        note_commit(self.path, self._last_seq)
+        self._leave_wal()
+
+    def _reopen_for_writing(self) -> None:
+        """Opens the writing connection over a WAL left by a crash, keeping the read-only one open
+        until the write commits (so a refused write closes without checkpointing the WAL)."""
+        writer = _connect(self.path, readonly=False)
+        self._reader, self.conn = self.conn, writer
+        self._audited = self._cache = None  # PRAGMA data_version is per connection
+
+    def _leave_wal(self) -> None:
+        """Brings a file another program switched to SQLite's WAL mode back to rollback-journal mode
+        once a write has committed (which checkpoints the WAL): nothing is then left beside it. If
+        another program still holds it open, it stays in WAL mode; the write is done either way."""
+        try:
+            mode = self.conn.execute("PRAGMA journal_mode").fetchone()
+            if mode is not None and bytes(mode[0]).lower() == b"delete":
+                return
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+            self._wal_pending = False
+            self.conn.execute("PRAGMA journal_mode=DELETE")
+        except sqlite3.Error:
+            return
 
     def _rollback(self) -> None:
         with suppress(sqlite3.Error):
@@ -782,17 +864,41 @@ class GameFile:
             raise GameFileError(_("{path}: cannot read the journal ({problem})").format(
                 path=self.path, problem=_sql_problem(exc))) from None
 
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Holds one read transaction (SQLite's shared lock) while the block reads, so the roll
+        counter, the seeds and the journal all come from the same commit of another writer (inside a
+        write transaction: that one)."""
+        if self.conn.in_transaction:
+            yield
+            return
+        try:
+            self.conn.execute("BEGIN")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            raise GameFileError(_("{path}: cannot read the journal ({problem})").format(
+                path=self.path, problem=_sql_problem(exc))) from None
+        try:
+            yield
+        finally:
+            with suppress(sqlite3.Error):
+                self.conn.execute("COMMIT")
+
     def _audit(self) -> Audit:
         """Returns the checked journal (cached until the file changes).
 
         Raises:
             GameFileError: the first bad row, seed or counter.
         """
+        with self._reading():
+            return self._audit_now()
+
+    def _audit_now(self) -> Audit:
         key = self._version()
         if self._audited is not None and self._audited[0] == key:
             return self._audited[1].audit
         label = str(self.path)
         try:
+            self.next_roll_index = self._read_roll_counter()
             seeds, secret = self._read_seeds()
             if not seeds or seeds[0].epoch != 0:
                 raise _Bad("seeds", "no seed for epoch 0")
@@ -808,6 +914,14 @@ class GameFile:
         public = [s if s.revealed_seq is not None else s.model_copy(update={"seed": None}) for s in seeds]
         self._audited = (key, auditor, public)
         return audit
+
+    def _read_roll_counter(self) -> int:
+        """Returns the stored number of the next digital roll (read with the journal, never before it)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'next_roll_index'").fetchone()
+        value = _text(row[0] if row else None, "meta next_roll_index", "value")
+        if value is None or not re.fullmatch(r"[0-9]{1,13}", value):
+            raise _Bad("meta next_roll_index", "not a whole number up to 10^12")
+        return int(value)
 
     def _read_seeds(self) -> tuple[list[SeedEpoch], str | None]:
         """Returns every stored seed row (secrets included) and the current epoch's secret seed."""
@@ -843,10 +957,12 @@ class GameFile:
         Raises:
             GameFileError: an entry no longer replays to the state hash it recorded.
         """
-        key = self._version()
+        audit = self._audit()
+        assert self._audited is not None
+        key = self._audited[0]  # the version the audit read, in the same read transaction
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
-        state = self._replay(self._audit().entries)
+        state = self._replay(audit.entries)
         self._cache = (key, state)
         return state
 
@@ -919,11 +1035,12 @@ class GameFile:
         if link(audit.chain, again) != entry.chain:
             raise GameFileError(f"{self.path}: cannot write entry {entry.seq}: it does not read back the same")
         self.conn.execute(_INSERT, row)
+        self._last_seq = entry.seq
         return entry
 
     def do(
         self, text: str, faces: Sequence[int] | None = None, adjust_reason: str | None = None,
-        private: Seal | None = None,
+        private: Seal | None = None, expect: str | None = None,
     ) -> ActionRecord:
         """Plays an action (or, with ``adjust_reason``, an umpire override) and journals it.
 
@@ -933,50 +1050,91 @@ class GameFile:
             adjust_reason: the mandatory reason of an override; None for a normal action.
             private: the secret a ``seal`` action commits to, stored in the private table with the
                 entry (use :meth:`seal`).
+            expect: the state hash the action was chosen in (a page of ``referee serve``); checked
+                under the file's lock, so of two moves sent from one state only the first is played.
 
         Raises:
+            StaleStateError: ``expect`` is not the current state's hash (nothing is written).
             IllegalActionError: the rules forbid the action (nothing is written).
             NotationError, UnknownNameError, DiceError: bad input (nothing is written).
             GameFileError: the file is read-only, damaged or altered (nothing is written).
         """
+        return self._play([_Move(text, faces, adjust_reason, private)], expect)[0]
+
+    def do_all(self, texts: Sequence[str], start: str | None = None) -> list[ActionRecord]:
+        """Plays several actions (digital dice) in one transaction: all are journaled, or none is
+        (a turn read from a photo, a set-up).
+
+        Args:
+            texts: the actions' notation, in order.
+            start: the state hash the first action must be played on (None: the current state);
+                checked under the write lock, so another writer cannot slip in between.
+
+        Raises:
+            IllegalActionError, NotationError, UnknownNameError, DiceError, GameFileError: as
+                :meth:`do`, for the first action that fails; nothing is written.
+            StaleStateError: the game is no longer at ``start``.
+        """
+        return self._play([_Move(text) for text in texts], start) if texts else []
+
+    def _play(self, moves: Sequence[_Move], start: str | None = None) -> list[ActionRecord]:
+        records: list[ActionRecord] = []
+        try:
+            with self._transaction() as audit:
+                assert self._audited is not None
+                auditor, public = self._audited[1], self._audited[2]
+                state = self.state()
+                if start is not None and self.game.state_hash(state) != start:
+                    raise StaleStateError(_("the game moved on before this move arrived; it was not played"))
+                for move in moves:
+                    state, record, entry = self._play_one(audit, state, move)
+                    try:
+                        auditor.add(entry)  # the next move is chained to this one
+                    except _Bad as exc:
+                        raise GameFileError(f"{self.path}: {exc}") from None
+                    records.append(record)
+                key = self._version()  # before COMMIT: what this connection will see of its own write
+        except BaseException:
+            self._audited = self._cache = None
+            raise
+        self._audited = (key, auditor, public)
+        self._cache = (key, state)
+        return records
+
+    def _play_one(self, audit: Audit, state: GameState, move: _Move) -> tuple[GameState, ActionRecord, Entry]:
+        """Judges, plays and journals one action inside a write transaction."""
         game = self.game
-        with self._transaction() as audit:
-            state = self.state()
-            if adjust_reason is not None:
-                if not adjust_reason.strip():
-                    raise UndoError(_("an override needs a reason: --reason \"...\""))
-                action = game.parse_adjust(state, text)
-            else:
-                action = game.parse(state, text)
-            dice = self._dice(faces, audit)
-            verdict = game.judge(state, action)
-            if not verdict.legal:
-                raise IllegalActionError(verdict)
-            new_state, record = game.commit(state, action, dice, verdict)
-            if isinstance(dice, PhysicalDice):
-                dice.check_all_used()
-            else:
-                self.conn.execute(
-                    "UPDATE meta SET value = ? WHERE key = 'next_roll_index'", (str(dice.next_index),)
-                )
-                self.next_roll_index = dice.next_index
-            entry = self._append(
-                audit, record.kind, record.action, side=record.side, action=action.model_dump_json(),
-                verdict=verdict, rolls=record.rolls, record=record, reason=adjust_reason,
-                state_hash=game.state_hash(new_state),
-            )
-            if private is not None:
-                self._store_secret(private)
-        key = self._version()
-        if self._audited is not None:  # the journal checked before, plus the entry just checked and written
-            auditor = self._audited[1]
-            try:
-                auditor.add(entry)
-            except _Bad as exc:
-                raise GameFileError(f"{self.path}: {exc}") from None
-            self._audited = (key, auditor, self._audited[2])
-        self._cache = (key, new_state)
-        return record
+        if move.reason is not None:
+            if not move.reason.strip():
+                raise UndoError(_("an override needs a reason: --reason \"...\""))
+            action = game.parse_adjust(state, move.text)
+        else:
+            action = game.parse(state, move.text)
+        if move.private is None and parse_seal(move.text) is not None:  # a commitment with no secret behind it
+            raise NotationError(_("a secret is sealed with referee seal LABEL --as OWNER, which keeps it "
+                                  "in this file; a bare commitment is refused"))
+        dice = self._dice(move.faces, audit)
+        verdict = game.judge(state, action)
+        if not verdict.legal:
+            raise IllegalActionError(verdict)
+        keeper = getattr(game, "sealed_problem", None)  # a game may check an action against sealed secrets
+        problem = keeper(state, action, self.secrets) if keeper is not None else None
+        if problem is not None:
+            raise IllegalActionError(verdict.model_copy(update={"violations": (problem,)}))
+        new_state, record = game.commit(state, action, dice, verdict)
+        if isinstance(dice, PhysicalDice):
+            dice.check_all_used()
+        else:
+            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'next_roll_index'", (str(dice.next_index),))
+            self.next_roll_index = dice.next_index
+        entry = self._append(
+            audit, record.kind, record.action, side=record.side, action=action.model_dump_json(),
+            verdict=verdict, rolls=record.rolls, record=record, reason=move.reason,
+            state_hash=game.state_hash(new_state),
+        )
+        if move.private is not None:
+            self._store_secret(move.private)
+        return new_state, record, entry
 
     def undo(self, force: bool = False) -> UndoResult:
         """Takes back the last action; refused across a roll, a revealed seed or a revealed secret
@@ -1070,6 +1228,27 @@ class GameFile:
              json.dumps(stored.secret, ensure_ascii=False, sort_keys=True)),
         )
 
+    def link_secret(self, rotate: bool = False) -> bytes:
+        """Returns the secret the table display's links are derived from (``referee serve``), made
+        and stored on first use, or made anew with ``rotate`` (every old link then stops working).
+
+        It sits in the meta table, outside the journal and its chain, and no export carries it.
+
+        Raises:
+            GameFileError: the file is read-only (and holds no secret yet) or cannot be written.
+        """
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'links'").fetchone()
+        try:
+            stored = (_text(row[0], "meta 'links'", "value") or "") if row is not None else ""
+        except _Bad:  # damaged: a new secret replaces it
+            stored = ""
+        if re.fullmatch(r"[0-9a-f]{64}", stored) and not rotate:
+            return bytes.fromhex(stored)
+        fresh = new_seed()
+        with self._transaction():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('links', ?)", (fresh.hex(),))
+        return fresh
+
     def seal(self, owner: str, label: str, secret: object, salt: bytes | None = None) -> ActionRecord:
         """Seals a secret entered privately: the journal gets ``seal OWNER LABEL DIGEST`` (judged
         and played as any action), the private table the salt and the secret.
@@ -1080,8 +1259,8 @@ class GameFile:
             GameFileError: as :meth:`do`.
         """
         checker = getattr(self.game, "secret_problem", None)  # a game may check a secret's content
-        if checker is not None:
-            problem = checker(self.state(), owner, label, secret)
+        if checker is not None:  # ... against the owner's other secrets too (a box shared by its garrisons)
+            problem = checker(self.state(), owner, label, secret, self.secrets(owner))
             if problem is not None:
                 raise IllegalActionError(Verdict(action=f"seal {owner} {label}", violations=(problem,)))
         try:
@@ -1123,8 +1302,8 @@ class GameFile:
                 problem=str(exc)[:160])) from None
         try:
             return self.do(text)
-        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt
-            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label} (claimed {secret!r:.80})"})
+        except IllegalActionError as exc:  # the refusal is shown at the table: never the salt nor the claim
+            verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label}"})
             raise IllegalActionError(verdict) from None
 
     def sealed_now(self) -> list[tuple[Commitment, bool]]:
@@ -1195,8 +1374,11 @@ class GameFile:
         ``viewer`` (their owner) and of nobody else, so a shared-table export (``viewer`` None)
         carries commitments only.
         """
-        entries = self.entries()
-        mine = [StoredSecret.of(seal).model_dump(mode="json") for seal in self.secrets(viewer)]
+        with self._reading():  # the journal and the secrets of one commit, whoever writes meanwhile
+            entries = self.entries()
+            mine = [StoredSecret.of(seal).model_dump(mode="json") for seal in self.secrets(viewer)]
+            seeds = [e.model_dump(mode="json") for e in self.epochs()]
+            state_hash = self.game.state_hash(self.state())
         return {
             "format": EXPORT_FORMAT,
             "game": self.game.info.slug,
@@ -1205,9 +1387,9 @@ class GameFile:
             "tables": self.table_set.texts(),
             "tables_hash": self.table_set.digest,
             "next_roll_index": self.next_roll_index,
-            "seeds": [e.model_dump(mode="json") for e in self.epochs()],
+            "seeds": seeds,
             "entries": [e.model_dump(mode="json") for e in entries],
-            "state_hash": self.game.state_hash(self.state()),
+            "state_hash": state_hash,
         } | ({"secrets": mine} if mine else {})
 
     @classmethod
@@ -1232,16 +1414,15 @@ class GameFile:
         if table_set.digest != export.tables_hash:
             raise GameFileError(f"{label}: tables do not match tables_hash (export altered)")
         _check_target(path, force)
-        tmp = _temp_beside(path)
-        try:
+        sweep_temporaries(_folder(path))
+        with temporary_beside(path, "game file") as tmp:
             new = cls._build(tmp, game, table_set)
             with new:
                 new._fill(export, audit, label)
             _install(tmp, path)
-        except BaseException:
-            _remove(tmp)
-            raise
-        return cls.open(path)
+        made = cls.open(path)
+        note_commit(path, len(export.entries) + 1)
+        return made
 
     def _fill(self, export: _Export, audit: Audit, label: str) -> None:
         conn = self.conn
@@ -1372,9 +1553,8 @@ def _check_target(path: Path, force: bool) -> None:
             folder=folder, name=path.name))
 
 
-def _temp_beside(path: Path) -> Path:
-    """Returns a fresh temporary name in ``path``'s folder (so the final rename is atomic)."""
-    return path.with_name(f".{path.name[:80]}.{uuid.uuid4().hex[:8]}.tmp")
+def _folder(path: Path) -> Path:
+    return path.parent if str(path.parent) else Path(".")
 
 
 def _remove(path: Path) -> None:
@@ -1384,50 +1564,46 @@ def _remove(path: Path) -> None:
 
 
 def _install(tmp: Path, path: Path) -> None:
-    """Moves a finished file into place in one step (replacing any file there)."""
+    """Moves a finished game file into place in one step (replacing any file there).
+
+    An SQLite journal left beside the file it replaces goes first (and again after): a write
+    killed there leaves one, and SQLite would roll it back into the new file under that name.
+    """
+    side = path.with_name(path.name + "-journal")
     try:
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise GameFileError(_("{path}: cannot write ({reason})").format(
-            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
+        _drop(side)
+        install(tmp, path)
+        _drop(side)
+    except RefereeError as exc:
+        raise GameFileError(str(exc)) from None
 
 
-def install_copy(src: Path, path: Path) -> None:
-    """Copies a finished game file to ``path`` through a temporary name beside it (atomic).
-
-    Raises:
-        GameFileError: ``path`` is not a place for a file, or cannot be written.
-    """
-    write_beside(path, src.read_bytes())
-
-
-def write_beside(path: Path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` through a temporary file beside it (atomic; a FIFO or folder is
-    refused). A character device (``/dev/null``, a terminal) has nothing to replace: it is written
-    directly.
-
-    Raises:
-        GameFileError: ``path`` is not a place for a file, or cannot be written.
-    """
-    if path.is_char_device():
-        try:
-            path.write_bytes(data)
-        except OSError as exc:
-            raise GameFileError(_("{path}: cannot write ({reason})").format(
-            path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
+def _drop(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
         return
-    _check_target(path, force=True)
-    tmp = _temp_beside(path)
-    try:
-        with open(tmp, "xb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _install(tmp, path)
     except OSError as exc:
-        _remove(tmp)
         raise GameFileError(_("{path}: cannot write ({reason})").format(
             path=path, reason=(exc.strerror or type(exc).__name__).lower())) from None
-    except BaseException:
-        _remove(tmp)
-        raise
+
+
+def install_copy(src: Path, path: Path, force: bool = False) -> None:
+    """Copies a finished game file to ``path`` through a temporary name beside it (atomic); an
+    existing file there is replaced only with ``force``, and a game file never.
+
+    Raises:
+        OutputFileError: ``path`` is not a place for the copy, or cannot be written.
+    """
+    write_output(path, src.read_bytes(), force=force, what="game file")
+
+
+def write_beside(path: Path, data: bytes, force: bool = False, what: str = "file") -> None:
+    """Writes ``data`` to ``path`` through a temporary file beside it (atomic): a game file there
+    is never replaced, another file only with ``force``; a character device (``/dev/null``) is
+    written directly (see :mod:`referee.writing`).
+
+    Raises:
+        OutputFileError: ``path`` is not a place for the file, or cannot be written.
+    """
+    write_output(path, data, force=force, what=what)

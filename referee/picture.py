@@ -1,12 +1,13 @@
-"""Board pictures drawn with OpenCV (``referee show --png``); cv2 is imported lazily.
+"""Board pictures: the drawing of any view (:func:`view_scene`), written by ``show --png``
+(:func:`write_png`, Pillow and a real font, no OpenCV) and shown inline on the table page; and
+the OpenCV board art the vision package renders its synthetic photos from (:func:`draw_board`).
 
-:func:`draw_board` returns a top-down BGR image of a :class:`~referee.game.BoardView`, square or
-hex: terrain fills and patterns, grid, coordinates, links, counters in their side colours with
-their short labels, marks, the edges' labels and a key. The vision
-package's synthetic renderer reuses it.
-
-OpenCV itself (its lazy import, what its C libraries print, encoding and writing) comes from
-:mod:`referee.images`, which the photo reader uses too.
+:func:`view_scene` lays out a :class:`~referee.game.BoardView` (square or hex) or a city map
+(:class:`~referee.game.MapView`) as a neutral :class:`~referee.scene.Scene`: the same scene is
+SVG on the page and a PNG on disk. :func:`draw_board` keeps the OpenCV drawing (Hershey
+letters, no accents) because the vision package's calibrated figures were measured on its
+pixels; it draws no status or key and no person reads its text (docs/decisions/board-drawing.md).
+OpenCV itself (its lazy import, what its C libraries print) comes from :mod:`referee.images`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.errors import RefereeError
-from referee.game import BoardView, CellView
-from referee.i18n import N_, _
-from referee.images import IMAGE_FORMATS, opencv, save_png
+from referee.game import BoardView, CellView, MapView
+from referee.i18n import N_
+from referee.images import opencv
+from referee.mapscene import map_scene
+from referee.raster import write_picture
+from referee.scene import Scene, board_scene, key_entries
 
 if TYPE_CHECKING:
     import numpy as np
@@ -317,20 +320,8 @@ def _ascii(text: str) -> str:
 
 
 def _key_entries(view: BoardView) -> list[tuple[str, str, tuple[int, int, int], str]]:
-    """Returns the key's entries: (kind, text, colour, pattern); kind is fill, frame, line or counter."""
-    rows: list[tuple[str, str, tuple[int, int, int], str]] = []
-    rows += [("fill", _(style.label or name), style.colour, style.pattern) for name, style in view.terrain.items()]
-    rows += [("frame", _(m.label), m.colour, "") for m in view.marks.values()]
-    rows += [("counter", f"{view.side_marks.get(side, '')} {_(side)}".strip(), rgb, "")
-             for side, rgb in view.side_colours.items()]
-    seen: set[str] = set()
-    for link in view.links:
-        if link.label not in seen:
-            seen.add(link.label)
-            rows.append(("line", _(link.label), link.colour, ""))
-    for short, name, side in view.legend:  # which counter is which: its label, then its name
-        rows.append(("counter", f"{short} {name}", view.side_colours.get(side, (90, 90, 90)), ""))
-    return rows
+    """Returns the key's entries (:func:`referee.scene.key_entries`)."""
+    return key_entries(view)
 
 
 def _key_layout(rows: list[tuple[str, str, tuple[int, int, int], str]], width: int,
@@ -382,15 +373,19 @@ def _draw_key(img: npt.NDArray[np.uint8], rows: list[tuple[str, str, tuple[int, 
         cv2.putText(img, label, (x0 + swatch + 6, y0 + swatch - swatch // 4), _FONT, fs, (20, 20, 20), 1, cv2.LINE_AA)
 
 
-def write_png(view: BoardView, path: Path, cell_px: int = 64) -> Path:
-    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg).
+def view_scene(view: BoardView | MapView, cell_px: int = 64, page: bool = False) -> Scene:
+    """Returns the drawing of a board or a city map (the same for the page and the picture); for a
+    page (``page``), without the status lines and a board's key, which the page shows as text."""
+    if isinstance(view, BoardView):
+        return board_scene(view, cell_px, status=not page, legend=not page)
+    return map_scene(view, status=not page)
+
+
+def write_png(view: BoardView | MapView, path: Path, cell_px: int = 64, force: bool = False) -> Path:
+    """Draws the board and writes it in the format its extension names (PNG, or JPEG for .jpg),
+    through a temporary beside it (an existing file is replaced only with ``force``, a game file never).
 
     Raises:
         RefereeError: another extension (the accepted ones listed), or the file cannot be written.
     """
-    suffix = path.suffix.lower()
-    if suffix not in IMAGE_FORMATS:
-        raise RefereeError(_("{path}: cannot tell the picture format from {suffix}; name it .png, .jpg or .jpeg")
-                           .format(path=path, suffix=repr(suffix or "no extension")))
-    save_png(draw_board(view, cell_px), path, N_("picture"), suffix)
-    return path
+    return write_picture(view_scene(view, cell_px), path, N_("picture"), force=force)

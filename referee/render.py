@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from referee.dice_verify import DiceReport
+from referee.disclosures import Hint, marker
 from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyle
 from referee.i18n import N_, _, ngettext
 from referee.journal import Entry, Reveal, UndoResult
 from referee.notation import Grammar
-from referee.rulings import Rules, Ruling, Verdict
+from referee.rulings import Ruling, Verdict, section_summary
 from referee.tables import TableView
 
 CELL_WIDTH = 6
@@ -51,32 +52,82 @@ def _ink(rgb: Sequence[int]) -> str:
     return "black" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "white"
 
 
-def board(view: BoardView | MapView, legend: bool = True) -> RenderableType:
+def board(view: BoardView | MapView, legend: bool = True, cols: tuple[int, int] | None = None) -> RenderableType:
     """Returns the board as coloured text: terrain backgrounds, counters in side colours.
 
     A square board uses 6-character cells (4 or 5 on boards wider than 16 columns); a hex map
     draws each hex as its 2-character terrain mark and a label, every other column half a row
     lower. Sides also differ without colour: the view's side marks come before the labels.
+
+    A board wider than the terminal shows the columns in play that fit (those holding the most
+    counters) and says which, and how to see the others; ``cols`` (first and last, counted from
+    1) chooses the columns shown.
     """
     if isinstance(view, MapView):
         return map_table(view)
-    lines = _hex_lines(view) if view.layout == "hex" else _square_lines(view)
-    parts: list[RenderableType] = [Text(view.title, style="bold")]
-    if view.edges[0]:
-        parts.append(Text(f"   ↑ {view.edges[0]}", style="dim"))
-    parts += lines
-    if view.edges[2]:
-        parts.append(Text(f"   ↓ {view.edges[2]}", style="dim"))
-    left, right = view.edges[3], view.edges[1]
-    if left or right:
-        span = max(len(line) for line in lines) - len(right) - 2
-        parts.append(Text(f"   ← {left}".ljust(span) + f"{right} →", style="dim"))
-    parts += _key_lines(view, marks=view.layout == "hex" or _square_width(view) > 5)
-    if legend and view.legend:
-        parts.append(_legend(view))
-    for status in view.status:
-        parts.append(Text(status, style="bold cyan"))
-    return Group(*parts)
+    return _Board(view, legend, cols)
+
+
+class _Board:
+    """A board drawn for the width it is given: the whole grid when it fits, else a window of
+    columns and a line saying which; every line but the grid's wraps to that width (a caller may
+    print with ``soft_wrap`` so the grid's lines never wrap)."""
+
+    def __init__(self, view: BoardView, legend: bool, cols: tuple[int, int] | None) -> None:
+        self.view, self.legend, self.cols = view, legend, cols
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        view, width = self.view, options.max_width
+
+        def fitted(*texts: Text) -> RenderResult:
+            for text in texts:
+                yield from text.wrap(console, width)
+
+        yield from fitted(Text(view.title, style="bold"))
+        if view.edges[0]:
+            yield from fitted(Text(f"   ↑ {view.edges[0]}", style="dim"))
+        shown = window(view, width, self.cols)
+        lines = _hex_lines(view, shown) if view.layout == "hex" else _square_lines(view, shown)
+        yield from lines
+        if view.edges[2]:
+            yield from fitted(Text(f"   ↓ {view.edges[2]}", style="dim"))
+        left, right = view.edges[3], view.edges[1]
+        if left or right:
+            span = max(len(line) for line in lines) - len(right) - 2
+            yield from fitted(Text(f"   ← {left}".ljust(span) + f"{right} →", style="dim"))
+        if len(shown) < view.cols:
+            first, last = view.col_labels[shown.start], view.col_labels[shown.stop - 1]
+            yield from fitted(Text("   " + _(
+                "columns {first}–{last} of {all} shown; the others: referee show --cols A-B; the whole board: "
+                "referee show --png FILE").format(first=first, last=last, all=view.cols), style="yellow"))
+        yield from fitted(*_key_lines(view, marks=view.layout == "hex" or _square_width(view) > 5))
+        yield from fitted(*(Text(f"   {code}: {_(meaning)}", style="dim") for code, meaning in view.codes))
+        if self.legend and view.legend:
+            yield _legend(view)
+        yield from fitted(*(Text(status, style="bold cyan") for status in view.status))
+
+
+def window(view: BoardView, width: int, cols: tuple[int, int] | None = None) -> range:
+    """Returns the zero-based columns drawn in ``width`` characters: ``cols`` (from 1, clamped) if
+    given, else every column if they fit, else the run of columns that fit holding the most
+    counters (the earliest on a tie).
+
+    >>> tiny = BoardView("t", "square", 1, 40, ("A",), tuple(str(c + 1) for c in range(40)), (), {}, {})
+    >>> window(tiny, 100), window(tiny, 100, (5, 9))
+    (range(0, 32), range(4, 9))
+    """
+    if cols is not None:
+        first = min(max(cols[0], 1), view.cols)
+        return range(first - 1, min(max(cols[1], first), view.cols))
+    fit = max(1, (width - 3) // HEX_STEP - 1) if view.layout == "hex" else max(1, (width - 3) // _square_width(view))
+    if fit >= view.cols:
+        return range(view.cols)
+    counts = [0] * view.cols
+    for cell in view.cells:
+        if cell.counters or cell.marks:
+            counts[cell.at[0]] += 1
+    best = max(range(view.cols - fit + 1), key=lambda c: (sum(counts[c:c + fit]), -c))
+    return range(best, best + fit)
 
 
 def _square_width(view: BoardView) -> int:
@@ -93,16 +144,16 @@ def _label(view: BoardView, cell: CellView, width: int = 3) -> tuple[str, str]:
     return view.side_marks.get(top.side, "") + text, f"bold white on {hex_colour(side_rgb)}"
 
 
-def _square_lines(view: BoardView) -> list[Text]:
+def _square_lines(view: BoardView, shown: range) -> list[Text]:
     width = _square_width(view)
     by_place = view.cell_at()
-    head = Text(" " * 3, no_wrap=True, overflow="ignore")  # a wide board extends past 80 columns
-    for label in view.col_labels:
-        head.append(label.center(width)[:width], style="bold")
+    head = Text(" " * 3, no_wrap=True, overflow="ignore")
+    for c in shown:
+        head.append(view.col_labels[c].center(width)[:width], style="bold")
     lines = [head]
     for r in range(view.rows):
         line = Text(f"{view.row_labels[r]:>2} ", style="bold", no_wrap=True, overflow="ignore")
-        for c in range(view.cols):
+        for c in shown:
             cell = by_place[(c, r)]
             style = view.terrain.get(cell.terrain, _UNKNOWN)
             base = f"{_ink(style.colour)} on {hex_colour(style.colour)}"
@@ -123,28 +174,27 @@ def _square_lines(view: BoardView) -> list[Text]:
     return lines
 
 
-def _hex_lines(view: BoardView) -> list[Text]:
+def _hex_lines(view: BoardView, shown: range) -> list[Text]:
     """Returns a hex map as text: two lines per row, the raised columns on the first, the lowered
     ones half a row below; each hex is its terrain mark, side mark, label and cell mark."""
     lowered = 0 if view.down == "even" else 1  # zero-based columns c with (c + lowered) % 2 == 1 sit lower
     by_place = view.cell_at()
     width = 2 * HEX_STEP
-    heads: list[Text] = []
+    lines: list[Text] = []
     for half in (0, 1):
-        head = Text(" " * (3 + HEX_STEP * half), no_wrap=True, overflow="ignore")
-        for c in range(half, view.cols, 2):
-            head.append(view.col_labels[c].center(width)[:width], style="bold")
-        heads.append(head)
-    if lowered:
-        heads.reverse()
-    lines = heads
+        head = Text(" " * 3, no_wrap=True, overflow="ignore")
+        for c in shown:
+            if (c + lowered) % 2 == half:
+                head.append(" " * (3 + HEX_STEP * (c - shown.start) - len(head)))
+                head.append(view.col_labels[c].center(width)[:width], style="bold")
+        lines.append(head)
     for r in range(view.rows):
         for half in (0, 1):
             label = f"{view.row_labels[r]:>2} " if half == 0 else "   "
             line = Text(label, style="bold", no_wrap=True, overflow="ignore")
-            first = (half + lowered) % 2  # the line's first column; each column starts HEX_STEP further right
-            line.append(" " * (HEX_STEP * first))
-            for c in range(first, view.cols, 2):
+            first = shown.start + (shown.start + lowered + half) % 2  # the line's first column in the window
+            line.append(" " * (HEX_STEP * (first - shown.start)))
+            for c in range(first, shown.stop, 2):
                 cell = by_place[(c, r)]
                 style = view.terrain.get(cell.terrain, _UNKNOWN)
                 base = f"{_ink(style.colour)} on {hex_colour(style.colour)}"
@@ -169,7 +219,7 @@ def _key_lines(view: BoardView, marks: bool) -> list[Text]:
     terrain = "   ".join(f"{style.mark} {_(style.label or name)}" for name, style in view.terrain.items())
     kinds = "".join(f"   {m.symbol} {_(m.label)}" for m in view.marks.values()) if marks else ""
     out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain + kinds), style="dim")]
-    if len(out[0]) > 79:  # the marks on a line of their own rather than wrapped mid-entry
+    if len(out[0]) > 79 and kinds:  # the marks on a line of their own rather than wrapped mid-entry
         out = [Text("   " + _("terrain: {terrain}").format(terrain=terrain), style="dim"),
                Text("   " + _("marks:{marks}").format(marks=kinds), style="dim")]
     if view.side_marks:
@@ -228,11 +278,10 @@ def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     return Text.assemble((f"{mark} ", style), ruling.text(), code, cites)
 
 
-def verdict(
-    v: Verdict, rules: Rules | None = None, explain: bool = False, decisive: Sequence[str] = ()
-) -> RenderableType:
+def verdict(v: Verdict, explain: bool = False, decisive: Sequence[str] = (), hint: Hint = "explain") -> RenderableType:
     """Returns a verdict: legal or not, every violation, what it triggers, what it relied on (one
-    marker line, or with ``explain`` the complete list; ``decisive``: see :func:`disclosure`)."""
+    marker line, or with ``explain`` the complete list and our summary of each cited section;
+    ``decisive``: see :func:`disclosure`)."""
     parts: list[RenderableType] = []
     if v.legal:
         parts.append(Text.assemble(("✓ " + _("legal:") + " ", "bold green"), v.action))
@@ -242,43 +291,59 @@ def verdict(
         parts.append(ruling_line(r, "  ✗", "red"))
     for r in v.notes:
         parts.append(ruling_line(r, "  →", "cyan"))
-    parts += disclosure(v.provisional, decisive, explain)
-    if explain and rules is not None:
-        parts += _explain([*v.violations, *v.notes], rules)
+    parts += disclosure(v.provisional, decisive, explain, hint)
+    if explain:
+        parts += summaries([*v.violations, *v.notes])
     return Group(*parts)
 
 
-def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool = False,
+               hint: Hint = "why") -> list[Text]:
     """Returns what a ruling relied on: every item with ``explain``, else one marker line naming
-    the stand-ins from the ``decisive`` files and counting the rest (see :mod:`referee.disclosures`)."""
-    from referee.disclosures import marker
-
+    the stand-ins from the ``decisive`` files and the readings, and counting the rest (see
+    :mod:`referee.disclosures`; ``hint``: where the complete list is)."""
     if explain:
         return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
-    line = marker(items, decisive)
+    line = marker(items, decisive, hint)
     return [Text(f"  {line}", style="yellow")] if line else []
 
 
-def _explain(rulings: Sequence[Ruling], rules: Rules) -> list[Text]:
-    seen: dict[str, Text] = {}
+def summaries(rulings: Sequence[Ruling]) -> list[Text]:
+    """Returns our one-line summary of each section the rulings cite, once each (``--explain``)."""
+    seen: dict[tuple[str, str], Text] = {}
     for r in rulings:
         for ref in r.cites:
-            if ref.section not in seen and ref.game == rules.game:
-                seen[ref.section] = Text(f"  § {ref.label()}: {rules.summary(ref)}", style="dim")
+            key = (ref.game, ref.section)
+            if key not in seen and (summary := section_summary(ref)) is not None:
+                seen[key] = Text(f"  § {ref.label()}: {summary}", style="dim")
     return list(seen.values())
 
 
-def violations_lines(v: Verdict) -> list[Text]:
-    """Returns the stderr lines of a rejected action: one per violation."""
-    return [
+def resolution(events: Sequence[Ruling], provisional: Sequence[str], decisive: Sequence[str] = (),
+               explain: bool = False, hint: Hint = "explain") -> RenderableType:
+    """Returns what resolving a position did, as a game file's resolve says it: each event with
+    its code and citations, what it relied on, and with ``explain`` the section summaries."""
+    parts: list[RenderableType] = [ruling_line(e, "→", "cyan") for e in events]
+    parts += disclosure(provisional, decisive, explain, hint)
+    if explain:
+        parts += summaries(events)
+    return Group(*parts)
+
+
+def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+    """Returns the stderr lines of a rejected action: one per violation, then what the refusal
+    relied on (one marker line, or with ``explain`` every item and the section summaries)."""
+    lines = [
         Text.assemble(("✗ ", "bold red"), (f"{v.action}: ", "red"), r.text(), (f" [{r.code}]", "dim"),
                       (cites_text(r.cites), "dim"))
         for r in v.violations
     ]
+    lines += disclosure(v.provisional, decisive, explain, "explain")
+    return lines + (summaries(v.violations) if explain else [])
 
 
 def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = False,
-           grammar: Grammar | None = None) -> RenderableType:
+           grammar: Grammar | None = None, hint: Hint = "why") -> RenderableType:
     """Returns what an accepted action did: its rolls, events and disclosures (one marker line,
     or with ``explain`` the complete list); with the game's grammar, the action in the active
     language."""
@@ -290,7 +355,9 @@ def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = Fals
         parts.append(Text(f"  🎲 {_(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
-    parts += disclosure(rec.provisional, decisive, explain)
+    parts += disclosure(rec.provisional, decisive, explain, hint)
+    if explain:
+        parts += summaries(rec.events)
     return Group(*parts)
 
 

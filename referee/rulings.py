@@ -306,6 +306,19 @@ def printed_title(game: str, section: str, fallback: str) -> str:
     return found.printed.get(current()) or next(iter(found.printed.values()))
 
 
+def section_summary(ref: RuleRef) -> str | None:
+    """Returns our paraphrase of a cited section in the active language (``--explain``), or None
+    for a game without a packaged rules index or a section it does not list."""
+    from referee.errors import RefereeError
+    from referee.i18n import _
+
+    try:
+        found = _index_of(ref.game).sections.get(ref.section)
+    except RefereeError:
+        return None
+    return _(found.summary) if found is not None else None
+
+
 @cache
 def _index_of(game: str) -> RulesIndex:
     return load_rules(game).index

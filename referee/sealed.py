@@ -26,13 +26,16 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from referee.dice import fingerprint as _fingerprint
-from referee.errors import NotationError
+from referee.errors import InputFileError, NotationError
+from referee.files import parse_json
+from referee.game import Action
 from referee.i18n import _
 from referee.rulings import RuleRef, Ruling
 
 __all__ = [
-    "REVEALED", "SEALED", "Commitment", "Opening", "Seal", "StoredSecret", "canonical", "check_reveal",
-    "opens", "parse_reveal", "parse_seal", "reveal_text", "revealed_event", "seal_text", "sealed_event",
+    "REVEALED", "SEALED", "Commitment", "Opening", "RevealRequest", "Seal", "SealRequest", "StoredSecret", "canonical",
+    "check_reveal", "opens", "parse_reveal", "parse_seal", "reveal_text", "revealed_event", "seal_text",
+    "sealed_event", "secret_of",
 ]
 
 SALT_BYTES = 16
@@ -63,6 +66,19 @@ def canonical(secret: JsonValue) -> bytes:
         raise ValueError(_("a secret is at most {limit} bytes, this one is {n}").format(limit=MAX_SECRET_BYTES,
                                                                                      n=len(data)))
     return data
+
+
+def secret_of(text: str) -> JsonValue:
+    """Returns a secret as typed: JSON data when the text parses as JSON (``7``, ``["FMo","MCh"]``),
+    else the text itself (``CHV``).
+
+    >>> secret_of('["FMo", "MCh"]'), secret_of("CHV")
+    (['FMo', 'MCh'], 'CHV')
+    """
+    try:
+        return parse_json("secret", text)  # type: ignore[return-value]  # parsed JSON is JSON data
+    except InputFileError:
+        return text
 
 
 def _digest(salt: bytes, secret: JsonValue) -> str:
@@ -132,6 +148,29 @@ class StoredSecret(BaseModel):
         public = Commitment(owner=self.owner, label=self.label, digest=self.digest)
         salt = bytes.fromhex(self.salt)
         return Seal(public, salt, self.secret) if opens(public, salt, self.secret) else None
+
+
+class SealRequest(Action):
+    """A bot's choice to seal a secret: played through the game file's ``seal``, which keeps the
+    secret in its private table (the secret is never serialised, shown or journaled)."""
+
+    owner: str = Field(max_length=40)
+    label: str = Field(max_length=80)
+    secret: JsonValue = Field(default=None, exclude=True, repr=False)
+
+    def text(self) -> str:
+        return f"seal {self.owner} {self.label}"
+
+
+class RevealRequest(Action):
+    """A bot's choice to reveal a sealed secret: played through the game file's ``reveal_secret``,
+    which holds the salt and the secret."""
+
+    owner: str = Field(max_length=40)
+    label: str = Field(max_length=80)
+
+    def text(self) -> str:
+        return f"reveal {self.owner} {self.label}"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 from referee import files
 from referee.errors import InputFileError, TableError
 from referee.i18n import N_, _, ngettext
+from referee.writing import check_output, write_output
 
 ENV_TABLES = "REFEREE_TABLES"
 TABLE_SUFFIXES = (".yaml", ".yml", ".csv")
@@ -135,16 +137,53 @@ def _digest(texts: Mapping[str, str]) -> str:
 
 def _read_dir(slug: str, folder: Path, overridden: bool) -> dict[str, TableFile]:
     found: dict[str, TableFile] = {}
-    for path in sorted(folder.rglob("*")):
-        # a FIFO or a device named like a table is read (and refused in one line), never skipped
-        if path.suffix in TABLE_SUFFIXES and not path.is_dir():
-            name = path.relative_to(folder).as_posix()
-            try:
-                text = files.read_text(path, what="table file")
-            except InputFileError as exc:
-                raise TableError(exc.file, exc.field, exc.problem) from None
-            found[name] = TableFile(name, text, str(path), overridden)
+    for path in _table_paths(folder):
+        name = path.relative_to(folder).as_posix()
+        try:
+            text = files.read_text(path, what="table file")
+        except InputFileError as exc:
+            raise TableError(exc.file, exc.field, exc.problem) from None
+        found[name] = TableFile(name, text, str(path), overridden)
     return found
+
+
+def _table_paths(folder: Path) -> list[Path]:
+    """Returns every file under ``folder`` named like a table, sorted; a FIFO or a device named like
+    one is listed too (and refused by the reader in one line), never skipped. Links to folders are
+    not followed (no loops).
+
+    Raises:
+        TableError: a folder inside cannot be listed (unreadable): never silently skipped.
+    """
+
+    def refuse(exc: OSError) -> None:
+        raise TableError(str(exc.filename or folder), "", _os_reason(exc))
+
+    out: list[Path] = []
+    for top, dirs, names in os.walk(folder, onerror=refuse):
+        dirs.sort()
+        out += [Path(top, n) for n in names if Path(n).suffix in TABLE_SUFFIXES]
+    return sorted(out)
+
+
+def _os_reason(exc: OSError) -> str:
+    return _("cannot read ({reason})").format(reason=(exc.strerror or type(exc).__name__).lower())
+
+
+def _is_folder(path: Path) -> bool:
+    """True for a folder, False for nothing there (or a file).
+
+    Raises:
+        TableError: the path cannot be looked at (too long, not reachable, not permitted).
+    """
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise TableError(str(path), "", _os_reason(exc)) from None
+    except ValueError:  # a NUL in the path
+        raise TableError(str(path), "", _("not a usable path")) from None
 
 
 @cache
@@ -185,10 +224,10 @@ def load_table_set(slug: str, override: Path | None = None) -> TableSet:
     folder, explicit = override_dir(override)
     if folder is None:
         return base
-    if not folder.is_dir():
+    if not _is_folder(folder):
         raise TableError(str(folder), "", _("override folder does not exist"))
     game_dir = folder / slug
-    if not game_dir.is_dir():
+    if not _is_folder(game_dir):
         if explicit:
             raise TableError(
                 str(folder), "", _("no {slug}/ folder inside (write one with: referee tables export {slug} "
@@ -204,19 +243,25 @@ def load_table_set(slug: str, override: Path | None = None) -> TableSet:
     return TableSet(slug, {**base.files, **replaced})
 
 
-def export_table_set(table_set: TableSet, folder: Path) -> list[Path]:
-    """Writes a game's table files under ``folder/<slug>/`` and returns the paths written.
+def export_table_set(table_set: TableSet, folder: Path, force: bool = False) -> list[Path]:
+    """Writes a game's table files under ``folder/<slug>/`` and returns the paths written. Each goes
+    through a temporary beside it; files already there (edits, perhaps) are replaced only with
+    ``force``, and every target is checked before the first is written.
 
     Raises:
         TableError: the folder cannot be written.
+        OutputFileError: a file is already there (without ``force``), or is a game file.
     """
     target = folder / table_set.slug
+    items = sorted(table_set.files.items())
+    for name, _f in items:
+        check_output(target / name, force=force, what="table file")
     written: list[Path] = []
     try:
-        for name, f in sorted(table_set.files.items()):
+        for name, f in items:
             path = target / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(f.text, encoding="utf-8")
+            write_output(path, f.text.encode("utf-8"), force=force, what="table file")
             written.append(path)
     except OSError as exc:
         raise TableError(str(target), "", _("cannot write: {reason}").format(reason=exc.strerror or exc)) from None
@@ -279,21 +324,37 @@ def csv_rows(label: str, text: str) -> list[dict[str, str]]:
     Raises:
         TableError: no header, or a row with the wrong number of cells.
     """
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if not lines:
+    return [row for _line, row in csv_lines(label, text)]
+
+
+def csv_lines(label: str, text: str) -> list[tuple[int, dict[str, str]]]:
+    """Returns a CSV table's rows as dicts, each with its line number in the file as an editor
+    counts it (comments and blank lines included), so an error names the line to fix.
+
+    Raises:
+        TableError: no header, or a line with the wrong number of cells.
+    """
+    kept = [(n, ln) for n, ln in enumerate(text.splitlines(), start=1)
+            if ln.strip() and not ln.lstrip().startswith("#")]
+    if not kept:
         raise TableError(label, "", _("no header row"))
-    reader = csv.reader(io.StringIO("\n".join(lines)))
-    rows: list[dict[str, str]] = []
-    n = 0
+    reader = csv.reader(io.StringIO("\n".join(ln for _n, ln in kept)))
+    rows: list[tuple[int, dict[str, str]]] = []
+    line = kept[0][0]
     try:
         header = [h.strip() for h in next(reader)]
-        for n, cells in enumerate(reader, start=1):
+        twice = sorted({h for h in header if header.count(h) > 1})
+        if twice:  # a row read as a dict would keep only one of the two cells
+            raise TableError(label, _("header"), _("the column {name} is written twice").format(name=repr(twice[0])))
+        for cells in reader:
+            line = kept[reader.line_num - 1][0]
             if len(cells) != len(header):
-                raise TableError(label, _("row {n}").format(n=n), _("has {n} cells, the header has {header}").format(
-                    n=len(cells), header=len(header)))
-            rows.append({h: c.strip() for h, c in zip(header, cells, strict=True)})
+                problem = _("has {n} cells, the header has {header}").format(n=len(cells), header=len(header))
+                raise TableError(label, _("line {n}").format(n=line), problem)
+            rows.append((line, {h: c.strip() for h, c in zip(header, cells, strict=True)}))
     except csv.Error as exc:
-        raise TableError(label, _("row {n}").format(n=n + 1), _("not valid CSV: {problem}").format(
+        line = kept[min(reader.line_num, len(kept)) - 1][0]
+        raise TableError(label, _("line {n}").format(n=line), _("not valid CSV: {problem}").format(
             problem=" ".join(str(exc).split()))) from None
     return rows
 
@@ -304,16 +365,26 @@ def parse_csv(label: str, text: str, model: type[ModelT]) -> list[ModelT]:
     Raises:
         TableError: a missing or unknown column, or a value the schema rejects.
     """
-    rows = csv_rows(label, text)
-    parsed: list[ModelT] = []
-    for n, row in enumerate(rows, start=1):
+    return [row for _line, row in parse_csv_lines(label, text, model)]
+
+
+def parse_csv_lines(label: str, text: str, model: type[ModelT]) -> list[tuple[int, ModelT]]:
+    """Returns :func:`parse_csv`'s rows, each with its line number in the file (for the cross-checks'
+    errors).
+
+    Raises:
+        TableError: a missing or unknown column, or a value the schema rejects (names the line).
+    """
+    parsed: list[tuple[int, ModelT]] = []
+    for line, row in csv_lines(label, text):
         data = {k: (v if v != "" else None) for k, v in row.items()}
         try:
-            parsed.append(model.model_validate(data))
+            parsed.append((line, model.model_validate(data)))
         except ValidationError as exc:
             loc, msg = _first_error(exc)
             first = next(iter(row.values()), "")
-            raise TableError(label, f"row {n} ({first}): {loc}", msg) from None
+            raise TableError(label, _("line {n} ({first}): {field}").format(n=line, first=first, field=loc),
+                             msg) from None
     return parsed
 
 

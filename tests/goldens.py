@@ -69,11 +69,42 @@ def playthrough() -> str:
 
 SAMPLE_SETUP = {"300-solo": "solo-setup.yaml"}
 PLAYTHROUGH_STEPS = 80
-PERFT_DEPTH = {"cyrus-pyxis": 2, "iliad": 2, "300-solo": 5}
+PERFT_DEPTH = {"cyrus-pyxis": 2, "iliad": 2, "300-solo": 5, "zargo": 3}
+SLUGS = ("cyrus-pyxis", "iliad", "300-solo", "zargo")
 
 
 def _start(slug: str) -> object:
-    return find_game(slug).sample_start(SAMPLE_SETUP.get(slug, "setup.yaml"))
+    state = find_game(slug).sample_start(SAMPLE_SETUP.get(slug, "setup.yaml"))
+    return _sealed_garrisons(state)[0] if slug == "zargo" else state
+
+
+def _sealed_garrisons(state: object) -> tuple[object, dict[str, object]]:
+    """Zargo's sample set-up with every city's garrison sealed (fixed salts and garrisons: the
+    golden replays), and the seals held as a game file's private table holds them."""
+    from referee.games.zargo import actions as act
+    from referee.sealed import Seal
+
+    engine = find_game("zargo")
+    seals: dict[str, object] = {}
+    for i, (hex_name, city) in enumerate(sorted(state.cities.items())):  # type: ignore[attr-defined]
+        infantry = [lab for lab, u in state.tables.units.items()  # type: ignore[attr-defined]
+                    if u.people == city.owner and u.kind == "infantry"]
+        made = Seal.make(city.owner, f"garrison-{hex_name}", infantry * (i % 3), salt=bytes([i + 1]) * 16)
+        state = engine.apply(state, act.SealGarrison(public=made.public), NoDice()).state  # type: ignore[arg-type]
+        seals[hex_name] = made
+    return state, seals
+
+
+def _secret_step(slug: str, state: object, seals: dict[str, object]) -> object | None:
+    """The reveal a game waits for (its owner's secret, held here), or None."""
+    if slug != "zargo" or getattr(state, "reveal_wait", None) is None:
+        return None
+    from referee.games.zargo.bot import secret_action
+    from referee.sealed import RevealRequest
+
+    hex_name = state.reveal_wait  # type: ignore[attr-defined]
+    request = RevealRequest(owner=state.cities[hex_name].owner, label=f"garrison-{hex_name}")  # type: ignore[attr-defined]
+    return secret_action(state, request, seals, None)  # type: ignore[arg-type]
 
 
 def seeded_playthrough(slug: str) -> str:
@@ -85,13 +116,17 @@ def seeded_playthrough(slug: str) -> str:
     engine = find_game(slug)
     rng = random.Random(1979)
     dice = CommittedDice(b"golden" * 6, f"golden-{slug}")
-    state = _start(slug)
+    state = find_game(slug).sample_start(SAMPLE_SETUP.get(slug, "setup.yaml"))
+    seals: dict[str, object] = {}
+    if slug == "zargo":
+        state, seals = _sealed_garrisons(state)
     lines: list[object] = [{"start": engine.state_hash(state)}]  # type: ignore[arg-type]
     for _ in range(PLAYTHROUGH_STEPS):
         legal = sorted(engine.legal_actions(state), key=lambda a: a.text())  # type: ignore[arg-type]
-        if not legal:
+        secret = _secret_step(slug, state, seals)
+        if not legal and secret is None:
             break
-        action = rng.choice(legal)
+        action = secret if secret is not None else rng.choice(legal)
         state, record = engine.play(state, action, dice)  # type: ignore[arg-type]
         lines.append({"action": action.text(), "dice": [list(r.faces) for r in record.rolls],
                       "hash": engine.state_hash(state)[:16]})  # type: ignore[arg-type]
@@ -121,7 +156,7 @@ def perft(slug: str) -> str:
 
 
 FILES = {"board.txt": board_text, "playthrough.json": playthrough}
-for _slug in ("cyrus-pyxis", "iliad", "300-solo"):
+for _slug in SLUGS:
     FILES[f"{_slug}-seeded.json"] = lambda s=_slug: seeded_playthrough(s)
     FILES[f"{_slug}-perft.json"] = lambda s=_slug: perft(s)
 

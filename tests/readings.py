@@ -80,7 +80,7 @@ def override_with(folder: Path, reading: Reading, option: str) -> Path:
 
 
 def witnesses(package: str) -> dict[str, Witness] | None:
-    """Returns a game's witnesses, or None when ``tests/games/<package>/witnesses.py`` does not exist yet."""
+    """Returns a game's witnesses, or None when ``tests/games/<package>/witnesses.py`` does not exist."""
     path = ROOT / "tests" / "games" / package / "witnesses.py"
     if not path.exists():
         return None

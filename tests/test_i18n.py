@@ -10,10 +10,8 @@ import pytest
 
 import referee.i18n
 from referee.errors import UnknownNameError
-from referee.games.zargo.movement import Mover, Surroundings, why_not
-from referee.games.zargo.world import load_world
 from referee.i18n import _, choose, current, language, ngettext, parse_language
-from referee.tables import data_root
+from referee.tables import load_table_set
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,39 +35,44 @@ def test_unknown_language_suggests() -> None:
 
 
 def test_messages_follow_the_active_language() -> None:
-    message = "{hex} is sea; only cloud bridges cross the sea"
+    message = "the sea is crossed only over a cloud bridge"
     assert _(message) == message
     with language("fr"):
         assert current() == "fr"
-        assert _(message).startswith("{hex} est en mer")
+        assert _(message).startswith("la mer ne se traverse")
         with language("it"):
-            assert _(message).startswith("{hex} è mare")
+            assert _(message).startswith("il mare si attraversa")
         assert current() == "fr"
     assert current() == "en"
 
 
 def test_plural_forms_per_language() -> None:
-    one = "{hex} is out of reach: {n} movement point, woods cost 2, sea only by bridges"
-    many = "{hex} is out of reach: {n} movement points, woods cost 2, sea only by bridges"
+    one = "{what} cannot reach {hex} with {n} movement point (woods cost 2)"
+    many = "{what} cannot reach {hex} with {n} movement points (woods cost 2)"
     with language("fr"):
-        assert "0 point de mouvement" in ngettext(one, many, 0).format(hex="x", n=0)  # French: 0 is singular
-        assert "2 points de mouvement" in ngettext(one, many, 2).format(hex="x", n=2)
+        assert "0 point de mouvement" in ngettext(one, many, 0).format(what="x", hex="x", n=0)  # French: 0 is singular
+        assert "2 points de mouvement" in ngettext(one, many, 2).format(what="x", hex="x", n=2)
     with language("it"):
-        assert "0 punti" in ngettext(one, many, 0).format(hex="x", n=0)  # Italian: 0 is plural
-        assert "1 punto" in ngettext(one, many, 1).format(hex="x", n=1)
+        assert "0 punti" in ngettext(one, many, 0).format(what="x", hex="x", n=0)  # Italian: 0 is plural
+        assert "1 punto" in ngettext(one, many, 1).format(what="x", hex="x", n=1)
 
 
 def test_a_ruling_reason_in_each_language() -> None:
-    world = load_world(str(data_root("tables") / "zargo" / "map.yaml"))
-    sea = next(c for c in world.grid.cells() if not world.terrain[c].land)
-    land = world.hexes_of("1")[0]
+    from referee.games import find_game
+
+    engine = find_game("zargo")
+    state = engine.from_position(load_table_set("zargo"), {
+        "game": "zargo", "players": 4, "peoples": ["chevaliers", "dragons", "ailes", "moines"],
+        "active": "chevaliers", "board": {"0506": ["CHV"]},
+        "cities": {"0505": {"owner": "chevaliers", "founder": "chevaliers"}}}, "test")
     reasons = {}
     for lang in ("en", "fr", "it"):
         with language(lang):
-            reasons[lang] = why_not(world, Mover(land, 3), Surroundings(), sea)
-    assert reasons["en"] is not None and "sea" in reasons["en"]
-    assert reasons["fr"] is not None and "ponts de nuages" in reasons["fr"]
-    assert reasons["it"] is not None and "ponti di nuvole" in reasons["it"]
+            verdict = engine.judge(state, engine.parse(state, "0506 0501"))  # 0501 is sea
+            reasons[lang] = verdict.violations[0].message
+    assert "cloud bridge" in reasons["en"]
+    assert "pont de nuages" in reasons["fr"]
+    assert "ponte di nuvole" in reasons["it"]
 
 
 def _tool():  # type: ignore[no-untyped-def]
@@ -80,7 +83,7 @@ def _tool():  # type: ignore[no-untyped-def]
     return tool
 
 
-AREAS = ("referee", "cyrus_pyxis", "iliad", "earth_water", "zargo")
+AREAS = ("referee", "cyrus_pyxis", "iliad", "earth_water", "zargo", "serve")
 
 
 @pytest.mark.parametrize("area", AREAS)
@@ -100,19 +103,19 @@ def test_every_language_merges_all_area_catalogs() -> None:
     # a zargo message and a core message both translate through the one merged catalog
     referee.i18n.translations.cache_clear()
     with language("fr"):
-        assert _("{hex} is sea; only cloud bridges cross the sea").startswith("{hex} est en mer")
+        assert _("the sea is crossed only over a cloud bridge").startswith("la mer ne se traverse")
 
 
 def test_rulings_say_again_in_another_language() -> None:
     from referee.rulings import Ruling
 
-    sea = "{hex} is sea; only cloud bridges cross the sea"
+    empty = "the city on {hex} has no garrison: it falls with no roll"
     with language("fr"):
-        made = Ruling.violation("sea", sea, hex="C5")
-    assert made.message.startswith("C5 est en mer")
+        made = Ruling.event("empty-city", empty, hex="C5")
+    assert made.message.startswith("la ville en C5 n'a pas de garnison")
     with language("it"):
-        assert made.text().startswith("C5 è mare")
-    assert made.text() == "C5 is sea; only cloud bridges cross the sea"
+        assert made.text().startswith("la città su C5 non ha guarnigione")
+    assert made.text() == "the city on C5 has no garrison: it falls with no roll"
     # a ruling without a template serializes exactly as before (journal chains stay valid)
     plain = Ruling.event("x", "plain words")
     assert set(plain.model_dump()) == {"code", "message", "cites"}

@@ -290,3 +290,55 @@ def test_two_writers_are_serialised(race: GameFile) -> None:
         gf.state()
         seqs = [e.seq for e in entries]
         assert seqs == sorted(set(seqs)) and len(seqs) > 2
+
+
+def test_an_empty_journal_left_by_a_write_killed_as_it_began_goes_with_the_next_open(race: GameFile) -> None:
+    """Killed between creating its journal and writing the header, a write leaves an empty (or
+    zeroed) ``-journal`` that SQLite never rolls back nor removes (issue 29: no leftover file)."""
+    race.do("step")
+    path = race.path
+    race.close()
+    before = path.read_bytes()
+    for leftover in (b"", b"\x00" * 512):
+        side = path.with_name(path.name + "-journal")
+        side.write_bytes(leftover)
+        with GameFile.open(path) as gf:
+            assert [e.text for e in gf.entries()] == ["step"]
+        assert not side.exists() and path.read_bytes() == before
+
+
+def test_a_live_writers_journal_is_left_alone(race: GameFile) -> None:
+    path = race.path
+    side = path.with_name(path.name + "-journal")
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")  # another process's write, begun
+        side.write_bytes(b"")
+        start = time.monotonic()
+        with GameFile.open(path) as gf:
+            assert gf.path == path
+        assert side.exists() and time.monotonic() - start < 5  # neither removed nor waited for
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        side.unlink(missing_ok=True)
+
+
+def test_a_hot_journal_of_the_replaced_game_never_reaches_the_new_one(race: GameFile) -> None:
+    """A write killed mid-way leaves a hot journal; ``new --force`` (create) then renames a new game
+    under that name. The old journal must not be rolled back into the new file (issue 29)."""
+    for _ in range(3):
+        race.do("roll")
+    path = race.path
+    race.close()
+    code = ("import os, sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE')\n"
+            "c.execute(\"UPDATE journal SET text = text || ' changed'\")\n"
+            "os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True)
+    assert path.with_name(path.name + "-journal").stat().st_size > 0  # hot: the old pages
+    with GameFile.create(path, register(), race_tables(), force=True, actions=["step"]) as gf:
+        assert [e.text for e in gf.entries()] == ["step"]
+        assert gf.verify_dice().ok
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]

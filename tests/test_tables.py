@@ -74,11 +74,27 @@ def _broken(tmp_path: Path, name: str, old: str, new: str) -> TableError:
     return info.value
 
 
-def test_malformed_csv_value_names_file_row_and_field(tmp_path: Path) -> None:
+def _line_of(name: str, text: str) -> int:
+    """The line of a packaged table file holding ``text``, as an editor numbers it."""
+    lines = packaged_table_set("cyrus-pyxis").text(name).splitlines()
+    return next(n for n, line in enumerate(lines, start=1) if text in line)
+
+
+def test_malformed_csv_value_names_file_line_and_field(tmp_path: Path) -> None:
     err = _broken(tmp_path, "combat_values.csv", "cavalry,any,4,2,1", "cavalry,any,four,2,1")
     assert err.file.endswith("combat_values.csv")
-    assert "row" in err.field and "plain" in err.field
+    # the line an editor shows (comments and header counted), not the data row's rank
+    assert err.field.startswith(f"line {_line_of('combat_values.csv', 'cavalry,any,4,2,1')} (cavalry)")
+    assert "plain" in err.field
     assert "\n" not in str(err)
+
+
+def test_csv_cross_checks_name_the_editor_line(tmp_path: Path) -> None:
+    # a band whose bounds are crossed: the error names the line of combat_results.csv to fix
+    rows = packaged_table_set("cyrus-pyxis").text("combat_results.csv").splitlines()
+    band = next(line for line in rows if line.startswith("1,2,"))
+    err = _broken(tmp_path, "combat_results.csv", band, "2,1," + band.split(",", 2)[2])
+    assert err.field == f"line {_line_of('combat_results.csv', band)}"
 
 
 def test_result_table_gap_is_refused(tmp_path: Path) -> None:

@@ -120,3 +120,21 @@ def test_hex_board_with_odd_columns_lowered() -> None:
     row_a = next(i for i, line in enumerate(lines) if line.startswith(" a "))
     assert lines[row_a][7:9] == "%%"  # column 2 raised, on the row's line
     assert lines[row_a + 1][3:5] == "__" and lines[row_a + 1][11:13] == "__"  # columns 1 and 3 lower
+
+
+def test_codes_drawn_on_cells_are_explained_under_the_key() -> None:
+    from dataclasses import replace
+
+    text = text_of(replace(tiny(), codes=(("V0", "a city with no garrison"),)))
+    assert "V0: a city with no garrison" in text
+
+
+def test_a_hex_board_wider_than_the_terminal_keeps_its_offsets_in_a_window() -> None:
+    # columns 2-3 of the tiny hex map: column 2 (lowered) now starts the window, half a row down
+    window = render.board(tiny("hex"), cols=(2, 3))
+    buffer = io.StringIO()
+    Console(file=buffer, width=200, color_system=None).print(window)
+    shown = buffer.getvalue().splitlines()
+    row_a = next(i for i, line in enumerate(shown) if line.startswith(" a "))
+    assert shown[row_a][7:9] == "__" and shown[row_a + 1][3:5] == "%%"
+    assert "columns 2–3 of 3 shown" in buffer.getvalue()

@@ -7,7 +7,8 @@
 
 Catalogs are split by area so that work on one game never touches another's file: each game
 package (``referee/games/<pkg>/`` and the section paraphrases of ``tables/<slug>/rules.yaml``)
-has ``<pkg>.po``; everything else (core, CLI, vision) is ``referee.po``. At run time every
+has ``<pkg>.po``; the table display (``referee/serve/``) has ``serve.po``; everything else (core,
+CLI, vision) is ``referee.po``. At run time every
 ``*.po`` of a language is merged into one catalog (``referee.i18n.translations``).
 
 Marked text: ``_``, ``N_``, ``ngettext``, and the message templates of rulings
@@ -49,6 +50,8 @@ def area_of(path: str) -> str:
     parts = Path(path).parts
     if len(parts) > 3 and parts[:2] == ("referee", "games"):
         return parts[2]
+    if len(parts) > 2 and parts[:2] == ("referee", "serve"):
+        return "serve"
     return CORE
 
 

@@ -12,9 +12,10 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from referee.errors import InputFileError
-from referee.files import check_target, parse_json, read_text
+from referee.errors import InputFileError, RefereeError
+from referee.files import parse_json, read_text
 from referee.i18n import _
+from referee.writing import write_output
 from vision import adaptive
 from vision.board import BoardSpec
 from vision.config import VisionConfig
@@ -60,22 +61,18 @@ def default_model(board: BoardSpec, cfg: VisionConfig) -> adaptive.PixelModel:
     return adaptive.table_model(board, cfg.classify)
 
 
-def save_calibration(calibration: Calibration, path: Path) -> None:
-    """Writes a calibration file (JSON).
+def save_calibration(calibration: Calibration, path: Path, force: bool = False) -> None:
+    """Writes a calibration file (JSON) through a temporary beside it (an existing file is replaced
+    only with ``force``, a game file never).
 
     Raises:
         VisionError: the file cannot be written.
     """
     try:
-        check_target(path, "calibration")
-    except InputFileError as exc:
+        write_output(path, (calibration.model_dump_json(indent=1) + "\n").encode("utf-8"), force=force,
+                     what="calibration file")
+    except RefereeError as exc:
         raise VisionError(str(exc)) from None
-    try:
-        path.write_text(calibration.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise VisionError(_("{path}: cannot write the calibration ({reason})").format(
-            path=path, reason=reason)) from None
 
 
 def load_calibration(path: Path, board: BoardSpec) -> Calibration:

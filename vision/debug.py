@@ -6,6 +6,7 @@ in normal runs. :class:`FolderSink` writes ``01-markers.png``, ``02-warped.png``
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -13,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.errors import RefereeError
-from referee.i18n import _
+from referee.i18n import N_, _
 from referee.images import save_png
 from vision.errors import VisionError
 
@@ -40,12 +41,25 @@ class NullSink:
         """Ignores the picture."""
 
 
+def _pictures(folder: Path) -> list[Path]:
+    """Returns the numbered pictures (``01-markers.png``) already in a folder (none if it is not one)."""
+    try:
+        return [p for p in folder.iterdir() if re.fullmatch(r"[0-9]{2}-.+\.png", p.name)]
+    except OSError:
+        return []
+
+
 class FolderSink:
     """Writes each stage's picture as a numbered PNG in a folder (created if needed)."""
 
     enabled = True
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, force: bool = False) -> None:
+        earlier = sorted(p.name for p in _pictures(folder))
+        if earlier and not force:  # pictures of an earlier run are replaced only when asked
+            raise VisionError(_("{folder} already holds debug pictures ({first}...); add --force to replace them, "
+                                "or pick another folder").format(folder=folder, first=earlier[0]))
+        self.force = force
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -65,7 +79,7 @@ class FolderSink:
         """
         path = self.folder / f"{len(self.written) + 1:02d}-{name}.png"
         try:
-            save_png(picture, path, "debug picture")
+            save_png(picture, path, N_("debug picture"), force=self.force)
         except RefereeError as exc:
             raise VisionError(str(exc)) from None
         self.written.append(path)

@@ -28,10 +28,11 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from referee.errors import InputFileError
+from referee.errors import InputFileError, RefereeError
 from referee.files import read_bytes, read_text
 from referee.i18n import _
 from referee.images import opencv
+from referee.writing import write_output
 from vision import adaptive
 from vision.board import BoardSpec
 from vision.calibrate import LabelledBoard, measure_classes
@@ -87,9 +88,11 @@ def keep(folder: Path, reading: Reading, board: BoardSpec, known: Mapping[str, t
 
 
 def _write(path: Path, data: bytes) -> None:
-    partial = path.with_name(path.name + ".part")
-    partial.write_bytes(data)
-    partial.replace(path)
+    """Writes a new file through a temporary beside it (:func:`referee.writing.write_output`)."""
+    try:
+        write_output(path, data)
+    except RefereeError as exc:
+        raise VisionError(str(exc)) from None
 
 
 def load_examples(folder: Path, board: BoardSpec) -> list[LabelledBoard]:

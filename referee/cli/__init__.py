@@ -17,7 +17,7 @@ from referee.i18n import N_
 if TYPE_CHECKING:
     from typer._click import Command, Parameter
 
-from referee.cli import bot, demo, dice, game_file, maps, odds, play, tables, umpire, vision
+from referee.cli import bot, demo, dice, game_file, maps, odds, play, serve, tables, umpire, vision
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -36,6 +36,7 @@ app.add_typer(dice.app, name="dice", help="Verifiable digital dice: show the com
 app.add_typer(odds.app)
 app.add_typer(bot.app)
 app.add_typer(vision.app)
+app.add_typer(serve.app)
 app.add_typer(maps.app, name="map", help="Hex world maps (Zargo's Lords): check a map file.")
 app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: printable markers, colour calibration.")
 
@@ -264,4 +265,9 @@ def main() -> None:
 
     args = hoist_lang(sys.argv[1:])
     use(language_of(args))
-    command(app_for(args))(args=args, prog_name="referee")
+    try:
+        command(app_for(args))(args=args, prog_name="referee")
+    except (OSError, UnicodeEncodeError) as exc:  # help or a usage error that could not be printed
+        from referee.cli.common import output_lost
+
+        raise SystemExit(output_lost(exc, before=0).exit_code) from None

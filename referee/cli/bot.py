@@ -1,15 +1,28 @@
-"""``referee bot``: the game's bot chooses the next action and plays it in the game file."""
+"""``referee bot``: the game's bot chooses the next actions and plays them in the game file.
+
+Every choice goes through the game file as a player's would: an action as ``do`` plays it, a
+secret sealed as ``seal`` seals it (the file keeps it privately) and revealed as ``reveal``
+reveals it. ``--moves N`` and ``--until-end`` play many choices in one process, stopping early
+when the game is over or waits for a side the bot does not play.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, play_in_file, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, print_json, show
 from referee.i18n import _
 
+if TYPE_CHECKING:
+    from referee.game import Action, ActionRecord
+    from referee.journal import GameFile
+
 app = typer.Typer()
+
+MAX_MOVES = 100_000
+"""The most choices one command plays (``--until-end`` included): a game that never ends stops here."""
 
 
 @app.command()
@@ -19,47 +32,82 @@ def bot(
     seed: Annotated[str | None, typer.Option(help="Seed the bot's choices (a replayable game); "
                                                    "without it, a fresh choice.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what the bot would play; play nothing.")] = False,
+    moves: Annotated[int, typer.Option("--moves", min=1, max=MAX_MOVES,
+                                       help="Play this many choices in a row (default 1).")] = 1,
+    until_end: Annotated[bool, typer.Option("--until-end", help="Play until the game is over, or waits for a "
+                                                                "side the bot does not play.")] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Let the game's bot choose the next action (with its reason) and play it, as `do` would.
 
     For 300 solo the bot is PERS.IA and plays Persia only; the other games' bots play any side.
     """
-    import random
+    import random  # the engine, journal and renderer load only when a command runs (start-up time)
 
+    from referee import render
     from referee.capabilities import bot_of
     from referee.games import all_games
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
-        engine, state = gf.game, gf.state()
-    chooser = bot_of(engine)
-    if chooser is None:
-        offering = ", ".join(g.info.slug for g in all_games() if bot_of(g) is not None)
-        raise fail(_("{game} has no bot in this version").format(game=engine.info.slug),
-                   hint=_("games with a bot: {games}").format(games=offering))
-    if engine.outcome(state) is not None:
-        raise fail(_("the game is over: there is nothing left to play"))
-    side = engine.to_act(state)
-    if engine.info.bot_sides and side not in engine.info.bot_sides:
-        raise fail(_("the bot plays {sides}; {side} is to act").format(sides=", ".join(engine.info.bot_sides),
-                                                                         side=side),
-                   hint=_("type your own action with referee do"))
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    choice = chooser.choose(state, rng)
-    text = choice.action.text()
-    if dry_run:
-        if json_:
-            from referee.cli.common import print_json
-
-            print_json({"action": text, "reason": choice.reason, "cites": [str(c) for c in choice.cites]})
-        else:
-            show(_("the bot would play [bold]{action}[/]: {reason}").format(action=literal(text),
-                                                                           reason=literal(choice.reason)))
+    limit = MAX_MOVES if until_end else moves
+    played: list[dict[str, object]] = []
+    with GameFile.open(file) as gf:
+        engine = gf.game
+        chooser = bot_of(engine)
+        if chooser is None:
+            offering = ", ".join(g.info.slug for g in all_games() if bot_of(g) is not None)
+            raise fail(_("{game} has no bot in this version").format(game=engine.info.slug),
+                       hint=_("games with a bot: {games}").format(games=offering))
+        stopped = None
+        for _n in range(limit):
+            state = gf.state()
+            side = engine.to_act(state)
+            if engine.outcome(state) is not None:
+                stopped = _("the game is over: there is nothing left to play")
+            elif engine.info.bot_sides and side not in engine.info.bot_sides:
+                stopped = _("the bot plays {sides}; {side} is to act").format(
+                    sides=", ".join(engine.info.bot_sides), side=side)
+            if stopped is not None:
+                if not played:
+                    hint = None if engine.outcome(state) else _("type your own action with referee do")
+                    raise fail(stopped, hint=hint)
+                break
+            choice = chooser.choose(state, rng)
+            text = choice.action.text()
+            cites = "; ".join(str(c) for c in choice.cites)
+            if dry_run:
+                if json_:
+                    print_json({"action": text, "reason": choice.reason, "cites": [str(c) for c in choice.cites]})
+                else:
+                    show(_("the bot would play [bold]{action}[/]: {reason}").format(
+                        action=literal(text), reason=literal(choice.reason)))
+                return
+            record = _play(gf, choice.action)
+            played.append({"action": text, "reason": choice.reason, "cites": [str(c) for c in choice.cites],
+                           "record": record.model_dump(mode="json")})
+            if not json_:
+                why = f" ({literal(cites)})" if cites else ""
+                show(_("the bot plays [bold]{action}[/]: {reason}").format(
+                    action=literal(text), reason=literal(choice.reason)) + why)
+                show(render.record(record, engine.info.decisive, False, engine.grammar))
+        lines = engine.status(engine.view(gf.state(), None))
+    if json_:  # "record": the last one played, as `do --json` prints it
+        print_json({"record": played[-1]["record"], "played": played, "stopped": stopped, "status": lines})
         return
-    if not json_:
-        cites = "; ".join(str(c) for c in choice.cites)
-        why = f" ({literal(cites)})" if cites else ""
-        show(_("the bot plays [bold]{action}[/]: {reason}").format(action=literal(text),
-                                                                   reason=literal(choice.reason)) + why)
-    play_in_file(file, text, None, json_, board=False)
+    if stopped is not None and len(played) < limit:
+        show(f"[yellow]{literal(stopped)}[/]")
+    for line in lines:
+        show(f"[bold cyan]{literal(line)}[/]")
+
+
+def _play(gf: GameFile, action: Action) -> ActionRecord:
+    """Plays one bot choice through the game file: a seal or reveal request as ``seal`` and
+    ``reveal`` do (the secret stays in the file), anything else as ``do``."""
+    from referee.sealed import RevealRequest, SealRequest
+
+    if isinstance(action, SealRequest):
+        return gf.seal(action.owner, action.label, action.secret)
+    if isinstance(action, RevealRequest):
+        return gf.reveal_secret(action.owner, action.label)
+    return gf.do(action.text())

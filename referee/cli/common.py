@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
     from referee.game import AnyEngine, GameState
-    from referee.journal import GameFile
     from referee.tables import TableSet
 
 P = ParamSpec("P")
@@ -59,11 +59,13 @@ ExplainOpt = Annotated[
     bool, typer.Option("--explain", help="List every stand-in the ruling relied on, and our summary of each "
                                          "cited section.")
 ]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace a file already there (never a game file).")]
 SeedOpt = Annotated[
     str | None, typer.Option("--seed", help="Umpire mode: derive digital dice from this text (reproducible).")
 ]
 
 _consoles: dict[str, Console] = {}
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def out() -> Console:
@@ -71,8 +73,18 @@ def out() -> Console:
     if "out" not in _consoles:
         from referee.cli.terminal import console
 
-        _consoles["out"] = console()
+        made = console()
+        made.on_broken_pipe = _broken_pipe  # type: ignore[method-assign]  # to the boundary, not rich's exit 1
+        _consoles["out"] = made
     return _consoles["out"]
+
+
+def _broken_pipe() -> None:
+    """Raises the closed pipe rich caught, so :func:`guarded` says whether the command's write stood."""
+    import errno
+    import os
+
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 def err() -> Console:
@@ -164,17 +176,25 @@ def literal(value: object) -> str:
 
 
 def guarded(fn: Callable[P, R]) -> Callable[P, R]:
-    """Wraps a command: referee and validation errors become one red line and exit code 1."""
+    """Wraps a command: referee and validation errors become one red line and exit code 1; an
+    output that cannot be shown (:func:`output_lost`) never hides what the command committed."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from pydantic import ValidationError
 
         from referee.errors import IllegalActionError, RefereeError
+        from referee.writing import commits
 
+        before = commits()
         try:
-            check_arguments(kwargs)
-            return fn(*args, **kwargs)
+            try:
+                check_arguments(kwargs)
+                return fn(*args, **kwargs)
+            finally:
+                sys.stdout.flush()  # a full disk or a closed pipe fails here, inside the boundary
+        except (OSError, UnicodeEncodeError) as exc:
+            raise output_lost(exc, before) from None
         except IllegalActionError as exc:
             from referee import render
 
@@ -191,6 +211,44 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def output_lost(exc: OSError | UnicodeEncodeError, before: int) -> typer.Exit:
+    """Says on stderr, in one line, that the output could not be shown (a closed pipe, a full disk,
+    a terminal that cannot encode it) and whether the command's write was committed; returns the
+    Exit to raise: 0 when something was committed (it stands), 1 when nothing was.
+
+    stdout is then pointed at the null device, so the interpreter's last flush cannot fail again.
+    """
+    import os
+
+    from referee.writing import commits, last_commit
+
+    if isinstance(exc, UnicodeEncodeError):
+        reason = _("the output's encoding, {encoding}, cannot write {char}").format(
+            encoding=exc.encoding, char=ascii(exc.object[exc.start:exc.start + 1]))
+    else:
+        reason = " ".join((exc.strerror or type(exc).__name__).split()).lower()
+    made = last_commit() if commits() > before else None
+    if made is None:
+        line = _("the result could not be shown ({reason}); nothing was recorded").format(reason=reason)
+    else:
+        line = _("recorded in {file} as journal entry {seq}, but it could not be shown ({reason})").format(
+            file=made[0], seq=made[1], reason=reason)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner's buffer)
+        pass
+    try:
+        from referee.cli.terminal import one_line
+
+        sys.stderr.write(one_line(line) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr is gone too: the exit code still tells
+        pass
+    return typer.Exit(0 if made is not None else 1)
+
+
 def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
     """Prints JSON on stdout without going through rich (fast, no markup)."""
     from pydantic import BaseModel
@@ -201,6 +259,7 @@ def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
     if isinstance(data, dict) and "lang" not in data:
         data = {**data, "lang": current()}  # which language the messages are in
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)  # bytes of a file name no UTF-8 can say
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
@@ -227,18 +286,6 @@ def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
     return found[0]
 
 
-def private_lines(gf: GameFile, viewer: str | None) -> list[tuple[str, str, str]]:
-    """Returns (label, secret, fingerprint) of each secret ``viewer`` sealed that is still hidden
-    (nothing for the shared table)."""
-    from referee.sealed import canonical
-
-    if viewer is None:
-        return []
-    hidden = {c.digest for c, shown in gf.sealed_now() if not shown and c.owner == viewer}
-    return [(s.public.label, canonical(s.secret).decode("utf-8"), s.public.fingerprint())
-            for s in gf.secrets(viewer) if s.public.digest in hidden]
-
-
 def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool, explain: bool = False) -> None:
     """Plays one action in a game file and prints its record, then the board or the status
     (``explain``: every stand-in the ruling relied on, not one marker line). With ``json_`` a
@@ -257,7 +304,9 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
             record = gf.do(text, parse_faces(dice) if dice is not None else None)
         except IllegalActionError as exc:
             if not json_:
-                raise
+                for refused in render.violations_lines(exc.verdict, gf.game.info.decisive, explain):
+                    err().print(refused, soft_wrap=True)
+                raise typer.Exit(1) from None
             print_json({"verdict": exc.verdict.model_dump(mode="json"),
                         "status": gf.game.status(gf.game.view(gf.state(), None))})
             raise typer.Exit(1) from None

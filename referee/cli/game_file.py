@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,7 @@ from referee.cli.common import (
     DiceOpt,
     ExplainOpt,
     FileOpt,
+    ForceOpt,
     JsonOpt,
     PositionOpt,
     TablesOpt,
@@ -21,15 +22,17 @@ from referee.cli.common import (
     load_position,
     play_in_file,
     print_json,
-    private_lines,
     read_data_file,
     show,
     viewer_of,
 )
 from referee.i18n import _, ngettext
 
-app = typer.Typer()
+if TYPE_CHECKING:
+    from referee.game import AnyEngine
+    from referee.tables import TableSet
 
+app = typer.Typer()
 
 
 def _sample(path: Path, slug: str) -> Path:
@@ -67,9 +70,8 @@ def new(
         min=1, max=8, help="How many play, for games played by two to four (Zargo's Lords).")] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Start a new game file; shows the dice commitment fingerprint and, once, every stand-in value
-    and interpretation the game relies on (rulings afterwards only count them: see referee why)."""
-    from referee import render
+    """Start a new game file; shows the dice commitment fingerprint, whose turn it is, and how many
+    readings and stand-in values the game relies on (referee tables GAME lists them)."""
     from referee.dice import fingerprint
     from referee.disclosures import inventory
     from referee.games import find_game
@@ -79,6 +81,7 @@ def new(
     engine = find_game(game)
     table_set = load_table_set(engine.info.slug, tables)
     texts: list[str] = []
+    asked = setup
     if setup is not None:
         setup = _sample(setup, engine.info.slug)
         texts = engine.checked_setup(table_set, read_data_file(setup, "set-up"), str(setup))
@@ -98,19 +101,45 @@ def new(
     if json_:
         print_json({"file": str(file), "game": engine.info.slug, "game_id": gf.game_id, "commitment": commit,
                     "fingerprint": fingerprint(commit), "tables_overridden": table_set.overridden(),
-                    "disclosures": relies,
+                    "disclosures": relies, "setup": str(setup) if setup is not None else None,
                     "position": engine.to_position(state).model_dump(mode="json"),
                     "status": engine.status(state)})
     else:
-        show(_("[bold]New {title} game[/] in {file} (id {id})").format(
-            title=literal(engine.info.title), file=literal(file), id=literal(gf.game_id)))
-        show(_("Dice commitment: [bold]{fingerprint}[/]  (full SHA-256 {commitment})").format(
-            fingerprint=literal(fingerprint(commit)), commitment=literal(commit)))
-        if table_set.overridden():
-            show(_("[yellow]Tables overridden: {names}[/]").format(names=literal(", ".join(table_set.overridden()))))
-        show(render.board(engine.board_view(state)), soft_wrap=True)
-        show_inventory(relies)
+        said = None
+        if setup is not None:
+            shipped = setup != asked  # a bare name found among the shipped samples, not here
+            said = (_("Set-up played from the shipped sample {path} (there is no {name} here)") if shipped
+                    else _("Set-up played from {path}")).format(path=setup, name=asked)
+        _first_screen(engine, gf.game_id, file, fingerprint(commit), table_set, engine.status(state), said)
     gf.close()
+
+
+def _first_screen(engine: AnyEngine, game_id: str, file: Path, fingerprint: str, table_set: TableSet,
+                  status: list[str], setup: str | None) -> None:
+    """Prints what ``new`` says, short enough for a first screen: the game and its file, the dice
+    commitment, whose turn it is, and one line counting the readings and stand-ins (the complete
+    list is ``referee tables GAME``, ``referee why --all`` and ``new --json``)."""
+    from rich.text import Text
+
+    from referee.disclosures import counts
+
+    show(_("[bold]New {title} game[/] in {file} (id {id})").format(
+        title=literal(engine.info.title), file=literal(file), id=literal(game_id)))
+    if setup is not None:
+        show(Text(setup))
+    show(_("Dice commitment: [bold]{fingerprint}[/] (the full SHA-256: referee dice status)").format(
+        fingerprint=literal(fingerprint)))
+    if table_set.overridden():
+        show(_("[yellow]Tables overridden: {names}[/]").format(names=literal(", ".join(table_set.overridden()))))
+    for line in status:
+        show(Text(line, style="bold cyan"))
+    readings, values = counts(table_set)
+    if readings or values:
+        said = _("{readings} and {values} apply — referee tables {game}").format(
+            readings=ngettext("{n} reading", "{n} readings", readings).format(n=readings),
+            values=ngettext("{n} stand-in", "{n} stand-ins", values).format(n=values), game=engine.info.slug)
+        show(Text("⚠ " + said, style="yellow"))
+    show(Text(_("The board: referee show; what to type: referee play, then help"), style="dim"))
 
 
 def show_inventory(items: list[str]) -> None:
@@ -218,10 +247,11 @@ def log(
     from referee import render
     from referee.files import parse_json
     from referee.journal import GameFile
+    from referee.viewing import seen_by
 
     with GameFile.open(file) as gf:
-        viewer_of(gf.game, as_)  # the journal is public: the same for every viewer
-        entries = gf.entries()
+        seen = seen_by(gf, viewer_of(gf.game, as_))  # the journal is public; the viewer's secrets follow it
+        entries = list(seen.entries)
         if last is not None:
             entries = entries[-last:]
         if json_:
@@ -232,6 +262,7 @@ def log(
             print_json(data)  # type: ignore[arg-type]
             return
         show(render.log(entries, gf.game.grammar))
+    _show_secrets([(s.label, s.value, s.fingerprint) for s in seen.secrets])
 
 
 @app.command()
@@ -239,11 +270,12 @@ def log(
 def status(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
     """Show the turn, the phase and whose input is awaited (with --as: that player's secrets too)."""
     from referee.journal import GameFile
+    from referee.viewing import seen_by
 
     with GameFile.open(file) as gf:
-        viewer = viewer_of(gf.game, as_)
-        lines = gf.game.status(gf.game.view(gf.state(), viewer))
-        mine = private_lines(gf, viewer)
+        seen = seen_by(gf, viewer_of(gf.game, as_))
+    viewer, lines = seen.viewer, seen.status()
+    mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
     if json_:
         print_json({"viewer": viewer, "status": lines, "secrets": _secrets_json(mine)})
         return
@@ -282,13 +314,9 @@ def _read_secret(prompt: str) -> object:
 
 def _data_or_text(text: str) -> object:
     """Returns JSON data when ``text`` parses as JSON (7, [1, 2]), else the text itself."""
-    from referee.errors import InputFileError
-    from referee.files import parse_json
+    from referee.sealed import secret_of
 
-    try:
-        return parse_json("secret", text)
-    except InputFileError:
-        return text
+    return secret_of(text)
 
 
 @app.command()
@@ -358,11 +386,17 @@ def show_(
     game: Annotated[str | None, typer.Option(help="With --position: the game (else the file's 'game:').")] = None,
     tables: TablesOpt = None,
     as_: AsOpt = None,
+    cols: Annotated[str | None, typer.Option(
+        help="Columns to draw, first-last counted from 1 (e.g. 1-20); a board wider than the terminal "
+             "otherwise shows the columns in play that fit.")] = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Show the board (from the game file, or from a position file with --position), as the shared
     table sees it, or with --as as one player sees it."""
     from referee import render
+
+    shown = _columns(cols)
 
     mine: list[tuple[str, str, str]] = []
     if position is not None:
@@ -371,24 +405,20 @@ def show_(
         if not isinstance(name, str):
             raise typer.BadParameter(_("give --game, or a 'game:' field in the position file"))
         engine, state, _tables = load_position(name, position, tables)
+        state = engine.view(state, viewer_of(engine, as_))  # a position file holds no sealed secret
     else:
         from referee.journal import GameFile
+        from referee.viewing import seen_by
 
         with GameFile.open(file) as gf:
-            engine, state = gf.game, gf.state()
-            mine = private_lines(gf, viewer_of(engine, as_))
-    viewer = viewer_of(engine, as_)
-    state = engine.view(state, viewer)
+            seen = seen_by(gf, viewer_of(gf.game, as_))
+        engine, state = seen.game, seen.state
+        mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
     view = engine.board_view(state)
     if png is not None:
-        from referee.errors import RefereeError
-        from referee.game import BoardView
         from referee.picture import write_png
 
-        if not isinstance(view, BoardView):
-            raise RefereeError(_("{title} is played on a map of regions, not cells; "
-                                 "--png draws square and hex boards").format(title=engine.info.title))
-        write_png(view, png)
+        write_png(view, png, force=force)
     if json_:
         print_json({"position": engine.to_position(state).model_dump(mode="json"), "status": engine.status(state),
                     "png": str(png) if png else None} | ({"secrets": _secrets_json(mine)} if mine else {}))
@@ -396,8 +426,22 @@ def show_(
     if png is not None:  # the picture is the board asked for: one line, not the text board too
         show("[dim]" + _("picture written to {path}").format(path=literal(png)) + "[/]")
         return
-    show(render.board(view), soft_wrap=True)
+    show(render.board(view, cols=shown), soft_wrap=True)
     _show_secrets(mine)
+
+
+def _columns(text: str | None) -> tuple[int, int] | None:
+    """Returns the (first, last) columns of ``--cols 5-20`` (or ``--cols 7``).
+
+    Raises:
+        typer.BadParameter: not one number or two joined by '-' (usage: exit 2).
+    """
+    if text is None:
+        return None
+    parts = text.replace("–", "-").split("-")
+    if len(parts) in (1, 2) and all(p.strip().isdigit() for p in parts):
+        return int(parts[0]), int(parts[-1])
+    raise typer.BadParameter(_("write the columns as first-last, e.g. 1-20"), param_hint="--cols")
 
 
 @app.command(name="export")
@@ -408,37 +452,46 @@ def export_(
     as_: AsOpt = None,
     setup: Annotated[Path | None, typer.Option(
         readable=False, help="Instead: write the set-up as a set-up file (YAML) for new --setup.")] = None,
+    force: ForceOpt = False,
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds left out; secrets as commitments, plus
     with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
-    from referee.journal import GameFile, write_beside
+    from referee.journal import GameFile
+    from referee.writing import check_output, write_output
 
     if setup is not None:
         if out is not None:
             raise typer.BadParameter("give a JSON file or --setup FILE, not both")
-        _export_setup(file, setup)
+        _export_setup(file, setup, force)
         return
 
+    if out is not None:  # refused before any work: a game file there, or a file without --force
+        check_output(out, force=force, what="referee export")
+
+    from referee.viewing import seen_by
+
     with GameFile.open(file) as gf:
-        text = json.dumps(gf.export(viewer_of(gf.game, as_)), indent=2, ensure_ascii=False)
+        text = json.dumps(seen_by(gf, viewer_of(gf.game, as_)).export(), indent=2, ensure_ascii=False)
     if out is None:
         typer.echo(text)
         return
-    write_beside(out, (text + "\n").encode("utf-8"))  # a folder or FIFO is refused; /dev/null is fine
+    write_output(out, (text + "\n").encode("utf-8"), force=force, what="referee export")
     show(_("exported to {path}").format(path=literal(out)))
 
 
-def _export_setup(file: Path, target: Path) -> None:
+def _export_setup(file: Path, target: Path, force: bool) -> None:
     """Writes the game's set-up so far as a set-up file (games that offer it)."""
     import yaml
 
     from referee.capabilities import setup_of
     from referee.errors import RefereeError
     from referee.i18n import _
-    from referee.journal import GameFile, write_beside
+    from referee.journal import GameFile
+    from referee.writing import check_output, write_output
 
+    check_output(target, force=force, what="set-up file")
     with GameFile.open(file) as gf:
         exporter = setup_of(gf.game)
         if exporter is None:
@@ -447,7 +500,7 @@ def _export_setup(file: Path, target: Path) -> None:
         slug = gf.game.info.slug
     text = f"# A set-up for `referee new {slug} --setup {target.name}`, written by referee export --setup.\n"
     text += yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
-    write_beside(target, text.encode("utf-8"))
+    write_output(target, text.encode("utf-8"), force=force, what="set-up file")
     show(_("set-up written to {path}").format(path=literal(target)))
 
 

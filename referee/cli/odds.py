@@ -27,6 +27,7 @@ def odds(
     from referee import render
     from referee.capabilities import exact_odds
     from referee.cli.common import load_position
+    from referee.errors import IllegalActionError, NotationError
     from referee.games import GAME_PACKAGES, all_games
 
     if position is not None:
@@ -47,7 +48,12 @@ def odds(
         offering = ", ".join(g.info.slug for g in all_games() if exact_odds(g) is not None)
         raise fail(_("{game} has no exact odds in this version").format(game=engine.info.slug),
                    hint=_("games with odds: {games}").format(games=offering))
-    report = odds_engine.odds(state, text)
+    try:
+        report = odds_engine.odds(state, text)
+    except (NotationError, IllegalActionError) as exc:  # said of the position the umpire gave: name its file
+        if position is None:
+            raise
+        raise fail(f"{position}: {exc}") from None
     if json_:
         print_json(report)
         return

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import JsonOpt, TablesOpt, fail, guarded, literal, print_json, show
+from referee.cli.common import ForceOpt, JsonOpt, TablesOpt, fail, guarded, literal, print_json, show
 from referee.i18n import _, ngettext
 
 app = typer.Typer()
@@ -19,6 +19,7 @@ def tables_(
     words: Annotated[list[str], typer.Argument(help="GAME, or: export GAME DIR.", metavar="[export] GAME [DIR]")],
     tables: TablesOpt = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Show a game's tables with the provenance of every value, or export them to edit.
 
@@ -35,7 +36,7 @@ def tables_(
             raise fail(_("usage: referee tables export GAME DIR"), code=2)
         engine = find_game(words[1])
         table_set = load_table_set(engine.info.slug, tables)
-        written = export_table_set(table_set, Path(words[2]))
+        written = export_table_set(table_set, Path(words[2]), force=force)
         if json_:
             print_json({"written": [str(p) for p in written]})
             return

@@ -29,9 +29,11 @@ from referee.cli.common import (
 from referee.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from rich.console import RenderableType
+
     from referee.game import AnyEngine, GameState
     from referee.journal import GameFile
-    from referee.rulings import Rules
 
 app = typer.Typer()
 
@@ -93,20 +95,8 @@ def judge(
         print_json(verdict)
         return
     from referee import render
-    from referee.games import find_game
 
-    rules = _rules(find_game(engine.info.slug).info.package) if explain else None
-    show(render.verdict(verdict, rules, explain, engine.info.decisive))
-
-
-def _rules(package: str) -> Rules:
-    import importlib
-
-    from referee.rulings import Rules
-
-    rules = importlib.import_module(f"referee.games.{package}.rules").RULES
-    assert isinstance(rules, Rules)
-    return rules
+    show(render.verdict(verdict, explain, engine.info.decisive))
 
 
 @app.command()
@@ -117,6 +107,7 @@ def legal(
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
     as_: AsOpt = None,
+    explain: ExplainOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Where may this unit go now (attacks included), or whom may this archer support?
@@ -130,15 +121,22 @@ def legal(
     if json_:
         print_json(report)
         return
+    show(_report(engine, report, explain))
+
+
+def _report(engine: AnyEngine, report: BaseModel, explain: bool) -> RenderableType:
+    """Returns a legal report in text: the game's own lines, then what it relied on (one marker
+    line, or with ``explain`` every item), as a verdict says it."""
+    from rich.console import Group
+    from rich.text import Text
+
     from referee import render
 
-    explain = getattr(report, "explain", None)
-    if callable(explain):
-        show(render.explains(report))  # type: ignore[arg-type]
-    else:
-        from rich.text import Text
-
-        show(Text(report.model_dump_json(indent=2)))
+    lines = report.explain() if callable(getattr(report, "explain", None)) else [  # type: ignore[attr-defined]
+        report.model_dump_json(indent=2)]
+    parts: list[RenderableType] = [Text(line) for line in lines if not line.startswith("⚠ ")]
+    parts += render.disclosure(getattr(report, "provisional", ()), engine.info.decisive, explain, "explain")
+    return Group(*parts)
 
 
 @app.command()
@@ -179,12 +177,11 @@ def resolve(
         from rich.console import Group
         from rich.text import Text
 
-        if callable(getattr(result, "explain", None)):
-            lines = [line for line in result.explain() if explain or not line.startswith("⚠ relies on")]  # type: ignore[attr-defined]
-            show(Group(*[Text(line) for line in lines]))
-            if not explain:
-                for line in render.disclosure(getattr(result, "provisional", ()), engine.info.decisive):
-                    show(line)
+        events = getattr(result, "events", None)
+        if events:
+            show(render.resolution(events, getattr(result, "provisional", ()), engine.info.decisive, explain))
+        elif callable(getattr(result, "explain", None)):
+            show(Group(*[Text(line) for line in result.explain()]))  # type: ignore[attr-defined]
         else:
             show(Text(result.model_dump_json(indent=2)))
         if still_open:

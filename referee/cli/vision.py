@@ -17,6 +17,7 @@ import typer
 from referee.cli.common import (
     DEFAULT_FILE,
     FileOpt,
+    ForceOpt,
     JsonOpt,
     PositionOpt,
     TablesOpt,
@@ -81,10 +82,10 @@ def _capture_module(engine: AnyEngine) -> ModuleType:
     return rules
 
 
-def _sink(debug: Path | None) -> DebugSink:
+def _sink(debug: Path | None, force: bool = False) -> DebugSink:
     from vision.debug import FolderSink, NullSink
 
-    return FolderSink(debug) if debug is not None else NullSink()
+    return FolderSink(debug, force=force) if debug is not None else NullSink()
 
 
 def _settings(path: Path | None) -> VisionConfig | None:
@@ -153,6 +154,7 @@ def capture(
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     learn: LearnOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Read the board from an overhead photo.
 
@@ -162,12 +164,13 @@ def capture(
     """
     start = time.perf_counter()
     answers = _parse_answers(answer)
+    sink = _sink(debug, force)  # a folder holding earlier pictures is refused before any work
     if position is not None:
         engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
         if apply:
             raise fail(_("--apply plays into a game file; with --position nothing is stored"), code=2)
         _infer(
-            engine, state, photo, calibration, answers, debug, tables, start, json_, None, config, learn
+            engine, state, photo, calibration, answers, sink, tables, start, json_, None, config, learn
         )
         return
     if game is not None:
@@ -175,7 +178,7 @@ def capture(
             raise fail(
                 _("--apply, --answer and --learn need a position: give --position or use a game file"), code=2
             )
-        _observe_only(game, photo, calibration, debug, tables, json_, config)
+        _observe_only(game, photo, calibration, sink, tables, json_, config)
         return
     from referee.journal import GameFile
 
@@ -187,7 +190,7 @@ def capture(
             photo,
             calibration,
             answers,
-            debug,
+            sink,
             tables,
             start,
             json_,
@@ -206,7 +209,7 @@ def _observe_only(
     game: str,
     photo: Path,
     calibration: Path | None,
-    debug: Path | None,
+    debug: DebugSink,
     tables: Path | None,
     json_: bool,
     settings: Path | None = None,
@@ -222,7 +225,7 @@ def _observe_only(
         board,
         _settings(settings),
         calibration=_calibration(calibration, board),
-        debug=_sink(debug),
+        debug=debug,
     )
     if json_:
         data = obs.model_dump(mode="json")
@@ -239,7 +242,7 @@ def _infer(
     photo: Path,
     calibration: Path | None,
     answers: dict[str, str],
-    debug: Path | None,
+    debug: DebugSink,
     tables: Path | None,
     start: float,
     json_: bool,
@@ -264,7 +267,7 @@ def _infer(
         _settings(settings),
         calibration=_calibration(calibration, board),
         labels=labels,
-        debug=_sink(debug),
+        debug=debug,
     )
     obs = reading.observation
     report = module.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
@@ -304,22 +307,13 @@ def _infer(
 
 
 def _play(gf: object, before: GameState, actions: list[str]) -> bool:
-    """Plays the actions into the game file, all or none."""
-    from referee.errors import RefereeError
+    """Plays the actions into the game file in one transaction: all are journaled, or none."""
     from referee.journal import GameFile
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
         raise fail(_("the game file changed while the photo was read; run referee capture again"))
-    played = 0
-    try:
-        for text in actions:
-            gf.do(text)
-            played += 1
-    except RefereeError:
-        for _turn in range(played):
-            gf.undo()
-        raise
+    gf.do_all(actions, start=gf.game.state_hash(before))
     return True
 
 
@@ -360,6 +354,8 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
         side_colours=board.side_colours,
         side_marks={side: side[:1].lower() for side in board.side_colours},
         marks={"unsure": MarkStyle("?", (230, 0, 0), "unreadable")},
+        codes=((", ".join(side[:1].lower() + side[:1].upper() for side in board.side_colours),
+                N_("a counter of that side: the photo tells its side, not which counter it is")),),
     )
     show(render.board(view, legend=False), soft_wrap=True)
     reg = obs.registration
@@ -393,6 +389,7 @@ def markers(
     ] = 40.0,
     dpi: Annotated[int, typer.Option("--dpi", help="Printer resolution.")] = 300,
     tables: TablesOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
     from referee.games import find_game
@@ -405,7 +402,7 @@ def markers(
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
     if out.suffix.lower() != ".png":
         raise VisionError(_("{path}: the marker sheet is written as PNG (name it .png)").format(path=out))
-    save_png(sheet, out, N_("marker sheet"))
+    save_png(sheet, out, N_("marker sheet"), force=force)
     show(
         _("wrote {path}: {n} corner tabs ({dictionary}, ids {ids}), one cell = {mm} mm at {dpi} dpi; "
           "print at 100 % scale, cut along the dashed lines, lay each L on its grid corner").format(
@@ -427,12 +424,16 @@ def calibrate(
     tables: TablesOpt = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Learn your set's colours and counter labels from a photo of a known position."""
+    from referee.writing import check_output
     from vision.board import load_board
     from vision.calibrate import calibrate as learn
     from vision.calibration import save_calibration
 
+    check_output(out, force=force, what="calibration file")  # refused before the photo is read
+    sink = _sink(debug, force)
     engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
     module = _capture_module(engine)
     board = load_board(engine.info.slug, tables)
@@ -443,9 +444,9 @@ def calibrate(
         legions=module.legion_labels(state),
         legion_at=module.legion_cells(state),
         cfg=_settings(config),
-        debug=_sink(debug),
+        debug=sink,
     )
-    save_calibration(cal, out)
+    save_calibration(cal, out, force=force)
     if json_:
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
@@ -467,18 +468,21 @@ def refit(
     tables: TablesOpt = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Re-fit your table's colours from the photos whose turns were settled (kept with capture --learn)."""
     from referee.games import find_game
+    from referee.writing import check_output
     from vision.board import load_board
     from vision.calibration import save_calibration
     from vision.examples import load_examples
     from vision.examples import refit as learn_again
 
+    check_output(out, force=force, what="calibration file")  # refused before the examples are read
     board = load_board(find_game(game).info.slug, tables)
     kept = load_examples(examples, board)
     cal = learn_again(kept, board, _calibration(calibration, board), _settings(config))
-    save_calibration(cal, out)
+    save_calibration(cal, out, force=force)
     if json_:
         print_json({"file": str(out), "examples": len(kept), "measured": list(cal.measured)})
         return

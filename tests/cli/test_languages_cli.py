@@ -113,9 +113,11 @@ def position(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(("lang", "legal", "illegal", "relies"), [
-    ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ 2 stand-ins, see 'referee why'"),
-    ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12", "⚠ 2 valeurs d'attente, voir 'referee why'"),
-    ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12", "⚠ 2 valori provvisori, vedi 'referee why'"),
+    ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ reading umpire-phase; 1 stand-in, see --explain"),
+    ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12",
+     "⚠ lecture umpire-phase; 1 valeur d'attente, voir --explain"),
+    ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12",
+     "⚠ lettura umpire-phase; 1 valore provvisorio, vedi --explain"),
 ])
 def test_verdict_headers(referee: Referee, position: Path, lang: str, legal: str, illegal: str, relies: str) -> None:
     ok = referee("--lang", lang, "judge", "cyrus-pyxis", "--position", str(position), "Pyxis C6")

@@ -22,8 +22,8 @@ def _turn(status: list[str]) -> int | None:
 
 
 def _check_marker(text: str, provisional: list[str]) -> None:
-    """The text shows at most one ⚠ line; it names every stand-in from a deciding table and counts
-    the rest, so together with those the count is the complete list --json gave."""
+    """The text shows at most one ⚠ line; it names every stand-in from a deciding table and every
+    reading by id, and counts the rest, so together the line gives the complete list --json gave."""
     marks = [line for line in text.splitlines() if "⚠" in line]
     assert len(marks) <= 1, text
     if not provisional:
@@ -34,17 +34,23 @@ def _check_marker(text: str, provisional: list[str]) -> None:
     line = " ".join(text.split("⚠", 1)[1].split())  # the line may wrap
     for item in named:
         assert " ".join(item.split()) in line
+    readings = [p.split(":", 1)[0].removeprefix("interpretation ") for p in provisional
+                if p.startswith("interpretation ") and p not in named]
+    listed = re.search(r"readings? ([\w, -]+?)(?:;|, see)", line)
+    assert (listed.group(1).split(", ") if listed else []) == readings, (line, provisional)
     counted = re.search(r"(\d+) (?:more|stand-ins?)", line)
-    assert (int(counted.group(1)) if counted else 0) == len(provisional) - len(named), (line, provisional)
+    rest = len(provisional) - len(named) - len(readings)
+    assert (int(counted.group(1)) if counted else 0) == rest, (line, provisional)
 
 
-def test_new_lists_every_stand_in_once(referee: Referee) -> None:
+def test_new_counts_every_stand_in_and_tables_lists_them(referee: Referee) -> None:
     result = referee("new", "cyrus-pyxis", "--setup", str(SETUP))
     assert result.code == 0, result.err
+    assert "13 readings and 31 stand-ins apply — referee tables cyrus-pyxis" in result.out
+    listing = referee("tables", "cyrus-pyxis")
     for expected in ("combat_results.csv: 5 rows (provisional)", "terrain.yaml:",
                      "interpretation combat-terrain:", "interpretation king-exit:"):
-        assert expected in result.out
-    listing = referee("tables", "cyrus-pyxis")
+        assert expected in listing.out
     assert "interpretation same-line-order:" in listing.out
     assert "combat_values.csv: guard, archer, cavalry, phalanx (provisional)" in listing.out
 
@@ -85,8 +91,8 @@ def test_explain_lists_every_stand_in(game: Path, referee: Referee) -> None:
     result = referee("do", "Pergame L4", "--explain")
     assert result.code == 0
     assert "relies on terrain.yaml" in result.out
-    plain = referee("judge", "Pyxis F3")
-    assert "1 stand-in, see 'referee why'" in plain.out
+    plain = referee("judge", "Pyxis F3")  # a judge is not journaled: its marker sends to --explain
+    assert "1 stand-in, see --explain" in plain.out
     assert "relies on" not in plain.out
     full = referee("why", "--all")
     assert "interpretation combat-terrain:" in full.out

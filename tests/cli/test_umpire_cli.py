@@ -114,7 +114,7 @@ def test_malformed_table_is_one_line(referee: Referee) -> None:
     pos = write(referee.cwd / "pos.yaml", EXAMPLE)
     result = referee("judge", "cyrus-pyxis", "--position", str(pos), "Pyxis C6", "--tables", "mine")
     assert result.code == 1
-    assert "movement.csv: row 1 (king): max_squares:" in result.err
+    assert "movement.csv: line 3 (king): max_squares:" in result.err  # the editor's line, comment counted
     assert len(result.err.strip().splitlines()) == 1
 
 

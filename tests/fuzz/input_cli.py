@@ -17,6 +17,7 @@ import random
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,9 @@ from .input_mutations import HOSTILE_TEXT, POSITIONS, SETUPS, mutate_csv, mutate
 
 GAMES = tuple(POSITIONS)
 WRITING = {"do", "adjust", "undo", "redo", "resolve", "night", "new"}
+GAME_FILE_NAMES = ("g.referee",) * 6 + ("g#copy", "g?mode=ro", "g%41.referee", ":memory:", "g game.referee",
+                                        "two\nlines", "g\udcff")
+"""Game-file names: mostly plain, sometimes holding URI syntax (issue 29: each is the file it names)."""
 
 
 @dataclass
@@ -100,7 +104,7 @@ def _special_path(rng: random.Random, folder: Path) -> str:
 def random_command(rng: random.Random, folder: Path, store: Path) -> Command:
     """Returns a random hostile command to run in ``folder`` (game files copied from ``store``)."""
     game = rng.choice(GAMES)
-    gfile = folder / "g.referee"
+    gfile = folder / rng.choice(GAME_FILE_NAMES)
     shutil.copyfile(base_game(game, store), gfile)
     state = rng.choice(sample_states(game))
     words = random_action(game, state, rng).split(" ")
@@ -242,8 +246,9 @@ def snapshot(command: Command) -> dict[Path, bytes | None]:
 
 
 def run_cases(cases: int, seed: int, store: Path, exe: list[str] | None = None,
-              budget: float | None = None) -> tuple[int, list[str], float]:
-    """Runs random commands (in-process, or through ``exe`` when given); returns cases, defects, seconds."""
+              budget: float | None = None, names: Counter[str] | None = None) -> tuple[int, list[str], float]:
+    """Runs random commands (in-process, or through ``exe`` when given); returns cases, defects, seconds
+    (and counts in ``names`` the cases whose game file had each of :data:`GAME_FILE_NAMES`)."""
     import time
 
     start = time.perf_counter()
@@ -255,6 +260,8 @@ def run_cases(cases: int, seed: int, store: Path, exe: list[str] | None = None,
         folder.mkdir()
         try:
             command = random_command(rng, folder, store)
+            if names is not None:
+                names[next((n for n in GAME_FILE_NAMES if str(folder / n) in command.args), "other")] += 1
             before = snapshot(command)
             if exe is None:
                 outcome = run_inprocess(command.args, folder, command.columns, command.stdin)

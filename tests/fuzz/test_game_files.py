@@ -3,6 +3,7 @@ random honest sessions, through the real CLI. Seeded and bounded; see docs/fuzz.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -29,7 +30,12 @@ def test_short_fuzz_of_game_files_and_dice(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_long_fuzz_of_game_files_and_dice(tmp_path: Path, seed: int) -> None:
     tally = run_mix(tmp_path, seed=1000 + seed, cases=3750)
-    print(f"\ngame-files fuzz seed {1000 + seed}: {tally.cases} cases, exits {dict(tally.exits)}")
+    target = os.environ.get("FUZZ_LOG")
+    if target:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"kind": "game-files", "seed": 1000 + seed, "cases": tally.cases, "wal": tally.wal,
+                                "exits": {str(k): v for k, v in tally.exits.items()},
+                                "defects": len(tally.defects)}) + "\n")
     assert not tally.defects, "\n".join(tally.defects)
 
 

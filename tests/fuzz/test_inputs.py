@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -66,8 +67,13 @@ def test_long_run_of_hostile_inputs(kind: str, chunk: int) -> None:
 @pytest.mark.fuzz
 @pytest.mark.parametrize("chunk", range(LONG_CLI[0]))
 def test_long_run_of_hostile_commands_in_process(tmp_path: Path, chunk: int) -> None:
-    cases, defects, seconds = run_cases(LONG_CLI[1], seed=1_000 + chunk, store=tmp_path)
+    names: Counter[str] = Counter()
+    cases, defects, seconds = run_cases(LONG_CLI[1], seed=1_000 + chunk, store=tmp_path, names=names)
     log("cli", cases, defects, seconds)
+    target = os.environ.get("FUZZ_LOG")
+    if target:  # how often each game-file name (URI syntax included, issue 29) was tried
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"kind": "cli-game-file-names", "chunk": chunk, "names": dict(names)}) + "\n")
     assert cases == LONG_CLI[1] and not defects, "\n".join(defects[:10])
 
 

@@ -44,7 +44,7 @@ from referee.games.cyrus_pyxis.rules import (
     SUPPORT_STEP,
 )
 from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
-from referee.games.cyrus_pyxis.sequence import advance_support, pending_declarers
+from referee.games.cyrus_pyxis.sequence import pending_declarers
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
 from referee.i18n import _
 from referee.rulings import Ruling
@@ -250,10 +250,9 @@ def judge_declarations(engine: CyrusEngine, state: CyrusState, label: str, *, de
     if found is not None:
         raise refuse(label, found.field, found.ruling)
     state = judge_moved(engine, state, label)
-    state = judge_supports(engine, state, label)
-    if state.phase is Phase.SUPPORT:
-        state, _ = advance_support(state, [])  # III.2: a side with no possible support is skipped
-    return state
+    # The step stays the one written: a support step with no support left to declare is still the
+    # support step, so a support is judged there (refused for its own reason, never as "too late").
+    return judge_supports(engine, state, label)
 
 
 def open_declarations(state: CyrusState) -> tuple[Ruling, ...]:

@@ -1,14 +1,21 @@
-"""How a Cyrus & Pyxis state is shown: the board as data (terminal and PNG) and the status lines."""
+"""How a Cyrus & Pyxis state is shown: the board as data (terminal and PNG), the status lines, and
+the umpire's reports (``referee legal``, ``referee resolve`` on a position)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
-from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Terrain
+from referee.games.cyrus_pyxis import actions as act
+from referee.games.cyrus_pyxis.combat import CombatResult
+from referee.games.cyrus_pyxis.position import CyrusPosition
+from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy, win_text
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
+from referee.rulings import Ruling
 
 _MARKS: dict[Terrain, str] = {Terrain.PLAIN: " ", Terrain.FOREST: "♣", Terrain.HILL: "▲"}
 """Terminal marks of the terrain tokens (their colours are in terrain.yaml)."""
@@ -104,3 +111,69 @@ def status_lines(state: CyrusState) -> list[str]:
     if s.supports:
         lines.append(_("Supports: {list}").format(list=", ".join(f"{a} → {lg}" for a, lg in s.supports.items())))
     return lines
+
+
+class LegalReport(BaseModel):
+    """``referee legal``: where a legion may end a move, or whom an archer may support."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    legion: str
+    side: Side
+    cell: str | None
+    cells: tuple[str, ...] = Field(default=(), description="Cells it may end on (attacks included; 'off').")
+    attacks: tuple[str, ...] = Field(default=(), description="Cells among them where it would attack.")
+    supports: tuple[str, ...] | None = Field(default=None, description="For an archer: legions it may support.")
+    why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
+    deploy: bool = Field(default=False, description="In the set-up, not yet placed: cells are where it may be "
+                                                    "deployed (why_not says when the set-up is not at its step).")
+    provisional: tuple[str, ...] = Field(default=(), description="Stand-ins and readings the answer relies on.")
+
+    def explain(self) -> list[str]:
+        """Returns the report as lines for the terminal, in the active language."""
+        side = _(self.side.label)
+        if self.cell:
+            lines = [_("{legion} ({side}) on {cell}").format(legion=self.legion, side=side, cell=self.cell)]
+        elif self.deploy:
+            lines = [_("{legion} ({side}) not yet deployed").format(legion=self.legion, side=side)]
+        else:
+            lines = [_("{legion} ({side}) eliminated").format(legion=self.legion, side=side)]
+        if self.deploy:
+            n = len(self.cells)
+            lines.append((ngettext("may be deployed on {n} cell once the set-up reaches its legions: {cells}",
+                                   "may be deployed on {n} cells once the set-up reaches its legions: {cells}", n)
+                          if self.why_not else
+                          ngettext("may be deployed on {n} cell: {cells}", "may be deployed on {n} cells: {cells}", n))
+                         .format(n=n, cells=" ".join(self.cells)))
+        elif self.cells:
+            marked = " ".join(f"{act.GRAMMAR.say(c)}{'!' if c in self.attacks else ''}" for c in self.cells)
+            lines.append(ngettext("may end on {n} cell: {cells}   (! = attack)",
+                                  "may end on {n} cells: {cells}   (! = attack)", len(self.cells)).format(
+                n=len(self.cells), cells=marked))
+        if self.supports:
+            lines.append(_("may support: {legions}").format(legions=", ".join(self.supports)))
+        elif self.supports is not None and not self.cells:
+            lines.append(_("may support no legion now"))
+        for r in self.why_not:
+            lines.append(f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
+        return lines
+
+
+class UmpireResolution(BaseModel):
+    """``referee resolve``: the combats in order and the resulting position."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    results: tuple[CombatResult, ...]
+    events: tuple[Ruling, ...]
+    unresolved: tuple[str, ...] = ()
+    winner: Side | None = None
+    provisional: tuple[str, ...] = ()
+    position: CyrusPosition
+
+    def explain(self) -> list[str]:
+        """Returns the resolution as lines for the terminal."""
+        lines = [e.text() for e in self.events if e.code == "combat-result"] or [_("no combat to resolve")]
+        lines += [f"→ {e.text()}" for e in self.events if e.code != "combat-result"]
+        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
+        return lines

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from referee.bot import Bot
 from referee.dice import Dice
 from referee.errors import PositionError, UnknownNameError
@@ -22,13 +20,12 @@ from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis import declarations
 from referee.games.cyrus_pyxis.combat import (
     SUPPORT_CHECKS,
-    CombatResult,
     SupportContext,
     possible_supports,
     resolve_all,
     support_disclosures,
 )
-from referee.games.cyrus_pyxis.display import STEP_WORDS, board_view, status_lines
+from referee.games.cyrus_pyxis.display import STEP_WORDS, LegalReport, UmpireResolution, board_view, status_lines
 from referee.games.cyrus_pyxis.movement import (
     LEGION_CHECKS,
     MAX_INFANTRY_MOVES,
@@ -81,7 +78,6 @@ from referee.games.cyrus_pyxis.sequence import (
     setup_progress,
 )
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy, remember
-from referee.i18n import _, ngettext
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -90,72 +86,6 @@ INFO = GameInfo(
     dice=None, rulebook="Editions UGO (French)", players=(2, 2),
     decisive=("combat_results.csv", "combat_values.csv"),
 )
-
-
-class LegalReport(BaseModel):
-    """``referee legal``: where a legion may end a move, or whom an archer may support."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    legion: str
-    side: Side
-    cell: str | None
-    cells: tuple[str, ...] = Field(default=(), description="Cells it may end on (attacks included; 'off').")
-    attacks: tuple[str, ...] = Field(default=(), description="Cells among them where it would attack.")
-    supports: tuple[str, ...] | None = Field(default=None, description="For an archer: legions it may support.")
-    why_not: tuple[Ruling, ...] = Field(default=(), description="Why it can do nothing now, if so.")
-    deploy: bool = Field(default=False, description="In the set-up, not yet placed: cells are where it may be "
-                                                    "deployed (why_not says when the set-up is not at its step).")
-
-    def explain(self) -> list[str]:
-        """Returns the report as lines for the terminal, in the active language."""
-        side = _(self.side.label)
-        if self.cell:
-            lines = [_("{legion} ({side}) on {cell}").format(legion=self.legion, side=side, cell=self.cell)]
-        elif self.deploy:
-            lines = [_("{legion} ({side}) not yet deployed").format(legion=self.legion, side=side)]
-        else:
-            lines = [_("{legion} ({side}) eliminated").format(legion=self.legion, side=side)]
-        if self.deploy:
-            n = len(self.cells)
-            lines.append((ngettext("may be deployed on {n} cell once the set-up reaches its legions: {cells}",
-                                   "may be deployed on {n} cells once the set-up reaches its legions: {cells}", n)
-                          if self.why_not else
-                          ngettext("may be deployed on {n} cell: {cells}", "may be deployed on {n} cells: {cells}", n))
-                         .format(n=n, cells=" ".join(self.cells)))
-        elif self.cells:
-            marked = " ".join(f"{act.GRAMMAR.say(c)}{'!' if c in self.attacks else ''}" for c in self.cells)
-            lines.append(ngettext("may end on {n} cell: {cells}   (! = attack)",
-                                  "may end on {n} cells: {cells}   (! = attack)", len(self.cells)).format(
-                n=len(self.cells), cells=marked))
-        if self.supports:
-            lines.append(_("may support: {legions}").format(legions=", ".join(self.supports)))
-        elif self.supports is not None and not self.cells:
-            lines.append(_("may support no legion now"))
-        for r in self.why_not:
-            lines.append(f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
-        return lines
-
-
-class UmpireResolution(BaseModel):
-    """``referee resolve``: the combats in order and the resulting position."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    results: tuple[CombatResult, ...]
-    events: tuple[Ruling, ...]
-    unresolved: tuple[str, ...] = ()
-    winner: Side | None = None
-    provisional: tuple[str, ...] = ()
-    position: CyrusPosition
-
-    def explain(self) -> list[str]:
-        """Returns the resolution as lines for the terminal."""
-        lines = [e.text() for e in self.events if e.code == "combat-result"] or [_("no combat to resolve")]
-        lines += [f"→ {e.text()}" for e in self.events if e.code != "combat-result"]
-        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
-        return lines
-
 
 
 class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
@@ -434,6 +364,7 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
             legion=legion.name, side=legion.side, cell=s.tables.grid.name(cell) if cell is not None else None,
             cells=tuple(sorted(cells, key=cell_key)), attacks=tuple(sorted(attacks, key=cell_key)),
             supports=supports, why_not=tuple(why) if not cells and not supports else (),
+            provisional=_legal_disclosures(s, occ, legion, cells, supports is not None),
         )
 
     def _deploy_report(self, s: CyrusState, occ: Occupancy, legion: Legion) -> LegalReport:
@@ -522,6 +453,25 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
         return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
 
 
+
+
+def _legal_disclosures(s: CyrusState, occ: Occupancy, legion: Legion, cells: list[str],
+                       archer: bool) -> tuple[str, ...]:
+    """The stand-ins and readings a legal report relies on: the movement values when it lists
+    cells (and king-exit for 'off'), the support readings an archer's possible supports depend
+    on, and umpire-phase on a position that names no step."""
+    rules = s.tables.rules
+    out: list[str] = list(movement_disclosures(s)) if cells else []
+    if act.OFF in cells:
+        out.append(rules.interpretation("king-exit").label())
+    if archer and s.phase in (Phase.SUPPORT, Phase.ANY):
+        engaged = [lg for lg in (occ.side_at(c, legion.side) for c in occ.combats()) if lg is not None]
+        for target in engaged:
+            ctx = SupportContext(s, occ, legion, target)
+            out += support_disclosures(ctx, [r for check in SUPPORT_CHECKS if (r := check(ctx)) is not None])
+    if s.phase is Phase.ANY and out:
+        out.append(rules.interpretation("umpire-phase").label())
+    return tuple(dict.fromkeys(out))
 
 
 def _move_notes(ctx: MoveContext) -> list[Ruling]:

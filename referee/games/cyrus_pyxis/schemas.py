@@ -16,7 +16,7 @@ from referee.geometry.square import SquareGrid
 from referee.i18n import N_, _
 from referee.markers import MarkerLayout
 from referee.rulings import Provenance, RulesIndex
-from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
+from referee.tables import TableSet, by_digest, parse_csv, parse_csv_lines, parse_yaml
 
 LegionId = NewType("LegionId", str)
 CellName = NewType("CellName", str)
@@ -311,14 +311,15 @@ def load_tables(ts: TableSet) -> CyrusTables:
     legions_file = parse_yaml(ts.label("legions.yaml"), ts.text("legions.yaml"), LegionsFile)
     board = parse_yaml(ts.label("board.yaml"), ts.text("board.yaml"), BoardFile)
     terrain = parse_yaml(ts.label("terrain.yaml"), ts.text("terrain.yaml"), TerrainFile)
-    value_rows = parse_csv(ts.label("combat_values.csv"), ts.text("combat_values.csv"), ValueRow)
+    value_rows = parse_csv_lines(ts.label("combat_values.csv"), ts.text("combat_values.csv"), ValueRow)
     move_rows = parse_csv(ts.label("movement.csv"), ts.text("movement.csv"), MovementRow)
-    result_rows = parse_csv(ts.label("combat_results.csv"), ts.text("combat_results.csv"), ResultRow)
+    result_lines = parse_csv_lines(ts.label("combat_results.csv"), ts.text("combat_results.csv"), ResultRow)
+    result_rows = [row for _line, row in result_lines]
 
     values: dict[tuple[Kind, str], ValueRow] = {}
-    for n, v in enumerate(value_rows, start=1):
+    for n, v in value_rows:
         if (v.kind, v.versus) in values:
-            where = f"row {n} ({v.kind})"
+            where = _("line {n} ({first})").format(n=n, first=v.kind)
             raise TableError(ts.label("combat_values.csv"), where, _("{kind} vs {versus} is listed twice").format(
                 kind=v.kind, versus=v.versus))
         values[(v.kind, v.versus)] = v
@@ -332,7 +333,7 @@ def load_tables(ts: TableSet) -> CyrusTables:
     for kind in Kind:
         if kind not in movement:
             raise TableError(ts.label("movement.csv"), "kind", _("no allowance for {kind}").format(kind=kind))
-    _check_bands(ts.label("combat_results.csv"), result_rows)
+    _check_bands(ts.label("combat_results.csv"), result_lines)
     legions = tuple(
         Legion(LegionId(r.name), r.short, r.side, r.kind, legions_file.kinds[r.kind].mounted)
         for r in legions_file.legions
@@ -352,19 +353,20 @@ _INTERPRETATIONS = (
 )
 
 
-def _check_bands(label: str, rows: list[ResultRow]) -> None:
-    """VI.3: every difference must fall in exactly one band."""
-    for n, row in enumerate(rows, start=1):
+def _check_bands(label: str, lines: list[tuple[int, ResultRow]]) -> None:
+    """VI.3: every difference must fall in exactly one band (errors name the file's lines)."""
+    rows = [row for _line, row in lines]
+    for n, row in lines:
         lo, hi = row.min_difference, row.max_difference
         if lo is not None and hi is not None and lo > hi:
-            raise TableError(label, f"row {n}", _("min_difference {lo} is above max_difference {hi}").format(
-                lo=lo, hi=hi))
+            raise TableError(label, _("line {n}").format(n=n), _(
+                "min_difference {lo} is above max_difference {hi}").format(lo=lo, hi=hi))
     for d in range(-30, 31):
-        hits = [n for n, row in enumerate(rows, start=1) if row.covers(d)]
+        hits = [n for n, row in lines if row.covers(d)]
         if len(hits) != 1:
             if not hits:
                 raise TableError(label, "difference", _("no band covers a difference of {d}").format(d=f"{d:+d}"))
-            raise TableError(label, "difference", _("rows {rows} all cover a difference of {d}").format(
-                rows=hits, d=f"{d:+d}"))
+            raise TableError(label, "difference", _("lines {rows} all cover a difference of {d}").format(
+                rows=", ".join(map(str, hits)), d=f"{d:+d}"))
     if not any(r.min_difference is None for r in rows) or not any(r.max_difference is None for r in rows):
         raise TableError(label, "difference", _("the lowest and highest bands must be open-ended (empty bound)"))

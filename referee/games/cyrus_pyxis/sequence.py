@@ -252,6 +252,10 @@ def check_resolve(state: CyrusState) -> Ruling | None:
         return game_over(state)
     if state.phase is Phase.SETUP:
         return Ruling.violation("wrong-phase", "no combat during the set-up", (SETUP,))
+    if state.phase is Phase.MOVE:  # III.1-3: resolving now would end the movement unasked
+        return Ruling.violation("still-moving", "the {side} is still moving: type done to end the movement, then "
+                                "declare supports; combats are resolved after", (MOVE_STEP, SUPPORT_STEP, COMBAT_STEP),
+                                side=state.active.label)
     occ = occupancy(state)
     for side in pending_declarers(state):
         options = possible_supports(state, occ, side)

@@ -23,7 +23,16 @@ from referee.game import GameState
 from referee.games.earth_water.actions import Persia
 from referee.games.earth_water.announce import Announcer
 from referee.games.earth_water.combat import start_battle
-from referee.games.earth_water.movement import path_text, reachable, route
+from referee.games.earth_water.marches import (
+    ALWAYS_TWO,
+    March,
+    defence_bares,
+    defence_plan,
+    march_plan,
+    most_armed,
+)
+from referee.games.earth_water.movement import path_text
+from referee.games.earth_water.play_cards import say
 from referee.games.earth_water.rules import (
     CHEAP_BRIDGE,
     DEFENCE,
@@ -163,12 +172,16 @@ def _bridge(state: EarthWaterState, says: Announcer, rule: RuleRef, talents: int
     if state.bridge or talents < cost.value:
         return state, talents
     abydos = state.tables.bridge_ends[0]
-    if state.at(abydos).persian_armies == 0:
+    if not state.controls(Side.PERSIA, abydos):
+        says.add(rule, "bridge", N_("The bridge cannot be rebuilt: Persia does not control {city}"),
+                 args={"city": abydos})
+        return state, talents
+    if state.at(abydos).persian_armies == 0 and state.tables.interpretation("bridge-needs-army").choice == ARMY_IN:
         says.add(rule, "bridge", N_("The bridge cannot be rebuilt: no Persian army stands in {city}"),
                  args={"city": abydos}, interpretations=_i(state, "bridge-needs-army"))
         return state, talents
     says.add(CHEAP_BRIDGE, "bridge", N_("Build the bridge ({talents})"), args={"talents": units(cost.value, "talent")},
-             interpretations=_i(state, "bridge-needs-army"))
+             interpretations=_i(state, "bridge-needs-army") if state.at(abydos).persian_armies == 0 else ())
     return state.model_copy(update={"bridge": True}), talents - cost.value
 
 
@@ -260,20 +273,6 @@ def _armies_in(state: EarthWaterState, says: Announcer, talents: int, rule: Rule
 # 5: operations
 
 
-@dataclass(frozen=True)
-class March:
-    """A planned Persian land move."""
-
-    city: CityName
-    count: int
-    path: tuple[CityName, ...]
-
-    @property
-    def goal(self) -> CityName:
-        """Where the armies end."""
-        return self.path[-1]
-
-
 def operate(state: EarthWaterState, dice: Dice) -> Outcome:
     """5: one Persian operation, steps 1 to 4."""
     says = Announcer()
@@ -287,8 +286,7 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
         out.situation = _("5.2 defence")
         plan = defence_plan(state)
         if plan is not None:
-            keep = state.tables.persia.keep_in_majors
-            bared = plan.city in keep.cities and state.at(plan.city).persian_armies - plan.count < keep.value
+            bared = defence_bares(state)
             _say_skipped(state, says, plan, DEFENCE, _i(state, "activation-reachable"))
             out.state = _march(state, says, plan, DEFENCE, "defence",
                                _i(state, "activation-reachable")
@@ -296,8 +294,14 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
                                + (_i(state, "defence-target") if len(occupied) > 1 else ()))
             done = True
         else:
-            says.add(DEFENCE, "fallback", N_("No Persian army can reach {cities}: roll the die instead"),
-                     args={"cities": _(" or ").join(occupied)}, interpretations=_i(state, "activation-reachable"))
+            held = defence_bares(state) and state.tables.interpretation("defence-keeps-none").choice == ALWAYS_TWO
+            says.add(DEFENCE, "fallback",
+                     N_("No Persian army can go to {cities}: the Persian Majors keep their two armies and no other "
+                        "city reaches it; roll the die instead") if held else
+                     N_("No Persian army can reach {cities}: roll the die instead"),
+                     args={"cities": _(" or ").join(occupied)},
+                     interpretations=_i(state, "activation-reachable")
+                     + (_i(state, "defence-keeps-none") if held else ()))
     if not done:
         _roll_and_act(out, dice)
     return _discard(out)
@@ -348,68 +352,17 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
 
 
 def _discard(out: Outcome) -> Outcome:
-    """5.4: PERS.IA throws away one card."""
+    """5.4: PERS.IA throws away one card (after a pass, by the die-pass reading)."""
     hand = out.state.hands.persia
-    if hand:
+    if hand and out.passed and out.state.tables.interpretation("die-pass").choice == KEEPS_CARD:
+        out.says.add(END_OPERATION, "discard", N_("No discard after a pass: PERS.IA keeps its {cards}"),
+                     args={"cards": units(hand, "card")}, interpretations=_i(out.state, "die-pass"))
+    elif hand:
         out.says.add(END_OPERATION, "discard", N_("Discard 1 card (Persian hand {before} → {after})"),
                      args={"before": hand, "after": hand - 1},
                      interpretations=_i(out.state, "die-pass") if out.passed else (), also=(NO_EVENTS,))
         out.state = out.state.model_copy(update={"hands": out.state.hands.plus(Side.PERSIA, -1)})
     return out
-
-
-def _best(state: EarthWaterState, plans: list[tuple[int, March]]) -> March | None:
-    """5.2, 5.3.2-3: the most-armed city, ties by the activation order (activation-reachable)."""
-    if not plans:
-        return None
-    rank = state.tables.activation_rank
-    return min(plans, key=lambda p: (-p[0], rank.get(p[1].city, len(rank))))[1]
-
-
-def defence_plan(state: EarthWaterState) -> March | None:
-    """5.2: a third (rounded up) of the most-armed city that can reach an invaded Persian Major."""
-    tables = state.tables
-    order = [m for m in tables.order(tables.persia.activation_order) if m in tables.majors(Side.PERSIA)]
-    occupied = [m for m in order if m in state.occupied_persian_majors()]
-    plans: list[tuple[int, March]] = []
-    for city, g in state.cities.items():
-        if g.persian_armies == 0 or g.greek_armies:
-            continue
-        came_from = reachable(state, Side.PERSIA, city)
-        for target in occupied:
-            if target in came_from:
-                count = tables.persia.defence_share.of(g.persian_armies)
-                plans.append((g.persian_armies, March(city, count, route(came_from, city, target))))
-                break
-    return _best(state, plans)
-
-
-def march_plan(state: EarthWaterState) -> March | None:
-    """5.3.2-3: half of the most-armed city that can march toward Sparta (march-toward-sparta)."""
-    tables = state.tables
-    persia = tables.persia
-    steps = tables.sparta_steps[state.bridge]
-    far = len(tables.cities) + 1
-    rank = tables.activation_rank
-    plans: list[tuple[int, March]] = []
-    for city, g in state.cities.items():
-        if g.persian_armies == 0 or g.greek_armies:
-            continue
-        count = persia.march_share.of(g.persian_armies)
-        if city in persia.keep_in_majors.cities:
-            count = min(count, g.persian_armies - persia.keep_in_majors.value)
-        if count < 1:
-            continue
-        came_from = reachable(state, Side.PERSIA, city)
-        ahead = [d for d in came_from if steps.get(d, far) < steps.get(city, far)]
-        paths = {d: route(came_from, city, d) for d in ahead}
-        empty = [d for d in ahead if state.at(d).empty_of_armies]
-        greek = [d for d in ahead if state.at(d).greek_armies]
-        pool = empty or greek
-        if pool:
-            goal = min(pool, key=lambda d: (len(paths[d]), rank.get(d, far)))
-            plans.append((g.persian_armies, March(city, count, paths[goal])))
-    return _best(state, plans)
 
 
 def _march(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef, kind: str,
@@ -441,15 +394,6 @@ def _do_march(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
     return _march(state, says, plan, FACE_MARCH, "move", used), ""
 
 
-def most_armed(state: EarthWaterState) -> CityName | None:
-    """5.2, 5.3.2-3: the city with the most Persian armies (no Greek army there), ties by activation order."""
-    rank = state.tables.activation_rank
-    held = [(g.persian_armies, c) for c, g in state.cities.items() if g.persian_armies and not g.greek_armies]
-    if not held:
-        return None
-    return min(held, key=lambda p: (-p[0], rank.get(p[1], len(rank))))[1]
-
-
 def _say_skipped(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef,
                  used: tuple[tuple[str, str], ...]) -> None:
     """Interpretation activation-reachable: says when the most-armed city cannot make the move."""
@@ -478,10 +422,18 @@ def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWate
              interpretations=_i(state, "isolated-army"))
     hand = state.hands.greece
     if hand:
+        before = state
         state = state.model_copy(update=state.greek_hand_after(hand - 1))  # unnamed cards first
-        says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
-                                                        "{after})"), args={"before": hand, "after": hand - 1},
-                 interpretations=_i(state, "fallback-discard"))
+        dropped = [c for c in before.greek_cards if c not in state.greek_cards]
+        if dropped:  # every card is named: the referee takes the last named; adjust if Greece chose another
+            says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
+                                                            "{after}); the referee takes {card} off the hand"),
+                     args={"before": hand, "after": hand - 1, "card": say(before, dropped[0])},
+                     interpretations=_i(state, "fallback-discard"))
+        else:
+            says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
+                                                            "{after})"), args={"before": hand, "after": hand - 1},
+                     interpretations=_i(state, "fallback-discard"))
     else:
         says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece has no card to discard"))
     return state, ""
@@ -550,6 +502,10 @@ _LABEL: dict[Operation, str] = {
     "destroy-fleet": N_("destroy a Greek fleet (die 5)"), "place": N_("place a fleet and an army (die 6)"),
     "pass": N_("pass"),
 }
+ARMY_IN = "army-in-abydos"
+"""bridge-needs-army: the reading that needs a Persian army in Abydos to rebuild the bridge."""
+KEEPS_CARD = "keeps-card"
+"""die-pass: the reading where a PERS.IA pass costs it no card."""
 SOURCES = {"digital": N_("digital"), "physical": N_("physical")}
 """Who rolled a die, as a word of the announcements."""
 

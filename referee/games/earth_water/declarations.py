@@ -1,4 +1,4 @@
-"""Judging what a 300-solo position file declares (HOUSE_STYLE §16: position files are judged).
+"""Judging what a 300-solo position file declares (a position file is judged, never taken on trust).
 
 Nothing a position states is taken on trust. The board must be one the rules allow (piece
 limits, armies of both sides only where a battle is pending, no Persian victory left unnoticed),

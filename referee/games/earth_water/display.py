@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from referee.game import MapView
+from referee.games.earth_water import layout
+from referee.games.earth_water.play_cards import hand_text
 from referee.games.earth_water.sequence import PHASE_NAMES, reason_text, score_text
 from referee.games.earth_water.state import EarthWaterState, Phase, Side, units
 from referee.i18n import _
@@ -22,10 +24,13 @@ def board_view(state: EarthWaterState) -> MapView:
             _pair(g.greek_armies, g.greek_fleets), _pair(g.persian_armies, g.persian_fleets),
             _(holder.label) if holder else "",
         ))
-    notes = (_("armies/fleets per side; ⚔ pending battle"), _("bridge built") if s.bridge else _("bridge destroyed"))
+    notes = (_("armies/fleets per side (A armies, F fleets); ⚔ pending battle"),
+             _("bridge built") if s.bridge else _("bridge destroyed"))
+    places, links = layout.places(s)
     return MapView(title=_("300: Earth & Water — solo"), columns=(
         _("City"), _("Major"), _("Port"), _("Amph."), _("Greek A/F"), _("Persian A/F"), _("Control")),
-        rows=tuple(rows), status=tuple(status_lines(s)), notes=notes)
+        rows=tuple(rows), status=tuple(status_lines(s)), notes=notes, places=places, links=links,
+        side_colours=layout.SIDE_COLOURS, side_marks=layout.SIDE_MARKS, link_kinds=layout.link_kinds())
 
 def status_lines(state: EarthWaterState) -> list[str]:
     """Returns short lines on the turn, phase and what the game waits for."""
@@ -35,6 +40,8 @@ def status_lines(state: EarthWaterState) -> list[str]:
         greece=s.hands.greece)]
     if s.phase is Phase.OVER:
         return [*lines, _("Game over: {reason}").format(reason=reason_text(s.end_reason))]
+    if s.hands.greece:
+        lines.append(_("Greek hand: {cards}").format(cards=hand_text(s)))
     reserve = s.greek_reserve()
     lines.append(_("Greek reserve {armies}, {fleets}; portraits: Persia {persia}, Greece {greece}").format(
         armies=units(reserve[0], "army"), fleets=units(reserve[1], "fleet"), persia=s.portraits.persia,

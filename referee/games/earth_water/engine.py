@@ -29,8 +29,9 @@ from referee.games.earth_water.combat import (
     start_battle,
 )
 from referee.games.earth_water.display import board_view, status_lines
+from referee.games.earth_water.layout import load_layout
 from referee.games.earth_water.legal import city_report, legal_actions
-from referee.games.earth_water.play_cards import pay_for_move, play_event
+from referee.games.earth_water.play_cards import cards_out, pay_for_move, play_event
 from referee.games.earth_water.position import EarthWaterPosition, apply_override, position_of, state_from_position
 from referee.games.earth_water.rules import (
     BASE_OPERATIONS,
@@ -111,6 +112,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
     def new_state(self, table_set: TableSet) -> EarthWaterState:
         """2: the solo set-up, campaign 3, PERS.IA to prepare."""
         tables = load_tables(table_set)
+        load_layout(table_set)  # the map's drawing too: a bad layout.yaml is refused before a file is made
         setup = tables.setup
         cities = {c: Garrison() for c in tables.cities}
         for name, row in setup.cities.items():
@@ -211,6 +213,9 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
             details: tuple[JsonValue, ...] = (report.model_dump(mode="json"),)
             return Applied(new, says.events(), says.labels(), details)
         new, events, used, details = self._apply(s, a, dice)
+        spent = None if isinstance(a, act.Event) else cards_out(s, new)  # an event names its own card
+        if spent is not None:
+            events = [*events, spent]
         if new.phase is not Phase.OVER:
             new, more = sudden_victory(new)
             events += more

@@ -22,7 +22,7 @@ from referee.games.earth_water.movement import (
 from referee.games.earth_water.rules import BASE_OPERATIONS, BATTLE, CARDS, NO_EVENTS, PIECES
 from referee.games.earth_water.sequence import check_no_battle, check_phase
 from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Phase, Side
-from referee.i18n import N_
+from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 
 
@@ -39,6 +39,31 @@ WHY_NEVER = (N_("PERS.IA never makes a naval move"), N_("PERS.IA never plays the
 def say(state: EarthWaterState, number: int) -> str:
     """Returns a card's Greek name in the active language."""
     return card_of(state, number).greek.say()
+
+
+def hand_text(state: EarthWaterState) -> str:
+    """Returns the Greek hand by name: the named cards, then how many are not named."""
+    named = [say(state, c) for c in state.greek_cards]
+    unnamed = state.unnamed_greek_cards()
+    if unnamed:
+        named.append(ngettext("{n} card not named", "{n} cards not named", unnamed).format(n=unnamed))
+    return ", ".join(named) if named else _("no card")
+
+
+def cards_out(before: EarthWaterState, after: EarthWaterState) -> Ruling | None:
+    """cards: names the cards that left the Greek hand (spent on a move, discarded, not kept), or
+    None when none did."""
+    lost = before.hands.greece - after.hands.greece
+    if lost <= 0:
+        return None
+    gone = [say(before, c) for c in before.greek_cards if c not in after.greek_cards]
+    unnamed = lost - len(gone)
+    if unnamed > 0:
+        gone.append(ngettext("{n} card not named", "{n} cards not named", unnamed).format(n=unnamed))
+    return Ruling.counted("greek-cards", "{cards} leaves the Greek hand (hand {before} → {after}: {hand})",
+                          "{cards} leave the Greek hand (hand {before} → {after}: {hand})", lost, (CARDS,),
+                          cards=", ".join(gone), before=before.hands.greece, after=after.hands.greece,
+                          hand=hand_text(after))
 
 
 def in_hand(state: EarthWaterState, number: int) -> Ruling | None:

@@ -10,6 +10,9 @@ from collections import deque
 
 from referee.games.earth_water.state import CityName, EarthWaterState, Side
 
+ALL_MAJORS = "all-majors-free"
+"""sea-supply: the reading where an enemy fleet in any Major's port cuts every sea supply."""
+
 
 def supplied(state: EarthWaterState, side: Side) -> frozenset[CityName]:
     """6.C, base 8: cities whose armies of ``side`` have a line of communication.
@@ -30,7 +33,8 @@ def supplied(state: EarthWaterState, side: Side) -> frozenset[CityName]:
             if there not in reached and not state.controls(side.other, there):
                 reached.add(there)
                 queue.append(there)
-    sea = any(state.at(m).fleets(side.other) == 0 for m in starts)
+    free = [state.at(m).fleets(side.other) == 0 for m in starts]
+    sea = all(free) if tables.interpretation("sea-supply").choice == ALL_MAJORS else any(free)
     out: set[CityName] = set()
     for city, g in state.cities.items():
         if g.armies(side) == 0:

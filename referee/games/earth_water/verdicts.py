@@ -1,6 +1,6 @@
 """Judging: every violation of an action, each a :class:`~referee.rulings.Ruling` with its rule.
 
-``violations`` runs all the checks of an action's kind (HOUSE_STYLE §4) and is shared by
+``violations`` runs all the checks of an action's kind and is shared by
 ``judge`` and the legal-action generator, so the two cannot disagree.
 """
 

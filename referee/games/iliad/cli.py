@@ -13,6 +13,7 @@ import typer
 
 from referee.cli.common import (
     DEFAULT_FILE,
+    ExplainOpt,
     FileOpt,
     JsonOpt,
     PositionOpt,
@@ -43,6 +44,7 @@ def night(
     position: PositionOpt = None,
     file: FileOpt = DEFAULT_FILE,
     tables: TablesOpt = None,
+    explain: ExplainOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Play the night: revive fallen counters (two thirds of the day's points) and send everyone back."""
@@ -53,7 +55,7 @@ def night(
         parts.append(f"camp: {camp}")
     text = "night " + "; ".join(parts)
     if position is None:
-        play_in_file(file, text, None, json_, board=False)
+        play_in_file(file, text, None, json_, board=False, explain=explain)
         return
     from referee.dice import NoDice
 
@@ -65,7 +67,7 @@ def night(
         return
     import yaml
 
-    show(render.record(record))
+    show(render.record(record, engine.info.decisive, explain, hint="explain"))  # a position's ruling: not journaled
     data = engine.to_position(new).model_dump(mode="json", exclude_defaults=True)
     typer.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), nl=False)
 

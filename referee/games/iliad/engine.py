@@ -142,7 +142,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
             checks = MOVE_CHECKS if isinstance(action, act.Move) else (
                 ATTACK_CHECKS if isinstance(action, act.Attack) else SHOT_CHECKS)
             violations = judge_checks(ctx, checks)
-            provisional = self._move_disclosures(ctx, action)
+            # a counter that may not act at all now is refused before any reading matters
+            provisional = [] if judge_checks(ctx, TURN_CHECKS) else self._move_disclosures(ctx, action)
             if not violations:
                 notes = _move_notes(ctx)
         elif isinstance(action, act.Deploy):
@@ -157,7 +158,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         elif isinstance(action, act.Night):
             chosen, camp = self._night_choice(s, action)
             violations = night_problems(s, chosen, camp)
-            provisional = [s.tables.interpretation("night-choice")] if None in (action.greek, action.trojan) else []
+            due = s.phase is Phase.NIGHT and None in (action.greek, action.trojan)
+            provisional = [s.tables.interpretation("night-choice")] if due else []
         else:
             violations = self._adjust_problems(s, action)
         return Verdict(action=text, violations=tuple(violations), notes=tuple(notes),
@@ -426,9 +428,7 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
             if not judge_checks(shot_ctx, TURN_CHECKS):
                 why = []
                 shots = list(in_range(s, here, counter.side))
-        provisional: tuple[str, ...] = (s.tables.map_disclosure(), s.tables.interpretation("diagonal-movement"))
-        if god_doubled(s, counter):
-            provisional += (s.tables.interpretation("doubled-movement"),)
+        provisional = _legal_disclosures(s, sit, counter, [grid.parse(c) for c in cells], bool(shots))
         return LegalReport(
             counter=counter.id, side=counter.side, value=counter.value_label,
             square=grid.name(here) if here is not None else None, allowance=allowance(counter, s),
@@ -473,6 +473,32 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
         return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
+
+
+def _legal_disclosures(s: IliadState, sit: Situation, counter: Counter, cells: list[Cell],
+                       shots: bool) -> tuple[str, ...]:
+    """The readings a legal report relies on: the map and diagonal steps always, god doubling when
+    it applies, the zone readings when a listed square lies beside an enemy attacked or shot at,
+    the wall's zones once it stands, and the archer readings for an archer's shots."""
+    tables = s.tables
+    out = [tables.map_disclosure(), tables.interpretation("diagonal-movement")]
+    if god_doubled(s, counter):
+        out.append(tables.interpretation("doubled-movement"))
+    if s.wall and cells:
+        out.append(tables.interpretation("wall-zones"))
+    attacked = {t for a in s.attacks for t in a.targets}
+    beside = {e for c in cells for e in sit.zone_of(c)}
+    if beside & attacked:
+        out.append(tables.interpretation("zone-stop"))
+    if beside & ({x.target for x in s.shots} - attacked):
+        out.append(tables.interpretation("arrow-target-zones"))
+    if counter.archer:
+        out.append(tables.interpretation("archer-value"))
+        if shots:
+            out += [tables.interpretation("archer-line"), tables.interpretation("archer-zone")]
+    if counter.id in s.wounded:
+        out.append(tables.interpretation("wounded-idle"))
+    return tuple(dict.fromkeys(out))
 
 
 def _zone_disclosures(ctx: MoveContext) -> list[str]:

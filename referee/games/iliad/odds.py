@@ -38,12 +38,21 @@ from referee.i18n import _, ngettext
 from referee.rulings import Ruling, Verdict
 
 FACES = range(1, 7)
+DUEL_TABLE_TOP = 6  # Combattimento: duello: the printed bands stop at a difference of 6
+DUEL_READINGS = ("second-wound", "duel-half-points", "duel-equal-totals", "duel-large-difference")
+"""The readings a duel's odds may depend on, in the order they are disclosed."""
 
 
 def duel_distribution(
-    tables: IliadTables, values: tuple[int, int], wounded: tuple[bool, bool], second_wound: str = "no-effect"
+    tables: IliadTables, values: tuple[int, int], wounded: tuple[bool, bool], second_wound: str = "no-effect",
+    *, readings: set[str] | None = None,
 ) -> dict[tuple[Status, Status], Fraction]:
-    """Combattimento: duello: the exact chance of every way a duel ends (attacker, defender)."""
+    """Combattimento: duello: the exact chance of every way a duel ends (attacker, defender).
+
+    ``readings``, when given, receives the id of every interpretation some throw of the duel
+    depends on (duel-half-points, duel-equal-totals, duel-large-difference, second-wound).
+    """
+    touched = readings if readings is not None else set()
     start: tuple[Status, Status] = ("wounded" if wounded[0] else "unhurt", "wounded" if wounded[1] else "unhurt")
     dist: dict[tuple[Status, Status], Fraction] = {start: Fraction(1)}
     for throw in range(1, DUEL_THROWS + 1):
@@ -56,17 +65,28 @@ def duel_distribution(
             hurt_flags = (statuses[0] == "wounded", statuses[1] == "wounded")
             for f0 in FACES:
                 for f1 in FACES:
-                    hurt, band, _ = duel_throw(tables, throw, values, (f0, f1), hurt_flags)
+                    hurt, band, diff2 = duel_throw(tables, throw, values, (f0, f1), hurt_flags)
+                    touched.update(_throw_readings(diff2))
                     if hurt is None:
                         counts[statuses] += 1
                         continue
                     after = list(statuses)
+                    if band != "killed" and statuses[hurt] == "wounded":
+                        touched.add("second-wound")
                     after[hurt] = "killed" if band == "killed" else wound(statuses[hurt], second_wound)
                     counts[(after[0], after[1])] += 1
             for key, n in counts.items():
                 nxt[key] += p * Fraction(n, 36)
         dist = dict(nxt)
     return dist
+
+
+def _throw_readings(diff2: int) -> tuple[str, ...]:
+    """The duel readings a throw with this difference (in half points) depends on."""
+    if diff2 == 0:
+        return ("duel-equal-totals",)
+    found = ("duel-half-points",) if diff2 % 2 else ()
+    return (*found, "duel-large-difference") if (diff2 + 1) // 2 > DUEL_TABLE_TOP else found
 
 
 def battle_distribution(
@@ -219,7 +239,8 @@ def _combat_odds(
     if len(attackers) == 1 and len(defenders) == 1 and a0.hero and d0.hero:
         second = tables.choice("second-wound")
         wounded = (a0.id in state.wounded, d0.id in state.wounded)
-        dist = duel_distribution(tables, (a0.value, d0.value), wounded, second)
+        used: set[str] = set()
+        dist = duel_distribution(tables, (a0.value, d0.value), wounded, second, readings=used)
         notes = tuple(_("{counter} is wounded: his dice are halved").format(counter=h)
                       for h, w in zip((a0.id, d0.id), wounded, strict=True) if w)
         order: list[Status] = ["unhurt", "wounded", "killed"]
@@ -227,7 +248,7 @@ def _combat_odds(
             _line(f"{a0.id} {_(sa)}, {d0.id} {_(sd)}", dist[(sa, sd)])
             for sa in order for sd in order if (sa, sd) in dist
         )
-        provisional += [tables.interpretation("second-wound"), tables.interpretation("duel-half-points")]
+        provisional += [tables.interpretation(i) for i in DUEL_READINGS if i in used]
         return OddsReport(kind="duel", attack=text, attackers=(a0.id,), defenders=(d0.id,),
                           values=(a0.value, d0.value), notes=notes, outcomes=lines, provisional=tuple(provisional))
     sums = [0, 0]

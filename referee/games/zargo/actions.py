@@ -8,10 +8,14 @@ name (``fantassin``: the active people's). Canonical notation (what the journal 
 - set-up: ``city 0512``, ``FCh 0512`` (a counter face up), ``ready``, then ``start``;
   garrisons are sealed privately (``referee seal garrison-0512 --as moines``);
 - a turn: ``ally dragons`` / ``accept`` / ``refuse`` / ``break dragons``; ``0512 0614`` (move a
-  counter or a whole escorted stack), ``FCh 0512 0614`` (one counter of a stack); ``attack 0614
-  0714``; ``arrow 0512 0516`` / ``flame ...`` / ``vision ...``; ``vanish 0512`` / ``appear 0512
-  0716``; ``resolve`` (shots, then combats; then the next people);
-- ``reveal moines garrison-0512 SALT [...]`` (``referee reveal``) when a city is attacked.
+  counter or a whole escorted stack, the referee finds the route), ``0512 0513 0514`` (the route
+  stated: the start, then every hex entered), ``FCh 0512 0614`` (one counter of a stack);
+  ``attack 0614 0714``; ``arrow 0512 0516`` / ``flame ...`` / ``vision ...``; from a city's open
+  garrison ``flame DRA 2503 2504``, ``attack FDr 2503 2504`` (a sally; the label may be left out
+  when one counter could); ``vanish 0512`` / ``appear 0512 0716``; ``resolve`` (shots, then
+  combats; then the next people); ``carry`` (a Serpent carries on past the enemy it beat);
+- ``reveal moines garrison-0512 SALT [...]`` (``referee reveal``) when a city is attacked, or by
+  its owner in its turn before the garrison acts; ``referee seal`` again to turn it face down.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from referee.base import fold
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
 from referee.games.zargo.state import ZargoState
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
 from referee.notation import Form, Grammar, Keyword
 from referee.sealed import Commitment, parse_reveal, parse_seal, reveal_text, seal_text
 
@@ -55,89 +59,58 @@ GRAMMAR = Grammar(
         Keyword("vanish", fr=("disparaît", "disparait", "disparition"), it=("scompare", "sparisce")),
         Keyword("appear", fr=("reparaît", "reparait", "réapparaît"), it=("riappare", "ricompare")),
         Keyword("resolve", en=("done", "end"), fr=("résoudre", "fin"), it=("risolvi", "fine")),
+        Keyword("carry", en=("carry-on",), fr=("poursuivre", "poursuit"), it=("prosegui", "prosegue")),
+        Keyword("garrison", fr=("garnison",), it=("guarnigione",)),
+        Keyword("lost", fr=("perdue", "perdu"), it=("persa", "perso")),
         Keyword("off", en=("remove",), fr=("retirer", "retiré", "hors"), it=("via", "togli", "rimuovi")),
         *PEOPLE_WORDS,
     ),
     forms=(
         Form("{players} N", "{players} 4", N_("how many play; continents drawn by lot"), ("PRÉPARATION DU JEU",)),
-        Form(
-            "{players} N PEOPLE:CONTINENTS ...",
-            "{players} 2 {chevaliers}:1,2 {dragons}:3,4",
-            N_("how many play, and which people holds which continents"),
-            ("PRÉPARATION DU JEU",),
-        ),
+        Form("{players} N PEOPLE:CONTINENTS ...", "{players} 2 {chevaliers}:1,2 {dragons}:3,4",
+             N_("how many play, and which people holds which continents"), ("PRÉPARATION DU JEU",)),
         Form("{city} HEX", "{city} 0807", N_("set-up: build a city"), ("PRÉPARATION DU JEU",)),
         Form("LABEL HEX", "FCh 0906", N_("set-up: place a counter face up"), ("PRÉPARATION DU JEU",)),
         Form("{ready}", "{ready}", N_("set-up: this people has placed its forces"), ("PRÉPARATION DU JEU",)),
         Form("{start}", "{start}", N_("set-up over: the first month begins"), ("LE CALENDRIER ET LE BUT DU JEU",)),
-        Form(
-            "{ally} PEOPLE", "{ally} {dragons}", N_("propose an alliance (then accept or refuse)"), ("COMMENT ON JOUE",)
-        ),
+        Form("{ally} PEOPLE", "{ally} {dragons}", N_("propose an alliance (then accept or refuse)"),
+             ("COMMENT ON JOUE",)),
         Form("{accept}", "{accept}", N_("accept the alliance proposed to you"), ("COMMENT ON JOUE",)),
         Form("{refuse}", "{refuse}", N_("refuse the alliance proposed to you"), ("COMMENT ON JOUE",)),
         Form("{break} PEOPLE", "{break} {dragons}", N_("break an alliance"), ("COMMENT ON JOUE",)),
         Form("HEX HEX", "0906 1006", N_("move a counter (or an escorted stack)"), ("MOUVEMENTS — RÈGLES GÉNÉRALES",)),
-        Form("LABEL HEX HEX", "FCh 0906 1006", N_("move one counter out of a stack"), ("ESCORTES",)),
-        Form(
-            "{attack} HEX HEX",
-            "{attack} 1006 1106",
-            N_("declare an attack on an adjacent enemy or city"),
-            ("COMBAT — RÈGLES GÉNÉRALES",),
-        ),
-        Form(
-            "{arrow} HEX HEX",
-            "{arrow} 0906 0910",
-            N_("an archer shoots along a hex row"),
-            ("DÉTAIL DES CAPACITÉS — FANTARCHERS AILÉS",),
-        ),
-        Form(
-            "{flame} HEX HEX",
-            "{flame} 0906 1108",
-            N_("a Dragon or flame-thrower burns a target"),
-            ("DÉTAIL DES CAPACITÉS — DRAGONS",),
-        ),
-        Form(
-            "{vision} HEX HEX",
-            "{vision} 0906 0908",
-            N_("a sorcerer or illusionist casts a vision"),
-            ("DÉTAIL DES CAPACITÉS — MOINES ILLUSIONNISTES",),
-        ),
-        Form(
-            "{vanish} HEX", "{vanish} 0906", N_("a Monk vanishes (a marker stays)"), ("DÉTAIL DES CAPACITÉS — MOINES",)
-        ),
-        Form(
-            "{appear} HEX HEX",
-            "{appear} 0906 1208",
-            N_("a vanished Monk reappears"),
-            ("DÉTAIL DES CAPACITÉS — MOINES",),
-        ),
-        Form(
-            "{resolve}",
-            "{resolve}",
-            N_("end the moves: shots, then combats, then the next people"),
-            ("COMMENT ON JOUE",),
-        ),
-        Form(
-            "LABEL HEX [PEOPLE]",
-            "FCh 0906",
-            N_("override: put a counter on a hex (or in a city's open garrison)"),
-            ("LES PIONS DU JEU",),
-            adjust=True,
-        ),
-        Form(
-            "HEX {off}",
-            "0906 {off}",
-            N_("override: take the counters of a hex off"),
-            ("LES PIONS DU JEU",),
-            adjust=True,
-        ),
-        Form(
-            "{city} HEX PEOPLE",
-            "{city} 0807 {dragons}",
-            N_("override: give a city to another people"),
-            ("LA CONQUÊTE D'UNE VILLE",),
-            adjust=True,
-        ),
+        Form("HEX HEX HEX ...", "0904 0905 0906", N_("move along a stated route: the start, then every hex entered"),
+             ("MOUVEMENTS — RÈGLES GÉNÉRALES",)),
+        Form("LABEL HEX HEX ...", "FCh 0906 1006", N_("move one counter out of a stack"), ("ESCORTES",)),
+        Form("{attack} HEX HEX", "{attack} 1006 1106", N_("declare an attack on an adjacent enemy or city"),
+             ("COMBAT — RÈGLES GÉNÉRALES",)),
+        Form("{attack} [LABEL] CITY HEX", "{attack} FDr 2503 2504",
+             N_("a garrison counter attacks a besieger next to its city (a sally)"), ("LA CONQUÊTE D'UNE VILLE",)),
+        Form("{flame} [LABEL] CITY HEX", "{flame} DRA 2503 2604", N_("a garrison counter shoots from its city"),
+             ("LA CONQUÊTE D'UNE VILLE",)),
+        Form("{arrow} HEX HEX", "{arrow} 0906 0910", N_("an archer shoots along a hex row"),
+             ("DÉTAIL DES CAPACITÉS — FANTARCHERS AILÉS",)),
+        Form("{flame} HEX HEX", "{flame} 0906 1108", N_("a Dragon or flame-thrower burns a target"),
+             ("DÉTAIL DES CAPACITÉS — DRAGONS",)),
+        Form("{vision} HEX HEX", "{vision} 0906 0908", N_("a sorcerer or illusionist casts a vision"),
+             ("DÉTAIL DES CAPACITÉS — MOINES ILLUSIONNISTES",)),
+        Form("{vanish} HEX", "{vanish} 0906", N_("a Monk vanishes (a marker stays)"),
+             ("DÉTAIL DES CAPACITÉS — MOINES",)),
+        Form("{appear} HEX HEX", "{appear} 0906 1208", N_("a vanished Monk reappears"),
+             ("DÉTAIL DES CAPACITÉS — MOINES",)),
+        Form("{resolve}", "{resolve}", N_("end the moves: shots, then combats, then the next people"),
+             ("COMMENT ON JOUE",)),
+        Form("{carry}", "{carry}", N_("a Serpent that beat the enemy ahead carries on along its line"),
+             ("DÉTAIL DES CAPACITÉS — SERPENTS",)),
+        Form("LABEL HEX [PEOPLE]", "FCh 0906", N_("override: put a counter on a hex (or in a city's open garrison)"),
+             ("LES PIONS DU JEU",), adjust=True),
+        Form("HEX {off}", "0906 {off}", N_("override: take the counters of a hex off"), ("LES PIONS DU JEU",),
+             adjust=True),
+        Form("{city} HEX PEOPLE", "{city} 0807 {dragons}", N_("override: give a city to another people"),
+             ("LA CONQUÊTE D'UNE VILLE",), adjust=True),
+        Form("{garrison} HEX {lost}", "{garrison} 0807 {lost}",
+             N_("override: a sealed garrison's secret is lost; its owner seals it again"), ("LA CONQUÊTE D'UNE VILLE",),
+             adjust=True),
     ),
 )
 
@@ -196,35 +169,42 @@ class Alliance(Action):
 
 
 class Move(Action):
-    """MOUVEMENTS: a counter (or a whole stack when ``label`` is None) from a hex to a hex."""
+    """MOUVEMENTS: a counter (or a whole stack when ``label`` is None) from a hex to a hex, by a
+    route the referee finds, or along ``path`` (the start, then every hex entered)."""
+
+    source: str
+    target: str
+    label: str | None = None
+    path: tuple[str, ...] | None = None
+
+    def text(self) -> str:
+        hexes = " ".join(self.path) if self.path else f"{self.source} {self.target}"
+        return f"{self.label + ' ' if self.label else ''}{hexes}"
+
+
+class Attack(Action):
+    """COMBAT: the counter on ``source`` attacks the adjacent ``target``; ``label``: the garrison
+    counter that sallies from its city on ``source``."""
 
     source: str
     target: str
     label: str | None = None
 
     def text(self) -> str:
-        return f"{self.label + ' ' if self.label else ''}{self.source} {self.target}"
-
-
-class Attack(Action):
-    """COMBAT: the counter on ``source`` attacks the adjacent ``target``."""
-
-    source: str
-    target: str
-
-    def text(self) -> str:
-        return f"attack {self.source} {self.target}"
+        return f"attack {self.label + ' ' if self.label else ''}{self.source} {self.target}"
 
 
 class Shoot(Action):
-    """Arrows, flames or a vision from ``source`` at ``target``."""
+    """Arrows, flames or a vision from ``source`` at ``target``; ``label``: the garrison counter
+    that shoots from its city on ``source``."""
 
     kind: str
     source: str
     target: str
+    label: str | None = None
 
     def text(self) -> str:
-        return f"{self.kind} {self.source} {self.target}"
+        return f"{self.kind} {self.label + ' ' if self.label else ''}{self.source} {self.target}"
 
 
 class Vanish(Action):
@@ -267,7 +247,14 @@ class RevealGarrison(Action):
         return reveal_text(self.owner, self.label, bytes.fromhex(self.salt), self.secret)
 
 
-class AdjustCounter(Action):
+class _Override(Action):
+    """An umpire's override (``referee adjust``), journaled with its reason."""
+
+    def is_adjust(self) -> bool:
+        return True
+
+
+class AdjustCounter(_Override):
     """Override: a counter put on a hex (in a city: into its open garrison)."""
 
     label: str
@@ -276,11 +263,8 @@ class AdjustCounter(Action):
     def text(self) -> str:
         return f"{self.label} {self.hex}"
 
-    def is_adjust(self) -> bool:
-        return True
 
-
-class AdjustOff(Action):
+class AdjustOff(_Override):
     """Override: the counters of a hex (or a city's open garrison) taken off."""
 
     hex: str
@@ -288,11 +272,8 @@ class AdjustOff(Action):
     def text(self) -> str:
         return f"{self.hex} off"
 
-    def is_adjust(self) -> bool:
-        return True
 
-
-class AdjustCity(Action):
+class AdjustCity(_Override):
     """Override: a city given to another people."""
 
     hex: str
@@ -301,11 +282,17 @@ class AdjustCity(Action):
     def text(self) -> str:
         return f"city {self.hex} {self.people}"
 
-    def is_adjust(self) -> bool:
-        return True
+
+class AdjustLost(_Override):
+    """Override: a sealed garrison whose secret is lost; its owner seals it again."""
+
+    hex: str
+
+    def text(self) -> str:
+        return f"garrison {self.hex} lost"
 
 
-Adjust = AdjustCounter | AdjustOff | AdjustCity
+Adjust = AdjustCounter | AdjustOff | AdjustCity | AdjustLost
 
 ZargoAction = (
     Players
@@ -323,7 +310,11 @@ ZargoAction = (
     | AdjustCounter
     | AdjustOff
     | AdjustCity
+    | AdjustLost
 )
+
+MAX_ROUTE = 40
+"""The longest route a move may state (no counter moves so far)."""
 
 _PAIR = re.compile(r"^([^:\s]+):([0-9,]+)$")
 
@@ -402,7 +393,8 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
     def need(n: int) -> None:
         if len(rest) != n:
             raise NotationError(
-                _("{word}: expected {n} more word(s), got {got}").format(word=words[0], n=n, got=len(rest))
+                ngettext("{word}: expected {n} more word, got {got}", "{word}: expected {n} more words, got {got}",
+                         n).format(word=words[0], n=n, got=len(rest))
             )
 
     if head == "players":
@@ -419,7 +411,7 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
             conts = tuple(c for c in m[2].split(",") if c)
             assign.append((people_word(m[1]), conts))
         return Players(players=n, assign=tuple(assign))
-    if head in ("ready", "start", "accept", "refuse", "resolve"):
+    if head in ("ready", "start", "accept", "refuse", "resolve", "carry"):
         need(0)
         return Word(word=head)
     if head == "city":
@@ -428,12 +420,14 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
     if head in ("ally", "break"):
         need(1)
         return Alliance(verb=head, people=people_word(rest[0]))
-    if head == "attack":
-        need(2)
-        return Attack(source=hex_word(state, rest[0]), target=hex_word(state, rest[1]))
-    if head in SHOTS:
-        need(2)
-        return Shoot(kind=head, source=hex_word(state, rest[0]), target=hex_word(state, rest[1]))
+    if head == "attack" or head in SHOTS:
+        if len(rest) not in (2, 3):
+            raise NotationError(_("{word}: write [LABEL] FROM TO, e.g. {word} 1006 1106").format(word=words[0]))
+        label = counter_label(state, rest[0]) if len(rest) == 3 else None
+        source, target = hex_word(state, rest[-2]), hex_word(state, rest[-1])
+        if head == "attack":
+            return Attack(source=source, target=target, label=label)
+        return Shoot(kind=head, source=source, target=target, label=label)
     if head == "vanish":
         need(1)
         return Vanish(hex=hex_word(state, rest[0]))
@@ -441,10 +435,10 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
         need(2)
         return Appear(marker=hex_word(state, rest[0]), target=hex_word(state, rest[1]))
     if grid.is_cell_name(words[0]):
-        if len(words) != 2:
-            raise NotationError(_("a move is: FROM TO (two hexes), e.g. 0906 1006"))
-        return Move(source=hex_word(state, words[0]), target=hex_word(state, words[1]))
-    if len(words) in (2, 3) and all(any(ch.isdigit() for ch in w) for w in words[1:]):
+        if len(words) < 2:
+            raise NotationError(_("a move is: FROM TO, or the route FROM HEX ... TO, e.g. 0906 1006"))
+        return _move(state, None, words)
+    if len(words) >= 2 and all(any(ch.isdigit() for ch in w) for w in words[1:]):
         try:
             label = counter_label(state, words[0])
         except UnknownNameError:
@@ -458,15 +452,29 @@ def parse_action(state: ZargoState, text: str) -> ZargoAction:
             ) from None
         if len(words) == 2:
             return Place(label=label, hex=hex_word(state, words[1]))
-        return Move(source=hex_word(state, words[1]), target=hex_word(state, words[2]), label=label)
+        return _move(state, label, words[1:])
     close = GRAMMAR.close(words[0])
     hint = _(" (did you mean {words}?)").format(words=" / ".join(close)) if close else ""
     raise NotationError(
         _(
             "{word} does not start a Zargo action{hint}; try: players, city, LABEL HEX, ready, "
-            "start, HEX HEX, attack, arrow, flame, vision, vanish, appear, resolve"
+            "start, HEX HEX, attack, arrow, flame, vision, vanish, appear, resolve, carry"
         ).format(word=words[0], hint=hint)
     )
+
+
+def _move(state: ZargoState, label: str | None, words: list[str]) -> Move:
+    """A move FROM TO, or along the route written (the start, then every hex entered).
+
+    Raises:
+        NotationError: a route longer than any move.
+        UnknownNameError: a word is not a hex of the map.
+    """
+    if len(words) > MAX_ROUTE:
+        raise NotationError(_("a route is at most {n} hexes").format(n=MAX_ROUTE))
+    hexes = tuple(hex_word(state, w) for w in words)
+    path = hexes if len(hexes) > 2 else None
+    return Move(source=hexes[0], target=hexes[-1], label=label, path=path)
 
 
 def _people_label(state: ZargoState, word: str, people: str) -> str:
@@ -491,17 +499,20 @@ def parse_adjust(state: ZargoState, text: str) -> Adjust:
     if len(text) > 500:
         raise NotationError(_("an override is at most 500 characters"))
     words = text.split()
-    usage = _("write 'LABEL HEX [PEOPLE]', 'HEX {off}' or '{city} HEX PEOPLE'").format(
-        off=GRAMMAR.word("off"), city=GRAMMAR.word("city")
+    usage = _("write 'LABEL HEX [PEOPLE]', 'HEX {off}', '{city} HEX PEOPLE' or '{garrison} HEX {lost}'").format(
+        off=GRAMMAR.word("off"), city=GRAMMAR.word("city"), garrison=GRAMMAR.word("garrison"),
+        lost=GRAMMAR.word("lost")
     )
     if not words:
         raise NotationError(_("empty override; {usage}").format(usage=usage))
     grid = state.tables.world.grid
+    if GRAMMAR.is_(words[0], "garrison") and len(words) == 3 and GRAMMAR.is_(words[2], "lost"):
+        return AdjustLost(hex=hex_word(state, words[1]))
     if GRAMMAR.is_(words[0], "city") and len(words) == 3:
         return AdjustCity(hex=hex_word(state, words[1]), people=people_word(words[2]))
     if len(words) == 2 and grid.is_cell_name(words[0]) and GRAMMAR.is_(words[1], "off"):
         return AdjustOff(hex=hex_word(state, words[0]))
-    if len(words) in (2, 3) and not grid.is_cell_name(words[0]) and not GRAMMAR.is_(words[0], "city"):
+    if len(words) in (2, 3) and not grid.is_cell_name(words[0]) and not GRAMMAR.is_(words[0], "city", "garrison"):
         if len(words) == 3:
             label = _people_label(state, words[0], people_word(words[2]))
         else:

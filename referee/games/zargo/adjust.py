@@ -1,13 +1,15 @@
 """Umpire overrides of Zargo (``referee adjust``): put a counter on a hex, take a hex's counters
-off, give a city to another people. Overrides never reveal nor change a sealed garrison: its
-counters stay in the owner's private table until the owner reveals them."""
+off, give a city to another people, declare a sealed garrison's secret lost. Overrides never
+reveal nor change a sealed garrison: its counters stay in the owner's private table until the
+owner reveals them; a lost one is sealed again by its owner (``referee seal``), so the way out
+of a lost secret shows nothing to the other players."""
 
 from __future__ import annotations
 
 from referee.games.zargo import actions as act
+from referee.games.zargo.movement import escort_fits
 from referee.games.zargo.rules import CITIES, COUNTERS, ESCORTS, SETUP
-from referee.games.zargo.sequence import escort_fits, manifest_left, unit
-from referee.games.zargo.state import GARRISON_MAX, ZargoState
+from referee.games.zargo.state import GARRISON_MAX, City, ZargoState, manifest_left, unit
 from referee.games.zargo.world import Terrain
 from referee.rulings import Ruling
 
@@ -23,9 +25,16 @@ def _sealed(state: ZargoState, hex_name: str) -> Ruling:
     )
 
 
-def check_adjust(state: ZargoState, a: act.AdjustCounter | act.AdjustOff | act.AdjustCity) -> list[Ruling]:
+def check_adjust(state: ZargoState, a: act.Adjust) -> list[Ruling]:
     """Returns why an override would make an impossible position (empty: allowed)."""
     city = state.cities.get(a.hex)
+    if isinstance(a, act.AdjustLost):
+        if city is None:
+            return [Ruling.violation("no-city", "no city stands on {hex}", (CITIES,), hex=a.hex)]
+        if city.seal is None or not city.hidden:
+            return [Ruling.violation("not-sealed", "the garrison of {hex} is not face down; nothing is lost", (CITIES,),
+                                     hex=a.hex)]
+        return []
     if isinstance(a, act.AdjustCity):
         if city is None:
             return [Ruling.violation("no-city", "no city stands on {hex}", (CITIES,), hex=a.hex)]
@@ -85,8 +94,12 @@ def check_adjust(state: ZargoState, a: act.AdjustCounter | act.AdjustOff | act.A
     return out
 
 
-def apply_adjust(state: ZargoState, a: act.AdjustCounter | act.AdjustOff | act.AdjustCity) -> ZargoState:
+def apply_adjust(state: ZargoState, a: act.Adjust) -> ZargoState:
     """Returns the state after an allowed override."""
+    if isinstance(a, act.AdjustLost):
+        city = state.cities[a.hex]
+        lost = City(owner=city.owner, founder=city.founder, seal=None, garrison=None)
+        return state.model_copy(update={"cities": {**state.cities, a.hex: lost}})
     if isinstance(a, act.AdjustCity):
         city = state.cities[a.hex]
         cities = {**state.cities, a.hex: city.model_copy(update={"owner": a.people})}

@@ -1,12 +1,17 @@
-"""A random Zargo player for seeded playouts and benchmarks, and the playout itself.
+"""A random Zargo player for ``referee bot``, seeded playouts and benchmarks, and the playout itself.
 
-The bot never invents an action: every choice is one the engine's own generators list for one
-hex (``hex_actions``), or the set-up candidates judged by the same checks. It prefers an attack
-or a shot when one is open (a little greed keeps games moving), otherwise moves at random.
+The bot never invents an action: every move, attack or shot it picks is one the legal lists give
+for one hex (:func:`~referee.games.zargo.legal.hex_actions`), and its set-up choices are judged by
+the same checks. It sets up in the rulebook's order: cities, then each city's garrison sealed
+(:class:`~referee.sealed.SealRequest`: the game file keeps the secret), then counters face up. It
+reveals a garrison when its city is attacked (:class:`~referee.sealed.RevealRequest`), now and
+then reveals one in its own turn so that it sallies or shoots, and seals an open garrison again.
 
-:func:`playout` plays a whole game with the bot; with ``garrisons`` it also seals a random
-garrison in every city (holding the secrets as a game file would) and reveals it when the city
-is attacked, so the hidden-information path runs in every game.
+The box is shared between garrisons the bot cannot see once sealed (each ``referee bot`` is a
+new process): a garrison takes at most half of a counter type's box, split between the people's
+cities, and the counters face up at most the other half, so no choice can exceed the box.
+
+:func:`playout` plays a whole game in one process, holding the secrets as a game file would.
 """
 
 from __future__ import annotations
@@ -17,58 +22,88 @@ from dataclasses import dataclass, field
 from referee.bot import Choice
 from referee.dice import CommittedDice, Dice
 from referee.errors import RefereeError
-from referee.game import ActionRecord, GameState
+from referee.game import Action, ActionRecord, GameState
+from referee.games import find_game
 from referee.games.zargo import actions as act
-from referee.games.zargo import sequence as seq
-from referee.games.zargo.engine import ZargoEngine
-from referee.games.zargo.rules import CITIES, COMBAT, MOVEMENT, SETUP, TURN
-from referee.games.zargo.state import GARRISON_MAX, Phase, ZargoState
+from referee.games.zargo.legal import city_actions, hex_actions, legal_actions
+from referee.games.zargo.movement import appear_reach, check_appear
+from referee.games.zargo.rules import CITIES, COMBAT, MOVEMENT, SERPENTS, SETUP, TURN
+from referee.games.zargo.sequence import check_city, check_place, check_resolve, turn_untouched
+from referee.games.zargo.state import GARRISON_MAX, Phase, ZargoState, manifest_left, unit
 from referee.i18n import _
-from referee.sealed import Seal
+from referee.sealed import RevealRequest, Seal, SealRequest, canonical
+from referee.tables import load_table_set
+
+__all__ = ["PLACED", "Playout", "RandomBot", "playout"]
 
 PLACED = 14
 """Counters the bot places face up per people (a short game; the rest stay in the box)."""
 
 
+def _cap(state: ZargoState, label: str) -> int:
+    """How many of a counter type one of its people's garrisons may hold (half the box, split
+    between the people's cities)."""
+    u = unit(state, label)
+    cities = state.tables.peoples.peoples[u.people].city_counters  # type: ignore[index]
+    return min(GARRISON_MAX, (u.count // 2) // cities)
+
+
+def garrison_for(state: ZargoState, owner: str, rng: random.Random) -> list[str]:
+    """A random garrison of 0 to 4 counters within the bot's share of the box."""
+    slots = [lab for lab in state.tables.labels_of[owner] for _ in range(_cap(state, lab))]
+    rng.shuffle(slots)
+    return sorted(slots[: rng.randint(0, min(GARRISON_MAX, len(slots)))])
+
+
 class RandomBot:
     """Plays random legal actions, one hex at a time."""
 
-    def __init__(self, engine: ZargoEngine, placed: int = PLACED) -> None:
-        self.engine = engine
+    def __init__(self, placed: int = PLACED) -> None:
         self.placed = placed
         self._done: set[tuple[int, str | None, str]] = set()
 
     def choose(self, state: GameState, rng: random.Random) -> Choice:
-        """Returns a random legal action."""
+        """Returns a random legal action (or a request to seal or reveal through the game file)."""
         assert isinstance(state, ZargoState)
         s = state
+        lost = [h for h, c in sorted(s.cities.items()) if c.lost and c.owner == _acting(s)]
+        if lost:
+            return self._seal(s, lost[0], rng, list(s.cities[lost[0]].garrison or ()) or None)
         if s.phase is Phase.PLAYERS:
             return Choice(action=act.Players(players=rng.choice((2, 3, 4))), reason="players drawn", cites=(SETUP,))
         if s.phase is Phase.SETUP:
             return self._setup(s, rng)
+        if s.phase is Phase.REVEAL:
+            hex_name = str(s.reveal_wait)
+            return Choice(action=RevealRequest(owner=s.cities[hex_name].owner, label=f"garrison-{hex_name}"),
+                          reason="the city is attacked: its garrison is shown", cites=(CITIES,))
         if s.phase is Phase.RESOLVE:
-            return Choice(action=act.Word(word="resolve"), reason="the garrison is shown: go on", cites=(CITIES,))
+            if s.carry is not None and rng.random() < 0.5:
+                return Choice(action=act.Word(word="carry"), reason="the Serpent carries on", cites=(SERPENTS,))
+            return Choice(action=act.Word(word="resolve"), reason="the resolution goes on", cites=(TURN,))
         if s.phase is not Phase.MOVE:
-            raise RefereeError(_("the bot cannot act now: a garrison's owner must reveal it (referee reveal)"))
+            raise RefereeError(_("the bot has nothing to play: the game is over"))
         if s.proposal is not None:
             word = rng.choice(("accept", "refuse"))
             return Choice(action=act.Word(word=word), reason="answers the alliance", cites=(TURN,))
+        return self._turn(s, rng)
+
+    def _turn(self, s: ZargoState, rng: random.Random) -> Choice:
         me = str(s.active)
-        if seq.turn_untouched(s) and rng.random() < 0.05:
-            others = [p for p in s.peoples if p != me]
-            p = rng.choice(others)
+        if turn_untouched(s) and rng.random() < 0.05:
+            p = rng.choice([p for p in s.peoples if p != me])
             verb = "break" if s.allied(me, p) else "ally"
             return Choice(action=act.Alliance(verb=verb, people=p), reason="diplomacy", cites=(TURN,))
+        found = self._cities(s, rng)
+        if found is not None:
+            return found
         stamp = (s.month, s.active)
-        hexes = [
-            h
-            for h, stack in s.board.items()
-            if seq.unit(s, stack[0]).people == me and (s.month, s.active, h) not in self._done
-        ]
+        hexes = [h for h, stack in s.board.items()
+                 if unit(s, stack[0]).people == me and (*stamp, h) not in self._done]
         rng.shuffle(hexes)
         for h in hexes:
             self._done.add((*stamp, h))
-            options = self.engine.hex_actions(s, h)
+            options = hex_actions(s, h)
             strikes = [a for a in options if isinstance(a, act.Attack | act.Shoot)]
             if strikes:
                 return Choice(action=rng.choice(strikes), reason="strikes an enemy", cites=(COMBAT,))
@@ -76,11 +111,40 @@ class RandomBot:
             if moves and rng.random() < 0.8:
                 return Choice(action=rng.choice(moves), reason="random move", cites=(MOVEMENT,))
         for marker in sorted(s.vanished):
-            targets = seq.appear_reach(s, marker)
+            targets = appear_reach(s, marker)
             a = act.Appear(marker=marker, target=rng.choice(targets)) if targets else None
-            if a is not None and not seq.check_appear(s, a):
+            if a is not None and not check_appear(s, a):
                 return Choice(action=a, reason="the Monk reappears", cites=(MOVEMENT,))
+        if check_resolve(s):  # rules.yaml zone-entry must-attack: strike first
+            strikes = [a for a in legal_actions(s) if isinstance(a, act.Attack)]
+            if strikes:
+                return Choice(action=rng.choice(strikes), reason="must attack", cites=(COMBAT,))
         return Choice(action=act.Word(word="resolve"), reason="ends the turn", cites=(TURN,))
+
+    def _cities(self, s: ZargoState, rng: random.Random) -> Choice | None:
+        """Now and then a garrison acts: shown, it sallies or shoots; open, it is sealed again."""
+        me = str(s.active)
+        for h, city in sorted(s.cities.items()):
+            if city.owner != me or (s.month, me, h) in self._done:
+                continue
+            self._done.add((s.month, me, h))
+            if city.hidden and city.seal is not None and _besieged(s, h) and rng.random() < 0.3:
+                return Choice(action=RevealRequest(owner=me, label=f"garrison-{h}"),
+                              reason="shows its garrison to act from the city", cites=(CITIES,))
+            if not city.hidden and city.garrison:
+                strikes = city_actions(s, h)
+                if strikes and rng.random() < 0.7:
+                    return Choice(action=rng.choice(strikes), reason="the garrison strikes from its city",
+                                  cites=(CITIES,))
+                if rng.random() < 0.3 and not any(k.startswith(h + ":") for k in s.acted):
+                    return self._seal(s, h, rng, list(city.garrison))
+        return None
+
+    def _seal(self, s: ZargoState, hex_name: str, rng: random.Random, garrison: list[str] | None) -> Choice:
+        owner = s.cities[hex_name].owner
+        secret = garrison if garrison is not None else garrison_for(s, owner, rng)
+        return Choice(action=SealRequest(owner=owner, label=f"garrison-{hex_name}", secret=secret),
+                      reason="a garrison face down", cites=(SETUP, CITIES))
 
     def _setup(self, s: ZargoState, rng: random.Random) -> Choice:
         if s.active is None:
@@ -93,15 +157,38 @@ class RandomBot:
             rng.shuffle(own)
             for h in own:
                 city = act.BuildCity(hex=h)
-                if not seq.check_city(s, city):
+                if not check_city(s, city):
                     return Choice(action=city, reason="builds a city", cites=(SETUP,))
-        placed = sum(1 for stack in s.board.values() for lab in stack if seq.unit(s, lab).people == people)
-        labels = list(s.tables.labels_of[people])
-        for _attempt in range(40 if placed < self.placed else 0):
+        unsealed = [h for h, c in sorted(s.cities.items()) if c.owner == people and c.seal is None]
+        if unsealed:
+            return self._seal(s, unsealed[0], rng, None)
+        placed = sum(1 for stack in s.board.values() for lab in stack if unit(s, lab).people == people)
+        labels = [lab for lab in s.tables.labels_of[people] if self._face_up_room(s, lab)]
+        for _attempt in range(40 if placed < self.placed and labels else 0):
             place = act.Place(label=rng.choice(labels), hex=rng.choice(own))
-            if not seq.check_place(s, place):
+            if not check_place(s, place):
                 return Choice(action=place, reason="places a counter", cites=(SETUP,))
         return Choice(action=act.Word(word="ready"), reason="set-up done", cites=(SETUP,))
+
+    @staticmethod
+    def _face_up_room(s: ZargoState, label: str) -> bool:
+        u = unit(s, label)
+        cities = s.tables.peoples.peoples[u.people].city_counters  # type: ignore[index]
+        face_up = sum(stack.count(label) for stack in s.board.values())
+        return face_up < u.count - _cap(s, label) * cities and manifest_left(s, label) > 0
+
+
+def _acting(s: ZargoState) -> str | None:
+    if s.phase is Phase.REVEAL and s.reveal_wait is not None:
+        return s.cities[s.reveal_wait].owner
+    return s.active
+
+
+def _besieged(s: ZargoState, hex_name: str) -> bool:
+    grid = s.tables.world.grid
+    me = s.cities[hex_name].owner
+    return any((p := s.people_of(grid.name(n))) is not None and not s.allied(p, me)
+               for n in grid.neighbours(grid.parse(hex_name)))
 
 
 @dataclass
@@ -114,76 +201,46 @@ class Playout:
     reveals: int = 0
 
 
-def random_garrison(state: ZargoState, owner: str, rng: random.Random, taken: dict[str, int]) -> list[str]:
-    """A garrison of 0 to 4 of the owner's counters that the box can still supply, counting those
-    already sealed in other cities (``taken``, updated)."""
-    garrison: list[str] = []
-    for _attempt in range(rng.randint(0, GARRISON_MAX)):
-        spare = [lab for lab in state.tables.labels_of[owner] if seq.manifest_left(state, lab) - taken.get(lab, 0) > 0]
-        if not spare:
-            break
-        label = rng.choice(spare)
-        taken[label] = taken.get(label, 0) + 1
-        garrison.append(label)
-    return sorted(garrison)
+def secret_action(state: ZargoState, request: Action, seals: dict[str, Seal], rng: random.Random) -> act.ZargoAction:
+    """Turns a bot's seal or reveal request into the action a game file would journal, holding
+    the secrets in ``seals`` (hex -> seal) as the file's private table does."""
+    if isinstance(request, SealRequest):
+        made = Seal.make(request.owner, request.label, request.secret, salt=rng.randbytes(16))
+        seals[request.label.removeprefix("garrison-")] = made
+        return act.SealGarrison(public=made.public)
+    assert isinstance(request, RevealRequest)
+    sealed = seals[request.label.removeprefix("garrison-")]
+    secret = canonical(sealed.secret).decode("utf-8")
+    return act.parse_action(state, f"reveal {request.owner} {request.label} {sealed.salt.hex()} {secret}")
 
 
 def playout(
-    engine: ZargoEngine,
     seed: int,
     players: int | None = None,
-    garrisons: bool = True,
     max_actions: int = 20_000,
     dice: Dice | None = None,
 ) -> Playout:
-    """Plays a seeded game with the random bot to its end (every action judged, then played)."""
+    """Plays a seeded game with the random bot to its end (every action judged, then played),
+    sealing and revealing garrisons as ``referee bot`` does through a game file."""
+    engine = find_game("zargo")
     rng = random.Random(seed)
     dice = dice or CommittedDice(b"zargo-playout-seed-0123456789abc", f"playout-{seed}")
-    from referee.tables import load_table_set
-
     state = engine.new_state(load_table_set("zargo"))
-    bot = RandomBot(engine)
+    assert isinstance(state, ZargoState)
+    bot = RandomBot()
     out = Playout(state)
-    taken: dict[str, int] = {}
     for _attempt in range(max_actions):
         if engine.outcome(state) is not None:
             break
+        action: Action
         if state.phase is Phase.PLAYERS and players is not None:
-            action: act.ZargoAction = act.Players(players=players)
-        elif state.phase is Phase.REVEAL:
-            hex_name = str(state.reveal_wait)
-            sealed = out.seals[hex_name]
-            action = engine.parse(
-                state,
-                f"reveal {sealed.public.owner} {sealed.public.label} {sealed.salt.hex()} {seq_json(sealed.secret)}",
-            )
-            out.reveals += 1
-        elif state.phase is Phase.SETUP and state.active is None and garrisons and _unsealed(state, out):
-            hex_name = _unsealed(state, out)[0]
-            owner = state.cities[hex_name].owner
-            made = Seal.make(
-                owner,
-                f"garrison-{hex_name}",
-                random_garrison(state, owner, rng, taken),  # type: ignore[arg-type]
-                salt=rng.randbytes(16),
-            )
-            out.seals[hex_name] = made
-            action = act.SealGarrison(public=made.public)
+            action = act.Players(players=players)
         else:
-            choice = bot.choose(state, rng)
-            action = choice.action  # type: ignore[assignment]
+            action = bot.choose(state, rng).action
+        if isinstance(action, SealRequest | RevealRequest):
+            out.reveals += isinstance(action, RevealRequest)
+            action = secret_action(state, action, out.seals, rng)
         state, record = engine.play(state, action, dice)
         out.records.append(record)
     out.state = state
     return out
-
-
-def _unsealed(state: ZargoState, out: Playout) -> list[str]:
-    return sorted(h for h in state.cities if h not in out.seals)
-
-
-def seq_json(secret: object) -> str:
-    """The canonical JSON of a secret (as a reveal writes it)."""
-    from referee.sealed import canonical
-
-    return canonical(secret).decode("utf-8")  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""What the referee shows of Zargo's world: the hex map as a :class:`~referee.game.BoardView`.
+"""What the referee shows of Zargo's world: the hex map as a :class:`~referee.game.BoardView`,
+and the status lines of a game.
 
 The styles (terrain colours and marks, the bridges' colour, each people's mark) come from
 ``tables/zargo/display.yaml`` and the peoples' colours from ``peoples.yaml``; the renderers
@@ -7,70 +8,20 @@ draw whatever the view holds, so nothing here or there names a terrain in code.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from referee.errors import InputFileError
 from referee.game import BoardView, CellView, Counter, LinkView, MarkStyle, TerrainStyle
-from referee.games.zargo.data import PeoplesFile
-from referee.games.zargo.world import Terrain, World
+from referee.games.zargo.sequence import city_counts
+from referee.games.zargo.state import MONTHS, Phase, ZargoState
+from referee.games.zargo.tables import TERRAIN_KEYS, DisplayFile, PeoplesFile
+from referee.games.zargo.world import World
+from referee.i18n import N_, _, ngettext
 
-__all__ = ["DisplayFile", "load_display", "load_peoples", "world_view"]
-
-TERRAIN_KEYS: dict[Terrain, str] = {
-    Terrain.SEA: "sea", Terrain.PLAIN: "plain", Terrain.WOODS: "woods", Terrain.MOUNTAINS: "mountains",
-    Terrain.CHASM: "chasm",
-}
-"""The key of each terrain in display.yaml (the map file writes one character)."""
-
-People = Literal["chevaliers", "ailes", "dragons", "moines"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class TerrainRow(_Strict):
-    """How one terrain is drawn."""
-
-    label: str = Field(max_length=40, description="Name in the key.")
-    colour: tuple[int, int, int] = Field(description="RGB fill.")
-    mark: str = Field(min_length=2, max_length=2, description="Two characters drawn in the terminal.")
-    pattern: Literal["", "dots", "peak", "waves", "cross"] = Field(default="", description="Drawn over the fill.")
-
-
-class LinkRow(_Strict):
-    """How the cloud bridges are drawn."""
-
-    label: str = Field(max_length=40)
-    colour: tuple[int, int, int]
-
-
-class WrapRow(_Strict):
-    """How the lettered edge hexes are named in the key."""
-
-    label: str = Field(max_length=60)
-
-
-class DisplayFile(_Strict):
-    """Schema of ``tables/zargo/display.yaml``."""
-
-    provenance: Literal["rulebook", "secondary", "interpretation", "provisional"] = "interpretation"
-    terrain: dict[str, TerrainRow] = Field(description="sea, plain, woods, mountains and chasm, each once.")
-    bridges: LinkRow
-    wrap: WrapRow
-    peoples: dict[People, str] = Field(description="One character per people, before its counters' labels.")
-
-    def model_post_init(self, context: object) -> None:
-        missing = set(TERRAIN_KEYS.values()) - set(self.terrain)
-        unknown = set(self.terrain) - set(TERRAIN_KEYS.values())
-        if missing or unknown:
-            raise ValueError(f"terrain: missing {sorted(missing)}, unknown {sorted(unknown)}")
-        if any(len(m) != 1 for m in self.peoples.values()):
-            raise ValueError("peoples: each mark is one character")
-
+__all__ = ["TERRAIN_KEYS", "DisplayFile", "board_view", "load_display", "load_peoples", "status", "world_view"]
 
 MARKS = {"combat": MarkStyle("*", (230, 0, 0), "pending combat"), "last": MarkStyle("!", (250, 200, 0), "last move")}
 """The marks a Zargo view may put on a hex."""
@@ -154,3 +105,73 @@ def world_view(
         edges=("North", "East", "South", "West"),
         down=grid.down,
     )
+
+
+def board_view(state: ZargoState, status: Sequence[str]) -> BoardView:
+    """Returns what the shared table sees: counters face up, cities with their garrison's size
+    once shown (``V?`` while face down), vanished Monks' markers, hexes under attack."""
+    t = state.tables
+    stacks: dict[str, list[Counter]] = {}
+    for h, stack in state.board.items():
+        stacks[h] = [Counter(side=t.units[lab].people, label=lab) for lab in stack]
+    for h, city in state.cities.items():
+        label = "V?" if city.hidden else f"V{len(city.garrison or ())}"
+        stacks[h] = [Counter(side=city.owner, label=label, hidden=False)]
+    for h, (lab, _m) in state.vanished.items():
+        stacks.setdefault(h, []).append(Counter(side=t.units[lab].people, label="MD"))
+    marks = {h: ["combat"] for h in state.attacks}
+    view = world_view(t.world, t.display, t.peoples, stacks, marks, status)
+    shown = {"V?": any(c.hidden for c in state.cities.values()),
+             "V0, V1, …": any(not c.hidden for c in state.cities.values()), "MD": bool(state.vanished)}
+    return dataclasses.replace(view, codes=tuple((code, meaning) for code, meaning in CODES if shown[code]))
+
+
+CODES = (
+    ("V?", N_("a city whose garrison is still sealed")),
+    ("V0, V1, …", N_("a city and the number of counters in its garrison, once shown")),
+    ("MD", N_("the marker of a Monk who vanished")),
+)
+"""The codes drawn on cities and vanished Monks' hexes (code, meaning), explained under the board
+when one of them is on it."""
+
+
+def status(state: ZargoState, winners: tuple[str, ...] | None) -> list[str]:
+    """Returns the status lines: the phase, the month and the people to play, cities held,
+    alliances, and whose input the game waits for (``winners``: None while the game goes on)."""
+    s = state
+    if s.phase is Phase.PLAYERS:
+        return [_("Zargo's Lords: how many players? (players 2, players 3, players 4)")]
+    if s.phase is Phase.SETUP:
+        if s.active is None:
+            return [_("set-up done; seal garrisons not sealed yet (referee seal garrison-HEX --as PEOPLE), "
+                      "then: start")]
+        return [_("set-up of the {people}: cities, then garrisons (referee seal), then counters, then ready").format(
+            people=_(s.active))]
+    counts = city_counts(s)
+    cities = ", ".join(f"{_(p)} {counts[p]}" for p in s.peoples)
+    if winners is not None:
+        names = ", ".join(_(w) for w in winners) or _("nobody")
+        return [ngettext("game over: {winners} wins; cities {cities}", "game over: {winners} win; cities {cities}",
+                         max(len(winners), 1)).format(winners=names, cities=cities)]
+    lines = [_("month {month} of {months}: the {people} play").format(month=s.month, months=MONTHS,
+                                                                       people=_(str(s.active))),
+             _("cities held: {cities}").format(cities=cities)]
+    if s.alliances:
+        lines.append(_("alliances: {pairs}").format(pairs=", ".join(s.alliances)))
+    if s.proposal:
+        lines.append(_("awaiting the {b}: accept or refuse the {a}' alliance").format(a=s.proposal[0], b=s.proposal[1]))
+    if s.phase is Phase.REVEAL and s.reveal_wait:
+        city = s.cities[s.reveal_wait]
+        if city.lost:
+            lines.append(_("awaiting the {owner}: seal the garrison of {hex} again (referee seal garrison-{hex} "
+                           "--as {owner}), then reveal it").format(owner=city.owner, hex=s.reveal_wait))
+        else:
+            lines.append(_("awaiting the {owner}: reveal the garrison of {hex} (referee reveal garrison-{hex} "
+                           "--as {owner})").format(owner=city.owner, hex=s.reveal_wait))
+    if s.carry is not None:
+        lines.append(_("the Serpent on {hex} may carry on: carry, or resolve to stop").format(hex=s.carry[0]))
+    if s.attacks or s.shots:
+        attacks = ngettext("{n} attack", "{n} attacks", len(s.attacks)).format(n=len(s.attacks))
+        shots = ngettext("{n} shot", "{n} shots", len(s.shots)).format(n=len(s.shots))
+        lines.append(_("declared: {attacks}, {shots}").format(attacks=attacks, shots=shots))
+    return lines

@@ -2,64 +2,42 @@
 
 Vocabulary: a *label* names a counter type of one people (``FCh`` Knight foot soldier, ``DRA``
 Dragon; peoples.yaml ``short``); a *stack* is the counters on one hex, escort first (only an
-infantry escort may share a hex, rulebook ESCORTES); a *city*'s garrison is either public (an
+infantry escort may share a hex, rulebook ESCORTES); a *city*'s garrison is either open (an
 empty or revealed list of labels) or sealed (its commitment only: the counters themselves live
-in the game file's private table, :mod:`referee.sealed`).
+in the game file's private table, :mod:`referee.sealed`). A counter acting this turn is named
+``HEX:LABEL`` (:func:`key`); a garrison counter acting from its city is named the same way with
+the city's hex.
+
+:class:`Turn` is the mutable working copy every action's effects are made on, frozen again into
+a new state by :meth:`Turn.state`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.game import GameState
-from referee.games.zargo.data import CounterType, PeoplesFile, TablesFile
-from referee.games.zargo.display import DisplayFile
-from referee.games.zargo.world import Terrain, World, parse_world
+from referee.games.zargo.rules import COMBAT
+from referee.games.zargo.tables import Reads, Unit, ZargoTables
 from referee.geometry.search import Cell
 from referee.i18n import N_
-from referee.rulings import RulesIndex
+from referee.rulings import Ruling
 from referee.sealed import Commitment
-from referee.tables import TableSet, by_digest, load_yaml_text, parse_yaml
 
-__all__ = ["City", "Occupancy", "Phase", "Shot", "Unit", "ZargoState", "ZargoTables", "load_tables"]
+__all__ = [
+    "GARRISON_MAX", "MONTHS", "PARALYSIS", "City", "Occupancy", "Phase", "Shot", "Turn", "ZargoState", "adjacent",
+    "cell", "key", "manifest_left", "occ", "split_key", "unit",
+]
 
 PEOPLE_NAMES = (N_("chevaliers"), N_("dragons"), N_("ailes"), N_("moines"))
 """The peoples' keys, translated when a message shows them (Italian: cavalieri, draghi...)."""
 PHASE_NAMES = (N_("players"), N_("setup"), N_("move"), N_("reveal"), N_("resolve"), N_("over"))
 
-USED_READINGS = (
-    "arrow-line",
-    "archer-ranges",
-    "bridge-adjacency",
-    "city-terrain",
-    "escort-move",
-    "flames-add-up",
-    "garrison-retreat",
-    "most-cities-tie",
-    "mountain-descent",
-    "retreat-path",
-    "sorcerer-bonus",
-    "weak-attack",
-    "wrap-letters",
-    "peoples-in-play",
-    "setup-order",
-    "zone-entry",
-    "paralysis-count",
-    "shots-plane",
-    "too-few-besiegers",
-    "early-end",
-    "city-zone",
-    "serpent-line",
-    "two-players",
-)
-"""Interpretations of rules.yaml the engine reads or discloses (a table override must keep them)."""
-
-MONTHS = 25
-GARRISON_MAX = 4
+MONTHS = 25  # LE CALENDRIER: twenty-five months
+GARRISON_MAX = 4  # PRÉPARATION DU JEU, LA CONQUÊTE D'UNE VILLE: at most four counters
+PARALYSIS = 3  # MOUVEMENTS — RÈGLES PARTICULIÈRES: a chasm holds a counter three turns
 
 
 class Phase(StrEnum):
@@ -68,140 +46,21 @@ class Phase(StrEnum):
     PLAYERS = "players"
     """Before set-up: how many players, which peoples, which continents."""
     SETUP = "setup"
-    """Each people in turn places its cities and counters; garrisons are sealed."""
+    """Each people in turn places its cities, seals its garrisons and places its counters."""
     MOVE = "move"
     """A people's turn: alliances, then moves, attacks and shots, then ``resolve``."""
     REVEAL = "reveal"
     """A city under attack waits for its owner to reveal the garrison."""
     RESOLVE = "resolve"
-    """The garrison is shown: the resolution goes on at the next ``resolve`` (nothing else now)."""
+    """The resolution is paused (a garrison shown, a Serpent's choice): it goes on at ``resolve``."""
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class Unit:
-    """One counter type of one people, as the rules use it."""
-
-    label: str
-    people: str
-    key: str
-    kind: str
-    move: int
-    combat: int
-    powers: tuple[str, ...]
-    range: int | None
-    count: int
-
-    @property
-    def infantry(self) -> bool:
-        """Whether the counter is a foot soldier (it may escort, rulebook ESCORTES)."""
-        return self.kind == "infantry"
-
-    @property
-    def flies(self) -> bool:
-        """Whether the counter flies (Winged lords and Falcons)."""
-        return "flight" in self.powers
-
-
-@dataclass(frozen=True)
-class ZargoTables:
-    """The validated tables of a game: world, peoples, the four tables, the rules index."""
-
-    world: World
-    peoples: PeoplesFile
-    tables: TablesFile
-    rules: RulesIndex
-    display: DisplayFile
-
-    @cached_property
-    def order(self) -> tuple[str, ...]:
-        """The peoples in turn order (rulebook COMMENT ON JOUE)."""
-        return tuple(sorted(self.peoples.peoples, key=lambda p: self.peoples.peoples[p].order))
-
-    @cached_property
-    def units(self) -> dict[str, Unit]:
-        """Every counter type by label."""
-        out: dict[str, Unit] = {}
-        for people, spec in self.peoples.peoples.items():
-            for key, c in spec.counters.items():
-                out[c.short] = _unit(people, key, c)
-        return out
-
-    @cached_property
-    def labels_of(self) -> dict[str, tuple[str, ...]]:
-        """The labels of each people."""
-        out: dict[str, list[str]] = {}
-        for label, u in self.units.items():
-            out.setdefault(u.people, []).append(label)
-        return {p: tuple(v) for p, v in out.items()}
-
-    def choice(self, ident: str) -> str:
-        """Returns the reading chosen for an interpretation of rules.yaml."""
-        return self.rules.interpretation(ident).choice
-
-    def disclose(self, *idents: str) -> tuple[str, ...]:
-        """Returns the disclosures of interpretations a ruling relies on."""
-        return tuple(self.rules.interpretation(i).label() for i in idents)
-
-    def grid_name(self, cell: Cell) -> str:
-        """Returns a hex's name."""
-        return self.world.grid.name(cell)
-
-
-def _unit(people: str, key: str, c: CounterType) -> Unit:
-    return Unit(
-        label=c.short,
-        people=people,
-        key=key,
-        kind=c.kind,
-        move=c.move,
-        combat=c.combat,
-        powers=tuple(c.powers),
-        range=c.range,
-        count=c.count,
-    )
-
-
-@by_digest
-def load_tables(table_set: TableSet) -> ZargoTables:
-    """Returns the validated Zargo tables of a table set.
-
-    Raises:
-        TableError: a file is missing or does not match its schema.
-    """
-    peoples = parse_yaml(table_set.label("peoples.yaml"), table_set.text("peoples.yaml"), PeoplesFile)
-    tables = parse_yaml(table_set.label("tables.yaml"), table_set.text("tables.yaml"), TablesFile)
-    rules = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)
-    rules = _with_packaged_readings(rules)
-    rules.require(table_set.label("rules.yaml"), USED_READINGS)
-    reading = next((i.choice for i in rules.interpretations if i.id == "wrap-letters"), "same-and-next")
-    label = table_set.label("map.yaml")
-    world = parse_world(label, load_yaml_text(label, table_set.text("map.yaml")), reading)
-    labels = [c.short for p in peoples.peoples.values() for c in p.counters.values()]
-    if len(set(labels)) != len(labels):
-        from referee.errors import TableError
-
-        raise TableError(table_set.label("peoples.yaml"), "short", "each counter label must be unique")
-    display = parse_yaml(table_set.label("display.yaml"), table_set.text("display.yaml"), DisplayFile)
-    return ZargoTables(world=world, peoples=peoples, tables=tables, rules=rules, display=display)
-
-
-def _with_packaged_readings(rules: RulesIndex) -> RulesIndex:
-    """Adds the packaged reading of each interpretation a rules file lacks (a game file made
-    before an interpretation was added keeps its own choices and gains only the new ones)."""
-    have = {i.id for i in rules.interpretations}
-    missing = [i for i in USED_READINGS if i not in have]
-    if not missing:
-        return rules
-    from referee.rulings import load_rules
-
-    packaged = load_rules("zargo").index
-    extra = tuple(i for i in packaged.interpretations if i.id in missing)
-    return rules.model_copy(update={"interpretations": (*rules.interpretations, *extra)})
-
-
 class City(BaseModel):
-    """A city: its owner, its builder, and its garrison (public list, or sealed)."""
+    """A city: its owner, its builder, and its garrison (open list, or sealed).
+
+    A garrison that is neither open nor sealed (``garrison`` and ``seal`` both None) lost its
+    secret: an umpire's override dropped the seal, and its owner seals it again."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -212,18 +71,25 @@ class City(BaseModel):
 
     @property
     def hidden(self) -> bool:
-        """Whether the garrison is sealed and not yet revealed."""
+        """Whether the garrison is face down (sealed, or waiting to be sealed again)."""
         return self.garrison is None
+
+    @property
+    def lost(self) -> bool:
+        """Whether the garrison waits for its owner to seal it again (its secret was lost)."""
+        return self.garrison is None and self.seal is None
 
 
 class Shot(BaseModel):
-    """A declared shot: arrows, flames or a vision, from a counter's hex at a target hex."""
+    """A declared shot: arrows, flames or a vision, from a counter's hex at a target hex
+    (``label``: the garrison counter that shoots from its city)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str
     source: str
     target: str
+    label: str | None = None
 
 
 class ZargoState(GameState):
@@ -245,10 +111,13 @@ class ZargoState(GameState):
     proposal: tuple[str, str] | None = None
     moved: dict[str, tuple[str, ...]] = Field(default_factory=dict, description="'hex:label' -> path this turn")
     acted: tuple[str, ...] = Field(default=(), description="'hex:label' of counters that attacked or shot")
-    attacks: dict[str, tuple[str, ...]] = Field(default_factory=dict, description="target hex -> attacker hexes")
+    attacks: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="target hex -> attackers ('hex', or 'city:label' for a sally)")
     shots: tuple[Shot, ...] = ()
     eliminated: dict[str, int] = Field(default_factory=dict)
     reveal_wait: str | None = None
+    carry: tuple[str, int, int] | None = Field(
+        default=None, description="A Serpent that may carry on: its hex, direction and points left.")
 
     def people_of(self, hex_name: str) -> str | None:
         """Returns the people whose counters stand on a hex (or whose city it is)."""
@@ -262,9 +131,53 @@ class ZargoState(GameState):
         """Whether two peoples are the same or allied."""
         return a == b or "+".join(sorted((a, b))) in self.alliances
 
-    def fighter(self, hex_name: str) -> str:
-        """Returns the label of the counter that fights for a stack (the escort, rulebook ESCORTES)."""
-        return self.board[hex_name][0]
+
+def key(hex_name: str, label: str) -> str:
+    """The id of a counter during a turn: its hex and label."""
+    return f"{hex_name}:{label}"
+
+
+def split_key(ident: str) -> tuple[str, str | None]:
+    """Returns the hex and the label of an attacker's id (``hex`` or ``hex:label``)."""
+    hex_name, _sep, label = ident.partition(":")
+    return hex_name, label or None
+
+
+def unit(state: ZargoState, label: str) -> Unit:
+    """Returns a counter type by label."""
+    return state.tables.units[label]
+
+
+def cell(state: ZargoState, name: str) -> Cell:
+    """Returns a hex's cell."""
+    return state.tables.world.grid.parse(name)
+
+
+def adjacent(state: ZargoState, a: str, b: str, reads: Reads) -> bool:
+    """Whether two hexes touch: side by side, or across a lettered edge; across a cloud bridge
+    as rules.yaml ``bridge-adjacency`` reads it (disclosed when a bridge joins the two)."""
+    world = state.tables.world
+    ca, cb = cell(state, a), cell(state, b)
+    if cb not in world.grid.neighbours(ca):
+        return False
+    if (ca, cb) in world.bridges or (cb, ca) in world.bridges:
+        return reads.choice(state.tables, "bridge-adjacency") == "yes"
+    return True
+
+
+def manifest_left(state: ZargoState, label: str) -> int:
+    """LES PIONS DU JEU: counters of a type not on the board, lost, vanished or in an open
+    garrison (sealed garrisons are counted by the game file, which holds them)."""
+    memo = occ(state).memo
+    found = memo.get(("left", label))
+    if isinstance(found, int):
+        return found
+    used = sum(stack.count(label) for stack in state.board.values())
+    used += state.eliminated.get(label, 0)
+    used += sum((c.garrison or ()).count(label) for c in state.cities.values())
+    used += sum(1 for lab, _ in state.vanished.values() if lab == label)
+    memo[("left", label)] = left = unit(state, label).count - used
+    return left
 
 
 class Occupancy:
@@ -280,52 +193,117 @@ class Occupancy:
         self.attacked = frozenset(grid.parse(t) for t in state.attacks)
         self.paralysed = frozenset(grid.parse(h) for h in state.paralysed)
         self.memo: dict[tuple[str, str], object] = {}
-        """Answers computed once per state (zones, counters left in the box)."""
+        """Answers computed once per state (zones, counters left in the box, searches)."""
 
     def enemies_of(self, people: str) -> frozenset[Cell]:
         """Hexes holding a counter or city of a people neither ``people`` nor its ally."""
         found = self.memo.get(("enemies", people))
-        if found is None:
+        if not isinstance(found, frozenset):
             s = self.state
             found = self.memo[("enemies", people)] = frozenset(
                 c for c, p in (*self.people.items(), *self.city.items()) if not s.allied(p, people)
             )
-        assert isinstance(found, frozenset)
         return found
 
     def friends_of(self, people: str) -> frozenset[Cell]:
         """Hexes holding its own or allied counters or cities."""
         found = self.memo.get(("friends", people))
-        if found is None:
+        if not isinstance(found, frozenset):
             s = self.state
             found = self.memo[("friends", people)] = frozenset(
                 c for c, p in (*self.people.items(), *self.city.items()) if s.allied(p, people)
             )
-        assert isinstance(found, frozenset)
         return found
 
     def zones_against(self, people: str) -> frozenset[Cell]:
         """Hexes next to an enemy counter whose zone of influence stands (not under attack, not
-        held in a chasm; cities have none: rules.yaml ``city-zone``)."""
+        held in a chasm), and next to an enemy city when rules.yaml ``city-zone`` says yes."""
         found = self.memo.get(("zones", people))
         if isinstance(found, frozenset):
             return found
         s = self.state
         grid = s.tables.world.grid
+        sources = list(self.people.items())
+        if s.tables.choice("city-zone") == "yes":
+            sources += list(self.city.items())
         out: set[Cell] = set()
-        for c, p in self.people.items():
+        for c, p in sources:
             if s.allied(p, people) or c in self.attacked or c in self.paralysed:
                 continue
             out.update(grid.neighbours(c))
         self.memo[("zones", people)] = frozen = frozenset(out)
         return frozen
 
-    def land_free(self, cell: Cell) -> bool:
+    def land_free(self, c: Cell) -> bool:
         """Whether a land hex holds no counter and no city."""
-        return cell not in self.people and cell not in self.city
+        return c not in self.people and c not in self.city
 
 
-def terrain_of(state: ZargoState, hex_name: str) -> Terrain:
-    """Returns the terrain of a hex."""
-    world = state.tables.world
-    return world.terrain[world.grid.parse(hex_name)]
+def occ(state: ZargoState) -> Occupancy:
+    """Returns the occupancy of a state (cached while that state object is in use)."""
+    if _LAST and _LAST[0][0] is state:
+        return _LAST[0][1]
+    found = Occupancy(state)
+    _LAST[:] = [(state, found)]
+    return found
+
+
+_LAST: list[tuple[ZargoState, Occupancy]] = []
+"""The last state's occupancy (states are frozen, so it stays right while that state is used)."""
+
+
+class Turn:
+    """A mutable working copy of a state's changing parts, frozen again by :meth:`state`; it
+    gathers the events and the readings relied on as the effects are made."""
+
+    def __init__(self, state: ZargoState, reads: Reads | None = None) -> None:
+        self.base = state
+        self.board = dict(state.board)
+        self.cities = dict(state.cities)
+        self.paralysed = dict(state.paralysed)
+        self.eliminated = dict(state.eliminated)
+        self.events: list[Ruling] = []
+        self.notes: list[str] = []
+        """Provisional values relied on, beyond the interpretations of ``reads``."""
+        self.reads = reads if reads is not None else Reads()
+        self.update: dict[str, object] = {}
+
+    def remove(self, hex_name: str, label: str) -> None:
+        """Takes one counter off a hex."""
+        stack = list(self.board[hex_name])
+        stack.remove(label)
+        if stack:
+            self.board[hex_name] = tuple(stack)
+        else:
+            del self.board[hex_name]
+            self.paralysed.pop(hex_name, None)
+
+    def lose(self, label: str) -> None:
+        """Counts one counter of a type as eliminated."""
+        self.eliminated[label] = self.eliminated.get(label, 0) + 1
+
+    def eliminate(self, hex_name: str, label: str, why: str) -> None:
+        """Takes one counter off a hex for good, with its event."""
+        self.remove(hex_name, label)
+        self.lose(label)
+        self.events.append(
+            Ruling.event(
+                "eliminated", "{label} on {hex} is eliminated ({why})", (COMBAT,), label=label, hex=hex_name, why=why
+            )
+        )
+
+    def provisional(self) -> list[str]:
+        """Returns every disclosure: the readings relied on, then the provisional values."""
+        return list(dict.fromkeys([*self.reads.labels(self.base.tables), *self.notes]))
+
+    def state(self) -> ZargoState:
+        """Returns the new state."""
+        return self.base.model_copy(
+            update={
+                "board": self.board,
+                "cities": self.cities,
+                "paralysed": self.paralysed,
+                "eliminated": self.eliminated,
+                **self.update,
+            }
+        )

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from referee.dice import NoDice
-from referee.games.cyrus_pyxis.engine import UmpireResolution
+from referee.games.cyrus_pyxis.display import UmpireResolution
 from referee.games.cyrus_pyxis.schemas import Phase
 
 from .helpers import ENGINE, position

@@ -156,19 +156,30 @@ def test_a_defender_support_in_the_support_step_means_the_attacker_is_done() -> 
     assert codes(judge(state, "support Messène Apollon")) == ["not-declaring"]
     assert [r.message for r in ENGINE.open_declarations(state)] == [
         "supports.Maabed: Maabed (Persian) could still support Suze"]
-    # Without Maabed nothing is left to declare: the combat step, as play would reach it.
+    # Without Maabed nothing is left to declare; the file still says support step, and so does judge.
     closed = position(phase="support", greek={"Apollon": "B6", "Messène": "B4"},
                       persian={"Darius": "B6", "Amrith": "B8"}, supports={"Amrith": "Darius"})
-    assert closed.phase is Phase.COMBAT and closed.supports == {"Amrith": "Darius"}
+    assert closed.phase is Phase.SUPPORT and closed.supports == {"Amrith": "Darius"}
     assert ENGINE.open_declarations(closed) == ()
 
 
-def test_a_side_with_no_possible_support_is_skipped_as_in_play() -> None:
-    # The Greek declares, but no Greek archer can reach: the game would already ask the Persian.
+def test_III_2_the_declaring_side_written_is_the_one_judged() -> None:
+    # The file says the Greek declares, though no Greek archer can reach: the Persian waits.
     state = position(phase="support", declaring="greek", greek={"Apollon": "B6", "Messène": "L1"},
                      persian={"Darius": "B6", "Amrith": "B8"})
-    assert state.phase is Phase.SUPPORT and state.declaring == "persian"
-    assert judge(state, "support Amrith Darius").legal
+    assert state.phase is Phase.SUPPORT and state.declaring == "greek"
+    assert codes(judge(state, "support Amrith Darius")) == ["not-declaring"]
+
+
+def test_III_2_a_support_step_with_nothing_left_judges_supports_there() -> None:
+    # Telestas attacks Tyr and no archer can support: the file's support step is still the step
+    # judged, so the attacking archer is refused for being engaged, not for the step being over.
+    state = position(phase="support", greek={"Pyxis": "A6", "Telestas": "C6", "Athéna": "B6"},
+                     persian={"Cyrus": "L6", "Amatonte": "B6", "Tyr": "C6"})
+    assert state.phase is Phase.SUPPORT
+    verdict = judge(state, "support Telestas Athéna")
+    assert codes(verdict) == ["archer-engaged"]
+    assert any("engaged-archer" in p for p in verdict.provisional)
 
 
 def test_open_supports_are_listed() -> None:

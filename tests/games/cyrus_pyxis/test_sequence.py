@@ -47,6 +47,18 @@ def test_III_2_a_side_without_possible_support_is_skipped_and_told() -> None:
     assert [e.code for e in record.events].count("support-skipped") == 2
 
 
+def test_III_3_resolve_during_the_movement_is_refused_not_a_silent_turn_end() -> None:
+    # Athéna attacks Darius and no archer can support: resolve typed before done used to end the
+    # movement, resolve and hand the turn over unasked; it now says to type done first.
+    state = play(position(phase="move", greek={"Athéna": "E5", "Pyxis": "A1"},
+                          persian={"Darius": "E6", "Cyrus": "L12"}), "Athéna E6")
+    verdict = judge(state, "resolve")
+    assert codes(verdict) == ["still-moving"] and {"III.1", "III.3"} <= sections(verdict)
+    assert "resolve" not in [a.text() for a in ENGINE.legal_actions(state)]
+    state = play(state, "done")
+    assert judge(state, "resolve").legal
+
+
 def test_III_3_done_passes_the_support_step() -> None:
     state = play(position(**opening()), "Athéna E7", "done", "done")
     assert state.declaring is Side.PERSIAN

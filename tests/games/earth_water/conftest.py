@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,8 @@ from referee.dice import PhysicalDice, Roll
 from referee.games import find_game
 from referee.games.earth_water.engine import EarthWaterEngine
 from referee.games.earth_water.state import EarthWaterState
-from referee.tables import packaged_table_set
+from referee.tables import load_table_set, packaged_table_set
+from tests.readings import Reading, override_with, readings
 
 Position = Callable[..., EarthWaterState]
 
@@ -33,6 +35,24 @@ def position(engine: EarthWaterEngine) -> Position:
         return engine.from_position(packaged_table_set("300-solo"), data, "test")
 
     return build
+
+
+@pytest.fixture
+def read_as(engine: EarthWaterEngine, tmp_path: Path) -> Callable[..., Position]:
+    """Returns a position builder under one reading's other option: read_as("die-pass", "keeps-card")."""
+
+    def under(ident: str, option: str) -> Position:
+        found: Reading = next(r for r in readings("300-solo") if r.ident == ident)
+        assert option in found.options, (ident, option, found.options)
+        folder = override_with(tmp_path / f"{ident}-{option}", found, option)
+        table_set = load_table_set("300-solo", folder)
+
+        def build(**fields: object) -> EarthWaterState:
+            return engine.from_position(table_set, {"game": "300-solo", **fields}, "test")
+
+        return build
+
+    return under
 
 
 class RandomDice:

@@ -459,3 +459,44 @@ def test_each_card_through_the_game_file(tmp_path: Path, card: str) -> None:
         with pytest.raises(IllegalActionError, match=r"not-in-hand|not in the Greek hand"):
             absent.do(play)
         assert absent.path.read_bytes() == before
+
+
+# ---------------------------------------------------------------------------------------------
+# The Greek hand by name (issue 35): status, show and --json list it; every card that leaves it is named
+
+OPERATIONS = {"phase": "operations", "active": "greece", "cities": {
+    "Athenai": {"greek_armies": 2}, "Sparta": {"greek_armies": 1}, "Abydos": {"persian_armies": 3},
+    "Ephesos": {"persian_armies": 3}}}
+
+
+def test_cards_status_and_show_list_the_greek_hand_by_name(engine, position) -> None:  # type: ignore[no-untyped-def]
+    state = position(**OPERATIONS, hands={"persia": 1, "greece": 3}, greek_cards=["Miltiades", "Leonidas"])
+    hand = next(line for line in engine.status(state) if line.startswith("Greek hand"))
+    assert "Miltiades" in hand and "Leonidas" in hand and "1 card not named" in hand
+    assert any("Miltiades" in line for line in engine.board_view(state).status)
+
+
+def test_cards_a_move_paid_with_the_only_named_card_names_it(engine, position) -> None:  # type: ignore[no-untyped-def]
+    # The newcomer's slip: one card in hand, named Miltiades; a move without 'card NAME' spends it.
+    state = position(**OPERATIONS, hands={"persia": 1, "greece": 1}, greek_cards=["Miltiades"])
+    new, record = engine.play(state, engine.parse(state, "move 1 Athenai Thebai"), NoDice())
+    spent = [e for e in record.events if e.code == "greek-cards"]
+    assert len(spent) == 1 and "Miltiades" in spent[0].message
+    assert new.greek_cards == ()
+
+
+def test_cards_a_discard_names_the_card(engine, position) -> None:  # type: ignore[no-untyped-def]
+    supply = {"phase": "greek-supply", "cities": OPERATIONS["cities"]}
+    state = position(**supply, hands={"persia": 0, "greece": 3}, greek_cards=["Miltiades", "Leonidas"])
+    _new, record = engine.play(state, engine.parse(state, "discard Leonidas"), NoDice())
+    assert any(e.code == "greek-cards" and "Leonidas" in e.message for e in record.events)
+
+
+def test_cards_pers_ia_face_4_names_the_card_taken(engine, position) -> None:  # type: ignore[no-untyped-def]
+    # Every Greek card is named: face 4's discard takes one of them, and the step says which.
+    state = position(hands={"persia": 1, "greece": 1}, greek_cards=["Miltiades"],
+                     cities={"Athenai": {"greek_armies": 1}, "Abydos": {"persian_armies": 2},
+                             "Ephesos": {"persian_armies": 2}})
+    _new, report = engine.persia(state, "operate", PhysicalDice([4]))
+    discard = next(s for s in report.steps if s.kind == "greek-discard")
+    assert "Miltiades" in discard.text

@@ -109,10 +109,11 @@ def defence_target(engine: EarthWaterEngine, position: Position) -> tuple[str, .
 
 
 def defence_keeps_none(engine: EarthWaterEngine, position: Position) -> tuple[str, ...]:
-    # Abydos sends 1 of its 2 armies to Ephesos and keeps 1, below the 2 a march must keep.
+    # Abydos would keep 1 of its 2 armies by sending a third: it must keep 2, so the die is rolled
+    # (reading march-only: it sends 1 to Ephesos).
     state = position(hands={"persia": 1}, cities={"Ephesos": {"greek_armies": 1}, "Abydos": {"persian_armies": 2},
                                                   "Athenai": {"greek_armies": 1}})
-    return _step(_operate(engine, state, None), "move")
+    return _step(_operate(engine, state, 1), "fallback")
 
 
 def march_toward_sparta(engine: EarthWaterEngine, position: Position) -> tuple[str, ...]:

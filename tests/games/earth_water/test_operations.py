@@ -36,7 +36,26 @@ def test_5_2_defence_moves_a_third_rounded_up(engine: EarthWaterEngine, position
     assert new.hands.persia == 1
 
 
-def test_5_2_defence_keeps_none_back_in_the_majors(engine: EarthWaterEngine, position) -> None:
+def test_5_2_defence_always_leaves_two_in_a_persian_major(engine: EarthWaterEngine, position, typed) -> None:
+    # A third of Abydos' 2 would leave 1: the two armies a Persian Major always keeps stop it, and
+    # with no other Persian army the die is rolled (reading defence-keeps-none always-two).
+    state = position(hands={"persia": 1}, cities={"Ephesos": {"greek_armies": 1}, "Abydos": {"persian_armies": 2}})
+    new, report = _operate(engine, state, typed(1))
+    assert [s.kind for s in report.steps] == ["fallback", "roll", "pass", "discard"]
+    assert new.at("Abydos").persian_armies == 2
+    assert "defence-keeps-none" in report.steps[0].interpretations
+
+
+def test_5_2_defence_sends_what_leaves_two(engine: EarthWaterEngine, position) -> None:
+    # Abydos 4: a third rounded up is 2, which leaves exactly the two it keeps.
+    state = position(hands={"persia": 1}, cities={"Ephesos": {"greek_armies": 1}, "Abydos": {"persian_armies": 4}})
+    _new, report = _operate(engine, state, NoDice())
+    assert report.steps[0].counts == {"Abydos": -2, "Ephesos": 2}
+    assert "defence-keeps-none" not in report.steps[0].interpretations
+
+
+def test_5_2_defence_march_only_reading_leaves_one(engine: EarthWaterEngine, read_as) -> None:
+    position = read_as("defence-keeps-none", "march-only")
     state = position(hands={"persia": 1}, cities={"Ephesos": {"greek_armies": 1}, "Abydos": {"persian_armies": 2}})
     _new, report = _operate(engine, state, NoDice())
     assert report.steps[0].counts == {"Abydos": -1, "Ephesos": 1}
@@ -213,3 +232,50 @@ def test_5_4_discard_after_every_operation(engine: EarthWaterEngine, position, t
     new, report = _operate(engine, state, typed(4))
     assert report.steps[-1].rule == "5.4"
     assert new.hands.persia == 1
+
+
+PELLA_FIVE = {"Abydos": {"persian_armies": 2}, "Ephesos": {"persian_armies": 2}, "Pella": {"persian_armies": 5},
+              "Larissa": {"persian_armies": 1}, "Thebai": {"persian_armies": 1}, "Athenai": {"greek_armies": 1},
+              "Sparta": {"greek_armies": 1}}
+
+
+def test_5_3_2_march_follows_the_thebai_road_to_the_first_empty_city(engine: EarthWaterEngine, position,
+                                                                     typed) -> None:
+    # Pella 5 armies, Larissa and Thebai Persian: the road to Sparta by Thebai first meets an empty
+    # city in Korinthos (Delphi lies off it).
+    new, report = _operate(engine, position(hands={"persia": 1}, cities=PELLA_FIVE), typed(2))
+    move = report.steps[1]
+    assert move.path == ("Pella", "Larissa", "Thebai", "Korinthos")
+    assert new.at("Korinthos").persian_armies == 2
+    assert "march-toward-sparta" in move.interpretations
+
+
+def test_5_3_2_march_stops_in_the_first_greek_city_on_the_road(engine: EarthWaterEngine, position, typed) -> None:
+    # No empty city before Korinthos, where a Greek army stands: the march attacks it there.
+    cities = {**PELLA_FIVE, "Korinthos": {"greek_armies": 1}}
+    new, report = _operate(engine, position(hands={"persia": 1}, cities=cities), typed(3))
+    assert report.steps[1].path == ("Pella", "Larissa", "Thebai", "Korinthos")
+    assert new.battle is not None and new.battle.city == "Korinthos"
+
+
+def test_5_3_2_march_nearest_closer_reading_leaves_the_road(engine: EarthWaterEngine, read_as, typed) -> None:
+    position = read_as("march-toward-sparta", "nearest-closer")
+    _new, report = _operate(engine, position(hands={"persia": 1}, cities=PELLA_FIVE), typed(2))
+    assert report.steps[1].path == ("Pella", "Larissa", "Delphi")
+
+
+def test_5_3_2_most_armed_only_reading_falls_back_when_it_cannot_march(engine: EarthWaterEngine, read_as,
+                                                                       typed) -> None:
+    # Eretria, the most armed, has no road: the march falls back to face 4 instead of Ephesos moving.
+    position = read_as("activation-reachable", "most-armed-only")
+    cities = {**PELLA_FIVE, "Pella": {}, "Eretria": {"persian_armies": 6}, "Ephesos": {"persian_armies": 4}}
+    _new, report = _operate(engine, position(hands={"persia": 1}, cities=cities), typed(2))
+    assert [s.kind for s in report.steps][:3] == ["roll", "fallback", "destroy-army"]
+    assert "activation-reachable" in report.steps[1].interpretations
+
+
+def test_5_3_1_keeps_card_reading_spares_the_discard(engine: EarthWaterEngine, read_as, typed) -> None:
+    position = read_as("die-pass", "keeps-card")
+    new, report = _operate(engine, position(hands={"persia": 3}, cities=HOME), typed(1))
+    assert new.hands.persia == 3
+    assert "die-pass" in report.steps[-1].interpretations

@@ -277,3 +277,15 @@ def test_readings_that_do_not_decide_are_not_disclosed() -> None:
     far_shot = _at(counters={"Teucro": "J14", "Cebrione": "M17", "Macaone": "C3", **FAR},
                    shots=["Teucro shoots Cebrione"])
     assert not any("arrow-target-zones" in p for p in _verdict(far_shot, "Macaone C4"))
+
+
+def test_legal_names_the_zone_readings_its_squares_depend_on() -> None:
+    # Diomede attacks Cebrione: squares beside Cebrione are where zone-stop decides what Macaone
+    # may do; Teucro shoots Reso, whose zone arrow-target-zones decides (issue 35: legal discloses).
+    state = play(_at(counters={"Diomede": "J14", "Macaone": "L16", "Cebrione": "J16", "Teucro": "J10",
+                               "Reso": "M13", "Ettore": "S20"}), "Diomede J15", "Teucro shoots Reso")
+    report = ENGINE.legal_report(state, "Macaone")
+    assert any("zone-stop" in p for p in report.provisional)
+    assert any("arrow-target-zones" in p for p in report.provisional)
+    archer = ENGINE.legal_report(_at(counters={"Teucro": "J14", "Cebrione": "J17", **FAR}), "Teucro")
+    assert any("archer-line" in p for p in archer.provisional)

@@ -106,3 +106,22 @@ def test_odds_report_of_a_position_counts_gods_wall_and_wounds() -> None:
     shot = ENGINE.odds(state, "Teucro shoots Ettore")
     assert [o.fraction for o in shot.outcomes] == ["1/6", "1/6", "2/3"]
     assert shot.explain()[0] == "shot: Teucro at Ettore"
+
+
+def _readings(provisional: tuple[str, ...]) -> set[str]:
+    return {p.split(":", 1)[0].removeprefix("interpretation ") for p in provisional if p.startswith("interpretation ")}
+
+
+def test_duello_odds_disclose_the_readings_their_figures_use() -> None:
+    # Diomede 8 against Paride 4: throws can tie and can differ by more than the printed 6, so the
+    # figures rest on duel-equal-totals and duel-large-difference (and half points once wounded).
+    state = position(day=1, hour=2, counters={"Diomede": "J15", "Paride": "J16", "Ettore": "S20"})
+    report = ENGINE.odds(state, "Diomede x Paride")
+    assert {"duel-equal-totals", "duel-large-difference", "duel-half-points"} <= _readings(report.provisional)
+
+
+def test_duello_odds_name_no_reading_a_duel_cannot_meet(tables: IliadTables) -> None:
+    # 5 against 5, unhurt: no throw can differ by more than 5 points.
+    used: set[str] = set()
+    duel_distribution(tables, (5, 5), (False, False), readings=used)
+    assert "duel-large-difference" not in used and "duel-equal-totals" in used

@@ -14,7 +14,7 @@ GAME = find_game("zargo")
 assert isinstance(GAME, ZargoEngine)
 TABLES = load_table_set("zargo")
 
-CITIES = {"0404": {"owner": "chevaliers", "founder": "chevaliers"}, "2503": {"owner": "dragons", "founder": "dragons"}}
+CITIES = {"0505": {"owner": "chevaliers", "founder": "chevaliers"}, "2503": {"owner": "dragons", "founder": "dragons"}}
 """Two cities of two peoples, so that no test position is already won."""
 
 

@@ -47,13 +47,13 @@ def test_override_people_given_or_inferred() -> None:
     assert GAME.parse_adjust(s, "fantassin 1006 dragons").text() == "FDr 1006"  # a name, its people given
     assert GAME.parse_adjust(s, "fantassin 1006").text() == "FCh 1006"  # ...or the active people's
     with referee.i18n.language("fr"):
-        action = GAME.parse_adjust(s, "ville 0404 dragons")
-        assert action.text() == "city 0404 dragons"
+        action = GAME.parse_adjust(s, "ville 0505 dragons")
+        assert action.text() == "city 0505 dragons"
         assert GAME.parse_adjust(s, "0906 retirer").text() == "0906 off"
     with referee.i18n.language("it"):
         assert GAME.parse_adjust(s, "0906 togli").text() == "0906 off"
     with pytest.raises(UnknownNameError):
-        GAME.parse_adjust(s, "city 0404 elves")
+        GAME.parse_adjust(s, "city 0505 elves")
     with pytest.raises(NotationError):
         GAME.parse_adjust(s, "")
     with pytest.raises(NotationError):
@@ -62,8 +62,8 @@ def test_override_people_given_or_inferred() -> None:
 
 def test_la_conquete_d_une_ville_override_gives_a_city_to_another_people() -> None:
     s = position({})
-    new = adjusted(s, "city 0404 dragons")
-    assert new.cities["0404"].owner == "dragons"  # type: ignore[attr-defined]
+    new = adjusted(s, "city 0505 dragons")
+    assert new.cities["0505"].owner == "dragons"  # type: ignore[attr-defined]
     assert verdict(s, "city 0906 dragons") == ("no-city",)
 
 

@@ -1,5 +1,7 @@
 """docs/zargo.md: the tour runs as written (each line through a real shell, in a fresh folder),
-from a new four-player game to a month-25 winner."""
+from a new four-player game to month 25: a garrison sealed, shown in its owner's turn, shooting
+and sallying from its city (LA CONQUÊTE D'UNE VILLE), sealed again; a Knight's charge stated hex by
+hex (DÉTAIL DES CAPACITÉS — CHEVALIERS)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,17 @@ def test_the_zargo_tour_runs_as_written(tmp_path: Path) -> None:
         )
         assert result.returncode == expected, (line, result.stdout[-800:], result.stderr[-800:])
         outputs.append(result.stdout + result.stderr)
-    assert "at most 4" in outputs[2]
-    assert '["FMo","MCh"]' not in outputs[-4].replace(" ", "") and '["FMo","MCh"]' in outputs[-3].replace(" ", "")
-    assert "game over: ailes win(s)" in outputs[-1]
+    said = dict(zip((line.partition("    # ")[0].strip() for line in tour()), outputs, strict=True))
+    assert "at most 4" in outputs[2]  # the five-counter garrison
+    assert "may shoot: vision:ILL:3613" in said["referee legal 3612"]
+    odds = said["referee odds zargo attack 3613"]
+    assert "4 against 5" in odds and "DR (the defender retreats)" in odds and "falls back into the city" in odds
+    fought = said["referee do resolve --dice 1,6"]
+    assert "vision from 3612 at 3613" in fought and "AIL on 3613 is eliminated (retreat)" in fought
+    assert '["ILL","MCh"]' not in said["referee show --as chevaliers"].replace(" ", "")
+    assert "V?: a city whose garrison is still sealed" in said["referee show --as chevaliers"]  # the code explained
+    assert '["ILL","MCh"]' in said["referee show --as moines"].replace(" ", "")
+    assert "state-the-path" in said["referee judge --position samples/zargo/charge.yaml 0904 0906"]
+    assert "0904 0905 0906" in said["referee legal --position samples/zargo/charge.yaml 0904"]
+    assert "✓ legal: 0904 0905 0906" in said["referee judge --position samples/zargo/charge.yaml 0904 0905 0906"]
+    assert "game over: chevaliers, dragons, ailes, moines win" in outputs[-1]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from referee.games.zargo.movement import Mover, Surroundings, reach, why_not
+from referee.games.zargo.paths import Mover, Surroundings, blocked, reach, walk
 from referee.games.zargo.world import World, parse_world
 
 
@@ -55,7 +55,11 @@ def test_mouvements_regles_particulieres_woods_cost_two() -> None:
     w = world(rows)
     assert "0604" not in ends(w, "0504", 1)  # a last single point cannot enter a wood
     assert "0604" in ends(w, "0504", 2)
-    assert why_not(w, Mover(w.grid.parse("0504"), 1), Surroundings(), w.grid.parse("0604")) is not None
+    refused = blocked(w, Mover(w.grid.parse("0504"), 1), Surroundings(), w.grid.parse("0604"))
+    assert refused is not None and refused.code == "too-far"
+    route = [w.grid.parse(h) for h in ("0404", "0504", "0604")]
+    stated = walk(w, Mover(w.grid.parse("0404"), 2), Surroundings(), route)
+    assert stated is not None and (stated.code, stated.step) == ("too-far", 2)  # the step that breaks the limit
 
 
 def test_mouvements_regles_particulieres_sea_only_over_bridges_at_no_cost() -> None:
@@ -66,8 +70,10 @@ def test_mouvements_regles_particulieres_sea_only_over_bridges_at_no_cost() -> N
     got = ends(bridged, "0103", 2)
     assert "0603" in got  # one step to the coast, the bridge free, then...
     assert "0703" in got  # ...one more step beyond
-    reason = why_not(w, Mover(w.grid.parse("0103"), 9), Surroundings(), w.grid.parse("0403"))
-    assert reason is not None and "sea" in reason
+    reason = blocked(w, Mover(w.grid.parse("0103"), 9), Surroundings(), w.grid.parse("0403"))
+    assert reason is not None and reason.code == "open-sea"
+    beyond = blocked(w, Mover(w.grid.parse("0103"), 9), Surroundings(), w.grid.parse("0603"))
+    assert beyond is not None and beyond.code == "open-sea"  # land beyond the sea: the sea is what blocks
 
 
 def test_mouvements_regles_particulieres_mountains_stop_at_the_foot_then_take_a_month() -> None:
@@ -82,8 +88,13 @@ def test_mouvements_regles_particulieres_mountains_stop_at_the_foot_then_take_a_
     assert "0704" in ends(w, "0604", 6) and "0804" not in ends(w, "0604", 1)  # along a range: one a month
     down = ends(w, "0604", 3)
     assert "0404" in down  # leaving is an ordinary move (rules.yaml mountain-descent)
-    reason = why_not(w, Mover(w.grid.parse("0204"), 6), Surroundings(), w.grid.parse("0604"))
-    assert reason is not None and "foot" in reason
+    reason = blocked(w, Mover(w.grid.parse("0204"), 6), Surroundings(), w.grid.parse("0604"))
+    assert reason is not None and reason.code == "mountain-foot"
+    ridge = [" ".join([".1"] * 9) for _ in range(7)]
+    ridge = [row[:12] + "m1" + row[14:] for row in ridge]  # column 05 is a range, top to bottom
+    walled = world(ridge)
+    behind = blocked(walled, Mover(walled.grid.parse("0304"), 6), Surroundings(), walled.grid.parse("0704"))
+    assert behind is not None and behind.code == "mountain-foot"  # the range blocks, not the points
 
 
 def test_mouvements_regles_particulieres_a_chasm_stops_the_counter() -> None:
@@ -93,7 +104,7 @@ def test_mouvements_regles_particulieres_a_chasm_stops_the_counter() -> None:
     through = reach(w, Mover(w.grid.parse("0504"), 4), Surroundings())
     assert w.grid.parse("0604") in through.ends
     # nothing beyond is reached through the chasm: 0804 needs a detour around it
-    assert through.search.distance[w.grid.parse("0804")] == 3
+    assert through.states.distance[w.grid.parse("0804")] == 3
     assert all(w.grid.parse("0604") not in through.path(c)[:-1] for c in through.ends)
 
 
@@ -104,9 +115,9 @@ def test_combat_regles_generales_a_zone_is_entered_only_to_attack() -> None:
     got = ends(w, "0102", 6, enemies=frozenset({enemy}), zones=zone)
     assert "0402" in got  # next to the enemy: the move ends there, to attack
     assert not got & {"0702", "0802", "0902"}  # never past it
-    reason = why_not(w, Mover(w.grid.parse("0102"), 7), Surroundings(frozenset({enemy}), zones=zone),
+    reason = blocked(w, Mover(w.grid.parse("0102"), 7), Surroundings(frozenset({enemy}), zones=zone),
                      w.grid.parse("0802"))
-    assert reason is not None and "only to attack" in reason
+    assert reason is not None and reason.code == "zone"
     lapsed = ends(w, "0102", 7, enemies=frozenset({enemy}))  # the enemy is under attack: no zone
     assert "0802" in lapsed
 
@@ -142,8 +153,8 @@ def test_mouvements_regles_particulieres_bridges_coast_to_coast_never_bridge_to_
     assert "0403" in one and "0402" in one  # the first bridge is free, then a step on the coast
     assert "0703" not in one  # not straight off one bridge onto the next
     assert "0703" not in ends(w, "0103", 1, flies=True)  # fliers keep to the same air currents
-    reason = why_not(w, Mover(w.grid.parse("0103"), 1), Surroundings(), w.grid.parse("0703"))
-    assert reason is not None and "coast to coast" in reason
+    reason = blocked(w, Mover(w.grid.parse("0103"), 1), Surroundings(), w.grid.parse("0703"))
+    assert reason is not None and reason.code == "bridge-chain"
     # stepping off onto the coast and back on land makes the second crossing coast to coast
     two = reach(w, Mover(w.grid.parse("0103"), 2), Surroundings())
     goal = w.grid.parse("0703")

@@ -6,8 +6,11 @@ import pytest
 
 from referee.dice import PhysicalDice
 from referee.errors import NotationError, PositionError, UnknownNameError
-from referee.games.zargo import sequence as seq
+from referee.games.zargo.combat import attack_total
+from referee.games.zargo.movement import check_move, surroundings
+from referee.games.zargo.sequence import city_counts
 from referee.games.zargo.state import Phase
+from referee.games.zargo.tables import Reads
 from referee.i18n import language
 from referee.sealed import Seal, canonical
 from tests.games.zargo.helpers import GAME, TABLES, codes, events, play, position
@@ -101,7 +104,7 @@ def test_calendrier_the_game_ends_after_month_25_most_cities_win() -> None:
         month=25,
         active="moines",
         cities={
-            "0404": {"owner": "chevaliers", "founder": "chevaliers"},
+            "0505": {"owner": "chevaliers", "founder": "chevaliers"},
             "0808": {"owner": "chevaliers", "founder": "chevaliers"},
             "2503": {"owner": "dragons", "founder": "dragons"},
         },
@@ -124,8 +127,8 @@ def test_comment_on_joue_alliances_first_then_allies_are_crossed() -> None:
     s2 = play(play(s, "ally dragons"), "accept")
     assert s2.alliances == ("chevaliers+dragons",)
     # the dragon foot soldier no longer blocks: the knight foot soldier walks through it
-    assert seq.check_move(s2, GAME.parse(s2, "0907 0909")) == []
-    assert "move-refused" in codes(s, "0907 0909")
+    assert check_move(s2, GAME.parse(s2, "0907 0909")) == []
+    assert codes(s, "0907 0909") == ("zone",)  # the enemy's zone stops the move before it
     moved = play(s2, "0907 0906")
     assert "alliance-late" in codes(moved, "break dragons")
     assert play(play(play(s, "ally dragons"), "refuse"), "0907 0906").alliances == ()
@@ -138,7 +141,7 @@ def test_comment_on_joue_alliances_first_then_allies_are_crossed() -> None:
 
 def test_mouvements_regles_generales_no_stacking_and_no_second_move() -> None:
     s = position({"0907": ["FCh"], "1007": ["CHV"], "0807": ["SOR"]})
-    assert "move-refused" in codes(s, "0807 1007")  # a sorcerer may not share the knight's hex
+    assert "hex-taken" in codes(s, "0807 1007")  # a sorcerer may not share the knight's hex
     s = play(s, "0907 1007")  # a foot soldier may: it escorts the knight
     assert s.board["1007"] == ("FCh", "CHV")
     assert "moved-twice" in codes(s, "1007 1009")
@@ -176,7 +179,7 @@ def test_ailes_fly_over_enemies_and_zones() -> None:
 def test_combat_zone_of_influence_ends_the_move() -> None:
     s = position({"0905": ["FCh"], "0908": ["FDr"]})
     assert "0907" in GAME.legal_report(s, "0905").moves  # next to the enemy: allowed, to attack
-    assert "move-refused" in codes(s, "0905 0909")  # past it: the zone stops the move
+    assert "zone" in codes(s, "0905 0909")  # past it: the zone stops the move
 
 
 # ---- COMBAT ---------------------------------------------------------------------------------
@@ -196,12 +199,13 @@ def test_combat_regles_generales_adjacent_attack_and_the_table() -> None:
 
 def test_chevaliers_charge_front_plus_three_moine_chevalier_none() -> None:
     s = position({"0904": ["CHV"], "0907": ["FDr"]})
-    s = play(play(s, "0904 0906"), "attack 0906 0907")  # straight south, then the target ahead
-    assert seq._attack_total(s, ["0906"], "0907") == (8 + 3, True)
-    crooked = play(play(position({"0805": ["CHV"], "0907": ["FDr"]}), "0805 0906"), "attack 0906 0907")
-    assert seq._attack_total(crooked, ["0906"], "0907")[0] in (8, 9, 11)
+    assert codes(s, "0904 0906") == ("state-the-path",)  # straight, or round: the player says which
+    s = play(play(s, "0904 0905 0906"), "attack 0906 0907")  # straight south, then the target ahead
+    assert attack_total(s, ["0906"], "0907", Reads()) == (8 + 3, True)
+    crooked = play(play(position({"0904": ["CHV"], "0907": ["FDr"]}), "0904 0804 0805 0906"), "attack 0906 0907")
+    assert attack_total(crooked, ["0906"], "0907", Reads()) == (8, False)  # the route turned: no charge
     monk = play(play(position({"0904": ["MCh"], "0907": ["FDr"]}, active="moines"), "0904 0906"), "attack 0906 0907")
-    assert seq._attack_total(monk, ["0906"], "0907") == (4, False)
+    assert attack_total(monk, ["0906"], "0907", Reads()) == (4, False)
 
 
 def test_combat_retreat_into_woods_eliminates() -> None:
@@ -243,8 +247,8 @@ def test_la_conquete_shots_never_touch_a_city() -> None:
         {"0906": ["ACh"]},
         active="chevaliers",
         cities={
-            "0908": {"owner": "dragons", "founder": "dragons"},
-            "0404": {"owner": "chevaliers", "founder": "chevaliers"},
+            "0908": {"owner": "dragons", "founder": "chevaliers"},
+            "0505": {"owner": "chevaliers", "founder": "chevaliers"},
         },
     )
     assert "city-immune" in codes(s, "arrow 0906 0908")
@@ -282,7 +286,7 @@ def test_escortes_the_escort_takes_the_attack_and_the_escorted_has_no_power() ->
     assert "escorted-power" in codes(s, "arrow 0907 0909")
     d = position({"0907": ["FCh", "CHV"], "1007": ["DRA"]}, active="dragons")
     d = play(d, "attack 1007 0907")
-    assert seq._attack_total(d, ["1007"], "0907")[0] == 6
+    assert attack_total(d, ["1007"], "0907", Reads())[0] == 6
     after, found = events(d, "resolve", 6)  # DRA 6 against the escort's 3: die 6: DE
     assert found.count("eliminated") >= 1
     assert after.eliminated.get("FCh") == 1
@@ -302,8 +306,8 @@ def test_escortes_put_on_and_taken_off() -> None:
 def _sealed_city(garrison: list[str]) -> tuple:  # type: ignore[type-arg]
     made = Seal.make("dragons", "garrison-0908", garrison, salt=bytes(16))  # type: ignore[arg-type]
     cities = {
-        "0908": {"owner": "dragons", "founder": "dragons", "garrison": None, "commitment": made.public.digest},
-        "0404": {"owner": "chevaliers", "founder": "chevaliers"},
+        "0908": {"owner": "dragons", "founder": "chevaliers", "garrison": None, "commitment": made.public.digest},
+        "0505": {"owner": "chevaliers", "founder": "chevaliers"},
         "2503": {"owner": "dragons", "founder": "dragons"},
     }
     return made, cities
@@ -340,27 +344,27 @@ def test_la_conquete_too_few_besiegers_are_eliminated() -> None:
     s = position({"0907": ["CHV"]}, cities=cities)
     s = play(play(play(s, "attack 0907 0908"), "resolve"), _reveal(made, ["FDr", "FDr"]))
     after, found = events(s, "resolve")
-    assert "besiegers-lost" in found and "0907" not in after.board
+    assert "besiegers-too-few" in found and "0907" not in after.board
 
 
 def test_la_conquete_an_empty_city_falls() -> None:
     s = position(
         {"0907": ["FCh"]},
         cities={
-            "0908": {"owner": "dragons", "founder": "dragons"},
-            "0404": {"owner": "chevaliers", "founder": "chevaliers"},
+            "0908": {"owner": "dragons", "founder": "chevaliers"},
+            "0505": {"owner": "chevaliers", "founder": "chevaliers"},
             "2503": {"owner": "dragons", "founder": "dragons"},
         },
     )
     after, found = events(play(s, "attack 0907 0908"), "resolve")
     assert "city-taken" in found and after.cities["0908"].owner == "chevaliers"
-    assert seq.city_counts(after)["chevaliers"] == 2
+    assert city_counts(after)["chevaliers"] == 2
 
 
 def test_la_conquete_seals_only_in_set_up() -> None:
     s = position({"0907": ["FCh"]})
-    made = Seal.make("chevaliers", "garrison-0404", ["FCh"])
-    assert "wrong-phase" in codes(s, f"seal chevaliers garrison-0404 {made.public.digest}")
+    made = Seal.make("chevaliers", "garrison-0505", ["FCh"])
+    assert "wrong-phase" in codes(s, f"seal chevaliers garrison-0505 {made.public.digest}")
 
 
 # ---- notation, positions --------------------------------------------------------------------
@@ -392,7 +396,7 @@ def test_position_files_refuse_impossible_positions() -> None:
     with pytest.raises(PositionError, match="sea"):
         position({"0101": ["FCh"]})
     with pytest.raises(PositionError, match="garrison"):
-        position({}, cities={"0908": {"owner": "dragons", "founder": "dragons", "garrison": ["FCh"]}})
+        position({}, cities={"0908": {"owner": "dragons", "founder": "chevaliers", "garrison": ["FCh"]}})
     s = position({"0907": ["FCh", "CHV"], "0908": ["FDr"]}, attacks={"0908": ["0907"]})
     back = GAME.from_position(TABLES, GAME.to_position(s).model_dump(mode="json"), "again")
     assert GAME.to_position(back) == GAME.to_position(s)
@@ -406,7 +410,7 @@ def test_odds_enumerate_every_die_face() -> None:
 
     assert sum(Fraction(v) for v in odds.chances.values()) == 1
     shot = GAME.odds(position({"0904": ["ACh"], "0908": ["FDr"]}), "arrow 0904 0908")
-    assert shot.chances == {"hit": "1/2", "miss": "1/2"}
+    assert shot.chances == {"hit": "1/2", "missed": "1/2"}
 
 
 def test_resolve_pending_in_umpire_mode() -> None:
@@ -427,7 +431,7 @@ def test_position_declared_attacks_are_judged_as_actions() -> None:
 def test_mouvements_regles_particulieres_sea_only_by_cloud_bridges() -> None:
     s = position({"1806": ["FCh"]})
     assert "2108" in GAME.legal_report(s, "1806").moves  # the bridge is free: coast to coast
-    assert "move-refused" in codes(s, "1806 1906")  # open sea
+    assert "open-sea" in codes(s, "1806 1906")  # open sea
     flyer = position({"1806": ["AIL"]}, active="ailes")
     assert "1906" not in GAME.legal_report(flyer, "1806").moves  # fliers too keep off the sea
 
@@ -435,13 +439,13 @@ def test_mouvements_regles_particulieres_sea_only_by_cloud_bridges() -> None:
 def test_mouvements_regles_particulieres_a_wood_costs_two() -> None:
     s = position({"0606": ["FCh"]})  # 4 points: 0506 is a wood (2), the next wood costs 2 more
     assert "0506" in GAME.legal_report(s, "0606").moves
-    from referee.games.zargo.movement import Mover
-    from referee.games.zargo.movement import reach as search
+    from referee.games.zargo.paths import Mover
+    from referee.games.zargo.paths import reach as search
 
     world = s.tables.world
-    three = search(world, Mover(world.grid.parse("0706"), 3), seq.surroundings(s, ("FCh",)))
+    three = search(world, Mover(world.grid.parse("0706"), 3), surroundings(s, ("FCh",)))
     assert world.grid.parse("0506") in three.ends  # 0606 (1) then the wood (2): three points
-    two = search(world, Mover(world.grid.parse("0706"), 2), seq.surroundings(s, ("FCh",)))
+    two = search(world, Mover(world.grid.parse("0706"), 2), surroundings(s, ("FCh",)))
     assert world.grid.parse("0506") not in two.ends  # one point left after 0606: the wood is shut
 
 
@@ -469,18 +473,24 @@ def test_escortes_the_escorted_follows_the_escort_s_retreat() -> None:
 
 def test_serpents_carry_on_along_the_line_past_a_beaten_enemy() -> None:
     s = position({"0904": ["SER"], "0907": ["FCh"], "0909": ["FCh"]}, active="dragons")
-    s = play(play(s, "0904 0906"), "attack 0906 0907")  # two hexes straight south, four points left
-    after, found = events(s, "resolve", 6, 6)  # 4 against 3, die 6: DE; again at 0909
-    assert found.count("serpent-charge") == 1 and after.eliminated == {"FCh": 2}
-    assert after.board == {"0910": ("SER",)}  # past both, to the end of its move
-    crooked = position({"0805": ["SER"], "0907": ["FCh"], "0909": ["FCh"]}, active="dragons")
-    crooked = play(play(crooked, "0805 0906"), "attack 0906 0907")
+    s = play(play(s, "0904 0905 0906"), "attack 0906 0907")  # two hexes straight south, four points left
+    paused, found = events(s, "resolve", 6)  # 4 against 3, die 6: DE; the Serpent may carry on
+    assert "serpent-may-carry-on" in found and paused.phase is Phase.RESOLVE
+    assert {a.text() for a in GAME.legal_actions(paused)} == {"carry", "resolve"}
+    again, found = events(paused, "carry", 6)  # on over 0907 and 0908, then at 0909: DE
+    assert found.count("serpent-charge") == 1 and again.eliminated == {"FCh": 2}
+    after, _found = events(again, "carry")  # past both, to the end of its move
+    assert after.board == {"0910": ("SER",)} and after.active == "ailes"
+    stopped, found = events(paused, "resolve")  # the player's choice: it stops there
+    assert "serpent-stops" in found and stopped.board["0906"] == ("SER",) and stopped.active == "ailes"
+    crooked = position({"0904": ["SER"], "0907": ["FCh"], "0909": ["FCh"]}, active="dragons")
+    crooked = play(play(crooked, "0904 0804 0805 0906"), "attack 0906 0907")
     after, found = events(crooked, "resolve", 6)
-    assert "serpent-charge" not in found and after.board["0906"] == ("SER",)
+    assert "serpent-may-carry-on" not in found and after.board["0906"] == ("SER",)
 
 
 def test_an_older_rules_file_gains_only_the_new_readings() -> None:
-    from referee.games.zargo.state import load_tables
+    from referee.games.zargo.tables import load_tables
     from referee.tables import TableSet
 
     texts = dict(TABLES.texts())

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from referee.errors import InputFileError
-from referee.games.zargo.data import PeoplesFile, TablesFile
+from referee.games.zargo.tables import PeoplesFile, TablesFile
 from referee.games.zargo.world import MapFile, Terrain, check_world, load_world, parse_world
 from referee.tables import data_root
 
@@ -126,7 +126,7 @@ def test_referee_map_check_cli(tmp_path: Path) -> None:
     assert bad.read_text(encoding="utf-8")  # untouched, still there
 
 
-# ---- LES PIONS DU JEU and the reconstruction's constraints (reference/zargo.md §5) --------------
+# ---- LES PIONS DU JEU and the reconstruction's constraints (public accounts) -------------------------
 
 
 def peoples() -> PeoplesFile:
@@ -162,8 +162,8 @@ def test_reconstruction_shots_tables_fit_what_is_known() -> None:
     assert tables.provenance == "provisional"
     assert tables.arrows.max_range == 8 and tables.flames.max_range == 5
     assert any(r.startswith("R") for r in tables.visions.results.values())
-    assert tables.combat.by == "difference"
-    assert tables.combat.column(tables.combat.minimum_difference - 1) is None
+    assert tables.combat.by is None and len(tables.combat.odds_columns) == len(tables.combat.columns)
+    assert tables.combat.column(tables.combat.minimum_difference - 1, 0) is None
 
 
 def test_tables_schema_refuses_a_farther_target_easier_to_hit() -> None:
