@@ -20,7 +20,6 @@ import re
 from functools import cache
 
 from referee.i18n import N_, _
-from referee.rulings import render
 
 __all__ = ["PROVENANCES", "WORDS", "form", "plural_form", "say"]
 
@@ -74,6 +73,8 @@ def _ordered() -> list[str]:
 
 def say(text: str, depth: int = 0) -> str:
     """Returns a stored English line in the active language (see the module's description)."""
+    from referee.rulings import render  # loads pydantic: help and completion start without it (lean start)
+
     if not text or len(text) > MAX_LENGTH:
         return text
     found = _(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -11,40 +12,59 @@ import typer
 
 from referee.cli.common import guarded, literal, show
 from referee.i18n import _
-from referee.notation import Grammar, Keyword
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
+    from referee.notation import Grammar
 
 app = typer.Typer()
 
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "status", "judge", "legal", "adjust", "export",
               "seal", "reveal", "why")
 FREE_VERBS = ("tables", "schema")
-SHELL = Grammar(words=(
-    Keyword("show", fr=("voir", "montrer"), it=("mostra", "vedi")),
-    Keyword("status", fr=("état",), it=("stato",)),
-    Keyword("log", fr=("journal",), it=("registro", "giornale")),
-    Keyword("undo", fr=("annuler",), it=("annulla",)),
-    Keyword("redo", fr=("rétablir",), it=("ripristina",)),
-    Keyword("judge", fr=("juger",), it=("giudica",)),
-    Keyword("legal", fr=("coups",), it=("mosse",)),
-    Keyword("adjust", fr=("corriger",), it=("correggi",)),
-    Keyword("export", fr=("exporter",), it=("esporta",)),
-    Keyword("seal", fr=("sceller",), it=("sigilla",)),
-    Keyword("reveal", fr=("révéler",), it=("rivela",)),
-    Keyword("why", fr=("pourquoi",), it=("perché",)),
-    Keyword("tables", fr=("tables",), it=("tabelle",)),
-    Keyword("schema", fr=("schéma",), it=("schema",)),
-    Keyword("dice", fr=("dés",), it=("dadi",)),
-    Keyword("help", en=("?",), fr=("aide",), it=("aiuto",)),
-    Keyword("lang", fr=("langue",), it=("lingua",)),
-    Keyword("quit", en=("exit", "q"), fr=("quitter",), it=("esci",)),
-), forms=())
+SHELL_WORDS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
+    ("show", {"fr": ("voir", "montrer"), "it": ("mostra", "vedi")}),
+    ("status", {"fr": ("état",), "it": ("stato",)}),
+    ("log", {"fr": ("journal",), "it": ("registro", "giornale")}),
+    ("undo", {"fr": ("annuler",), "it": ("annulla",)}),
+    ("redo", {"fr": ("rétablir",), "it": ("ripristina",)}),
+    ("judge", {"fr": ("juger",), "it": ("giudica",)}),
+    ("legal", {"fr": ("coups",), "it": ("mosse",)}),
+    ("adjust", {"fr": ("corriger",), "it": ("correggi",)}),
+    ("export", {"fr": ("exporter",), "it": ("esporta",)}),
+    ("seal", {"fr": ("sceller",), "it": ("sigilla",)}),
+    ("reveal", {"fr": ("révéler",), "it": ("rivela",)}),
+    ("why", {"fr": ("pourquoi",), "it": ("perché",)}),
+    ("tables", {"fr": ("tables",), "it": ("tabelle",)}),
+    ("schema", {"fr": ("schéma",), "it": ("schema",)}),
+    ("dice", {"fr": ("dés",), "it": ("dadi",)}),
+    ("help", {"en": ("?",), "fr": ("aide",), "it": ("aiuto",)}),
+    ("lang", {"fr": ("langue",), "it": ("lingua",)}),
+    ("quit", {"en": ("exit", "q"), "fr": ("quitter",), "it": ("esci",)}),
+)
 """The shell's own verbs in each language (the first word of a line; each game's action words are
 its grammar's). English works in every language, as in the game's notation."""
-DICE_VERBS = Grammar(words=(Keyword("status", fr=("état",), it=("stato",)),
-                            Keyword("reveal", fr=("révéler",), it=("rivela",))), forms=())
+DICE_WORDS = ("status", "reveal")
+"""The words after ``dice`` (their French and Italian as in :data:`SHELL_WORDS`)."""
+
+
+@cache
+def shell() -> Grammar:
+    """Returns the grammar of :data:`SHELL_WORDS`, built on first use: the notation loads
+    pydantic, which help and completion start without (tests/cli/test_lean_start.py)."""
+    from referee.notation import Grammar, Keyword
+
+    return Grammar(words=tuple(Keyword(key, **words) for key, words in SHELL_WORDS), forms=())
+
+
+@cache
+def dice_verbs() -> Grammar:
+    """Returns the grammar of the words after ``dice``."""
+    from referee.notation import Grammar, Keyword
+
+    return Grammar(words=tuple(Keyword(key, **words) for key, words in SHELL_WORDS if key in DICE_WORDS), forms=())
+
+
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
 MAX_HISTORY_BYTES = 1_000_000
@@ -75,7 +95,7 @@ def play(
     _complete_with(words)
     show(f"[bold]{literal(title)}[/] — {literal(path)}. " + _(
         "Type [bold]{help}[/] for the verbs, [bold]{lang} fr|it|en[/] to change language, [bold]{quit}[/] to "
-        "leave.").format(help=SHELL.word("help"), lang=SHELL.word("lang"), quit=SHELL.word("quit")))
+        "leave.").format(help=shell().word("help"), lang=shell().word("lang"), quit=shell().word("quit")))
     code = run_line("show", path)
     if code:  # the command has printed its own error line
         raise typer.Exit(code)
@@ -90,7 +110,7 @@ def play(
         except KeyboardInterrupt:
             show("")
             continue
-        if SHELL.keyword(line.strip()) == "quit":
+        if shell().keyword(line.strip()) == "quit":
             break
         if line.strip():
             run_line(line, path)
@@ -111,14 +131,14 @@ def run_line(line: str, path: Path) -> int:
         words = line.split()
     if not words:
         return 0
-    verb = SHELL.keyword(words[0]) or words[0].lower()
+    verb = shell().keyword(words[0]) or words[0].lower()
     if verb == "help":
         _help(path)
         return 0
     if verb == "lang":
         return _lang(words[1:])
-    if verb == "dice" and len(words) > 1 and DICE_VERBS.keyword(words[1]):
-        args = [verb, DICE_VERBS.keyword(words[1]) or words[1], *words[2:], "--file", str(path)]
+    if verb == "dice" and len(words) > 1 and dice_verbs().keyword(words[1]):
+        args = [verb, dice_verbs().keyword(words[1]) or words[1], *words[2:], "--file", str(path)]
     elif verb in FILE_VERBS:
         args = [verb, *words[1:], "--file", str(path)]
     elif verb in FREE_VERBS or verb == "dice":
@@ -144,11 +164,11 @@ def _help(path: Path) -> None:
     show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:
         show(f"  {literal(f'{notation:<28}')} {literal(_(meaning))}")
-    verbs = {kw.key: SHELL.word(kw.key) for kw in SHELL.words}
+    verbs = {kw.key: shell().word(kw.key) for kw in shell().words}
     show(_("[bold]Verbs[/]: {show}, {status}, {log}, {undo} [--force], {redo}, {judge} ACTION, {legal} UNIT, "
            "{adjust} OVERRIDE --reason \"...\", {seal} LABEL --as P, {reveal} LABEL --as P, {dice} {dice_status}|"
            "{dice_reveal}, {why} (every stand-in of the last ruling), {export} FILE, {tables} GAME, {lang} fr|it|en, "
-           "{quit}").format(**verbs, dice_status=DICE_VERBS.word("status"), dice_reveal=DICE_VERBS.word("reveal")))
+           "{quit}").format(**verbs, dice_status=dice_verbs().word("status"), dice_reveal=dice_verbs().word("reveal")))
 
 
 def _lang(words: list[str]) -> int:
@@ -175,7 +195,7 @@ def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
     from referee.i18n import current
 
     words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
-    words.update(dict.fromkeys(w for kw in (*SHELL.words, *DICE_VERBS.words) for w in kw.words(current())))
+    words.update(dict.fromkeys(w for kw in (*shell().words, *dice_verbs().words) for w in kw.words(current())))
     grammar = getattr(engine, "grammar", None)
     if grammar is not None:
         for kw in grammar.words:

@@ -26,7 +26,6 @@ from referee.cli.common import (
     umpire_dice,
     viewer_of,
 )
-from referee.disclosures import ReliesOn
 from referee.i18n import N_, _, ngettext
 from referee.phrases import say
 
@@ -45,9 +44,9 @@ Words = Annotated[list[str], typer.Argument(help="The words; with --position, op
 
 def _game_word(words: list[str]) -> str | None:
     """Returns the first word when it names a game (``cyrus-pyxis``, ``iliad``...), else None."""
-    from referee.games import GAME_PACKAGES
+    from referee.games import game_slug
 
-    if words and words[0].strip().lower() in {*GAME_PACKAGES, *GAME_PACKAGES.values()}:
+    if words and game_slug(words[0]):
         return words[0]
     return None
 
@@ -133,6 +132,7 @@ def _report(engine: AnyEngine, report: BaseModel, explain: bool) -> RenderableTy
     from rich.text import Text
 
     from referee import render
+    from referee.disclosures import ReliesOn
 
     lines = report.explain() if callable(getattr(report, "explain", None)) else [  # type: ignore[attr-defined]
         report.model_dump_json(indent=2)]

@@ -235,6 +235,6 @@ def usage_line(ctx: Any) -> str:
 
 
 def _neutral(text: str) -> str:
-    from referee.cli.terminal import neutral
+    from referee.cli.escapes import neutral
 
     return neutral(text)
