@@ -46,13 +46,13 @@ def bot(
 
     from referee import render
     from referee.capabilities import bot_of
-    from referee.games import all_games
+    from referee.games import all_games, find_game
     from referee.journal import GameFile
 
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     limit = MAX_MOVES if until_end else moves
     played: list[dict[str, object]] = []
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         engine = gf.game
         chooser = bot_of(engine)
         if chooser is None:

@@ -297,9 +297,10 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
     from referee import render
     from referee.dice import parse_faces
     from referee.errors import IllegalActionError, RefereeError
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         try:
             record = gf.do(text, parse_faces(dice) if dice is not None else None)
         except IllegalActionError as exc:

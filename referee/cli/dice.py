@@ -19,9 +19,10 @@ app = typer.Typer(no_args_is_help=True)
 def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Show the current commitment and how many rolls were made."""
     from referee.dice import fingerprint
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         rolls = [r for e in gf.entries() for r in e.rolls]
         epochs = gf.epochs()  # checked with the journal: never empty
     current = epochs[-1]
@@ -43,9 +44,10 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Reveal the secret seed (then a new one is committed for later rolls)."""
     from referee import render
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         result = gf.reveal()
     if json_:
         print_json(result)
@@ -63,8 +65,9 @@ def verify(
     """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""
     from referee import render
     from referee.dice_verify import verify_file
+    from referee.games import find_game
 
-    report = verify_file(path)
+    report = verify_file(path, find_game)
     if json_:
         print_json(report)
     else:

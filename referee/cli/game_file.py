@@ -186,9 +186,10 @@ def adjust(
 ) -> None:
     """Umpire override: edit the tracked position directly; journaled with its reason."""
     from referee import render
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         record = gf.do(" ".join(override), adjust_reason=reason)
         if json_:
             print_json({"record": record.model_dump(mode="json"), "reason": reason})
@@ -206,9 +207,10 @@ def undo(
 ) -> None:
     """Take back the last action (free unless it rolled dice or a seed was revealed since)."""
     from referee import render
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         result = gf.undo(force=force)
         if json_:
             print_json(result)
@@ -223,9 +225,10 @@ def undo(
 def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Play again the last undone action (only if nothing was played since)."""
     from referee import render
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         result = gf.redo()
         if json_:
             print_json(result)
@@ -246,10 +249,11 @@ def log(
     """Show the journal: every action, override, roll, undo and reveal (secrets as commitments)."""
     from referee import render
     from referee.files import parse_json
+    from referee.games import find_game
     from referee.journal import GameFile
     from referee.viewing import seen_by
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         seen = seen_by(gf, viewer_of(gf.game, as_))  # the journal is public; the viewer's secrets follow it
         entries = list(seen.entries)
         if last is not None:
@@ -269,10 +273,11 @@ def log(
 @guarded
 def status(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
     """Show the turn, the phase and whose input is awaited (with --as: that player's secrets too)."""
+    from referee.games import find_game
     from referee.journal import GameFile
     from referee.viewing import seen_by
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         seen = seen_by(gf, viewer_of(gf.game, as_))
     viewer, lines = seen.viewer, seen.status()
     mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
@@ -328,9 +333,10 @@ def seal(
     json_: JsonOpt = False,
 ) -> None:
     """Seal a secret entered privately: the journal keeps its commitment, never the secret."""
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         owner = viewer_of(gf.game, as_)
         assert owner is not None
         secret = _read_secret(_("{owner}'s {label} (hidden)").format(owner=owner, label=label))
@@ -360,10 +366,11 @@ def reveal(
 ) -> None:
     """Reveal a sealed secret; it is checked against its commitment (a mismatch is refused)."""
     from referee import render
+    from referee.games import find_game
     from referee.journal import GameFile
 
     claimed = None if claim is None else _data_or_text(claim)
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         owner = viewer_of(gf.game, as_)
         assert owner is not None
         record = gf.reveal_secret(owner, label, claimed)
@@ -407,10 +414,11 @@ def show_(
         engine, state, _tables = load_position(name, position, tables)
         state = engine.view(state, viewer_of(engine, as_))  # a position file holds no sealed secret
     else:
+        from referee.games import find_game
         from referee.journal import GameFile
         from referee.viewing import seen_by
 
-        with GameFile.open(file) as gf:
+        with GameFile.open(file, find_game) as gf:
             seen = seen_by(gf, viewer_of(gf.game, as_))
         engine, state = seen.game, seen.state
         mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
@@ -458,6 +466,7 @@ def export_(
     with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
+    from referee.games import find_game
     from referee.journal import GameFile
     from referee.writing import check_output, write_output
 
@@ -472,7 +481,7 @@ def export_(
 
     from referee.viewing import seen_by
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         text = json.dumps(seen_by(gf, viewer_of(gf.game, as_)).export(), indent=2, ensure_ascii=False)
     if out is None:
         typer.echo(text)
@@ -487,12 +496,13 @@ def _export_setup(file: Path, target: Path, force: bool) -> None:
 
     from referee.capabilities import setup_of
     from referee.errors import RefereeError
+    from referee.games import find_game
     from referee.i18n import _
     from referee.journal import GameFile
     from referee.writing import check_output, write_output
 
     check_output(target, force=force, what="set-up file")
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         exporter = setup_of(gf.game)
         if exporter is None:
             raise RefereeError(_("{game} cannot write a set-up file in this version").format(game=gf.game.info.title))
@@ -512,10 +522,11 @@ def import_(
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:
     """Rebuild a game file from an export; it must replay to the exported state hash."""
+    from referee.games import find_game
     from referee.journal import GameFile, read_export
 
     export = read_export(source)
-    with GameFile.import_(export, file, str(source), force=force) as gf:
+    with GameFile.import_(export, file, str(source), find_game, force=force) as gf:
         n = len(gf.entries())
         show(ngettext("imported {source} into {file}: {n} journal entry, state hash verified",
                       "imported {source} into {file}: {n} journal entries, state hash verified", n).format(

@@ -35,9 +35,10 @@ def odds(
         engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
+        from referee.games import find_game
         from referee.journal import GameFile
 
-        with GameFile.open(file) as gf:
+        with GameFile.open(file, find_game) as gf:
             engine, state = gf.game, gf.state()
         rest = words[1:] if words and words[0].strip().lower() in GAME_PACKAGES else words
         text = " ".join(rest)

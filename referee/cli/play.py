@@ -38,12 +38,13 @@ def play(
 ) -> None:
     """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit); Tab
     completes verbs, units and cells."""
+    from referee.games import find_game
     from referee.journal import GameFile
 
     if file_arg is not None and file is not None and file_arg != file:
         raise typer.BadParameter(f"two game files: {file_arg} and --file {file}; give one")
     path = file or file_arg or Path(os.environ.get("REFEREE_FILE", "game.referee"))
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         title = gf.game.info.title
         words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
@@ -55,7 +56,7 @@ def play(
         raise typer.Exit(code)
     while True:
         try:
-            with GameFile.open(path) as gf:
+            with GameFile.open(path, find_game) as gf:
                 side = gf.game.to_act(gf.state()) or _("game over")
             line = input(f"{side}> ")
         except EOFError:
@@ -112,9 +113,10 @@ def run_line(line: str, path: Path) -> int:
 
 
 def _help(path: Path) -> None:
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         actions = gf.game.help_actions()
     show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:

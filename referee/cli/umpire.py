@@ -68,9 +68,10 @@ def _target(
     if position is not None:
         engine, state, _tables = load_position(game_name, position, tables)
         return engine, state, rest, None
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    gf = GameFile.open(file)
+    gf = GameFile.open(file, find_game)
     return gf.game, gf.state(), rest, gf
 
 
@@ -207,9 +208,10 @@ def why(
 ) -> None:
     """Every stand-in value and interpretation a ruling relied on (the last one by default), or
     with --all every one the game's tables hold."""
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         if all_:
             from referee.disclosures import inventory
 

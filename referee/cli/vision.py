@@ -180,9 +180,10 @@ def capture(
             )
         _observe_only(game, photo, calibration, sink, tables, json_, config)
         return
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with GameFile.open(file, find_game) as gf:
         engine, state = gf.game, gf.state()
         applied = _infer(
             engine,
