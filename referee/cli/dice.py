@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, err, fail, guarded, literal, print_json, show
 from referee.i18n import _, ngettext
 
 app = typer.Typer(no_args_is_help=True)
@@ -72,6 +72,8 @@ def verify(
         print_json(report)
     else:
         show(render.dice_report(report))
+    for line in report.snapshots:  # a snapshot that disagrees with the full replay: never trusted
+        err().print(literal(line), soft_wrap=True)
     if not report.ok:
         bad = sum(1 for c in report.checks if c.status == "mismatch")
         seeds = len(report.bad_commitments)
