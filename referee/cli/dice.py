@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, err, fail, guarded, literal, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, err, fail, game_file, guarded, literal, print_json, show
 from referee.i18n import _, ngettext
 
 app = typer.Typer(no_args_is_help=True)
@@ -19,10 +19,8 @@ app = typer.Typer(no_args_is_help=True)
 def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Show the current commitment and how many rolls were made."""
     from referee.dice import fingerprint
-    from referee.games import find_game
-    from referee.journal import GameFile
 
-    with GameFile.open(file, find_game) as gf:
+    with game_file(file) as gf:
         rolls = [r for e in gf.entries() for r in e.rolls]
         epochs = gf.epochs()  # checked with the journal: never empty
     current = epochs[-1]
@@ -44,10 +42,8 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Reveal the secret seed (then a new one is committed for later rolls)."""
     from referee import render
-    from referee.games import find_game
-    from referee.journal import GameFile
 
-    with GameFile.open(file, find_game) as gf:
+    with game_file(file) as gf:
         result = gf.reveal()
     if json_:
         print_json(result)

@@ -6,7 +6,18 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, PositionOpt, TablesOpt, fail, guarded, print_json, show
+from referee.cli.common import (
+    DEFAULT_FILE,
+    FileOpt,
+    JsonOpt,
+    PositionOpt,
+    TablesOpt,
+    fail,
+    game_file,
+    guarded,
+    print_json,
+    show,
+)
 from referee.i18n import _
 
 app = typer.Typer()
@@ -35,10 +46,8 @@ def odds(
         engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
-        from referee.games import find_game
-        from referee.journal import GameFile
 
-        with GameFile.open(file, find_game) as gf:
+        with game_file(file) as gf:
             engine, state = gf.game, gf.state()
         rest = words[1:] if words and words[0].strip().lower() in GAME_PACKAGES else words
         text = " ".join(rest)

@@ -14,7 +14,7 @@ from referee.errors import (
     UndoError,
     UnknownNameError,
 )
-from referee.game import ActionRecord, AnyEngine, GameState
+from referee.game import Action, ActionRecord, AnyEngine, GameState
 from referee.i18n import N_, _, language
 from referee.journal import exchange, install, secrets
 from referee.journal.audit import Audit, Auditor
@@ -28,6 +28,9 @@ from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_seal,
 from referee.tables import TableSet
 from referee.writing import note_commit, sweep_temporaries, temporary_beside
 
+Judged = tuple[GameState, Verdict]
+"""An action's verdict with the state it was judged in (a search that played it through the engine)."""
+
 
 @dataclass(frozen=True)
 class _Move:
@@ -37,6 +40,7 @@ class _Move:
     faces: Sequence[int] | None = None
     reason: str | None = None
     private: Seal | None = None
+    judged: Judged | None = None
 
 
 class GameFile(Store):
@@ -119,7 +123,8 @@ class GameFile(Store):
         """
         return self._play([_Move(text, faces, adjust_reason, private)], expect)[0]
 
-    def do_all(self, texts: Sequence[str], start: str | None = None) -> list[ActionRecord]:
+    def do_all(self, texts: Sequence[str], start: str | None = None,
+               judged: Sequence[Judged | None] = ()) -> list[ActionRecord]:
         """Plays several actions (digital dice) in one transaction: all are journaled, or none is
         (a turn read from a photo, a set-up).
 
@@ -127,13 +132,19 @@ class GameFile(Store):
             texts: the actions' notation, in order.
             start: the state hash the first action must be played on (None: the current state);
                 checked under the write lock, so another writer cannot slip in between.
+            judged: for each action, the verdict a search already reached and the state it judged
+                it in (None where it has none): kept, not judged again, when the file plays the
+                action in that very state (``capture --apply``); any other action is judged here.
 
         Raises:
             IllegalActionError, NotationError, UnknownNameError, DiceError, GameFileError: as
                 :meth:`do`, for the first action that fails; nothing is written.
             StaleStateError: the game is no longer at ``start``.
         """
-        return self._play([_Move(text) for text in texts], start) if texts else []
+        if not texts:
+            return []
+        ahead = list(judged) + [None] * (len(texts) - len(judged))
+        return self._play([_Move(text, judged=j) for text, j in zip(texts, ahead, strict=False)], start)
 
     def _play(self, moves: Sequence[_Move], start: str | None = None) -> list[ActionRecord]:
         records: list[ActionRecord] = []
@@ -164,7 +175,7 @@ class GameFile(Store):
             raise NotationError(_("a secret is sealed with referee seal LABEL --as OWNER, which keeps it "
                                   "in this file; a bare commitment is refused"))
         dice = self._dice(move.faces, audit)
-        verdict = game.judge(state, action)
+        verdict = _verdict(game, state, action, move.judged)
         if not verdict.legal:
             raise IllegalActionError(verdict)
         keeper = getattr(game, "sealed_problem", None)  # a game may check an action against sealed secrets
@@ -420,6 +431,13 @@ class GameFile(Store):
         problems = self.verify()
         report = verify_rolls(self.game_id, self.epochs(), self.entries())
         return report.model_copy(update={"snapshots": tuple(problems)})
+
+
+def _verdict(game: AnyEngine, state: GameState, action: Action, judged: Judged | None) -> Verdict:
+    """Returns the verdict a search reached for this action in this very state, else judges it."""
+    if judged is not None and judged[1].action == action.text() and judged[0] == state:
+        return judged[1]
+    return game.judge(state, action)
 
 
 def _undo_reasons(audit: Audit, target: Entry) -> list[tuple[str, str]]:

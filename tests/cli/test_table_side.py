@@ -152,7 +152,7 @@ def test_log_last_and_structured_json(game: Path, referee: Referee) -> None:
     entries = json.loads(referee("log", "--last", "2", "--json").out)
     assert len(entries) == 2
     assert entries[-1]["text"] == "Pergame L4"
-    assert entries[-1]["action"] == {"legion": "Pergame", "cell": "L4"}  # an object, not JSON in a string
+    assert entries[-1]["action"] == {"action_type": "Move", "legion": "Pergame", "cell": "L4"}  # an object, typed
     text = referee("log", "--last", "1").out
     assert "Pergame L4" in text and "Parthes" not in text
     assert referee("log", "--last", "0").code == 2
