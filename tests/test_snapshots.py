@@ -142,3 +142,21 @@ def test_a_file_without_snapshots_opens_and_gains_one_at_its_next_write(tmp_path
     with GameFile.open(path, find_game) as gf:
         assert kept and max(kept) == len(gf.entries())
 
+
+
+@pytest.mark.parametrize("bad", [b"\xff\xfe", 7, "[" * 200_000, '{"phase": 1}', '"x"'])
+def test_a_hostile_snapshot_never_crashes_an_open(tmp_path: Path, bad: object) -> None:
+    path = tmp_path / "g.referee"
+    with _bot_game(path, "cyrus-pyxis", 3, 4) as gf:
+        truth = gf.game.state_hash(gf.state())
+    conn = sqlite3.connect(path)
+    seq, tip, state_hash, rows = conn.execute(
+        "SELECT seq, tip, state_hash, rows FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
+    sealed = digest(seq, tip, bad, state_hash, rows) if isinstance(bad, str) else "0" * 64  # reaches the parser
+    conn.execute("UPDATE snapshots SET state = ?, digest = ? WHERE seq = ?", (bad, sealed, seq))
+    conn.commit()
+    conn.close()
+    with GameFile.open(path, find_game) as gf:
+        assert gf.game.state_hash(gf.state()) == truth
+        problems = gf.verify()
+    assert len(problems) == 1 and f"snapshot after journal row {seq}" in problems[0]

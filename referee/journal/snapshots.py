@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ValidationError
 
+from referee.files import loads_capped
 from referee.game import AnyEngine, GameState
 from referee.journal.audit import Tip
 from referee.journal.model import HEX64, Bad, model_error
@@ -31,6 +32,9 @@ EVERY = 50
 """A snapshot is kept after every EVERY-th entry (and after the last entry of each write)."""
 
 VERSION = "referee-snapshot/1"
+
+MAX_STATE_CHARS = 4_000_000
+"""Largest snapshot state read (a Zargo's Lords state is about 2,000 characters)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -79,8 +83,10 @@ def state_from_json(game: AnyEngine, table_set: TableSet, raw: str) -> GameState
     Raises:
         ValueError: not a state of this game (pydantic's ``ValidationError`` included).
     """
+    if len(raw) > MAX_STATE_CHARS:
+        raise ValueError("a snapshot's state is larger than any game's")
     fresh = game.new_state(table_set)
-    data = json.loads(raw)
+    data = loads_capped(raw)
     if not isinstance(data, dict):
         raise ValueError("a snapshot's state is not a mapping")
     tables = getattr(fresh, "tables", None)
@@ -134,6 +140,8 @@ def read(conn: sqlite3.Connection, seq: int) -> Snapshot:
     if row is None:
         raise Bad(where, "missing")
     values = [text(v, where, name) for v, name in zip(row[1:], _FIELDS[1:], strict=True)]
+    if any(len(str(v)) > MAX_STATE_CHARS for v in values):
+        raise Bad(where, "larger than any game's state")
     return Snapshot(integer(row[0], where, "seq") or 0, *(str(v) for v in values))
 
 
