@@ -428,8 +428,9 @@ class GameFile(Store):
     def verify_dice(self) -> DiceReport:
         """Checks the journal from the start (every snapshot against the full replay), then
         recomputes every digital roll from the revealed seeds."""
-        problems = self.verify()
-        report = verify_rolls(self.game_id, self.epochs(), self.entries())
+        with self._reading():  # one commit, whoever writes meanwhile
+            problems = self.verify()
+            report = verify_rolls(self.game_id, self.epochs(), self.entries())
         return report.model_copy(update={"snapshots": tuple(problems)})
 
 

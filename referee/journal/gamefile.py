@@ -313,8 +313,9 @@ class Store:
         Raises:
             GameFileError: as :meth:`state`.
         """
-        audit = self._complete()
-        state, _public = self._checked(lambda book: opening.replay_all(book, audit))
+        with self._reading():
+            audit = self._complete()
+            state, _public = self._checked(lambda book: opening.replay_all(book, audit))
         return state
 
     def verify(self) -> list[str]:
@@ -324,9 +325,10 @@ class Store:
         Raises:
             GameFileError: the journal itself does not check or replay.
         """
-        audit = self._complete()
-        self.replayed_state()
-        problems, _public = self._checked(lambda book: opening.check_snapshots(self.conn, book, audit))
+        with self._reading():  # the journal and its snapshots of one commit, whoever writes meanwhile
+            audit = self._complete()
+            self.replayed_state()
+            problems, _public = self._checked(lambda book: opening.check_snapshots(self.conn, book, audit))
         return problems
 
     def state_when(self, reached: Callable[[GameState], bool]) -> GameState:
