@@ -160,3 +160,15 @@ def test_a_hostile_snapshot_never_crashes_an_open(tmp_path: Path, bad: object) -
         assert gf.game.state_hash(gf.state()) == truth
         problems = gf.verify()
     assert len(problems) == 1 and f"snapshot after journal row {seq}" in problems[0]
+
+
+def test_a_snapshot_holds_no_sealed_secret(tmp_path: Path) -> None:
+    path = tmp_path / "g.referee"
+    with _bot_game(path, "zargo", 1, 14) as gf:
+        seals = [s for owner in gf.game.viewers() for s in gf.secrets(owner)]
+    assert seals, "the bot's set-up seals its garrisons"
+    conn = sqlite3.connect(path)
+    stored = " ".join(tip + state for tip, state in conn.execute("SELECT tip, state FROM snapshots"))
+    conn.close()
+    for seal in seals:
+        assert seal.salt.hex() not in stored  # only the commitment, which the journal holds too
