@@ -16,8 +16,8 @@ from referee.games.cyrus_pyxis.combat import possible_supports
 from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.movement import OFF, destination_cells
 from referee.games.cyrus_pyxis.rules import COMBAT_STEP, MOVEMENT, SETUP, SUPPORT_STEP
-from referee.games.cyrus_pyxis.schemas import Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.tables import Phase, Side
 from referee.i18n import _
 
 

@@ -38,8 +38,8 @@ from referee.games.cyrus_pyxis.rules import (
     SUPPORT_STEP,
     VALUE_TABLES,
 )
-from referee.games.cyrus_pyxis.schemas import PLURAL, SETUP_STEPS, Kind, Legion, LegionId, Phase, Result, Side, Terrain
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy
+from referee.games.cyrus_pyxis.tables import PLURAL, SETUP_STEPS, Kind, Legion, LegionId, Phase, Result, Side, Terrain
 from referee.geometry.search import Cell, SearchResult
 from referee.rulings import RuleRef, Ruling
 

@@ -43,9 +43,9 @@ from referee.games.cyrus_pyxis.rules import (
     SUPPORT_DECLARATION,
     SUPPORT_STEP,
 )
-from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
 from referee.games.cyrus_pyxis.sequence import pending_declarers
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.tables import Kind, LegionId, Phase, Side
 from referee.i18n import _
 from referee.rulings import Ruling
 

@@ -52,17 +52,6 @@ from referee.games.cyrus_pyxis.rules import (
     SETUP,
     SUPPORT_DECLARATION,
 )
-from referee.games.cyrus_pyxis.schemas import (
-    SETUP_STEPS,
-    CyrusTables,
-    Kind,
-    Legion,
-    LegionId,
-    Phase,
-    Side,
-    Terrain,
-    load_tables,
-)
 from referee.games.cyrus_pyxis.sequence import (
     SETUP_CHECKS,
     SetupContext,
@@ -78,6 +67,17 @@ from referee.games.cyrus_pyxis.sequence import (
     setup_progress,
 )
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy, remember
+from referee.games.cyrus_pyxis.tables import (
+    SETUP_STEPS,
+    CyrusTables,
+    Kind,
+    Legion,
+    LegionId,
+    Phase,
+    Side,
+    Terrain,
+    load_tables,
+)
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 

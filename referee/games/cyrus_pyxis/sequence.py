@@ -29,7 +29,8 @@ from referee.games.cyrus_pyxis.rules import (
     TERRAIN_TOKENS,
     TURN,
 )
-from referee.games.cyrus_pyxis.schemas import (
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
+from referee.games.cyrus_pyxis.tables import (
     HOME_NUMBERS,
     NO_TERRAIN_NUMBERS,
     PLURAL,
@@ -39,7 +40,6 @@ from referee.games.cyrus_pyxis.schemas import (
     Side,
     Terrain,
 )
-from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
 from referee.geometry.search import Cell
 from referee.rulings import RuleRef, Ruling
 

@@ -58,8 +58,9 @@ from referee.games.earth_water.rules import (
     SITUATION_D,
     SUPPLY,
 )
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Phase, Side, units
+from referee.games.earth_water.state import Battle, EarthWaterState, units
 from referee.games.earth_water.supply import supplied, surplus
+from referee.games.earth_water.tables import CityName, Operation, Phase, Side
 from referee.i18n import N_, _
 from referee.rulings import Arg, RuleRef
 

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict
 from referee.dice import Dice
 from referee.errors import DiceError
 from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, NAVAL_MOVE, NO_RETREAT
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, units
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison, interp, units
+from referee.games.earth_water.tables import CityName, Side
 from referee.i18n import _
 from referee.rulings import Ruling
 

@@ -38,8 +38,9 @@ from referee.games.earth_water.rules import (
     VICTORY,
 )
 from referee.games.earth_water.sequence import PHASE_NAMES
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Phase, Side, units
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison, units
 from referee.games.earth_water.supply import holds_both_enemy_majors, surplus
+from referee.games.earth_water.tables import CityName, Phase, Side
 from referee.i18n import _
 from referee.rulings import Ruling
 

@@ -51,16 +51,9 @@ from referee.games.earth_water.sequence import (
     reason_text,
     sudden_victory,
 )
-from referee.games.earth_water.state import (
-    Battle,
-    EarthWaterState,
-    EarthWaterTables,
-    Garrison,
-    Phase,
-    Side,
-    load_tables,
-)
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison
 from referee.games.earth_water.supply import holds_both_enemy_majors
+from referee.games.earth_water.tables import EarthWaterTables, Phase, Side, load_tables
 from referee.games.earth_water.verdicts import disclosures, violations
 from referee.i18n import N_, _
 from referee.rulings import Ruling, Verdict

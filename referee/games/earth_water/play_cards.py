@@ -21,7 +21,8 @@ from referee.games.earth_water.movement import (
 )
 from referee.games.earth_water.rules import BASE_OPERATIONS, BATTLE, CARDS, NO_EVENTS, PIECES
 from referee.games.earth_water.sequence import check_no_battle, check_phase
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Phase, Side
+from referee.games.earth_water.state import Battle, EarthWaterState
+from referee.games.earth_water.tables import CityName, Phase, Side
 from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 

@@ -20,16 +20,8 @@ from referee.games.earth_water import actions as act
 from referee.games.earth_water.declarations import judge_declarations, problem
 from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
 from referee.games.earth_water.sequence import HAS_WON, PHASE_NAMES
-from referee.games.earth_water.state import (
-    Battle,
-    CityName,
-    EarthWaterState,
-    EarthWaterTables,
-    Garrison,
-    Phase,
-    Portraits,
-    Side,
-)
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison
+from referee.games.earth_water.tables import CityName, EarthWaterTables, Phase, Portraits, Side
 from referee.games.earth_water.verdicts import violations
 from referee.i18n import _
 

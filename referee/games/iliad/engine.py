@@ -44,7 +44,8 @@ from referee.games.iliad.sequence import (
     termination,
     victory,
 )
-from referee.games.iliad.state import IliadState, Phase, Shot, load_tables, occupancy
+from referee.games.iliad.state import IliadState, Phase, Shot, occupancy
+from referee.games.iliad.tables import load_tables
 from referee.geometry.search import Cell
 from referee.i18n import _
 from referee.rulings import Ruling, Verdict

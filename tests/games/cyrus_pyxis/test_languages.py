@@ -16,7 +16,7 @@ from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.errors import NotationError, UnknownNameError
 from referee.games.cyrus_pyxis import actions as act
-from referee.games.cyrus_pyxis.schemas import Phase, Side, Terrain
+from referee.games.cyrus_pyxis.tables import Phase, Side, Terrain
 from referee.i18n import language
 from referee.tables import data_root, load_table_set
 
