@@ -1,12 +1,14 @@
 """Golden outputs: what they are made of, and a script to regenerate them deliberately.
 
-Run ``python tests/goldens.py`` to rewrite the files under tests/goldens/ after an intended
-change; the tests compare against them and never rewrite them.
+Run ``python -m tests.contract.goldens`` (from the repository's root) to rewrite the files under
+tests/contract/goldens/ after an intended change; the tests compare against them and never
+rewrite them. A newly registered game gets its seeded playthrough and perft files this way.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -16,8 +18,10 @@ from rich.console import Console
 
 from referee import render
 from referee.dice import NoDice
-from referee.games import find_game
+from referee.game import AnyEngine
+from referee.games import available_games, find_game
 from referee.tables import data_root
+from tests.contract.walks import start, walk
 
 GOLDENS = Path(__file__).parent / "goldens"
 
@@ -67,98 +71,47 @@ def playthrough() -> str:
     return json.dumps(lines, indent=1, ensure_ascii=False) + "\n"
 
 
-SAMPLE_SETUP = {"300-solo": "solo-setup.yaml"}
 PLAYTHROUGH_STEPS = 80
 PERFT_DEPTH = {"cyrus-pyxis": 2, "iliad": 2, "300-solo": 5, "zargo": 3}
-SLUGS = ("cyrus-pyxis", "iliad", "300-solo", "zargo")
+"""How deep each game's perft counts (a game not named here: 2)."""
 
 
-def _start(slug: str) -> object:
-    state = find_game(slug).sample_start(SAMPLE_SETUP.get(slug, "setup.yaml"))
-    return _sealed_garrisons(state)[0] if slug == "zargo" else state
-
-
-def _sealed_garrisons(state: object) -> tuple[object, dict[str, object]]:
-    """Zargo's sample set-up with every city's garrison sealed (fixed salts and garrisons: the
-    golden replays), and the seals held as a game file's private table holds them."""
-    from referee.games.zargo import actions as act
-    from referee.sealed import Seal
-
-    engine = find_game("zargo")
-    seals: dict[str, object] = {}
-    for i, (hex_name, city) in enumerate(sorted(state.cities.items())):  # type: ignore[attr-defined]
-        infantry = [lab for lab, u in state.tables.units.items()  # type: ignore[attr-defined]
-                    if u.people == city.owner and u.kind == "infantry"]
-        made = Seal.make(city.owner, f"garrison-{hex_name}", infantry * (i % 3), salt=bytes([i + 1]) * 16)
-        state = engine.apply(state, act.SealGarrison(public=made.public), NoDice()).state  # type: ignore[arg-type]
-        seals[hex_name] = made
-    return state, seals
-
-
-def _secret_step(slug: str, state: object, seals: dict[str, object]) -> object | None:
-    """The reveal a game waits for (its owner's secret, held here), or None."""
-    if slug != "zargo" or getattr(state, "reveal_wait", None) is None:
-        return None
-    from referee.games.zargo.bot import secret_action
-    from referee.sealed import RevealRequest
-
-    hex_name = state.reveal_wait  # type: ignore[attr-defined]
-    request = RevealRequest(owner=state.cities[hex_name].owner, label=f"garrison-{hex_name}")  # type: ignore[attr-defined]
-    return secret_action(state, request, seals, None)  # type: ignore[arg-type]
-
-
-def seeded_playthrough(slug: str) -> str:
+def seeded_playthrough(engine: AnyEngine) -> str:
     """A seeded random game from the sample set-up: each action, its dice and the state hash."""
-    import random
-
-    from referee.dice import CommittedDice
-
-    engine = find_game(slug)
-    rng = random.Random(1979)
-    dice = CommittedDice(b"golden" * 6, f"golden-{slug}")
-    state = find_game(slug).sample_start(SAMPLE_SETUP.get(slug, "setup.yaml"))
-    seals: dict[str, object] = {}
-    if slug == "zargo":
-        state, seals = _sealed_garrisons(state)
-    lines: list[object] = [{"start": engine.state_hash(state)}]  # type: ignore[arg-type]
-    for _ in range(PLAYTHROUGH_STEPS):
-        legal = sorted(engine.legal_actions(state), key=lambda a: a.text())  # type: ignore[arg-type]
-        secret = _secret_step(slug, state, seals)
-        if not legal and secret is None:
-            break
-        action = secret if secret is not None else rng.choice(legal)
-        state, record = engine.play(state, action, dice)  # type: ignore[arg-type]
-        lines.append({"action": action.text(), "dice": [list(r.faces) for r in record.rolls],
-                      "hash": engine.state_hash(state)[:16]})  # type: ignore[arg-type]
+    steps = list(walk(engine, 1979, PLAYTHROUGH_STEPS))
+    lines: list[object] = [{"start": engine.state_hash(steps[0].state)}]
+    for step, after in itertools.pairwise(steps):
+        assert step.played is not None
+        lines.append({"action": step.played.text(), "dice": step.rolls, "hash": engine.state_hash(after.state)[:16]})
     return json.dumps(lines, indent=0, ensure_ascii=False) + "\n"
 
 
-def perft(slug: str) -> str:
+def perft(engine: AnyEngine) -> str:
     """Counts of legal actions at each depth from the sample set-up (every chance fixed by one seed
     per node, so the tree is reproducible), in the manner of chess engines' perft."""
     from referee.dice import CommittedDice
 
-    engine = find_game(slug)
+    slug = engine.info.slug
     counts: list[int] = []
 
-    def walk(state: object, depth: int, path: str) -> None:
+    def count(state: object, depth: int, path: str) -> None:
         legal = engine.legal_actions(state)  # type: ignore[arg-type]
         counts[depth] += len(legal)
         if depth + 1 == len(counts):
             return
         for action in legal:
             dice = CommittedDice(b"perft" * 7, f"{path}/{action.text()}")
-            walk(engine.apply(state, action, dice).state, depth + 1, f"{path}/{action.text()}")  # type: ignore[arg-type]
+            count(engine.apply(state, action, dice).state, depth + 1, f"{path}/{action.text()}")  # type: ignore[arg-type]
 
-    counts.extend([0] * PERFT_DEPTH[slug])
-    walk(_start(slug), 0, slug)
-    return json.dumps({"game": slug, "depth": PERFT_DEPTH[slug], "counts": counts}) + "\n"
+    counts.extend([0] * PERFT_DEPTH.get(slug, 2))
+    count(start(engine)[0], 0, slug)
+    return json.dumps({"game": slug, "depth": PERFT_DEPTH.get(slug, 2), "counts": counts}) + "\n"
 
 
 FILES = {"board.txt": board_text, "playthrough.json": playthrough}
-for _slug in SLUGS:
-    FILES[f"{_slug}-seeded.json"] = lambda s=_slug: seeded_playthrough(s)
-    FILES[f"{_slug}-perft.json"] = lambda s=_slug: perft(s)
+for _slug in available_games():
+    FILES[f"{_slug}-seeded.json"] = lambda s=_slug: seeded_playthrough(find_game(s))
+    FILES[f"{_slug}-perft.json"] = lambda s=_slug: perft(find_game(s))
 
 if __name__ == "__main__":
     GOLDENS.mkdir(exist_ok=True)

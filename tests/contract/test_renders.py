@@ -1,17 +1,14 @@
-"""Render snapshot and golden playthrough: compared with files regenerated only on purpose."""
+"""Render snapshot and golden playthrough of the demo game: compared with files regenerated only
+on purpose (``python -m tests.contract.goldens``). The per-game goldens are in test_contract_games."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-from goldens import FILES, GOLDENS
+from tests.contract import checks, goldens
 
 
-@pytest.mark.parametrize("name", sorted(FILES))
-def test_golden(name: str) -> None:
-    expected = (GOLDENS / name).read_text(encoding="utf-8")
-    assert FILES[name]() == expected, f"{name} changed: if intended, run python tests/goldens.py"
+def test_board_snapshot() -> None:
+    checks.check_golden(goldens.GOLDENS, "board.txt", goldens.FILES["board.txt"])
+
+
+def test_demo_playthrough() -> None:
+    checks.check_golden(goldens.GOLDENS, "playthrough.json", goldens.FILES["playthrough.json"])
