@@ -101,7 +101,7 @@ def hoist_lang(argv: list[str]) -> list[str]:
 
 
 def _register_games(root: typer.Typer) -> None:
-    """Adds each game's own commands (``referee/games/<pkg>/cli.py``, a ``register`` function).
+    """Adds each game's own commands (``referee/cli/games/<pkg>.py``, a ``register`` function).
 
     Importing a game's command module does not build its engine (the package builds it on first
     use), so this costs a few milliseconds, not the games' tables.
@@ -112,7 +112,7 @@ def _register_games(root: typer.Typer) -> None:
     from referee.games import GAME_PACKAGES
 
     for package in dict.fromkeys(GAME_PACKAGES.values()):
-        name = f"referee.games.{package}.cli"
+        name = f"referee.cli.games.{package}"
         if importlib.util.find_spec(f"referee.games.{package}") and importlib.util.find_spec(name):
             importlib.import_module(name).register(root)
 
