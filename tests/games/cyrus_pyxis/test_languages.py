@@ -23,7 +23,7 @@ from referee.tables import data_root, load_table_set
 from .helpers import ENGINE, judge, play, position
 
 SETUP = data_root("samples") / "cyrus-pyxis" / "setup.yaml"
-NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions.md, Languages)
+NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions/translated-rulings.md)
 
 
 def flat(text: str) -> str:
