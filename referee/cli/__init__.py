@@ -59,7 +59,8 @@ def _choose_lang(lang: str | None) -> str | None:
     import os
 
     from referee.errors import UnknownNameError
-    from referee.i18n import choose, use
+    from referee.i18n import use
+    from referee.languages import choose
 
     try:
         use(choose(lang, os.environ))
@@ -210,7 +211,7 @@ def language_of(argv: list[str]) -> str:
     import os
 
     from referee.errors import UnknownNameError
-    from referee.i18n import choose
+    from referee.languages import choose
 
     explicit = None
     if argv and argv[0] == "--lang" and len(argv) > 1:

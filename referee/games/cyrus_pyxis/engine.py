@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
 
 from referee.bot import Bot
 from referee.dice import Dice
@@ -18,6 +17,7 @@ from referee.game import (
 )
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis import declarations
+from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.combat import (
     SUPPORT_CHECKS,
     SupportContext,
@@ -436,16 +436,12 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
     def status(self, state: CyrusState) -> list[str]:
         return status_lines(state)
 
-    def capture(self) -> ModuleType:
-        """The rules side of reading a photo (``referee capture``): labels and turn inference."""
-        from referee.games.cyrus_pyxis import capture
-
-        return capture
+    capture_rules = "referee.games.cyrus_pyxis.capture"
+    """The rules side of reading a photo (``referee capture``): labels and turn inference. Named,
+    not imported: the capture rules use the engine, never the reverse."""
 
     def bot(self) -> Bot:
         """A random legal player, one legion at a time (``referee bot``, playouts)."""
-        from referee.games.cyrus_pyxis.bot import RandomBot
-
         return RandomBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:

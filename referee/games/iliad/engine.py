@@ -10,6 +10,7 @@ from referee.errors import PositionError, RefereeError
 from referee.game import Applied, BoardView, Engine, GameInfo, Outcome, validate_file
 from referee.games.iliad import actions as act
 from referee.games.iliad import declarations
+from referee.games.iliad.bot import IliadBot
 from referee.games.iliad.combat import Board, carry_wounded, fight_duel, resolve_move
 from referee.games.iliad.display import IliadResolution, LegalReport, board_view, status_lines
 from referee.games.iliad.movement import (
@@ -468,8 +469,6 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
 
     def bot(self) -> Bot:
         """A random legal player that prefers to fight (``referee bot``, playouts)."""
-        from referee.games.iliad.bot import IliadBot
-
         return IliadBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:
