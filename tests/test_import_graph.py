@@ -1,5 +1,6 @@
 """Imports only go down: the graph of every import in referee/ and vision/, read with ast (no module
-is imported), checked for layers and circles.
+is imported), checked for layers and circles; no module over 600 lines; nothing in the code or
+data pointing to files outside the repository.
 
 Layers: the core (``referee/*.py``, ``referee/geometry/``) imports no game, no command line and no
 table display; a game imports neither the command line, the table display, the terminal renderer
@@ -11,6 +12,7 @@ module or inside a function (an import for type checking only never runs, so it 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -158,3 +160,27 @@ def test_no_import_circle(package: str) -> None:
     circles = [c for c in _circles(RUNTIME) if c[0].split(".")[0] == package]
     edges = [f"{a} -> {b}" for c in circles for a in c for b in sorted(RUNTIME[a] & set(c))]
     assert edges == []
+
+
+MAX_LINES = 600
+"""A module longer than this holds two roles: split it along its seam."""
+
+
+@pytest.mark.parametrize("package", ["referee", "vision"])
+def test_no_module_over_600_lines(package: str) -> None:
+    long = {f"{path.relative_to(ROOT)}": n for module, path in MODULES.items() if module.split(".")[0] == package
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+OUTSIDE = re.compile(r"\.\./shared|shared/reference|DESIGN\.md|DESIGN §|HOUSE_STYLE|docs/decisions\.md")
+"""What points outside the repository (the files it was built beside) or to a file it no longer has."""
+
+
+def test_nothing_points_outside_the_repository() -> None:
+    paths = [p for folder in ("referee", "vision", "tables", "samples", "tools", "bench")
+             for p in sorted((ROOT / folder).rglob("*")) if p.is_file() and p.suffix in (".py", ".yaml", ".csv", ".md")]
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in paths
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if OUTSIDE.search(line)]
+    assert len(paths) > 100
+    assert found == []

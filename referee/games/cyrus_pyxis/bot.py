@@ -13,10 +13,10 @@ from typing import Protocol
 from referee.bot import Choice
 from referee.game import GameState
 from referee.games.cyrus_pyxis.actions import CyrusAction, Deploy, Done, Move, PlaceTerrain, Resolve, Support
-from referee.games.cyrus_pyxis.combat import possible_supports
 from referee.games.cyrus_pyxis.movement import OFF, destination_cells
 from referee.games.cyrus_pyxis.rules import COMBAT_STEP, MOVEMENT, SETUP, SUPPORT_STEP
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.support import possible_supports
 from referee.games.cyrus_pyxis.tables import LegionId, Phase, Side
 from referee.i18n import _
 

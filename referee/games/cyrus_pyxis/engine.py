@@ -18,13 +18,7 @@ from referee.game import (
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis import declarations
 from referee.games.cyrus_pyxis.bot import RandomBot
-from referee.games.cyrus_pyxis.combat import (
-    SUPPORT_CHECKS,
-    SupportContext,
-    possible_supports,
-    resolve_all,
-    support_disclosures,
-)
+from referee.games.cyrus_pyxis.combat import resolve_all
 from referee.games.cyrus_pyxis.display import STEP_WORDS, LegalReport, UmpireResolution, board_view, status_lines
 from referee.games.cyrus_pyxis.movement import (
     LEGION_CHECKS,
@@ -67,6 +61,7 @@ from referee.games.cyrus_pyxis.sequence import (
     setup_progress,
 )
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy, remember
+from referee.games.cyrus_pyxis.support import SUPPORT_CHECKS, SupportContext, possible_supports, support_disclosures
 from referee.games.cyrus_pyxis.tables import (
     SETUP_STEPS,
     CyrusTables,

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.games.cyrus_pyxis.actions import Deploy, PlaceTerrain
-from referee.games.cyrus_pyxis.combat import possible_supports
 from referee.games.cyrus_pyxis.movement import game_over
 from referee.games.cyrus_pyxis.rules import (
     COMBAT_STEP,
@@ -30,6 +29,7 @@ from referee.games.cyrus_pyxis.rules import (
     TURN,
 )
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
+from referee.games.cyrus_pyxis.support import possible_supports
 from referee.games.cyrus_pyxis.tables import (
     HOME_NUMBERS,
     NO_TERRAIN_NUMBERS,

@@ -21,6 +21,7 @@ from referee.games.cyrus_pyxis.tables import (
     Terrain,
 )
 from referee.geometry.search import Cell
+from referee.i18n import _
 from referee.rulings import Ruling
 
 # ---------------------------------------------------------------------------------------------
@@ -65,8 +66,6 @@ def win_text(state: CyrusState) -> str:
     """I, III.5: why the game is over, in the active language."""
     if state.win is not None:
         return state.win.text()
-    from referee.i18n import _
-
     return _(state.win_reason or "the game is over")
 
 

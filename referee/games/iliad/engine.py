@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from referee.bot import Bot
 from referee.dice import Dice
-from referee.errors import PositionError, RefereeError
+from referee.errors import IllegalActionError, PositionError, RefereeError
 from referee.game import Applied, BoardView, Engine, GameInfo, Outcome, validate_file
 from referee.games.iliad import actions as act
 from referee.games.iliad import declarations
@@ -442,8 +442,6 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         s = state
         problems = self._resolve_problems(s)
         if problems:
-            from referee.errors import IllegalActionError
-
             raise IllegalActionError(Verdict(action="resolve", violations=tuple(problems)))
         new, board, events = self._resolve(s, dice)
         out = IliadResolution(results=tuple(board.results), events=tuple(events), winner=new.winner,

@@ -11,7 +11,7 @@ from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict
 
-from referee.errors import TableError
+from referee.errors import TableError, UnknownNameError
 from referee.games.iliad.board import IliadMap, MapFile, parse_map
 from referee.games.iliad.roster import (
     Calendar,
@@ -145,7 +145,6 @@ def load_tables(table_set: TableSet) -> IliadTables:
 
 
 def _deployment(label: str, file: DeploymentFile, roster: Roster, board: IliadMap) -> dict[CounterId, Cell]:
-    from referee.errors import UnknownNameError
 
     out: dict[CounterId, Cell] = {}
     used: dict[Cell, CounterId] = {}

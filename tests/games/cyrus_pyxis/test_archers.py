@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.games.cyrus_pyxis.combat import arrow_reach
+from referee.games.cyrus_pyxis.support import arrow_reach
 from referee.games.cyrus_pyxis.tables import Terrain
 from referee.tables import export_table_set, load_table_set, packaged_table_set
 
