@@ -354,6 +354,8 @@ def _show_observation(obs: Observation, board: BoardSpec) -> None:
         side_colours=board.side_colours,
         side_marks={side: side[:1].lower() for side in board.side_colours},
         marks={"unsure": MarkStyle("?", (230, 0, 0), "unreadable")},
+        codes=((", ".join(side[:1].lower() + side[:1].upper() for side in board.side_colours),
+                N_("a counter of that side: the photo tells its side, not which counter it is")),),
     )
     show(render.board(view, legend=False), soft_wrap=True)
     reg = obs.registration

@@ -109,6 +109,14 @@ def test_capture_reads_every_cell(here: Path, photos: dict[str, Path]) -> None:
     }
 
 
+def test_capture_explains_every_code_it_draws(here: Path, photos: dict[str, Path]) -> None:
+    """The board read from a photo marks a counter by its side (gG, pP): the key says what it means."""
+    result = referee("capture", str(photos["before"]), "--game", "cyrus-pyxis")
+    assert result.code == 0, result.err
+    assert "gG" in result.out and "pP" in result.out
+    assert "gG, pP: a counter of that side" in " ".join(result.out.split())
+
+
 def test_capture_against_a_position_finds_the_moves(here: Path, photos: dict[str, Path]) -> None:
     result = referee(
         "capture", str(photos["after"]), "--position", str(photos["before.yaml"]), "--json"

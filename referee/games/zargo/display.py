@@ -8,6 +8,7 @@ draw whatever the view holds, so nothing here or there names a terrain in code.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ValidationError
@@ -19,7 +20,7 @@ from referee.games.zargo.sequence import city_counts
 from referee.games.zargo.state import MONTHS, Phase, ZargoState
 from referee.games.zargo.tables import TERRAIN_KEYS, DisplayFile, PeoplesFile
 from referee.games.zargo.world import World
-from referee.i18n import _, ngettext
+from referee.i18n import N_, _, ngettext
 
 __all__ = ["TERRAIN_KEYS", "DisplayFile", "board_view", "load_display", "load_peoples", "status", "world_view"]
 
@@ -119,7 +120,19 @@ def board_view(state: ZargoState, status: Sequence[str]) -> BoardView:
     for h, (lab, _m) in state.vanished.items():
         stacks.setdefault(h, []).append(Counter(side=t.units[lab].people, label="MD"))
     marks = {h: ["combat"] for h in state.attacks}
-    return world_view(t.world, t.display, t.peoples, stacks, marks, status)
+    view = world_view(t.world, t.display, t.peoples, stacks, marks, status)
+    shown = {"V?": any(c.hidden for c in state.cities.values()),
+             "V0, V1, …": any(not c.hidden for c in state.cities.values()), "MD": bool(state.vanished)}
+    return dataclasses.replace(view, codes=tuple((code, meaning) for code, meaning in CODES if shown[code]))
+
+
+CODES = (
+    ("V?", N_("a city whose garrison is still sealed")),
+    ("V0, V1, …", N_("a city and the number of counters in its garrison, once shown")),
+    ("MD", N_("the marker of a Monk who vanished")),
+)
+"""The codes drawn on cities and vanished Monks' hexes (code, meaning), explained under the board
+when one of them is on it."""
 
 
 def status(state: ZargoState, winners: tuple[str, ...] | None) -> list[str]:

@@ -123,3 +123,18 @@ def test_a_bad_display_file_is_one_line_naming_the_file_and_field(tmp_path: Path
         load_display(str(bad))
     assert "display.yaml" in str(info.value) and "terrain.sea.mark" in str(info.value)
     assert len(str(info.value).splitlines()) == 1
+
+
+def test_city_codes_are_explained_under_the_board_only_when_drawn() -> None:
+    """A sealed city is drawn V?, a shown one V and its garrison's size: both codes are explained
+    under the board, and a board without cities explains neither."""
+    from referee.cli.common import load_position
+
+    engine, state, _tables = load_position("zargo", data_root("samples") / "zargo" / "umpire.yaml", None)
+    view = engine.board_view(state)
+    assert dict(view.codes).keys() == {"V?", "V0, V1, …"}  # 2503 sealed, 0505 shown empty
+    assert {c.counters[0].label for c in view.cells if c.name in ("0505", "2503")} == {"V0", "V?"}
+    text = "\n".join(plain_text(view))
+    assert "V?: a city whose garrison is still sealed" in text
+    bare = engine.board_view(state.model_copy(update={"cities": {}}))
+    assert bare.codes == () and "V?:" not in "\n".join(plain_text(bare))

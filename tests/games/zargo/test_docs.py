@@ -51,6 +51,7 @@ def test_the_zargo_tour_runs_as_written(tmp_path: Path) -> None:
     fought = said["referee do resolve --dice 1,6"]
     assert "vision from 3612 at 3613" in fought and "AIL on 3613 is eliminated (retreat)" in fought
     assert '["ILL","MCh"]' not in said["referee show --as chevaliers"].replace(" ", "")
+    assert "V?: a city whose garrison is still sealed" in said["referee show --as chevaliers"]  # the code explained
     assert '["ILL","MCh"]' in said["referee show --as moines"].replace(" ", "")
     assert "state-the-path" in said["referee judge --position samples/zargo/charge.yaml 0904 0906"]
     assert "0904 0905 0906" in said["referee legal --position samples/zargo/charge.yaml 0904"]
