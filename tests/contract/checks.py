@@ -109,7 +109,7 @@ def check_over_iff_no_legal(engine: AnyEngine, steps: Iterable[Step]) -> int:
             assert not step.legal, (
                 f"the game is over yet {len(step.legal)} actions are legal, e.g. {step.legal[0].text()}")
         else:
-            assert step.legal or step.played is not None, (
+            assert step.legal or step.awaited is not None, (
                 f"no legal action, yet the game is not over (awaiting {engine.to_act(step.state)!r}): it is stuck")
     return seen
 

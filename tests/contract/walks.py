@@ -84,6 +84,8 @@ class Step:
     legal: list[Action]
     played: Action | None = None
     rolls: list[list[int]] = field(default_factory=list)
+    awaited: Action | None = None
+    """The seal or reveal the state waits for (when no action is legal), played or not."""
 
 
 def walk(engine: AnyEngine, seed: int, steps: int, dice: Dice | None = None,
@@ -102,6 +104,7 @@ def walk(engine: AnyEngine, seed: int, steps: int, dice: Dice | None = None,
             return
         action = secret if secret is not None else rng.choice(legal)
         after, record = engine.play(state, action, dice)
-        yield Step(state, legal, action, [list(r.faces) for r in record.rolls])
+        yield Step(state, legal, action, [list(r.faces) for r in record.rolls], secret)
         state = after
-    yield Step(state, sorted(engine.legal_actions(state), key=lambda a: a.text()))
+    legal = sorted(engine.legal_actions(state), key=lambda a: a.text())
+    yield Step(state, legal, awaited=None if legal else secret_step(engine, state, dict(seals)))
