@@ -40,9 +40,7 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 def _games() -> dict[str, str]:
     """Returns slug → package of every game (read from the registry's source, no import)."""
     source = (ROOT / "referee" / "games" / "__init__.py").read_text(encoding="utf-8")
-    block = source[source.index("GAME_PACKAGES"):]
-    block = block[: block.index("}")]
-    return dict(re.findall(r'"([^"]+)":\s*"([^"]+)"', block))
+    return dict(re.findall(r'GameEntry\(\s*"([^"]+)",\s*"([^"]+)"', source))
 
 
 def area_of(path: str) -> str:

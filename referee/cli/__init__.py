@@ -43,12 +43,9 @@ app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: print
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from referee import __version__  # the package's version (pyproject reads it from there)
 
-        try:
-            typer.echo(f"referee {version('referee')}")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            typer.echo("referee (not installed)")
+        typer.echo(f"referee {__version__}")
         raise typer.Exit()
 
 
@@ -110,11 +107,11 @@ def _register_games(root: typer.Typer) -> None:
     import importlib
     import importlib.util
 
-    from referee.games import GAME_PACKAGES
+    from referee.games import REGISTRY
 
-    for package in dict.fromkeys(GAME_PACKAGES.values()):
-        name = f"referee.cli.games.{package}"
-        if importlib.util.find_spec(f"referee.games.{package}") and importlib.util.find_spec(name):
+    for entry in REGISTRY:
+        name = f"referee.cli.games.{entry.package}"
+        if importlib.util.find_spec(entry.module) and importlib.util.find_spec(name):
             importlib.import_module(name).register(root)
 
 
@@ -127,7 +124,7 @@ def _neutral_usage_errors() -> None:
     import sys
     from collections.abc import Callable
 
-    from referee.cli.terminal import neutral
+    from referee.cli.escapes import neutral
 
     def neutralised(original: Callable[[object], str]) -> Callable[[object], str]:
         def format_message(self: object) -> str:
@@ -168,20 +165,25 @@ def walk(command: Command, path: tuple[str, ...] = ("referee",)) -> Iterator[tup
 
 def helps(command: Command) -> Iterator[tuple[str, str, Command | Parameter]]:
     """Yields (attribute, help text, owner) of a command's help and short help, each parameter's
-    help, and its ``--help`` option's (which click makes on first use; made here, then kept).
-    """
-    from typer._click import Context
-
+    help, and its ``--help`` option's."""
     for attr in ("help", "short_help"):
         text = getattr(command, attr)
         if text:
             yield attr, text, command
-    names = command.context_settings.get("help_option_names") or ["-h", "--help"]
-    option = command.get_help_option(Context(command, help_option_names=names))
-    for param in [*command.params, *([option] if option is not None else [])]:
+    for param in parameters(command):
         text = getattr(param, "help", None)
         if text:
             yield "help", text, param
+
+
+def parameters(command: Command) -> list[Parameter]:
+    """Returns a command's parameters and its ``--help`` option (which click makes on first use;
+    made here, then kept)."""
+    from typer._click import Context
+
+    names = command.context_settings.get("help_option_names") or ["-h", "--help"]
+    option = command.get_help_option(Context(command, help_option_names=names))
+    return [*command.params, *([option] if option is not None else [])]
 
 
 def command(typer_app: typer.Typer | None = None) -> Command:
@@ -193,6 +195,7 @@ def command(typer_app: typer.Typer | None = None) -> Command:
     """
     import typer.core
 
+    from referee.cli.lean import defer_coercion, plain_completion_help
     from referee.i18n import _
 
     typer.core._ = _  # type: ignore[attr-defined]  # typer's own headings follow the language
@@ -200,6 +203,8 @@ def command(typer_app: typer.Typer | None = None) -> Command:
     for _path, cmd in walk(root):
         for attr, text, owner in list(helps(cmd)):
             setattr(owner, attr, _(text))
+    defer_coercion(param for _path, cmd in walk(root) for param in parameters(cmd))
+    plain_completion_help()
     return root
 
 

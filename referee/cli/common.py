@@ -113,7 +113,7 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
     """
     from rich.text import Text
 
-    from referee.cli.terminal import one_line
+    from referee.cli.escapes import one_line
 
     text = one_line(message)
     if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
@@ -240,7 +240,7 @@ def output_lost(exc: OSError | UnicodeEncodeError, before: int) -> typer.Exit:
     except (OSError, ValueError, AttributeError):  # no real stdout (a test runner's buffer)
         pass
     try:
-        from referee.cli.terminal import one_line
+        from referee.cli.escapes import one_line
 
         sys.stderr.write(one_line(line) + "\n")
         sys.stderr.flush()

@@ -28,10 +28,10 @@ def odds(
     from referee.capabilities import exact_odds
     from referee.cli.common import load_position
     from referee.errors import IllegalActionError, NotationError
-    from referee.games import GAME_PACKAGES, all_games
+    from referee.games import all_games, game_slug
 
     if position is not None:
-        game = words[0] if words and words[0].strip().lower() in GAME_PACKAGES else None
+        game = words[0] if words and game_slug(words[0]) else None
         engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
@@ -39,7 +39,7 @@ def odds(
 
         with GameFile.open(file) as gf:
             engine, state = gf.game, gf.state()
-        rest = words[1:] if words and words[0].strip().lower() in GAME_PACKAGES else words
+        rest = words[1:] if words and game_slug(words[0]) else words
         text = " ".join(rest)
     if not text:
         raise fail(_("give the attack, e.g. referee odds 'Menelao x Paride'"), code=2)

@@ -5,7 +5,7 @@ may contain rich markup (``[/bold]``), ANSI escapes (``\\x1b[31m``) or control c
 guards keep them literal:
 
 * :func:`literal` escapes a value for a markup template (``show(f"[bold]{literal(x)}[/]")``);
-* :func:`one_line` makes a message one visible line (newlines and controls shown as ``\\n``,
+* :func:`~referee.cli.escapes.one_line` makes a message one visible line (newlines and controls shown as ``\\n``,
   ``\\x1b``), for error lines;
 * every console made by :func:`console` neutralises control characters in each rendered segment
   (a render hook), so a ``Text`` built from file data cannot move the cursor or recolour the
@@ -15,7 +15,6 @@ guards keep them literal:
 
 from __future__ import annotations
 
-import re
 from typing import IO
 
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
@@ -23,37 +22,10 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.segment import Segment
 
+from referee.cli.escapes import has_control, neutral
+
 MIN_WIDTH = 20
 """Narrowest terminal believed: a smaller width (``COLUMNS=0``) is taken as 80 columns."""
-
-# C0 and C1 controls, DEL, the bidirectional overrides and isolates, line/paragraph separators,
-# and lone surrogates (undecodable bytes of a file name, which no terminal encoding can print).
-_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff"
-_CONTROL = re.compile(f"[{_CONTROLS}]")
-_CONTROL_OR_NEWLINE = re.compile(f"[{_CONTROLS}\n\t]")
-
-
-def _shown(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def neutral(text: str) -> str:
-    """Returns ``text`` with every control character shown as an escape (``\\x1b``); newlines and tabs stay.
-
-    >>> neutral("a\\x1b[31mb\\tc")
-    'a\\\\x1b[31mb\\tc'
-    """
-    return _CONTROL.sub(_shown, text)
-
-
-def one_line(text: object) -> str:
-    """Returns ``text`` as one visible line: newlines, tabs and controls shown as escapes.
-
-    >>> one_line("two\\nlines")
-    'two\\\\x0alines'
-    """
-    return _CONTROL_OR_NEWLINE.sub(_shown, str(text))
 
 
 def literal(value: object) -> str:
@@ -73,7 +45,7 @@ class _Neutralised:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for segment in console.render(self.inner, options):
-            if segment.control or not _CONTROL.search(segment.text):
+            if segment.control or not has_control(segment.text):
                 yield segment
             else:
                 yield Segment(neutral(segment.text), segment.style)

@@ -43,9 +43,9 @@ Words = Annotated[list[str], typer.Argument(help="The words; with --position, op
 
 def _game_word(words: list[str]) -> str | None:
     """Returns the first word when it names a game (``cyrus-pyxis``, ``iliad``...), else None."""
-    from referee.games import GAME_PACKAGES
+    from referee.games import game_slug
 
-    if words and words[0].strip().lower() in {*GAME_PACKAGES, *GAME_PACKAGES.values()}:
+    if words and game_slug(words[0]):
         return words[0]
     return None
 

@@ -1,7 +1,9 @@
-"""The registry of games: CLI slug → package, imported on first use.
+"""The registry of games: plain data (slug, title, aliases, package), each engine imported on first use.
 
 Each game package exports ``GAME``, an :class:`~referee.game.Engine`. Importing lazily keeps
-``referee judge cyrus-pyxis ...`` from loading every other game's tables at start-up.
+``referee judge cyrus-pyxis ...`` from loading every other game's tables at start-up, and the
+registry itself imports no model: ``referee --help``, ``--version`` and shell completion read it
+without loading pydantic (a contract test checks it against each engine's ``GameInfo``).
 """
 
 from __future__ import annotations
@@ -11,32 +13,76 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import UnknownNameError
-from referee.game import AnyEngine, Engine
 
-GAME_PACKAGES: dict[str, str] = {
-    "cyrus-pyxis": "cyrus_pyxis",
-    "iliad": "iliad",
-    "zargo": "zargo",
-    "300-solo": "earth_water",
-}
-"""Slug → package of every game the referee knows of (HOUSE_STYLE §3: the one mapping).
+if TYPE_CHECKING:
+    from referee.game import AnyEngine
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game the referee knows of, as the command line needs it before any engine is built."""
+
+    slug: str
+    """CLI id, as in ``game:`` of a position file and ``tables/<slug>/``."""
+    package: str
+    """Python package under ``referee.games`` (also accepted as a name, ``cyrus_pyxis``)."""
+    title: str
+    """The game's title, the same as its engine's ``GameInfo.title``."""
+    aliases: tuple[str, ...] = ()
+    """Other names a user may type for it, in lower case (the slug and package are always accepted)."""
+
+    @property
+    def module(self) -> str:
+        """The module to import for the game's engine (``GAME``)."""
+        return f"referee.games.{self.package}"
+
+
+REGISTRY: tuple[GameEntry, ...] = (
+    GameEntry("cyrus-pyxis", "cyrus_pyxis", "Cyrus & Pyxis"),
+    GameEntry("iliad", "iliad", "Iliad"),
+    GameEntry("zargo", "zargo", "Zargo's Lords", aliases=("zargos-lords",)),
+    GameEntry("300-solo", "earth_water", "300: Earth & Water — solo (PERS.IA)", aliases=("earth-water",)),
+)
+"""Every game the referee knows of (HOUSE_STYLE §3: the one mapping of slug and package)."""
+
+GAME_PACKAGES: dict[str, str] = {entry.slug: entry.package for entry in REGISTRY}
+"""Slug → package of every game the referee knows of.
 A game whose package is not in this installation is reported as not available."""
+
+_ENTRIES: dict[str, GameEntry] = {entry.slug: entry for entry in REGISTRY}
+
+_NAMES: dict[str, str] = {name: e.slug for e in REGISTRY for name in (e.slug, e.package, *e.aliases)}
+"""Every name a game may be given (slug, package, aliases) → its slug."""
 
 _loaded: dict[str, AnyEngine] = {}
 
 
+def game_slug(name: str) -> str | None:
+    """Returns the slug of the game a name means (its slug, package or an alias), else None.
+
+    >>> game_slug("Earth-Water"), game_slug("cyrus_pyxis"), game_slug("Pyxis")
+    ('300-solo', 'cyrus-pyxis', None)
+    """
+    return _NAMES.get(name.strip().lower())
+
+
 def find_game(name: str) -> AnyEngine:
-    """Returns the engine of a game by slug (or package name).
+    """Returns the engine of a game by slug (or package name, or alias).
 
     Raises:
         UnknownNameError: no such game; suggests close slugs.
     """
+    # Imported here, not at module level, for a measured start-up cost: the registry must load
+    # no pydantic model (with rich's console, half of `referee --help`'s CPU time before issue 33;
+    # bench/bench_startup.py).
+    from referee.game import Engine
+
     key = name.strip().lower()
-    by_package = {pkg: slug for slug, pkg in GAME_PACKAGES.items()}
-    slug = by_package.get(key.replace("-", "_"), key)
+    slug = game_slug(key) or key
     if slug in _loaded:
         return _loaded[slug]
     if slug not in GAME_PACKAGES:
@@ -47,7 +93,7 @@ def find_game(name: str) -> AnyEngine:
             err = UnknownNameError("game", name, available_games())
             err.hint = f"{slug} is planned but not available in this version"
             raise err
-        module = importlib.import_module(f"referee.games.{GAME_PACKAGES[slug]}")
+        module = importlib.import_module(_ENTRIES[slug].module)
         engine = module.GAME
         assert isinstance(engine, Engine)
         _loaded[slug] = engine
@@ -86,8 +132,8 @@ def lazy_engine(package: str, module: str, name: str) -> Callable[[str], Any]:
 def available(slug: str) -> bool:
     """Returns True when the game's package and its engine are part of this installation
     (a package may ship its data readers before its engine, as Zargo's Lords does)."""
-    package = f"referee.games.{GAME_PACKAGES[slug]}"
-    return importlib.util.find_spec(package) is not None and importlib.util.find_spec(f"{package}.engine") is not None
+    module = _ENTRIES[slug].module
+    return importlib.util.find_spec(module) is not None and importlib.util.find_spec(f"{module}.engine") is not None
 
 
 def available_games() -> list[str]:
