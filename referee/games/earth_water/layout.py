@@ -12,7 +12,8 @@ from pydantic import Field
 from referee.base import StrictModel
 from referee.errors import TableError
 from referee.game import RGB, Counter, LinkView, PlaceView
-from referee.games.earth_water.state import EarthWaterState, Side
+from referee.games.earth_water.state import EarthWaterState
+from referee.games.earth_water.tables import Side
 from referee.i18n import N_, _
 from referee.rulings import Provenance
 from referee.tables import TableSet, by_digest, packaged_table_set, parse_yaml

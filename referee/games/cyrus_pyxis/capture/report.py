@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.games.cyrus_pyxis.actions import GRAMMAR
 from referee.games.cyrus_pyxis.position import CyrusPosition
-from referee.games.cyrus_pyxis.schemas import Side
+from referee.games.cyrus_pyxis.tables import Side
 from referee.i18n import _, ngettext
 
 FATE_OFF = "off"
