@@ -132,13 +132,14 @@ def _lang(words: list[str]) -> int:
     """``lang fr``: speaks French from the next line on (``lang`` alone says the current language)."""
     from referee.errors import UnknownNameError
     from referee.i18n import current, use
+    from referee.languages import parse_language
 
     if len(words) > 1:
         show("[red]" + _("error:") + " " + _("usage: lang fr|it|en") + "[/]")
         return 2
     if words:
         try:
-            use(words[0])
+            use(parse_language(words[0]))
         except UnknownNameError as exc:
             show("[red]" + _("error:") + f" {literal(exc)}[/]")
             return 2

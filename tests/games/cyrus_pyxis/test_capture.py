@@ -20,8 +20,8 @@ from referee.games.cyrus_pyxis.capture import (
     legion_labels,
     seen_from_position,
 )
-from referee.games.cyrus_pyxis.schemas import Phase
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Phase
 
 from .helpers import ENGINE, play, position
 

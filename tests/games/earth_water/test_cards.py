@@ -59,7 +59,8 @@ from referee.errors import DiceError, IllegalActionError, UnknownNameError  # no
 from referee.games.earth_water import actions as act  # noqa: E402
 from referee.games.earth_water.cards import find_card  # noqa: E402
 from referee.games.earth_water.engine import EarthWaterEngine  # noqa: E402
-from referee.games.earth_water.state import Battle, EarthWaterState, Side  # noqa: E402
+from referee.games.earth_water.state import Battle, EarthWaterState  # noqa: E402
+from referee.games.earth_water.tables import Side  # noqa: E402
 from referee.i18n import language  # noqa: E402
 
 HOME = {"Abydos": {"persian_armies": 3, "persian_fleets": 2}, "Ephesos": {"persian_armies": 3, "persian_fleets": 2}}

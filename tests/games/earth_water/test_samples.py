@@ -61,3 +61,22 @@ def test_cards_tour_script_runs_as_written(tmp_path: Path, engine: EarthWaterEng
     assert state.played_once == (4,) and state.portraits.greece == 1 and state.hands.greece == 0
     assert state.at("Ephesos").persian_fleets == 1 and state.at("Naxos").greek_fleets == 1
     assert state.active == "persia"
+
+
+def test_a_layout_without_a_city_of_the_map_is_refused_when_the_tables_are_read() -> None:
+    """Found by the long fuzz run: a layout.yaml missing a city's position was accepted by
+    ``new_state`` and failed later, when the map was first drawn."""
+    from referee.errors import TableError
+    from referee.games import find_game
+    from referee.tables import TableFile, TableSet, packaged_table_set
+
+    base = packaged_table_set("300-solo")
+    text = base.text("layout.yaml")
+    start = text.index("\n  Delphi:")
+    end = text.index("\n  ", start + 3)
+    cut = text[:start] + text[end:]
+    assert "Delphi" not in cut
+    broken = TableSet(base.slug, {**base.files, "layout.yaml": TableFile("layout.yaml", cut, "my/layout.yaml", True)})
+    with pytest.raises(TableError) as info:
+        find_game("300-solo").new_state(broken)
+    assert "my/layout.yaml" in str(info.value) and "cities.Delphi" in str(info.value)

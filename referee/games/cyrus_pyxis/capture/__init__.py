@@ -53,8 +53,8 @@ from referee.games.cyrus_pyxis.capture.verdicts import (
     pick_by_labels,
     terrain_disagreements,
 )
-from referee.games.cyrus_pyxis.schemas import LegionId, Phase
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import LegionId, Phase
 from referee.geometry.search import Cell
 from referee.i18n import _, ngettext
 

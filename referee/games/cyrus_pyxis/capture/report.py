@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.games.cyrus_pyxis.actions import GRAMMAR
 from referee.games.cyrus_pyxis.position import CyrusPosition
-from referee.games.cyrus_pyxis.schemas import Side
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Side
 from referee.i18n import _, ngettext
 from referee.rulings import Verdict
 

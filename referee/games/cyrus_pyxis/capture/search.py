@@ -19,8 +19,8 @@ from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.capture.report import SearchLimits, Seen
 from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.movement import OFF, destinations
-from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
+from referee.games.cyrus_pyxis.tables import Kind, LegionId, Phase, Side
 from referee.geometry.search import Cell
 from referee.rulings import Verdict
 

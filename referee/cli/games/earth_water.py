@@ -47,7 +47,8 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
     from referee.games.earth_water.announce import PersiaReport
     from referee.games.earth_water.bot import die_due
     from referee.games.earth_water.engine import EarthWaterEngine, persia_dice
-    from referee.games.earth_water.state import EarthWaterState, Phase
+    from referee.games.earth_water.state import EarthWaterState
+    from referee.games.earth_water.tables import Phase
 
     report: PersiaReport
     if position is not None:

@@ -1,4 +1,5 @@
-"""Contract tests over every registered game: tables, citations, judge vs legal, replay, hashing."""
+"""Contract tests over every registered game: tables, citations, judge vs legal, replay, hashing
+(the rest of the contract is in test_contract_games.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from referee.game import Engine, GameState
 from referee.games import all_games, find_game
 from referee.journal import GameFile
 from referee.tables import load_table_set, packaged_table_set
+from tests.contract.walks import SAMPLE_SETUP
 
 GAMES = {g.info.slug: g for g in all_games()}
 SLUGS = sorted(GAMES)
@@ -67,10 +69,6 @@ def test_every_rule_constant_is_used(slug: str) -> None:
 def test_judge_agrees_with_legal_along_random_walks(slug: str) -> None:
     for seed in range(3):
         random_walk(GAMES[slug], 120, seed)
-
-
-SAMPLE_SETUP = {"300-solo": "solo-setup.yaml"}
-"""Each game's sample set-up under samples/<slug>/ (setup.yaml unless named here)."""
 
 
 def revalidated(state: GameState) -> GameState:
