@@ -6,7 +6,7 @@ the committed dice seeds and the journal: every accepted action and override wit
 text, parsed action, verdict, rolls, events, the state hash after it, and the time; plus the
 undo, redo and reveal entries that keep the history honest. Sealed secrets are journaled as their
 commitment only; their salt and value sit in a private ``secrets`` table for their owner
-(:mod:`referee.sealed`, docs/decisions.md "Secrets and viewers"). Each write also keeps a
+(:mod:`referee.sealed`, docs/decisions/secrets-and-viewers.md). Each write also keeps a
 verified snapshot of the state, so opening a long game replays nothing
 (docs/decisions/snapshots.md).
 
