@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import guarded, literal, show
+from referee.cli.common import game_file, guarded, holding, literal, show
 from referee.i18n import _
 
 if TYPE_CHECKING:
@@ -38,24 +38,30 @@ def play(
 ) -> None:
     """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit); Tab
     completes verbs, units and cells."""
-    from referee.journal import GameFile
 
     if file_arg is not None and file is not None and file_arg != file:
         raise typer.BadParameter(f"two game files: {file_arg} and --file {file}; give one")
     path = file or file_arg or Path(os.environ.get("REFEREE_FILE", "game.referee"))
-    with GameFile.open(path) as gf:
+    with game_file(path) as gf:
         title = gf.game.info.title
         words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
     _complete_with(words)
     show(f"[bold]{literal(title)}[/] — {literal(path)}. "
          + _("Type [bold]help[/] for the verbs, [bold]lang fr|it|en[/] to change language, [bold]quit[/] to leave."))
-    code = run_line("show", path)
-    if code:  # the command has printed its own error line
-        raise typer.Exit(code)
+    with holding(path):  # one open game for every line: its state is kept, nothing replayed
+        code = run_line("show", path)
+        if code:  # the command has printed its own error line
+            raise typer.Exit(code)
+        _loop(path)
+    _history(load=False)
+
+
+def _loop(path: Path) -> None:
+    """Reads and runs lines until quit or end of input, the prompt naming whose input is awaited."""
     while True:
         try:
-            with GameFile.open(path) as gf:
+            with game_file(path) as gf:
                 side = gf.game.to_act(gf.state()) or _("game over")
             line = input(f"{side}> ")
         except EOFError:
@@ -68,7 +74,6 @@ def play(
             break
         if line.strip():
             run_line(line, path)
-    _history(load=False)
 
 
 def run_line(line: str, path: Path) -> int:
@@ -112,9 +117,8 @@ def run_line(line: str, path: Path) -> int:
 
 
 def _help(path: Path) -> None:
-    from referee.journal import GameFile
 
-    with GameFile.open(path) as gf:
+    with game_file(path) as gf:
         actions = gf.game.help_actions()
     show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:

@@ -15,7 +15,7 @@ import pytest
 from referee.dice import CommittedDice
 from referee.errors import RefereeError
 from referee.game import Engine, GameState
-from referee.games import all_games
+from referee.games import all_games, find_game
 from referee.journal import GameFile
 from referee.tables import load_table_set, packaged_table_set
 from tests.contract.walks import SAMPLE_SETUP
@@ -120,9 +120,9 @@ def test_walks_from_the_sample_set_up_through_a_game_file(slug: str, tmp_path: P
         expected = engine.state_hash(gf.state())
         assert expected == engine.state_hash(states[-1])
         data = gf.export()
-    with GameFile.open(tmp_path / "g.referee") as again:
+    with GameFile.open(tmp_path / "g.referee", find_game) as again:
         assert engine.state_hash(again.state()) == expected
-    with GameFile.import_(data, tmp_path / "copy.referee", "export") as copy:
+    with GameFile.import_(data, tmp_path / "copy.referee", "export", find_game) as copy:
         assert engine.state_hash(copy.state()) == expected
 
 

@@ -400,7 +400,7 @@ def _file(tmp_path: Path, position: dict[str, object], *steps: tuple[str, list[i
     with gf:
         for text, faces in steps:
             gf.do(text, faces)
-    return GameFile.open(path)
+    return GameFile.open(path, find_game)
 
 
 NAVAL = (("sail 2 Athenai Eretria", None), ("fight", [6, 6, 1, 1]))  # Persia loses a fleet and keeps one

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import read_data_file, reset_consoles
+from referee.games import find_game
 from referee.games.earth_water.engine import EarthWaterEngine
 from referee.journal import GameFile
 from referee.tables import data_root, packaged_table_set
@@ -45,7 +46,7 @@ def run_script(name: str, where: Path) -> int:
 
 def test_first_campaign_script_runs_as_written(tmp_path: Path, engine: EarthWaterEngine) -> None:
     assert run_script("first-campaign.sh", tmp_path) > 20
-    with GameFile.open(tmp_path / "game.referee") as gf:
+    with GameFile.open(tmp_path / "game.referee", find_game) as gf:
         state = gf.state()
         entries = gf.entries()
     assert engine.status(state)[0] == "Campaign 4, PERS.IA preparation; score 3 Persian side; hands Persia 0, Greece 0"
@@ -54,7 +55,7 @@ def test_first_campaign_script_runs_as_written(tmp_path: Path, engine: EarthWate
 
 def test_cards_tour_script_runs_as_written(tmp_path: Path, engine: EarthWaterEngine) -> None:
     run_script("cards-tour.sh", tmp_path)
-    with GameFile.open(tmp_path / "game.referee") as gf:
+    with GameFile.open(tmp_path / "game.referee", find_game) as gf:
         state = gf.state()
     assert state.battle is None and state.at("Thebai").greek_armies == 2 and state.at("Thebai").persian_armies == 0
     assert state.played_once == (4,) and state.portraits.greece == 1 and state.hands.greece == 0

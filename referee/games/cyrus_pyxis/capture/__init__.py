@@ -207,6 +207,7 @@ def infer_turn(
             side=side,
             moves=only.moves,
             actions=only.actions,
+            judged=only.judged,
             explanations=1,
             unreadable=hidden_names,
             position=ENGINE.to_position(only.state),
