@@ -208,6 +208,9 @@ def command(typer_app: typer.Typer | None = None) -> Command:
     return root
 
 
+play.use_cli(command)
+
+
 def language_of(argv: list[str]) -> str:
     """Returns the language a command line asks for (``--lang`` first, as :func:`hoist_lang`
     leaves it), else the environment's; English when that names no language (the ``--lang``

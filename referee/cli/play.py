@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 
 from referee.cli.common import game_file, guarded, holding, literal, show
-from referee.i18n import _
+from referee.i18n import _, current, use
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine, GameState
@@ -23,6 +25,13 @@ FREE_VERBS = ("tables", "schema")
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
 MAX_HISTORY_BYTES = 1_000_000
+_cli: list[Callable[[], click.Command]] = []
+"""What builds the whole CLI's command, handed in by ``referee.cli`` (which imports this module)."""
+
+
+def use_cli(build: Callable[[], click.Command]) -> None:
+    """Hands the shell the function that builds the whole CLI (its lines run as its commands)."""
+    _cli[:] = [build]
 
 
 @app.command()
@@ -49,15 +58,16 @@ def play(
     _complete_with(words)
     show(f"[bold]{literal(title)}[/] — {literal(path)}. "
          + _("Type [bold]help[/] for the verbs, [bold]lang fr|it|en[/] to change language, [bold]quit[/] to leave."))
+    root = _cli[0]()  # the whole CLI, in the active language
     with holding(path):  # one open game for every line: its state is kept, nothing replayed
-        code = run_line("show", path)
+        code = run_line("show", path, root)
         if code:  # the command has printed its own error line
             raise typer.Exit(code)
-        _loop(path)
+        _loop(path, root)
     _history(load=False)
 
 
-def _loop(path: Path) -> None:
+def _loop(path: Path, root: click.Command) -> None:
     """Reads and runs lines until quit or end of input, the prompt naming whose input is awaited."""
     while True:
         try:
@@ -73,16 +83,16 @@ def _loop(path: Path) -> None:
         if line.strip() in ("quit", "exit", "q"):
             break
         if line.strip():
-            run_line(line, path)
+            run_line(line, path, root)
 
 
-def run_line(line: str, path: Path) -> int:
-    """Runs one shell line as the matching CLI command on ``path``; returns its exit code.
+def run_line(line: str, path: Path, root: click.Command) -> int:
+    """Runs one shell line as the matching command of ``root`` (the whole CLI) on ``path``;
+    returns its exit code.
 
     Commands run in the shell's language (``lang fr`` changes it for the lines that follow).
+    The CLI is handed in, not imported: ``referee.cli`` imports this module.
     """
-    from referee.cli import command
-    from referee.i18n import current
 
     try:
         words = shlex.split(line)
@@ -110,7 +120,7 @@ def run_line(line: str, path: Path) -> int:
     else:
         args = ["do", *words, "--file", str(path)]
     try:
-        command()(args=["--lang", current(), *args], prog_name="referee")
+        root.main(args=["--lang", current(), *args], prog_name="referee")
     except SystemExit as exc:  # the command's exit code: 0 ok, 1 rejected, 2 usage
         return exc.code if isinstance(exc.code, int) else 1
     return 0
@@ -131,7 +141,6 @@ def _help(path: Path) -> None:
 def _lang(words: list[str]) -> int:
     """``lang fr``: speaks French from the next line on (``lang`` alone says the current language)."""
     from referee.errors import UnknownNameError
-    from referee.i18n import current, use
     from referee.languages import parse_language
 
     if len(words) > 1:
@@ -150,7 +159,6 @@ def _lang(words: list[str]) -> int:
 def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
     """Returns what Tab completes in the shell: the verbs, the game's action words (from its
     grammar, else its help), its units' names and its cells."""
-    from referee.i18n import current
 
     words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
     grammar = getattr(engine, "grammar", None)

@@ -6,6 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
+from referee.cli import command
 from referee.cli.common import game_file, holding
 from referee.cli.play import run_line
 
@@ -14,8 +15,8 @@ from .conftest import Referee
 
 def test_the_shell_keeps_one_open_game_and_replays_nothing_per_line(game: Path, referee: Referee) -> None:
     with holding(game) as gf:
-        assert run_line("Pergame L4", game) == 0
-        assert run_line("status", game) == 0
+        assert run_line("Pergame L4", game, command()) == 0
+        assert run_line("status", game, command()) == 0
         with game_file(game) as again:
             assert again is gf
         audit, state = gf._load()
