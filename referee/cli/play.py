@@ -8,13 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import click
 import typer
 
 from referee.cli.common import game_file, guarded, holding, literal, show
 from referee.i18n import _, current, use
 
 if TYPE_CHECKING:
+    from typer._click import Command
+
     from referee.game import AnyEngine, GameState
 
 app = typer.Typer()
@@ -25,11 +26,11 @@ FREE_VERBS = ("tables", "schema")
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
 MAX_HISTORY_BYTES = 1_000_000
-_cli: list[Callable[[], click.Command]] = []
+_cli: list[Callable[[], Command]] = []
 """What builds the whole CLI's command, handed in by ``referee.cli`` (which imports this module)."""
 
 
-def use_cli(build: Callable[[], click.Command]) -> None:
+def use_cli(build: Callable[[], Command]) -> None:
     """Hands the shell the function that builds the whole CLI (its lines run as its commands)."""
     _cli[:] = [build]
 
@@ -67,7 +68,7 @@ def play(
     _history(load=False)
 
 
-def _loop(path: Path, root: click.Command) -> None:
+def _loop(path: Path, root: Command) -> None:
     """Reads and runs lines until quit or end of input, the prompt naming whose input is awaited."""
     while True:
         try:
@@ -86,7 +87,7 @@ def _loop(path: Path, root: click.Command) -> None:
             run_line(line, path, root)
 
 
-def run_line(line: str, path: Path, root: click.Command) -> int:
+def run_line(line: str, path: Path, root: Command) -> int:
     """Runs one shell line as the matching command of ``root`` (the whole CLI) on ``path``;
     returns its exit code.
 
