@@ -24,6 +24,7 @@ import json, random, shutil, statistics, sys, tempfile, time
 from pathlib import Path
 from referee.games import find_game
 from referee.games.cyrus_pyxis.bot import RandomBot
+from referee.games import find_game
 from referee.journal import GameFile
 from referee.tables import data_root, load_table_set
 import yaml
@@ -56,13 +57,13 @@ for _ in range(runs):
     copy = folder / "run.referee"
     shutil.copy(path, copy)
     t0 = time.perf_counter()
-    with GameFile.open(copy) as gf:
+    with GameFile.open(copy, find_game) as gf:
         gf.entries()
         gf.state()
     opens.append(time.perf_counter() - t0)
     shutil.copy(path, copy)
     t0 = time.perf_counter()
-    with GameFile.open(copy) as gf:
+    with GameFile.open(copy, find_game) as gf:
         gf.do(nxt)
     times.append(time.perf_counter() - t0)
 shutil.rmtree(folder)

@@ -27,8 +27,8 @@ from referee.dice import NoDice
 from referee.games import find_game
 from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.engine import CyrusEngine
-from referee.games.cyrus_pyxis.schemas import Phase
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Phase
 
 ENGINE = find_game("cyrus-pyxis")
 assert isinstance(ENGINE, CyrusEngine)

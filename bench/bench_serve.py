@@ -103,6 +103,7 @@ def _rss_kib(pid: int) -> int:
 
 
 def latency(folder: Path, commits: int) -> dict[str, object]:
+    from referee.games import find_game
     from referee.journal import GameFile
 
     game = _new(folder / "cyrus.referee", "cyrus-pyxis")
@@ -111,7 +112,7 @@ def latency(folder: Path, commits: int) -> dict[str, object]:
     try:
         stream.wait(1)
         delays: list[float] = []
-        with GameFile.open(game) as gf:
+        with GameFile.open(game, find_game) as gf:
             for i in range(commits):
                 time.sleep(0.15)  # let the previous change settle, as moves at a table do
                 if i % 2 == 0:
@@ -149,9 +150,10 @@ def memory(folder: Path) -> dict[str, object]:
         streams = [Stream(u + "events") for u in pages]
         for s in streams:
             s.wait(1, timeout=30)
+        from referee.games import find_game
         from referee.journal import GameFile
 
-        with GameFile.open(game) as gf:
+        with GameFile.open(game, find_game) as gf:
             gf.seal("moines", "garrison-0113", ["FMo", "MCh"])
         for s in streams:
             s.wait(2, timeout=30)

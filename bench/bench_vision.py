@@ -52,8 +52,8 @@ from referee.games.cyrus_pyxis.capture import (  # noqa: E402
     legion_labels,
 )
 from referee.games.cyrus_pyxis.engine import CyrusEngine  # noqa: E402
-from referee.games.cyrus_pyxis.schemas import Phase  # noqa: E402
 from referee.games.cyrus_pyxis.state import CyrusState  # noqa: E402
+from referee.games.cyrus_pyxis.tables import Phase  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.dice import NoDice  # noqa: E402
 from referee.games.cyrus_pyxis.engine import CyrusEngine  # noqa: E402
-from referee.games.cyrus_pyxis.schemas import CyrusState  # noqa: E402
+from referee.games.cyrus_pyxis.state import CyrusState  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.render import Conditions, Counter, Scene, render, sample_conditions  # noqa: E402
 

@@ -8,11 +8,11 @@ and says plainly which ones do when a game cannot.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from pydantic import BaseModel
 
     from referee.bot import Bot
@@ -57,19 +57,22 @@ def bot_of(engine: object) -> Bot | None:
 class PhotoCapture(Protocol):
     """A game whose turns can be read from an overhead photo (``referee capture``).
 
-    ``capture()`` returns the game's capture rules: ``legion_labels(state)`` (what each counter
-    shows, for the reader) and ``infer_turn(state, cells, answers=, identity=)`` (the legal turns
-    that explain what the photo shows).
+    The game names the module of its capture rules (``capture_rules``, plain data: the capture
+    rules import the engine, so the engine cannot import them): ``legion_labels(state)`` (what
+    each counter shows, for the reader), ``infer_turn(state, cells, answers=, identity=)`` (the
+    legal turns that explain what the photo shows), ``settled_cells``, ``cell_contents`` and
+    ``legion_cells``.
     """
 
-    def capture(self) -> ModuleType:
-        """Returns the game's capture rules module."""
-        ...
+    capture_rules: str
+    """Dotted name of the game's capture rules module."""
 
 
 def capture_of(engine: object) -> ModuleType | None:
-    """Returns the engine's capture rules when it offers photo capture, else None."""
-    return engine.capture() if isinstance(engine, PhotoCapture) else None
+    """Returns the engine's capture rules (imported now) when it offers photo capture, else None."""
+    if not isinstance(engine, PhotoCapture):
+        return None
+    return importlib.import_module(engine.capture_rules)
 
 
 @runtime_checkable

@@ -1,6 +1,6 @@
 """Dice: committed digital rolls anyone can verify, physical rolls typed in, exact odds.
 
-Digital rolls follow DESIGN.md: at game creation a secret 32-byte seed is drawn and only the
+Digital rolls are committed in advance: at game creation a secret 32-byte seed is drawn and only the
 SHA-256 commitment is shown (as a short fingerprint). Roll *k* of a game is derived as
 HMAC-SHA256(seed, game id ‖ k ‖ purpose ‖ block) and mapped to faces by rejection sampling
 (bytes ≥ the largest multiple of the die size are discarded), so no face is favoured. Revealing

@@ -1,93 +1,25 @@
 """Dice verification (``referee dice verify``): every digital roll re-derived from its revealed seed.
 
 A game file's or an export's journal is first checked as a sequence by the journal's own audit
-(:mod:`referee.journal`); this module then recomputes each digital roll with the seed of its
-epoch and reports the ones that agree, those that do not, and those still awaiting a reveal.
+(:mod:`referee.journal`; a game file's from its first entry, every snapshot compared with the
+full replay); :mod:`referee.journal.dice_check` then recomputes each digital roll with the seed
+of its epoch and reports the ones that agree, those that do not, and those still awaiting a reveal.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from referee.dice import commitment, derive_faces
-from referee.errors import DiceError, GameFileError, InputFileError
+from referee.errors import GameFileError, InputFileError
 from referee.files import parse_json, read_text, require_regular
-from referee.journal import MAX_EXPORT_BYTES, Entry, GameFile, SeedEpoch, audit_export, parse_export
+from referee.journal import MAX_EXPORT_BYTES, GameFile, GameLookup, audit_export, parse_export
+from referee.journal.dice_check import DiceReport, RollCheck, verify_rolls
 
 __all__ = ["DiceReport", "RollCheck", "verify_file", "verify_rolls"]
 
 
-class RollCheck(BaseModel):
-    """One digital roll re-derived by ``referee dice verify``."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    seq: int
-    purpose: str
-    index: int
-    epoch: int
-    recorded: tuple[int, ...]
-    derived: tuple[int, ...] | None
-    status: Literal["ok", "mismatch", "unrevealed"]
-
-
-class DiceReport(BaseModel):
-    """Result of ``referee dice verify``: every digital roll checked against revealed seeds."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    game_id: str
-    epochs: tuple[SeedEpoch, ...]
-    bad_commitments: tuple[int, ...]
-    checks: tuple[RollCheck, ...]
-    physical: int
-
-    @property
-    def ok(self) -> bool:
-        """True when every revealed seed matches its commitment and every checked roll agrees."""
-        return not self.bad_commitments and all(c.status != "mismatch" for c in self.checks)
-
-
-def verify_rolls(game_id: str, epochs: Sequence[SeedEpoch], entries: Sequence[Entry]) -> DiceReport:
-    """Returns the check of every digital roll in ``entries`` against the revealed seeds.
-
-    The entries must already have passed the sequence checks (:class:`Auditor`).
-    """
-    by_epoch = {e.epoch: e for e in epochs}
-    bad = tuple(
-        e.epoch for e in epochs if e.seed is not None and commitment(bytes.fromhex(e.seed)) != e.commitment
-    )
-    checks: list[RollCheck] = []
-    physical = 0
-    for entry in entries:
-        for roll in entry.rolls:
-            if roll.source == "physical":
-                physical += 1
-                continue
-            if roll.index is None or roll.epoch is None:
-                raise DiceError(f"entry {entry.seq}: a digital roll without index or epoch")
-            ep = by_epoch.get(roll.epoch)
-            derived: tuple[int, ...] | None = None
-            status: Literal["ok", "mismatch", "unrevealed"] = "unrevealed"
-            if ep is not None and ep.seed is not None:
-                derived = derive_faces(
-                    bytes.fromhex(ep.seed), game_id, roll.index, roll.purpose, len(roll.faces), roll.sides
-                )
-                status = "ok" if derived == roll.faces and roll.epoch not in bad else "mismatch"
-            checks.append(
-                RollCheck(seq=entry.seq, purpose=roll.purpose, index=roll.index, epoch=roll.epoch,
-                          recorded=roll.faces, derived=derived, status=status)
-            )
-    return DiceReport(game_id=game_id, epochs=tuple(epochs), bad_commitments=bad, checks=tuple(checks),
-                      physical=physical)
-
-
-def verify_file(path: Path) -> DiceReport:
+def verify_file(path: Path, games: GameLookup) -> DiceReport:
     """Verifies the dice of a game file or of a JSON export (after checking it as a sequence).
 
     Raises:
@@ -106,7 +38,7 @@ def verify_file(path: Path) -> DiceReport:
     except InputFileError as exc:
         raise GameFileError(str(exc)) from None
     if head.startswith(b"SQLite format 3\x00"):
-        with GameFile.open(path) as gf:
+        with GameFile.open(path, games) as gf:
             return gf.verify_dice()
     try:
         text = read_text(path, limit=MAX_EXPORT_BYTES, what=what)

@@ -1,7 +1,7 @@
 """The game protocol every game package implements, and the value types around it.
 
 A game package exports one :class:`Engine` subclass instance, ``GAME``, declaring its nature as
-data (:class:`GameInfo`). The fixed verbs (HOUSE_STYLE §3):
+data (:class:`GameInfo`). The fixed verbs (the same in every game, docs/architecture.md):
 
 - ``parse(state, text)`` — action text to an :class:`Action` (syntax and names, not rules);
 - ``judge(state, action)`` — a :class:`~referee.rulings.Verdict` listing every violation;

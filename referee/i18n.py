@@ -9,89 +9,37 @@ reads that file with the standard library's :mod:`gettext`. When the stamp does 
 files beside it (a catalog edited since the last build) or the file is missing, the PO files are
 compiled in memory instead, so a stale binary never serves old text.
 
-The language is chosen once per command (:func:`choose`): ``--lang``, else ``REFEREE_LANG``, else
-the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English. Code marks text with :func:`_`
-(now) or :func:`N_` (later, for templates kept in data), and :func:`ngettext` for plurals
-("1 armée", "2 armées").
-
->>> choose(None, {"LANG": "it_IT.UTF-8"})
-'it'
->>> choose("français", {"LANG": "it_IT.UTF-8"})
-'fr'
+The language is chosen once per command (:func:`referee.languages.choose`, which reads what a
+user typed) and made active here (:func:`use`). Code marks text with :func:`_` (now) or
+:func:`N_` (later, for templates kept in data), and :func:`ngettext` for plurals ("1 armée",
+"2 armées"). This module is the bottom of the core: it imports nothing of ours.
 """
 
 from __future__ import annotations
 
-import difflib
 import gettext as _gettext
 import hashlib
 import io
 import struct
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "_", "choose", "compile_language", "current", "language", "load", "ngettext",
+__all__ = ["LANGUAGES", "N_", "_", "compile_language", "current", "language", "load", "ngettext",
            "translations", "use", "write_catalogs"]
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
 """Languages the referee speaks; English is the source language."""
 DOMAIN = "referee"
 LOCALE_DIR = Path(__file__).parent / "locale"
-ENV = "REFEREE_LANG"
 COMPILED = "referee.mo"
 """The compiled catalog of a language: every area's PO file merged."""
 STAMP = "X-Referee-Sources"
 """Header of a compiled catalog holding the digest of the PO files it was compiled from."""
 
 _active: ContextVar[str] = ContextVar("referee_lang", default="en")
-
-
-def _from_locale(value: str) -> str | None:
-    """Returns our language for a POSIX locale value (``fr_FR.UTF-8`` → ``fr``), or None."""
-    head = value.split(":")[0].split(".")[0].split("@")[0].split("_")[0].strip().lower()
-    return head if head in LANGUAGES else None
-
-
-def parse_language(text: str) -> str:
-    """Returns a language code from what a user typed (``fr``, ``FR``, ``français``, ``it_IT``).
-
-    Raises:
-        UnknownNameError: not a language the referee speaks; suggests the closest.
-    """
-    from referee.errors import UnknownNameError  # errors say their words through this module
-
-    key = text.strip().lower()
-    names = {"english": "en", "anglais": "en", "inglese": "en", "french": "fr", "français": "fr",
-             "francais": "fr", "francese": "fr", "italian": "it", "italien": "it", "italiano": "it"}
-    found = names.get(key) or _from_locale(key)
-    if found is None:
-        close = difflib.get_close_matches(key, [*LANGUAGES, *names], n=2, cutoff=0.5)
-        raise UnknownNameError("language", text, list(dict.fromkeys(names.get(c, c) for c in close)) or LANGUAGES)
-    return found
-
-
-def choose(explicit: str | None, environ: Mapping[str, str]) -> str:
-    """Returns the language of this command: ``--lang``, ``REFEREE_LANG``, the locale, English.
-
-    An explicit choice that is not a language is an error; an environment value that is not
-    one is skipped (a French machine with ``LANG=de_DE`` still gets English, not a failure).
-
-    Raises:
-        UnknownNameError: ``explicit`` (or ``REFEREE_LANG``) names no language we speak.
-    """
-    if explicit:
-        return parse_language(explicit)
-    if environ.get(ENV):
-        return parse_language(environ[ENV])
-    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(key)
-        if value:
-            # the first variable set decides, as in gettext; C and POSIX mean English
-            return _from_locale(value) or "en"
-    return "en"
 
 
 @cache
@@ -201,9 +149,16 @@ def write_catalogs(locale_dir: Path = LOCALE_DIR) -> list[Path]:
     return written
 
 
+def _code(lang: str) -> str:
+    if lang not in LANGUAGES:  # what a user typed is read by referee.languages.parse_language
+        raise ValueError(f"not a language code: {lang!r} (one of {', '.join(LANGUAGES)})")
+    return lang
+
+
 def use(lang: str) -> None:
-    """Makes ``lang`` the language of what follows in this context (the rest of a command)."""
-    _active.set(parse_language(lang))
+    """Makes ``lang`` (a code of :data:`LANGUAGES`) the language of what follows in this context
+    (the rest of a command)."""
+    _active.set(_code(lang))
 
 
 def current() -> str:
@@ -214,7 +169,7 @@ def current() -> str:
 @contextmanager
 def language(lang: str) -> Iterator[str]:
     """Speaks ``lang`` inside a ``with`` block (tests, the ``play`` shell's ``lang`` command)."""
-    token = _active.set(parse_language(lang))
+    token = _active.set(_code(lang))
     try:
         yield _active.get()
     finally:

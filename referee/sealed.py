@@ -6,7 +6,7 @@ every view shows its short fingerprint — while the salt and the secret stay in
 private part, drawn for their owner only. At the reveal the secret is checked against the
 commitment, so nobody can change a garrison after the fact; nothing in another player's view,
 log or export carries it. The game file is not a vault against whoever holds the laptop
-(DESIGN "Boards, players and secrets").
+(docs/decisions/secrets-and-viewers.md).
 
 >>> seal = Seal.make("moines", "garrison 0512", ["moine", "fantassin"], salt=bytes(16))
 >>> seal.opens(["moine", "fantassin"]), seal.opens(["moine"])

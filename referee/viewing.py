@@ -11,6 +11,7 @@ commitments), and their own sealed secrets still hidden — nobody else's. The s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from referee.game import AnyEngine, BoardView, GameState, MapView
@@ -40,12 +41,17 @@ class Seen:
     state: GameState
     """The state masked for the viewer (:meth:`Engine.view`)."""
     secrets: tuple[SecretLine, ...]
-    entries: tuple[Entry, ...]
-    """The whole journal, undone entries included: public (secrets only as commitments)."""
     state_hash: str
     """Hash of the game's true state: what a move from this view must still find (never a secret:
     every view of one state has the same hash, whatever it masks)."""
     source: GameFile = field(repr=False, compare=False)
+
+    @cached_property
+    def entries(self) -> tuple[Entry, ...]:
+        """The whole journal, undone entries included: public (secrets only as commitments). Read
+        and checked from its first entry when first asked for (the game file must still be open):
+        ``status`` and ``show`` never pay for it."""
+        return tuple(self.source.entries())
 
     def board(self) -> BoardView | MapView:
         """Returns the board as this viewer sees it."""
@@ -70,8 +76,7 @@ def seen_by(gf: GameFile, viewer: str | None) -> Seen:
     """
     game = gf.game
     true_state = gf.state()
-    return Seen(game, viewer, game.view(true_state, viewer), _secrets(gf, viewer), tuple(gf.entries()),
-                game.state_hash(true_state), gf)
+    return Seen(game, viewer, game.view(true_state, viewer), _secrets(gf, viewer), game.state_hash(true_state), gf)
 
 
 def _secrets(gf: GameFile, viewer: str | None) -> tuple[SecretLine, ...]:

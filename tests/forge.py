@@ -14,7 +14,8 @@ from typing import Any
 
 from referee.dice import ReplayDice
 from referee.games import find_game
-from referee.journal import _SELECT, Entry, _entry_from_row, _entry_values, genesis, link
+from referee.journal import Entry, genesis, link
+from referee.journal.storage import SELECT, entry_from_row, entry_values
 from referee.tables import TableSet
 
 
@@ -51,14 +52,14 @@ def reforge_file(path: Path, rehash: bool = True) -> None:
     conn.text_factory = bytes
     meta = {k.decode(): v.decode() for k, v in conn.execute("SELECT key, value FROM meta")}
     first = conn.execute("SELECT commitment FROM seeds ORDER BY epoch LIMIT 1").fetchone()
-    entries = [_entry_from_row(str(path), row) for row in conn.execute(_SELECT)]
+    entries = [entry_from_row(row) for row in conn.execute(SELECT)]
     if rehash:
         entries = _rehash(meta["slug"], json.loads(meta["tables"]), entries)
     start = genesis(meta["game_id"], meta["slug"], meta["tables_hash"], meta["created"],
                     first[0].decode() if first else "")
     conn.execute("DELETE FROM journal")
     for e in _rechain(start, entries):
-        conn.execute(f"INSERT INTO journal VALUES ({', '.join('?' * 16)})", _entry_values(e))
+        conn.execute(f"INSERT INTO journal VALUES ({', '.join('?' * 16)})", entry_values(e))
     conn.commit()
     conn.close()
 

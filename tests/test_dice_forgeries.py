@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
+from referee.games import find_game
 from referee.journal import GameFile
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -150,7 +151,7 @@ def test_a_forged_game_file_is_refused(played: Path, forge: Callable[[sqlite3.Co
 
 
 def _export(played: Path) -> dict[str, Any]:
-    with GameFile.open(played) as gf:
+    with GameFile.open(played, find_game) as gf:
         data: dict[str, Any] = json.loads(json.dumps(gf.export()))
     return data
 
@@ -260,7 +261,7 @@ def test_an_honest_export_imports_and_verifies(played: Path, tmp_path: Path) -> 
     code, err = cli("import", str(src), "--file", str(tmp_path / "copy.referee"))
     assert code == 0, err
     assert cli("dice", "verify", str(tmp_path / "copy.referee"))[0] == 0
-    with GameFile.open(tmp_path / "copy.referee") as gf:
+    with GameFile.open(tmp_path / "copy.referee", find_game) as gf:
         gf.do("roll")  # the fresh seed committed at import rolls on
         assert gf.entries()[-1].rolls[0].epoch == 2
         gf.reveal()

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+DOCS = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
 SKIP_MARKERS = (
     "<!-- test-command -->", "<!-- tour -->", "<!-- vision-tour -->", "<!-- zargo-tour -->", "<!-- giro -->",
     "<!-- serve -->",

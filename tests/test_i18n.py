@@ -10,7 +10,8 @@ import pytest
 
 import referee.i18n
 from referee.errors import UnknownNameError
-from referee.i18n import _, choose, current, language, ngettext, parse_language
+from referee.i18n import _, current, language, ngettext
+from referee.languages import choose, parse_language
 from referee.tables import load_table_set
 
 ROOT = Path(__file__).resolve().parents[1]

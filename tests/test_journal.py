@@ -52,7 +52,7 @@ def test_state_survives_reopening(cyrus: GameFile) -> None:
     before = cyrus.game.state_hash(cyrus.state())
     path = cyrus.path
     cyrus.close()
-    with GameFile.open(path) as again:
+    with GameFile.open(path, find_game) as again:
         assert again.game.state_hash(again.state()) == before
         assert again.entries()[-1].text == "Pergame L7"
 
@@ -155,9 +155,9 @@ def test_verify_detects_a_tampered_roll(race: GameFile) -> None:
     race.conn.execute("UPDATE journal SET rolls = ?, record = ? WHERE seq = ?",
                       (json.dumps(rolls), json.dumps(record), row[0]))
     with pytest.raises(GameFileError, match="journal row 1: its chain hash does not match"):
-        verify_file(race.path)
+        verify_file(race.path, find_game)
     reforge_file(race.path)  # an informed forger recomputes every hash: the faces still give it away
-    report = verify_file(race.path)
+    report = verify_file(race.path, find_game)
     assert not report.ok and [c.status for c in report.checks] == ["mismatch"]
 
 
@@ -167,7 +167,7 @@ def test_export_import_round_trips_the_state_hash(cyrus: GameFile, tmp_path: Pat
     cyrus.undo()
     data = cyrus.export()
     blob = json.loads(json.dumps(data))
-    with GameFile.import_(blob, tmp_path / "copy.referee", "export.json") as copy:
+    with GameFile.import_(blob, tmp_path / "copy.referee", "export.json", find_game) as copy:
         assert copy.game.state_hash(copy.state()) == data["state_hash"]
         assert len(copy.entries()) == len(cyrus.entries()) + 1  # plus the note about the seed
         assert copy.entries()[-1].kind == "note"
@@ -178,24 +178,24 @@ def test_import_refuses_an_altered_export(cyrus: GameFile, tmp_path: Path) -> No
     data = json.loads(json.dumps(cyrus.export()))
     data["entries"][-1]["text"] = "Pergame L6"
     with pytest.raises(GameFileError, match=r"export\.json: journal row 81: its chain hash does not match"):
-        GameFile.import_(data, tmp_path / "bad.referee", "export.json")
+        GameFile.import_(data, tmp_path / "bad.referee", "export.json", find_game)
     assert not (tmp_path / "bad.referee").exists()
     data["format"] = "nope"
     with pytest.raises(GameFileError, match="format"):
-        GameFile.import_(data, tmp_path / "bad.referee", "export.json")
+        GameFile.import_(data, tmp_path / "bad.referee", "export.json", find_game)
 
 
 def test_not_a_game_file(tmp_path: Path) -> None:
     junk = tmp_path / "junk.referee"
     junk.write_bytes(os.urandom(4096))
     with pytest.raises(GameFileError, match="not a referee game file"):
-        GameFile.open(junk)
+        GameFile.open(junk, find_game)
     other = tmp_path / "other.referee"
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
     with pytest.raises(GameFileError, match="not a referee game file"):
-        GameFile.open(other)
+        GameFile.open(other, find_game)
     with pytest.raises(GameFileError, match="no game file"):
-        GameFile.open(tmp_path / "missing.referee")
+        GameFile.open(tmp_path / "missing.referee", find_game)
 
 
 def test_truncated_game_file_is_reported(cyrus: GameFile) -> None:
@@ -203,18 +203,18 @@ def test_truncated_game_file_is_reported(cyrus: GameFile) -> None:
     cyrus.close()
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-    with pytest.raises(GameFileError), GameFile.open(path) as gf:
+    with pytest.raises(GameFileError), GameFile.open(path, find_game) as gf:
         gf.state()
 
 
 def test_edited_journal_is_detected(cyrus: GameFile) -> None:
     cyrus.do("Pergame L7")
     cyrus.conn.execute("UPDATE journal SET text = 'Pergame L6' WHERE text = 'Pergame L7'")
-    with pytest.raises(GameFileError, match="journal row 81: its chain hash"), GameFile.open(cyrus.path) as gf:
-        gf.state()
+    with pytest.raises(GameFileError, match="journal row 81: its chain hash"):
+        GameFile.open(cyrus.path, find_game).state()
     reforge_file(cyrus.path, rehash=False)  # chain recomputed, state hashes left: replay catches it
     with pytest.raises(GameFileError, match="journal row 81: 'Pergame L6' replays to a different state"), \
-            GameFile.open(cyrus.path) as gf:
+            GameFile.open(cyrus.path, find_game) as gf:
         gf.state()
 
 
@@ -228,9 +228,10 @@ import sys
 sys.path.insert(0, {tests!r})
 from pathlib import Path
 from race_game import register
+from referee.games import find_game
 from referee.journal import GameFile
 register()
-with GameFile.open(Path({path!r})) as gf:
+with GameFile.open(Path({path!r}), find_game) as gf:
     print("ready", flush=True)
     n = 0
     while True:
@@ -266,7 +267,7 @@ def test_sigkill_during_writes_never_corrupts(race: GameFile) -> None:
         conn = sqlite3.connect(path)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         conn.close()
-        with GameFile.open(path) as gf:
+        with GameFile.open(path, find_game) as gf:
             entries = gf.entries()
             gf.state()  # every entry replays to the hash it recorded
             assert all(e.record is not None and e.state_hash for e in entries if e.kind in ("action", "adjust"))
@@ -285,7 +286,7 @@ def test_two_writers_are_serialised(race: GameFile) -> None:
         proc.wait()
         assert proc.stdout is not None
         proc.stdout.close()
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         entries = gf.entries()
         gf.state()
         seqs = [e.seq for e in entries]
@@ -302,7 +303,7 @@ def test_an_empty_journal_left_by_a_write_killed_as_it_began_goes_with_the_next_
     for leftover in (b"", b"\x00" * 512):
         side = path.with_name(path.name + "-journal")
         side.write_bytes(leftover)
-        with GameFile.open(path) as gf:
+        with GameFile.open(path, find_game) as gf:
             assert [e.text for e in gf.entries()] == ["step"]
         assert not side.exists() and path.read_bytes() == before
 
@@ -315,7 +316,7 @@ def test_a_live_writers_journal_is_left_alone(race: GameFile) -> None:
         holder.execute("BEGIN IMMEDIATE")  # another process's write, begun
         side.write_bytes(b"")
         start = time.monotonic()
-        with GameFile.open(path) as gf:
+        with GameFile.open(path, find_game) as gf:
             assert gf.path == path
         assert side.exists() and time.monotonic() - start < 5  # neither removed nor waited for
     finally:

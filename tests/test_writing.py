@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import OutputFileError
+from referee.games import find_game
 from referee.journal import GameFile
 from referee.writing import (
     TEMP_SUFFIX,
@@ -108,5 +109,5 @@ def test_the_next_write_and_the_next_open_sweep(game: Path) -> None:
     write_output(folder / "picture.png", b"png")
     assert sorted(p.name for p in folder.iterdir()) == ["out.json", "picture.png"]
     _stale(folder, "out.json")
-    GameFile.open(game).close()
+    GameFile.open(game, find_game).close()
     assert sorted(p.name for p in folder.iterdir()) == ["out.json", "picture.png"]

@@ -61,11 +61,13 @@ def _games() -> dict[str, str]:
 
 
 def area_of(path: str) -> str:
-    """Returns the catalog a source file's messages belong to (``referee/games/iliad/x.py`` → iliad,
-    ``tables/iliad/rules.yaml`` → iliad)."""
+    """Returns the catalog a source file's messages belong to (``referee/games/iliad/x.py``,
+    ``referee/cli/games/iliad.py`` and ``tables/iliad/rules.yaml`` → iliad)."""
     parts = Path(path).parts
     if len(parts) > 3 and parts[:2] == ("referee", "games"):
         return parts[2]
+    if len(parts) == 4 and parts[:3] == ("referee", "cli", "games") and parts[3] != "__init__.py":
+        return Path(parts[3]).stem  # a game's own commands: its catalog
     if len(parts) > 2 and parts[:2] == ("referee", "serve"):
         return "serve"
     if len(parts) > 2 and parts[0] == "tables":

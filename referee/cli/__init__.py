@@ -56,7 +56,8 @@ def _choose_lang(lang: str | None) -> str | None:
     import os
 
     from referee.errors import UnknownNameError
-    from referee.i18n import choose, use
+    from referee.i18n import use
+    from referee.languages import choose
 
     try:
         use(choose(lang, os.environ))
@@ -98,7 +99,7 @@ def hoist_lang(argv: list[str]) -> list[str]:
 
 
 def _register_games(root: typer.Typer) -> None:
-    """Adds each game's own commands (``referee/games/<pkg>/cli.py``, a ``register`` function).
+    """Adds each game's own commands (``referee/cli/games/<pkg>.py``, a ``register`` function).
 
     Importing a game's command module does not build its engine (the package builds it on first
     use), so this costs a few milliseconds, not the games' tables.
@@ -109,7 +110,7 @@ def _register_games(root: typer.Typer) -> None:
     from referee.games import REGISTRY
 
     for entry in REGISTRY:
-        name = f"{entry.module}.cli"
+        name = f"referee.cli.games.{entry.package}"
         if importlib.util.find_spec(entry.module) and importlib.util.find_spec(name):
             importlib.import_module(name).register(root)
 
@@ -213,6 +214,9 @@ def command(typer_app: typer.Typer | None = None) -> Command:
     return root
 
 
+play.use_cli(command)
+
+
 def language_of(argv: list[str]) -> str:
     """Returns the language a command line asks for (``--lang`` first, as :func:`hoist_lang`
     leaves it), else the environment's; English when that names no language (the ``--lang``
@@ -221,7 +225,7 @@ def language_of(argv: list[str]) -> str:
     import os
 
     from referee.errors import UnknownNameError
-    from referee.i18n import choose
+    from referee.languages import choose
 
     explicit = None
     if argv and argv[0] == "--lang" and len(argv) > 1:

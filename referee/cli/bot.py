@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, game_file, guarded, literal, print_json, show
 from referee.i18n import _
 
 if TYPE_CHECKING:
@@ -47,12 +47,11 @@ def bot(
     from referee import render
     from referee.capabilities import bot_of
     from referee.games import all_games
-    from referee.journal import GameFile
 
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     limit = MAX_MOVES if until_end else moves
     played: list[dict[str, object]] = []
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         engine = gf.game
         chooser = bot_of(engine)
         if chooser is None:

@@ -11,7 +11,8 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
     from referee.game import AnyEngine, GameState
+    from referee.journal import GameFile
     from referee.tables import TableSet
 
 P = ParamSpec("P")
@@ -286,6 +288,55 @@ def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
     return found[0]
 
 
+_held: dict[Path, tuple[GameFile, tuple[int, int]]] = {}
+"""The game the ``play`` shell keeps open, by path, with the file's identity (device, inode)."""
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+@contextmanager
+def game_file(path: Path) -> Iterator[GameFile]:
+    """Yields the game file at ``path``: the one the ``play`` shell holds open (its state kept
+    between lines, nothing replayed), or one opened for this command and closed after it. The
+    game registry is handed to the journal here.
+
+    Raises:
+        GameFileError: as :meth:`referee.journal.GameFile.open`.
+    """
+    held = _held.get(path)
+    if held is not None and held[1] == _identity(path):
+        yield held[0]
+        return
+    from referee.games import find_game  # the engine and journal load only when a command runs (start-up)
+    from referee.journal import GameFile
+
+    with GameFile.open(path, find_game) as gf:
+        yield gf
+
+
+@contextmanager
+def holding(path: Path) -> Iterator[GameFile]:
+    """Keeps the game file at ``path`` open for the commands run in this process meanwhile (the
+    ``play`` shell); a file replaced on disk meanwhile is opened anew by :func:`game_file`."""
+    from referee.games import find_game  # see game_file
+    from referee.journal import GameFile
+
+    with GameFile.open(path, find_game) as gf:
+        identity = _identity(path)
+        if identity is not None:
+            _held[path] = (gf, identity)
+        try:
+            yield gf
+        finally:
+            _held.pop(path, None)
+
+
 def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bool, explain: bool = False) -> None:
     """Plays one action in a game file and prints its record, then the board or the status
     (``explain``: every stand-in the ruling relied on, not one marker line). With ``json_`` a
@@ -297,9 +348,8 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
     from referee import render
     from referee.dice import parse_faces
     from referee.errors import IllegalActionError, RefereeError
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         try:
             record = gf.do(text, parse_faces(dice) if dice is not None else None)
         except IllegalActionError as exc:

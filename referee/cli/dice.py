@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, guarded, literal, print_json, show
+from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, err, fail, game_file, guarded, literal, print_json, show
 from referee.i18n import _, ngettext
 
 app = typer.Typer(no_args_is_help=True)
@@ -19,9 +19,8 @@ app = typer.Typer(no_args_is_help=True)
 def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Show the current commitment and how many rolls were made."""
     from referee.dice import fingerprint
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         rolls = [r for e in gf.entries() for r in e.rolls]
         epochs = gf.epochs()  # checked with the journal: never empty
     current = epochs[-1]
@@ -43,9 +42,8 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Reveal the secret seed (then a new one is committed for later rolls)."""
     from referee import render
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         result = gf.reveal()
     if json_:
         print_json(result)
@@ -63,12 +61,15 @@ def verify(
     """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""
     from referee import render
     from referee.dice_verify import verify_file
+    from referee.games import find_game
 
-    report = verify_file(path)
+    report = verify_file(path, find_game)
     if json_:
         print_json(report)
     else:
         show(render.dice_report(report))
+    for line in report.snapshots:  # a snapshot that disagrees with the full replay: never trusted
+        err().print(literal(line), soft_wrap=True)
     if not report.ok:
         bad = sum(1 for c in report.checks if c.status == "mismatch")
         seeds = len(report.bad_commitments)

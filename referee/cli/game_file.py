@@ -17,6 +17,7 @@ from referee.cli.common import (
     JsonOpt,
     PositionOpt,
     TablesOpt,
+    game_file,
     guarded,
     literal,
     load_position,
@@ -187,9 +188,8 @@ def adjust(
 ) -> None:
     """Umpire override: edit the tracked position directly; journaled with its reason."""
     from referee import render
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         record = gf.do(" ".join(override), adjust_reason=reason)
         if json_:
             print_json({"record": record.model_dump(mode="json"), "reason": reason})
@@ -207,9 +207,8 @@ def undo(
 ) -> None:
     """Take back the last action (free unless it rolled dice or a seed was revealed since)."""
     from referee import render
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         result = gf.undo(force=force)
         if json_:
             print_json(result)
@@ -224,9 +223,8 @@ def undo(
 def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Play again the last undone action (only if nothing was played since)."""
     from referee import render
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         result = gf.redo()
         if json_:
             print_json(result)
@@ -247,10 +245,9 @@ def log(
     """Show the journal: every action, override, roll, undo and reveal (secrets as commitments)."""
     from referee import render
     from referee.files import parse_json
-    from referee.journal import GameFile
     from referee.viewing import seen_by
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         seen = seen_by(gf, viewer_of(gf.game, as_))  # the journal is public; the viewer's secrets follow it
         entries = list(seen.entries)
         if last is not None:
@@ -270,10 +267,9 @@ def log(
 @guarded
 def status(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
     """Show the turn, the phase and whose input is awaited (with --as: that player's secrets too)."""
-    from referee.journal import GameFile
     from referee.viewing import seen_by
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         seen = seen_by(gf, viewer_of(gf.game, as_))
     viewer, lines = seen.viewer, seen.status()
     mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
@@ -329,9 +325,8 @@ def seal(
     json_: JsonOpt = False,
 ) -> None:
     """Seal a secret entered privately: the journal keeps its commitment, never the secret."""
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         owner = viewer_of(gf.game, as_)
         assert owner is not None
         secret = _read_secret(_("{owner}'s {label} (hidden)").format(owner=owner, label=label))
@@ -361,10 +356,9 @@ def reveal(
 ) -> None:
     """Reveal a sealed secret; it is checked against its commitment (a mismatch is refused)."""
     from referee import render
-    from referee.journal import GameFile
 
     claimed = None if claim is None else _data_or_text(claim)
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         owner = viewer_of(gf.game, as_)
         assert owner is not None
         record = gf.reveal_secret(owner, label, claimed)
@@ -408,10 +402,9 @@ def show_(
         engine, state, _tables = load_position(name, position, tables)
         state = engine.view(state, viewer_of(engine, as_))  # a position file holds no sealed secret
     else:
-        from referee.journal import GameFile
         from referee.viewing import seen_by
 
-        with GameFile.open(file) as gf:
+        with game_file(file) as gf:
             seen = seen_by(gf, viewer_of(gf.game, as_))
         engine, state = seen.game, seen.state
         mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
@@ -459,7 +452,6 @@ def export_(
     with --as that player's own secrets, so their export can be imported and revealed later)."""
     import json
 
-    from referee.journal import GameFile
     from referee.writing import check_output, write_output
 
     if setup is not None:
@@ -473,7 +465,7 @@ def export_(
 
     from referee.viewing import seen_by
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         text = json.dumps(seen_by(gf, viewer_of(gf.game, as_)).export(), indent=2, ensure_ascii=False)
     if out is None:
         typer.echo(text)
@@ -489,11 +481,10 @@ def _export_setup(file: Path, target: Path, force: bool) -> None:
     from referee.capabilities import setup_of
     from referee.errors import RefereeError
     from referee.i18n import _
-    from referee.journal import GameFile
     from referee.writing import check_output, write_output
 
     check_output(target, force=force, what="set-up file")
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         exporter = setup_of(gf.game)
         if exporter is None:
             raise RefereeError(_("{game} cannot write a set-up file in this version").format(game=gf.game.info.title))
@@ -513,10 +504,11 @@ def import_(
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:
     """Rebuild a game file from an export; it must replay to the exported state hash."""
+    from referee.games import find_game
     from referee.journal import GameFile, read_export
 
     export = read_export(source)
-    with GameFile.import_(export, file, str(source), force=force) as gf:
+    with GameFile.import_(export, file, str(source), find_game, force=force) as gf:
         n = len(gf.entries())
         show(ngettext("imported {source} into {file}: {n} journal entry, state hash verified",
                       "imported {source} into {file}: {n} journal entries, state hash verified", n).format(

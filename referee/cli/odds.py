@@ -6,7 +6,18 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, PositionOpt, TablesOpt, fail, guarded, print_json, show
+from referee.cli.common import (
+    DEFAULT_FILE,
+    FileOpt,
+    JsonOpt,
+    PositionOpt,
+    TablesOpt,
+    fail,
+    game_file,
+    guarded,
+    print_json,
+    show,
+)
 from referee.i18n import _
 
 app = typer.Typer()
@@ -35,9 +46,8 @@ def odds(
         engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
-        from referee.journal import GameFile
 
-        with GameFile.open(file) as gf:
+        with game_file(file) as gf:
             engine, state = gf.game, gf.state()
         rest = words[1:] if words and game_slug(words[0]) else words
         text = " ".join(rest)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import guarded, literal, show
-from referee.i18n import _
+from referee.cli.common import game_file, guarded, holding, literal, show
+from referee.i18n import _, current, use
 
 if TYPE_CHECKING:
+    from typer._click import Command
+
     from referee.game import AnyEngine, GameState
     from referee.notation import Grammar
 
@@ -68,6 +71,13 @@ def dice_verbs() -> Grammar:
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
 MAX_HISTORY_BYTES = 1_000_000
+_cli: list[Callable[[], Command]] = []
+"""What builds the whole CLI's command, handed in by ``referee.cli`` (which imports this module)."""
+
+
+def use_cli(build: Callable[[], Command]) -> None:
+    """Hands the shell the function that builds the whole CLI (its lines run as its commands)."""
+    _cli[:] = [build]
 
 
 @app.command()
@@ -83,12 +93,11 @@ def play(
 ) -> None:
     """Interactive shell: type actions ('Pyxis C5') or verbs (show, undo, log, help, lang, quit); Tab
     completes verbs, units and cells."""
-    from referee.journal import GameFile
 
     if file_arg is not None and file is not None and file_arg != file:
         raise typer.BadParameter(f"two game files: {file_arg} and --file {file}; give one")
     path = file or file_arg or Path(os.environ.get("REFEREE_FILE", "game.referee"))
-    with GameFile.open(path) as gf:
+    with game_file(path) as gf:
         title = gf.game.info.title
         words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
@@ -96,12 +105,20 @@ def play(
     show(f"[bold]{literal(title)}[/] — {literal(path)}. " + _(
         "Type [bold]{help}[/] for the verbs, [bold]{lang} fr|it|en[/] to change language, [bold]{quit}[/] to "
         "leave.").format(help=shell().word("help"), lang=shell().word("lang"), quit=shell().word("quit")))
-    code = run_line("show", path)
-    if code:  # the command has printed its own error line
-        raise typer.Exit(code)
+    root = _cli[0]()  # the whole CLI, in the active language
+    with holding(path):  # one open game for every line: its state is kept, nothing replayed
+        code = run_line("show", path, root)
+        if code:  # the command has printed its own error line
+            raise typer.Exit(code)
+        _loop(path, root)
+    _history(load=False)
+
+
+def _loop(path: Path, root: Command) -> None:
+    """Reads and runs lines until quit or end of input, the prompt naming whose input is awaited."""
     while True:
         try:
-            with GameFile.open(path) as gf:
+            with game_file(path) as gf:
                 side = gf.game.to_act(gf.state())
             line = input(f"{_(side) if side else _('game over')}> ")
         except EOFError:
@@ -113,17 +130,16 @@ def play(
         if shell().keyword(line.strip()) == "quit":
             break
         if line.strip():
-            run_line(line, path)
-    _history(load=False)
+            run_line(line, path, root)
 
 
-def run_line(line: str, path: Path) -> int:
-    """Runs one shell line as the matching CLI command on ``path``; returns its exit code.
+def run_line(line: str, path: Path, root: Command) -> int:
+    """Runs one shell line as the matching command of ``root`` (the whole CLI) on ``path``;
+    returns its exit code.
 
     Commands run in the shell's language (``lang fr`` changes it for the lines that follow).
+    The CLI is handed in, not imported: ``referee.cli`` imports this module.
     """
-    from referee.cli import command
-    from referee.i18n import current
 
     try:
         words = shlex.split(line)
@@ -150,16 +166,15 @@ def run_line(line: str, path: Path) -> int:
     else:
         args = ["do", *words, "--file", str(path)]
     try:
-        command()(args=["--lang", current(), *args], prog_name="referee")
+        root.main(args=["--lang", current(), *args], prog_name="referee")
     except SystemExit as exc:  # the command's exit code: 0 ok, 1 rejected, 2 usage
         return exc.code if isinstance(exc.code, int) else 1
     return 0
 
 
 def _help(path: Path) -> None:
-    from referee.journal import GameFile
 
-    with GameFile.open(path) as gf:
+    with game_file(path) as gf:
         actions = gf.game.help_actions()
     show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:
@@ -174,14 +189,14 @@ def _help(path: Path) -> None:
 def _lang(words: list[str]) -> int:
     """``lang fr``: speaks French from the next line on (``lang`` alone says the current language)."""
     from referee.errors import UnknownNameError
-    from referee.i18n import current, use
+    from referee.languages import parse_language
 
     if len(words) > 1:
         show("[red]" + _("error:") + " " + _("usage: lang fr|it|en") + "[/]")
         return 2
     if words:
         try:
-            use(words[0])
+            use(parse_language(words[0]))
         except UnknownNameError as exc:
             show("[red]" + _("error:") + f" {literal(exc)}[/]")
             return 2
@@ -192,7 +207,6 @@ def _lang(words: list[str]) -> int:
 def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
     """Returns what Tab completes in the shell: the verbs, the game's action words (from its
     grammar, else its help), its units' names and its cells."""
-    from referee.i18n import current
 
     words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
     words.update(dict.fromkeys(w for kw in (*shell().words, *dice_verbs().words) for w in kw.words(current())))

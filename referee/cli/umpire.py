@@ -18,6 +18,7 @@ from referee.cli.common import (
     SeedOpt,
     TablesOpt,
     fail,
+    game_file,
     guarded,
     load_position,
     play_in_file,
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from referee.game import AnyEngine, GameState
-    from referee.journal import GameFile
 
 app = typer.Typer()
 
@@ -64,15 +64,13 @@ def _split(words: list[str], position: Path | None, what: str) -> tuple[str | No
 
 def _target(
     words: list[str], position: Path | None, file: Path, tables: Path | None, what: str
-) -> tuple[AnyEngine, GameState, str, GameFile | None]:
+) -> tuple[AnyEngine, GameState, str]:
     game_name, rest = _split(words, position, what)
     if position is not None:
         engine, state, _tables = load_position(game_name, position, tables)
-        return engine, state, rest, None
-    from referee.journal import GameFile
-
-    gf = GameFile.open(file)
-    return gf.game, gf.state(), rest, gf
+        return engine, state, rest
+    with game_file(file) as gf:  # the state is a value: the file need not stay open
+        return gf.game, gf.state(), rest
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
@@ -86,12 +84,8 @@ def judge(
     json_: JsonOpt = False,
 ) -> None:
     """Is this action legal now, and why not? (exit 0 either way; nothing is played)"""
-    engine, state, text, gf = _target(words, position, file, tables, N_("action"))
-    try:
-        verdict = engine.judge(state, engine.parse(state, text))
-    finally:
-        if gf is not None:
-            gf.close()
+    engine, state, text = _target(words, position, file, tables, N_("action"))
+    verdict = engine.judge(state, engine.parse(state, text))
     if json_:
         print_json(verdict)
         return
@@ -113,12 +107,8 @@ def legal(
 ) -> None:
     """Where may this unit go now (attacks included), or whom may this archer support?
     Drawn for the shared table, or with --as for one player."""
-    engine, state, unit, gf = _target(words, position, file, tables, N_("unit"))
-    try:
-        report = engine.legal_report(engine.view(state, viewer_of(engine, as_)), unit)
-    finally:
-        if gf is not None:
-            gf.close()
+    engine, state, unit = _target(words, position, file, tables, N_("unit"))
+    report = engine.legal_report(engine.view(state, viewer_of(engine, as_)), unit)
     if json_:
         print_json(report)
         return
@@ -209,9 +199,8 @@ def why(
 ) -> None:
     """Every stand-in value and interpretation a ruling relied on (the last one by default), or
     with --all every one the game's tables hold."""
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         if all_:
             from referee.disclosures import inventory
 

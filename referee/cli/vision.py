@@ -22,6 +22,7 @@ from referee.cli.common import (
     PositionOpt,
     TablesOpt,
     fail,
+    game_file,
     guarded,
     literal,
     load_position,
@@ -180,9 +181,8 @@ def capture(
             )
         _observe_only(game, photo, calibration, sink, tables, json_, config)
         return
-    from referee.journal import GameFile
 
-    with GameFile.open(file) as gf:
+    with game_file(file) as gf:
         engine, state = gf.game, gf.state()
         applied = _infer(
             engine,
@@ -282,7 +282,8 @@ def _infer(
         raise LowConfidenceError(report.unreadable, N_("too many to check the turn against the rules"))
     applied: bool | None = None
     if gf is not None:
-        applied = report.status == "explained" and _play(gf, state, list(report.actions))
+        applied = report.status == "explained" and _play(gf, state, list(report.actions),
+                                                         tuple(getattr(report, "judged", ())))
     data = report.model_dump(mode="json")
     data["seconds"] = round(time.perf_counter() - start, 3)
     data["read_seconds"] = obs.seconds
@@ -306,14 +307,16 @@ def _infer(
     return applied
 
 
-def _play(gf: object, before: GameState, actions: list[str]) -> bool:
-    """Plays the actions into the game file in one transaction: all are journaled, or none."""
+def _play(gf: object, before: GameState, actions: list[str], judged: tuple[object, ...]) -> bool:
+    """Plays the actions into the game file in one transaction: all are journaled, or none. The
+    verdicts the search reached (``judged``) are kept for the actions played in the very state
+    it judged them in, not judged again."""
     from referee.journal import GameFile
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
         raise fail(_("the game file changed while the photo was read; run referee capture again"))
-    gf.do_all(actions, start=gf.game.state_hash(before))
+    gf.do_all(actions, start=gf.game.state_hash(before), judged=[j if isinstance(j, tuple) else None for j in judged])
     return True
 
 

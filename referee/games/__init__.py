@@ -47,7 +47,7 @@ REGISTRY: tuple[GameEntry, ...] = (
     GameEntry("zargo", "zargo", "Zargo's Lords", aliases=("zargos-lords",)),
     GameEntry("300-solo", "earth_water", "300: Earth & Water — solo (PERS.IA)", aliases=("earth-water",)),
 )
-"""Every game the referee knows of (HOUSE_STYLE §3: the one mapping of slug and package)."""
+"""Every game the referee knows of: the one mapping of slug and package."""
 
 GAME_PACKAGES: dict[str, str] = {entry.slug: entry.package for entry in REGISTRY}
 """Slug → package of every game the referee knows of.

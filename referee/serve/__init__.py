@@ -21,6 +21,7 @@ from pathlib import Path
 
 from referee.errors import RefereeError
 from referee.game import AnyEngine
+from referee.games import find_game
 from referee.i18n import _
 from referee.journal import GameFile
 from referee.serve.links import Links, qr_text
@@ -50,7 +51,7 @@ def serve(options: Options, ready: Callable[[str], None] | None = None) -> None:
     Raises:
         RefereeError: the game file cannot be opened or written (its link secret), or the port is taken.
     """
-    with GameFile.open(options.file) as gf:
+    with GameFile.open(options.file, find_game) as gf:
         sock = _bind(options)  # before the secret is written: a taken port leaves the file as it was
         try:
             secret = gf.link_secret(rotate=options.new_links)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from referee.errors import NotationError
+from referee.games import find_game
 from referee.i18n import _, language
 from referee.journal import GameFile
 from referee.sealed import secret_of
@@ -61,7 +62,7 @@ class Table:
             self._gf.close()
         if self._watch is not None:
             self._watch.close()
-        self._gf = GameFile.open(self.path)
+        self._gf = GameFile.open(self.path, find_game)
         self._watch = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=True)
         self._mark = self._read_mark()
         return self._gf
@@ -95,7 +96,7 @@ class Table:
     def _reopen(self) -> None:
         if self._gf is not None:
             self._gf.close()
-        self._gf = GameFile.open(self.path)
+        self._gf = GameFile.open(self.path, find_game)
 
     def _seen(self, viewer: str | None) -> Seen:
         return seen_by(self._file(), viewer)

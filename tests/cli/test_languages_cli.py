@@ -20,7 +20,7 @@ POSITION = (
     '{"game": "cyrus-pyxis", "greek": {"Pyxis": "A6", "Athéna": "B6", "Messène": "B5"},'
     ' "persian": {"Cyrus": "L6", "Amatonte": "B6"}, "supports": {"Messène": "Athéna"}}'
 )
-NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions.md, Languages)
+NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions/translated-rulings.md)
 
 
 def run(*args: str, cwd: Path, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.games import all_games, register_engine
+from referee.games import all_games, find_game, register_engine
 from referee.journal import GameFile
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
@@ -33,7 +33,7 @@ def hidden(referee: Referee) -> Path:
 
 
 def _salt(path: Path, owner: str) -> str:
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         return gf.secrets(owner)[0].salt.hex()
 
 
@@ -222,5 +222,5 @@ def test_sealing_from_a_pipe_in_a_real_process(tmp_path: Path) -> None:
                          input=f"{NORTH}\n", capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 0, run.stderr
     assert str(NORTH) not in run.stdout + run.stderr and "Warning" not in run.stderr
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         assert [s.secret for s in gf.secrets("north")] == [NORTH]

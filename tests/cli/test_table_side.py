@@ -152,7 +152,7 @@ def test_log_last_and_structured_json(game: Path, referee: Referee) -> None:
     entries = json.loads(referee("log", "--last", "2", "--json").out)
     assert len(entries) == 2
     assert entries[-1]["text"] == "Pergame L4"
-    assert entries[-1]["action"] == {"legion": "Pergame", "cell": "L4"}  # an object, not JSON in a string
+    assert entries[-1]["action"] == {"action_type": "Move", "legion": "Pergame", "cell": "L4"}  # an object, typed
     text = referee("log", "--last", "1").out
     assert "Pergame L4" in text and "Parthes" not in text
     assert referee("log", "--last", "0").code == 2
@@ -160,9 +160,10 @@ def test_log_last_and_structured_json(game: Path, referee: Referee) -> None:
 
 def test_play_shell_completes_verbs_units_and_cells(game: Path) -> None:
     from referee.cli.play import complete, completion_words
+    from referee.games import find_game
     from referee.journal import GameFile
 
-    with GameFile.open(game) as gf:
+    with GameFile.open(game, find_game) as gf:
         words = completion_words(gf.game, gf.state())
     assert complete(words, "athe") == ["Athéna"]  # accents and case ignored
     assert complete(words, "und") == ["undo"]
@@ -264,13 +265,14 @@ def test_one_amphora_is_singular() -> None:
 def test_kings_are_marked_and_the_picture_names_every_counter(game: Path, referee: Referee) -> None:
     from dataclasses import replace
 
+    from referee.games import find_game
     from referee.journal import GameFile
     from referee.picture import _key_entries, draw_board
 
     text = referee("show").out
     assert ">Pyx♔" in text and "<Cyr♔" in text and "♔ king" in text  # no colour needed
     assert "West: Persian king exits" in text and "East: Greek king exits" in text
-    with GameFile.open(game) as gf:
+    with GameFile.open(game, find_game) as gf:
         view = gf.game.board_view(gf.state())
     kings = {c.name for c in view.cells if "king" in c.marks}
     assert kings == {"F1", "G12"}
@@ -280,11 +282,12 @@ def test_kings_are_marked_and_the_picture_names_every_counter(game: Path, refere
 
 
 def test_iliad_picture_key_names_every_terrain(referee: Referee) -> None:
+    from referee.games import find_game
     from referee.journal import GameFile
     from referee.picture import _key_entries
 
     assert referee("new", "iliad", "--file", "il.referee").code == 0
-    with GameFile.open(referee.cwd / "il.referee") as gf:
+    with GameFile.open(referee.cwd / "il.referee", find_game) as gf:
         view = gf.game.board_view(gf.state())
     fills = {text for kind, text, _, _ in _key_entries(view) if kind == "fill"}
     assert {style.label or name for name, style in view.terrain.items()} == fills

@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
+from referee.games import find_game
 from referee.journal import GameFile
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -368,7 +369,7 @@ def run_mix(tmp: Path, seed: int, cases: int) -> Tally:
     bases.append(cyrus_game(cyrus))
     exports = []
     for base in bases:
-        with GameFile.open(base) as gf:
+        with GameFile.open(base, find_game) as gf:
             exports.append(json.loads(json.dumps(gf.export())))
     work = tmp / "work"
     start = time.monotonic()

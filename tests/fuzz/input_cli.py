@@ -236,7 +236,8 @@ def check(command: Command, outcome: Outcome, before: dict[Path, bytes | None]) 
         if lines[0].startswith("error: "):
             if len(lines) > 2 or (len(lines) == 2 and not lines[1].startswith("hint: ")):
                 return f"a refusal of {len(lines)} lines: {outcome.err[:300]!r}"
-        elif not all(line.startswith("✗ ") for line in lines):
+        elif not lines[0].startswith("✗ ") or not all(line.startswith(("✗ ", "  ⚠ ")) for line in lines):
+            # one ✗ line per violation, each followed by what it rests on (a ⚠ line, issue 35)
             return f"a refusal that is not our line: {outcome.err[:300]!r}"
     return None
 

@@ -88,7 +88,7 @@ def _args(command: str, game: Path, rng: random.Random) -> list[str]:
     """Returns the command line of a case (a legal move for ``do``, when there is one)."""
     if command == "do":
         engine = find_game("cyrus-pyxis")
-        with GameFile.open(game) as gf:
+        with GameFile.open(game, find_game) as gf:
             legal = engine.legal_actions(gf.state())
         text = rng.choice(legal).text() if legal else "Pyxis F2"
         return ["do", text]
@@ -157,7 +157,7 @@ def kill_case(tally: KillTally, folder: Path, command: str, rng: random.Random, 
         if not _complete_output(folder / name, old):
             tally.defect(f"{label}: {name} is neither the old file nor a complete new one")
     try:
-        with GameFile.open(game) as gf:
+        with GameFile.open(game, find_game) as gf:
             gf.state()  # replays to the recorded state hashes
     except Exception as exc:  # the harness must report, not hide
         tally.defect(f"{label}: does not replay: {exc}")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.errors import RefereeError
+from referee.games import find_game
 from referee.journal import GameFile
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -40,7 +41,7 @@ def _writer(path: str, action: str, writes: int, out: multiprocessing.SimpleQueu
     problems: list[str] = []
     for _ in range(writes):
         try:
-            with GameFile.open(Path(path)) as gf:
+            with GameFile.open(Path(path), find_game) as gf:
                 gf.do(action)
                 done.append(gf.entries()[-1].seq)
         except RefereeError as exc:
@@ -53,7 +54,7 @@ def _reader(path: str, stop: multiprocessing.synchronize.Event, out: multiproces
     alarms: list[str] = []
     while not stop.is_set():
         try:
-            with GameFile.open(Path(path)) as gf:
+            with GameFile.open(Path(path), find_game) as gf:
                 gf.entries()
                 gf.state()
                 gf.epochs()
@@ -96,7 +97,7 @@ def run_race(folder: Path, writes: int) -> RaceTally:
         tally.writes += len(done)
         for seq in done:
             given[seq] = action
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         entries = {e.seq: e for e in gf.entries()}
         if not gf.verify_dice().ok:
             tally.lost.append("the final file does not verify")

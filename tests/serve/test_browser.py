@@ -58,9 +58,10 @@ def test_each_games_table_page_draws_its_board_and_is_kept_as_a_screenshot(brows
                                                                          slug: str) -> None:
     game = _game(tmp_path, slug)
     if slug == "300-solo":  # PERS.IA's first procedure, so its steps show
+        from referee.games import find_game
         from referee.journal import GameFile
 
-        with GameFile.open(game) as gf:
+        with GameFile.open(game, find_game) as gf:
             gf.do("persia prepare")
     with served(game) as server:
         page = _page(browser, server.table)
@@ -102,10 +103,11 @@ def test_a_tapped_move_is_played_and_a_refused_one_shows_its_reason(browser: obj
 
 
 def test_a_player_page_never_shows_another_players_secret(browser: object, tmp_path: Path) -> None:
+    from referee.games import find_game
     from referee.journal import GameFile
 
     game = _game(tmp_path, "zargo")
-    with GameFile.open(game) as gf:
+    with GameFile.open(game, find_game) as gf:
         gf.seal("moines", "garrison-0113", ["FMo", "MCh"])
     with served(game) as server:
         monks = _page(browser, server.player("moines"))

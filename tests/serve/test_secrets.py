@@ -22,10 +22,11 @@ GARRISONS = (
 
 
 def _zargo(path: Path, garrisons: dict[tuple[str, str], list[str]]) -> Path:
+    from referee.games import find_game
     from referee.journal import GameFile
 
     new_game(path, "zargo")
-    with GameFile.open(path) as gf:
+    with GameFile.open(path, find_game) as gf:
         for (owner, label), secret in garrisons.items():
             gf.seal(owner, label, secret)
     return path
@@ -75,9 +76,10 @@ def test_LA_CONQUETE_a_people_seals_and_reveals_its_garrison_from_its_own_page(t
         assert b"FMo&quot;,&quot;MCh" not in table and b'"FMo","MCh"' not in table
         early = Http.post(monks + "reveal", {"label": "garrison-3612"})
         assert early.status == 422 and "[no-reveal]" in str(early.json()["line"])  # not attacked yet
+        from referee.games import find_game
         from referee.journal import GameFile
 
-        with GameFile.open(game) as gf:  # another writer: the Winged attack the Monks' city
+        with GameFile.open(game, find_game) as gf:  # another writer: the Winged attack the Monks' city
             for text in ("start", "0506 0507", "resolve", "resolve", "2417 3613", "attack 3613 3612", "resolve"):
                 gf.do(text)
         knights = Http.post(server.player("chevaliers") + "reveal", {"label": "garrison-3612"})

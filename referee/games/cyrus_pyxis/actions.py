@@ -24,8 +24,8 @@ from typing import Literal
 
 from referee.errors import NotationError, UnknownNameError
 from referee.game import Action
-from referee.games.cyrus_pyxis.schemas import Phase, Side, Terrain
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Phase, Side, Terrain
 from referee.i18n import N_, _
 from referee.notation import Form, Grammar, Keyword
 

@@ -8,23 +8,31 @@ action. Every choice comes from the engine's own destination and support generat
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 from referee.bot import Choice
 from referee.game import GameState
-from referee.games.cyrus_pyxis.actions import Deploy, Done, Move, PlaceTerrain, Resolve, Support
-from referee.games.cyrus_pyxis.combat import possible_supports
-from referee.games.cyrus_pyxis.engine import CyrusEngine
+from referee.games.cyrus_pyxis.actions import CyrusAction, Deploy, Done, Move, PlaceTerrain, Resolve, Support
 from referee.games.cyrus_pyxis.movement import OFF, destination_cells
 from referee.games.cyrus_pyxis.rules import COMBAT_STEP, MOVEMENT, SETUP, SUPPORT_STEP
-from referee.games.cyrus_pyxis.schemas import Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.support import possible_supports
+from referee.games.cyrus_pyxis.tables import LegionId, Phase, Side
 from referee.i18n import _
+
+
+class Rules(Protocol):
+    """What the bot asks of the engine that builds it: the legal actions, the legions that may move."""
+
+    def legal_actions(self, state: CyrusState) -> list[CyrusAction]: ...
+
+    def movable(self, state: CyrusState) -> list[LegionId]: ...
 
 
 class RandomBot:
     """Plays uniformly random legal actions, one legion at a time."""
 
-    def __init__(self, engine: CyrusEngine, stop_chance: float | None = None) -> None:
+    def __init__(self, engine: Rules, stop_chance: float | None = None) -> None:
         self.engine = engine
         self.stop_chance = stop_chance
         self._moves: dict[tuple[str, str], Choice] = {}  # actions are frozen: one object per move

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TypeAlias
 
 from referee.dice import NoDice
 from referee.errors import PositionError
+from referee.game import Engine
 from referee.games.cyrus_pyxis import actions as act
-from referee.games.cyrus_pyxis.combat import possible_supports
+from referee.games.cyrus_pyxis.actions import CyrusAction
 from referee.games.cyrus_pyxis.movement import (
     MoveContext,
     check_in_play,
@@ -43,14 +44,16 @@ from referee.games.cyrus_pyxis.rules import (
     SUPPORT_DECLARATION,
     SUPPORT_STEP,
 )
-from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
 from referee.games.cyrus_pyxis.sequence import pending_declarers
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.support import possible_supports
+from referee.games.cyrus_pyxis.tables import Kind, LegionId, Phase, Side
 from referee.i18n import _
 from referee.rulings import Ruling
 
-if TYPE_CHECKING:
-    from referee.games.cyrus_pyxis.engine import CyrusEngine
+Rules: TypeAlias = Engine[CyrusState, CyrusAction]
+"""The engine as these checks use it (``judge``, ``apply``): the core protocol, so this module needs
+no import of the engine that calls it."""
 
 MOVED_CHECKS: tuple[Callable[[MoveContext], Ruling | None], ...] = (
     check_own_legion, check_in_play, check_moves_once, check_quota)
@@ -136,7 +139,7 @@ def attackers(state: CyrusState) -> list[LegionId]:
     return out
 
 
-def _origins(engine: CyrusEngine, before: CyrusState, name: LegionId) -> Ruling | None:
+def _origins(engine: Rules, before: CyrusState, name: LegionId) -> Ruling | None:
     """Returns None when some start cell gives a legal move to the legion's cell, else why not.
 
     ``before`` has the legion on its cell; each candidate puts it back on a cell within its
@@ -166,7 +169,7 @@ def _origins(engine: CyrusEngine, before: CyrusState, name: LegionId) -> Ruling 
     return first
 
 
-def judge_moved(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusState:
+def judge_moved(engine: Rules, state: CyrusState, label: str) -> CyrusState:
     """V, VI: replays ``moved`` (attackers added) through the movement checks; returns the state.
 
     Raises:
@@ -205,7 +208,7 @@ def judge_moved(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusStat
 # Supports
 
 
-def judge_supports(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusState:
+def judge_supports(engine: Rules, state: CyrusState, label: str) -> CyrusState:
     """IV.2-1, VI.1: replays each support as a ``support`` action, the attacker's first.
 
     Raises:
@@ -237,7 +240,7 @@ def judge_supports(engine: CyrusEngine, state: CyrusState, label: str) -> CyrusS
 # The whole position
 
 
-def judge_declarations(engine: CyrusEngine, state: CyrusState, label: str, *, declaring: Side | None,
+def judge_declarations(engine: Rules, state: CyrusState, label: str, *, declaring: Side | None,
                        phase: str | None) -> CyrusState:
     """Returns the state a position declares, with what it implies derived, or refuses it.
 

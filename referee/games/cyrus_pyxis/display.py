@@ -12,9 +12,9 @@ from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.combat import CombatResult
 from referee.games.cyrus_pyxis.position import CyrusPosition
-from referee.games.cyrus_pyxis.schemas import PLURAL, Kind, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.sequence import setup_progress
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy, win_text
+from referee.games.cyrus_pyxis.tables import PLURAL, Kind, Phase, Side, Terrain
 from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
 
 from referee.bot import Bot
 from referee.dice import Dice
@@ -18,13 +17,8 @@ from referee.game import (
 )
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis import declarations
-from referee.games.cyrus_pyxis.combat import (
-    SUPPORT_CHECKS,
-    SupportContext,
-    possible_supports,
-    resolve_all,
-    support_disclosures,
-)
+from referee.games.cyrus_pyxis.bot import RandomBot
+from referee.games.cyrus_pyxis.combat import resolve_all
 from referee.games.cyrus_pyxis.display import STEP_WORDS, LegalReport, UmpireResolution, board_view, status_lines
 from referee.games.cyrus_pyxis.movement import (
     LEGION_CHECKS,
@@ -52,17 +46,6 @@ from referee.games.cyrus_pyxis.rules import (
     SETUP,
     SUPPORT_DECLARATION,
 )
-from referee.games.cyrus_pyxis.schemas import (
-    SETUP_STEPS,
-    CyrusTables,
-    Kind,
-    Legion,
-    LegionId,
-    Phase,
-    Side,
-    Terrain,
-    load_tables,
-)
 from referee.games.cyrus_pyxis.sequence import (
     SETUP_CHECKS,
     SetupContext,
@@ -78,6 +61,18 @@ from referee.games.cyrus_pyxis.sequence import (
     setup_progress,
 )
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, english, occupancy, remember
+from referee.games.cyrus_pyxis.support import SUPPORT_CHECKS, SupportContext, possible_supports, support_disclosures
+from referee.games.cyrus_pyxis.tables import (
+    SETUP_STEPS,
+    CyrusTables,
+    Kind,
+    Legion,
+    LegionId,
+    Phase,
+    Side,
+    Terrain,
+    load_tables,
+)
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -436,16 +431,12 @@ class CyrusEngine(Engine[CyrusState, act.CyrusAction]):
     def status(self, state: CyrusState) -> list[str]:
         return status_lines(state)
 
-    def capture(self) -> ModuleType:
-        """The rules side of reading a photo (``referee capture``): labels and turn inference."""
-        from referee.games.cyrus_pyxis import capture
-
-        return capture
+    capture_rules = "referee.games.cyrus_pyxis.capture"
+    """The rules side of reading a photo (``referee capture``): labels and turn inference. Named,
+    not imported: the capture rules use the engine, never the reverse."""
 
     def bot(self) -> Bot:
         """A random legal player, one legion at a time (``referee bot``, playouts)."""
-        from referee.games.cyrus_pyxis.bot import RandomBot
-
         return RandomBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, MOVE_STEP, MOVEMENT, SETUP, SUPPORT_STEP
-from referee.games.cyrus_pyxis.schemas import PLURAL, SETUP_STEPS, Kind, Legion, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
+from referee.games.cyrus_pyxis.tables import PLURAL, SETUP_STEPS, Kind, Legion, Phase, Side, Terrain
 from referee.geometry.search import Cell, SearchResult
 from referee.i18n import N_, _
 from referee.phrases import form, plural_form

@@ -11,8 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.errors import PositionError, UnknownNameError
 from referee.game import validate_file
 from referee.games.cyrus_pyxis.rules import GAME_END, GOAL
-from referee.games.cyrus_pyxis.schemas import CyrusTables, LegionId, Phase, Side, Terrain
 from referee.games.cyrus_pyxis.state import CyrusState, english
+from referee.games.cyrus_pyxis.tables import CyrusTables, LegionId, Phase, Side, Terrain
 from referee.geometry.search import Cell
 from referee.i18n import _
 from referee.rulings import Ruling

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.games.cyrus_pyxis.actions import Deploy, PlaceTerrain
-from referee.games.cyrus_pyxis.combat import possible_supports
 from referee.games.cyrus_pyxis.movement import game_over
 from referee.games.cyrus_pyxis.rules import (
     COMBAT_STEP,
@@ -29,7 +28,9 @@ from referee.games.cyrus_pyxis.rules import (
     TERRAIN_TOKENS,
     TURN,
 )
-from referee.games.cyrus_pyxis.schemas import (
+from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
+from referee.games.cyrus_pyxis.support import possible_supports
+from referee.games.cyrus_pyxis.tables import (
     HOME_NUMBERS,
     NO_TERRAIN_NUMBERS,
     PLURAL,
@@ -39,7 +40,6 @@ from referee.games.cyrus_pyxis.schemas import (
     Side,
     Terrain,
 )
-from referee.games.cyrus_pyxis.state import CyrusState, Occupancy, occupancy
 from referee.geometry.search import Cell
 from referee.rulings import RuleRef, Ruling
 

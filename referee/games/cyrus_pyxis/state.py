@@ -1,6 +1,6 @@
 """Cyrus & Pyxis state: what the referee tracks, and who stands where (occupancy).
 
-The vocabulary and tables are in :mod:`~referee.games.cyrus_pyxis.schemas`, position files in
+The vocabulary and tables are in :mod:`~referee.games.cyrus_pyxis.tables`, position files in
 :mod:`~referee.games.cyrus_pyxis.position`. Vocabulary: a *legion* is a counter; *line N* is
 every cell numbered N (numbers run West 1 to East 12, letters A-L run across); a *pending
 combat* is a cell holding a legion of each side.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from referee.game import GameState
-from referee.games.cyrus_pyxis.schemas import (
+from referee.games.cyrus_pyxis.tables import (
     CellName,
     CyrusTables,
     Legion,
@@ -21,6 +21,7 @@ from referee.games.cyrus_pyxis.schemas import (
     Terrain,
 )
 from referee.geometry.search import Cell
+from referee.i18n import _
 from referee.rulings import Ruling
 
 # ---------------------------------------------------------------------------------------------
@@ -65,8 +66,6 @@ def win_text(state: CyrusState) -> str:
     """I, III.5: why the game is over, in the active language."""
     if state.win is not None:
         return state.win.text()
-    from referee.i18n import _
-
     return _(state.win_reason or "the game is over")
 
 

@@ -30,7 +30,8 @@ from referee.errors import NotationError
 from referee.game import Action
 from referee.games.earth_water.cards import find_card, split_name
 from referee.games.earth_water.movement import auto_path
-from referee.games.earth_water.state import CityName, EarthWaterState, Side, many
+from referee.games.earth_water.state import EarthWaterState, many
+from referee.games.earth_water.tables import CityName, Side
 from referee.i18n import N_, _
 from referee.notation import Form, Grammar, Keyword
 

@@ -1,12 +1,13 @@
-"""PERS.IA, the die-driven Persian of the solo rules: preparation (4), operations (5), supply (6).
+"""PERS.IA, the die-driven Persian of the solo rules: operations (5) and supply (6); its
+preparation (4) is in :mod:`~referee.games.earth_water.preparation`.
 
 Every procedure returns the new state and the numbered steps the player carries out on the
 table. The bot decides only with the engine's own rules: marches use
 :func:`~referee.games.earth_water.movement.reachable`, supply uses
 :mod:`~referee.games.earth_water.supply`. The one random input is the operation die, drawn from
 the injected :class:`~referee.dice.Dice`. Every fallback chain ends: a branch already tried
-makes PERS.IA pass (interpretation fallback-loop). Entry points: :func:`prepare`,
-:func:`operate`, :func:`supply`.
+makes PERS.IA pass (interpretation fallback-loop). Entry points: :func:`operate`,
+:func:`supply`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
 
 from referee.bot import Choice
 from referee.dice import Dice
@@ -33,8 +32,8 @@ from referee.games.earth_water.marches import (
 )
 from referee.games.earth_water.movement import path_text
 from referee.games.earth_water.play_cards import say
+from referee.games.earth_water.preparation import Outcome, add_units, readings
 from referee.games.earth_water.rules import (
-    CHEAP_BRIDGE,
     DEFENCE,
     DIE,
     DIE_DRIVEN,
@@ -52,222 +51,13 @@ from referee.games.earth_water.rules import (
     PERSIAN_ATTRITION,
     PERSIAN_HAND,
     PREPARATION,
-    SITUATION_A,
-    SITUATION_B,
-    SITUATION_C,
-    SITUATION_D,
     SUPPLY,
 )
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Operation, Phase, Side, units
+from referee.games.earth_water.state import Battle, EarthWaterState, units
 from referee.games.earth_water.supply import supplied, surplus
+from referee.games.earth_water.tables import Operation, Phase, Side
 from referee.i18n import N_, _
 from referee.rulings import Arg, RuleRef
-
-
-@dataclass
-class Outcome:
-    """What a PERS.IA procedure did."""
-
-    state: EarthWaterState
-    says: Announcer
-    situation: str | None = None
-    die: int | None = None
-    source: Literal["digital", "physical"] | None = None
-    passed: bool = False
-
-
-def _i(state: EarthWaterState, *idents: str) -> tuple[tuple[str, str], ...]:
-    return tuple((i, state.tables.interpretation(i).label()) for i in idents)
-
-
-def _units(state: EarthWaterState, city: CityName, armies: int = 0, fleets: int = 0,
-           side: Side = Side.PERSIA) -> EarthWaterState:
-    g = state.at(city).plus(side, armies=armies, fleets=fleets)
-    return state.model_copy(update={"cities": state.with_city(city, g)})
-
-
-# ---------------------------------------------------------------------------------------------
-# 4: preparation
-
-
-def prepare(state: EarthWaterState) -> Outcome:
-    """4: spends the twelve talents by situations A to D."""
-    tables = state.tables
-    says = Announcer()
-    talents = tables.persia.talents.value
-    situations: list[str] = []
-    occupied = state.occupied_persian_majors()
-    hand = state.hands.persia
-    if occupied:
-        situations.append("A")
-        state, talents = _situation_a(state, says, talents, occupied)
-    if talents > 0:
-        letter = "B" if state.score > 0 else ("C" if state.score == 0 else "D")
-        situations.append(letter)
-        state, talents = _situation_bcd(state, says, talents, letter, state.hands.persia - hand)
-    if talents > 0:
-        says.add(PREPARATION, "unspent", N_("{talents} cannot be spent and are lost"),
-                 args={"talents": units(talents, "talent")}, interpretations=_i(state, "situations-continue"))
-    return Outcome(state, says, situation=_("situation {letters}").format(letters=_(" then ").join(situations)))
-
-
-def _draw(state: EarthWaterState, says: Announcer, rule: RuleRef, wanted: int,
-          talents: int, earlier: int = 0) -> tuple[EarthWaterState, int]:
-    """4: draws the cards of a situation; ``earlier`` cards were drawn before in this preparation."""
-    cost = state.tables.persia.costs.card.value
-    count = min(wanted, state.deck_left(), talents // cost)
-    before = state.hands.persia
-    used: tuple[tuple[str, str], ...] = ()
-    args: dict[str, Arg] = {"cards": units(count, "card"), "before": before, "after": before + count}
-    if count < wanted or earlier + count > state.tables.base.cards_per_preparation.value:
-        used = _i(state, "persia-purchase-caps")  # the base cap of six cards does not bind PERS.IA
-    if count < wanted:
-        says.add(rule, "draw", N_("Draw {cards} (Persian hand {before} → {after}); only {left} cards are outside "
-                                  "the hands"), args={**args, "left": state.deck_left()}, interpretations=used)
-    else:
-        says.add(rule, "draw", N_("Draw {cards} (Persian hand {before} → {after})"), args=args, interpretations=used)
-    return state.model_copy(update={"hands": state.hands.plus(Side.PERSIA, count)}), talents - count * cost
-
-
-def _situation_a(state: EarthWaterState, says: Announcer, talents: int,
-                 occupied: tuple[CityName, ...]) -> tuple[EarthWaterState, int]:
-    """4.A: three cards and nine armies in the Persian Major free of Greek armies."""
-    row = state.tables.persia.situations["A"]
-    state, talents = _draw(state, says, SITUATION_A, row.cards, talents)
-    free = [m for m in state.tables.majors(Side.PERSIA) if m not in occupied]
-    armies = min(row.armies or 0, talents)
-    if not free:
-        says.add(SITUATION_A, "unspent", N_("Greek armies stand in {cities}: no Major city can take the {armies}"),
-                 args={"cities": _(" and ").join(occupied), "armies": units(armies, "army")},
-                 interpretations=_i(state, "situations-continue"))
-        return state, talents
-    city = free[0]
-    state = _units(state, city, armies=armies)
-    says.add(SITUATION_A, "armies", N_("Place {armies} in {city} (now {now})"),
-             args={"armies": units(armies, "army"), "city": city, "now": state.at(city).persian_armies},
-             counts={city: armies})
-    return state, talents - armies * state.tables.persia.costs.army.value
-
-
-def _situation_bcd(state: EarthWaterState, says: Announcer, talents: int,
-                   letter: str, earlier: int) -> tuple[EarthWaterState, int]:
-    """4.B-4.D: cards by the score, the bridge, B's fleets, then armies."""
-    tables = state.tables
-    rule = {"B": SITUATION_B, "C": SITUATION_C, "D": SITUATION_D}[letter]
-    wanted = tables.persia.situations[letter].cards  # type: ignore[index]
-    state, talents = _draw(state, says, rule, wanted, talents, earlier)
-    state, talents = _bridge(state, says, rule, talents)
-    if letter == "B":
-        state, talents = _fleets(state, says, talents)
-    if letter == "D":
-        return _armies_in(state, says, talents, rule)
-    order = tables.order(tables.persia.army_order_b if letter == "B" else tables.persia.army_order_c)
-    return _army_cycle(state, says, talents, rule, order)
-
-
-def _bridge(state: EarthWaterState, says: Announcer, rule: RuleRef, talents: int) -> tuple[EarthWaterState, int]:
-    """4.B-4.D, 3.D: rebuild the bridge for four talents (interpretation bridge-needs-army)."""
-    cost = state.tables.persia.costs.bridge
-    assert cost is not None
-    if state.bridge or talents < cost.value:
-        return state, talents
-    abydos = state.tables.bridge_ends[0]
-    if not state.controls(Side.PERSIA, abydos):
-        says.add(rule, "bridge", N_("The bridge cannot be rebuilt: Persia does not control {city}"),
-                 args={"city": abydos})
-        return state, talents
-    if state.at(abydos).persian_armies == 0 and state.tables.interpretation("bridge-needs-army").choice == ARMY_IN:
-        says.add(rule, "bridge", N_("The bridge cannot be rebuilt: no Persian army stands in {city}"),
-                 args={"city": abydos}, interpretations=_i(state, "bridge-needs-army"))
-        return state, talents
-    says.add(CHEAP_BRIDGE, "bridge", N_("Build the bridge ({talents})"), args={"talents": units(cost.value, "talent")},
-             interpretations=_i(state, "bridge-needs-army") if state.at(abydos).persian_armies == 0 else ())
-    return state.model_copy(update={"bridge": True}), talents - cost.value
-
-
-def _fleets(state: EarthWaterState, says: Announcer, talents: int) -> tuple[EarthWaterState, int]:
-    """4.B: one fleet per occupied port city with an empty port (interpretations occupied-port-city,
-    fleet-order; persia-purchase-caps past two fleets)."""
-    tables = state.tables
-    cost = tables.persia.costs.fleet.value
-    placed: dict[str, int] = {}
-    short = False
-    for city in tables.order(tables.persia.fleet_order_b):
-        g = state.at(city)
-        if tables.row(city).port and g.persian_armies and not g.persian_fleets and not g.greek_fleets:
-            if talents < cost:
-                short = True
-                break
-            state = _units(state, city, fleets=1)
-            placed[city] = 1
-            talents -= cost
-    # Where "occupied" decides: a port city Persia controls with no Persian fleet that gets none under
-    # our reading (no Persian army there, or a Greek fleet in its port).
-    contested = [c for c in tables.ports() if state.controls(Side.PERSIA, c) and not state.at(c).persian_fleets
-                 and c not in placed]
-    used = _i(state, "occupied-port-city") if placed or contested else ()
-    used += _i(state, "fleet-order") if short else ()
-    used += _i(state, "persia-purchase-caps") if len(placed) > tables.base.fleets_per_preparation.value else ()
-    if placed:
-        says.add(SITUATION_B, "fleets", N_("Place {fleets}: one in {cities}"),
-                 args={"fleets": units(len(placed), "fleet"), "cities": ", ".join(placed)},
-                 counts=placed, interpretations=used)
-    elif used:
-        says.add(SITUATION_B, "fleets", N_("No fleet to place: no port city with Persian armies has an empty port "
-                                           "({cities}: no Persian army, or a Greek fleet)"),
-                 args={"cities": ", ".join(contested)}, interpretations=used)
-    return state, talents
-
-
-def _army_cycle(state: EarthWaterState, says: Announcer, talents: int, rule: RuleRef,
-                order: tuple[CityName, ...]) -> tuple[EarthWaterState, int]:
-    """4.B, 4.C: one army at a time around the controlled cities of the list, no third army in a
-    minor city (interpretation minor-city)."""
-    tables = state.tables
-    cost = tables.persia.costs.army.value
-    cap = tables.persia.minor_city_cap.value
-    placed: Counter[str] = Counter()
-    capped = False
-    while talents >= cost:
-        progress = False
-        for city in order:
-            if talents < cost:
-                break
-            if not state.controls(Side.PERSIA, city):
-                continue
-            if state.at(city).persian_armies >= cap and tables.row(city).major is not Side.PERSIA:
-                capped = True  # the cap applies, or not, by the reading of "minor" (a Greek Major is not)
-                if tables.is_minor(city):
-                    continue
-            state = _units(state, city, armies=1)
-            placed[city] += 1
-            talents -= cost
-            progress = True
-        if not progress:
-            break
-    if placed:
-        final = ", ".join(f"{c} {state.at(CityName(c)).persian_armies}" for c in placed)
-        split = ", ".join(f"{c} {n}" for c, n in placed.items())
-        says.add(rule, "armies", N_("Place {armies}, one at a time in list order: {split} (now {final})"),
-                 args={"armies": units(sum(placed.values()), "army"), "split": split, "final": final},
-                 counts=dict(placed),
-                 interpretations=_i(state, "minor-city") if capped else ())
-    return state, talents
-
-
-def _armies_in(state: EarthWaterState, says: Announcer, talents: int, rule: RuleRef) -> tuple[EarthWaterState, int]:
-    """4.D: every remaining talent becomes an army in Abydos."""
-    abydos = state.tables.bridge_ends[0]
-    cost = state.tables.persia.costs.army.value
-    count = talents // cost
-    if count == 0 or not state.controls(Side.PERSIA, abydos):
-        return state, talents
-    state = _units(state, abydos, armies=count)
-    says.add(rule, "armies", N_("Place {armies} in {city} (now {now})"),
-             args={"armies": units(count, "army"), "city": abydos, "now": state.at(abydos).persian_armies},
-             counts={abydos: count})
-    return state, talents - count * cost
-
 
 # ---------------------------------------------------------------------------------------------
 # 5: operations
@@ -277,7 +67,7 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
     """5: one Persian operation, steps 1 to 4."""
     says = Announcer()
     if state.hands.persia == 0:
-        says.add(EMPTY_HAND, "pass", N_("Pass: PERS.IA holds no card"), interpretations=_i(state, "die-pass"))
+        says.add(EMPTY_HAND, "pass", N_("Pass: PERS.IA holds no card"), interpretations=readings(state, "die-pass"))
         return Outcome(state, says, situation=_("5.1 empty hand"), passed=True)
     out = Outcome(state, says)
     occupied = state.occupied_persian_majors()
@@ -287,11 +77,11 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
         plan = defence_plan(state)
         if plan is not None:
             bared = defence_bares(state)
-            _say_skipped(state, says, plan, DEFENCE, _i(state, "activation-reachable"))
+            _say_skipped(state, says, plan, DEFENCE, readings(state, "activation-reachable"))
             out.state = _march(state, says, plan, DEFENCE, "defence",
-                               _i(state, "activation-reachable")
-                               + (_i(state, "defence-keeps-none") if bared else ())
-                               + (_i(state, "defence-target") if len(occupied) > 1 else ()))
+                               readings(state, "activation-reachable")
+                               + (readings(state, "defence-keeps-none") if bared else ())
+                               + (readings(state, "defence-target") if len(occupied) > 1 else ()))
             done = True
         else:
             held = defence_bares(state) and state.tables.interpretation("defence-keeps-none").choice == ALWAYS_TWO
@@ -300,8 +90,8 @@ def operate(state: EarthWaterState, dice: Dice) -> Outcome:
                         "city reaches it; roll the die instead") if held else
                      N_("No Persian army can reach {cities}: roll the die instead"),
                      args={"cities": _(" or ").join(occupied)},
-                     interpretations=_i(state, "activation-reachable")
-                     + (_i(state, "defence-keeps-none") if held else ()))
+                     interpretations=readings(state, "activation-reachable")
+                     + (readings(state, "defence-keeps-none") if held else ()))
     if not done:
         _roll_and_act(out, dice)
     return _discard(out)
@@ -329,13 +119,13 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
     tried: list[Operation] = []
     while True:
         if operation == "pass":
-            says.add(FACE_PASS, "pass", N_("Pass: no operation this turn"), interpretations=_i(state, "die-pass"))
+            says.add(FACE_PASS, "pass", N_("Pass: no operation this turn"), interpretations=readings(state, "die-pass"))
             out.passed = True
             return
         if operation in tried:
             says.add(DIE, "pass", N_("Pass: every branch ({branches}) is impossible"),
                      args={"branches": ", ".join(_(_LABEL[t]) for t in tried)},
-                     interpretations=_i(state, "fallback-loop", "die-pass"))
+                     interpretations=readings(state, "fallback-loop", "die-pass"))
             out.passed = True
             return
         tried.append(operation)
@@ -346,7 +136,7 @@ def _roll_and_act(out: Outcome, dice: Dice) -> None:
         following = state.tables.persia.fallbacks[operation].then
         says.add(_RULE_OF[operation], "fallback", N_("{why}: {then} instead"), args={"why": why,
                                                                                      "then": _LABEL[following]},
-                 interpretations=_i(state, *_FALLBACK_READINGS.get(operation, ())) if (
+                 interpretations=readings(state, *_FALLBACK_READINGS.get(operation, ())) if (
                      operation != "destroy-army" or state.hands.greece) else ())
         operation = following
 
@@ -356,11 +146,11 @@ def _discard(out: Outcome) -> Outcome:
     hand = out.state.hands.persia
     if hand and out.passed and out.state.tables.interpretation("die-pass").choice == KEEPS_CARD:
         out.says.add(END_OPERATION, "discard", N_("No discard after a pass: PERS.IA keeps its {cards}"),
-                     args={"cards": units(hand, "card")}, interpretations=_i(out.state, "die-pass"))
+                     args={"cards": units(hand, "card")}, interpretations=readings(out.state, "die-pass"))
     elif hand:
         out.says.add(END_OPERATION, "discard", N_("Discard 1 card (Persian hand {before} → {after})"),
                      args={"before": hand, "after": hand - 1},
-                     interpretations=_i(out.state, "die-pass") if out.passed else (), also=(NO_EVENTS,))
+                     interpretations=readings(out.state, "die-pass") if out.passed else (), also=(NO_EVENTS,))
         out.state = out.state.model_copy(update={"hands": out.state.hands.plus(Side.PERSIA, -1)})
     return out
 
@@ -368,7 +158,7 @@ def _discard(out: Outcome) -> Outcome:
 def _march(state: EarthWaterState, says: Announcer, plan: March, rule: RuleRef, kind: str,
            used: tuple[tuple[str, str], ...]) -> EarthWaterState:
     start, goal = plan.city, plan.goal
-    state = _units(_units(state, start, armies=-plan.count), goal, armies=plan.count)
+    state = add_units(add_units(state, start, armies=-plan.count), goal, armies=plan.count)
     g = state.at(goal)
     args: dict[str, Arg] = {"armies": units(plan.count, "army"), "path": path_text(plan.path)}
     if g.greek_armies:
@@ -389,7 +179,7 @@ def _do_march(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
     plan = march_plan(state)
     if plan is None:
         return None, N_("No Persian army can march toward Sparta")
-    used = _i(state, "activation-reachable", "march-toward-sparta", "march-count")
+    used = readings(state, "activation-reachable", "march-toward-sparta", "march-count")
     _say_skipped(state, says, plan, FACE_MARCH, used)
     return _march(state, says, plan, FACE_MARCH, "move", used), ""
 
@@ -415,11 +205,11 @@ def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWate
     if not held:
         return None, N_("No Greek army to destroy")
     city = lone[0] if lone else held[0]
-    state = _units(state, city, armies=-1, side=Side.GREECE)
+    state = add_units(state, city, armies=-1, side=Side.GREECE)
     why = N_("the first lone Greek army on the list") if lone else N_("no Greek army is alone: the first on the list")
     says.add(FACE_DESTROY_ARMY, "destroy-army", N_("Remove 1 Greek army from {city} ({why}; {left} left there)"),
              args={"city": city, "why": why, "left": state.at(city).greek_armies}, counts={city: -1},
-             interpretations=_i(state, "isolated-army"))
+             interpretations=readings(state, "isolated-army"))
     hand = state.hands.greece
     if hand:
         before = state
@@ -429,11 +219,11 @@ def _do_destroy_army(state: EarthWaterState, says: Announcer) -> tuple[EarthWate
             says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
                                                             "{after}); the referee takes {card} off the hand"),
                      args={"before": hand, "after": hand - 1, "card": say(before, dropped[0])},
-                     interpretations=_i(state, "fallback-discard"))
+                     interpretations=readings(state, "fallback-discard"))
         else:
             says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece discards 1 card of its choice (hand {before} → "
                                                             "{after})"), args={"before": hand, "after": hand - 1},
-                     interpretations=_i(state, "fallback-discard"))
+                     interpretations=readings(state, "fallback-discard"))
     else:
         says.add(FACE_DESTROY_ARMY, "greek-discard", N_("Greece has no card to discard"))
     return state, ""
@@ -446,7 +236,7 @@ def _do_destroy_fleet(state: EarthWaterState, says: Announcer) -> tuple[EarthWat
     if not held:
         return None, N_("No Greek fleet to destroy")
     city = held[0]
-    state = _units(_units(state, city, fleets=-1, side=Side.GREECE), city, fleets=1)
+    state = add_units(add_units(state, city, fleets=-1, side=Side.GREECE), city, fleets=1)
     g = state.at(city)
     says.add(FACE_DESTROY_FLEET, "destroy-fleet", N_("Remove 1 Greek fleet from {city} and place 1 Persian fleet "
                                                      "there (Persian fleets in {city}: {now})"),
@@ -456,7 +246,7 @@ def _do_destroy_fleet(state: EarthWaterState, says: Announcer) -> tuple[EarthWat
         says.add(FACE_DESTROY_FLEET, "battle", N_("Naval battle in {city}: {persian} against {greek}"),
                  args={"city": city, "persian": units(g.persian_fleets, "Persian fleet"),
                        "greek": units(g.greek_fleets, "Greek fleet")},
-                 interpretations=_i(state, "naval-battle-attacker"))
+                 interpretations=readings(state, "naval-battle-attacker"))
     return state, ""
 
 
@@ -468,7 +258,7 @@ def _do_place(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
     for city in order:
         g = state.at(city)
         if g.greek_armies == 0 and g.greek_fleets == 0:
-            state = _units(state, city, armies=1, fleets=1)
+            state = add_units(state, city, armies=1, fleets=1)
             g = state.at(city)
             says.add(FACE_PLACE, "place", N_("Place 1 fleet and 1 army in {city} (now {fleets}, {armies})"),
                      args={"city": city, "fleets": units(g.persian_fleets, "fleet"),
@@ -477,9 +267,9 @@ def _do_place(state: EarthWaterState, says: Announcer) -> tuple[EarthWaterState 
     for city in order:
         g = state.at(city)
         if tables.is_minor(city) and g.persian_fleets and g.empty_of_armies:
-            state = _units(state, city, armies=1)
+            state = add_units(state, city, armies=1)
             says.add(FACE_PLACE, "place", N_("Place 1 army in {city}, where a Persian fleet lies and no army stands"),
-                     args={"city": city}, counts={city: 1}, interpretations=_i(state, "minor-fleet-city"))
+                     args={"city": city}, counts={city: 1}, interpretations=readings(state, "minor-fleet-city"))
             return state, ""
     return None, N_("Every listed port holds Greek units and no empty minor city has a Persian fleet")
 
@@ -502,8 +292,6 @@ _LABEL: dict[Operation, str] = {
     "destroy-fleet": N_("destroy a Greek fleet (die 5)"), "place": N_("place a fleet and an army (die 6)"),
     "pass": N_("pass"),
 }
-ARMY_IN = "army-in-abydos"
-"""bridge-needs-army: the reading that needs a Persian army in Abydos to rebuild the bridge."""
 KEEPS_CARD = "keeps-card"
 """die-pass: the reading where a PERS.IA pass costs it no card."""
 SOURCES = {"digital": N_("digital"), "physical": N_("physical")}
@@ -533,7 +321,7 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     """6.B: unsupplied armies first, then armies that cost no city, then by the list."""
     tables = state.tables
     armies, food, excess = surplus(state, Side.PERSIA)
-    used = _i(state, "attrition-once", "persian-attrition-majors")
+    used = readings(state, "attrition-once", "persian-attrition-majors")
     if excess == 0:
         says.add(PERSIAN_ATTRITION, "attrition", N_("No attrition: {armies} outside Abydos and Ephesos, {food}"),
                  args={"armies": units(armies, "army"), "food": units(food, "amphora")},
@@ -552,7 +340,7 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
             reason = _("no city lost")
         if pick is None:
             pick, reason = here[0], _("list order")
-        state = _units(state, pick, armies=-1)
+        state = add_units(state, pick, armies=-1)
         removed[pick] += 1
         reasons.setdefault(pick, reason)
     split = ", ".join(f"{c} {n} ({reasons[c]})" for c, n in removed.items())
@@ -561,7 +349,7 @@ def _attrition(state: EarthWaterState, says: Announcer) -> EarthWaterState:
              args={"excess": units(excess, "army"), "armies": units(armies, "army"),
                    "food": units(food, "amphora"), "split": split},
              counts={c: -n for c, n in removed.items()},
-             interpretations=used + _i(state, "unsupplied-first", "no-points-armies"))
+             interpretations=used + readings(state, "unsupplied-first", "no-points-armies"))
     return state
 
 
@@ -569,12 +357,12 @@ def _lines(state: EarthWaterState, says: Announcer) -> EarthWaterState:
     """6.C: every Persian army without a line of communication is removed."""
     ok = supplied(state, Side.PERSIA)
     cut = {c: g.persian_armies for c, g in state.cities.items() if g.persian_armies and c not in ok}
-    used = _i(state, "supply-lines", "sea-supply")
+    used = readings(state, "supply-lines", "sea-supply")
     if not cut:
         says.add(LINES, "lines", N_("Every Persian army is supplied"), interpretations=used)
         return state
     for city, n in cut.items():
-        state = _units(state, city, armies=-n)
+        state = add_units(state, city, armies=-n)
     split = ", ".join(f"{c} {n}" for c, n in cut.items())
     says.add(LINES, "lines", N_("Remove every Persian army without a line of communication: {split}"),
              args={"split": split}, counts={c: -n for c, n in cut.items()}, interpretations=used)

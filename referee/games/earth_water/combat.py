@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict
 
 from referee.dice import Dice
 from referee.errors import DiceError
-from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, NAVAL_MOVE, NO_RETREAT
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Side, interp, units
+from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, CARDS, NAVAL_MOVE, NO_RETREAT
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison, interp, units
+from referee.games.earth_water.tables import CityName, Side
 from referee.i18n import N_, _
 from referee.phrases import form
 from referee.rulings import Ruling
@@ -328,8 +329,6 @@ def card_points(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterState
     for Greece when no Persian army is left there, a point for Persia when Greece does not hold the city."""
     if battle.card is None or state.tables.cards.cards[battle.card].effect.kind != "battle-points":
         return state, []
-    from referee.games.earth_water.rules import CARDS
-
     name = state.tables.cards.cards[battle.card].greek.say()
     track = state.tables.base.score_track.value
     score, events = state.score, []

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TypeAlias
 
 from referee.dice import NoDice, PhysicalDice
 from referee.errors import PositionError
+from referee.game import Engine
 from referee.games.earth_water import actions as act
+from referee.games.earth_water.actions import EarthWaterAction
 from referee.games.earth_water.rules import (
     BASE_OPERATIONS,
     BASE_PREPARATION,
@@ -38,13 +40,15 @@ from referee.games.earth_water.rules import (
     VICTORY,
 )
 from referee.games.earth_water.sequence import PHASE_NAMES
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Garrison, Phase, Side, units
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison, units
 from referee.games.earth_water.supply import holds_both_enemy_majors, surplus
+from referee.games.earth_water.tables import CityName, Phase, Side
 from referee.i18n import _
 from referee.rulings import Ruling
 
-if TYPE_CHECKING:
-    from referee.games.earth_water.engine import EarthWaterEngine
+Rules: TypeAlias = Engine[EarthWaterState, EarthWaterAction]
+"""The engine as these checks use it (``judge``, ``apply``): the core protocol, so this module needs
+no import of the engine that calls it."""
 
 P = Phase
 ROUTE_CODES = frozenset({"no-road", "bridge-down", "no-route", "must-stop", "same-city", "not-a-port", "same-port"})
@@ -241,7 +245,7 @@ PHASE_CHECKS: tuple[Callable[[EarthWaterState], Problem | None], ...] = (check_b
 # A pending battle, replayed as the move that started it
 
 
-def battle_sources(engine: EarthWaterEngine, state: EarthWaterState) -> tuple[list[Source], list[Problem]]:
+def battle_sources(engine: Rules, state: EarthWaterState) -> tuple[list[Source], list[Problem]]:
     """Returns the ways the pending battle could have started, and why other candidates fail.
 
     A candidate rebuilds the state before the battle (units back where they came from, the card
@@ -270,7 +274,7 @@ def battle_sources(engine: EarthWaterEngine, state: EarthWaterState) -> tuple[li
     return sources, problems
 
 
-def _greek_source(engine: EarthWaterEngine, state: EarthWaterState, b: Battle,
+def _greek_source(engine: Rules, state: EarthWaterState, b: Battle,
                   origin: CityName) -> Source | Problem:
     if origin == b.city:
         return Problem("battle.origin", Ruling.violation("same-city", "the attackers cannot come from {city}, the "
@@ -308,7 +312,7 @@ def _greek_source(engine: EarthWaterEngine, state: EarthWaterState, b: Battle,
     return _replay(engine, before, action, None, want, origin)
 
 
-def _persian_sources(engine: EarthWaterEngine, state: EarthWaterState,
+def _persian_sources(engine: Rules, state: EarthWaterState,
                      b: Battle) -> tuple[list[Source], list[Problem]]:
     g, r = state.at(b.city), b.rounds
     persia = state.tables.persia
@@ -373,7 +377,7 @@ def _persia_before(state: EarthWaterState, cities: dict[CityName, Garrison]) -> 
                                     "hands": state.hands.plus(Side.PERSIA, 1), "active": Side.PERSIA})
 
 
-def _replay(engine: EarthWaterEngine, before: EarthWaterState, action: act.LandMove | act.NavalMove | act.Persia,
+def _replay(engine: Rules, before: EarthWaterState, action: act.LandMove | act.NavalMove | act.Persia,
             die: int | None, want: EarthWaterState, origin: CityName | None) -> Source | Problem:
     """Judges and applies the starting action on the state before; the result must be ``want``."""
     broken = board_problem(before)
@@ -411,7 +415,7 @@ def _replay(engine: EarthWaterEngine, before: EarthWaterState, action: act.LandM
 # The whole position
 
 
-def judge_declarations(engine: EarthWaterEngine, state: EarthWaterState, label: str, *,
+def judge_declarations(engine: Rules, state: EarthWaterState, label: str, *,
                        active_declared: bool, persian_hand_declared: bool) -> EarthWaterState:
     """Returns the state a position declares, with what it implies derived, or refuses it.
 
@@ -439,7 +443,7 @@ def judge_declarations(engine: EarthWaterEngine, state: EarthWaterState, label: 
     return state
 
 
-def _judge_battle(engine: EarthWaterEngine, state: EarthWaterState, b: Battle, label: str) -> EarthWaterState:
+def _judge_battle(engine: Rules, state: EarthWaterState, b: Battle, label: str) -> EarthWaterState:
     if b.attacker is Side.GREECE and (b.kind == "naval" or b.by_sea) and not b.fleets:
         # Omitted: the Greek fleets in the port (for a naval battle, as if none were sunk yet).
         b = b.model_copy(update={"fleets": state.at(b.city).greek_fleets})
@@ -490,7 +494,7 @@ def _battle_fields(state: EarthWaterState, b: Battle) -> Problem | None:
     return None
 
 
-def _persian_hand(engine: EarthWaterEngine, state: EarthWaterState, label: str, declared: bool) -> EarthWaterState:
+def _persian_hand(engine: Rules, state: EarthWaterState, label: str, declared: bool) -> EarthWaterState:
     """6.A, 4: PERS.IA holds nothing before its preparation and after its supply, and in the Greek
     preparation exactly the cards its preparation drew (the situation is unchanged since)."""
     if state.phase is not P.GREEK_PREPARATION:
@@ -509,7 +513,7 @@ def _persian_hand(engine: EarthWaterEngine, state: EarthWaterState, label: str, 
         n=state.hands.persia)))
 
 
-def open_declarations(engine: EarthWaterEngine, state: EarthWaterState) -> tuple[Ruling, ...]:
+def open_declarations(engine: Rules, state: EarthWaterState) -> tuple[Ruling, ...]:
     """Returns what the position leaves open that a ruling would need: the origin of a Greek attack
     when several cities fit (the attackers' retreat goes back there)."""
     b = state.battle

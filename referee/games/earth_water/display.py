@@ -6,7 +6,8 @@ from referee.game import MapView
 from referee.games.earth_water import layout
 from referee.games.earth_water.play_cards import hand_text
 from referee.games.earth_water.sequence import PHASE_NAMES, reason_text, score_text
-from referee.games.earth_water.state import EarthWaterState, Phase, Side, units
+from referee.games.earth_water.state import EarthWaterState, units
+from referee.games.earth_water.tables import Phase, Side
 from referee.i18n import _
 
 

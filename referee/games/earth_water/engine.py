@@ -14,7 +14,7 @@ from referee.errors import DiceError, InputFileError, NotationError
 from referee.files import parse_json
 from referee.game import Applied, Engine, GameInfo, MapView, Outcome, canonical
 from referee.games.earth_water import actions as act
-from referee.games.earth_water import bot, declarations
+from referee.games.earth_water import bot, declarations, preparation
 from referee.games.earth_water.announce import Announcer, PersiaReport, Procedure, relies_on
 from referee.games.earth_water.combat import (
     RoundResult,
@@ -51,16 +51,9 @@ from referee.games.earth_water.sequence import (
     reason_text,
     sudden_victory,
 )
-from referee.games.earth_water.state import (
-    Battle,
-    EarthWaterState,
-    EarthWaterTables,
-    Garrison,
-    Phase,
-    Side,
-    load_tables,
-)
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison
 from referee.games.earth_water.supply import holds_both_enemy_majors
+from referee.games.earth_water.tables import EarthWaterTables, Phase, Side, load_tables
 from referee.games.earth_water.verdicts import disclosures, violations
 from referee.i18n import N_, _
 from referee.rulings import Ruling, Verdict
@@ -230,7 +223,7 @@ class EarthWaterEngine(Engine[EarthWaterState, act.EarthWaterAction]):
                 dice: Dice) -> tuple[EarthWaterState, PersiaReport, Announcer]:
         after: list[Ruling] = []
         if procedure == "prepare":
-            out = bot.prepare(s)
+            out = preparation.prepare(s)
             new = out.state if s.phase is Phase.ANY else begin_greek_preparation(out.state)
         elif procedure == "supply":
             out = bot.supply(s)

@@ -12,7 +12,8 @@ from pydantic import Field
 from referee.base import StrictModel
 from referee.errors import TableError
 from referee.game import RGB, Counter, LinkView, PlaceView
-from referee.games.earth_water.state import EarthWaterState, Side
+from referee.games.earth_water.state import EarthWaterState
+from referee.games.earth_water.tables import Side, load_tables
 from referee.i18n import N_, _
 from referee.rulings import Provenance
 from referee.tables import TableSet, by_digest, packaged_table_set, parse_yaml
@@ -52,7 +53,10 @@ def load_layout(table_set: TableSet) -> LayoutFile:
     layout = parse_yaml(ts.label("layout.yaml"), ts.text("layout.yaml"), LayoutFile)
     for spot in (layout.sea, *layout.cities.values()):
         if not all(0 <= v <= 1 for v in spot.at):
-            raise TableError(ts.label("layout.yaml"), "at", "positions are fractions from 0 to 1")
+            raise TableError(ts.label("layout.yaml"), "at", _("positions are fractions from 0 to 1"))
+    missing = [city for city in load_tables(table_set).cities if city not in layout.cities]
+    if missing:  # checked here, when the tables are read, not when the map is first drawn
+        raise TableError(ts.label("layout.yaml"), f"cities.{missing[0]}", _("this city of the map has no position"))
     return layout
 
 
@@ -64,9 +68,7 @@ def places(state: EarthWaterState) -> tuple[tuple[PlaceView, ...], tuple[LinkVie
     out: list[PlaceView] = [PlaceView(sea, layout.sea.at, kind="area")]
     links: list[LinkView] = []
     for city in s.tables.cities:
-        spot = layout.cities.get(city)
-        if spot is None:
-            raise TableError(s.tables.table_set.label("layout.yaml"), f"cities.{city}", "no position")
+        spot = layout.cities[city]  # every city has one: load_layout checks it
         row, g = s.tables.row(city), s.at(city)
         holder = s.controller(city)
         counters = tuple(Counter(side.value, _units(a, f)) for side, a, f in (

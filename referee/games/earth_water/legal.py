@@ -14,7 +14,8 @@ from referee.games.earth_water.actions import GRAMMAR
 from referee.games.earth_water.combat import retreat_options
 from referee.games.earth_water.movement import reachable, route
 from referee.games.earth_water.sequence import greek_attrition_due
-from referee.games.earth_water.state import CityName, EarthWaterState, Phase, Side, units
+from referee.games.earth_water.state import EarthWaterState, units
+from referee.games.earth_water.tables import CityName, Phase, Side
 from referee.games.earth_water.verdicts import violations
 from referee.i18n import _
 from referee.rulings import Ruling

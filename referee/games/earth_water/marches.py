@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.games.earth_water.movement import reachable, route
-from referee.games.earth_water.state import CityName, EarthWaterState, Side
+from referee.games.earth_water.state import EarthWaterState
+from referee.games.earth_water.tables import CityName, Side
 
 FIRST_ABLE = "first-able"
 THEBAI_ROAD = "thebai-road"

@@ -14,7 +14,8 @@ from collections import deque
 from collections.abc import Sequence
 
 from referee.games.earth_water.rules import BASE_PREPARATION, CONTROL, LAND_MOVE, MAP, NAVAL_MOVE, PIECES
-from referee.games.earth_water.state import CityName, EarthWaterState, Side, units
+from referee.games.earth_water.state import EarthWaterState, units
+from referee.games.earth_water.tables import CityName, Side
 from referee.rulings import Ruling
 
 

@@ -19,9 +19,10 @@ from referee.games.earth_water.movement import (
     check_fleet_port,
     check_route,
 )
-from referee.games.earth_water.rules import BASE_OPERATIONS, BATTLE, CARDS, NO_EVENTS, PIECES
+from referee.games.earth_water.rules import BASE_OPERATIONS, BATTLE, CARDS, HANDS, NO_EVENTS, PIECES
 from referee.games.earth_water.sequence import check_no_battle, check_phase
-from referee.games.earth_water.state import Battle, CityName, EarthWaterState, Phase, Side
+from referee.games.earth_water.state import Battle, EarthWaterState
+from referee.games.earth_water.tables import CityName, Phase, Side
 from referee.i18n import N_, _, ngettext
 from referee.rulings import Ruling
 
@@ -91,8 +92,6 @@ def draw_violations(state: EarthWaterState, action: act.Draw) -> list[Ruling]:
 
 def discard_violations(state: EarthWaterState, action: act.Discard) -> list[Ruling]:
     """base 8.1: Greece discards named cards of its choice in its supply."""
-    from referee.games.earth_water.rules import HANDS
-
     found = check_phase(state, (Phase.GREEK_SUPPLY,), Side.GREECE, "discard", HANDS)
     if found is not None:
         return [found]

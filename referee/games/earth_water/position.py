@@ -10,31 +10,27 @@ one :class:`~referee.errors.PositionError` naming the file and the field.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import PositionError, UnknownNameError
-from referee.game import validate_file
+from referee.game import Engine, validate_file
 from referee.games.earth_water import actions as act
+from referee.games.earth_water.actions import EarthWaterAction
+from referee.games.earth_water.cards import find_card
 from referee.games.earth_water.declarations import judge_declarations, problem
+from referee.games.earth_water.play_cards import draw_violations
 from referee.games.earth_water.rules import BASE_OPERATIONS, BASE_PREPARATION, GAME_END
 from referee.games.earth_water.sequence import HAS_WON, PHASE_NAMES
-from referee.games.earth_water.state import (
-    Battle,
-    CityName,
-    EarthWaterState,
-    EarthWaterTables,
-    Garrison,
-    Phase,
-    Portraits,
-    Side,
-)
+from referee.games.earth_water.state import Battle, EarthWaterState, Garrison
+from referee.games.earth_water.tables import CityName, EarthWaterTables, Phase, Portraits, Side
 from referee.games.earth_water.verdicts import violations
 from referee.i18n import _
 
-if TYPE_CHECKING:
-    from referee.games.earth_water.engine import EarthWaterEngine
+Rules: TypeAlias = Engine[EarthWaterState, EarthWaterAction]
+"""The engine as these checks use it (``judge``, ``apply``): the core protocol, so this module needs
+no import of the engine that calls it."""
 
 MAX_ROUNDS = 999
 """A bound on ``battle.rounds`` checked before anything else (each round costs a unit)."""
@@ -122,7 +118,7 @@ def validate_position(data: object, label: str) -> EarthWaterPosition:
     return validate_file(EarthWaterPosition, data, label)
 
 
-def state_from_position(engine: EarthWaterEngine, tables: EarthWaterTables, data: object,
+def state_from_position(engine: Rules, tables: EarthWaterTables, data: object,
                         label: str) -> EarthWaterState:
     """Returns the state a position file describes, every declaration judged.
 
@@ -240,9 +236,6 @@ def apply_override(state: EarthWaterState, action: act.SetUnits | act.SetValue) 
 
 def _cards(state: EarthWaterState, pos: EarthWaterPosition, label: str) -> EarthWaterState:
     """cards: the named Greek cards are drawn as ``draw NAME`` would (same checks)."""
-    from referee.games.earth_water.cards import find_card
-    from referee.games.earth_water.play_cards import draw_violations
-
     deck = state.tables.cards
     for i, name in enumerate(pos.greek_cards or ()):
         try:

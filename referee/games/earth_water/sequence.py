@@ -21,8 +21,9 @@ from referee.games.earth_water.rules import (
     SUDDEN_VICTORY,
     VICTORY,
 )
-from referee.games.earth_water.state import EarthWaterState, Phase, Side, interp, units
+from referee.games.earth_water.state import EarthWaterState, interp, units
 from referee.games.earth_water.supply import holds_both_enemy_majors, points, supplied, surplus
+from referee.games.earth_water.tables import Phase, Side
 from referee.i18n import N_, _
 from referee.rulings import Arg, RuleRef, Ruling
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from referee.games.earth_water.state import CityName, EarthWaterState, Side
+from referee.games.earth_water.state import EarthWaterState
+from referee.games.earth_water.tables import CityName, Side
 
 ALL_MAJORS = "all-majors-free"
 """sea-supply: the reading where an enemy fleet in any Major's port cuts every sea supply."""

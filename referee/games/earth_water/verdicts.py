@@ -45,7 +45,8 @@ from referee.games.earth_water.rules import (
     SUPPLY,
 )
 from referee.games.earth_water.sequence import check_no_battle, check_phase, greek_attrition_due
-from referee.games.earth_water.state import EarthWaterState, Phase, Side, interp, units
+from referee.games.earth_water.state import EarthWaterState, interp, units
+from referee.games.earth_water.tables import Phase, Side
 from referee.i18n import N_
 from referee.rulings import Ruling
 

@@ -9,11 +9,12 @@ injected :class:`random.Random`.
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 from referee.bot import Choice
-from referee.game import GameState
+from referee.dice import CommittedDice, Dice
+from referee.game import Applied, GameState
 from referee.games.iliad import actions as act
-from referee.games.iliad.engine import IliadEngine
 from referee.games.iliad.movement import Situation, destinations
 from referee.games.iliad.roster import Counter
 from referee.games.iliad.rules import TURN
@@ -22,10 +23,22 @@ from referee.geometry.search import Cell
 from referee.i18n import _
 
 
+class Rules(Protocol):
+    """What the bot asks of the engine that builds it: who may move, the moves of one counter, and
+    playing an action."""
+
+    def movable(self, s: IliadState) -> list[Counter]: ...
+
+    def moves(self, s: IliadState, sit: Situation, counter: Counter,
+              with_moves: bool = True) -> list[act.IliadAction]: ...
+
+    def apply(self, state: IliadState, action: act.IliadAction, dice: Dice) -> Applied[IliadState]: ...
+
+
 class RandomPolicy:
     """Chooses a random legal action, biased towards fighting."""
 
-    def __init__(self, engine: IliadEngine, rng: random.Random, moves_per_turn: int = 4,
+    def __init__(self, engine: Rules, rng: random.Random, moves_per_turn: int = 4,
                  attack_bias: float = 0.6) -> None:
         self.engine = engine
         self.rng = rng
@@ -93,10 +106,8 @@ class RandomPolicy:
         return action(self.rng.choice(best[:3]))
 
 
-def playout(engine: IliadEngine, state: IliadState, rng: random.Random, max_actions: int = 20000) -> IliadState:
+def playout(engine: Rules, state: IliadState, rng: random.Random, max_actions: int = 20000) -> IliadState:
     """Plays a game to its end with the random policy and seeded digital dice; returns the final state."""
-    from referee.dice import CommittedDice
-
     dice = CommittedDice(rng.randbytes(16), "playout")
     policy = RandomPolicy(engine, rng)
     for _step in range(max_actions):
@@ -110,7 +121,7 @@ def playout(engine: IliadEngine, state: IliadState, rng: random.Random, max_acti
 class IliadBot:
     """The random policy as a :class:`~referee.bot.Bot`: one choice at a time, for either side."""
 
-    def __init__(self, engine: IliadEngine) -> None:
+    def __init__(self, engine: Rules) -> None:
         self.engine = engine
 
     def choose(self, state: GameState, rng: random.Random) -> Choice:

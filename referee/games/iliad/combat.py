@@ -22,7 +22,8 @@ from referee.games.iliad.movement import combat_groups
 from referee.games.iliad.roster import Counter, CounterId, Result, Side
 from referee.games.iliad.rules import ARCHERY, BATTLE, CALENDAR, DUEL, TERRAIN
 from referee.games.iliad.sequence import advantage_disclosure
-from referee.games.iliad.state import IliadState, IliadTables
+from referee.games.iliad.state import IliadState
+from referee.games.iliad.tables import IliadTables
 from referee.geometry.search import Cell
 from referee.i18n import N_
 from referee.phrases import form

@@ -17,22 +17,34 @@ one :class:`~referee.errors.PositionError` naming the field and the rule. Entry 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from referee.dice import NoDice
+from referee.dice import Dice, NoDice
 from referee.errors import PositionError
+from referee.game import Applied
 from referee.games.iliad import actions as act
 from referee.games.iliad.movement import Situation, diagonal
 from referee.games.iliad.position import Declared
-from referee.games.iliad.roster import CounterId, Side
+from referee.games.iliad.roster import Counter, CounterId, Side
 from referee.games.iliad.rules import ARCHERY, CALENDAR, MOVEMENT, NIGHT, VICTORY, ZONES
 from referee.games.iliad.sequence import available, unavailable_text, victory
 from referee.games.iliad.state import IliadState, Phase
 from referee.i18n import _
-from referee.rulings import Ruling, render
+from referee.rulings import Ruling, Verdict, render
 
-if TYPE_CHECKING:
-    from referee.games.iliad.engine import IliadEngine
+
+class Rules(Protocol):
+    """What judging a position asks of the engine that calls it: its verdicts and effects, and the
+    moves of the counters still able to act (so this module needs no import of the engine)."""
+
+    def judge(self, state: IliadState, action: act.IliadAction) -> Verdict: ...
+
+    def apply(self, state: IliadState, action: act.IliadAction, dice: Dice) -> Applied[IliadState]: ...
+
+    def movable(self, s: IliadState) -> list[Counter]: ...
+
+    def moves(self, s: IliadState, sit: Situation, counter: Counter,
+              with_moves: bool = True) -> list[act.IliadAction]: ...
 
 
 @dataclass(frozen=True)
@@ -115,7 +127,7 @@ def _winner_problem(state: IliadState) -> Problem | None:
 # The declarations, replayed
 
 
-def judge_declarations(engine: IliadEngine, state: IliadState, declared: Declared, label: str) -> IliadState:
+def judge_declarations(engine: Rules, state: IliadState, declared: Declared, label: str) -> IliadState:
     """Returns the state a position declares, each declaration judged and applied by the engine,
     or refuses it.
 
@@ -137,7 +149,7 @@ def judge_declarations(engine: IliadEngine, state: IliadState, declared: Declare
     return state
 
 
-def _replay(engine: IliadEngine, state: IliadState, action: act.IliadAction, field: str,
+def _replay(engine: Rules, state: IliadState, action: act.IliadAction, field: str,
             label: str) -> IliadState:
     verdict = engine.judge(state, action)
     if not verdict.legal:
@@ -150,7 +162,7 @@ def _replay(engine: IliadEngine, state: IliadState, action: act.IliadAction, fie
     return after
 
 
-def _replay_move(engine: IliadEngine, state: IliadState, ident: CounterId, movers: set[CounterId], field: str,
+def _replay_move(engine: Rules, state: IliadState, ident: CounterId, movers: set[CounterId], field: str,
                  label: str) -> IliadState:
     """Replays a counter's move as one step onto its square from a square next to it: free, or
     held by a counter of its side that moved too (and so arrived later)."""
@@ -183,7 +195,7 @@ def _replay_move(engine: IliadEngine, state: IliadState, ident: CounterId, mover
 # What an umpire position leaves open
 
 
-def open_declarations(engine: IliadEngine, state: IliadState) -> tuple[Ruling, ...]:
+def open_declarations(engine: Rules, state: IliadState) -> tuple[Ruling, ...]:
     """Returns what the side to move could still declare that would change a resolution: attacks
     from where its counters stand (beside enemies) and shots its archers have not taken."""
     if state.phase is not Phase.MOVE:

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 from referee.bot import Bot
 from referee.dice import Dice
-from referee.errors import PositionError, RefereeError
+from referee.errors import IllegalActionError, PositionError, RefereeError
 from referee.game import Applied, BoardView, Engine, GameInfo, Outcome, validate_file
 from referee.games.iliad import actions as act
 from referee.games.iliad import declarations
+from referee.games.iliad.bot import IliadBot
 from referee.games.iliad.combat import Board, carry_wounded, fight_duel, resolve_move
 from referee.games.iliad.display import IliadResolution, LegalReport, board_view, status_lines
 from referee.games.iliad.movement import (
@@ -44,7 +45,8 @@ from referee.games.iliad.sequence import (
     termination,
     victory,
 )
-from referee.games.iliad.state import IliadState, Phase, Shot, load_tables, occupancy
+from referee.games.iliad.state import IliadState, Phase, Shot, occupancy
+from referee.games.iliad.tables import load_tables
 from referee.geometry.search import Cell
 from referee.i18n import N_, _
 from referee.phrases import form
@@ -441,8 +443,6 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         s = state
         problems = self._resolve_problems(s)
         if problems:
-            from referee.errors import IllegalActionError
-
             raise IllegalActionError(Verdict(action="resolve", violations=tuple(problems)))
         new, board, events = self._resolve(s, dice)
         out = IliadResolution(results=tuple(board.results), events=tuple(events), winner=new.winner,
@@ -468,8 +468,6 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
 
     def bot(self) -> Bot:
         """A random legal player that prefers to fight (``referee bot``, playouts)."""
-        from referee.games.iliad.bot import IliadBot
-
         return IliadBot(self)
 
     def help_actions(self) -> Sequence[tuple[str, str]]:

@@ -36,6 +36,7 @@ from referee.games.iliad.rules import (
     VICTORY,
     ZONES,
 )
+from referee.games.iliad.sequence import outcome_ruling
 from referee.games.iliad.state import Attack, IliadState, Phase, occupancy
 from referee.geometry.search import Cell, SearchResult
 from referee.i18n import N_
@@ -47,8 +48,6 @@ RESOLVE_WORD = N_("resolve")
 
 def outcome_text(state: IliadState) -> str:
     """How a finished game ended, in the active language."""
-    from referee.games.iliad.sequence import outcome_ruling
-
     return outcome_ruling(state).message
 
 ALLOWANCE_VALUE_ONE = 6  # Movimento: counters of value 1 move 6 squares

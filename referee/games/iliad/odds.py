@@ -34,7 +34,8 @@ from referee.games.iliad.movement import composition_problem
 from referee.games.iliad.roster import CounterId, Result
 from referee.games.iliad.rules import ARCHERY, ZONES
 from referee.games.iliad.sequence import advantage_disclosure
-from referee.games.iliad.state import Attack, IliadState, IliadTables
+from referee.games.iliad.state import Attack, IliadState
+from referee.games.iliad.tables import IliadTables
 from referee.i18n import _, ngettext
 from referee.rulings import Ruling, Verdict
 

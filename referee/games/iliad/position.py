@@ -20,7 +20,8 @@ from referee.games.iliad import actions as act
 from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import CounterId, Side
 from referee.games.iliad.sequence import available
-from referee.games.iliad.state import IliadState, IliadTables, Phase
+from referee.games.iliad.state import IliadState, Phase
+from referee.games.iliad.tables import IliadTables
 from referee.geometry.search import Cell
 from referee.i18n import _
 

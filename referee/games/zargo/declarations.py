@@ -15,15 +15,16 @@ A set-up file becomes the actions a group would type (:func:`setup_texts`). Entr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
 from referee.dice import NoDice
 from referee.disclosures import relies_on_lines
 from referee.errors import PositionError, RefereeError
-from referee.game import validate_file
+from referee.game import Engine, validate_file
 from referee.games.zargo import actions as act
+from referee.games.zargo.actions import ZargoAction
 from referee.games.zargo.movement import escort_fits
 from referee.games.zargo.position import SetupFile, ZargoPosition
 from referee.games.zargo.state import GARRISON_MAX, City, Phase, Shot, ZargoState, manifest_left, split_key
@@ -32,8 +33,9 @@ from referee.games.zargo.world import Terrain
 from referee.rulings import Ruling
 from referee.sealed import Commitment
 
-if TYPE_CHECKING:
-    from referee.games.zargo.engine import ZargoEngine
+Rules: TypeAlias = Engine[ZargoState, ZargoAction]
+"""The engine as these checks use it (``judge``, ``apply``): the core protocol, so this module needs
+no import of the engine that calls it."""
 
 __all__ = ["Resolution", "read_position", "setup_texts"]
 
@@ -88,7 +90,7 @@ class _Reader:
         return self.hex(hex_text, field), label
 
 
-def read_position(engine: ZargoEngine, tables: ZargoTables, data: object, label: str) -> ZargoState:
+def read_position(engine: Rules, tables: ZargoTables, data: object, label: str) -> ZargoState:
     """Returns the state a position file describes.
 
     Raises:
@@ -268,7 +270,7 @@ def _invariants(r: _Reader, state: ZargoState) -> None:
         raise r.fail("active", "whose turn it is")
 
 
-def _judge_moves(engine: ZargoEngine, r: _Reader, state: ZargoState) -> ZargoState:
+def _judge_moves(engine: Rules, r: _Reader, state: ZargoState) -> ZargoState:
     """Each route of ``moved`` is judged as the stated move it stands for, from its start, with
     the other moves of the turn set aside (MOUVEMENTS)."""
     for k, path in state.moved.items():
@@ -302,7 +304,7 @@ def _judge_moves(engine: ZargoEngine, r: _Reader, state: ZargoState) -> ZargoSta
     return state
 
 
-def _judge_declarations(engine: ZargoEngine, r: _Reader, state: ZargoState) -> ZargoState:
+def _judge_declarations(engine: Rules, r: _Reader, state: ZargoState) -> ZargoState:
     """Declared attacks and shots are judged as if typed now, in order (the same checks as the
     ``attack`` and ``arrow``/``flame``/``vision`` actions); a refused one names its field."""
     if not state.attacks and not state.shots:

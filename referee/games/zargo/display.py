@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import BaseModel, ValidationError
 
 from referee.errors import InputFileError
+from referee.files import load_data
 from referee.game import BoardView, CellView, Counter, LinkView, MarkStyle, TerrainStyle
 from referee.games.zargo.sequence import city_counts
 from referee.games.zargo.state import MONTHS, Phase, ZargoState
@@ -33,7 +34,6 @@ def _letters(world: World) -> str:
 
 
 def _load(path: str, model: type[BaseModel], what: str) -> BaseModel:
-    from referee.files import load_data
 
     raw = load_data(path, what=what)
     if not isinstance(raw, dict):

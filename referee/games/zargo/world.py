@@ -32,6 +32,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.errors import InputFileError, UnknownNameError
+from referee.files import load_data
 from referee.geometry import HexGrid
 from referee.geometry.search import Cell
 
@@ -261,6 +262,4 @@ def load_world(path: str, reading: str = "same-and-next") -> World:
     Raises:
         InputFileError: unreadable, malformed or a map with problems.
     """
-    from referee.files import load_data
-
     return parse_world(path, load_data(path, what="map file"), reading)

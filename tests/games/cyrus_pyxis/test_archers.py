@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.games.cyrus_pyxis.combat import arrow_reach
-from referee.games.cyrus_pyxis.schemas import Terrain
+from referee.games.cyrus_pyxis.support import arrow_reach
+from referee.games.cyrus_pyxis.tables import Terrain
 from referee.tables import export_table_set, load_table_set, packaged_table_set
 
 from .helpers import ENGINE, codes, judge, play, position, sections

@@ -20,8 +20,8 @@ from referee.games.cyrus_pyxis.capture import (
     legion_labels,
     seen_from_position,
 )
-from referee.games.cyrus_pyxis.schemas import Phase
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Phase
 
 from .helpers import ENGINE, play, position
 
@@ -386,3 +386,22 @@ def test_summed_label_scores_choose_between_turns_only_with_a_clear_lead() -> No
     assert any("labels chose" in n for n in report.notes)
     closer = {**close, "D5": {**close["D5"], "Phidias": 0.78}}  # lead 0.08: ask instead
     assert infer_turn(before, seen_from_position(truth), identity=closer).status == "ambiguous"
+
+
+def test_the_report_carries_the_searchs_verdicts_for_the_file() -> None:
+    # capture --apply keeps these rather than judging the turn a second time
+    before = position(
+        active="greek",
+        phase="move",
+        greek={"Pyxis": "A1", "Samos": "E4", "Messène": "D6"},
+        persian={"Cyrus": "L12", "Darius": "E6"},
+    )
+    truth = after(before, "Samos E6", "done", "support Messène Samos", "resolve")
+    report = infer_turn(before, seen_from_position(truth))
+    assert report.status == "explained" and len(report.judged) == len(report.actions)
+    judged = dict(zip(report.actions, report.judged, strict=True))
+    first = judged["Samos E6"]
+    assert first is not None and first[0] == before and first[1].legal and first[1].action == "Samos E6"
+    resolve = judged["resolve"]
+    assert resolve is not None and ENGINE.judge(resolve[0], ENGINE.parse(resolve[0], "resolve")) == resolve[1]
+    assert "judged" not in report.model_dump(mode="json")  # never printed

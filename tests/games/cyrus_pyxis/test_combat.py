@@ -8,7 +8,7 @@ import pytest
 
 from referee.dice import NoDice
 from referee.games.cyrus_pyxis.display import UmpireResolution
-from referee.games.cyrus_pyxis.schemas import Phase
+from referee.games.cyrus_pyxis.tables import Phase
 
 from .helpers import ENGINE, position
 

@@ -12,7 +12,7 @@ import pytest
 
 from referee.dice import NoDice
 from referee.errors import PositionError
-from referee.games.cyrus_pyxis.schemas import Phase
+from referee.games.cyrus_pyxis.tables import Phase
 from referee.tables import load_table_set
 
 from .helpers import ENGINE, codes, judge, position

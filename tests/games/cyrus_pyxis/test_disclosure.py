@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from referee.dice import NoDice
-from referee.games.cyrus_pyxis.schemas import _INTERPRETATIONS
+from referee.games.cyrus_pyxis.tables import _INTERPRETATIONS
 from referee.rulings import RulesIndex
 from referee.tables import packaged_table_set, parse_yaml
 

@@ -16,14 +16,14 @@ from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.errors import NotationError, UnknownNameError
 from referee.games.cyrus_pyxis import actions as act
-from referee.games.cyrus_pyxis.schemas import Phase, Side, Terrain
+from referee.games.cyrus_pyxis.tables import Phase, Side, Terrain
 from referee.i18n import language
 from referee.tables import data_root, load_table_set
 
 from .helpers import ENGINE, judge, play, position
 
 SETUP = data_root("samples") / "cyrus-pyxis" / "setup.yaml"
-NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions.md, Languages)
+NBSP = " "  # plain spaces before French : ; ? ! (docs/decisions/translated-rulings.md)
 
 
 def flat(text: str) -> str:

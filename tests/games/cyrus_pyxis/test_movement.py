@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.games.cyrus_pyxis.schemas import Phase
+from referee.games.cyrus_pyxis.tables import Phase
 from referee.tables import export_table_set, load_table_set, packaged_table_set
 
 from .helpers import ENGINE, codes, judge, play, position, sections

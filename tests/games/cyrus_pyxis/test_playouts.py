@@ -12,8 +12,8 @@ from referee.dice import NoDice
 from referee.games.cyrus_pyxis.actions import Done, Move, Resolve, Support
 from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.movement import MAX_INFANTRY_MOVES
-from referee.games.cyrus_pyxis.schemas import Kind, Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Kind, Phase, Side
 
 from .helpers import ENGINE
 

@@ -24,8 +24,8 @@ from typing import Any
 from referee.dice import NoDice
 from referee.errors import IllegalActionError, PositionError
 from referee.games.cyrus_pyxis import actions as act
-from referee.games.cyrus_pyxis.schemas import Kind, Phase, Side, load_tables
 from referee.games.cyrus_pyxis.state import CyrusState, occupancy
+from referee.games.cyrus_pyxis.tables import Kind, Phase, Side, load_tables
 from referee.tables import load_table_set
 
 from .helpers import ENGINE

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import PositionError
-from referee.games.cyrus_pyxis.schemas import Phase
+from referee.games.cyrus_pyxis.tables import Phase
 from referee.tables import load_table_set
 
 from .helpers import ENGINE, judge, position

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.games.cyrus_pyxis.schemas import Phase, Side
+from referee.games.cyrus_pyxis.tables import Phase, Side
 
 from .helpers import ENGINE, codes, judge, play, position, sections
 

@@ -6,8 +6,8 @@ import pytest
 import yaml
 
 from referee.dice import NoDice
-from referee.games.cyrus_pyxis.schemas import Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Phase, Side
 from referee.tables import data_root, load_table_set
 
 from .helpers import ENGINE, codes, judge, play, sections

@@ -59,7 +59,8 @@ from referee.errors import DiceError, IllegalActionError, UnknownNameError  # no
 from referee.games.earth_water import actions as act  # noqa: E402
 from referee.games.earth_water.cards import find_card  # noqa: E402
 from referee.games.earth_water.engine import EarthWaterEngine  # noqa: E402
-from referee.games.earth_water.state import Battle, EarthWaterState, Side  # noqa: E402
+from referee.games.earth_water.state import Battle, EarthWaterState  # noqa: E402
+from referee.games.earth_water.tables import Side  # noqa: E402
 from referee.i18n import language  # noqa: E402
 
 HOME = {"Abydos": {"persian_armies": 3, "persian_fleets": 2}, "Ephesos": {"persian_armies": 3, "persian_fleets": 2}}
@@ -399,7 +400,7 @@ def _file(tmp_path: Path, position: dict[str, object], *steps: tuple[str, list[i
     with gf:
         for text, faces in steps:
             gf.do(text, faces)
-    return GameFile.open(path)
+    return GameFile.open(path, find_game)
 
 
 NAVAL = (("sail 2 Athenai Eretria", None), ("fight", [6, 6, 1, 1]))  # Persia loses a fleet and keeps one

@@ -11,7 +11,7 @@ import pytest
 from referee.dice import PhysicalDice
 from referee.errors import PositionError
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import Phase, Side
+from referee.games.earth_water.tables import Phase, Side
 
 HOME = {"Abydos": {"persian_armies": 2}, "Ephesos": {"persian_armies": 2}, "Athenai": {"greek_armies": 1},
         "Sparta": {"greek_armies": 1}}

@@ -14,7 +14,8 @@ import pytest
 from referee.dice import NoDice, PhysicalDice
 from referee.games.earth_water.announce import PersiaReport
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import INTERPRETATIONS, EarthWaterState
+from referee.games.earth_water.state import EarthWaterState
+from referee.games.earth_water.tables import INTERPRETATIONS
 from referee.rulings import RulesIndex
 from referee.tables import TableSet, packaged_table_set, parse_yaml
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.dice import NoDice
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import Phase
+from referee.games.earth_water.tables import Phase
 
 HOME = {"Abydos": {"persian_armies": 2}, "Ephesos": {"persian_armies": 2}}
 

@@ -15,7 +15,8 @@ from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import Side, units
+from referee.games.earth_water.state import units
+from referee.games.earth_water.tables import Side
 from referee.i18n import language
 
 

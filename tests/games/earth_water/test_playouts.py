@@ -16,7 +16,8 @@ from referee.dice import Roll
 from referee.games.earth_water.actions import Draw, Event
 from referee.games.earth_water.bot import PersiaBot
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import EarthWaterState, Phase
+from referee.games.earth_water.state import EarthWaterState
+from referee.games.earth_water.tables import Phase
 from referee.tables import packaged_table_set
 
 BOT = PersiaBot()

@@ -23,7 +23,8 @@ from referee.errors import PositionError
 from referee.games.earth_water import actions as act
 from referee.games.earth_water.bot import PersiaBot
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import EarthWaterState, Garrison, Phase, Side
+from referee.games.earth_water.state import EarthWaterState, Garrison
+from referee.games.earth_water.tables import Phase, Side
 from referee.tables import packaged_table_set
 from tests.games.earth_water.conftest import RandomDice
 

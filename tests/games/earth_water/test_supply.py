@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.dice import NoDice
 from referee.games.earth_water.engine import EarthWaterEngine
-from referee.games.earth_water.state import Phase, Side
 from referee.games.earth_water.supply import supplied
+from referee.games.earth_water.tables import Phase, Side
 from referee.tables import TableSet, packaged_table_set
 
 

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
+from referee.games import find_game
 from referee.journal import GameFile
 from referee.tables import export_table_set, packaged_table_set
 
@@ -178,7 +179,7 @@ def test_first_hour_script_runs_as_written(runner: CliRunner, tmp_path: Path, mo
     finally:
         os.chdir(here)
     assert (tmp_path / "troy.png").stat().st_size > 0
-    with GameFile.open(tmp_path / "troy.referee") as gf:
+    with GameFile.open(tmp_path / "troy.referee", find_game) as gf:
         state = gf.state()
         entries = gf.entries()
     assert (state.day, state.hour, state.side.value) == (1, 3, "greek")

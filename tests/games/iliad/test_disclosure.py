@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from referee.games.iliad.state import INTERPRETATIONS, IliadState
+from referee.games.iliad.state import IliadState
+from referee.games.iliad.tables import INTERPRETATIONS
 from referee.rulings import RulesIndex
 from referee.tables import packaged_table_set, parse_yaml
 

@@ -11,7 +11,7 @@ import pytest
 
 from referee.games.iliad.combat import DUEL_THROWS, duel_throw, wound
 from referee.games.iliad.odds import battle_distribution, duel_distribution, shot_distribution
-from referee.games.iliad.state import IliadTables
+from referee.games.iliad.tables import IliadTables
 from referee.tables import packaged_table_set
 
 from .helpers import ENGINE, position

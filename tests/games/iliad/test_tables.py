@@ -14,7 +14,7 @@ from referee.errors import TableError
 from referee.games.iliad.board import Terrain
 from referee.games.iliad.roster import GREEK_COUNT, TROJAN_COUNT, Side
 from referee.games.iliad.rules import RULES
-from referee.games.iliad.state import INTERPRETATIONS, load_tables
+from referee.games.iliad.tables import INTERPRETATIONS, load_tables
 from referee.rulings import RulesIndex
 from referee.tables import packaged_table_set
 

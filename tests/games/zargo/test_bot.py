@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from referee.games import find_game
 from referee.journal import GameFile
 from referee.sealed import canonical
 from tests.cli.conftest import Referee
@@ -32,7 +33,7 @@ def test_preparation_the_bot_seals_every_garrison_through_the_game_file(referee:
     assert len(seals) == 16  # four cities for each of four peoples, sealed before their face-up counters
     first_face_up = next(i for i, a in enumerate(played) if re.fullmatch(r"[A-Z][A-Za-z]{1,2} \d{4}", a))
     assert played.index(seals[0]) < first_face_up  # the rulebook's order: garrisons before the rest
-    with GameFile.open(referee.cwd / "game.referee") as gf:
+    with GameFile.open(referee.cwd / "game.referee", find_game) as gf:
         sealed = gf.sealed_now()  # the dice are the file's own: later turns may show and seal again
         assert len(sealed) >= 16
         kept = {s.public.digest: canonical(s.secret).decode() for c, _ in sealed for s in gf.secrets(c.owner)}
@@ -63,6 +64,6 @@ def test_calendrier_a_four_people_game_from_new_to_month_25_with_the_bot(referee
     for i, p in enumerate(done["played"][:-1]):  # type: ignore[index]
         if any(e["code"] == "reveal-awaited" for e in p["record"]["events"]):
             assert played[i + 1].startswith("reveal "), played[i + 1]  # shown through the file when attacked
-    with GameFile.open(referee.cwd / "game.referee") as gf:
+    with GameFile.open(referee.cwd / "game.referee", find_game) as gf:
         state = gf.state()
         assert state.month == 25 and gf.game.outcome(state) is not None  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.games import find_game
 from referee.journal import GameFile
 from tests.cli.conftest import Referee
 
@@ -65,7 +66,7 @@ def test_preparation_a_new_four_player_game_from_the_sample(referee: Referee) ->
 
 
 def test_garrisons_never_leak_to_another_viewer(referee: Referee, sealed: Path) -> None:
-    with GameFile.open(sealed) as gf:
+    with GameFile.open(sealed, find_game) as gf:
         salt = gf.secrets("moines")[0].salt.hex()
     for viewer in ([], ["--as", "chevaliers"], ["--as", "dragons"], ["--as", "ailes"]):
         seen = _everything(referee, viewer)
@@ -77,7 +78,7 @@ def test_la_conquete_the_reveal_is_checked_against_the_seal(referee: Referee, se
     assert referee("seal", "garrison-3214", "--as", "moines", input='["FMo"]\n').code == 1  # set-up is over
     for _ in range(2):  # the chevaliers and the dragons pass
         assert referee("do", "resolve").code == 0
-    with GameFile.open(sealed) as gf:
+    with GameFile.open(sealed, find_game) as gf:
         state = gf.state()
         report = gf.game.legal_report(state, "2417")  # a Winged lord flies next to the city on 0113
     grid = state.tables.world.grid
@@ -132,7 +133,7 @@ def test_umpire_mode_on_the_sample_position(referee: Referee) -> None:
 def test_new_with_players_says_how_many_play(referee: Referee) -> None:
     # PRÉPARATION DU JEU: two to four peoples; --players is the game's first action
     assert referee("new", "zargo", "--players", "3").code == 0
-    with GameFile.open(referee.cwd / "game.referee") as gf:
+    with GameFile.open(referee.cwd / "game.referee", find_game) as gf:
         first = gf.entries()[0]
         assert first.text.startswith("players 3")
         assert gf.state().players == 3

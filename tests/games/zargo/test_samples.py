@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from referee.games import find_game
 from referee.journal import GameFile
 from tests.cli.conftest import Referee
 
@@ -17,7 +18,7 @@ from tests.cli.conftest import Referee
 def test_preparation_sample_set_ups_for_two_three_and_four_players(referee: Referee, name: str, players: int,
                                                                      continents: int) -> None:
     assert referee("new", "zargo", "--setup", name).code == 0
-    with GameFile.open(referee.cwd / "game.referee") as gf:
+    with GameFile.open(referee.cwd / "game.referee", find_game) as gf:
         state = gf.state()
         assert state.players == players and len(state.peoples) == players  # type: ignore[attr-defined]
         assert all(len(c) == continents for c in state.continents.values())  # type: ignore[attr-defined]

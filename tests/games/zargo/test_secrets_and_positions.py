@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from referee.errors import PositionError
+from referee.games import find_game
 from referee.journal import GameFile
 from referee.tables import data_root
 from tests.cli.conftest import Referee
@@ -85,7 +86,7 @@ def test_la_conquete_a_lost_secret_has_a_logged_way_out_that_shows_nothing(refer
     # the Winged lord flies next to the Monks' city and attacks it (as the tour does)
     assert referee("do", "2417", "3613").code == 0 and referee("do", "attack", "3613", "3612").code == 0
     assert "must reveal the garrison of 3612" in referee("do", "resolve").out
-    with GameFile.open(game) as gf:  # the salt is lost: the private table no longer holds it
+    with GameFile.open(game, find_game) as gf:  # the salt is lost: the private table no longer holds it
         gf.conn.execute("DELETE FROM secrets")
         gf.conn.commit()
     lost = referee("reveal", "garrison-3612", "--as", "moines")

@@ -53,8 +53,8 @@ from referee.games.cyrus_pyxis.capture.verdicts import (
     pick_by_labels,
     terrain_disagreements,
 )
-from referee.games.cyrus_pyxis.schemas import LegionId, Phase
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import LegionId, Phase
 from referee.geometry.search import Cell
 from referee.i18n import _, ngettext
 
@@ -207,6 +207,7 @@ def infer_turn(
             side=side,
             moves=only.moves,
             actions=only.actions,
+            judged=only.judged,
             explanations=1,
             unreadable=hidden_names,
             position=ENGINE.to_position(only.state),

@@ -9,8 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.games.cyrus_pyxis.actions import GRAMMAR
 from referee.games.cyrus_pyxis.position import CyrusPosition
-from referee.games.cyrus_pyxis.schemas import Side
+from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Side
 from referee.i18n import _, ngettext
+from referee.rulings import Verdict
 
 FATE_OFF = "off"
 FATE_ELIMINATED = "eliminated"
@@ -101,6 +103,10 @@ class CaptureReport(BaseModel):
     complete: bool = Field(default=True, description="False if the search hit its limits.")
     position: CyrusPosition | None = Field(default=None, description="The position after.")
     notes: tuple[str, ...] = ()
+    judged: tuple[tuple[CyrusState, Verdict] | None, ...] = Field(
+        default=(), exclude=True, repr=False,
+        description="For each action, the verdict the search reached and the state it judged it in: "
+        "a game file playing the turn keeps them rather than judging again (never printed).")
 
     def explain(self) -> list[str]:
         """Returns the report as lines for the terminal."""

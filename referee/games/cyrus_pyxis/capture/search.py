@@ -19,9 +19,10 @@ from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.capture.report import SearchLimits, Seen
 from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.movement import OFF, destinations
-from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Phase, Side
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
+from referee.games.cyrus_pyxis.tables import Kind, LegionId, Phase, Side
 from referee.geometry.search import Cell
+from referee.rulings import Verdict
 
 MAX_INFANTRY = 5  # V: five infantry per turn
 MAX_PER_KIND = 1  # V: one legion of each other type per turn
@@ -29,7 +30,9 @@ MAX_PER_KIND = 1  # V: one legion of each other type per turn
 ENGINE = CyrusEngine()
 
 Candidates = Mapping[Cell, frozenset[LegionId]]
-Outcome = tuple[CyrusState, tuple[str, ...], tuple[str, ...]]
+Judged = tuple[CyrusState, Verdict] | None
+"""An action's verdict and the state the search judged it in (None: played without a verdict)."""
+Outcome = tuple[CyrusState, tuple[str, ...], tuple[str, ...], tuple[Judged, ...]]
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class Explanation:
     actions: tuple[str, ...]
     others: list[tuple[str, ...]] = field(default_factory=list)
     """Other move sets ending in the same position."""
+    judged: tuple[Judged, ...] = ()
+    """For each action, its verdict and the state the search judged it in (the file keeps them)."""
 
     def cost(self) -> tuple[int, int, tuple[str, ...]]:
         supports = sum(1 for a in self.actions if a.startswith("support "))
@@ -265,22 +270,25 @@ class ChainSearch:
                 self.stopped = True
                 return
             outcomes = self.played[key] = self._play(plan)
-        for final, moves, actions in outcomes:
+        for final, moves, actions, judged in outcomes:
             if self._matches(final):
-                self._keep(final, moves, actions)
+                self._keep(final, moves, actions, judged)
 
     def _play(self, plan: tuple[Option, ...]) -> list[Outcome]:
         """Plays the moves in a workable order, then every way to finish the turn."""
         state = self.state
         texts: list[str] = []
+        judged: list[Judged] = []
         for opt in order(plan, self.origin):
             move = act.Move(legion=opt.legion, cell=opt.dest)
-            if not ENGINE.judge(state, move).legal:
+            verdict = ENGINE.judge(state, move)
+            if not verdict.legal:
                 return []
+            judged.append((state, verdict))
             state = apply_action(state, move)
             texts.append(move.text())
         moves = tuple(texts)
-        return [(final, moves, moves + tail) for final, tail in finish_turn(state)]
+        return [(final, moves, moves + tail, (*judged, *more)) for final, tail, more in finish_turn(state)]
 
     def _matches(self, final: CyrusState) -> bool:
         at: dict[Cell, list[LegionId]] = {}
@@ -298,9 +306,10 @@ class ChainSearch:
                 return False
         return True
 
-    def _keep(self, final: CyrusState, moves: tuple[str, ...], actions: tuple[str, ...]) -> None:
+    def _keep(self, final: CyrusState, moves: tuple[str, ...], actions: tuple[str, ...],
+              judged: tuple[Judged, ...]) -> None:
         key: tuple[object, ...] = (tuple(sorted(final.where.items())), final.winner)
-        found = Explanation(final, moves, actions)
+        found = Explanation(final, moves, actions, judged=judged)
         old = self.found.get(key)
         if old is None:
             self.found[key] = found
@@ -346,23 +355,28 @@ def apply_action(state: CyrusState, action: act.CyrusAction) -> CyrusState:
     return ENGINE.apply(state, action, NoDice()).state
 
 
-def finish_turn(state: CyrusState) -> Iterator[tuple[CyrusState, tuple[str, ...]]]:
+Tail = tuple[CyrusState, tuple[str, ...], tuple[Judged, ...]]
+
+
+def finish_turn(state: CyrusState) -> Iterator[Tail]:
     """III: ends the movement step, then every set of supports either side may declare, then
     the resolution; yields each position the turn may end in and the actions after the moves."""
     if state.phase is Phase.OVER:
-        yield state, ()
+        yield state, (), ()
         return
     if state.phase in (Phase.MOVE, Phase.ANY):
-        if not ENGINE.judge(state, act.Done()).legal:
+        verdict = ENGINE.judge(state, act.Done())
+        if not verdict.legal:
             return
-        yield from declare(apply_action(state, act.Done()), ("done",), None)
+        yield from declare(apply_action(state, act.Done()), ("done",), None, ((state, verdict),))
         return
     yield from declare(state, (), None)
 
 
 def declare(
-    state: CyrusState, texts: tuple[str, ...], floor: tuple[Side | None, str] | None
-) -> Iterator[tuple[CyrusState, tuple[str, ...]]]:
+    state: CyrusState, texts: tuple[str, ...], floor: tuple[Side | None, str] | None,
+    judged: tuple[Judged, ...] = (),
+) -> Iterator[Tail]:
     """IV.2, VI.1: every set of supports (each set once, in name order), then ``resolve``."""
     if state.phase is Phase.SUPPORT:
         side = state.declaring
@@ -374,14 +388,15 @@ def declare(
             if floor is not None and floor[0] is side and support.text() <= floor[1]:
                 continue
             after = apply_action(state, support)
-            yield from declare(after, (*texts, support.text()), (side, support.text()))
-        yield from declare(apply_action(state, act.Done()), (*texts, "done"), None)
+            yield from declare(after, (*texts, support.text()), (side, support.text()), (*judged, None))
+        yield from declare(apply_action(state, act.Done()), (*texts, "done"), None, (*judged, None))
         return
     if state.phase is Phase.COMBAT:
-        if ENGINE.judge(state, act.Resolve()).legal:
-            yield apply_action(state, act.Resolve()), (*texts, "resolve")
+        verdict = ENGINE.judge(state, act.Resolve())
+        if verdict.legal:
+            yield apply_action(state, act.Resolve()), (*texts, "resolve"), (*judged, (state, verdict))
         return
-    yield state, texts
+    yield state, texts, judged
 
 
 def run_search(

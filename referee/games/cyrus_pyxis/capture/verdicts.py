@@ -14,8 +14,8 @@ from referee.games.cyrus_pyxis.capture.report import (
     Seen,
 )
 from referee.games.cyrus_pyxis.capture.search import ChainSearch, Explanation, side_of, word
-from referee.games.cyrus_pyxis.schemas import Kind, LegionId, Side
 from referee.games.cyrus_pyxis.state import CyrusState
+from referee.games.cyrus_pyxis.tables import Kind, LegionId, Side
 from referee.geometry.search import Cell
 from referee.i18n import _, ngettext
 

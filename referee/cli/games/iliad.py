@@ -1,4 +1,4 @@
-"""Iliad's own command, registered by the game: ``referee night``.
+"""Iliad's own command, added to the command line for the game: ``referee night``.
 
 It works on the game file (journaled like any action), or with ``--position FILE`` on a
 position file (nothing is written then). Iliad's exact odds come through the generic

@@ -20,6 +20,7 @@ from referee.cli.common import (
     SeedOpt,
     TablesOpt,
     fail,
+    game_file,
     guarded,
     load_position,
     print_json,
@@ -46,7 +47,8 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
     from referee.games.earth_water.announce import PersiaReport
     from referee.games.earth_water.bot import die_due
     from referee.games.earth_water.engine import EarthWaterEngine, persia_dice
-    from referee.games.earth_water.state import EarthWaterState, Phase
+    from referee.games.earth_water.state import EarthWaterState
+    from referee.games.earth_water.tables import Phase
 
     report: PersiaReport
     if position is not None:
@@ -61,12 +63,11 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
     else:
-        from referee.journal import GameFile
 
         if seed is not None:
             raise fail("--seed is for --position; a game file rolls with its own committed dice", code=2)
         persia_dice(roll)  # rejects a face that is not a die face before touching the file
-        with GameFile.open(file) as gf:
+        with game_file(file) as gf:
             now = gf.state()
             if (roll is not None and procedure == "operate" and isinstance(now, EarthWaterState)
                     and now.phase is Phase.OPERATIONS and now.battle is None and not die_due(now)):

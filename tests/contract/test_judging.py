@@ -1,4 +1,5 @@
-"""Contract tests over every registered game: tables, citations, judge vs legal, replay, hashing."""
+"""Contract tests over every registered game: tables, citations, judge vs legal, replay, hashing
+(the rest of the contract is in test_contract_games.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import pytest
 from referee.dice import CommittedDice
 from referee.errors import RefereeError
 from referee.game import Engine, GameState
-from referee.games import all_games
+from referee.games import all_games, find_game
 from referee.journal import GameFile
 from referee.tables import load_table_set, packaged_table_set
+from tests.contract.walks import SAMPLE_SETUP
 
 GAMES = {g.info.slug: g for g in all_games()}
 SLUGS = sorted(GAMES)
@@ -69,10 +71,6 @@ def test_judge_agrees_with_legal_along_random_walks(slug: str) -> None:
         random_walk(GAMES[slug], 120, seed)
 
 
-SAMPLE_SETUP = {"300-solo": "solo-setup.yaml"}
-"""Each game's sample set-up under samples/<slug>/ (setup.yaml unless named here)."""
-
-
 def revalidated(state: GameState) -> GameState:
     """Returns the state rebuilt through its model's validators (invariants raise here)."""
     data = state.model_dump(mode="python", round_trip=True)
@@ -122,9 +120,9 @@ def test_walks_from_the_sample_set_up_through_a_game_file(slug: str, tmp_path: P
         expected = engine.state_hash(gf.state())
         assert expected == engine.state_hash(states[-1])
         data = gf.export()
-    with GameFile.open(tmp_path / "g.referee") as again:
+    with GameFile.open(tmp_path / "g.referee", find_game) as again:
         assert engine.state_hash(again.state()) == expected
-    with GameFile.import_(data, tmp_path / "copy.referee", "export") as copy:
+    with GameFile.import_(data, tmp_path / "copy.referee", "export", find_game) as copy:
         assert engine.state_hash(copy.state()) == expected
 
 
