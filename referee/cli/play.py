@@ -78,6 +78,18 @@ _cli: list[Callable[[], Command]] = []
 def use_cli(build: Callable[[], Command]) -> None:
     """Hands the shell the function that builds the whole CLI (its lines run as its commands)."""
     _cli[:] = [build]
+    _built.clear()
+
+
+_built: dict[str, Command] = {}
+
+
+def _command_in(language: str) -> Command:
+    """Returns the whole CLI with its help in ``language`` (the active one), built once per
+    language a shell uses."""
+    if language not in _built:
+        _built[language] = _cli[0]()
+    return _built[language]
 
 
 @app.command()
@@ -105,16 +117,15 @@ def play(
     show(f"[bold]{literal(title)}[/] — {literal(path)}. " + _(
         "Type [bold]{help}[/] for the verbs, [bold]{lang} fr|it|en[/] to change language, [bold]{quit}[/] to "
         "leave.").format(help=shell().word("help"), lang=shell().word("lang"), quit=shell().word("quit")))
-    root = _cli[0]()  # the whole CLI, in the active language
     with holding(path):  # one open game for every line: its state is kept, nothing replayed
-        code = run_line("show", path, root)
+        code = run_line("show", path)
         if code:  # the command has printed its own error line
             raise typer.Exit(code)
-        _loop(path, root)
+        _loop(path)
     _history(load=False)
 
 
-def _loop(path: Path, root: Command) -> None:
+def _loop(path: Path) -> None:
     """Reads and runs lines until quit or end of input, the prompt naming whose input is awaited."""
     while True:
         try:
@@ -130,12 +141,12 @@ def _loop(path: Path, root: Command) -> None:
         if shell().keyword(line.strip()) == "quit":
             break
         if line.strip():
-            run_line(line, path, root)
+            run_line(line, path)
 
 
-def run_line(line: str, path: Path, root: Command) -> int:
-    """Runs one shell line as the matching command of ``root`` (the whole CLI) on ``path``;
-    returns its exit code.
+def run_line(line: str, path: Path, root: Command | None = None) -> int:
+    """Runs one shell line as the matching command of ``root`` (the whole CLI; by default the one
+    built for the shell's language) on ``path``; returns its exit code.
 
     Commands run in the shell's language (``lang fr`` changes it for the lines that follow).
     The CLI is handed in, not imported: ``referee.cli`` imports this module.
@@ -166,7 +177,7 @@ def run_line(line: str, path: Path, root: Command) -> int:
     else:
         args = ["do", *words, "--file", str(path)]
     try:
-        root.main(args=["--lang", current(), *args], prog_name="referee")
+        (root or _command_in(current())).main(args=["--lang", current(), *args], prog_name="referee")
     except SystemExit as exc:  # the command's exit code: 0 ok, 1 rejected, 2 usage
         return exc.code if isinstance(exc.code, int) else 1
     return 0
