@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.errors import DiceError
 from referee.i18n import _, ngettext
+from referee.phrases import say
 
 RollSource = Literal["digital", "physical"]
 SEED_BYTES = 32
@@ -157,7 +158,7 @@ class PhysicalDice:
         if self.used + count > len(self.faces):
             left = len(self.faces) - self.used
             needs = ngettext("{purpose} needs {n} more die", "{purpose} needs {n} more dice", count).format(
-                purpose=_(purpose), n=count)
+                purpose=say(purpose), n=count)
             have = ngettext("{n} typed face left of {total}", "{n} typed faces left of {total}", left).format(
                 n=left, total=len(self.faces))
             raise DiceError(f"{needs}; {have}")
@@ -165,7 +166,7 @@ class PhysicalDice:
         for face in faces:
             if not 1 <= face <= sides:
                 raise DiceError(_("{purpose}: {face} is not a face of a {sides}-sided die (1..{sides})").format(
-                    purpose=_(purpose), face=face, sides=sides))
+                    purpose=say(purpose), face=face, sides=sides))
         self.used += count
         result = Roll(purpose=purpose, sides=sides, faces=faces, source="physical")
         self.drawn.append(result)
@@ -225,7 +226,7 @@ class NoDice:
             DiceError: always; the action was expected to be deterministic.
         """
         raise DiceError(_("{purpose} needs dice, but no dice were given (type them with --dice)").format(
-            purpose=_(purpose)))
+            purpose=say(purpose)))
 
 
 def parse_faces(text: str) -> list[int]:

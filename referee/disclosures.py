@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from referee.phrases import SECTION, say
 from referee.rulings import UNCERTAIN, RulesIndex
 from referee.tables import TableSet, TableView, describe_table_set, parse_yaml
 
@@ -29,6 +30,21 @@ def decisive(items: Sequence[str], files: Sequence[str]) -> list[str]:
     ['combat_results.csv: 1 to 2 → defender-retreats (provisional)']
     """
     return [item for item in items if any(item.startswith(f"{name}:") for name in files)]
+
+
+class ReliesOn(str):
+    """A report line saying what the report relied on (its ⚠ line): told apart from the report's
+    findings by its type, never by its text, so the command line can replace such lines with
+    one marker line in any language."""
+
+    __slots__ = ()
+
+
+def relies_on_lines(items: Sequence[str]) -> list[str]:
+    """Returns one ⚠ line per stand-in or reading a report relied on, in the active language."""
+    from referee.i18n import _
+
+    return [ReliesOn(_("⚠ relies on {what}").format(what=say(p))) for p in items]
 
 
 Hint = Literal["why", "explain"]
@@ -66,7 +82,7 @@ def marker(items: Sequence[str], files: Sequence[str], hint: Hint = "why") -> st
     rest = len(items) - len(named) - len(readings)
     parts: list[str] = []
     if named:
-        parts.append(_("decided by a stand-in: {values}").format(values="; ".join(named)))
+        parts.append(_("decided by a stand-in: {values}").format(values="; ".join(say(n) for n in named)))
     if readings:
         parts.append(ngettext("reading {ids}", "readings {ids}", len(readings)).format(ids=", ".join(readings)))
     if rest:
@@ -96,7 +112,7 @@ def inventory(table_set: TableSet) -> list[str]:
         index = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)
         for key, section in index.sections.items():
             if section.provenance in UNCERTAIN:
-                lines.append(f"rules.yaml: section {key} {section.title} ({section.provenance})")
+                lines.append(SECTION.format(key=key, title=section.title, provenance=section.provenance))
         lines += [item.label() for item in index.interpretations]
     return lines
 

@@ -20,6 +20,7 @@ from referee.game import ActionRecord, BoardView, CellView, MapView, TerrainStyl
 from referee.i18n import N_, _, ngettext
 from referee.journal import Entry, Reveal, UndoResult
 from referee.notation import Grammar
+from referee.phrases import say
 from referee.rulings import Ruling, Verdict, section_summary
 from referee.tables import TableView
 
@@ -278,15 +279,18 @@ def ruling_line(ruling: Ruling, mark: str, style: str) -> Text:
     return Text.assemble((f"{mark} ", style), ruling.text(), code, cites)
 
 
-def verdict(v: Verdict, explain: bool = False, decisive: Sequence[str] = (), hint: Hint = "explain") -> RenderableType:
+def verdict(v: Verdict, explain: bool = False, decisive: Sequence[str] = (), hint: Hint = "explain",
+            grammar: Grammar | None = None) -> RenderableType:
     """Returns a verdict: legal or not, every violation, what it triggers, what it relied on (one
     marker line, or with ``explain`` the complete list and our summary of each cited section;
-    ``decisive``: see :func:`disclosure`)."""
+    ``decisive``: see :func:`disclosure`); with the game's grammar, the action in the active
+    language."""
     parts: list[RenderableType] = []
+    said = grammar.say(v.action) if grammar is not None else v.action
     if v.legal:
-        parts.append(Text.assemble(("✓ " + _("legal:") + " ", "bold green"), v.action))
+        parts.append(Text.assemble(("✓ " + _("legal:") + " ", "bold green"), said))
     else:
-        parts.append(Text.assemble(("✗ " + _("illegal:") + " ", "bold red"), v.action))
+        parts.append(Text.assemble(("✗ " + _("illegal:") + " ", "bold red"), said))
     for r in v.violations:
         parts.append(ruling_line(r, "  ✗", "red"))
     for r in v.notes:
@@ -303,7 +307,7 @@ def disclosure(items: Sequence[str], decisive: Sequence[str] = (), explain: bool
     the stand-ins from the ``decisive`` files and the readings, and counting the rest (see
     :mod:`referee.disclosures`; ``hint``: where the complete list is)."""
     if explain:
-        return [Text("  ⚠ " + _("relies on {item}").format(item=p), style="yellow") for p in items]
+        return [Text("  ⚠ " + _("relies on {item}").format(item=say(p)), style="yellow") for p in items]
     line = marker(items, decisive, hint)
     return [Text(f"  {line}", style="yellow")] if line else []
 
@@ -330,12 +334,15 @@ def resolution(events: Sequence[Ruling], provisional: Sequence[str], decisive: S
     return Group(*parts)
 
 
-def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = False) -> list[Text]:
+def violations_lines(v: Verdict, decisive: Sequence[str] = (), explain: bool = False,
+                     grammar: Grammar | None = None) -> list[Text]:
     """Returns the stderr lines of a rejected action: one per violation, then what the refusal
-    relied on (one marker line, or with ``explain`` every item and the section summaries)."""
+    relied on (one marker line, or with ``explain`` every item and the section summaries); with
+    the game's grammar, the action in the active language."""
+    said = grammar.say(v.action) if grammar is not None else v.action
     lines = [
-        Text.assemble(("✗ ", "bold red"), (f"{v.action}: ", "red"), r.text(), (f" [{r.code}]", "dim"),
-                      (cites_text(r.cites), "dim"))
+        Text.assemble(("✗ ", "bold red"), (_("{action}:").format(action=said) + " ", "red"), r.text(),
+                      (f" [{r.code}]", "dim"), (cites_text(r.cites), "dim"))
         for r in v.violations
     ]
     lines += disclosure(v.provisional, decisive, explain, "explain")
@@ -352,7 +359,8 @@ def record(rec: ActionRecord, decisive: Sequence[str] = (), explain: bool = Fals
                                                  (f"  ({_(rec.side)})" if rec.side else "", "dim"))]
     for roll in rec.rolls:
         faces = "+".join(str(f) for f in roll.faces)
-        parts.append(Text(f"  🎲 {_(roll.purpose)}: {faces} ({_(roll.source)})", style="magenta"))
+        parts.append(Text("  🎲 " + _("{purpose}: {faces} ({source})").format(
+            purpose=say(roll.purpose), faces=faces, source=_(roll.source)), style="magenta"))
     for e in rec.events:
         parts.append(ruling_line(e, "  →", "cyan"))
     parts += disclosure(rec.provisional, decisive, explain, hint)
@@ -379,7 +387,7 @@ def log(entries: Sequence[Entry], grammar: Grammar | None = None) -> RenderableT
         if e.forced:
             details.append(_("forced"))
         for r in e.rolls:
-            details.append(f"🎲 {_(r.purpose)} {'+'.join(map(str, r.faces))} {_(r.source)}")
+            details.append(f"🎲 {say(r.purpose)} {'+'.join(map(str, r.faces))} {_(r.source)}")
         if e.record:
             details += [ev.text() for ev in e.record.events if ev.code not in ("route",)]
         if e.undone:

@@ -53,6 +53,8 @@ class RuleRef(BaseModel):
         title = printed_title(self.game, self.section, self.title)
         if title.casefold() == self.section.casefold():
             return self.section
+        if " " in self.section and not any(c.isdigit() for c in self.section) and _keyed_by_us(self.game, self.section):
+            return title  # a section we keyed by our own words ("base cards"): the rulebook's title alone
         return f"{self.section} {title}"
 
     def __str__(self) -> str:
@@ -208,7 +210,7 @@ class Interpretation(BaseModel):
 
     def label(self) -> str:
         """Returns the disclosure used in verdicts: 'interpretation id: choice' (or its short form)."""
-        return f"interpretation {self.id}: {self.short or self.choice}"
+        return f"interpretation {self.id}: {self.short or self.choice}"  # phrases.READING says it again
 
 
 class RulesIndex(BaseModel):
@@ -304,6 +306,21 @@ def printed_title(game: str, section: str, fallback: str) -> str:
     if found is None or not found.printed:
         return fallback
     return found.printed.get(current()) or next(iter(found.printed.values()))
+
+
+def _keyed_by_us(game: str, section: str) -> bool:
+    """True when the rulebook prints a title for this section, the section's key is none of its
+    printed titles (a key of ours, not a heading such as Iliad's "Il calendario") and the active
+    language is not English (in English a section shows its key and our title)."""
+    from referee.errors import RefereeError
+    from referee.i18n import current
+
+    try:
+        found = _index_of(game).sections.get(section)
+    except RefereeError:
+        return False
+    return (found is not None and bool(found.printed) and section not in found.printed.values()
+            and current() != "en")
 
 
 def section_summary(ref: RuleRef) -> str | None:

@@ -1,40 +1,57 @@
 #!/usr/bin/env python3
-"""Extract, update and check the referee's message catalogs (Babel).
+"""Extract, update, check and compile the referee's message catalogs (Babel).
 
-    python tools/i18n.py extract   # referee/locale/<area>.pot from the code and rules.yaml
+    python tools/i18n.py extract   # referee/locale/<area>.pot from the code and the table files
     python tools/i18n.py update    # merge the templates into fr and it (new entries empty)
     python tools/i18n.py check     # every entry translated, none fuzzy, placeholders alike
+    python tools/i18n.py compile   # referee/locale/<lang>/LC_MESSAGES/referee.mo (the build does it too)
+
+Which files hold messages, and how each is read, is the mapping config ``babel.cfg`` (Babel's
+own format): Python sources through Babel's extractor, and named fields of the table files
+(``tables/<slug>/*.yaml``: paraphrases, interpretations, notes players see) through
+:func:`extract_yaml`.
 
 Catalogs are split by area so that work on one game never touches another's file: each game
 package (``referee/games/<pkg>/`` and the section paraphrases of ``tables/<slug>/rules.yaml``)
 has ``<pkg>.po``; the table display (``referee/serve/``) has ``serve.po``; everything else (core,
 CLI, vision) is ``referee.po``. At run time every
-``*.po`` of a language is merged into one catalog (``referee.i18n.translations``).
+``*.po`` of a language is merged into one compiled catalog, ``referee.mo`` (the build hook
+``hatch_build.py`` and ``compile`` run :func:`referee.i18n.write_catalogs`).
 
 Marked text: ``_``, ``N_``, ``ngettext``, and the message templates of rulings
-(``Ruling.violation``/``Ruling.event``: 2nd argument; ``Ruling.counted``: 2nd and 3rd).
+(``Ruling.violation``/``Ruling.event``: 2nd argument; ``Ruling.counted``: 2nd and 3rd). Every
+message is formatted with ``str.format``: ``update`` drops the ``python-format`` flag Babel
+guesses from a ``%`` in the text (``100 % scale``), which GNU ``msgfmt -c`` would then check.
 
 ``check`` prints one line per problem and exits 1; the test suite runs the same check.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO, Any
 
-import yaml
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "referee" / "locale"
+MAPPING = ROOT / "babel.cfg"
+TRANSLATOR = "the referee's translators"
 LANGS = ("fr", "it")
 CORE = "referee"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "violation": (2,), "event": (2,), "counted": (2, 3)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "violation": (2,), "event": (2,), "counted": (2, 3),
+            "plural_form": (1, 2)}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+CODE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+"""A code, not a message: one kebab-case word (an interpretation's option id, a ruling code)."""
 
 
 def _games() -> dict[str, str]:
@@ -44,8 +61,8 @@ def _games() -> dict[str, str]:
 
 
 def area_of(path: str) -> str:
-    """Returns the catalog a source file's messages belong to (``referee/games/iliad/x.py`` and
-    ``referee/cli/games/iliad.py`` → iliad)."""
+    """Returns the catalog a source file's messages belong to (``referee/games/iliad/x.py``,
+    ``referee/cli/games/iliad.py`` and ``tables/iliad/rules.yaml`` → iliad)."""
     parts = Path(path).parts
     if len(parts) > 3 and parts[:2] == ("referee", "games"):
         return parts[2]
@@ -53,28 +70,64 @@ def area_of(path: str) -> str:
         return Path(parts[3]).stem  # a game's own commands: its catalog
     if len(parts) > 2 and parts[:2] == ("referee", "serve"):
         return "serve"
+    if len(parts) > 2 and parts[0] == "tables":
+        return _games().get(parts[1], CORE)
     return CORE
 
 
+def extract_yaml(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: object,
+                 options: Mapping[str, str]) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """Babel extraction method for table files: yields each string at the dotted paths of the
+    ``keys`` option (``*``: any key or list item), its path as the translators' comment."""
+    import yaml
+
+    data = yaml.safe_load(fileobj.read().decode("utf-8")) or {}
+    for key in (options.get("keys") or "").split():
+        for where, value in _at(data, key.split("."), ()):
+            if isinstance(value, str) and value.strip() and not CODE.fullmatch(value):
+                yield 0, None, value, [_comment(where)]
+
+
+def _comment(where: tuple[str, ...]) -> str:
+    """Returns the translators' comment of a table field: where it is in the file."""
+    if len(where) == 3 and where[0] == "sections" and where[2] == "summary":
+        return f"paraphrase of section {where[1]}"
+    return ".".join(where)
+
+
+def _at(node: object, path: list[str], where: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], object]]:
+    """Yields (path walked, value) for every value of ``node`` at ``path``; a list item is named by
+    its ``id`` when it has one, else its index."""
+    if not path:
+        yield where, node
+        return
+    head, rest = path[0], path[1:]
+    if isinstance(node, dict):
+        items = list(node.items()) if head == "*" else [(head, node[head])] if head in node else []
+        for key, value in items:
+            yield from _at(value, rest, (*where, str(key)))
+    elif isinstance(node, list) and head == "*":
+        for i, value in enumerate(node):
+            name = value.get("id", i) if isinstance(value, dict) else i
+            yield from _at(value, rest, (*where, str(name)))
+
+
+METHODS = {"yaml": extract_yaml}
+"""Extraction methods of ``babel.cfg`` that are ours (Babel resolves its own, such as python)."""
+
+
 def _extract() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]]]:
-    """Yields (area, message, file, line, comments) for every marked message."""
-    for folder in ("referee", "vision"):
-        base = ROOT / folder
-        for filename, lineno, message, comments, _context in extract_from_dir(
-            base, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("i18n:",)
-        ):
-            where = f"{folder}/{filename}"
-            yield area_of(where), message, where, lineno, comments
+    """Yields (area, message, file, line, comments) for every message the mapping config names,
+    then the help texts of the command tree."""
+    with MAPPING.open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle, str(MAPPING))
+    methods: Any = [(pattern, METHODS.get(method, method)) for pattern, method in method_map]
+    for filename, lineno, message, comments, _context in extract_from_dir(
+        ROOT, method_map=methods, options_map=options_map, keywords=KEYWORDS, comment_tags=("i18n:",)
+    ):
+        where = Path(filename).as_posix()
+        yield area_of(where), message, where, lineno, comments
     yield from _help_texts()
-    for slug, package in _games().items():
-        rules = ROOT / "tables" / slug / "rules.yaml"
-        if not rules.exists():
-            continue
-        data = yaml.safe_load(rules.read_text(encoding="utf-8")) or {}
-        for key, section in (data.get("sections") or {}).items():
-            if isinstance(section, dict) and section.get("summary"):
-                where = f"tables/{slug}/rules.yaml"
-                yield package, section["summary"], where, 0, [f"paraphrase of section {key}"]
 
 
 def _help_texts() -> Iterator[tuple[str, str | tuple[str, str], str, int, list[str]]]:
@@ -122,6 +175,14 @@ def load(lang: str, area: str) -> Catalog:
 
 
 def save(path: Path, catalog: Catalog) -> None:
+    """Writes a catalog as GNU tools expect it: no ``python-format`` flag (every message is a
+    ``str.format`` template; a ``%`` in one is text), a translator and a revision date."""
+    for message in catalog:
+        message.flags.discard("python-format")
+    if catalog.locale is not None:
+        catalog.last_translator = TRANSLATOR
+        if not isinstance(catalog.revision_date, datetime):  # the template's placeholder
+            catalog.revision_date = datetime.now(UTC).replace(second=0, microsecond=0)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False,
@@ -212,13 +273,21 @@ def main(argv: list[str]) -> int:
             for area, tmpl in sorted(tmpls.items()):
                 path = po_path(lang, area)
                 catalog = load(lang, area) if path.exists() else Catalog(locale=lang, domain=area)
-                catalog.update(tmpl, no_fuzzy_matching=True)
+                # a copy per language: update() keeps the template's new messages themselves, so a
+                # translation filled in for French would otherwise reach the Italian catalog too
+                catalog.update(copy.deepcopy(tmpl), no_fuzzy_matching=True)
                 for message in catalog:
                     if message.id and not (all(message.string) if isinstance(message.string, tuple)
                                            else message.string) and message.id in known:
                         message.string = known[message.id]  # type: ignore[assignment]
                 save(path, catalog)
                 print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
+        return 0
+    if command == "compile":
+        from referee.i18n import write_catalogs
+
+        for path in write_catalogs(LOCALE):
+            print(f"{path.relative_to(ROOT)}: compiled")
         return 0
     if command == "check":
         lines = problems(tmpls) + disagreements()

@@ -17,7 +17,7 @@ from referee.i18n import N_
 if TYPE_CHECKING:
     from typer._click import Command, Parameter
 
-from referee.cli import bot, demo, dice, game_file, maps, odds, play, serve, tables, umpire, vision
+from referee.cli import bot, demo, dice, game_file, maps, odds, play, serve, tables, umpire, usage, vision
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -144,13 +144,15 @@ def _neutral_usage_errors() -> None:
 
 
 _neutral_usage_errors()
+usage.install()  # usage errors in the players' language (referee.cli.usage)
 
 
 TYPER_WORDS = (N_("Arguments"), N_("Options"), N_("Commands"), N_("required"), N_("default: {default}"),
                N_("env var: {var}"), N_("(dynamic)"), N_("Aborted!"), N_("Missing command."),
                N_("No such command {name!r}."))
 """Typer's own words in its help pages and usage errors (it looks them up through ``gettext``,
-which :func:`command` points at our catalogs); click's ``Usage:`` and ``Error:`` stay English."""
+which :func:`command` points at our catalogs); click's usage errors are said by
+:mod:`referee.cli.usage`."""
 
 
 def walk(command: Command, path: tuple[str, ...] = ("referee",)) -> Iterator[tuple[tuple[str, ...], Command]]:
@@ -203,6 +205,10 @@ def command(typer_app: typer.Typer | None = None) -> Command:
     for _path, cmd in walk(root):
         for attr, text, owner in list(helps(cmd)):
             setattr(owner, attr, _(text))
+        if cmd.options_metavar:
+            cmd.options_metavar = _("[OPTIONS]")
+        if getattr(cmd, "subcommand_metavar", None):
+            cmd.subcommand_metavar = _("COMMAND [ARGS]...")  # type: ignore[attr-defined]
     defer_coercion(param for _path, cmd in walk(root) for param in parameters(cmd))
     plain_completion_help()
     return root

@@ -354,7 +354,7 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
             record = gf.do(text, parse_faces(dice) if dice is not None else None)
         except IllegalActionError as exc:
             if not json_:
-                for refused in render.violations_lines(exc.verdict, gf.game.info.decisive, explain):
+                for refused in render.violations_lines(exc.verdict, gf.game.info.decisive, explain, gf.game.grammar):
                     err().print(refused, soft_wrap=True)
                 raise typer.Exit(1) from None
             print_json({"verdict": exc.verdict.model_dump(mode="json"),

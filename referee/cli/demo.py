@@ -41,7 +41,7 @@ def demo(
         # played in a temporary folder; --keep gets a copy only once the whole script ran
         game_path = Path(tmp) / "demo.referee"
         with GameFile.create(game_path, engine, table_set) as gf:
-            show(f"[bold]{literal(data.title)}[/]")
+            show(f"[bold]{literal(_(data.title))}[/]")  # the packaged script's words are catalog entries
             kept = _("kept at {path}").format(path=keep) if keep else _("temporary")
             show(f"$ referee new {literal(engine.info.slug)} --setup {literal(setup_path.name)}   [dim]("
                  + _("a real game file: {kept}").format(kept=literal(kept)) + ")[/]")
@@ -50,10 +50,11 @@ def demo(
             show(render.board(engine.board_view(gf.state())), soft_wrap=True)
             for number, step in enumerate(data.steps):
                 if step.say:
-                    show(f"\n[bold yellow]{literal(step.say)}[/]")
+                    show(f"\n[bold yellow]{literal(_(step.say))}[/]")
                 if step.do is None:
                     continue
-                show(f"$ referee do {literal(repr(step.do))}" if step.do != "resolve" else "$ referee resolve")
+                said = engine.grammar.say(step.do) if engine.grammar is not None else step.do
+                show(f"$ referee do {literal(repr(said))}" if step.do != "resolve" else "$ referee resolve")
                 try:
                     record = gf.do(step.do)
                 except IllegalActionError as exc:
@@ -61,7 +62,7 @@ def demo(
                     if step.expect != "illegal" or (step.codes and codes != step.codes):
                         raise RefereeError(_("{path}: step {step} was rejected with {codes}").format(
                             path=path, step=repr(step.do), codes=codes)) from None
-                    show(render.verdict(exc.verdict))
+                    show(render.verdict(exc.verdict, grammar=engine.grammar))
                     show("[dim]  " + _("(rejected: the game file is unchanged)") + "[/]")
                     continue
                 except RefereeError as exc:
@@ -71,11 +72,12 @@ def demo(
                 if step.expect == "illegal":
                     raise RefereeError(_("{path}: step {step} was expected to be rejected").format(
                         path=path, step=repr(step.do)))
-                show(render.record(record))
+                show(render.record(record, engine.info.decisive, False, engine.grammar))
                 if step.board:
                     show(render.board(engine.board_view(gf.state()), legend=False), soft_wrap=True)
             show("\n" + _("[bold]The journal of this game:[/] (referee log)"))
-            show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:]))
+            show(render.log([e for e in gf.entries() if "forest" not in e.text and "hill" not in e.text][-12:],
+                            engine.grammar))
         if keep is not None:
             install_copy(game_path, keep)
     show("\n" + _("Start your own: [bold]referee new cyrus-pyxis --setup setup.yaml[/], then [bold]referee play[/]."))

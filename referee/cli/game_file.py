@@ -28,6 +28,7 @@ from referee.cli.common import (
     viewer_of,
 )
 from referee.i18n import _, ngettext
+from referee.phrases import say
 
 if TYPE_CHECKING:
     from referee.game import AnyEngine
@@ -154,7 +155,7 @@ def show_inventory(items: list[str]) -> None:
     show(Text(_("This game relies on these stand-ins and readings (said once; a ruling then shows one ⚠ "
                 "line, 'referee why' the full list):"), style="yellow"))
     for item in items:
-        show(Text(f"  ⚠ {item}", style="yellow"))
+        show(Text(f"  ⚠ {say(item)}", style="yellow"))
 
 
 WORDS = {"ignore_unknown_options": True}  # "Abydos -> Pella" is an action, not an option

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,12 +18,56 @@ if TYPE_CHECKING:
     from typer._click import Command
 
     from referee.game import AnyEngine, GameState
+    from referee.notation import Grammar
 
 app = typer.Typer()
 
 FILE_VERBS = ("do", "resolve", "undo", "redo", "log", "show", "status", "judge", "legal", "adjust", "export",
               "seal", "reveal", "why")
 FREE_VERBS = ("tables", "schema")
+SHELL_WORDS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
+    ("show", {"fr": ("voir", "montrer"), "it": ("mostra", "vedi")}),
+    ("status", {"fr": ("état",), "it": ("stato",)}),
+    ("log", {"fr": ("journal",), "it": ("registro", "giornale")}),
+    ("undo", {"fr": ("annuler",), "it": ("annulla",)}),
+    ("redo", {"fr": ("rétablir",), "it": ("ripristina",)}),
+    ("judge", {"fr": ("juger",), "it": ("giudica",)}),
+    ("legal", {"fr": ("coups",), "it": ("mosse",)}),
+    ("adjust", {"fr": ("corriger",), "it": ("correggi",)}),
+    ("export", {"fr": ("exporter",), "it": ("esporta",)}),
+    ("seal", {"fr": ("sceller",), "it": ("sigilla",)}),
+    ("reveal", {"fr": ("révéler",), "it": ("rivela",)}),
+    ("why", {"fr": ("pourquoi",), "it": ("perché",)}),
+    ("tables", {"fr": ("tables",), "it": ("tabelle",)}),
+    ("schema", {"fr": ("schéma",), "it": ("schema",)}),
+    ("dice", {"fr": ("dés",), "it": ("dadi",)}),
+    ("help", {"en": ("?",), "fr": ("aide",), "it": ("aiuto",)}),
+    ("lang", {"fr": ("langue",), "it": ("lingua",)}),
+    ("quit", {"en": ("exit", "q"), "fr": ("quitter",), "it": ("esci",)}),
+)
+"""The shell's own verbs in each language (the first word of a line; each game's action words are
+its grammar's). English works in every language, as in the game's notation."""
+DICE_WORDS = ("status", "reveal")
+"""The words after ``dice`` (their French and Italian as in :data:`SHELL_WORDS`)."""
+
+
+@cache
+def shell() -> Grammar:
+    """Returns the grammar of :data:`SHELL_WORDS`, built on first use: the notation loads
+    pydantic, which help and completion start without (tests/cli/test_lean_start.py)."""
+    from referee.notation import Grammar, Keyword
+
+    return Grammar(words=tuple(Keyword(key, **words) for key, words in SHELL_WORDS), forms=())
+
+
+@cache
+def dice_verbs() -> Grammar:
+    """Returns the grammar of the words after ``dice``."""
+    from referee.notation import Grammar, Keyword
+
+    return Grammar(words=tuple(Keyword(key, **words) for key, words in SHELL_WORDS if key in DICE_WORDS), forms=())
+
+
 HISTORY_NAME = ".referee_history"
 """The shell's history, in the home folder ($HOME, read when the shell starts)."""
 MAX_HISTORY_BYTES = 1_000_000
@@ -69,8 +114,9 @@ def play(
         words = completion_words(gf.game, gf.state())  # a file that does not replay is refused here
     _history(load=True)
     _complete_with(words)
-    show(f"[bold]{literal(title)}[/] — {literal(path)}. "
-         + _("Type [bold]help[/] for the verbs, [bold]lang fr|it|en[/] to change language, [bold]quit[/] to leave."))
+    show(f"[bold]{literal(title)}[/] — {literal(path)}. " + _(
+        "Type [bold]{help}[/] for the verbs, [bold]{lang} fr|it|en[/] to change language, [bold]{quit}[/] to "
+        "leave.").format(help=shell().word("help"), lang=shell().word("lang"), quit=shell().word("quit")))
     with holding(path):  # one open game for every line: its state is kept, nothing replayed
         code = run_line("show", path)
         if code:  # the command has printed its own error line
@@ -84,15 +130,15 @@ def _loop(path: Path) -> None:
     while True:
         try:
             with game_file(path) as gf:
-                side = gf.game.to_act(gf.state()) or _("game over")
-            line = input(f"{side}> ")
+                side = gf.game.to_act(gf.state())
+            line = input(f"{_(side) if side else _('game over')}> ")
         except EOFError:
             show("")
             break
         except KeyboardInterrupt:
             show("")
             continue
-        if line.strip() in ("quit", "exit", "q"):
+        if shell().keyword(line.strip()) == "quit":
             break
         if line.strip():
             run_line(line, path)
@@ -108,23 +154,22 @@ def run_line(line: str, path: Path, root: Command | None = None) -> int:
 
     try:
         words = shlex.split(line)
-    except ValueError as exc:
-        show("[red]" + _("error:") + f" {literal(exc)}[/]")
-        return 2
+    except ValueError:  # an apostrophe in a name (Aiace d'Oileo), not a quotation: plain words
+        words = line.split()
     if not words:
         return 0
-    verb = words[0].lower()
-    if verb in ("help", "?"):
+    verb = shell().keyword(words[0]) or words[0].lower()
+    if verb == "help":
         _help(path)
         return 0
     if verb == "lang":
         return _lang(words[1:])
-    if verb == "dice" and len(words) > 1 and words[1] in ("status", "reveal"):
-        args = [*words, "--file", str(path)]
+    if verb == "dice" and len(words) > 1 and dice_verbs().keyword(words[1]):
+        args = [verb, dice_verbs().keyword(words[1]) or words[1], *words[2:], "--file", str(path)]
     elif verb in FILE_VERBS:
         args = [verb, *words[1:], "--file", str(path)]
     elif verb in FREE_VERBS or verb == "dice":
-        args = words
+        args = [verb, *words[1:]]
     elif verb in ("new", "play", "demo", "import"):
         show("[red]" + _("error:") + " " + _("'{verb}' is not available inside the shell; quit first").format(
             verb=literal(verb)) + "[/]")
@@ -145,9 +190,11 @@ def _help(path: Path) -> None:
     show(_("[bold]Actions[/] (typed alone, or after 'do'):"))
     for notation, meaning in actions:
         show(f"  {literal(f'{notation:<28}')} {literal(_(meaning))}")
-    show(_("[bold]Verbs[/]: show, status, log, undo [--force], redo, resolve, judge ACTION, legal UNIT, "
-           "adjust OVERRIDE --reason \"...\", seal LABEL --as P, reveal LABEL --as P, dice status|reveal, "
-           "why (every stand-in of the last ruling), export FILE, tables GAME, lang fr|it|en, quit"))
+    verbs = {kw.key: shell().word(kw.key) for kw in shell().words}
+    show(_("[bold]Verbs[/]: {show}, {status}, {log}, {undo} [--force], {redo}, {judge} ACTION, {legal} UNIT, "
+           "{adjust} OVERRIDE --reason \"...\", {seal} LABEL --as P, {reveal} LABEL --as P, {dice} {dice_status}|"
+           "{dice_reveal}, {why} (every stand-in of the last ruling), {export} FILE, {tables} GAME, {lang} fr|it|en, "
+           "{quit}").format(**verbs, dice_status=dice_verbs().word("status"), dice_reveal=dice_verbs().word("reveal")))
 
 
 def _lang(words: list[str]) -> int:
@@ -173,6 +220,7 @@ def completion_words(engine: AnyEngine, state: GameState) -> list[str]:
     grammar, else its help), its units' names and its cells."""
 
     words: dict[str, None] = dict.fromkeys((*FILE_VERBS, *FREE_VERBS, "dice", "help", "lang", "quit"))
+    words.update(dict.fromkeys(w for kw in (*shell().words, *dice_verbs().words) for w in kw.words(current())))
     grammar = getattr(engine, "grammar", None)
     if grammar is not None:
         for kw in grammar.words:

@@ -28,6 +28,7 @@ from referee.cli.common import (
     viewer_of,
 )
 from referee.i18n import N_, _, ngettext
+from referee.phrases import say
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -90,7 +91,7 @@ def judge(
         return
     from referee import render
 
-    show(render.verdict(verdict, explain, engine.info.decisive))
+    show(render.verdict(verdict, explain, engine.info.decisive, grammar=engine.grammar))
 
 
 @app.command()
@@ -121,10 +122,11 @@ def _report(engine: AnyEngine, report: BaseModel, explain: bool) -> RenderableTy
     from rich.text import Text
 
     from referee import render
+    from referee.disclosures import ReliesOn
 
     lines = report.explain() if callable(getattr(report, "explain", None)) else [  # type: ignore[attr-defined]
         report.model_dump_json(indent=2)]
-    parts: list[RenderableType] = [Text(line) for line in lines if not line.startswith("⚠ ")]
+    parts: list[RenderableType] = [Text(line) for line in lines if not isinstance(line, ReliesOn)]
     parts += render.disclosure(getattr(report, "provisional", ()), engine.info.decisive, explain, "explain")
     return Group(*parts)
 
@@ -208,25 +210,24 @@ def why(
             chosen = [e for e in gf.entries() if e.record is not None and not e.undone
                       and (entry is None or e.seq == entry)]
             if not chosen:
-                raise fail(f"no journal entry {entry} with a ruling" if entry is not None
-                           else "no ruling yet: play an action first")
+                raise fail(_("no journal entry {entry} with a ruling").format(entry=entry) if entry is not None
+                           else _("no ruling yet: play an action first"))
             found = chosen[-1]
             assert found.record is not None
             items = list(found.record.provisional)
-            label = f"#{found.seq} {found.text}"
+            said = gf.game.grammar.say(found.text) if gf.game.grammar is not None else found.text
+            label = f"#{found.seq} {said}"
     if json_:
         print_json({"entry": None if all_ else found.seq, "provisional": items})
         return
     from rich.text import Text
-
-    from referee.i18n import _
 
     if not items:
         show(Text(_("{what}: relies on no stand-in").format(what=label)))
         return
     show(Text(_("{what} relies on:").format(what=label), style="bold"))
     for item in items:
-        show(Text(f"  ⚠ {item}", style="yellow"))
+        show(Text(f"  ⚠ {say(item)}", style="yellow"))
 
 
 @app.command()

@@ -17,6 +17,7 @@ from referee.dice import Roll
 from referee.disclosures import marker
 from referee.game import BoardView
 from referee.i18n import LANGUAGES, _
+from referee.phrases import say
 from referee.picture import view_scene
 from referee.rulings import Ruling
 from referee.scene import key_entries
@@ -182,7 +183,7 @@ def _side(side: str) -> str:
 
 def _roll(roll: Roll) -> str:
     """Returns a roll as HTML: its purpose, its faces, who rolled."""
-    purpose, source = _(roll.purpose), _(roll.source)
+    purpose, source = say(roll.purpose), _(roll.source)
     return f'{_e(purpose)}: <b>{_e("+".join(map(str, roll.faces)))}</b> ({_e(source)})'
 
 

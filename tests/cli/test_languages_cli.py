@@ -115,7 +115,7 @@ def position(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(("lang", "legal", "illegal", "relies"), [
     ("en", "✓ legal: Pyxis C6", "✗ illegal: Pyxis L12", "⚠ reading umpire-phase; 1 stand-in, see --explain"),
     ("fr", f"✓ légal{NBSP}: Pyxis C6", f"✗ illégal{NBSP}: Pyxis L12",
-     "⚠ lecture umpire-phase; 1 valeur d'attente, voir --explain"),
+     "⚠ lecture umpire-phase; 1 valeur provisoire, voir --explain"),
     ("it", "✓ legale: Pyxis C6", "✗ illegale: Pyxis L12",
      "⚠ lettura umpire-phase; 1 valore provvisorio, vedi --explain"),
 ])
@@ -234,3 +234,29 @@ def test_shell_help_and_lang_command(tmp_path: Path) -> None:
     assert "Mostra il registro" in flat(out)  # a command's help page inside the shell, in Italian
     started = run("--lang", "it", "play", cwd=tmp_path, stdin="help\nquit\n")
     assert "Verbi" in started.stdout and "Digitate" in started.stdout
+
+
+def test_shell_verbs_and_prompt_in_the_players_language(tmp_path: Path) -> None:
+    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+    french = run("--lang", "fr", "play", cwd=tmp_path, stdin="aide\nPergame L7\nannuler\njournal --last 1\nquitter\n")
+    assert french.returncode == 0, french.stderr
+    out = french.stdout.replace(NBSP, " ")
+    assert "Tapez aide pour les verbes" in flat(out) and "quitter pour sortir" in flat(out)
+    assert "grec> " in out and "greek>" not in out  # the side to play, in French
+    assert "voir, état, journal, annuler" in flat(out)  # the verbs listed as typed
+    assert "↶ annulé :" in out  # 'annuler' is undo
+    assert out.count("grec> ") == 5  # 'quitter' left after the fifth line
+    italian = run("--lang", "it", "play", cwd=tmp_path, stdin="mostra\nperché\nesci\nstato\n")
+    assert italian.returncode == 0, italian.stderr
+    assert "greco> " in italian.stdout and italian.stdout.count("greco> ") == 3  # 'esci' left before 'stato'
+
+
+def test_shell_takes_an_apostrophe_in_a_name(tmp_path: Path) -> None:
+    from referee.tables import data_root
+
+    setup = data_root("samples") / "iliad" / "setup.yaml"
+    assert run("new", "iliad", "--setup", str(setup), cwd=tmp_path).returncode == 0
+    script = "resolve --dice 4,2,5,5,6,3\nAsteropeo N20\nresolve\nAiace d'Oileo J19\nquit\n"
+    result = run("--lang", "it", "play", cwd=tmp_path, stdin=script)
+    assert result.returncode == 0, result.stderr
+    assert "✓ Aiace d'Oileo J19" in result.stdout and "No closing quotation" not in result.stdout + result.stderr

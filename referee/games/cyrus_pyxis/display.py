@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.disclosures import relies_on_lines
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.combat import CombatResult
@@ -175,5 +176,5 @@ class UmpireResolution(BaseModel):
         """Returns the resolution as lines for the terminal."""
         lines = [e.text() for e in self.events if e.code == "combat-result"] or [_("no combat to resolve")]
         lines += [f"→ {e.text()}" for e in self.events if e.code != "combat-result"]
-        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
+        lines += relies_on_lines(self.provisional)
         return lines

@@ -15,13 +15,19 @@ from referee.games.cyrus_pyxis.rules import COMBAT, GAME_END, GOAL, MOVE_STEP, M
 from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
 from referee.games.cyrus_pyxis.tables import PLURAL, SETUP_STEPS, Kind, Legion, Phase, Side, Terrain
 from referee.geometry.search import Cell, SearchResult
-from referee.i18n import N_, _, ngettext
+from referee.i18n import N_, _
+from referee.phrases import form, plural_form
 from referee.rulings import Ruling
 
 MAX_INFANTRY_MOVES = 5  # V: up to five infantry per turn
 MAX_OTHER_MOVES_PER_KIND = 1  # V: one legion of each other type per turn
 OFF = "off"
 
+
+# stand-in lines a ruling stores in English, said again in the reader's language by phrases.say
+EVERY_COST = plural_form("terrain.yaml: every terrain costs {n} square to enter ({provenance})",
+                         "terrain.yaml: every terrain costs {n} squares to enter ({provenance})")
+MOVEMENT_COST = form(N_("terrain.yaml: movement cost {costs} ({provenance})"))
 
 def winning_col(state: CyrusState, side: Side) -> int:
     """I: the column a king leaves by (Greek: East, the last; Persian: West, the first)."""
@@ -50,11 +56,9 @@ def movement_disclosures(state: CyrusState) -> tuple[str, ...]:
     values = {rows[t].movement_cost.value for t in shaky}
     if len(values) == 1 and len(shaky) == len(Terrain):
         cost = values.pop()
-        return (ngettext("terrain.yaml: every terrain costs {n} square to enter ({provenance})",
-                         "terrain.yaml: every terrain costs {n} squares to enter ({provenance})", cost).format(
-            n=cost, provenance=prov),)
-    costs = ", ".join(f"{_(t.value)} {rows[t].movement_cost.value}" for t in shaky)
-    return (_("terrain.yaml: movement cost {costs} ({provenance})").format(costs=costs, provenance=prov),)
+        return (EVERY_COST[0 if cost == 1 else 1].format(n=cost, provenance=prov),)
+    costs = ", ".join(f"{t.value} {rows[t].movement_cost.value}" for t in shaky)
+    return (MOVEMENT_COST.format(costs=costs, provenance=prov),)
 
 
 @dataclass

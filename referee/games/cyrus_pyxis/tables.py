@@ -15,6 +15,7 @@ from referee.errors import TableError
 from referee.geometry.square import SquareGrid
 from referee.i18n import N_, _
 from referee.markers import MarkerLayout
+from referee.phrases import form
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_csv_lines, parse_yaml
 
@@ -220,6 +221,14 @@ class Legion:
     side: Side
     kind: Kind
     mounted: bool
+
+
+# the stand-in lines a ruling stores in English (Looked.disclose), said again by phrases.say
+VALUE_LINES = (form(N_("combat_values.csv: {kind} on {terrain} = {value} ({provenance})")),
+               form(N_("combat_values.csv: {kind} vs {versus} on {terrain} = {value} ({provenance})")),
+               form(N_("combat_results.csv: {band} → {result} ({provenance})")))
+OPPONENTS = (N_("mounted"), N_("foot"))
+"""The opponent columns of combat_values.csv, said in the reader's language."""
 
 
 @dataclass(frozen=True)

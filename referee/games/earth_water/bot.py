@@ -108,7 +108,7 @@ def die_due(state: EarthWaterState) -> bool:
 def _roll_and_act(out: Outcome, dice: Dice) -> None:
     """5.3: the die picks the operation; each impossible one falls back to the next."""
     state, says = out.state, out.says
-    roll = dice.roll(1, 6, "PERS.IA operation die (5.3)")
+    roll = dice.roll(1, 6, N_("PERS.IA operation die (5.3)"))
     face = roll.faces[0]
     out.die, out.source = face, roll.source
     die = _("die {face}").format(face=face)

@@ -17,7 +17,8 @@ from referee.errors import DiceError
 from referee.games.earth_water.rules import BATTLE, BRIDGE_BURNING, CARDS, NAVAL_MOVE, NO_RETREAT
 from referee.games.earth_water.state import Battle, EarthWaterState, Garrison, interp, units
 from referee.games.earth_water.tables import CityName, Side
-from referee.i18n import _
+from referee.i18n import N_, _
+from referee.phrases import form
 from referee.rulings import Ruling
 
 
@@ -94,6 +95,10 @@ def start_battle(state: EarthWaterState, battle: Battle) -> tuple[EarthWaterStat
                              "'retreat CITY'", (BATTLE,), **args)
 
 
+ROUND_ROLL = form(N_("battle of {city} round {n}: {side}"))
+"""A battle round's roll for one side (its words seed a digital roll: never change them)."""
+
+
 def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, RoundResult, list[Ruling]]:
     """base 7: fights one round of the pending battle; closes it when a side is wiped out."""
     battle = state.battle
@@ -103,8 +108,8 @@ def fight_round(state: EarthWaterState, dice: Dice) -> tuple[EarthWaterState, Ro
     greek_dice = battle.greek_dice or min(engaged(state, Side.GREECE), limit)  # a card replaces the count
     persian_dice = min(engaged(state, Side.PERSIA), limit)
     try:
-        greek_roll = dice.roll(greek_dice, 6, f"battle of {battle.city} round {n}: Greece")
-        persian_roll = dice.roll(persian_dice, 6, f"battle of {battle.city} round {n}: Persia")
+        greek_roll = dice.roll(greek_dice, 6, ROUND_ROLL.format(city=battle.city, n=n, side="Greece"))
+        persian_roll = dice.roll(persian_dice, 6, ROUND_ROLL.format(city=battle.city, n=n, side="Persia"))
     except DiceError as exc:  # say how many dice each side rolls, Greek first (issue 15)
         raise DiceError(_("round {n} of the battle of {city} rolls {total} dice: {greek} Greek, then {persian} "
                           "Persian ({why})").format(n=n, city=battle.city, total=greek_dice + persian_dice,

@@ -26,6 +26,7 @@ from referee.games.iliad.state import IliadState
 from referee.games.iliad.tables import IliadTables
 from referee.geometry.search import Cell
 from referee.i18n import N_
+from referee.phrases import form
 from referee.rulings import Arg, RuleRef, Ruling
 
 SHOT_KILLS = 6  # Combattimento: arcieri
@@ -39,6 +40,11 @@ WINNER_WORDS = (N_("attackers"), N_("defenders"))  # who wins an open battle, as
 Status = Literal["unhurt", "wounded", "killed"]
 Role = Literal["attacker", "defender"]
 
+
+# what each roll decides (the words seed a digital roll: never change them; said again by phrases.say)
+ARROW_ROLL = form(N_("arrow {archer} → {target}"))
+DUEL_ROLL = form(N_("duel {attacker} v {defender}, throw {throw}"))
+BATTLE_ROLL = form(N_("battle {attackers} v {defenders}"))
 
 def half(points2: int) -> float:
     """Returns a total kept in half points as a number (9 → 4.5)."""
@@ -341,7 +347,7 @@ def _shoot(board: Board, archer: CounterId, target: CounterId, dice: Dice) -> No
         board.events.append(Ruling.event("shot-cancelled", "{archer}'s shot at {target} is void: one of them is no "
                                          "longer on the map", (ARCHERY,), archer=archer, target=target))
         return
-    face = dice.roll(1, 6, f"arrow {archer} → {target}").faces[0]
+    face = dice.roll(1, 6, ARROW_ROLL.format(archer=archer, target=target)).faces[0]
     result = shot_result(face)
     if result == "killed":
         board.kill(target)
@@ -366,7 +372,7 @@ def fight_duel(board: Board, attacker: CounterId, defender: CounterId, dice: Dic
     status: list[Status] = ["wounded" if h in board.wounded else "unhurt" for h in heroes]
     throws: list[ThrowResult] = []
     for throw in range(1, DUEL_THROWS + 1):
-        faces = dice.roll(2, 6, f"duel {attacker} v {defender}, throw {throw}").faces
+        faces = dice.roll(2, 6, DUEL_ROLL.format(attacker=attacker, defender=defender, throw=throw)).faces
         hurt, band, diff2 = duel_throw(tables, throw, values, (faces[0], faces[1]),
                                        (status[0] == "wounded", status[1] == "wounded"))
         totals = tuple(v + (f / 2 if s == "wounded" else f) for v, f, s in zip(values, faces, status, strict=True))
@@ -406,7 +412,8 @@ def fight_battle(board: Board, attackers: list[CounterId], defenders: list[Count
     faces_list: list[tuple[int, int]] = []
     totals2 = (0, 0)
     for _reroll in range(MAX_REROLLS):
-        faces = dice.roll(2, 6, f"battle {', '.join(attackers)} v {', '.join(defenders)}").faces
+        purpose = BATTLE_ROLL.format(attackers=", ".join(attackers), defenders=", ".join(defenders))
+        faces = dice.roll(2, 6, purpose).faces
         faces_list.append((faces[0], faces[1]))
         totals2 = (2 * sums[0] + (faces[0] if halved[0] else 2 * faces[0]),
                    2 * sums[1] + (faces[1] if halved[1] else 2 * faces[1]))

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.disclosures import relies_on_lines
 from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
 from referee.games.iliad.combat import CombatResult
 from referee.games.iliad.movement import RESOLVE_WORD
@@ -54,7 +55,7 @@ class LegalReport(BaseModel):
             lines.append(_("may shoot: {enemies}").format(enemies=", ".join(self.shots)))
         for r in self.why_not:
             lines.append(f"✗ {r.text()} [{r.code}] ({'; '.join(str(c) for c in r.cites)})")
-        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
+        lines += relies_on_lines(self.provisional)
         return lines
 
 
@@ -74,7 +75,7 @@ class IliadResolution(BaseModel):
         lines = [f"{i}. {r.summary()}" for i, r in enumerate(self.results, start=1)] or [_("no combat to resolve")]
         skip = {"duel", "battle", "arrow-killed", "arrow-wounded", "arrow-nothing"}
         lines += [f"→ {e.text()}" for e in self.events if e.code not in skip]
-        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
+        lines += relies_on_lines(self.provisional)
         return lines
 
 

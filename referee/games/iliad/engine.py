@@ -48,7 +48,8 @@ from referee.games.iliad.sequence import (
 from referee.games.iliad.state import IliadState, Phase, Shot, occupancy
 from referee.games.iliad.tables import load_tables
 from referee.geometry.search import Cell
-from referee.i18n import _
+from referee.i18n import N_, _
+from referee.phrases import form
 from referee.rulings import Ruling, Verdict
 from referee.tables import TableSet
 
@@ -299,8 +300,8 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
             board = Board(s)
             fight_duel(board, duel.greek, duel.trojan, dice, scheduled=True)
             carry_wounded(board)
-            board.disclose(s.tables.interpretation("duel-hour"), _("calendar.yaml: duel at day {day} hour {hour} "
-                           "({provenance})").format(day=s.day, hour=s.hour, provenance=duel.provenance))
+            board.disclose(s.tables.interpretation("duel-hour"),
+                           DUEL_HOUR.format(day=s.day, hour=s.hour, provenance=duel.provenance))
             after_duel = True
         else:
             board = resolve_move(s, dice)
@@ -473,6 +474,9 @@ class IliadEngine(Engine[IliadState, act.IliadAction]):
         return [(example, summary) for _syntax, example, summary in act.GRAMMAR.usage()]
 
 
+DUEL_HOUR = form(N_("calendar.yaml: duel at day {day} hour {hour} ({provenance})"))
+"""A stand-in line stored in English, said again in the reader's language by phrases.say."""
+
 def _legal_disclosures(s: IliadState, sit: Situation, counter: Counter, cells: list[Cell],
                        shots: bool) -> tuple[str, ...]:
     """The readings a legal report relies on: the map and diagonal steps always, god doubling when
@@ -559,5 +563,9 @@ def _resolve_notes(s: IliadState) -> list[Ruling]:
                                (TURN,))]
     if not s.attacks:
         return [Ruling.counted("combats", "{n} shot to resolve", "{n} shots to resolve", len(s.shots), (TURN,))]
-    return [Ruling.event("combats", "{shots} shot(s) and {attacks} attack(s) to resolve, arrows first", (TURN,),
-                         shots=len(s.shots), attacks=len(s.attacks))]
+    if len(s.attacks) == 1:
+        return [Ruling.counted("combats", "{n} shot and 1 attack to resolve, arrows first",
+                               "{n} shots and 1 attack to resolve, arrows first", len(s.shots), (TURN,))]
+    return [Ruling.counted("combats", "{n} shot and {attacks} attacks to resolve, arrows first",
+                           "{n} shots and {attacks} attacks to resolve, arrows first", len(s.shots), (TURN,),
+                           attacks=len(s.attacks))]

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from referee.disclosures import relies_on_lines
 from referee.errors import IllegalActionError, NotationError
 from referee.games.iliad import actions as act
 from referee.games.iliad.combat import (
@@ -157,7 +158,7 @@ class OddsReport(BaseModel):
         lines = [head, *self.notes]
         width = max(len(o.outcome) for o in self.outcomes)
         lines += [f"  {o.outcome:<{width}}  {o.percent:>7}  ({o.fraction})" for o in self.outcomes]
-        lines += [_("⚠ relies on {what}").format(what=p) for p in self.provisional]
+        lines += relies_on_lines(self.provisional)
         return lines
 
 

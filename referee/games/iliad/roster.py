@@ -45,6 +45,8 @@ class Side(TwoSides):
         return _SIDE_WORDS[self.value][1]
 
 
+SIDE_NAMES = (N_("greek"), N_("trojan"))
+"""The sides as a journal names them, said in the players' language (logs, prompts, legends)."""
 _SIDE_WORDS = {"greek": (N_("Greeks"), N_("Greek")), "trojan": (N_("Trojans"), N_("Trojan"))}
 RESULT_WORDS = (N_("nothing"), N_("wounded"), N_("killed"), N_("unhurt"))
 """Words of duel and shot results, translated when a message shows them."""

@@ -20,6 +20,7 @@ from referee.games.iliad.rules import CALENDAR, NIGHT, SETUP, TURN, VICTORY
 from referee.games.iliad.state import IliadState, Phase
 from referee.geometry.search import Cell
 from referee.i18n import N_, _
+from referee.phrases import form
 from referee.rulings import Arg, Ruling
 
 RECOVERY = Fraction(2, 3)  # La notte: two thirds of the points lost, rounded up (16 gives 12)
@@ -29,6 +30,11 @@ VICTORY_COUNTERS = 5  # Scopo del gioco: five counters in Troy, or on five ships
 # ---------------------------------------------------------------------------------------------
 # Set-up
 
+
+# stand-in lines a ruling stores in English, said again in the reader's language by phrases.say
+ADVANTAGE = form(N_("calendar.yaml: god advantage day {day} hour {hour} ({provenance})"))
+WALL = form(N_("calendar.yaml: wall from day {day} hour {hour} ({provenance})"))
+HOURS = form(N_("calendar.yaml: {hours} hours a day ({provenance})"))
 
 def priority_squares(state: IliadState, side: Side) -> frozenset[Cell]:
     """Preparazione del gioco: the start squares filled first (citadel; land-and-sea shore)."""
@@ -268,7 +274,7 @@ def finish(state: IliadState, winner: Side, reason: str, code: str = "") -> Ilia
 
 def advantage_disclosure(state: IliadState) -> str:
     """The disclosure of the hour's god advantage (a reconstructed calendar value)."""
-    return _("calendar.yaml: god advantage day {day} hour {hour} ({provenance})").format(
+    return ADVANTAGE.format(
         day=state.day, hour=state.hour, provenance=state.tables.calendar.provenance["advantage"])
 
 
@@ -281,7 +287,7 @@ def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
         if event.code == "duel-skipped":
             out.append(tables.interpretation("duel-availability"))
         elif event.code == "wall-built":
-            out.append(_("calendar.yaml: wall from day {day} hour {hour} ({provenance})").format(
+            out.append(WALL.format(
                 day=cal.wall[0], hour=cal.wall[1], provenance=cal.provenance["wall"]))
         elif event.code == "achilles-enters" and not cal.reached(cal.achilles_enters, state.day, state.hour):
             out.append(tables.interpretation("achilles-entry"))
@@ -292,7 +298,7 @@ def event_disclosures(state: IliadState, events: list[Ruling]) -> list[str]:
         elif event.code in ("next-hour", "trojan-move") and state.favoured() is not None:
             out.append(advantage_disclosure(state))
         elif event.code == "nightfall":
-            out.append(_("calendar.yaml: {hours} hours a day ({provenance})").format(
+            out.append(HOURS.format(
                 hours=cal.hours, provenance=cal.provenance["hours"]))
     return list(dict.fromkeys(out))
 

@@ -27,7 +27,8 @@ from referee.games.iliad.roster import (
     counters_of,
 )
 from referee.geometry.search import Cell
-from referee.i18n import _
+from referee.i18n import N_, _
+from referee.phrases import form
 from referee.rulings import Provenance, RulesIndex
 from referee.tables import TableSet, by_digest, parse_csv, parse_yaml
 
@@ -41,6 +42,9 @@ INTERPRETATIONS: tuple[str, ...] = (
 )
 """Every interpretation the engine applies; rules.yaml must list each (a user may switch options)."""
 
+
+SAMPLE_MAP = form(N_("map.yaml: sample map ({provenance})"))
+"""A stand-in line stored in English, said again in the reader's language by phrases.say."""
 
 class DeploymentFile(BaseModel):
     """Schema of ``deployment.yaml``: the start square of every counter."""
@@ -104,7 +108,7 @@ class IliadTables:
 
     def map_disclosure(self) -> str:
         """The disclosure of the map's provenance."""
-        return _("map.yaml: sample map ({provenance})").format(provenance=self.board.provenance)
+        return SAMPLE_MAP.format(provenance=self.board.provenance)
 
 
 @by_digest

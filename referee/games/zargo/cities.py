@@ -28,6 +28,7 @@ from referee.games.zargo.rules import CALENDAR, CITIES, COUNTERS, RECONSTRUCTION
 from referee.games.zargo.state import GARRISON_MAX, City, Phase, Turn, ZargoState, manifest_left, unit
 from referee.games.zargo.tables import UNRECORDED, Reads
 from referee.i18n import N_
+from referee.phrases import form
 from referee.rulings import Ruling
 from referee.sealed import Opening, Seal, check_reveal, revealed_event, sealed_event
 
@@ -36,6 +37,8 @@ __all__ = [
     "garrison_problem", "hidden_garrisons", "placement_problem",
 ]
 
+
+ASSAULT_ROLL = form(N_("assault on {target}"))  # a roll's purpose: its words seed a digital roll
 
 def city_of_label(label: str) -> str | None:
     """Returns the hex a garrison's secret label names (``garrison-0512`` → ``0512``)."""
@@ -265,7 +268,7 @@ def assault(state: ZargoState, w: Turn, dice: Dice, target: str, attackers: list
             "besiegers-too-weak", "the besiegers of {hex} ({a}) fall below the table's first column against the "
             "garrison ({d}): they are eliminated", (CITIES, RECONSTRUCTION), hex=target, a=attack, d=defence))
         return
-    face = die(dice, f"assault on {target}")
+    face = die(dice, ASSAULT_ROLL.format(target=target))
     result = combat_result(table, attack, defence, face, by)
     assert result is not None
     w.events.append(Ruling.event(

@@ -26,6 +26,8 @@ from referee.games.zargo.state import Turn, ZargoState, adjacent, cell, key, spl
 from referee.games.zargo.tables import UNRECORDED, CombatTable, Reads, Result
 from referee.geometry import HexGrid
 from referee.geometry.search import Cell
+from referee.i18n import N_
+from referee.phrases import form
 from referee.rulings import Ruling
 
 __all__ = [
@@ -37,6 +39,8 @@ FRONT_BONUS = 3  # DÉTAIL DES CAPACITÉS — CHEVALIERS: +3 from the front
 FLANK_BONUS = 1  # ... +1 from the side
 RECONSTRUCTION_NOTE = "provisional: combat, arrow, flame and vision tables (tables.yaml)"
 
+
+COMBAT_ROLL = form(N_("combat at {target}"))  # a roll's purpose: its words seed a digital roll
 
 def die(dice: Dice, purpose: str) -> int:
     """Rolls one six-sided die."""
@@ -207,7 +211,7 @@ def field_combat(state: ZargoState, w: Turn, dice: Dice, target: str, attackers:
             )
         )
         return None
-    face = die(dice, f"combat at {target}")
+    face = die(dice, COMBAT_ROLL.format(target=target))
     result = combat_result(table, attack, defence, face, by)
     assert result is not None
     w.events.append(

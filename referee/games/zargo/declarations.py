@@ -20,6 +20,7 @@ from typing import TypeAlias
 from pydantic import BaseModel, ConfigDict
 
 from referee.dice import NoDice
+from referee.disclosures import relies_on_lines
 from referee.errors import PositionError, RefereeError
 from referee.game import Engine, validate_file
 from referee.games.zargo import actions as act
@@ -52,7 +53,7 @@ class Resolution(BaseModel):
 
     def explain(self) -> list[str]:
         """Returns the resolution as lines for the terminal."""
-        return [f"→ {e.message}" for e in self.events] + [f"⚠ {p}" for p in self.provisional]
+        return [f"→ {e.text()}" for e in self.events] + relies_on_lines(self.provisional)
 
 
 class _Reader:

@@ -101,8 +101,8 @@ def world_view(
         side_marks={str(people): mark for people, mark in style.peoples.items()},
         marks=MARKS,
         links=tuple(LinkView(grid.name(a), grid.name(b), bridge.colour, bridge.label) for a, b in world.bridges),
-        status=(*status, f"{_letters(world)}: {style.wrap.label}") if world.wrap else tuple(status),
-        edges=("North", "East", "South", "West"),
+        status=(*status, f"{_letters(world)}: {_(style.wrap.label)}") if world.wrap else tuple(status),
+        edges=(_("North"), _("East"), _("South"), _("West")),
         down=grid.down,
     )
 

@@ -37,6 +37,8 @@ from referee.games.zargo.state import (
 )
 from referee.games.zargo.tables import UNRECORDED, Reads
 from referee.games.zargo.world import Terrain
+from referee.i18n import N_
+from referee.phrases import form
 from referee.rulings import Ruling
 
 __all__ = [
@@ -48,6 +50,8 @@ __all__ = [
 
 # ---- players and set-up ---------------------------------------------------------------------
 
+
+CONTINENT_ROLL = form(N_("continent of the {people}"))  # a roll's purpose: its words seed a digital roll
 
 def _wrong_phase(state: ZargoState) -> Ruling:
     return Ruling.violation("wrong-phase", "not now: the game is in its {phase} phase", (SETUP,),
@@ -96,7 +100,7 @@ def _draw(state: ZargoState, n: int, dice: Dice) -> tuple[tuple[str, tuple[str, 
     and their continents drawn by lot, one die per draw."""
     peoples = list(state.tables.order)
     while len(peoples) > n:
-        gone = dice.roll(1, len(peoples), "people left out").faces[0] - 1
+        gone = dice.roll(1, len(peoples), N_("people left out")).faces[0] - 1
         peoples.pop(gone)
     conts = sorted(state.tables.world.continents)
     per = 2 if n == 2 else 1
@@ -104,7 +108,7 @@ def _draw(state: ZargoState, n: int, dice: Dice) -> tuple[tuple[str, tuple[str, 
     for people in peoples:
         mine = []
         for _ in range(per):
-            pick = dice.roll(1, len(conts), f"continent of the {people}").faces[0] - 1 if len(conts) > 1 else 0
+            pick = dice.roll(1, len(conts), CONTINENT_ROLL.format(people=people)).faces[0] - 1 if len(conts) > 1 else 0
             mine.append(conts.pop(pick))
         out.append((people, tuple(sorted(mine))))
     return tuple(out)

@@ -17,10 +17,14 @@ from referee.games.zargo.rules import COMBAT, SERPENTS
 from referee.games.zargo.state import Phase, Turn, ZargoState, key, unit
 from referee.games.zargo.tables import Reads
 from referee.games.zargo.world import Terrain
+from referee.i18n import N_
+from referee.phrases import form
 from referee.rulings import Ruling
 
 __all__ = ["carry_on", "check_carry"]
 
+
+SERPENT_ROLL = form(N_("serpent at {name}"))  # a roll's purpose: its words seed a digital roll
 
 def check_carry(state: ZargoState, reads: Reads) -> Found:
     """SERPENTS: a Serpent may carry on only when the resolution offers it the choice."""
@@ -60,7 +64,7 @@ def carry_on(state: ZargoState, w: Turn, dice: Dice) -> None:
             if table.column(attack, defence, by) is None:
                 w.reads.use("weak-attack")
                 break
-            face = die(dice, f"serpent at {name}")
+            face = die(dice, SERPENT_ROLL.format(name=name))
             result = combat_result(table, attack, defence, face, by)
             assert result is not None
             w.events.append(

@@ -24,6 +24,7 @@ from referee.games.zargo.rules import ARCHERS, CITIES, DRAGONS, ESCORTS, FLAMERS
 from referee.games.zargo.state import Shot, Turn, ZargoState, adjacent, cell, key, unit
 from referee.games.zargo.tables import UNRECORDED, Reads, ShotTable, Unit, VisionTable
 from referee.i18n import N_
+from referee.phrases import form
 from referee.rulings import RuleRef, Ruling
 
 __all__ = ["SHOT_POWERS", "check_shot", "resolve_shots", "shooter_of", "shot_range"]
@@ -32,6 +33,12 @@ SHOT_POWERS = {"arrow": ("arrows",), "flame": ("flames", "flames-after-move"), "
 """The powers that throw each kind of shot (peoples.yaml ``powers``)."""
 CITES: dict[str, tuple[RuleRef, ...]] = {"arrow": (ARCHERS,), "flame": (DRAGONS, FLAMERS), "vision": (ILLUSIONISTS,)}
 
+
+FLAMES_ROLL = form(N_("flames at {target}"))  # a roll's purpose: its words seed a digital roll
+
+ARROW_ROLL = form(N_("arrow at {target}"))  # a roll's purpose: its words seed a digital roll
+
+VISION_ROLL = form(N_("vision at {target}"))  # a roll's purpose: its words seed a digital roll
 
 def table_of(state: ZargoState, kind: str) -> ShotTable | VisionTable:
     """Returns the table of a kind of shot."""
@@ -173,10 +180,10 @@ def _flames(state: ZargoState, w: Turn, dice: Dice, group: list[Shot]) -> None:
     rolls: list[tuple[int, int, int]] = []  # (distance, face, modifier)
     if how == "separate-rolls":
         for s in group:
-            rolls.append((_distance(state, s), die(dice, f"flames at {target}"), 0))
+            rolls.append((_distance(state, s), die(dice, FLAMES_ROLL.format(target=target)), 0))
     else:
         extra = (table.extra_flame_modifier or 0) * (len(group) - 1)
-        rolls.append((min(_distance(state, s) for s in group), die(dice, f"flames at {target}"), extra))
+        rolls.append((min(_distance(state, s) for s in group), die(dice, FLAMES_ROLL.format(target=target)), extra))
     hit = any(shot_hits(table, d, face, extra) for d, face, extra in rolls)
     faces = ", ".join(f"{face}+{extra}" if extra else str(face) for _d, face, extra in rolls)
     w.events.append(
@@ -193,7 +200,7 @@ def _flames(state: ZargoState, w: Turn, dice: Dice, group: list[Shot]) -> None:
 
 def _arrow(state: ZargoState, w: Turn, dice: Dice, shot: Shot) -> None:
     d = _distance(state, shot)
-    face = die(dice, f"arrow at {shot.target}")
+    face = die(dice, ARROW_ROLL.format(target=shot.target))
     hit = shot_hits(state.tables.tables.arrows, d, face)
     w.events.append(
         Ruling.event(
@@ -208,7 +215,7 @@ def _arrow(state: ZargoState, w: Turn, dice: Dice, shot: Shot) -> None:
 def _vision(state: ZargoState, w: Turn, dice: Dice, shot: Shot) -> None:
     table = state.tables.tables.visions
     d = _distance(state, shot)
-    face = die(dice, f"vision at {shot.target}")
+    face = die(dice, VISION_ROLL.format(target=shot.target))
     score = max(1, min(6, face + table.distance_modifier * (d - 1)))
     result = table.results[score]
     w.events.append(
