@@ -151,6 +151,7 @@ STRIP = (
     re.compile(r"--?[a-z][\w-]*"),  # an option
     re.compile(r"\b[A-Z][A-Z0-9]+\b"),  # FILE, GAME, CHV, FCh's upper-case cousins: metavariables and labels
     re.compile(r"\b(?:interpretation|lecture|lettura)\s+" + CODE.pattern),  # a reading named by its id
+    re.compile(r"\(id [0-9a-f]+\)|\b(?=[0-9a-f]*\d)[0-9a-f]{8,}\b"),  # a game id, a hash: 0d956be58585 holds "be"
 )
 
 
@@ -207,3 +208,8 @@ def test_the_word_list_is_long_and_catches_english() -> None:
     clean = "✗ Centaure B6 : il faut 4 cases à Centaure [too-far] (V Les mouvements) ; voir 'referee why'"
     assert english_in(clean, "cyrus-pyxis") == []
     assert english_in("mois 1 sur 25 : les Chevaliers jouent ; 0506 0507 ; lecture engaged-archer", "zargo") == []
+
+
+def test_a_game_id_is_no_english_though_its_hex_spells_a_word() -> None:
+    assert english_in("Nouvelle partie de Iliad dans game.referee (id 8695be41d07c)", "iliad") == []
+    assert english_in("Nouvelle partie de Iliad dans game.referee (id be)", "iliad")  # a bare word still counts
