@@ -212,4 +212,4 @@ def test_the_word_list_is_long_and_catches_english() -> None:
 
 def test_a_game_id_is_no_english_though_its_hex_spells_a_word() -> None:
     assert english_in("Nouvelle partie de Iliad dans game.referee (id 8695be41d07c)", "iliad") == []
-    assert english_in("Nouvelle partie de Iliad dans game.referee (id be)", "iliad")  # a bare word still counts
+    assert english_in("Nouvelle partie de Iliad dans game.referee, to be 8695be41", "iliad")  # words still count
