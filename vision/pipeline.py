@@ -1,7 +1,8 @@
 """``observe``: photo → registered board → per-cell reading, read top-down like the algorithm.
 
-    load (size capped from the header) → register (markers, outline) → warp → cell patches →
-    classify (occupant side, terrain, confidence) → counter labels (optional) → Observation
+    load (size capped from the header) → register (markers, outline) → warp → relight (hard
+    shadows, :mod:`vision.shade`) → cell patches → classify (occupant side, terrain,
+    confidence) → counter labels (optional) → Observation
 
 Each stage gets only its part of :class:`~vision.config.VisionConfig`. The observation is
 neutral data: per cell a label and a confidence; turning it into moves is the rules' job.
@@ -30,6 +31,7 @@ from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
 from vision.register import Registration, register
+from vision.shade import relight
 
 
 class CellReading(BaseModel):
@@ -147,6 +149,7 @@ def read(
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
     sharp = _sharpness(warped, board, cfg)
+    warped = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
     white = go.white_reference(warped, board, cfg.grid)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     lines = go.edge_evidence(warped, board)
