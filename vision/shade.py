@@ -45,26 +45,31 @@ resolution for a board filling a 1080p photo)."""
 MARGIN = 0.5
 """Cells of the printed border kept around the grid."""
 SHADOW_AGREE = 0.25
-"""Tunable (fitted by ``bench/fit_shadow_edges.py`` on dev renders of both renderers): a
-straight edge across the board is a hard shadow's when at least this share of the samples along
-it step by the same colour ratio."""
+"""Fitted (``bench/fit_shadow_edges.py``, dev photos of both renderers, 2026-11-29): a straight
+edge across the board is a hard shadow's when at least this share of the samples along it step
+by the same colour ratio (a token's or a counter's outline never does). Any value from 0.15 to
+0.35 finds as many of the dev shadows; 0.25 is the middle."""
 MIN_STEP = 0.15
-"""Tunable (physical, not fitted): smallest step (log units) of a hard shadow's edge. A lamp
-giving 40 % of the light, hidden, steps by about 0.22; a printed line's blurred shoulder by about
-0.1."""
+"""Physical (the first model's, not fitted): smallest step (log units) of a hard shadow's edge.
+A lamp giving 40 % of the light, hidden, steps by about 0.22; a printed line's blurred shoulder
+by about 0.1."""
 EDGE_STEP = 2.0
-"""Pixels of the shrunk board either side of an edge where its step is measured (past its blur)."""
-HARD = 0.45
-"""Tunable (set on dev renders of both renderers, not fitted by a script): a hard shadow's edge
-is sharp: one pixel of the shrunk board (1/24 cell) either side of it, at least this share of
-its full step is there (measured 0.49-0.93 on the second renderer's shadows); the blurred side
-of an arm or a hand reaching over the board shows 0.15-0.31."""
+"""Geometry (the first model's): pixels of the shrunk board either side of an edge where its
+step is measured (past its blur)."""
+HARD = 0.4
+"""Fitted (``bench/fit_shadow_edges.py``, as ``SHADOW_AGREE``): a hard shadow's edge is sharp:
+one pixel of the shrunk board (1/24 cell) either side of it, at least this share of its full
+step is there (0.49-0.93 on most of the second renderer's shadows); an arm reaching over the
+board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
+of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
+shadows."""
 WASHED = math.log(250.0)
-"""A sample with a channel this bright (log) is washed out (a glare): its step says nothing."""
+"""Physical: a sample with a channel this bright (log) is washed out (a glare): its step says
+nothing (JPEG keeps a clipped channel a few levels below 255)."""
 EDGE_TOLERANCE = 0.4
-"""A sample along an edge agrees when its step, along the median step, is between half and
-twice its size, and strays across it by at most this share of it (a shadow's colour changes
-little along its edge; a lamp's fall-off changes its depth)."""
+"""Physical (the first model's): a sample along an edge agrees when its step, along the median
+step, is between half and twice its size, and strays across it by at most this share of it (a
+shadow's colour changes little along its edge; a lamp's fall-off changes its depth)."""
 
 
 @dataclass(frozen=True)
