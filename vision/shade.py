@@ -91,8 +91,6 @@ class Shade:
     warped: Warped
     """The relit warped board (the input itself when no hard shadow was found)."""
     edges: tuple[ShadowEdge, ...]
-    light: F32
-    """(h, w) log brightness each warped pixel was raised by (0 where nothing changed)."""
 
 
 def relight(warped: Warped, board: BoardSpec) -> Shade:
@@ -104,12 +102,11 @@ def relight(warped: Warped, board: BoardSpec) -> Shade:
     h, w = warped.image.shape[:2]
     edges = tuple(e for e in (_full_step(clean, board, e) for e in shadow_edges(clean, board)) if e is not None)
     if not edges:
-        return Shade(warped, (), np.zeros((h, w), np.float32))
-    n = clean.shape[0]
-    region = _regions(edges, n, n)
-    offsets = _region_offsets(edges, region, _grid_mask(board, n), clean)
+        return Shade(warped, ())
+    region = _regions(edges, *clean.shape[:2])
+    offsets = _region_offsets(edges, region, _grid_mask(board, *clean.shape[:2]), clean)
     if not offsets:
-        return Shade(warped, edges, np.zeros((h, w), np.float32))
+        return Shade(warped, edges)
     # each warped pixel's region, from the edges mapped back to the warp's coordinates
     scale = Q / warped.ppc
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -120,7 +117,7 @@ def relight(warped: Warped, board: BoardSpec) -> Shade:
     blur = max(1.0, warped.ppc / Q * 1.5)
     gain = np.asarray(cv2.GaussianBlur(gain, (0, 0), blur), np.float32)
     relit = np.clip(warped.image.astype(np.float32) * np.exp(gain), 0, 255).astype(np.uint8)
-    return Shade(replace(warped, image=relit), edges, gain.mean(axis=2))
+    return Shade(replace(warped, image=relit), edges)
 
 
 def _shrunk(warped: Warped, board: BoardSpec) -> tuple[F32, float]:
@@ -135,11 +132,12 @@ def _shrunk(warped: Warped, board: BoardSpec) -> tuple[F32, float]:
     return out, float(o)
 
 
-def _grid_mask(board: BoardSpec, n: int) -> npt.NDArray[np.bool_]:
+def _grid_mask(board: BoardSpec, h: int, w: int) -> npt.NDArray[np.bool_]:
+    """(h, w): the shrunk board's pixels inside the grid."""
     off = round(MARGIN * Q)
-    idx = np.arange(n)
-    rows = (idx >= off) & (idx < off + board.rows * Q)
-    cols = (idx >= off) & (idx < off + board.cols * Q)
+    y, x = np.arange(h), np.arange(w)
+    rows = (y >= off) & (y < off + board.rows * Q)
+    cols = (x >= off) & (x < off + board.cols * Q)
     out: npt.NDArray[np.bool_] = rows[:, None] & cols[None, :]
     return out
 
