@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
+from vision.grid_overlay import WASHED as WASHED_LEVEL
 from vision.grid_overlay import Warped
 
 F32 = npt.NDArray[np.float32]
@@ -63,9 +64,9 @@ step is there (0.49-0.93 on most of the second renderer's shadows); an arm reach
 board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
-WASHED = math.log(250.0)
-"""Physical: a sample with a channel this bright (log) is washed out (a glare): its step says
-nothing (JPEG keeps a clipped channel a few levels below 255)."""
+WASHED = math.log(WASHED_LEVEL)
+"""A sample with a channel this bright (log of ``grid_overlay.WASHED``) is washed out by a
+glare: its step says nothing."""
 EDGE_TOLERANCE = 0.4
 """Physical (the first model's): a sample along an edge agrees when its step, along the median
 step, is between half and twice its size, and strays across it by at most this share of it (a
