@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
-from referee.i18n import _
+from referee.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -120,7 +120,8 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
     text = one_line(message)
     if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
         more = len(text) - MAX_ERROR_CHARS
-        text = text[:MAX_ERROR_CHARS] + "… " + _("({n} more characters)").format(n=f"{more:,}")
+        text = text[:MAX_ERROR_CHARS] + "… " + ngettext("({n} more character)", "({n} more characters)",
+                                                        more).format(n=f"{more:,}")
     line = Text.assemble((_("error:") + " ", "bold red"), (text, "red"))
     err().print(line, soft_wrap=True)
     if hint:

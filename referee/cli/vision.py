@@ -455,8 +455,9 @@ def calibrate(
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
     show(
-        _("wrote {path}: {classes} colour classes measured, {labels} counter labels learned").format(
-            path=literal(out), classes=len(cal.measured), labels=len(cal.templates))
+        ngettext("wrote {path}: {classes} colour classes measured, {n} counter label learned",
+                 "wrote {path}: {classes} colour classes measured, {n} counter labels learned",
+                 len(cal.templates)).format(path=literal(out), classes=len(cal.measured), n=len(cal.templates))
     )
 
 
