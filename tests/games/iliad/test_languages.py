@@ -215,7 +215,7 @@ def test_status_and_board_legend_follow_the_language() -> None:
     state = _after_duel()
     with language("it"):
         view = ENGINE.board_view(state)
-        assert view.title == "Iliade — giorno 1, ora 1"
+        assert view.title == "Iliad — giorno 1, ora 1"
         assert view.terrain["river"].label == "fiume" and view.terrain["ship"].label == "nave"
         assert "Feriti: Paride" in view.status
     with language("fr"):
