@@ -29,3 +29,18 @@ def test_a_games_report_words_its_first_lines_and_keeps_the_rest() -> None:
     assert isinstance(report, CaptureReport)
     assert report.explain() == ["no legal greek turn explains the photo:", "✗ c5: p", "cells not read clearly: d4"]
     assert "judged" not in report.model_dump(mode="json")
+
+
+def test_the_capture_command_knows_no_game_package() -> None:
+    """``referee capture`` reaches a game's capture rules only through ``capture_of`` and the core
+    shapes: its module imports the registry, never a game's package (type-checking imports too)."""
+    import ast
+    from pathlib import Path
+
+    import referee.cli.vision as command
+
+    tree = ast.parse(Path(command.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert "referee.capabilities" in imported and "referee.capture" in imported
+    assert not {name for name in imported if name.startswith("referee.games.")}, imported
