@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import importlib.util
 from pathlib import Path
 
@@ -155,3 +156,13 @@ def test_counted_words_agree_with_their_number(one: str, many: str, fr: tuple[st
             assert single in ngettext(one, many, 1).format(n=1, **args)
             assert plural in ngettext(one, many, 2).format(n=2, **args)
 
+
+
+@pytest.mark.parametrize("game", ["iliad", "zargo", "earth_water"])
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_templates_stored_by_earlier_versions_still_read_in_every_language(game: str, lang: str) -> None:
+    earlier = importlib.import_module(f"referee.games.{game}.earlier_messages").EARLIER
+    assert earlier
+    with language(lang):
+        for template in earlier:
+            assert _(template) != template, (lang, template)
