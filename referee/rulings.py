@@ -72,7 +72,7 @@ def render(template: str, args: Mapping[str, Arg], plural: str | None = None) ->
     in the catalogs too, so words marked with ``N_`` (terrains, sides) follow the language while
     names and cells pass through unchanged.
     """
-    from referee.i18n import _, ngettext
+    from referee.i18n import _, joined, ngettext
 
     if plural is not None:
         count = args.get("n", 1)
@@ -82,7 +82,7 @@ def render(template: str, args: Mapping[str, Arg], plural: str | None = None) ->
     if not args:
         return text
     try:
-        return text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()})
+        return joined(text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()}))
     except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
         return template.format(**args)
 
