@@ -30,7 +30,7 @@ from referee import __version__  # the package's version (pyproject reads it fro
 from referee.cli import bot, demo, dice, game_file, maps, odds, play, serve, tables, umpire, usage, vision
 from referee.cli.common import output_lost
 from referee.cli.escapes import neutral
-from referee.cli.lean import defer_coercion, plain_completion_help
+from referee.cli.lean import defer_coercion, no_pydantic_plugins, plain_completion_help
 from referee.errors import UnknownNameError
 from referee.games import REGISTRY
 from referee.i18n import _, use
@@ -259,10 +259,10 @@ def app_for(args: list[str]) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point: the help of every command and option in the chosen language."""
+    no_pydantic_plugins()
     args = hoist_lang(sys.argv[1:])
     use(language_of(args))
     try:
         command(app_for(args))(args=args, prog_name="referee")
     except (OSError, UnicodeEncodeError) as exc:  # help or a usage error that could not be printed
-
         raise SystemExit(output_lost(exc, before=0).exit_code) from None

@@ -46,7 +46,6 @@ def odds(
         engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
-
         with game_file(file) as gf:
             engine, state = gf.game, gf.state()
         rest = words[1:] if words and game_slug(words[0]) else words

@@ -64,7 +64,6 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
     else:
-
         if seed is not None:
             raise fail("--seed is for --position; a game file rolls with its own committed dice", code=2)
         persia_dice(roll)  # rejects a face that is not a die face before touching the file
