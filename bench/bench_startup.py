@@ -62,13 +62,13 @@ def commands(tree: Path) -> dict[str, list[str]]:
     }
 
 
-def cpu_time(cmd: list[str], env: dict[str, str]) -> float:
+def cpu_time(cmd: list[str], env: dict[str, str], cwd: Path | None = None) -> float:
     """Runs a command and returns the CPU time (user + system, seconds) its process used.
 
     Raises:
         RuntimeError: the command failed.
     """
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env) as proc:
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd) as proc:
         stderr = proc.stderr.read() if proc.stderr else b""
         _pid, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -84,12 +84,12 @@ def measure(runs: int, tree: Path) -> dict[str, list[float]]:
     env["LC_ALL"] = env["LANG"] = "C.UTF-8"  # English unless --lang says otherwise
     cmds = commands(tree)
     for cmd in cmds.values():  # warm-up: bytecode written, files cached
-        cpu_time(cmd, env)
+        cpu_time(cmd, env, tree)
     names = list(cmds)
     times: dict[str, list[float]] = {k: [] for k in names}
     for i in range(runs):
         for name in names[i % len(names):] + names[:i % len(names)]:
-            times[name].append(cpu_time(cmds[name], env))
+            times[name].append(cpu_time(cmds[name], env, tree))  # in the tree: ``-m`` puts the cwd first
     return times
 
 
