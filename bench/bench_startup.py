@@ -99,12 +99,14 @@ marks = [("", time.process_time())]
 def mark(name): marks.append((name, time.process_time()))
 import typer, rich, pydantic; mark("import typer, rich, pydantic (the baseline's imports)")
 import referee.cli; mark("import referee.cli (every command group, the registry)")
+from referee.cli.lean import no_pydantic_plugins
+no_pydantic_plugins()  # as main() does
 import pydantic.main; mark("pydantic.main (model classes at all)")
 from pathlib import Path
 from typer._adapters import try_build_adapter
 from typer.models import ArgumentInfo, OptionInfo
 try_build_adapter(Path, OptionInfo()); try_build_adapter(list[str], ArgumentInfo())
-mark("typer's validators of judge's values")
+mark("typer's validators of judge's values (the first pydantic schemas: its schema machinery loads)")
 import yaml; mark("import yaml")
 from referee.cli.common import read_data_file
 data = read_data_file(Path(sys.argv[1])); mark("read the position file")
