@@ -77,11 +77,12 @@ def main() -> None:
     for family, (what, modules) in FAMILIES.items():
         ms = [cost(module, args.runs) for module in modules]
         figure = f"{min(ms):.0f}" if len(ms) == 1 else f"{min(ms):.0f}–{max(ms):.0f}"
-        rows.append(f"| `{family}` | {what} | {', '.join(f'`{m}`' for m in modules)} | {figure} |")
+        script = "same" if rows else f"`python bench/bench_lazy_imports.py --runs {args.runs}`"
+        rows.append(f"| `{family}` | {what} | {', '.join(f'`{m}`' for m in modules)} | {script} | {figure} |")
     print(f"machine: {machine()}; load average {load:.2f} -> {os.getloadavg()[0]:.2f}; "
           f"median of {args.runs} processes each")
-    print("| family | what it defers | measured by importing | CPU ms |")
-    print("|---|---|---|---|")
+    print("| measure: the `# lazy:` family | what it defers | measured by importing | script | CPU ms |")
+    print("|---|---|---|---|---|")
     print("\n".join(rows))
 
 
