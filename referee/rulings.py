@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from referee.errors import RefereeError, TableError
-from referee.i18n import _, current, ngettext
+from referee.i18n import _, current, joined, ngettext
 
 Provenance = Literal["rulebook", "secondary", "interpretation", "provisional", "reconstruction"]
 """Where a table value comes from. ``reconstruction`` is a provisional value rebuilt from
@@ -83,7 +83,7 @@ def render(template: str, args: Mapping[str, Arg], plural: str | None = None) ->
     if not args:
         return text
     try:
-        return text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()})
+        return joined(text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()}))
     except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
         return template.format(**args)
 

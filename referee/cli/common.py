@@ -31,7 +31,7 @@ from referee.errors import (
 )
 from referee.files import load_data
 from referee.games import find_game
-from referee.i18n import _, current
+from referee.i18n import _, current, joined, ngettext
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -125,10 +125,11 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
     """
     from rich.text import Text  # lazy: rich
 
-    text = one_line(message)
+    text = one_line(joined(message))
     if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
         more = len(text) - MAX_ERROR_CHARS
-        text = text[:MAX_ERROR_CHARS] + "… " + _("({n} more characters)").format(n=f"{more:,}")
+        text = text[:MAX_ERROR_CHARS] + "… " + ngettext("({n} more character)", "({n} more characters)",
+                                                        more).format(n=f"{more:,}")
     line = Text.assemble((_("error:") + " ", "bold red"), (text, "red"))
     err().print(line, soft_wrap=True)
     if hint:
@@ -266,8 +267,9 @@ def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
 
 
 def show(renderable: RenderableType, soft_wrap: bool = False) -> None:
-    """Prints a rich renderable on stdout (``soft_wrap``: long lines run on, as boards need)."""
-    out().print(renderable, soft_wrap=soft_wrap)
+    """Prints a rich renderable on stdout (``soft_wrap``: long lines run on, as boards need); a
+    line of text has its words joined as the language joins them before a value (``joined``)."""
+    out().print(joined(renderable) if isinstance(renderable, str) else renderable, soft_wrap=soft_wrap)
 
 
 def viewer_of(engine: AnyEngine, name: str | None) -> str | None:

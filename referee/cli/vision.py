@@ -1,20 +1,20 @@
 """``referee capture`` and ``referee vision markers|calibrate``: reading the board from a photo.
 
 ``cv2`` and the ``vision`` package are imported inside the commands, so the rest of the CLI
-never loads them. A game supports photo capture when its package has a ``capture`` module
-(Cyrus & Pyxis does); the rules-side inference lives there, not here.
+never loads them. A game supports photo capture when its engine names its capture rules (the
+``PhotoCapture`` capability; Cyrus & Pyxis does); the rules-side inference lives there, not here,
+and this module knows it only through the ``CaptureRules`` protocol and the core report.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.capabilities import capture_of
+from referee.capabilities import PhotoCapture, capture_of
 from referee.cli.common import (
     DEFAULT_FILE,
     FileOpt,
@@ -36,6 +36,8 @@ from referee.i18n import N_, _, ngettext
 from vision.errors import LowConfidenceError, VisionError
 
 if TYPE_CHECKING:
+    from referee.capabilities import CaptureRules
+    from referee.capture import CaptureReport
     from referee.game import AnyEngine, GameState
     from vision.board import BoardSpec
     from vision.calibration import Calibration
@@ -73,11 +75,11 @@ LearnOpt = Annotated[
 ]
 
 
-def _capture_module(engine: AnyEngine) -> ModuleType:
+def _capture_rules(engine: AnyEngine) -> CaptureRules[Any]:
     """Returns the game's capture rules (the rules side of reading a photo)."""
     rules = capture_of(engine)
     if rules is None:
-        offering = ", ".join(g.info.slug for g in all_games() if capture_of(g) is not None)
+        offering = ", ".join(g.info.slug for g in all_games() if isinstance(g, PhotoCapture))
         raise fail(_("photo capture is not available for {game} yet").format(game=engine.info.slug),
                    hint=_("games with it: {games}").format(games=offering))
     return rules
@@ -256,9 +258,9 @@ def _infer(
     from vision.board import load_board  # lazy: vision
     from vision.pipeline import read  # lazy: vision
 
-    module = _capture_module(engine)
+    rules = _capture_rules(engine)
     board = load_board(engine.info.slug, tables)
-    labels = module.legion_labels(state)
+    labels = rules.legion_labels(state)
     reading = read(
         photo,
         board,
@@ -268,20 +270,19 @@ def _infer(
         debug=debug,
     )
     obs = reading.observation
-    report = module.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
+    report = rules.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
     kept = None
     if learn is not None:
         from vision.examples import keep  # lazy: vision
 
-        settled = module.settled_cells(state, report)
+        settled = rules.settled_cells(state, report)
         if settled is not None:
             kept = keep(learn, reading, board, settled, str(photo))
     if report.status == "unreadable":
         raise LowConfidenceError(report.unreadable, N_("too many to check the turn against the rules"))
     applied: bool | None = None
     if gf is not None:
-        applied = report.status == "explained" and _play(gf, state, list(report.actions),
-                                                         tuple(getattr(report, "judged", ())))
+        applied = report.status == "explained" and _play(gf, state, report)
     data = report.model_dump(mode="json")
     data["seconds"] = round(time.perf_counter() - start, 3)
     data["read_seconds"] = obs.seconds
@@ -305,16 +306,16 @@ def _infer(
     return applied
 
 
-def _play(gf: object, before: GameState, actions: list[str], judged: tuple[object, ...]) -> bool:
-    """Plays the actions into the game file in one transaction: all are journaled, or none. The
-    verdicts the search reached (``judged``) are kept for the actions played in the very state
-    it judged them in, not judged again."""
+def _play(gf: object, before: GameState, report: CaptureReport) -> bool:
+    """Plays the report's actions into the game file in one transaction: all are journaled, or
+    none. The verdicts the search reached (``report.judged``) are kept for the actions played in
+    the very state it judged them in, not judged again."""
     from referee.journal import GameFile  # lazy: journal
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
         raise fail(_("the game file changed while the photo was read; run referee capture again"))
-    gf.do_all(actions, start=gf.game.state_hash(before), judged=[j if isinstance(j, tuple) else None for j in judged])
+    gf.do_all(report.actions, start=gf.game.state_hash(before), judged=report.judged)
     return True
 
 
@@ -434,14 +435,14 @@ def calibrate(
     check_output(out, force=force, what="calibration file")  # refused before the photo is read
     sink = _sink(debug, force)
     engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
-    module = _capture_module(engine)
+    rules = _capture_rules(engine)
     board = load_board(engine.info.slug, tables)
     cal = learn(
         photo,
         board,
-        module.cell_contents(state),
-        legions=module.legion_labels(state),
-        legion_at=module.legion_cells(state),
+        rules.cell_contents(state),
+        legions=rules.legion_labels(state),
+        legion_at=rules.legion_cells(state),
         cfg=_settings(config),
         debug=sink,
     )
@@ -450,8 +451,9 @@ def calibrate(
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
     show(
-        _("wrote {path}: {classes} colour classes measured, {labels} counter labels learned").format(
-            path=literal(out), classes=len(cal.measured), labels=len(cal.templates))
+        ngettext("wrote {path}: {classes} colour classes measured, {n} counter label learned",
+                 "wrote {path}: {classes} colour classes measured, {n} counter labels learned",
+                 len(cal.templates)).format(path=literal(out), classes=len(cal.measured), n=len(cal.templates))
     )
 
 
