@@ -89,7 +89,7 @@ def compile_language(lang: str, locale_dir: Path = LOCALE_DIR) -> bytes:
     """Returns the MO bytes of a language: every area's PO file merged (an empty or fuzzy entry in
     one area never hides another area's translation; the first area holding a message wins),
     stamped with :func:`digest`. Needs Babel (the build and a stale checkout, never a normal run)."""
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import read_po  # lazy: babel
 
     sources = _sources(lang, locale_dir)
     entries: dict[str, str] = {}

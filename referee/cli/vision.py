@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.capabilities import PhotoCapture, capture_of
 from referee.cli.common import (
     DEFAULT_FILE,
     FileOpt,
@@ -30,7 +31,9 @@ from referee.cli.common import (
     read_data_file,
     show,
 )
+from referee.games import all_games, find_game
 from referee.i18n import N_, _, ngettext
+from vision.errors import LowConfidenceError, VisionError
 
 if TYPE_CHECKING:
     from referee.capabilities import CaptureRules
@@ -74,9 +77,6 @@ LearnOpt = Annotated[
 
 def _capture_rules(engine: AnyEngine) -> CaptureRules[Any]:
     """Returns the game's capture rules (the rules side of reading a photo)."""
-    from referee.capabilities import PhotoCapture, capture_of
-    from referee.games import all_games
-
     rules = capture_of(engine)
     if rules is None:
         offering = ", ".join(g.info.slug for g in all_games() if isinstance(g, PhotoCapture))
@@ -86,7 +86,7 @@ def _capture_rules(engine: AnyEngine) -> CaptureRules[Any]:
 
 
 def _sink(debug: Path | None, force: bool = False) -> DebugSink:
-    from vision.debug import FolderSink, NullSink
+    from vision.debug import FolderSink, NullSink  # lazy: vision
 
     return FolderSink(debug, force=force) if debug is not None else NullSink()
 
@@ -94,7 +94,7 @@ def _sink(debug: Path | None, force: bool = False) -> DebugSink:
 def _settings(path: Path | None) -> VisionConfig | None:
     if path is None:
         return None
-    from vision.config import VisionConfig
+    from vision.config import VisionConfig  # lazy: vision
 
     return VisionConfig.from_yaml(path)
 
@@ -102,7 +102,7 @@ def _settings(path: Path | None) -> VisionConfig | None:
 def _calibration(path: Path | None, board: BoardSpec) -> Calibration | None:
     if path is None:
         return None
-    from vision.calibration import load_calibration
+    from vision.calibration import load_calibration  # lazy: vision
 
     return load_calibration(path, board)
 
@@ -216,9 +216,8 @@ def _observe_only(
     json_: bool,
     settings: Path | None = None,
 ) -> None:
-    from referee.games import find_game
-    from vision.board import load_board
-    from vision.pipeline import observe
+    from vision.board import load_board  # lazy: vision
+    from vision.pipeline import observe  # lazy: vision
 
     engine = find_game(game)
     board = load_board(engine.info.slug, tables)
@@ -256,9 +255,8 @@ def _infer(
 
     Returns whether the turn was played (None when nothing was asked to be played).
     """
-    from vision.board import load_board
-    from vision.errors import LowConfidenceError
-    from vision.pipeline import read
+    from vision.board import load_board  # lazy: vision
+    from vision.pipeline import read  # lazy: vision
 
     rules = _capture_rules(engine)
     board = load_board(engine.info.slug, tables)
@@ -275,7 +273,7 @@ def _infer(
     report = rules.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
     kept = None
     if learn is not None:
-        from vision.examples import keep
+        from vision.examples import keep  # lazy: vision
 
         settled = rules.settled_cells(state, report)
         if settled is not None:
@@ -295,7 +293,7 @@ def _infer(
     if json_:
         print_json(data)
     else:
-        from referee import render
+        from referee import render  # lazy: render
 
         show(render.explains(report))
         if learn is not None:
@@ -312,7 +310,7 @@ def _play(gf: object, before: GameState, report: CaptureReport) -> bool:
     """Plays the report's actions into the game file in one transaction: all are journaled, or
     none. The verdicts the search reached (``report.judged``) are kept for the actions played in
     the very state it judged them in, not judged again."""
-    from referee.journal import GameFile
+    from referee.journal import GameFile  # lazy: journal
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
@@ -322,8 +320,8 @@ def _play(gf: object, before: GameState, report: CaptureReport) -> bool:
 
 
 def _show_observation(obs: Observation, board: BoardSpec) -> None:
-    from referee import render
-    from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
+    from referee import render  # lazy: render
+    from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle  # lazy: pydantic models
 
     names = board.cell_names()
     cells = []
@@ -396,11 +394,9 @@ def markers(
     force: ForceOpt = False,
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
-    from referee.games import find_game
-    from referee.images import save_png
-    from vision.board import load_board
-    from vision.errors import VisionError
-    from vision.markers import marker_sheet
+    from referee.images import save_png  # lazy: cv2
+    from vision.board import load_board  # lazy: vision
+    from vision.markers import marker_sheet  # lazy: vision
 
     board = load_board(find_game(game).info.slug, tables)
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
@@ -431,10 +427,10 @@ def calibrate(
     force: ForceOpt = False,
 ) -> None:
     """Learn your set's colours and counter labels from a photo of a known position."""
-    from referee.writing import check_output
-    from vision.board import load_board
-    from vision.calibrate import calibrate as learn
-    from vision.calibration import save_calibration
+    from referee.writing import check_output  # lazy: sqlite3
+    from vision.board import load_board  # lazy: vision
+    from vision.calibrate import calibrate as learn  # lazy: vision
+    from vision.calibration import save_calibration  # lazy: vision
 
     check_output(out, force=force, what="calibration file")  # refused before the photo is read
     sink = _sink(debug, force)
@@ -476,12 +472,11 @@ def refit(
     force: ForceOpt = False,
 ) -> None:
     """Re-fit your table's colours from the photos whose turns were settled (kept with capture --learn)."""
-    from referee.games import find_game
-    from referee.writing import check_output
-    from vision.board import load_board
-    from vision.calibration import save_calibration
-    from vision.examples import load_examples
-    from vision.examples import refit as learn_again
+    from referee.writing import check_output  # lazy: sqlite3
+    from vision.board import load_board  # lazy: vision
+    from vision.calibration import save_calibration  # lazy: vision
+    from vision.examples import load_examples  # lazy: vision
+    from vision.examples import refit as learn_again  # lazy: vision
 
     check_output(out, force=force, what="calibration file")  # refused before the examples are read
     board = load_board(find_game(game).info.slug, tables)
