@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python bench/bench_reliability.py [--photos 60] [--seeds dev|eval] [--out FILE]
+    python bench/bench_reliability.py [--photos 60] [--seeds dev|eval] [--out FILE] [--cache DIR] [--only KIND]
 
 Two renderers, each with its own calibration photos (a clean photo of the sample set-up per
 colour style or box, learned with ``vision.calibrate``, never the default colours):
@@ -82,19 +82,43 @@ def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Itera
         yield shot.save(tmp / f"tabletop_{k}"), shot.cells, shot.occluded, box
 
 
+def calibration_photo(board: BoardSpec, kind: str, base: int, k: int, tmp: Path) -> Path:
+    """The clean photo of the set-up that calibrates style or box ``k`` (kept when cached)."""
+    seed = base + 90_000 + k
+    rng = np.random.default_rng(seed)
+    setup = setup_state()
+    for found in sorted(tmp.glob(f"cal_{kind}_{k}.*")):
+        if found.suffix != ".json":
+            return found
+    if kind == "render":
+        return render(board, scene_of(setup), sample_real_conditions(rng, 1920, 1080, k, clean=True), seed).save(
+            tmp / f"cal_{kind}_{k}")
+    cond = tabletop.sample_conditions(rng, 1920, 1080, box=k, clean=True)
+    return tabletop.render(board, scene_of(setup), cond, seed).save(tmp / f"cal_{kind}_{k}")
+
+
+def cached(kind: str, photos: Iterator[Photo], base: int, count: int, cache: Path) -> Iterator[Photo]:
+    """The photos of ``photos``, rendered once into ``cache`` and read from there afterwards
+    (an index per renderer, seed range and count): the reader can be measured again and again
+    on the same dev photos without paying the renderers' time."""
+    index = cache / f"{kind}-{base}-{count}.json"
+    if index.exists():
+        for path, truth, occluded, group in json.loads(index.read_text(encoding="utf-8")):
+            yield Path(path), truth, occluded, group
+        return
+    kept: list[Photo] = []
+    for photo in photos:
+        kept.append(photo)
+        yield photo
+    index.write_text(json.dumps([[str(p), t, o, g] for p, t, o, g in kept]), encoding="utf-8")
+
+
 def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path) -> dict[int, Calibration | str]:
     """One calibration per style (render) or box (tabletop), from a clean photo of the set-up."""
     setup = setup_state()
     out: dict[int, Calibration | str] = {}
     for k in range(len(STYLES) if kind == "render" else BOXES):
-        seed = base + 90_000 + k
-        rng = np.random.default_rng(seed)
-        if kind == "render":
-            path = render(board, scene_of(setup), sample_real_conditions(rng, 1920, 1080, k, clean=True), seed).save(
-                tmp / f"cal_{kind}_{k}")
-        else:
-            cond = tabletop.sample_conditions(rng, 1920, 1080, box=k, clean=True)
-            path = tabletop.render(board, scene_of(setup), cond, seed).save(tmp / f"cal_{kind}_{k}")
+        path = calibration_photo(board, kind, base, k, tmp)
         try:
             out[k] = calibrate(path, board, cell_contents(setup), legions=legion_labels(setup),
                                legion_at=legion_cells(setup))
@@ -169,7 +193,12 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=60, help="Photos per renderer.")
     parser.add_argument("--seeds", choices=("dev", "eval"), default="dev")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="Keep the rendered photos in this folder and reuse them (dev seeds only).")
+    parser.add_argument("--only", choices=("render", "tabletop"), default=None, help="One renderer only.")
     args = parser.parse_args()
+    if args.cache is not None and args.seeds == "eval":
+        parser.error("--cache is for dev seeds: an eval run renders its photos afresh")
     board = load_board("cyrus-pyxis")
     start = time.perf_counter()
     report: dict[str, object] = {"what": "reliability of the photo reader's per-cell confidence",
@@ -179,10 +208,18 @@ def main() -> None:
         "render": render_photos, "tabletop": tabletop_photos}
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
+        if args.cache is not None:
+            tmp = args.cache
+            tmp.mkdir(parents=True, exist_ok=True)
         for kind, source in sources.items():
+            if args.only and kind != args.only:
+                continue
             base = SEEDS[args.seeds][kind]
             cals = calibrations(board, kind, base, tmp)
-            result = measure(board, source(board, base, args.photos, tmp), cals)
+            photos = source(board, base, args.photos, tmp)
+            if args.cache is not None:
+                photos = cached(kind, photos, base, args.photos, tmp)
+            result = measure(board, photos, cals)
             result["seeds_from"] = base
             result["photos"] = args.photos
             result["calibrations"] = {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()}

@@ -73,6 +73,19 @@ def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     return np.asarray(g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
 
 
+WASHED = 250
+"""A pixel whose three channels (0-255) all reach this is washed out to white by a glare: its
+colour, whatever lies there, is lost (JPEG keeps a clipped channel a few levels below 255)."""
+
+
+def cell_washed(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
+    """Returns, per cell, the fraction of its pixels washed out to white (``WASHED``)."""
+    g = warped.grid(board.rows, board.cols)
+    ppc = warped.ppc
+    white = (g >= WASHED).all(axis=2)
+    return np.asarray(white.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
+
+
 def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.NDArray[np.float64]:
     """Returns the BGR colour of the paper around the grid (board margin, marker tabs): the
     per-channel 75th percentile of a band just outside the grid, over pixels the photo covers."""

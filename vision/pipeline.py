@@ -1,7 +1,8 @@
 """``observe``: photo → registered board → per-cell reading, read top-down like the algorithm.
 
-    load (size capped from the header) → register (markers, outline) → warp → cell patches →
-    classify (occupant side, terrain, confidence) → counter labels (optional) → Observation
+    load (size capped from the header) → register (markers, outline) → warp → relight (hard
+    shadows, :mod:`vision.shade`) → cell patches → classify (occupant side, terrain,
+    confidence) → counter labels (optional) → Observation
 
 Each stage gets only its part of :class:`~vision.config.VisionConfig`. The observation is
 neutral data: per cell a label and a confidence; turning it into moves is the rules' job.
@@ -30,6 +31,7 @@ from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
 from vision.register import Registration, register
+from vision.shade import relight
 
 
 class CellReading(BaseModel):
@@ -147,17 +149,19 @@ def read(
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
     sharp = _sharpness(warped, board, cfg)
+    washed = go.cell_washed(warped, board)
+    warped = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
     white = go.white_reference(warped, board, cfg.grid)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
-    readings = _readings(adaptive.decide(evidence, board, cfg.classify, lines), inside, board)
+    readings = _readings(adaptive.decide(evidence, board, cfg.classify, lines), inside, washed, board)
     unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
-        _refuse_if_unread(unreadable, evidence, board, sharp, cfg)
+        _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg)
     identity = None
     if labels:
         identity = _identity(loaded, reg, board, white, readings, labels, calibration, cfg)
@@ -266,12 +270,25 @@ def _evidence(
     return evidence
 
 
+GLARE_SHARE = 0.2
+"""A cell read as bare plain with at least this share of its pixels washed out to white
+(``grid_overlay.WASHED``) is asked about: a counter or a token under a glare reads as bare
+plain (set on the second renderer's dev photos, where glared counters were read as absent)."""
+
+
 def _readings(
-    results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64], board: BoardSpec
+    results: list[tuple[str | None, str, float]],
+    inside: npt.NDArray[np.float64],
+    washed: npt.NDArray[np.float64],
+    board: BoardSpec,
 ) -> dict[str, CellReading]:
-    """Returns each cell's reading (no confidence where part of the cell is outside the photo)."""
+    """Returns each cell's reading (no confidence where part of the cell is outside the photo;
+    at most 0.3, the reader's "unsure", where a glare may hide what lies there)."""
     readings: dict[str, CellReading] = {}
+    bare = board.terrains[0]
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
+        if occupant is None and terrain == bare and washed[n] >= GLARE_SHARE:
+            conf = min(conf, 0.3)  # washed out: a counter or a token there would read so too
         if inside[n] < 0.98:
             conf = 0.0  # part of the cell is outside the photo
         readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
@@ -279,12 +296,18 @@ def _readings(
 
 
 def _refuse_if_unread(
-    unreadable: tuple[str, ...], evidence: adaptive.CellEvidence, board: BoardSpec, sharp: float, cfg: VisionConfig
+    unreadable: tuple[str, ...],
+    evidence: adaptive.CellEvidence,
+    washed: npt.NDArray[np.float64],
+    board: BoardSpec,
+    sharp: float,
+    cfg: VisionConfig,
 ) -> None:
     """Refuses a photo with too many unreadable cells, saying why.
 
-    Cells under an occluder reaching in (a hand) are unreadable for a known reason: they refuse
-    the photo only when they are many; other unreadable cells say the photo itself is bad.
+    Cells under an occluder reaching in (a hand) or washed out by a glare are unreadable for a
+    known reason: they refuse the photo only when they are many; other unreadable cells say the
+    photo itself is bad.
 
     Raises:
         BoardNotFoundError: most cells show neither the board nor its pieces.
@@ -293,29 +316,38 @@ def _refuse_if_unread(
     names = board.cell_names()
     reached = evidence.reached if evidence.reached is not None else np.zeros(len(names))
     held = {names[n] for n in range(len(names)) if reached[n] > 0}
-    others = [n for n in unreadable if n not in held]
+    glared = {names[n] for n in range(len(names)) if washed[n] >= GLARE_SHARE} - held
+    others = [n for n in unreadable if n not in held and n not in glared]
     limit = cfg.classify.max_unreadable * len(names)
     too_many = len(unreadable) > max(cfg.classify.max_hidden, cfg.classify.max_unreadable) * len(names)
     if not (too_many or len(others) > limit):
         return
     if sharp < cfg.grid.soft_sharpness:
         why = "the photo looks blurred"
-    elif len(unreadable) > cfg.classify.max_not_board * len(names):
+    elif len(unreadable) - len(glared.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
         # most of the "board" shows neither the board nor its pieces: whatever was taken for
         # it (a cluttered table, a board under a cloth) is not a board to read
         raise BoardNotFoundError(
             _(
                 "the board is not visible: {n} of its {total} cells show neither the board nor "
                 "its pieces; frame the whole board, uncovered"
-            ).format(n=len(unreadable), total=len(names))
+            ).format(n=len(unreadable) - len(glared.intersection(unreadable)), total=len(names))
         )
     elif len(others) <= limit:
-        hid = len(unreadable) - len(others)
-        why = ngettext(
-            "a hand or something over the board hides {n} of them",
-            "a hand or something over the board hides {n} of them",
-            hid,
-        ).format(n=hid)
+        hid = len([n for n in unreadable if n in held])
+        shone = len([n for n in unreadable if n in glared])
+        if shone > hid:
+            why = ngettext(
+                "a glare washes out {n} of them; move the lamp or tilt the board",
+                "a glare washes out {n} of them; move the lamp or tilt the board",
+                shone,
+            ).format(n=shone)
+        else:
+            why = ngettext(
+                "a hand or something over the board hides {n} of them",
+                "a hand or something over the board hides {n} of them",
+                hid,
+            ).format(n=hid)
     else:
         why = N_("the board is hidden, badly lit or not the expected set")
     raise LowConfidenceError(unreadable, why)
