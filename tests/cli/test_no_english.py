@@ -1,12 +1,14 @@
 """No English left in French or Italian (issue 31): for each game, a new game, an accepted and a
 refused action, a resolved combat, ``why``, ``odds``, ``log``, ``status`` and a usage error (and
-for Cyrus & Pyxis the demo) are run in a real process, and their output, once bracketed codes,
+for Cyrus & Pyxis the demo) are run in a real process (one per walk, each command through the
+console script's ``main()`` in turn: tests/inprocess.py), and their output, once bracketed codes,
 files, commands, names and numbers are taken out, holds none of the common English words of
 ``tests/data/english_words.txt``."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import subprocess
@@ -25,6 +27,7 @@ from referee.tables import data_root
 SAMPLES = data_root("samples")
 TABLES = data_root("tables")
 WORDS = Path(__file__).resolve().parents[1] / "data" / "english_words.txt"
+BATCH = Path(__file__).resolve().parents[1] / "inprocess.py"
 
 
 @dataclass(frozen=True)
@@ -180,23 +183,29 @@ def _fill(package: str, lang: str, text: str) -> str:
     return re.sub(r"\{a:([^}]*)\}", lambda m: _say(package, lang, m.group(1)), text)
 
 
-def run(args: list[str], cwd: Path, stdin: str | None) -> subprocess.CompletedProcess[str]:
+def run_walk(steps: list[dict[str, object]], cwd: Path) -> list[dict[str, object]]:
+    """Runs a walk's command lines in one fresh process, without the machine's language settings."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "LC_", "LANG"))}
     clean.update(COLUMNS="100", HOME=str(cwd))
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, env=clean, timeout=300)
+    (cwd / "steps.json").write_text(json.dumps(steps), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(BATCH), "steps.json"], cwd=cwd, capture_output=True, text=True,
+                          env=clean, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results: list[dict[str, object]] = json.loads(done.stdout)
+    return results
 
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
 @pytest.mark.parametrize("slug", list(SCENARIOS))
 def test_a_game_holds_no_english(slug: str, lang: str, tmp_path: Path) -> None:
     package, steps = SCENARIOS[slug]
+    lines = [{"args": ["--lang", lang, *(_fill(package, lang, a) for a in s.args)],
+              "stdin": _fill(package, lang, s.stdin) if s.stdin is not None else None} for s in steps]
     problems: list[str] = []
-    for s in steps:
-        args = ["--lang", lang, *(_fill(package, lang, a) for a in s.args)]
-        done = run(args, tmp_path, _fill(package, lang, s.stdin) if s.stdin is not None else None)
-        assert done.returncode == s.code, (args, done.stdout[-2000:], done.stderr[-2000:])
-        problems += [f"referee {' '.join(args[2:])}: {p}" for p in english_in(done.stdout + done.stderr, slug)]
+    for s, line, done in zip(steps, lines, run_walk(lines, tmp_path), strict=True):
+        args, out = line["args"], str(done["out"]) + str(done["err"])
+        assert done["code"] == s.code, (args, out[-2000:])
+        problems += [f"referee {' '.join(args[2:])}: {p}" for p in english_in(out, slug)]
     assert problems == [], "\n".join(problems)
 
 
