@@ -99,9 +99,11 @@ ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def run_line(line: str, cwd: Path, env: Mapping[str, str], timeout: float = 300) -> Ran:
-    """Runs one shell line: in this process when it is a plain ``[NAME=value ...] referee ...``,
-    otherwise through a real ``bash -c`` (pipes, here-documents, redirections, other programs)."""
-    words = None if _needs_shell(line) else _split(line)
+    """Runs one shell line: in this process when it is a plain ``[NAME=value ...] referee ...``
+    (``$NAME`` taken from ``env``), otherwise through a real ``bash -c`` (pipes, here-documents,
+    redirections, substitutions, other programs)."""
+    plain = _expand(line, env)
+    words = None if plain is None or _needs_shell(plain) else _split(plain)
     if words is not None:
         extra = {}
         while words and ASSIGNMENT.match(words[0]):
@@ -112,6 +114,25 @@ def run_line(line: str, cwd: Path, env: Mapping[str, str], timeout: float = 300)
     done = subprocess.run(["bash", "-c", line], cwd=cwd, env=dict(env), capture_output=True, text=True,
                           timeout=timeout)
     return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def _expand(line: str, env: Mapping[str, str]) -> str | None:
+    """The line with its ``$NAME`` and ``${NAME}`` replaced, as bash would outside quotes; None when
+    it holds single quotes or another expansion (left to bash)."""
+    if "$" not in line:
+        return line
+    if "'" in line or "$(" in line:
+        return None
+    return re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", lambda m: env.get(m.group(1), ""), line)
+
+
+def sourced(lines: str, cwd: Path, env: Mapping[str, str]) -> dict[str, str]:
+    """The environment after a real bash runs ``lines`` (assignments and ``export`` lines), every
+    variable they set exported for the commands that follow."""
+    done = subprocess.run(["bash", "-c", f"set -a\n{lines}\nenv -0"], cwd=cwd, env=dict(env), capture_output=True,
+                          check=True, timeout=60)
+    after = dict(item.split("=", 1) for item in done.stdout.decode().split("\0") if "=" in item)
+    return {**env, **{k: v for k, v in after.items() if k not in ("PWD", "OLDPWD", "SHLVL", "_")}}
 
 
 def _split(line: str) -> list[str] | None:
