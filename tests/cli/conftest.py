@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.tables import data_root
+from tests.runner import CliRunner
 
 SETUP = data_root("samples") / "cyrus-pyxis" / "setup.yaml"
 
