@@ -104,6 +104,8 @@ def main() -> int:
     print(f"machine: {machine()} {platform.release()}")
     print(f"command: {' '.join(command[1:])}")
     print(f"load average: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
+    print(f"PYTHONDONTWRITEBYTECODE: {os.environ.get('PYTHONDONTWRITEBYTECODE') or 'not set'}"
+          " (when set, every process compiles our modules and rewrites the tests' asserts again)")
     print(f"tests: {counts} (pytest: {summary.strip() or 'no summary'})")
     print(f"wall time: {wall:.0f} s ({wall / 60:.1f} min)")
     print(f"CPU time: {cpu:.0f} s (user + system, all workers and their subprocesses)")
