@@ -100,8 +100,9 @@ ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 def run_line(line: str, cwd: Path, env: Mapping[str, str], timeout: float = 300) -> Ran:
     """Runs one shell line: in this process when it is a plain ``[NAME=value ...] referee ...``
-    (``$NAME`` taken from ``env``), otherwise through a real ``bash -c`` (pipes, here-documents,
-    redirections, substitutions, other programs)."""
+    (``$NAME`` taken from ``env``; fed by ``echo 'TEXT' |`` or ``< FILE``), otherwise through a real
+    ``bash -c`` (other pipes and redirections, here-documents, substitutions, other programs)."""
+    line, stdin = _fed(line, cwd)
     plain = _expand(line, env)
     words = None if plain is None or _needs_shell(plain) else _split(plain)
     if words is not None:
@@ -110,10 +111,26 @@ def run_line(line: str, cwd: Path, env: Mapping[str, str], timeout: float = 300)
             name, _, value = words.pop(0).partition("=")
             extra[name] = value
         if words and words[0] == "referee":
-            return run_main(words[1:], cwd, {**env, **extra})
+            return run_main(words[1:], cwd, {**env, **extra}, stdin)
     done = subprocess.run(["bash", "-c", line], cwd=cwd, env=dict(env), capture_output=True, text=True,
                           timeout=timeout)
     return Ran(done.returncode, done.stdout, done.stderr)
+
+
+ECHOED = re.compile(r"echo '([^']*)' \| (referee .*)")
+REDIRECTED = re.compile(r"(referee [^<>|&;]*?) < ([\w./-]+)")
+
+
+def _fed(line: str, cwd: Path) -> tuple[str, str | None]:
+    """The command and what it reads on stdin, for the two ways the docs feed one:
+    ``echo 'TEXT' | referee ...`` and ``referee ... < FILE``; the line as it is otherwise."""
+    echoed = ECHOED.fullmatch(line)
+    if echoed:
+        return echoed.group(2), echoed.group(1) + "\n"
+    redirected = REDIRECTED.fullmatch(line)
+    if redirected and (cwd / redirected.group(2)).is_file():
+        return redirected.group(1), (cwd / redirected.group(2)).read_text(encoding="utf-8")
+    return line, None
 
 
 def _expand(line: str, env: Mapping[str, str]) -> str | None:
