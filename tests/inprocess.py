@@ -171,6 +171,16 @@ def _needs_shell(line: str) -> bool:
     return any(t and set(t) <= set("|&;<>()") for t in tokens) or bool(re.search(r"[$`*?~]|\\", quoted_free))
 
 
+def run_batch(steps: list[dict[str, object]], cwd: Path, env: Mapping[str, str]) -> list[Ran]:
+    """Runs command lines (``{"args": [...], "stdin": ...}``) in one fresh interpreter started with
+    ``env`` in ``cwd``, each through ``main()`` in turn; returns what each did."""
+    (cwd / "steps.json").write_text(json.dumps(steps), encoding="utf-8")
+    done = subprocess.run([sys.executable, __file__, "steps.json"], cwd=cwd, capture_output=True, text=True,
+                          env=dict(env), timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [Ran(**result) for result in json.loads(done.stdout)]
+
+
 def main() -> None:
     steps = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     env, cwd = dict(os.environ), Path.cwd()

@@ -8,11 +8,8 @@ files, commands, names and numbers are taken out, holds none of the common Engli
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -23,11 +20,11 @@ import yaml
 
 from referee.i18n import language
 from referee.tables import data_root
+from tests.inprocess import Ran, run_batch
 
 SAMPLES = data_root("samples")
 TABLES = data_root("tables")
 WORDS = Path(__file__).resolve().parents[1] / "data" / "english_words.txt"
-BATCH = Path(__file__).resolve().parents[1] / "inprocess.py"
 
 
 @dataclass(frozen=True)
@@ -183,16 +180,11 @@ def _fill(package: str, lang: str, text: str) -> str:
     return re.sub(r"\{a:([^}]*)\}", lambda m: _say(package, lang, m.group(1)), text)
 
 
-def run_walk(steps: list[dict[str, object]], cwd: Path) -> list[dict[str, object]]:
+def run_walk(steps: list[dict[str, object]], cwd: Path) -> list[Ran]:
     """Runs a walk's command lines in one fresh process, without the machine's language settings."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "LC_", "LANG"))}
     clean.update(COLUMNS="100", HOME=str(cwd))
-    (cwd / "steps.json").write_text(json.dumps(steps), encoding="utf-8")
-    done = subprocess.run([sys.executable, str(BATCH), "steps.json"], cwd=cwd, capture_output=True, text=True,
-                          env=clean, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    results: list[dict[str, object]] = json.loads(done.stdout)
-    return results
+    return run_batch(steps, cwd, clean)
 
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
@@ -203,8 +195,8 @@ def test_a_game_holds_no_english(slug: str, lang: str, tmp_path: Path) -> None:
               "stdin": _fill(package, lang, s.stdin) if s.stdin is not None else None} for s in steps]
     problems: list[str] = []
     for s, line, done in zip(steps, lines, run_walk(lines, tmp_path), strict=True):
-        args, out = line["args"], str(done["out"]) + str(done["err"])
-        assert done["code"] == s.code, (args, out[-2000:])
+        args, out = line["args"], done.out + done.err
+        assert done.code == s.code, (args, out[-2000:])
         problems += [f"referee {' '.join(args[2:])}: {p}" for p in english_in(out, slug)]
     assert problems == [], "\n".join(problems)
 
