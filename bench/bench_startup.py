@@ -17,9 +17,12 @@ It also times the floor any typer command pays before our own code (``pydantic.m
 ``importlib.metadata``: typer builds a pydantic validator for every parameter it parses), and
 ``--version``.
 
-Run: ``python bench/bench_startup.py [--runs N] [--tree DIR] [--steps]``; ``--tree`` runs the
-referee of another source tree (for example an export of an earlier commit: ``git archive COMMIT |
-tar -x -C DIR``) with the same interpreter, for before/after figures. ``--steps`` instead splits a
+Run: ``python bench/bench_startup.py [--runs N] [--tree DIR] [--pair DIR] [--steps]``; ``--tree``
+runs the referee of another source tree (for example an export of an earlier commit: ``git archive
+COMMIT | tar -x -C DIR``) with the same interpreter, for before/after figures; ``--pair DIR``
+instead times ``judge --json`` and ``--help`` of the tree against DIR's in paired rounds (the
+before/after ratio itself). Each command runs with its tree as working directory (``python -m``
+puts the working directory first on the import path). ``--steps`` instead splits a
 cold ``judge --json`` into the steps it takes, each step's CPU time measured inside a fresh
 process (median over the runs): where the time over the baseline goes.
 """
@@ -62,13 +65,13 @@ def commands(tree: Path) -> dict[str, list[str]]:
     }
 
 
-def cpu_time(cmd: list[str], env: dict[str, str]) -> float:
+def cpu_time(cmd: list[str], env: dict[str, str], cwd: Path | None = None) -> float:
     """Runs a command and returns the CPU time (user + system, seconds) its process used.
 
     Raises:
         RuntimeError: the command failed.
     """
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env) as proc:
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd) as proc:
         stderr = proc.stderr.read() if proc.stderr else b""
         _pid, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -77,19 +80,25 @@ def cpu_time(cmd: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(runs: int, tree: Path) -> dict[str, list[float]]:
-    """Returns the CPU times (seconds) of each command over ``runs`` rounds."""
+def environment(tree: Path) -> dict[str, str]:
+    """Returns the environment to run ``tree``'s referee in: English, bytecode written."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "REFEREE_LANG")}
     env["PYTHONPATH"] = str(tree)  # the tree's referee before any installed one
     env["LC_ALL"] = env["LANG"] = "C.UTF-8"  # English unless --lang says otherwise
+    return env
+
+
+def measure(runs: int, tree: Path) -> dict[str, list[float]]:
+    """Returns the CPU times (seconds) of each command over ``runs`` rounds."""
+    env = environment(tree)
     cmds = commands(tree)
     for cmd in cmds.values():  # warm-up: bytecode written, files cached
-        cpu_time(cmd, env)
+        cpu_time(cmd, env, tree)
     names = list(cmds)
     times: dict[str, list[float]] = {k: [] for k in names}
     for i in range(runs):
         for name in names[i % len(names):] + names[:i % len(names)]:
-            times[name].append(cpu_time(cmds[name], env))
+            times[name].append(cpu_time(cmds[name], env, tree))  # in the tree: ``-m`` puts the cwd first
     return times
 
 
@@ -99,12 +108,14 @@ marks = [("", time.process_time())]
 def mark(name): marks.append((name, time.process_time()))
 import typer, rich, pydantic; mark("import typer, rich, pydantic (the baseline's imports)")
 import referee.cli; mark("import referee.cli (every command group, the registry)")
+from referee.cli.lean import no_pydantic_plugins
+no_pydantic_plugins()  # as main() does
 import pydantic.main; mark("pydantic.main (model classes at all)")
 from pathlib import Path
 from typer._adapters import try_build_adapter
 from typer.models import ArgumentInfo, OptionInfo
 try_build_adapter(Path, OptionInfo()); try_build_adapter(list[str], ArgumentInfo())
-mark("typer's validators of judge's values")
+mark("typer's validators of judge's values (the first pydantic schemas: its schema machinery loads)")
 import yaml; mark("import yaml")
 from referee.cli.common import read_data_file
 data = read_data_file(Path(sys.argv[1])); mark("read the position file")
@@ -143,14 +154,36 @@ def steps(runs: int, tree: Path) -> None:
     print(f"{sum(statistics.median(v) for v in times.values()):6.1f} ms  in all (after the interpreter's own start)")
 
 
+def against(runs: int, tree: Path, other: Path) -> None:
+    """Prints ``judge --json`` and ``--help`` of ``tree`` against the same of ``other``, in paired
+    rounds (the order of the two turns each round)."""
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; {runs} paired rounds; {tree} against {other}")
+    for name in ("judge --json", "--help"):
+        runs_of = {t: (commands(t)[name], environment(t)) for t in (tree, other)}
+        for t, (cmd, env) in runs_of.items():  # warm-up
+            cpu_time(cmd, env, t)
+        times: dict[Path, list[float]] = {tree: [], other: []}
+        for i in range(runs):
+            for t in (tree, other) if i % 2 else (other, tree):
+                times[t].append(cpu_time(runs_of[t][0], runs_of[t][1], t))
+        ratio = statistics.median(a / b for a, b in zip(times[tree], times[other], strict=True))
+        print(f"{name:>14}: {statistics.median(times[tree]) * 1000:.0f} ms against "
+              f"{statistics.median(times[other]) * 1000:.0f} ms CPU, ratio {ratio:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--tree", type=Path, default=ROOT, help="source tree whose referee to run (default: this one)")
     parser.add_argument("--steps", action="store_true", help="split a cold judge --json into its steps instead")
+    parser.add_argument("--pair", type=Path, metavar="DIR",
+                        help="time judge --json and --help of --tree against those of DIR instead")
     args = parser.parse_args()
     if args.steps:
         steps(args.runs, args.tree.resolve())
+        return
+    if args.pair:
+        against(args.runs, args.tree.resolve(), args.pair.resolve())
         return
     load = os.getloadavg()[0]
     times = measure(args.runs, args.tree.resolve())

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from referee.i18n import _, ngettext
 from referee.phrases import SECTION, say
 from referee.rulings import UNCERTAIN, RulesIndex
 from referee.tables import TableSet, TableView, describe_table_set, parse_yaml
@@ -42,8 +43,6 @@ class ReliesOn(str):
 
 def relies_on_lines(items: Sequence[str]) -> list[str]:
     """Returns one ⚠ line per stand-in or reading a report relied on, in the active language."""
-    from referee.i18n import _
-
     return [ReliesOn(_("⚠ relies on {what}").format(what=say(p))) for p in items]
 
 
@@ -73,8 +72,6 @@ def marker(items: Sequence[str], files: Sequence[str], hint: Hint = "why") -> st
     >>> marker(["interpretation engaged-archer: any-combat", "terrain.yaml: x"], [], "explain")
     '⚠ reading engaged-archer; 1 stand-in, see --explain'
     """
-    from referee.i18n import _, ngettext
-
     if not items:
         return None
     named = decisive(items, files)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from referee.i18n import N_
+from referee.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from referee.rulings import Verdict
@@ -52,8 +52,6 @@ class UnknownNameError(RefereeError, LookupError):
     """No such game, unit, cell or city; carries the closest names (``kind`` stays English)."""
 
     def __init__(self, kind: str, name: str, suggestions: Sequence[str] = ()) -> None:
-        from referee.i18n import _
-
         self.kind, self.name, self.suggestions = kind, name, tuple(suggestions)
         msg = _("unknown {kind} {name}").format(kind=_(kind), name=repr(name))
         if self.suggestions:
@@ -75,7 +73,6 @@ class IllegalActionError(RefereeError, ValueError):
 
     def __init__(self, verdict: Verdict) -> None:
         self.verdict = verdict
-        from referee.i18n import _, ngettext
 
         first = verdict.violations[0] if verdict.violations else None
         detail = f"{first.text()} [{first.code}]" if first else _("rejected")

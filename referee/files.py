@@ -222,7 +222,7 @@ def check_yaml(label: str, text: str) -> None:
     Raises:
         InputFileError: the first problem found, with its line.
     """
-    import yaml
+    import yaml  # lazy: yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     depth = nodes = 0
@@ -261,7 +261,7 @@ def _long_integer(digits: int) -> str:
 
 def _yaml_error(label: str, text: str, exc: Exception) -> InputFileError:
     """Returns one line for a YAML error (libyaml's own text can run over several lines)."""
-    import yaml
+    import yaml  # lazy: yaml
 
     if isinstance(exc, yaml.reader.ReaderError):
         line = text.count("\n", 0, max(exc.position, 0)) + 1
@@ -312,7 +312,7 @@ _UNIQUE_LOADERS: dict[type, type] = {}
 
 def _unique_loader() -> type:
     """Returns the safe loader (libyaml's when installed) refusing a key written twice in a mapping."""
-    import yaml
+    import yaml  # lazy: yaml
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     if base in _UNIQUE_LOADERS:
@@ -348,7 +348,7 @@ def parse_yaml(label: str, text: str) -> object:
     Raises:
         InputFileError: the text is refused by :func:`check_yaml` or cannot be built.
     """
-    import yaml
+    import yaml  # lazy: yaml
 
     check_yaml(label, text)
     try:

@@ -427,8 +427,6 @@ class Engine(ABC, Generic[S, A]):
         Raises:
             RefereeError: the game is not played by that many.
         """
-        from referee.i18n import _
-
         low, high = self.info.players
         if not low <= players <= high:
             span = str(low) if low == high else f"{low}–{high}"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext as _gettext
 import hashlib
 import io
+import re
 import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "_", "compile_language", "current", "language", "load", "ngettext",
+__all__ = ["LANGUAGES", "N_", "_", "compile_language", "current", "joined", "language", "load", "ngettext",
            "translations", "use", "write_catalogs"]
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
@@ -88,7 +89,7 @@ def compile_language(lang: str, locale_dir: Path = LOCALE_DIR) -> bytes:
     """Returns the MO bytes of a language: every area's PO file merged (an empty or fuzzy entry in
     one area never hides another area's translation; the first area holding a message wins),
     stamped with :func:`digest`. Needs Babel (the build and a stale checkout, never a normal run)."""
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import read_po  # lazy: babel
 
     sources = _sources(lang, locale_dir)
     entries: dict[str, str] = {}
@@ -189,3 +190,33 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a message for extraction without translating it now (templates kept in data)."""
     return message
+
+
+_MARKUP = r"(?:\[[^\]\s]*\])?"
+"""A rich style tag (``[bold]``) that may stand between a word and the value after it."""
+_VOWEL_FR = "AEIOUÀÂÄÉÈÊËÎÏÔÖÛÜaeiouàâäéèêëîïôöûü"
+_ELIDED = re.compile(rf"(?<![\w'’-])(de|De|que|Que|jusque|Jusque) (?={_MARKUP}[{_VOWEL_FR}])")
+"""French: de, que, jusque before a vowel (never before h, which names often keep aspirated)."""
+_EUPHONIC = re.compile(rf"(?<![\w'’-])(?:([aA]) (?={_MARKUP}[aAàÀ])|([eE]) (?={_MARKUP}[eEèÈéÉ]))")
+"""Italian: a and e before the same vowel take a d (ad Asteropeo, ed Ettore)."""
+
+
+def joined(text: str) -> str:
+    """Returns a filled-in message with its words joined as the active language joins them where
+    a value begins with a vowel: French elides (« d'Iliad », « qu'Achille »), Italian adds a d
+    before the same vowel (« ad Asteropeo »). A translation cannot do it itself, since it does not
+    know the value; English text is returned unchanged.
+
+    >>> with language("fr"):
+    ...     joined("Nouvelle partie de Iliad ; plus que Achille")
+    "Nouvelle partie d'Iliad ; plus qu'Achille"
+    >>> with language("it"):
+    ...     joined("Teucro tira a Asteropeo e Aiace e Ettore")
+    'Teucro tira ad Asteropeo e Aiace ed Ettore'
+    """
+    lang = _active.get()
+    if lang == "fr":
+        return _ELIDED.sub(lambda m: m.group(1)[:-1] + "'", text)
+    if lang == "it":
+        return _EUPHONIC.sub(lambda m: (m.group(1) or m.group(2)) + "d ", text)
+    return text

@@ -38,7 +38,7 @@ IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 def opencv() -> ModuleType:
     """Returns the ``cv2`` module, imported with OpenCV's own log silenced (set before the import)."""
     os.environ.setdefault("OPENCV_LOG_LEVEL", "OFF")
-    import cv2
+    import cv2  # lazy: cv2
 
     logging = getattr(getattr(cv2, "utils", None), "logging", None)
     if logging is not None and hasattr(logging, "setLogLevel"):

@@ -73,7 +73,7 @@ def _ordered() -> list[str]:
 
 def say(text: str, depth: int = 0) -> str:
     """Returns a stored English line in the active language (see the module's description)."""
-    from referee.rulings import render  # loads pydantic: help and completion start without it (lean start)
+    from referee.rulings import render  # lazy: pydantic models (help and completion start without them)
 
     if not text or len(text) > MAX_LENGTH:
         return text

@@ -13,6 +13,7 @@ OpenCV itself (its lazy import, what its C libraries print) comes from :mod:`ref
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,7 +75,7 @@ def draw_board(
     terrain, the marks, the sides and the links; the edges' labels are written outside the margin.
     """
     cv2 = opencv()
-    import numpy as np
+    import numpy as np  # lazy: numpy
 
     margin = int(cell_px * MARGIN_CELLS) if labels else 0
     band = int(cell_px * 0.45) if any(view.edges) else 0
@@ -148,7 +149,7 @@ def _centre_px(view: BoardView, frame: _Frame, cell: CellView) -> tuple[int, int
 
 
 def _hexagon(frame: _Frame, cell: CellView, shrink: float = 1.0) -> npt.NDArray[np.int32]:
-    import numpy as np
+    import numpy as np  # lazy: numpy
 
     cx, cy = cell.centre
     corners = [(cx + shrink * math.cos(math.radians(60 * k)), cy + shrink * math.sin(math.radians(60 * k)))
@@ -159,7 +160,7 @@ def _hexagon(frame: _Frame, cell: CellView, shrink: float = 1.0) -> npt.NDArray[
 def _pattern(img: npt.NDArray[np.uint8], pattern: str, x0: int, y0: int, size: int) -> None:
     """Draws a terrain's pattern over its colour, away from the cell's centre."""
     cv2 = opencv()
-    import numpy as np
+    import numpy as np  # lazy: numpy
 
     if pattern == "dots":
         for dx, dy in ((0.25, 0.3), (0.7, 0.25), (0.45, 0.7)):
@@ -285,7 +286,7 @@ def _edges(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, margin: i
     """Writes the edges' labels (the compass of the board) outside the coordinates: top and bottom
     level, left and right turned to run along their edge."""
     cv2 = opencv()
-    import numpy as np
+    import numpy as np  # lazy: numpy
 
     if not band:
         return
@@ -313,8 +314,6 @@ def _edges(img: npt.NDArray[np.uint8], view: BoardView, frame: _Frame, margin: i
 def _ascii(text: str) -> str:
     """Returns text the drawing font can show: accents dropped (``forêt`` → ``foret``), other
     characters outside ASCII as ``?``."""
-    import unicodedata
-
     folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return folded.encode("ascii", "replace").decode()
 

@@ -34,7 +34,7 @@ MAX_PIXELS = 40_000_000
 @cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Returns the shipped font at a size in pixels."""
-    from PIL import ImageFont
+    from PIL import ImageFont  # lazy: PIL
 
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONT_DIR / name), max(1, size))
@@ -46,7 +46,7 @@ def rasterise(scene: Scene) -> Image.Image:
     Raises:
         RefereeError: the scene is larger than :data:`MAX_PIXELS`.
     """
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # lazy: PIL
 
     width, height = max(1, math.ceil(scene.width)), max(1, math.ceil(scene.height))
     if width * height > MAX_PIXELS:
@@ -107,7 +107,7 @@ def _label(image: Image.Image, draw: ImageDraw.ImageDraw, label: Label, k: int) 
     if not label.turn:
         draw.text((x, y), label.text, font=face, fill=label.colour, anchor=_ANCHORS[label.anchor])
         return
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # lazy: PIL
 
     *_corner, right, bottom = face.getbbox(label.text, anchor="lt")
     strip = Image.new("RGBA", (round(right) + 2, round(bottom) + 2), (0, 0, 0, 0))

@@ -26,6 +26,9 @@ from pydantic import (
     model_validator,
 )
 
+from referee.errors import RefereeError, TableError
+from referee.i18n import _, current, joined, ngettext
+
 Provenance = Literal["rulebook", "secondary", "interpretation", "provisional", "reconstruction"]
 """Where a table value comes from. ``reconstruction`` is a provisional value rebuilt from
 secondary material (used by Iliad's roster and calendar)."""
@@ -72,8 +75,6 @@ def render(template: str, args: Mapping[str, Arg], plural: str | None = None) ->
     in the catalogs too, so words marked with ``N_`` (terrains, sides) follow the language while
     names and cells pass through unchanged.
     """
-    from referee.i18n import _, ngettext
-
     if plural is not None:
         count = args.get("n", 1)
         text = ngettext(template, plural, int(count) if isinstance(count, int | float) else 1)
@@ -82,7 +83,7 @@ def render(template: str, args: Mapping[str, Arg], plural: str | None = None) ->
     if not args:
         return text
     try:
-        return text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()})
+        return joined(text.format(**{k: _(v) if isinstance(v, str) and v else v for k, v in args.items()}))
     except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
         return template.format(**args)
 
@@ -147,8 +148,6 @@ class Ruling(BaseModel):
     def text(self) -> str:
         """Returns the message in the active language (its stored sentence if it has no template)."""
         if self.template is None and not self.args:
-            from referee.i18n import _
-
             return _(self.message)
         return render(self.template or self.message, dict(self.args), self.plural)
 
@@ -245,13 +244,9 @@ class RulesIndex(BaseModel):
         Raises:
             TableError: one of them is missing from rules.yaml.
         """
-        from referee.errors import TableError
-
         known = {item.id: item.choice for item in self.interpretations}
         missing = [i for i in idents if i not in known]
         if missing:
-            from referee.i18n import _
-
             raise TableError(label, "interpretations", _("missing interpretation {name}").format(name=repr(missing[0])))
         return {i: known[i] for i in idents}
 
@@ -270,12 +265,8 @@ class Rules:
         Raises:
             TableError: the section is not in rules.yaml.
         """
-        from referee.errors import TableError
-
         found = self.index.sections.get(section)
         if found is None:
-            from referee.i18n import _
-
             raise TableError(f"{self.game}/rules.yaml", "sections", _("no section {name}").format(name=repr(section)))
         self._cited.add(section)
         return RuleRef(game=self.game, section=section, title=found.title)
@@ -286,17 +277,12 @@ class Rules:
 
     def summary(self, ref: RuleRef) -> str:
         """Returns our paraphrase of a cited section, in the active language."""
-        from referee.i18n import _
-
         return _(self.index.sections[ref.section].summary)
 
 
 def printed_title(game: str, section: str, fallback: str) -> str:
     """Returns a section's title for the active language: as printed in that language when the
     rulebook prints one, else our English title in English, else the rulebook's own title."""
-    from referee.errors import RefereeError
-    from referee.i18n import current
-
     if current() == "en":
         return fallback
     try:
@@ -312,9 +298,6 @@ def _keyed_by_us(game: str, section: str) -> bool:
     """True when the rulebook prints a title for this section, the section's key is none of its
     printed titles (a key of ours, not a heading such as Iliad's "Il calendario") and the active
     language is not English (in English a section shows its key and our title)."""
-    from referee.errors import RefereeError
-    from referee.i18n import current
-
     try:
         found = _index_of(game).sections.get(section)
     except RefereeError:
@@ -326,9 +309,6 @@ def _keyed_by_us(game: str, section: str) -> bool:
 def section_summary(ref: RuleRef) -> str | None:
     """Returns our paraphrase of a cited section in the active language (``--explain``), or None
     for a game without a packaged rules index or a section it does not list."""
-    from referee.errors import RefereeError
-    from referee.i18n import _
-
     try:
         found = _index_of(ref.game).sections.get(ref.section)
     except RefereeError:
@@ -347,7 +327,7 @@ def load_rules(slug: str) -> Rules:
     Raises:
         TableError: rules.yaml is missing or malformed.
     """
-    from referee.tables import packaged_table_set, parse_yaml
+    from referee.tables import packaged_table_set, parse_yaml  # lazy: tables
 
     table_set = packaged_table_set(slug)
     index = parse_yaml(table_set.label("rules.yaml"), table_set.text("rules.yaml"), RulesIndex)

@@ -349,7 +349,8 @@ def csv_lines(label: str, text: str) -> list[tuple[int, dict[str, str]]]:
         for cells in reader:
             line = kept[reader.line_num - 1][0]
             if len(cells) != len(header):
-                problem = _("has {n} cells, the header has {header}").format(n=len(cells), header=len(header))
+                problem = ngettext("has {n} cell, the header has {header}", "has {n} cells, the header has {header}",
+                                   len(cells)).format(n=len(cells), header=len(header))
                 raise TableError(label, _("line {n}").format(n=line), problem)
             rows.append((line, {h: c.strip() for h, c in zip(header, cells, strict=True)}))
     except csv.Error as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import importlib.util
 from functools import cache
 from pathlib import Path
@@ -105,6 +106,13 @@ def test_catalogs_are_complete_not_fuzzy_and_placeholders_match(area: str) -> No
     assert tool.problems({area: templates[area]}) == []
 
 
+def test_extraction_warns_about_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """Babel skips a message it cannot extract (an f-string with substitutions among a marked
+    call's arguments) with a warning on stderr: extraction is silent when every message is kept."""
+    _tool().templates()
+    assert "warning" not in capsys.readouterr().err
+
+
 def test_one_message_has_one_translation_across_areas() -> None:
     assert _tool().disagreements() == []
 
@@ -133,3 +141,37 @@ def test_rulings_say_again_in_another_language() -> None:
 
 def test_module_examples() -> None:
     assert doctest.testmod(referee.i18n).failed == 0
+
+
+COUNTED = [  # (English singular, plural, what French and Italian say for 1 and for 2)
+    ("{n} ship square; the Trojans need at least 5 to win", "{n} ship squares; the Trojans need at least 5 to win",
+     ("1 case de navires", "2 cases de navires"), ("1 casella di navi", "2 caselle di navi")),
+    ("the {people} have built their {n} city", "the {people} have built their {n} cities",
+     ("1 ville,", "2 villes,"), ("1 città", "2 città")),
+    ("'{card}' moves {n} army, not {count}", "'{card}' moves {n} armies, not {count}",
+     ("1 armée,", "2 armées,"), ("1 armata,", "2 armate,")),
+    ("({n} more character)", "({n} more characters)",
+     ("(1 caractère", "(2 caractères"), ("(1 carattere", "(2 caratteri")),
+]
+
+
+@pytest.mark.parametrize(("one", "many", "fr", "it"), COUNTED)
+def test_counted_words_agree_with_their_number(one: str, many: str, fr: tuple[str, str], it: tuple[str, str]) -> None:
+    """A count next to a counted noun goes through ngettext in every area (iliad, zargo, 300 solo,
+    the core): one reads in the singular, two in the plural, in French and in Italian."""
+    args = {"people": "x", "card": "x", "count": 3}
+    for lang, (single, plural) in (("fr", fr), ("it", it)):
+        with language(lang):
+            assert single in ngettext(one, many, 1).format(n=1, **args)
+            assert plural in ngettext(one, many, 2).format(n=2, **args)
+
+
+
+@pytest.mark.parametrize("game", ["iliad", "zargo", "earth_water"])
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_templates_stored_by_earlier_versions_still_read_in_every_language(game: str, lang: str) -> None:
+    earlier = importlib.import_module(f"referee.games.{game}.earlier_messages").EARLIER
+    assert earlier
+    with language(lang):
+        for template in earlier:
+            assert _(template) != template, (lang, template)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
+from referee.errors import InputFileError
+from referee.files import load_data
 from referee.i18n import _
 from vision.classify_config import ClassifyConfig
 from vision.errors import VisionError
@@ -253,9 +255,6 @@ class VisionConfig(Section):
             InputFileError: unreadable or invalid YAML/JSON.
             VisionError: an unknown or invalid setting (the message names it).
         """
-        from referee.errors import InputFileError
-        from referee.files import load_data
-
         try:
             data = load_data(path, what="vision settings file", limit=MAX_SETTINGS_BYTES) or {}
         except InputFileError as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.errors import RefereeError
+from referee.i18n import _, ngettext
 
 
 class VisionError(RefereeError):
@@ -20,7 +21,6 @@ class BoardNotFoundError(VisionError):
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-        from referee.i18n import _
 
         super().__init__(_("board not found: {reason}").format(reason=reason))
 
@@ -29,8 +29,6 @@ class LowConfidenceError(VisionError):
     """Too many cells were read with too little confidence to trust the photo."""
 
     def __init__(self, cells: Sequence[str], detail: str = "") -> None:
-        from referee.i18n import _, ngettext
-
         self.cells = tuple(cells)
         shown = ", ".join(self.cells[:12]) + (" ..." if len(self.cells) > 12 else "")
         extra = f" ({_(detail)})" if detail else ""

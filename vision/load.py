@@ -109,7 +109,7 @@ def _heif_size(data: bytes) -> tuple[int, int]:
 
 def _open_heif(data: bytes) -> pillow_heif.HeifFile:
     try:
-        import pillow_heif
+        import pillow_heif  # lazy: pillow_heif
     except ImportError:
         raise VisionError(
             _("HEIC/HEIF photos need the pillow-heif package (pip install pillow-heif); or export the photo as JPEG")

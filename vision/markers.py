@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.geometry.square import SquareGrid
 from referee.i18n import _
 from referee.markers import MarkerLayout, MarkerPlacement
 from vision.errors import VisionError
@@ -94,8 +95,6 @@ def draw_tab(
 
 def corner_names(rows: int, cols: int) -> dict[tuple[float, float], str]:
     """Returns grid corner (u, v) → the name of the cell in that corner ("A1", "L12"...)."""
-    from referee.geometry.square import SquareGrid
-
     grid = SquareGrid(rows, cols)
     return {
         (0.0, 0.0): grid.name(grid.cell(0, 0)),

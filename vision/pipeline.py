@@ -358,8 +358,6 @@ def _templates(
 def _draw_labels(
     warped: go.Warped, board: BoardSpec, readings: Mapping[str, CellReading], cfg: VisionConfig
 ) -> npt.NDArray[np.uint8]:
-    import cv2
-
     out = go.draw_grid(warped, board)
     ppc, p = warped.ppc, warped.pad_px
     colours = {side: tuple(int(x) for x in rgb[::-1]) for side, rgb in board.side_colours.items()}

@@ -17,7 +17,24 @@ from referee.i18n import N_
 if TYPE_CHECKING:
     from typer._click import Command, Parameter
 
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable
+
+import typer.core
+from typer._click import Context
+
+from referee import __version__  # the package's version (pyproject reads it from there)
 from referee.cli import bot, demo, dice, game_file, maps, odds, play, serve, tables, umpire, usage, vision
+from referee.cli.common import output_lost
+from referee.cli.escapes import neutral
+from referee.cli.lean import defer_coercion, no_pydantic_plugins, plain_completion_help
+from referee.errors import UnknownNameError
+from referee.games import REGISTRY
+from referee.i18n import _, use
+from referee.languages import choose
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -43,8 +60,6 @@ app.add_typer(vision.vision_app, name="vision", help="Photo capture tools: print
 
 def _version(value: bool) -> None:
     if value:
-        from referee import __version__  # the package's version (pyproject reads it from there)
-
         typer.echo(f"referee {__version__}")
         raise typer.Exit()
 
@@ -53,12 +68,6 @@ def _choose_lang(lang: str | None) -> str | None:
     """Makes ``--lang`` (else the environment) the language of the command. Eager, so that
     ``--lang xx --help`` is refused (exit 2, with the closest languages) rather than ignored.
     """
-    import os
-
-    from referee.errors import UnknownNameError
-    from referee.i18n import use
-    from referee.languages import choose
-
     try:
         use(choose(lang, os.environ))
     except UnknownNameError as exc:
@@ -104,11 +113,6 @@ def _register_games(root: typer.Typer) -> None:
     Importing a game's command module does not build its engine (the package builds it on first
     use), so this costs a few milliseconds, not the games' tables.
     """
-    import importlib
-    import importlib.util
-
-    from referee.games import REGISTRY
-
     for entry in REGISTRY:
         name = f"referee.cli.games.{entry.package}"
         if importlib.util.find_spec(entry.module) and importlib.util.find_spec(name):
@@ -121,11 +125,6 @@ _register_games(app)
 def _neutral_usage_errors() -> None:
     """Makes click's own usage errors (``Got unexpected extra argument(s) (...)``) show control
     characters as escapes, like every other line we print: their message quotes what was typed."""
-    import sys
-    from collections.abc import Callable
-
-    from referee.cli.escapes import neutral
-
     def neutralised(original: Callable[[object], str]) -> Callable[[object], str]:
         def format_message(self: object) -> str:
             return neutral(original(self))
@@ -181,8 +180,6 @@ def helps(command: Command) -> Iterator[tuple[str, str, Command | Parameter]]:
 def parameters(command: Command) -> list[Parameter]:
     """Returns a command's parameters and its ``--help`` option (which click makes on first use;
     made here, then kept)."""
-    from typer._click import Context
-
     names = command.context_settings.get("help_option_names") or ["-h", "--help"]
     option = command.get_help_option(Context(command, help_option_names=names))
     return [*command.params, *([option] if option is not None else [])]
@@ -195,11 +192,6 @@ def command(typer_app: typer.Typer | None = None) -> Command:
     Typer builds a fresh command tree on every call, so translating it in place leaves ``app``
     itself English (in-process tests and the extraction see the source strings).
     """
-    import typer.core
-
-    from referee.cli.lean import defer_coercion, plain_completion_help
-    from referee.i18n import _
-
     typer.core._ = _  # type: ignore[attr-defined]  # typer's own headings follow the language
     root = typer.main.get_command(typer_app or app)
     for _path, cmd in walk(root):
@@ -222,11 +214,6 @@ def language_of(argv: list[str]) -> str:
     leaves it), else the environment's; English when that names no language (the ``--lang``
     callback then refuses it with a usage error).
     """
-    import os
-
-    from referee.errors import UnknownNameError
-    from referee.languages import choose
-
     explicit = None
     if argv and argv[0] == "--lang" and len(argv) > 1:
         explicit = argv[1]
@@ -250,8 +237,6 @@ def app_for(args: list[str]) -> typer.Typer:
     """Returns the app to run a command line with: a root holding only the command group that
     owns the command (typer then builds one group's commands, not all thirty), or the whole app
     for root options, help, completion and unknown words. Both behave alike for the command."""
-    import os
-
     word = _command_word(args)
     if word is None or any(k.endswith("_COMPLETE") for k in os.environ):
         return app
@@ -274,15 +259,10 @@ def app_for(args: list[str]) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point: the help of every command and option in the chosen language."""
-    import sys
-
-    from referee.i18n import use
-
+    no_pydantic_plugins()
     args = hoist_lang(sys.argv[1:])
     use(language_of(args))
     try:
         command(app_for(args))(args=args, prog_name="referee")
     except (OSError, UnicodeEncodeError) as exc:  # help or a usage error that could not be printed
-        from referee.cli.common import output_lost
-
         raise SystemExit(output_lost(exc, before=0).exit_code) from None

@@ -8,11 +8,14 @@ when the game is over or waits for a side the bot does not play.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from referee.capabilities import bot_of
 from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, fail, game_file, guarded, literal, print_json, show
+from referee.games import all_games
 from referee.i18n import _
 
 if TYPE_CHECKING:
@@ -42,11 +45,7 @@ def bot(
 
     For 300 solo the bot is PERS.IA and plays Persia only; the other games' bots play any side.
     """
-    import random  # the engine, journal and renderer load only when a command runs (start-up time)
-
-    from referee import render
-    from referee.capabilities import bot_of
-    from referee.games import all_games
+    from referee import render  # lazy: render
 
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     limit = MAX_MOVES if until_end else moves
@@ -103,7 +102,7 @@ def bot(
 def _play(gf: GameFile, action: Action) -> ActionRecord:
     """Plays one bot choice through the game file: a seal or reveal request as ``seal`` and
     ``reveal`` do (the secret stays in the file), anything else as ``do``."""
-    from referee.sealed import RevealRequest, SealRequest
+    from referee.sealed import RevealRequest, SealRequest  # lazy: journal
 
     if isinstance(action, SealRequest):
         return gf.seal(action.owner, action.label, action.secret)

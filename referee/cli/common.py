@@ -7,8 +7,10 @@ modules (rich, the engine) are imported inside functions so ``--json`` paths sta
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -18,7 +20,18 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
-from referee.i18n import _
+from referee.cli.escapes import one_line
+from referee.errors import (
+    ArgumentError,
+    IllegalActionError,
+    InputFileError,
+    PositionError,
+    RefereeError,
+    UnknownNameError,
+)
+from referee.files import load_data
+from referee.games import find_game
+from referee.i18n import _, current, joined, ngettext
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -73,7 +86,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def out() -> Console:
     """Returns the stdout console (created on first use; see :mod:`referee.cli.terminal`)."""
     if "out" not in _consoles:
-        from referee.cli.terminal import console
+        from referee.cli.terminal import console  # lazy: rich
 
         made = console()
         made.on_broken_pipe = _broken_pipe  # type: ignore[method-assign]  # to the boundary, not rich's exit 1
@@ -83,16 +96,13 @@ def out() -> Console:
 
 def _broken_pipe() -> None:
     """Raises the closed pipe rich caught, so :func:`guarded` says whether the command's write stood."""
-    import errno
-    import os
-
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 def err() -> Console:
     """Returns the stderr console (created on first use; see :mod:`referee.cli.terminal`)."""
     if "err" not in _consoles:
-        from referee.cli.terminal import console
+        from referee.cli.terminal import console  # lazy: rich
 
         _consoles["err"] = console(stderr=True)
     return _consoles["err"]
@@ -113,14 +123,13 @@ def fail(message: str, hint: str | None = None, code: int = 1) -> typer.Exit:
     The message is printed as text, never markup, on one line whatever it holds (a newline in a
     file name or a reason is shown as ``\\x0a``).
     """
-    from rich.text import Text
+    from rich.text import Text  # lazy: rich
 
-    from referee.cli.escapes import one_line
-
-    text = one_line(message)
+    text = one_line(joined(message))
     if len(text) > MAX_ERROR_CHARS:  # a 100,000-character name quoted back is no help to anyone
         more = len(text) - MAX_ERROR_CHARS
-        text = text[:MAX_ERROR_CHARS] + "… " + _("({n} more characters)").format(n=f"{more:,}")
+        text = text[:MAX_ERROR_CHARS] + "… " + ngettext("({n} more character)", "({n} more characters)",
+                                                        more).format(n=f"{more:,}")
     line = Text.assemble((_("error:") + " ", "bold red"), (text, "red"))
     err().print(line, soft_wrap=True)
     if hint:
@@ -142,8 +151,6 @@ def check_arguments(values: dict[str, object]) -> None:
     Raises:
         ArgumentError: the first argument that is too long or not text (names it).
     """
-    from referee.errors import ArgumentError
-
     for name, value in values.items():
         label = _flag(name)
         items = list(value) if isinstance(value, list | tuple) else [value]
@@ -172,7 +179,7 @@ def _flag(name: str) -> str:
 
 def literal(value: object) -> str:
     """Returns a value escaped for a rich markup template (see :func:`referee.cli.terminal.literal`)."""
-    from referee.cli.terminal import literal as escaped
+    from referee.cli.terminal import literal as escaped  # lazy: rich
 
     return escaped(value)
 
@@ -183,10 +190,9 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        from pydantic import ValidationError
+        from pydantic import ValidationError  # lazy: pydantic models
 
-        from referee.errors import IllegalActionError, RefereeError
-        from referee.writing import commits
+        from referee.writing import commits  # lazy: sqlite3
 
         before = commits()
         try:
@@ -198,7 +204,7 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
         except (OSError, UnicodeEncodeError) as exc:
             raise output_lost(exc, before) from None
         except IllegalActionError as exc:
-            from referee import render
+            from referee import render  # lazy: render
 
             for line in render.violations_lines(exc.verdict):
                 err().print(line, soft_wrap=True)
@@ -220,9 +226,7 @@ def output_lost(exc: OSError | UnicodeEncodeError, before: int) -> typer.Exit:
 
     stdout is then pointed at the null device, so the interpreter's last flush cannot fail again.
     """
-    import os
-
-    from referee.writing import commits, last_commit
+    from referee.writing import commits, last_commit  # lazy: sqlite3
 
     if isinstance(exc, UnicodeEncodeError):
         reason = _("the output's encoding, {encoding}, cannot write {char}").format(
@@ -242,8 +246,6 @@ def output_lost(exc: OSError | UnicodeEncodeError, before: int) -> typer.Exit:
     except (OSError, ValueError, AttributeError):  # no real stdout (a test runner's buffer)
         pass
     try:
-        from referee.cli.escapes import one_line
-
         sys.stderr.write(one_line(line) + "\n")
         sys.stderr.flush()
     except (OSError, ValueError):  # stderr is gone too: the exit code still tells
@@ -253,9 +255,7 @@ def output_lost(exc: OSError | UnicodeEncodeError, before: int) -> typer.Exit:
 
 def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
     """Prints JSON on stdout without going through rich (fast, no markup)."""
-    from pydantic import BaseModel
-
-    from referee.i18n import current
+    from pydantic import BaseModel  # lazy: pydantic models
 
     data: object = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
     if isinstance(data, dict) and "lang" not in data:
@@ -267,8 +267,9 @@ def print_json(value: BaseModel | dict[str, object] | list[object]) -> None:
 
 
 def show(renderable: RenderableType, soft_wrap: bool = False) -> None:
-    """Prints a rich renderable on stdout (``soft_wrap``: long lines run on, as boards need)."""
-    out().print(renderable, soft_wrap=soft_wrap)
+    """Prints a rich renderable on stdout (``soft_wrap``: long lines run on, as boards need); a
+    line of text has its words joined as the language joins them before a value (``joined``)."""
+    out().print(joined(renderable) if isinstance(renderable, str) else renderable, soft_wrap=soft_wrap)
 
 
 def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
@@ -279,7 +280,6 @@ def viewer_of(engine: AnyEngine, name: str | None) -> str | None:
     """
     if name is None:
         return None
-    from referee.errors import UnknownNameError
 
     players = engine.viewers()
     found = [p for p in players if p.casefold() == name.strip().casefold()]
@@ -313,8 +313,7 @@ def game_file(path: Path) -> Iterator[GameFile]:
     if held is not None and held[1] == _identity(path):
         yield held[0]
         return
-    from referee.games import find_game  # the engine and journal load only when a command runs (start-up)
-    from referee.journal import GameFile
+    from referee.journal import GameFile  # lazy: journal
 
     with GameFile.open(path, find_game) as gf:
         yield gf
@@ -324,8 +323,7 @@ def game_file(path: Path) -> Iterator[GameFile]:
 def holding(path: Path) -> Iterator[GameFile]:
     """Keeps the game file at ``path`` open for the commands run in this process meanwhile (the
     ``play`` shell); a file replaced on disk meanwhile is opened anew by :func:`game_file`."""
-    from referee.games import find_game  # see game_file
-    from referee.journal import GameFile
+    from referee.journal import GameFile  # lazy: journal
 
     with GameFile.open(path, find_game) as gf:
         identity = _identity(path)
@@ -345,9 +343,8 @@ def play_in_file(file: Path, text: str, dice: str | None, json_: bool, board: bo
     Raises:
         RefereeError: the action is refused or the file unusable (nothing is written).
     """
-    from referee import render
-    from referee.dice import parse_faces
-    from referee.errors import IllegalActionError, RefereeError
+    from referee import render  # lazy: render
+    from referee.dice import parse_faces  # lazy: pydantic models
 
     with game_file(file) as gf:
         try:
@@ -382,9 +379,6 @@ def read_data_file(path: Path, what: str = "position") -> object:
     Raises:
         PositionError: unreadable, too large, or not valid YAML/JSON.
     """
-    from referee.errors import InputFileError, PositionError
-    from referee.files import load_data
-
     try:
         return load_data(path, what=f"{what} file", limit=MAX_DATA_FILE_BYTES)
     except PositionError:
@@ -403,9 +397,7 @@ def load_position(
         PositionError: the file is unreadable, malformed, for another game, or says no game.
         UnknownNameError: unknown game.
     """
-    from referee.errors import PositionError
-    from referee.games import find_game
-    from referee.tables import load_table_set
+    from referee.tables import load_table_set  # lazy: tables
 
     data = read_data_file(path)
     named = data.get("game") if isinstance(data, dict) else None
@@ -424,7 +416,7 @@ def load_position(
 
 def umpire_dice(dice: str | None, seed: str | None) -> object:
     """Returns the dice of an umpire command: typed faces, a seeded stream, or fresh digital dice."""
-    from referee.dice import CommittedDice, PhysicalDice, new_seed, parse_faces
+    from referee.dice import CommittedDice, PhysicalDice, new_seed, parse_faces  # lazy: pydantic models
 
     if dice is not None and seed is not None:
         raise typer.BadParameter(_("give --dice or --seed, not both"))

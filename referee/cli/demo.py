@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import guarded, literal, read_data_file, show
+from referee.errors import IllegalActionError, PositionError, RefereeError
+from referee.games import find_game
 from referee.i18n import _
 
 app = typer.Typer()
@@ -23,13 +25,11 @@ def demo(
     keep: Annotated[Path | None, typer.Option(readable=False, help="Keep the demo's game file at this path.")] = None,
 ) -> None:
     """Play a short scripted game: set-up, moves, a rejected move, archer support, combat, retreat."""
-    from referee import render
-    from referee.demo import DemoScript
-    from referee.errors import IllegalActionError, PositionError, RefereeError
-    from referee.game import validate_file
-    from referee.games import find_game
-    from referee.journal import GameFile, install_copy
-    from referee.tables import data_root, load_table_set
+    from referee import render  # lazy: render
+    from referee.demo import DemoScript  # lazy: journal
+    from referee.game import validate_file  # lazy: pydantic models
+    from referee.journal import GameFile, install_copy  # lazy: journal
+    from referee.tables import data_root, load_table_set  # lazy: tables
 
     path = script or data_root("samples") / "cyrus-pyxis" / "demo.yaml"
     data = validate_file(DemoScript, read_data_file(path, "demo script"), str(path))

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import DEFAULT_FILE, FileOpt, JsonOpt, err, fail, game_file, guarded, literal, print_json, show
+from referee.games import find_game
 from referee.i18n import _, ngettext
 
 app = typer.Typer(no_args_is_help=True)
@@ -18,7 +19,7 @@ app = typer.Typer(no_args_is_help=True)
 @guarded
 def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Show the current commitment and how many rolls were made."""
-    from referee.dice import fingerprint
+    from referee.dice import fingerprint  # lazy: pydantic models
 
     with game_file(file) as gf:
         rolls = [r for e in gf.entries() for r in e.rolls]
@@ -41,7 +42,7 @@ def status(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
 @guarded
 def reveal(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Reveal the secret seed (then a new one is committed for later rolls)."""
-    from referee import render
+    from referee import render  # lazy: render
 
     with game_file(file) as gf:
         result = gf.reveal()
@@ -59,9 +60,8 @@ def verify(
     json_: JsonOpt = False,
 ) -> None:
     """Recompute every digital roll from the revealed seeds (exit 1 on any mismatch)."""
-    from referee import render
-    from referee.dice_verify import verify_file
-    from referee.games import find_game
+    from referee import render  # lazy: render
+    from referee.dice_verify import verify_file  # lazy: journal
 
     report = verify_file(path, find_game)
     if json_:

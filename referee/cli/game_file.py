@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from referee.capabilities import setup_of
 from referee.cli.common import (
     DEFAULT_FILE,
     AsOpt,
@@ -27,6 +30,9 @@ from referee.cli.common import (
     show,
     viewer_of,
 )
+from referee.errors import ArgumentError, RefereeError
+from referee.files import parse_json
+from referee.games import find_game
 from referee.i18n import _, ngettext
 from referee.phrases import say
 
@@ -39,7 +45,7 @@ app = typer.Typer()
 
 def _sample(path: Path, slug: str) -> Path:
     """Returns ``path``, or the shipped sample of that name (``--setup setup.yaml`` works anywhere)."""
-    from referee.tables import data_root
+    from referee.tables import data_root  # lazy: tables
 
     try:
         if path.exists():
@@ -51,7 +57,7 @@ def _sample(path: Path, slug: str) -> Path:
 
 
 def _faces(dice: str | None) -> list[int] | None:
-    from referee.dice import parse_faces
+    from referee.dice import parse_faces  # lazy: pydantic models
 
     return parse_faces(dice) if dice is not None else None
 
@@ -74,11 +80,10 @@ def new(
 ) -> None:
     """Start a new game file; shows the dice commitment fingerprint, whose turn it is, and how many
     readings and stand-in values the game relies on (referee tables GAME lists them)."""
-    from referee.dice import fingerprint
-    from referee.disclosures import inventory
-    from referee.games import find_game
-    from referee.journal import GameFile
-    from referee.tables import load_table_set
+    from referee.dice import fingerprint  # lazy: pydantic models
+    from referee.disclosures import inventory  # lazy: pydantic models
+    from referee.journal import GameFile  # lazy: journal
+    from referee.tables import load_table_set  # lazy: tables
 
     engine = find_game(game)
     table_set = load_table_set(engine.info.slug, tables)
@@ -121,9 +126,9 @@ def _first_screen(engine: AnyEngine, game_id: str, file: Path, fingerprint: str,
     """Prints what ``new`` says, short enough for a first screen: the game and its file, the dice
     commitment, whose turn it is, and one line counting the readings and stand-ins (the complete
     list is ``referee tables GAME``, ``referee why --all`` and ``new --json``)."""
-    from rich.text import Text
+    from rich.text import Text  # lazy: rich
 
-    from referee.disclosures import counts
+    from referee.disclosures import counts  # lazy: pydantic models
 
     show(_("[bold]New {title} game[/] in {file} (id {id})").format(
         title=literal(engine.info.title), file=literal(file), id=literal(game_id)))
@@ -146,9 +151,7 @@ def _first_screen(engine: AnyEngine, game_id: str, file: Path, fingerprint: str,
 
 def show_inventory(items: list[str]) -> None:
     """Prints the stand-ins and readings a game relies on, said once (``new``, ``tables``)."""
-    from rich.text import Text
-
-    from referee.i18n import _
+    from rich.text import Text  # lazy: rich
 
     if not items:
         return
@@ -187,7 +190,7 @@ def adjust(
     json_: JsonOpt = False,
 ) -> None:
     """Umpire override: edit the tracked position directly; journaled with its reason."""
-    from referee import render
+    from referee import render  # lazy: render
 
     with game_file(file) as gf:
         record = gf.do(" ".join(override), adjust_reason=reason)
@@ -206,7 +209,7 @@ def undo(
     json_: JsonOpt = False,
 ) -> None:
     """Take back the last action (free unless it rolled dice or a seed was revealed since)."""
-    from referee import render
+    from referee import render  # lazy: render
 
     with game_file(file) as gf:
         result = gf.undo(force=force)
@@ -222,7 +225,7 @@ def undo(
 @guarded
 def redo(file: FileOpt = DEFAULT_FILE, json_: JsonOpt = False) -> None:
     """Play again the last undone action (only if nothing was played since)."""
-    from referee import render
+    from referee import render  # lazy: render
 
     with game_file(file) as gf:
         result = gf.redo()
@@ -243,9 +246,8 @@ def log(
     json_: JsonOpt = False,
 ) -> None:
     """Show the journal: every action, override, roll, undo and reveal (secrets as commitments)."""
-    from referee import render
-    from referee.files import parse_json
-    from referee.viewing import seen_by
+    from referee import render  # lazy: render
+    from referee.viewing import seen_by  # lazy: journal
 
     with game_file(file) as gf:
         seen = seen_by(gf, viewer_of(gf.game, as_))  # the journal is public; the viewer's secrets follow it
@@ -267,7 +269,7 @@ def log(
 @guarded
 def status(file: FileOpt = DEFAULT_FILE, as_: AsOpt = None, json_: JsonOpt = False) -> None:
     """Show the turn, the phase and whose input is awaited (with --as: that player's secrets too)."""
-    from referee.viewing import seen_by
+    from referee.viewing import seen_by  # lazy: journal
 
     with game_file(file) as gf:
         seen = seen_by(gf, viewer_of(gf.game, as_))
@@ -294,10 +296,6 @@ def _show_secrets(mine: list[tuple[str, str, str]]) -> None:
 def _read_secret(prompt: str) -> object:
     """Reads a secret privately (hidden input on a terminal, else one line of stdin): JSON data when
     it parses as JSON (a number, a list...), else the text itself."""
-    import sys
-
-    from referee.errors import ArgumentError
-
     if sys.stdin.isatty():
         text = str(typer.prompt(prompt, hide_input=True, prompt_suffix=": ", err=True)).strip()
     else:  # piped in: one line, never echoed
@@ -311,7 +309,7 @@ def _read_secret(prompt: str) -> object:
 
 def _data_or_text(text: str) -> object:
     """Returns JSON data when ``text`` parses as JSON (7, [1, 2]), else the text itself."""
-    from referee.sealed import secret_of
+    from referee.sealed import secret_of  # lazy: journal
 
     return secret_of(text)
 
@@ -355,7 +353,7 @@ def reveal(
     json_: JsonOpt = False,
 ) -> None:
     """Reveal a sealed secret; it is checked against its commitment (a mismatch is refused)."""
-    from referee import render
+    from referee import render  # lazy: render
 
     claimed = None if claim is None else _data_or_text(claim)
     with game_file(file) as gf:
@@ -389,7 +387,7 @@ def show_(
 ) -> None:
     """Show the board (from the game file, or from a position file with --position), as the shared
     table sees it, or with --as as one player sees it."""
-    from referee import render
+    from referee import render  # lazy: render
 
     shown = _columns(cols)
 
@@ -402,7 +400,7 @@ def show_(
         engine, state, _tables = load_position(name, position, tables)
         state = engine.view(state, viewer_of(engine, as_))  # a position file holds no sealed secret
     else:
-        from referee.viewing import seen_by
+        from referee.viewing import seen_by  # lazy: journal
 
         with game_file(file) as gf:
             seen = seen_by(gf, viewer_of(gf.game, as_))
@@ -410,7 +408,7 @@ def show_(
         mine = [(s.label, s.value, s.fingerprint) for s in seen.secrets]
     view = engine.board_view(state)
     if png is not None:
-        from referee.picture import write_png
+        from referee.picture import write_png  # lazy: numpy
 
         write_png(view, png, force=force)
     if json_:
@@ -450,9 +448,7 @@ def export_(
 ) -> None:
     """Export the whole game as JSON (unrevealed dice seeds left out; secrets as commitments, plus
     with --as that player's own secrets, so their export can be imported and revealed later)."""
-    import json
-
-    from referee.writing import check_output, write_output
+    from referee.writing import check_output, write_output  # lazy: sqlite3
 
     if setup is not None:
         if out is not None:
@@ -463,7 +459,7 @@ def export_(
     if out is not None:  # refused before any work: a game file there, or a file without --force
         check_output(out, force=force, what="referee export")
 
-    from referee.viewing import seen_by
+    from referee.viewing import seen_by  # lazy: journal
 
     with game_file(file) as gf:
         text = json.dumps(seen_by(gf, viewer_of(gf.game, as_)).export(), indent=2, ensure_ascii=False)
@@ -476,12 +472,9 @@ def export_(
 
 def _export_setup(file: Path, target: Path, force: bool) -> None:
     """Writes the game's set-up so far as a set-up file (games that offer it)."""
-    import yaml
+    import yaml  # lazy: yaml
 
-    from referee.capabilities import setup_of
-    from referee.errors import RefereeError
-    from referee.i18n import _
-    from referee.writing import check_output, write_output
+    from referee.writing import check_output, write_output  # lazy: sqlite3
 
     check_output(target, force=force, what="set-up file")
     with game_file(file) as gf:
@@ -504,8 +497,7 @@ def import_(
     force: Annotated[bool, typer.Option(help="Replace an existing file at --file.")] = False,
 ) -> None:
     """Rebuild a game file from an export; it must replay to the exported state hash."""
-    from referee.games import find_game
-    from referee.journal import GameFile, read_export
+    from referee.journal import GameFile, read_export  # lazy: journal
 
     export = read_export(source)
     with GameFile.import_(export, file, str(source), find_game, force=force) as gf:

@@ -15,12 +15,21 @@ first other value and hands over to it: a command that runs behaves exactly as b
 through rich to strip markup tags, loading ``rich.console``. Our help is never markup (the app's
 ``rich_markup_mode`` is None: a ``[`` in it is a bracket), so :func:`plain_completion_help` has
 typer show it as written.
+
+**No search for pydantic plugins.** The first pydantic validator a process builds imports
+pydantic's plugin loader, which imports ``importlib.metadata`` (and through it ``email``,
+``zipfile``, ``socket``...) and reads the entry points of every installed distribution: about
+15 ms of CPU on the shared 2-core machine, for plugins (monitoring hooks such as logfire) that a
+referee's models never use. :func:`no_pydantic_plugins` registers a loader that finds none in
+its place before anything is validated (docs/decisions/lean-start.md).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import typer._completion_classes
@@ -58,3 +67,22 @@ def _as_written(text: str) -> str:
 def plain_completion_help() -> None:
     """Makes typer's shell completion show each help text as written, without rich."""
     typer._completion_classes._sanitize_help_text = _as_written
+
+
+PLUGIN_LOADER = "pydantic.plugin._loader"
+"""The module pydantic asks for its plugins (``from ._loader import get_plugins``, its only use)."""
+
+
+def _no_plugins() -> tuple[()]:
+    return ()
+
+
+def no_pydantic_plugins() -> None:
+    """Makes pydantic find no plugins without reading the installed distributions' entry points.
+
+    Does nothing once pydantic's own loader is loaded (a validator was built before).
+    """
+    if PLUGIN_LOADER not in sys.modules:
+        loader = ModuleType(PLUGIN_LOADER, "Stands in for pydantic's plugin loader: referee uses no pydantic plugins.")
+        loader.get_plugins = _no_plugins  # type: ignore[attr-defined]
+        sys.modules[PLUGIN_LOADER] = loader

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import JsonOpt, err, guarded, print_json, show
+from referee.files import load_data
 from referee.i18n import _
 
 app = typer.Typer(no_args_is_help=True)
@@ -26,10 +27,9 @@ def check(
     bridges from coast to coast across sea only, wrap letters pairing left- and right-edge land
     hexes. The file format is described in referee/games/zargo/world.py and docs/zargo-map.md.
     """
-    from rich.text import Text
+    from rich.text import Text  # lazy: rich
 
-    from referee.files import load_data
-    from referee.games.zargo.world import map_problems
+    from referee.games.zargo.world import map_problems  # lazy: engine
 
     label = str(file)
     problems, world = map_problems(label, load_data(file, what="map file"))

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from referee.capabilities import exact_odds
 from referee.cli.common import (
     DEFAULT_FILE,
     FileOpt,
@@ -15,9 +16,12 @@ from referee.cli.common import (
     fail,
     game_file,
     guarded,
+    load_position,
     print_json,
     show,
 )
+from referee.errors import IllegalActionError, NotationError
+from referee.games import all_games, game_slug
 from referee.i18n import _
 
 app = typer.Typer()
@@ -35,18 +39,13 @@ def odds(
     json_: JsonOpt = False,
 ) -> None:
     """Exact odds of every outcome of an attack (full enumeration of the dice; nothing is rolled)."""
-    from referee import render
-    from referee.capabilities import exact_odds
-    from referee.cli.common import load_position
-    from referee.errors import IllegalActionError, NotationError
-    from referee.games import all_games, game_slug
+    from referee import render  # lazy: render
 
     if position is not None:
         game = words[0] if words and game_slug(words[0]) else None
         engine, state, _tables = load_position(game, position, tables)
         text = " ".join(words[1:] if game is not None else words)
     else:
-
         with game_file(file) as gf:
             engine, state = gf.game, gf.state()
         rest = words[1:] if words and game_slug(words[0]) else words

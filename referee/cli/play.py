@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.common import game_file, guarded, holding, literal, show
+from referee.errors import UnknownNameError
 from referee.i18n import _, current, use
+from referee.languages import parse_language
 
 if TYPE_CHECKING:
     from typer._click import Command
@@ -55,7 +57,7 @@ DICE_WORDS = ("status", "reveal")
 def shell() -> Grammar:
     """Returns the grammar of :data:`SHELL_WORDS`, built on first use: the notation loads
     pydantic, which help and completion start without (tests/cli/test_lean_start.py)."""
-    from referee.notation import Grammar, Keyword
+    from referee.notation import Grammar, Keyword  # lazy: pydantic models
 
     return Grammar(words=tuple(Keyword(key, **words) for key, words in SHELL_WORDS), forms=())
 
@@ -63,7 +65,7 @@ def shell() -> Grammar:
 @cache
 def dice_verbs() -> Grammar:
     """Returns the grammar of the words after ``dice``."""
-    from referee.notation import Grammar, Keyword
+    from referee.notation import Grammar, Keyword  # lazy: pydantic models
 
     return Grammar(words=tuple(Keyword(key, **words) for key, words in SHELL_WORDS if key in DICE_WORDS), forms=())
 
@@ -199,9 +201,6 @@ def _help(path: Path) -> None:
 
 def _lang(words: list[str]) -> int:
     """``lang fr``: speaks French from the next line on (``lang`` alone says the current language)."""
-    from referee.errors import UnknownNameError
-    from referee.languages import parse_language
-
     if len(words) > 1:
         show("[red]" + _("error:") + " " + _("usage: lang fr|it|en") + "[/]")
         return 2
@@ -242,7 +241,7 @@ def complete(words: list[str], text: str) -> list[str]:
     >>> complete(["Athéna", "Apollon", "A5", "done"], "a")
     ['Athéna', 'Apollon', 'A5']
     """
-    from referee.base import fold
+    from referee.base import fold  # lazy: pydantic models
 
     start = fold(text)
     return [w for w in words if fold(w).startswith(start)]
@@ -251,7 +250,7 @@ def complete(words: list[str], text: str) -> list[str]:
 def _complete_with(words: list[str]) -> None:
     """Hands :func:`complete` to readline, bound to Tab (nothing without readline)."""
     try:
-        import readline
+        import readline  # lazy: readline
     except ImportError:  # pragma: no cover - platform without readline
         return
 
@@ -269,7 +268,7 @@ def _complete_with(words: list[str]) -> None:
 
 def _history(load: bool) -> None:
     try:
-        import readline
+        import readline  # lazy: readline
     except ImportError:  # pragma: no cover - platform without readline
         return
     try:

@@ -26,7 +26,7 @@ def serve(
     """Serve the game as a live page for the table and a private page per player (links with QR
     codes; with --json the first line is {"table": URL, "players": {PLAYER: URL}}). Ctrl-C stops."""
     # the web stack (starlette, uvicorn) is imported here only: no other command pays for it
-    from referee.serve import Options
-    from referee.serve import serve as run
+    from referee.serve import Options  # lazy: serve
+    from referee.serve import serve as run  # lazy: serve
 
     run(Options(file=file, port=port, lan=lan, json=json_, new_links=new_links, qr=qr))

@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from referee.cli.common import ForceOpt, JsonOpt, TablesOpt, fail, guarded, literal, print_json, show
+from referee.cli.game_file import show_inventory
+from referee.games import find_game
 from referee.i18n import _, ngettext
 
 app = typer.Typer()
@@ -27,9 +29,8 @@ def tables_(
     unclear wording), provisional (unknown; a stand-in). Edit an exported copy and pass
     --tables DIR (or set REFEREE_TABLES=DIR) to use your printed aid sheet's values.
     """
-    from referee import render
-    from referee.games import find_game
-    from referee.tables import describe_table_set, export_table_set, load_table_set
+    from referee import render  # lazy: render
+    from referee.tables import describe_table_set, export_table_set, load_table_set  # lazy: tables
 
     if words[0] == "export":
         if len(words) != 3:
@@ -55,8 +56,7 @@ def tables_(
         print_json([{"file": v.name, "source": v.source, "overridden": v.overridden, "columns": list(v.columns),
                      "rows": [list(r) for r in v.rows]} for v in views])
         return
-    from referee.cli.game_file import show_inventory
-    from referee.disclosures import inventory
+    from referee.disclosures import inventory  # lazy: pydantic models
 
     show(render.tables(views, engine.info.slug))
     show_inventory(inventory(table_set))

@@ -27,6 +27,7 @@ from referee.cli.common import (
     umpire_dice,
     viewer_of,
 )
+from referee.games import find_game, game_slug
 from referee.i18n import N_, _, ngettext
 from referee.phrases import say
 
@@ -44,8 +45,6 @@ Words = Annotated[list[str], typer.Argument(help="The words; with --position, op
 
 def _game_word(words: list[str]) -> str | None:
     """Returns the first word when it names a game (``cyrus-pyxis``, ``iliad``...), else None."""
-    from referee.games import game_slug
-
     if words and game_slug(words[0]):
         return words[0]
     return None
@@ -89,7 +88,7 @@ def judge(
     if json_:
         print_json(verdict)
         return
-    from referee import render
+    from referee import render  # lazy: render
 
     show(render.verdict(verdict, explain, engine.info.decisive, grammar=engine.grammar))
 
@@ -118,11 +117,11 @@ def legal(
 def _report(engine: AnyEngine, report: BaseModel, explain: bool) -> RenderableType:
     """Returns a legal report in text: the game's own lines, then what it relied on (one marker
     line, or with ``explain`` every item), as a verdict says it."""
-    from rich.console import Group
-    from rich.text import Text
+    from rich.console import Group  # lazy: rich
+    from rich.text import Text  # lazy: rich
 
-    from referee import render
-    from referee.disclosures import ReliesOn
+    from referee import render  # lazy: render
+    from referee.disclosures import ReliesOn  # lazy: pydantic models
 
     lines = report.explain() if callable(getattr(report, "explain", None)) else [  # type: ignore[attr-defined]
         report.model_dump_json(indent=2)]
@@ -151,7 +150,7 @@ def resolve(
     On a position file, declarations it leaves open (e.g. archer supports still possible) are
     listed in a note and the resolution goes on without them; --strict refuses instead.
     """
-    from referee import render
+    from referee import render  # lazy: render
 
     if position is not None:
         engine, state, _tables = load_position(words[0] if words else None, position, tables)
@@ -166,8 +165,8 @@ def resolve(
             data["open"] = [r.model_dump(mode="json") for r in still_open]
             print_json(data)
             return
-        from rich.console import Group
-        from rich.text import Text
+        from rich.console import Group  # lazy: rich
+        from rich.text import Text  # lazy: rich
 
         events = getattr(result, "events", None)
         if events:
@@ -202,7 +201,7 @@ def why(
 
     with game_file(file) as gf:
         if all_:
-            from referee.disclosures import inventory
+            from referee.disclosures import inventory  # lazy: pydantic models
 
             items = inventory(gf.table_set)
             label = f"{gf.game.info.title}"
@@ -220,7 +219,7 @@ def why(
     if json_:
         print_json({"entry": None if all_ else found.seq, "provisional": items})
         return
-    from rich.text import Text
+    from rich.text import Text  # lazy: rich
 
     if not items:
         show(Text(_("{what}: relies on no stand-in").format(what=label)))
@@ -234,6 +233,4 @@ def why(
 @guarded
 def schema(game: Annotated[str, typer.Argument(help="Game slug, e.g. cyrus-pyxis.")]) -> None:
     """Print the JSON Schema of the game's position files."""
-    from referee.games import find_game
-
     print_json(find_game(game).position_model.model_json_schema())

@@ -23,6 +23,13 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
+from typer import core as typer_core
+from typer._click import core, exceptions, formatting
+from typer._click import exceptions as click_errors
+from typer._click.exceptions import UsageError
+from typer._click.parser import _split_opt
+
+from referee.cli.escapes import neutral
 from referee.i18n import N_, _, ngettext
 
 __all__ = ["ExtraWords", "UnknownCommand", "install", "problem", "usage_line"]
@@ -35,9 +42,6 @@ ARGUMENT_NAMES = (N_("action"), N_("game"), N_("words"), N_("file"), N_("unit"),
 def install() -> None:
     """Makes typer's click show usage errors our way (idempotent; costs no import: typer has
     already loaded its click)."""
-    from typer import core as typer_core
-    from typer._click import core, exceptions, formatting
-
     if getattr(exceptions.UsageError.show, "ours", False):
         return
     original_usage = formatting.HelpFormatter.write_usage
@@ -74,8 +78,6 @@ def install() -> None:
 def _with_context(parse: Any, command: Any, ctx: Any, args: list[str]) -> list[str]:
     """Runs click's parse and gives a usage error raised without its context (an option's
     misuse) the command's, so that it can be named and the usage line shown."""
-    from typer._click.exceptions import UsageError
-
     try:
         rest: list[str] = parse(command, ctx, args)
     except UsageError as exc:
@@ -87,8 +89,6 @@ def _with_context(parse: Any, command: Any, ctx: Any, args: list[str]) -> list[s
 
 def _resolve_command(self: Any, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
     """Typer's command lookup, with an unknown command raised as :class:`UnknownCommand`."""
-    from typer._click.parser import _split_opt
-
     name = args[0]
     command = self.get_command(ctx, name)
     if command is None and ctx.token_normalize_func is not None:
@@ -102,8 +102,6 @@ def _resolve_command(self: Any, ctx: Any, args: list[str]) -> tuple[str | None, 
 
 
 def _usage_error_class() -> type[Exception]:
-    from typer._click.exceptions import UsageError
-
     return UsageError
 
 
@@ -145,8 +143,6 @@ def _echo(lines: list[str], file: IO[Any] | None) -> None:
 def problem(exc: Any) -> str:
     """Returns what a usage error is about, in the active language, from its class and what it
     carries (never its English message)."""
-    from typer._click import exceptions as click_errors
-
     ctx = exc.ctx
     if isinstance(exc, ExtraWords):
         return ngettext("one word too many: {words}", "words too many: {words}", len(exc.words)).format(
@@ -181,10 +177,10 @@ def problem(exc: Any) -> str:
 def _bad_value(exc: Any) -> str:
     """Returns what is wrong with a value: from pydantic's error code when typer's conversion
     failed, else the message we raised ourselves (already in the active language)."""
-    from pydantic import ValidationError
+    from pydantic import ValidationError  # lazy: pydantic models
 
-    from referee.validation import first
-    from referee.validation import problem as said
+    from referee.validation import first  # lazy: pydantic models
+    from referee.validation import problem as said  # lazy: pydantic models
 
     cause = exc.__cause__
     if isinstance(cause, ValidationError):
@@ -235,6 +231,4 @@ def usage_line(ctx: Any) -> str:
 
 
 def _neutral(text: str) -> str:
-    from referee.cli.escapes import neutral
-
     return neutral(text)

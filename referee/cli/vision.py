@@ -1,19 +1,20 @@
 """``referee capture`` and ``referee vision markers|calibrate``: reading the board from a photo.
 
 ``cv2`` and the ``vision`` package are imported inside the commands, so the rest of the CLI
-never loads them. A game supports photo capture when its package has a ``capture`` module
-(Cyrus & Pyxis does); the rules-side inference lives there, not here.
+never loads them. A game supports photo capture when its engine names its capture rules (the
+``PhotoCapture`` capability; Cyrus & Pyxis does); the rules-side inference lives there, not here,
+and this module knows it only through the ``CaptureRules`` protocol and the core report.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.capabilities import PhotoCapture, capture_of
 from referee.cli.common import (
     DEFAULT_FILE,
     FileOpt,
@@ -30,9 +31,13 @@ from referee.cli.common import (
     read_data_file,
     show,
 )
+from referee.games import all_games, find_game
 from referee.i18n import N_, _, ngettext
+from vision.errors import LowConfidenceError, VisionError
 
 if TYPE_CHECKING:
+    from referee.capabilities import CaptureRules
+    from referee.capture import CaptureReport
     from referee.game import AnyEngine, GameState
     from vision.board import BoardSpec
     from vision.calibration import Calibration
@@ -70,21 +75,18 @@ LearnOpt = Annotated[
 ]
 
 
-def _capture_module(engine: AnyEngine) -> ModuleType:
+def _capture_rules(engine: AnyEngine) -> CaptureRules[Any]:
     """Returns the game's capture rules (the rules side of reading a photo)."""
-    from referee.capabilities import capture_of
-    from referee.games import all_games
-
     rules = capture_of(engine)
     if rules is None:
-        offering = ", ".join(g.info.slug for g in all_games() if capture_of(g) is not None)
+        offering = ", ".join(g.info.slug for g in all_games() if isinstance(g, PhotoCapture))
         raise fail(_("photo capture is not available for {game} yet").format(game=engine.info.slug),
                    hint=_("games with it: {games}").format(games=offering))
     return rules
 
 
 def _sink(debug: Path | None, force: bool = False) -> DebugSink:
-    from vision.debug import FolderSink, NullSink
+    from vision.debug import FolderSink, NullSink  # lazy: vision
 
     return FolderSink(debug, force=force) if debug is not None else NullSink()
 
@@ -92,7 +94,7 @@ def _sink(debug: Path | None, force: bool = False) -> DebugSink:
 def _settings(path: Path | None) -> VisionConfig | None:
     if path is None:
         return None
-    from vision.config import VisionConfig
+    from vision.config import VisionConfig  # lazy: vision
 
     return VisionConfig.from_yaml(path)
 
@@ -100,7 +102,7 @@ def _settings(path: Path | None) -> VisionConfig | None:
 def _calibration(path: Path | None, board: BoardSpec) -> Calibration | None:
     if path is None:
         return None
-    from vision.calibration import load_calibration
+    from vision.calibration import load_calibration  # lazy: vision
 
     return load_calibration(path, board)
 
@@ -214,9 +216,8 @@ def _observe_only(
     json_: bool,
     settings: Path | None = None,
 ) -> None:
-    from referee.games import find_game
-    from vision.board import load_board
-    from vision.pipeline import observe
+    from vision.board import load_board  # lazy: vision
+    from vision.pipeline import observe  # lazy: vision
 
     engine = find_game(game)
     board = load_board(engine.info.slug, tables)
@@ -254,13 +255,12 @@ def _infer(
 
     Returns whether the turn was played (None when nothing was asked to be played).
     """
-    from vision.board import load_board
-    from vision.errors import LowConfidenceError
-    from vision.pipeline import read
+    from vision.board import load_board  # lazy: vision
+    from vision.pipeline import read  # lazy: vision
 
-    module = _capture_module(engine)
+    rules = _capture_rules(engine)
     board = load_board(engine.info.slug, tables)
-    labels = module.legion_labels(state)
+    labels = rules.legion_labels(state)
     reading = read(
         photo,
         board,
@@ -270,20 +270,19 @@ def _infer(
         debug=debug,
     )
     obs = reading.observation
-    report = module.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
+    report = rules.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
     kept = None
     if learn is not None:
-        from vision.examples import keep
+        from vision.examples import keep  # lazy: vision
 
-        settled = module.settled_cells(state, report)
+        settled = rules.settled_cells(state, report)
         if settled is not None:
             kept = keep(learn, reading, board, settled, str(photo))
     if report.status == "unreadable":
         raise LowConfidenceError(report.unreadable, N_("too many to check the turn against the rules"))
     applied: bool | None = None
     if gf is not None:
-        applied = report.status == "explained" and _play(gf, state, list(report.actions),
-                                                         tuple(getattr(report, "judged", ())))
+        applied = report.status == "explained" and _play(gf, state, report)
     data = report.model_dump(mode="json")
     data["seconds"] = round(time.perf_counter() - start, 3)
     data["read_seconds"] = obs.seconds
@@ -294,7 +293,7 @@ def _infer(
     if json_:
         print_json(data)
     else:
-        from referee import render
+        from referee import render  # lazy: render
 
         show(render.explains(report))
         if learn is not None:
@@ -307,22 +306,22 @@ def _infer(
     return applied
 
 
-def _play(gf: object, before: GameState, actions: list[str], judged: tuple[object, ...]) -> bool:
-    """Plays the actions into the game file in one transaction: all are journaled, or none. The
-    verdicts the search reached (``judged``) are kept for the actions played in the very state
-    it judged them in, not judged again."""
-    from referee.journal import GameFile
+def _play(gf: object, before: GameState, report: CaptureReport) -> bool:
+    """Plays the report's actions into the game file in one transaction: all are journaled, or
+    none. The verdicts the search reached (``report.judged``) are kept for the actions played in
+    the very state it judged them in, not judged again."""
+    from referee.journal import GameFile  # lazy: journal
 
     assert isinstance(gf, GameFile)
     if gf.game.state_hash(gf.state()) != gf.game.state_hash(before):
         raise fail(_("the game file changed while the photo was read; run referee capture again"))
-    gf.do_all(actions, start=gf.game.state_hash(before), judged=[j if isinstance(j, tuple) else None for j in judged])
+    gf.do_all(report.actions, start=gf.game.state_hash(before), judged=report.judged)
     return True
 
 
 def _show_observation(obs: Observation, board: BoardSpec) -> None:
-    from referee import render
-    from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle
+    from referee import render  # lazy: render
+    from referee.game import BoardView, CellView, Counter, MarkStyle, TerrainStyle  # lazy: pydantic models
 
     names = board.cell_names()
     cells = []
@@ -395,11 +394,9 @@ def markers(
     force: ForceOpt = False,
 ) -> None:
     """Write a printable sheet of the four corner markers (ArUco, with L-shaped corner guides)."""
-    from referee.games import find_game
-    from referee.images import save_png
-    from vision.board import load_board
-    from vision.errors import VisionError
-    from vision.markers import marker_sheet
+    from referee.images import save_png  # lazy: cv2
+    from vision.board import load_board  # lazy: vision
+    from vision.markers import marker_sheet  # lazy: vision
 
     board = load_board(find_game(game).info.slug, tables)
     sheet = marker_sheet(board.markers, board.rows, board.cols, cell_mm, dpi)
@@ -430,22 +427,22 @@ def calibrate(
     force: ForceOpt = False,
 ) -> None:
     """Learn your set's colours and counter labels from a photo of a known position."""
-    from referee.writing import check_output
-    from vision.board import load_board
-    from vision.calibrate import calibrate as learn
-    from vision.calibration import save_calibration
+    from referee.writing import check_output  # lazy: sqlite3
+    from vision.board import load_board  # lazy: vision
+    from vision.calibrate import calibrate as learn  # lazy: vision
+    from vision.calibration import save_calibration  # lazy: vision
 
     check_output(out, force=force, what="calibration file")  # refused before the photo is read
     sink = _sink(debug, force)
     engine, state, _tables = load_position(_game_of_position(position, game), position, tables)
-    module = _capture_module(engine)
+    rules = _capture_rules(engine)
     board = load_board(engine.info.slug, tables)
     cal = learn(
         photo,
         board,
-        module.cell_contents(state),
-        legions=module.legion_labels(state),
-        legion_at=module.legion_cells(state),
+        rules.cell_contents(state),
+        legions=rules.legion_labels(state),
+        legion_at=rules.legion_cells(state),
         cfg=_settings(config),
         debug=sink,
     )
@@ -454,8 +451,9 @@ def calibrate(
         print_json({"file": str(out), "measured": list(cal.measured), "labels": len(cal.templates)})
         return
     show(
-        _("wrote {path}: {classes} colour classes measured, {labels} counter labels learned").format(
-            path=literal(out), classes=len(cal.measured), labels=len(cal.templates))
+        ngettext("wrote {path}: {classes} colour classes measured, {n} counter label learned",
+                 "wrote {path}: {classes} colour classes measured, {n} counter labels learned",
+                 len(cal.templates)).format(path=literal(out), classes=len(cal.measured), n=len(cal.templates))
     )
 
 
@@ -474,12 +472,11 @@ def refit(
     force: ForceOpt = False,
 ) -> None:
     """Re-fit your table's colours from the photos whose turns were settled (kept with capture --learn)."""
-    from referee.games import find_game
-    from referee.writing import check_output
-    from vision.board import load_board
-    from vision.calibration import save_calibration
-    from vision.examples import load_examples
-    from vision.examples import refit as learn_again
+    from referee.writing import check_output  # lazy: sqlite3
+    from vision.board import load_board  # lazy: vision
+    from vision.calibration import save_calibration  # lazy: vision
+    from vision.examples import load_examples  # lazy: vision
+    from vision.examples import refit as learn_again  # lazy: vision
 
     check_output(out, force=force, what="calibration file")  # refused before the examples are read
     board = load_board(find_game(game).info.slug, tables)

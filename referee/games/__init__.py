@@ -79,7 +79,7 @@ def find_game(name: str) -> AnyEngine:
     # Imported here, not at module level, for a measured start-up cost: the registry must load
     # no pydantic model (with rich's console, half of `referee --help`'s CPU time before issue 33;
     # bench/bench_startup.py).
-    from referee.game import Engine
+    from referee.game import Engine  # lazy: pydantic models
 
     key = name.strip().lower()
     slug = game_slug(key) or key

@@ -127,10 +127,10 @@ def _print_links(urls: dict[str, object], options: Options) -> None:
 
 
 async def _run(path: Path, links: Links, hosts: frozenset[str], sock: socket.socket) -> None:
-    import uvicorn
+    import uvicorn  # lazy: serve
 
-    from referee.serve.app import build
-    from referee.serve.table import Table
+    from referee.serve.app import build  # lazy: serve
+    from referee.serve.table import Table  # lazy: serve
 
     _logging()
     table = Table(path, links)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
@@ -109,8 +110,6 @@ class _Views:
 
     def _viewer(self, request: Request) -> str:
         """Returns the viewer a token opens (TABLE for the table), or raises 404."""
-        from starlette.exceptions import HTTPException
-
         viewer = self.table.links.viewer(str(request.path_params.get("token", "")))
         if viewer is None:
             raise HTTPException(404)

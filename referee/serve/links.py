@@ -61,7 +61,7 @@ class Links:
 def qr_text(url: str) -> str:
     """Returns a QR code of ``url`` drawn with block characters, for a phone's camera to read off
     the terminal."""
-    import segno
+    import segno  # lazy: segno
 
     buffer = io.StringIO()
     segno.make(url, error="l").terminal(out=buffer, compact=True, border=2)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from referee.dice import Roll
+from referee.dice import Roll, fingerprint
 from referee.disclosures import marker
 from referee.game import BoardView
 from referee.i18n import LANGUAGES, _
@@ -116,8 +116,6 @@ def _rulings(seen: Seen) -> str:
 
 
 def _dice(seen: Seen, commitment: str) -> str:
-    from referee.dice import fingerprint
-
     rolls = [r for e in seen.entries if e.active and e.record is not None for r in e.record.rolls][-3:]
     listed = "".join(f"<li>{_roll(r)}</li>" for r in reversed(rolls))
     head = _("Dice commitment {fingerprint}").format(fingerprint=fingerprint(commitment))

@@ -28,6 +28,7 @@ FAULTS = {
     "over-early": "the game says it is over at 6, yet pushes are still legal",
     "unseeded": "each new game draws a number from a counter, so no two runs agree",
     "leak": "the bot says its sealed number aloud",
+    "deaf": "its capture rules' infer_turn takes no answers and no label scores",
 }
 _games = itertools.count()
 
@@ -80,6 +81,11 @@ class BrokenEngine(Engine[PushState, PushAction]):
     def __init__(self, faults: tuple[str, ...] = ()) -> None:
         assert set(faults) <= set(FAULTS), faults
         self.faults = frozenset(faults)
+
+    @property
+    def capture_rules(self) -> str:
+        """Photo capture: the token's track read from a photo (``tests/broken_game/capture.py``)."""
+        return "tests.broken_game.capture_deaf" if "deaf" in self.faults else "tests.broken_game.capture"
 
     def new_state(self, table_set: TableSet) -> PushState:
         return PushState(draw=next(_games) if "unseeded" in self.faults else 0)

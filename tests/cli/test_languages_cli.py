@@ -143,7 +143,7 @@ def test_json_says_its_language_and_keeps_its_codes(referee: Referee, position: 
 @pytest.mark.parametrize(("lang", "error", "words"), [
     ("en", "error: ", "unknown legion 'Athna'; did you mean 'Athéna'?"),
     ("fr", f"erreur{NBSP}: ", f"légion introuvable{NBSP}: 'Athna'{NBSP}; vouliez-vous dire 'Athéna'{NBSP}?"),
-    ("it", "errore: ", "legione inesistente: 'Athna'; forse intendevi 'Athéna'?"),
+    ("it", "errore: ", "legione inesistente: 'Athna'; forse intendevate 'Athéna'?"),
 ])
 def test_unknown_name_with_did_you_mean(referee: Referee, position: Path, lang: str, error: str, words: str) -> None:
     result = referee("--lang", lang, "judge", "cyrus-pyxis", "--position", str(position), "Athna C6")
@@ -231,7 +231,7 @@ def test_shell_help_and_lang_command(tmp_path: Path, sample_game: SampleGame) ->
     assert "↷ ripetuto:" in out  # redo, in Italian after 'lang it'
     assert "niente da ripetere" in result.stderr  # a refusal in Italian
     assert "lingua: it" in out  # 'lang' alone says the current language
-    assert "did you mean" not in out and "forse intendevi" in out  # 'lang xx', said in Italian
+    assert "did you mean" not in out and "forse intendevate" in out  # 'lang xx', said in Italian
     assert "Mostra il registro" in flat(out)  # a command's help page inside the shell, in Italian
     started = run("--lang", "it", "play", cwd=tmp_path, stdin="help\nquit\n")
     assert "Verbi" in started.stdout and "Digitate" in started.stdout

@@ -6,13 +6,16 @@ exits; the registry of games is plain data, checked here against each engine.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pydantic.plugin
 import pytest
 
+from referee.cli.lean import PLUGIN_LOADER
 from referee.games import REGISTRY, find_game, game_slug
 
 HEAVY = ("pydantic", "rich.console", "cv2", "numpy", "yaml")
@@ -108,3 +111,27 @@ def test_the_version_printed_is_the_installed_package_s() -> None:
     result, loaded = probe("--version")
     assert result.stdout == f"referee {version('referee')}\n"
     assert loaded == []
+
+
+def test_judge_looks_for_no_pydantic_plugins() -> None:
+    """main() registers a plugin loader that finds none before anything is validated, so a cold
+    judge neither imports ``importlib.metadata`` nor reads every distribution's entry points; its
+    models still validate (the verdict is the engine's)."""
+    sample = Path(__file__).resolve().parents[2] / "samples" / "cyrus-pyxis" / "umpire.yaml"
+    args = ["judge", "cyrus-pyxis", "--position", str(sample), "Pyxis C6", "--json"]
+    result = subprocess.run([sys.executable, "-c", PROBE, "importlib.metadata,pydantic.main", *args],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().splitlines()[-1].split()[1:] == ["pydantic.main"]
+    assert json.loads(result.stdout)["violations"] == []
+
+
+def test_pydantic_asks_its_plugin_loader_for_get_plugins_only() -> None:
+    """What the stand-in loader provides is all pydantic imports from its own (a new name after an
+    upgrade fails here, not in a user's command)."""
+    package = Path(pydantic.plugin.__file__).parent
+    names = {name.strip() for path in package.rglob("*.py") if path.stem != "_loader"
+             for line in path.read_text(encoding="utf-8").splitlines() if "from ._loader import" in line
+             for name in line.split("import", 1)[1].split(",")}
+    assert names == {"get_plugins"}
+    assert f"{pydantic.plugin.__name__}._loader" == PLUGIN_LOADER

@@ -8,12 +8,15 @@ asserts that each one catches its fault, so a check that can no longer fail is n
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from referee.capabilities import bot_of
+from referee.capabilities import CAPTURE_FUNCTIONS, CaptureRules, bot_of, capture_of
+from referee.capture import CaptureReport
 from referee.game import AnyEngine
 from referee.journal import GameFile
 from referee.sealed import RevealRequest, SealRequest, canonical, parse_reveal
@@ -124,6 +127,50 @@ def check_parse_round_trip(engine: AnyEngine, steps: Iterable[Step]) -> int:
             back = engine.parse(step.state, text)
             assert back == action, f"{text!r} parses back to {back!r}, not {action!r}"
             checked += 1
+    return checked
+
+
+@dataclass(frozen=True)
+class _Seen:
+    occupant: str | None
+    terrain: str
+    confidence: float = 1.0
+
+
+def check_capture_rules(engine: AnyEngine, steps: Iterable[Step]) -> int:
+    """A game that declares photo capture names a module that keeps the ``CaptureRules`` protocol:
+    every function is there and takes the protocol's arguments, and on each state met, a perfect
+    photo of it gives the core shapes back (a ``CaptureReport`` that explains itself; cell contents
+    and labels as ``(side, terrain)`` and ``(side, label)``). Returns the states checked."""
+    try:
+        rules = capture_of(engine)
+    except TypeError as error:
+        raise AssertionError(str(error)) from error
+    assert rules is not None, f"{engine.info.slug} declares no photo capture"
+    for name in CAPTURE_FUNCTIONS:
+        wanted = [p for p in inspect.signature(getattr(CaptureRules, name)).parameters.values() if p.name != "self"]
+        positional = [p.name for p in wanted if p.kind is not p.KEYWORD_ONLY]
+        keywords = {p.name: None for p in wanted if p.kind is p.KEYWORD_ONLY}
+        got = inspect.signature(getattr(rules, name))
+        try:
+            got.bind(*positional, **keywords)
+        except TypeError as error:
+            raise AssertionError(f"the capture rules' {name}{got} cannot be called as the protocol calls it "
+                                 f"({', '.join([*positional, *keywords])}): {error}") from error
+    checked = 0
+    for step in steps:
+        cells = rules.cell_contents(step.state)
+        assert all(isinstance(c, str) and isinstance(t, str) and (s is None or isinstance(s, str))
+                   for c, (s, t) in cells.items()), f"cell_contents is not cell → (side or None, terrain): {cells}"
+        labels = rules.legion_labels(step.state)
+        assert all(isinstance(side, str) and isinstance(label, str) for side, label in labels.values()), labels
+        assert set(rules.legion_cells(step.state).values()) <= set(labels), "legion_cells names an unlabelled counter"
+        report = rules.infer_turn(step.state, {c: _Seen(s, t) for c, (s, t) in cells.items()})
+        assert isinstance(report, CaptureReport), f"infer_turn returns a {type(report).__name__}, not a CaptureReport"
+        assert report.explain() and all(isinstance(line, str) for line in report.explain())
+        settled = rules.settled_cells(step.state, report)
+        assert settled is None or set(settled) == set(cells), "settled_cells does not cover the board's cells"
+        checked += 1
     return checked
 
 

@@ -21,7 +21,7 @@ def _walks(engine: BrokenEngine) -> list[checks.Step]:
 
 
 def test_the_faults_are_the_ones_the_checks_catch() -> None:
-    assert set(FAULTS) == {"misread", "stuck", "over-early", "unseeded", "leak"}
+    assert set(FAULTS) == {"misread", "stuck", "over-early", "unseeded", "leak", "deaf"}
 
 
 def test_package_shape_catches_a_package_without_the_kit() -> None:
@@ -69,3 +69,18 @@ def test_secrets_check_catches_a_secret_said_aloud(tmp_path: Path) -> None:
                 continue
             with pytest.raises(AssertionError, match="is shown north's number"):
                 checks.check_no_secret_leaks(gf)
+
+
+def test_capture_check_catches_rules_the_command_line_cannot_call() -> None:
+    assert checks.check_capture_rules(BrokenEngine(), _walks(BrokenEngine())) > 10
+    broken = BrokenEngine(("deaf",))
+    with pytest.raises(AssertionError, match=r"infer_turn.* cannot be called as the protocol calls it"):
+        checks.check_capture_rules(broken, _walks(broken))
+
+
+def test_capture_check_names_the_functions_a_capture_module_lacks() -> None:
+    class Unreadable(BrokenEngine):
+        capture_rules = "tests.broken_game.engine"  # a module, but no capture rules in it
+
+    with pytest.raises(AssertionError, match="lacks the capture rules' legion_labels, infer_turn"):
+        checks.check_capture_rules(Unreadable(), [])

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from referee.capabilities import PhotoCapture
 from referee.games import GAME_PACKAGES, available_games, find_game
 from tests.contract import checks, goldens
 from tests.contract.walks import walk
 
 SLUGS = available_games()
 IMPERFECT = [slug for slug in SLUGS if find_game(slug).info.information == "imperfect"]
+CAPTURING = [slug for slug in SLUGS if isinstance(find_game(slug), PhotoCapture)]
 WALK_STEPS = 40
 """The default suite's walk (cheap); the ``playouts`` marker walks further."""
 
@@ -53,6 +55,19 @@ def test_seeded_walks_keep_the_contract(slug: str) -> None:
 def test_no_viewer_sees_another_viewers_secret(slug: str, tmp_path: Path) -> None:
     with checks.bot_game(find_game(slug), tmp_path / "g.referee", 5, 150) as gf:
         assert checks.check_no_secret_leaks(gf) >= 2
+
+
+def test_some_game_reads_photos() -> None:
+    assert "cyrus-pyxis" in CAPTURING
+
+
+@pytest.mark.parametrize("slug", CAPTURING)
+def test_capture_rules_keep_the_protocol(slug: str) -> None:
+    """Every game that declares photo capture: its capture rules keep ``CaptureRules`` (checked on
+    a few states of a seeded walk, each read back from a perfect photo of itself)."""
+    engine = find_game(slug)
+    steps = list(walk(engine, 3, WALK_STEPS))[::8]
+    assert checks.check_capture_rules(engine, steps) == len(steps)
 
 
 @pytest.mark.playouts

@@ -26,6 +26,7 @@ from referee.cli.common import (
     print_json,
     show,
 )
+from referee.i18n import _
 
 if TYPE_CHECKING:
     from referee.games.earth_water.announce import PersiaReport, Procedure
@@ -42,13 +43,13 @@ RollOpt = Annotated[
 
 def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Path, tables: Path | None,
          json_: bool, seed: str | None = None) -> None:
-    from referee import render
-    from referee.dice import PhysicalDice
-    from referee.games.earth_water.announce import PersiaReport
-    from referee.games.earth_water.bot import die_due
-    from referee.games.earth_water.engine import EarthWaterEngine, persia_dice
-    from referee.games.earth_water.state import EarthWaterState
-    from referee.games.earth_water.tables import Phase
+    from referee import render  # lazy: render
+    from referee.dice import PhysicalDice  # lazy: pydantic models
+    from referee.games.earth_water.announce import PersiaReport  # lazy: engine
+    from referee.games.earth_water.bot import die_due  # lazy: engine
+    from referee.games.earth_water.engine import EarthWaterEngine, persia_dice  # lazy: engine
+    from referee.games.earth_water.state import EarthWaterState  # lazy: engine
+    from referee.games.earth_water.tables import Phase  # lazy: engine
 
     report: PersiaReport
     if position is not None:
@@ -63,7 +64,6 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
         if isinstance(dice, PhysicalDice):
             dice.check_all_used()
     else:
-
         if seed is not None:
             raise fail("--seed is for --position; a game file rolls with its own committed dice", code=2)
         persia_dice(roll)  # rejects a face that is not a die face before touching the file
@@ -83,8 +83,6 @@ def _run(procedure: Procedure, position: Path | None, roll: int | None, file: Pa
 
 def _unneeded(roll: int) -> None:
     """5.1, 5.2: the operation rolls no die (empty hand, or defence); the typed face is set aside."""
-    from referee.i18n import _
-
     typer.echo(_("note: PERS.IA rolls no die in this operation (empty hand or defence of a Major); the typed "
                  "{n} was not needed").format(n=roll), err=True)
 

@@ -48,7 +48,7 @@ def night(
     json_: JsonOpt = False,
 ) -> None:
     """Play the night: revive fallen counters (two thirds of the day's points) and send everyone back."""
-    from referee import render
+    from referee import render  # lazy: render
 
     parts = [f"{side}: {names}" for side, names in (("greek", greek), ("trojan", trojan)) if names is not None]
     if camp is not None:
@@ -57,7 +57,7 @@ def night(
     if position is None:
         play_in_file(file, text, None, json_, board=False, explain=explain)
         return
-    from referee.dice import NoDice
+    from referee.dice import NoDice  # lazy: pydantic models
 
     engine, state, _ = load_position(SLUG, position, tables)
     new, record = engine.play(state, engine.parse(state, text), NoDice())
@@ -65,7 +65,7 @@ def night(
         print_json({"record": record.model_dump(mode="json"),
                     "position": engine.to_position(new).model_dump(mode="json")})
         return
-    import yaml
+    import yaml  # lazy: yaml
 
     show(render.record(record, engine.info.decisive, explain, hint="explain"))  # a position's ruling: not journaled
     data = engine.to_position(new).model_dump(mode="json", exclude_defaults=True)

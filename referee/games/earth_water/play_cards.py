@@ -200,8 +200,9 @@ def _effect(state: EarthWaterState, card: Card, action: act.Event) -> list[Rulin
                                      (CARDS,), card=say(state, action.card))]
         out: list[Ruling | None] = []
         if e.armies and action.count != e.armies:
-            out.append(Ruling.violation("needs-move", "'{card}' moves {n} army, not {count}", (CARDS,),
-                                        card=say(state, action.card), n=e.armies, count=action.count))
+            out.append(Ruling.counted("needs-move", "'{card}' moves {n} army, not {count}",
+                                      "'{card}' moves {n} armies, not {count}", e.armies, (CARDS,),
+                                      card=say(state, action.card), count=action.count))
         out += [check_armies_present(state, Side.GREECE, action.path[0], action.count),
                 check_route(state, Side.GREECE, action.path)]
         return out
@@ -300,8 +301,9 @@ def play_event(state: EarthWaterState, action: act.Event) -> tuple[EarthWaterSta
         b = state.battle
         assert b is not None
         state = state.model_copy(update={"battle": b.model_copy(update={"greek_dice": e.dice})})
-        events.append(Ruling.event("card-effect", "{card}: Greece rolls {n} dice in the battle of {city}", (CARDS,),
-                                   card=say(state, action.card), n=e.dice or 0, city=b.city))
+        events.append(Ruling.counted("card-effect", "{card}: Greece rolls {n} die in the battle of {city}",
+                                     "{card}: Greece rolls {n} dice in the battle of {city}", e.dice or 0, (CARDS,),
+                                     card=say(state, action.card), city=b.city))
     elif e.kind == "extra-loss":
         b = state.battle
         assert b is not None
@@ -319,22 +321,26 @@ def play_event(state: EarthWaterState, action: act.Event) -> tuple[EarthWaterSta
     elif e.kind == "redraw":
         kept = state.hands.greece
         state = state.model_copy(update={"hands": state.hands.plus(Side.GREECE, (e.extra or 0)), "greek_cards": ()})
-        events.append(Ruling.event("card-effect", "{card}: Greece discards its other {n} cards and draws {m} "
-                                   "(name them with 'draw NAME')", (CARDS,), card=say(state, action.card), n=kept,
-                                   m=kept + (e.extra or 0)))
+        events.append(Ruling.counted("card-effect", "{card}: Greece discards its other {n} card and draws {m} "
+                                     "(name them with 'draw NAME')", "{card}: Greece discards its other {n} cards "
+                                     "and draws {m} (name them with 'draw NAME')", kept, (CARDS,),
+                                     card=say(state, action.card), m=kept + (e.extra or 0)))
     elif e.kind == "naval-moves":
         state = state.model_copy(update={"free_moves": e.count if isinstance(e.count, int) else 2})
         goes_on = True
-        events.append(Ruling.event("card-effect", "{card}: Greece makes up to {n} naval moves without armies, "
-                                   "costing no card ('sail N PORT PORT'; 'done' ends them)", (CARDS,),
-                                   card=say(state, action.card), n=state.free_moves))
+        events.append(Ruling.counted("card-effect", "{card}: Greece makes up to {n} naval move without armies, "
+                                     "costing no card ('sail N PORT PORT'; 'done' ends it)", "{card}: Greece makes "
+                                     "up to {n} naval moves without armies, costing no card ('sail N PORT PORT'; "
+                                     "'done' ends them)", state.free_moves, (CARDS,), card=say(state, action.card)))
     elif e.kind == "extra-preparation":
         state = state.model_copy(update={
             "phase": Phase.GREEK_PREPARATION, "extra_preparation": True, "greek_talents": e.talents or 0,
             "greek_cards_bought": 0, "greek_fleets_bought": 0, "greek_units_bought": False})
         goes_on = True
-        events.append(Ruling.event("card-effect", "{card}: Greece prepares with {n} talents now ('buy ...', then "
-                                   "'done' ends its turn)", (CARDS,), card=say(state, action.card), n=e.talents or 0))
+        events.append(Ruling.counted("card-effect", "{card}: Greece prepares with {n} talent now ('buy ...', then "
+                                     "'done' ends its turn)", "{card}: Greece prepares with {n} talents now ('buy "
+                                     "...', then 'done' ends its turn)", e.talents or 0, (CARDS,),
+                                     card=say(state, action.card)))
     elif e.kind in ("move", "battle-points"):
         assert action.count is not None
         start, goal = action.path[0], action.path[-1]

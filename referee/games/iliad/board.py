@@ -20,7 +20,7 @@ from referee.errors import TableError
 from referee.games.iliad.roster import Side
 from referee.geometry.search import Cell
 from referee.geometry.square import SquareGrid, row_label
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
 from referee.rulings import Provenance
 
 TERRAIN_LABELS = (N_("plain"), N_("sea"), N_("land-and-sea"), N_("river"), N_("hill"), N_("mountain"), N_("wall"))
@@ -196,12 +196,15 @@ def parse_map(label: str, file: MapFile) -> IliadMap:
         raise TableError(label, "rows", _("{n} rows; at most {most}").format(n=len(file.rows), most=MAX_ROWS))
     width = len(file.rows[0])
     if width < 4 or width > MAX_COLS:
-        raise TableError(label, "rows[0]", _("{n} squares wide; between 4 and {most}").format(n=width, most=MAX_COLS))
+        raise TableError(label, "rows[0]", ngettext("{n} square wide; between 4 and {most}",
+                                                    "{n} squares wide; between 4 and {most}", width).format(
+            n=width, most=MAX_COLS))
     squares: list[Square] = []
     known = "".join(sorted(file.legend))
     for r, row in enumerate(file.rows):
         if len(row) != width:
-            raise TableError(label, f"rows[{r}] (row {row_label(r)})", _("{n} squares wide, row A has {width}").format(
+            raise TableError(label, f"rows[{r}] (row {row_label(r)})", ngettext(
+                "{n} square wide, row A has {width}", "{n} squares wide, row A has {width}", len(row)).format(
                 n=len(row), width=width))
         for c, char in enumerate(row):
             entry = file.legend.get(char)
@@ -214,10 +217,12 @@ def parse_map(label: str, file: MapFile) -> IliadMap:
             squares.append(Square(entry.terrain, entry.camp, entry.ship, entry.troy, entry.start, entry.name, char))
     board = IliadMap(SquareGrid(len(file.rows), width), tuple(squares), file.terrain, file.provenance)
     if len(board.ships) < 5:
-        raise TableError(label, "rows", _("{n} ship squares; the Trojans need at least 5 to win").format(
-            n=len(board.ships)))
+        raise TableError(label, "rows", ngettext("{n} ship square; the Trojans need at least 5 to win",
+                                                 "{n} ship squares; the Trojans need at least 5 to win",
+                                                 len(board.ships)).format(n=len(board.ships)))
     if len(board.troy) < 5:
-        raise TableError(label, "rows", _("{n} citadel squares; the Greeks need at least 5 to win").format(
-            n=len(board.troy)))
+        raise TableError(label, "rows", ngettext("{n} citadel square; the Greeks need at least 5 to win",
+                                                 "{n} citadel squares; the Greeks need at least 5 to win",
+                                                 len(board.troy)).format(n=len(board.troy)))
     return board
 

@@ -211,10 +211,10 @@ def open_declarations(engine: Rules, state: IliadState) -> tuple[Ruling, ...]:
             elif isinstance(action, act.Shoot):
                 shots.append(action.target)
         if targets:
+            example = f"{counter.id} x {targets[0]}"  # the action's notation, outside the message
             out.append(Ruling.event("attack-open", "{counter} stands beside {enemies} and could still attack from "
                                     "there ('{example}'); the position declares no such attack", (ZONES,),
-                                    counter=counter.id, enemies=", ".join(targets),
-                                    example=f"{counter.id} x {targets[0]}"))
+                                    counter=counter.id, enemies=", ".join(targets), example=example))
         if shots:
             out.append(Ruling.event("shot-open", "{counter} could still shoot {enemies}; the position declares no "
                                     "shot", (ARCHERY,), counter=counter.id, enemies=", ".join(shots)))

@@ -396,10 +396,11 @@ def night_problems(
         total = sum(state.counter(i).value for i in names)
         limit = allowance(state, side)
         if total > limit:
-            found.append(Ruling.violation(
-                "over-allowance", "the {side} lost {lost} points today and may revive up to {limit} (two thirds, "
-                "rounded up); {counters} are worth {total}", (NIGHT,), side=side.label,
-                lost=state.points_lost(side), limit=limit, counters=", ".join(names), total=total))
+            found.append(Ruling.counted(
+                "over-allowance", "the {side} lost {n} point today and may revive up to {limit} (two thirds, "
+                "rounded up); {counters} are worth {total}", "the {side} lost {n} points today and may revive up "
+                "to {limit} (two thirds, rounded up); {counters} are worth {total}", state.points_lost(side),
+                (NIGHT,), side=side.label, limit=limit, counters=", ".join(names), total=total))
     if camp:
         found += _camp_problems(state, camp)
     return found
@@ -443,14 +444,17 @@ def apply_night(
     revived = [i for names in chosen.values() for i in names]
     for side, names in chosen.items():
         total = sum(state.counter(i).value for i in names)
-        args: dict[str, Arg] = {"side": side.label, "lost": state.points_lost(side), "total": total,
-                                "limit": allowance(state, side)}
+        args: dict[str, Arg] = {"side": side.label, "total": total, "limit": allowance(state, side)}
+        lost = state.points_lost(side)
         if names:
-            events.append(Ruling.event("revived", "the {side} lost {lost} points today and revive {counters} "
-                                       "({total} of {limit} points)", (NIGHT,), counters=", ".join(names), **args))
+            events.append(Ruling.counted("revived", "the {side} lost {n} point today and revive {counters} "
+                                         "({total} of {limit} allowed)", "the {side} lost {n} points today and "
+                                         "revive {counters} ({total} of {limit} allowed)", lost, (NIGHT,),
+                                         counters=", ".join(names), **args))
         else:
-            events.append(Ruling.event("revived", "the {side} lost {lost} points today and revive nobody "
-                                       "({total} of {limit} points)", (NIGHT,), **args))
+            events.append(Ruling.counted("revived", "the {side} lost {n} point today and revive nobody "
+                                         "({total} of {limit} allowed)", "the {side} lost {n} points today and "
+                                         "revive nobody ({total} of {limit} allowed)", lost, (NIGHT,), **args))
     on_map = [*state.where, *revived]
     where = {ident: start[ident] for ident in on_map}
     events.append(Ruling.event("back-to-start", "night {day}→{next}: every counter is back on its start square and "

@@ -257,9 +257,10 @@ def assault(state: ZargoState, w: Turn, dice: Dice, target: str, attackers: list
                 "assault-called-off", "the garrison of {hex} has {n} counters, the besiegers {m}: the assault is "
                 "called off", (CITIES,), hex=target, n=len(garrison), m=len(attackers)))
             return
-        _besiegers_lost(state, w, target, attackers, Ruling.event(
-            "besiegers-too-few", "the garrison of {hex} has {n} counters, more than the {m} besiegers: they are "
-            "eliminated", (CITIES,), hex=target, n=len(garrison), m=len(attackers)))
+        _besiegers_lost(state, w, target, attackers, Ruling.counted(
+            "besiegers-too-few", "the garrison of {hex} has {garrison} counters, more than the {n} besieger: it is "
+            "eliminated", "the garrison of {hex} has {garrison} counters, more than the {n} besiegers: they are "
+            "eliminated", len(attackers), (CITIES,), hex=target, garrison=len(garrison)))
         return
     table = state.tables.tables.combat
     by = w.reads.choice(state.tables, "combat-by-difference")

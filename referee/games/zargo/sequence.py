@@ -171,8 +171,8 @@ def check_city(state: ZargoState, a: act.BuildCity, reads: Reads = UNRECORDED) -
     c = cell(state, a.hex)
     limit = state.tables.peoples.peoples[people].city_counters  # type: ignore[index]
     if _cities_of(state, people) >= limit:
-        out.append(Ruling.violation("cities-full", "the {people} have built their {n} cities", (SETUP,),
-                                    people=people, n=limit))
+        out.append(Ruling.counted("cities-full", "the {people} have built their {n} city",
+                                  "the {people} have built their {n} cities", limit, (SETUP,), people=people))
     if not own_land(state, people, a.hex):
         out.append(Ruling.violation("not-own-continent", "{hex} is not on a continent of the {people}", (SETUP,),
                                     hex=a.hex, people=people))

@@ -105,7 +105,7 @@ def test_parse_errors_speak_the_language_and_suggest_its_words() -> None:
     assert "soutien" in typo.value.suggestions
     with language("it"), pytest.raises(NotationError) as wrong:
         ENGINE.parse(position(**PLAY), "supporto Messène")
-    assert "scrivi 'supporto ARCHER LEGION'" in str(wrong.value)
+    assert "scrivete 'supporto ARCHER LEGION'" in str(wrong.value)
     with language("fr"), pytest.raises(UnknownNameError) as side:
         ENGINE.parse_adjust(position(**PLAY), "actif troyen")
     assert "grec" in side.value.suggestions and "perse" in side.value.suggestions
@@ -127,7 +127,7 @@ def test_a_refused_move_in_each_language_with_its_printed_citation_title() -> No
     assert said["fr"][0] == f"Athéna a besoin de 4 cases depuis B6 pour atteindre B10{NBSP}; le type garde royale va " \
                             "à 3 cases au plus"
     assert said["fr"][1] == ["V Les mouvements"]  # the heading the (French) rulebook prints
-    assert said["it"][0].startswith("a Athéna servono 4 caselle da B6") and "guardia reale" in said["it"][0]
+    assert said["it"][0].startswith("ad Athéna servono 4 caselle da B6") and "guardia reale" in said["it"][0]
     assert said["it"][1] == ["V Les mouvements"]  # no Italian heading is printed: the book's own
 
 

@@ -295,7 +295,7 @@ def test_french_and_italian_card_words(engine: EarthWaterEngine, position) -> No
     named = _play(engine, state, "draw Triremes")
     with language("fr"):
         ruling = engine.judge(named, engine.parse(named, "jouer Colère de Poséidon Ephesos")).violations[0]
-    assert ruling.message == "« Colère de Poséidon » n’est pas dans la main grecque (cartes nommées : Trières)"
+    assert ruling.message == "« Colère de Poséidon » n'est pas dans la main grecque (cartes nommées : Trières)"
     assert ruling.cites[0].label() == "base cards Cards"
     with language("it"):
         assert ruling.cites[0].label() == "Cartes"  # the rulebook's (French) title alone: "base cards" is our key

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.games.iliad.combat import BattleResult, DuelResult, ShotResult, duel_throw
+from referee.i18n import language
 from referee.tables import packaged_table_set
 
 from .helpers import ENGINE, choose, codes, event_codes, faces, judge, play, position, record
@@ -231,3 +232,11 @@ def test_arcieri_an_archer_that_attacks_cannot_shoot() -> None:
     shot = play(state, "Teucro shoots Ettore")
     assert codes(judge(shot, "Teucro shoots Cebrione")) == ["already-shot"]
     assert codes(judge(state, "Teucro x Ettore")) == ["not-in-zone"]
+
+
+def test_arcieri_a_shot_at_asteropeo_reads_ad_asteropeo_in_italian() -> None:
+    state = position(**H2, counters={"Teucro": "J15", "Asteropeo": "J18"})
+    _, rec = record(play(state, "Teucro shoots Asteropeo"), "resolve", faces(6))
+    shot = next(e for e in rec.events if e.text().startswith("Teucro shoots Asteropeo"))
+    with language("it"):
+        assert shot.text().startswith("Teucro tira ad Asteropeo:")  # not 'a Asteropeo'

@@ -21,7 +21,8 @@ from .helpers import ENGINE, SAMPLES, faces, play, started
 
 CASES = {
     "it": {
-        "new": ["Giorno 1 di 4, ora 1 di 12", "duello in calendario Menelao contro Paride (scrivete risolvi)",
+        "new": ["Nuova partita di Iliad",
+                "Giorno 1 di 4, ora 1 di 12", "duello in calendario Menelao contro Paride (scrivete risolvi)",
                 "Muro non ancora costruito; Achille resta in disparte"],
         "odds": "Menelao attacca Paride",
         "odds_out": ["duello: Menelao (4) contro Paride (4)", "Menelao illeso, Paride ferito"],
@@ -40,7 +41,8 @@ CASES = {
                       "journée 1, heure 1 : les Troyens répondent"],
     },
     "fr": {
-        "new": ["Journée 1 sur 4, heure 1 sur 12", "duel prévu Menelao contre Paride (tapez résoudre)",
+        "new": ["Nouvelle partie d'Iliad",
+                "Journée 1 sur 4, heure 1 sur 12", "duel prévu Menelao contre Paride (tapez résoudre)",
                 "Mur pas encore bâti ; Achille boude"],
         "odds": "Ménélas attaque Pâris",
         "odds_out": ["duel : Menelao (4) contre Paride (4)", "Menelao indemne, Paride blessé"],
@@ -213,7 +215,7 @@ def test_status_and_board_legend_follow_the_language() -> None:
     state = _after_duel()
     with language("it"):
         view = ENGINE.board_view(state)
-        assert view.title == "Iliade — giorno 1, ora 1"
+        assert view.title == "Iliad — giorno 1, ora 1"
         assert view.terrain["river"].label == "fiume" and view.terrain["ship"].label == "nave"
         assert "Feriti: Paride" in view.status
     with language("fr"):

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.dice import PhysicalDice
 from referee.games.zargo.state import Phase
+from referee.i18n import language
 from referee.sealed import Seal, canonical
 from tests.games.zargo.helpers import CITIES, GAME, codes, events, play, position
 
@@ -95,6 +96,17 @@ def test_la_conquete_an_assault_follows_the_steps_odds_and_resolve_agree() -> No
         assert result in odds.chances
         taken = after.cities["0806"].owner == "chevaliers"
         assert taken == (result in ("DE", "DR"))  # rules.yaml garrison-retreat: eliminated
+
+
+def test_la_conquete_one_besieger_too_few_is_said_in_the_singular_in_every_language() -> None:
+    s = position({"0807": ["CHV"]}, cities=_city(["FDr", "FDr"]), attacks={"0806": ["0807"]})
+    _after, record = GAME.play(s, GAME.parse(s, "resolve"), PhysicalDice([]))
+    ruling = next(e for e in record.events if e.code == "besiegers-too-few")
+    assert ruling.text().endswith("has 2 counters, more than the 1 besieger: it is eliminated")
+    with language("fr"):
+        assert ruling.text().endswith("compte 2 pions, plus que 1 assiégeant : il est éliminé")
+    with language("it"):
+        assert ruling.text().endswith("conta 2 pedine, più di 1 assediante: è eliminato")
 
 
 def test_odds_explain_each_result_code() -> None:

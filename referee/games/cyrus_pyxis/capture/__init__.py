@@ -25,15 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from referee.capture import CaptureReport, Disagreement, Question, SeenCell
 from referee.games.cyrus_pyxis.capture.report import (
     FATE_ELIMINATED,
     FATE_OFF,
-    CaptureReport,
-    Disagreement,
-    Question,
+    CyrusCaptureReport,
     SearchLimits,
     Seen,
-    SeenCell,
 )
 from referee.games.cyrus_pyxis.capture.search import (
     ENGINE,
@@ -61,7 +59,7 @@ from referee.i18n import _, ngettext
 __all__ = [
     "FATE_ELIMINATED",
     "FATE_OFF",
-    "CaptureReport",
+    "CyrusCaptureReport",
     "Disagreement",
     "Question",
     "SearchLimits",
@@ -82,7 +80,7 @@ def infer_turn(
     limits: SearchLimits | None = None,
     answers: Mapping[str, str] | None = None,
     identity: Mapping[str, Mapping[str, float]] | None = None,
-) -> CaptureReport:
+) -> CyrusCaptureReport:
     """Returns the legal turns of the side to play that explain what the photo shows.
 
     Args:
@@ -108,7 +106,7 @@ def infer_turn(
         else:
             problem = _("the game is over; a photo is read against a turn in play")
         bad = Disagreement(cell=None, seen="", before="", problem=problem)
-        return CaptureReport(status="unexplained", side=side, disagreements=(bad,))
+        return CyrusCaptureReport(status="unexplained", side=side, disagreements=(bad,))
     readable: dict[Cell, Seen] = {}
     unreadable: list[Cell] = []
     for cell in grid.cells():
@@ -119,10 +117,10 @@ def infer_turn(
             readable[cell] = Seen(got.occupant, got.terrain, got.confidence)
     hidden_names = tuple(grid.name(c) for c in unreadable)
     if len(unreadable) > limits.max_unreadable:
-        return CaptureReport(status="unreadable", side=side, unreadable=hidden_names)
+        return CyrusCaptureReport(status="unreadable", side=side, unreadable=hidden_names)
     terrain_bad = terrain_disagreements(state, readable)
     if terrain_bad:
-        return CaptureReport(
+        return CyrusCaptureReport(
             status="unexplained",
             side=side,
             disagreements=tuple(terrain_bad),
@@ -134,7 +132,7 @@ def infer_turn(
     before = sides_on(state)
     probe = ChainSearch(state, limits, candidates)
     if probe.unreachable({c: side_of(s.occupant) for c, s in readable.items()}):
-        return CaptureReport(
+        return CyrusCaptureReport(
             status="unexplained",
             side=side,
             unreadable=hidden_names,
@@ -157,7 +155,7 @@ def infer_turn(
                 cell=None,
                 text=_("the photo allows too many turns to check; type this turn's moves with referee do"),
             )
-            return CaptureReport(
+            return CyrusCaptureReport(
                 status="ambiguous",
                 side=side,
                 questions=(question,),
@@ -165,7 +163,7 @@ def infer_turn(
                 unreadable=hidden_names,
                 notes=(_("the search stopped at its limits"),),
             )
-        return CaptureReport(
+        return CyrusCaptureReport(
             status="unexplained",
             side=side,
             unreadable=hidden_names,
@@ -182,7 +180,7 @@ def infer_turn(
         only = groups[0]
         changed = [c for c in unreadable if sides_on(only.state).get(c) is not before.get(c)]
         if changed:
-            return CaptureReport(
+            return CyrusCaptureReport(
                 status="ambiguous",
                 side=side,
                 explanations=1,
@@ -202,7 +200,7 @@ def infer_turn(
                 "and the game goes on the same",
                 "{n} other legal turns end in the same position (e.g. {other}); the photo cannot tell them apart "
                 "and the game goes on the same", len(only.others)).format(n=len(only.others), other=other))
-        return CaptureReport(
+        return CyrusCaptureReport(
             status="explained",
             side=side,
             moves=only.moves,
@@ -223,7 +221,7 @@ def infer_turn(
                 text=_("the photo allows several turns; type this turn's moves with referee do"),
             )
         ]
-    return CaptureReport(
+    return CyrusCaptureReport(
         status="ambiguous",
         side=side,
         questions=tuple(questions),
@@ -260,8 +258,9 @@ def legion_cells(state: CyrusState) -> dict[str, str]:
 
 def settled_cells(state: CyrusState, report: CaptureReport) -> dict[str, tuple[str | None, str]] | None:
     """Returns what every cell holds once the turn a report explains is played (the labels a
-    photo reader may learn from), or None when the report settles no single turn."""
-    if report.status != "explained" or report.position is None:
+    photo reader may learn from), or None when the report settles no single turn (or is not
+    one of this game's reports, which alone hold the position after)."""
+    if not isinstance(report, CyrusCaptureReport) or report.status != "explained" or report.position is None:
         return None
     after = ENGINE.from_position(state.tables.table_set, report.position.model_dump(mode="json"), "photo")
     return cell_contents(after)

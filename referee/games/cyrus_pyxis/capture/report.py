@@ -3,32 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from referee.capture import CaptureReport
 from referee.games.cyrus_pyxis.actions import GRAMMAR
 from referee.games.cyrus_pyxis.position import CyrusPosition
-from referee.games.cyrus_pyxis.state import CyrusState
 from referee.games.cyrus_pyxis.tables import Side
 from referee.i18n import _, ngettext
-from referee.rulings import Verdict
 
 FATE_OFF = "off"
 FATE_ELIMINATED = "eliminated"
-
-
-class SeenCell(Protocol):
-    """What the photo shows on one cell (``vision``'s cell readings fit this)."""
-
-    @property
-    def occupant(self) -> str | None: ...
-
-    @property
-    def terrain(self) -> str: ...
-
-    @property
-    def confidence(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -66,71 +51,28 @@ class SearchLimits:
     max_explanations: int = 48
 
 
-class Question(BaseModel):
-    """What the referee needs to know to settle on one explanation."""
+class CyrusCaptureReport(CaptureReport):
+    """``referee capture`` with a position, for Cyrus & Pyxis: the core report, the side whose turn
+    was read, its moves and the position after."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    cell: str | None = Field(description="The cell asked about (None: a general question).")
-    text: str = Field(description="The question: 'which legion is on D7: Athéna or Samos?'.")
-    options: tuple[str, ...] = Field(default=(), description="The possible answers (legions).")
-
-
-class Disagreement(BaseModel):
-    """A cell the photo shows differently from anything a legal turn can produce."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    cell: str | None
-    seen: str = Field(description="What the photo shows there.")
-    before: str = Field(description="What the position before had there.")
-    problem: str
-
-
-class CaptureReport(BaseModel):
-    """``referee capture`` with a position: what the photo says happened."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    status: Literal["explained", "ambiguous", "unexplained", "unreadable"]
     side: Side = Field(description="The side whose turn was read.")
     moves: tuple[str, ...] = Field(default=(), description="The explanation's moves.")
-    actions: tuple[str, ...] = Field(default=(), description="The whole turn to play, in order.")
-    questions: tuple[Question, ...] = ()
-    disagreements: tuple[Disagreement, ...] = ()
-    unreadable: tuple[str, ...] = Field(default=(), description="Cells read below the floor.")
-    explanations: int = Field(default=0, description="Distinct end positions that fit.")
-    complete: bool = Field(default=True, description="False if the search hit its limits.")
     position: CyrusPosition | None = Field(default=None, description="The position after.")
-    notes: tuple[str, ...] = ()
-    judged: tuple[tuple[CyrusState, Verdict] | None, ...] = Field(
-        default=(), exclude=True, repr=False,
-        description="For each action, the verdict the search reached and the state it judged it in: "
-        "a game file playing the turn keeps them rather than judging again (never printed).")
 
-    def explain(self) -> list[str]:
-        """Returns the report as lines for the terminal."""
+    def headline(self) -> list[str]:
+        """Returns the first lines, naming the side and saying the turn in the game's notation."""
         side = _(self.side.value)
-        lines: list[str] = []
         if self.status == "explained":
-            lines.append(_("The {side} turn in the photo: {moves}").format(
-                side=side, moves=", ".join(self.moves) or _("no move")))
-            lines.append(_("to play: {actions}").format(actions="; ".join(GRAMMAR.say(a) for a in self.actions)))
-        elif self.status == "ambiguous":
+            moves = ", ".join(self.moves) or _("no move")
+            return [_("The {side} turn in the photo: {moves}").format(side=side, moves=moves),
+                    _("to play: {actions}").format(actions="; ".join(GRAMMAR.say(a) for a in self.actions))]
+        if self.status == "ambiguous":
+            n = self.explanations
             if self.complete:
-                lines.append(ngettext("{n} legal {side} turn fits the photo:", "{n} legal {side} turns fit the photo:",
-                                      self.explanations).format(n=self.explanations, side=side))
-            else:
-                lines.append(ngettext("{n} legal {side} turn fits the photo (at least):",
-                                      "{n} legal {side} turns fit the photo (at least):",
-                                      self.explanations).format(n=self.explanations, side=side))
-            lines += [f"? {q.text}" for q in self.questions]
-        elif self.status == "unexplained":
-            lines.append(_("no legal {side} turn explains the photo:").format(side=side))
-            lines += [f"✗ {d.cell or '-'}: {d.problem}" for d in self.disagreements]
-        else:
-            lines.append(_("too many cells could not be read: {cells}").format(cells=", ".join(self.unreadable)))
-        if self.unreadable and self.status != "unreadable":
-            lines.append(_("cells not read clearly: {cells}").format(cells=", ".join(self.unreadable)))
-        lines += [_("note: {note}").format(note=n) for n in self.notes]
-        return lines
+                return [ngettext("{n} legal {side} turn fits the photo:", "{n} legal {side} turns fit the photo:",
+                                 n).format(n=n, side=side)]
+            return [ngettext("{n} legal {side} turn fits the photo (at least):",
+                             "{n} legal {side} turns fit the photo (at least):", n).format(n=n, side=side)]
+        if self.status == "unexplained":
+            return [_("no legal {side} turn explains the photo:").format(side=side)]
+        return super().headline()

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from referee.games.cyrus_pyxis.capture.report import (
-    FATE_ELIMINATED,
-    FATE_OFF,
-    Disagreement,
-    Question,
-    SearchLimits,
-    Seen,
-)
+from referee.capture import Disagreement, Question
+from referee.games.cyrus_pyxis.capture.report import FATE_ELIMINATED, FATE_OFF, SearchLimits, Seen
 from referee.games.cyrus_pyxis.capture.search import ChainSearch, Explanation, side_of, word
 from referee.games.cyrus_pyxis.state import CyrusState
 from referee.games.cyrus_pyxis.tables import Kind, LegionId, Side
