@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.games import find_game
 from referee.journal import GameFile
+from tests.runner import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 from forge import reforge_export, reforge_file

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.inprocess import Ran, run_line, sourced
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
 SKIP_MARKERS = (
@@ -88,8 +90,10 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def _run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+def _run(command: str, cwd: Path, env: dict[str, str]) -> Ran:
+    """A line as bash runs it; a plain ``referee ...`` line through the console script's ``main()``
+    in this process (tests/inprocess.py: the same output and exit code, without a new interpreter)."""
+    return run_line(command, cwd, env, timeout=120)
 
 
 SH = [(doc, i) for doc in DOCS for i, _ in enumerate(_sh_blocks(doc))]
@@ -103,17 +107,16 @@ def test_sh_examples_run_as_written(doc: Path, index: int, tmp_path: Path) -> No
     env = _env(tmp_path)
     # the README's later blocks continue the tour's game: they start from its sample set-up
     assert _run("referee new cyrus-pyxis --setup samples/cyrus-pyxis/setup.yaml", tmp_path, env).returncode == 0
-    prefix = ""
     for line in _sh_blocks(doc)[index]:
         command, _, comment = line.partition("  #")
         if command.startswith("export "):
-            prefix += command + "\n"
+            env = sourced(command, tmp_path, env)
             continue
         if "edit " in comment:
             continue
         if "--tables my-tables" in command and not (tmp_path / "my-tables").exists():
             continue
-        result = _run(prefix + command, tmp_path, env)
+        result = _run(command, tmp_path, env)
         expected = 1 if "refused" in comment else 0
         assert result.returncode == expected, (line, result.stdout[-400:], result.stderr[-400:])
 
@@ -122,16 +125,15 @@ def test_sh_examples_run_as_written(doc: Path, index: int, tmp_path: Path) -> No
 def test_console_transcripts_replay(doc: Path, tmp_path: Path) -> None:
     (tmp_path / "samples").symlink_to(ROOT / "samples")
     env = _env(tmp_path)
-    prefix = ""
     for command, shown, excerpt in _transcript(doc):
         if excerpt is not None:
             script = (ROOT / excerpt).read_text(encoding="utf-8")
             assert any(re.split(r"\s+#", ln)[0].strip() == command.strip() for ln in script.splitlines()), (
                 f"{command!r} is not a line of {excerpt}")
             continue
-        result = _run(prefix + command, tmp_path, env)
-        if re.match(r"(export |[A-Z_]+=)", command):
-            prefix += command + "\n"
+        result = _run(command, tmp_path, env)
+        if re.match(r"(export |[A-Z_]+=)", command):  # it holds for the commands that follow
+            env = sourced(command, tmp_path, env)
         refused = any(ln.startswith(("error:", "✗")) for ln in shown) and not command.startswith("referee judge")
         assert result.returncode == (1 if refused else 0), (command, result.stdout[-400:], result.stderr[-400:])
         printed = _flat(result.stdout + result.stderr)

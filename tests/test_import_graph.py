@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -57,20 +58,30 @@ def _typing_only(tree: ast.Module) -> set[ast.AST]:
     return out
 
 
-def _graph(typing: bool) -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = {}
+@cache
+def _graphs() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Every import, type-checking ones included (the layers), and the imports that run (circles):
+    built on first use, so that collecting the tests does not read every module."""
+    every: dict[str, set[str]] = {}
+    running: dict[str, set[str]] = {}
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = set() if typing else _typing_only(tree)
-        graph[module] = {target for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
-                         and node not in skip for target in _targets(module, path, node) if target != module}
-    return graph
+        skip = _typing_only(tree)
+        imports = [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
+        every[module] = {t for node in imports for t in _targets(module, path, node) if t != module}
+        running[module] = {t for node in imports if node not in skip for t in _targets(module, path, node)
+                           if t != module}
+    return every, running
 
 
-GRAPH = _graph(typing=True)
-"""Every import, type-checking ones included (the layers)."""
-RUNTIME = _graph(typing=False)
-"""The imports that run (circles)."""
+def graph() -> dict[str, set[str]]:
+    """Every import, type-checking ones included (the layers)."""
+    return _graphs()[0]
+
+
+def runtime() -> dict[str, set[str]]:
+    """The imports that run (circles)."""
+    return _graphs()[1]
 
 
 def _is(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -82,26 +93,26 @@ def _core(module: str) -> bool:
 
 
 def test_the_graph_sees_every_module_and_import() -> None:
-    assert {"referee.game", "referee.games", "referee.cli", "vision.pipeline"} <= set(GRAPH)
-    assert "referee.game" in GRAPH["referee.games.cyrus_pyxis.engine"]
-    assert "referee.rulings" in GRAPH["referee.errors"]  # for type checking only
-    assert "referee.rulings" not in RUNTIME["referee.errors"]
-    assert sum(len(targets) for targets in RUNTIME.values()) > 500
+    assert {"referee.game", "referee.games", "referee.cli", "vision.pipeline"} <= set(graph())
+    assert "referee.game" in graph()["referee.games.cyrus_pyxis.engine"]
+    assert "referee.rulings" in graph()["referee.errors"]  # for type checking only
+    assert "referee.rulings" not in runtime()["referee.errors"]
+    assert sum(len(targets) for targets in runtime().values()) > 500
 
 
 def test_the_core_imports_no_game_command_line_or_table_display() -> None:
-    climbing = sorted(f"{m} -> {t}" for m, targets in GRAPH.items() if _core(m) for t in targets if _is(t, UP))
+    climbing = sorted(f"{m} -> {t}" for m, targets in graph().items() if _core(m) for t in targets if _is(t, UP))
     assert climbing == []
 
 
 def test_a_game_imports_nothing_above_it() -> None:
-    climbing = sorted(f"{m} -> {t}" for m, targets in GRAPH.items() if _is(m, ("referee.games",))
+    climbing = sorted(f"{m} -> {t}" for m, targets in graph().items() if _is(m, ("referee.games",))
                       for t in targets if _is(t, ABOVE_A_GAME))
     assert climbing == []
 
 
 def test_vision_imports_only_the_core() -> None:
-    climbing = sorted(f"{m} -> {t}" for m, targets in GRAPH.items() if _is(m, ("vision",))
+    climbing = sorted(f"{m} -> {t}" for m, targets in graph().items() if _is(m, ("vision",))
                       for t in targets if _is(t, UP))
     assert climbing == []
 
@@ -157,8 +168,8 @@ def test_circles_are_found() -> None:
 
 @pytest.mark.parametrize("package", ["referee", "vision"])
 def test_no_import_circle(package: str) -> None:
-    circles = [c for c in _circles(RUNTIME) if c[0].split(".")[0] == package]
-    edges = [f"{a} -> {b}" for c in circles for a in c for b in sorted(RUNTIME[a] & set(c))]
+    circles = [c for c in _circles(runtime()) if c[0].split(".")[0] == package]
+    edges = [f"{a} -> {b}" for c in circles for a in c for b in sorted(runtime()[a] & set(c))]
     assert edges == []
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.inprocess import run_line
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -36,13 +37,11 @@ def test_the_tour_runs_as_written(tmp_path: Path) -> None:
     for line in block_after("<!-- tour -->"):
         command, _, comment = line.partition("#")
         expected = 1 if "refused (exit 1)" in comment else 0
-        result = subprocess.run(shlex.split(command), cwd=tmp_path, env=env, capture_output=True, text=True,
-                                timeout=120)
+        result = run_line(command, tmp_path, env)  # through the console script's main(), in this process
         assert result.returncode == expected, (line, result.stdout[-500:], result.stderr[-500:])
     assert (tmp_path / "board.png").stat().st_size > 10_000
     # the tables section's export, run where the tour ran: a clone keeps a clean git status
-    export = subprocess.run(["referee", "tables", "export", "cyrus-pyxis", "my-tables"], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=120)
+    export = run_line("referee tables export cyrus-pyxis my-tables", tmp_path, env)
     assert export.returncode == 0, export.stderr
     written = sorted(p.name + ("/" if p.is_dir() else "") for p in tmp_path.iterdir() if p.name != "samples")
     assert {"board.png", "game.referee", "my-tables/"} <= set(written)

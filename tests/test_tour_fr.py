@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.inprocess import run_line
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "fr.md").read_text(encoding="utf-8")
@@ -32,8 +32,7 @@ def test_the_french_quick_start_runs_as_written(tmp_path: Path) -> None:
     for line in lines:
         command, _, comment = line.partition("#")
         expected = 1 if "refusé (code 1)" in comment else 0
-        result = subprocess.run(shlex.split(command), cwd=tmp_path, env=env, capture_output=True, text=True,
-                                timeout=120)
+        result = run_line(command, tmp_path, env)  # through the console script's main(), in this process
         assert result.returncode == expected, (line, result.stdout[-500:], result.stderr[-500:])
         outputs.setdefault(command.strip(), " ".join((result.stdout + result.stderr).replace(NBSP, " ").split()))
     # what the guide promises in its comments is what the referee says, in French

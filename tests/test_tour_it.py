@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 from referee.dice import PhysicalDice
 from referee.games import find_game
+from tests.inprocess import run_line
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "it.md").read_text(encoding="utf-8")
@@ -40,8 +39,7 @@ def test_the_italian_tour_runs_as_written(tmp_path: Path) -> None:
     for line in tour:
         command, _, comment = line.partition("#")
         expected = 1 if "rifiutato (exit 1)" in comment else 0
-        result = subprocess.run(shlex.split(command), cwd=tmp_path, env=env, capture_output=True, text=True,
-                                timeout=120)
+        result = run_line(command, tmp_path, env)  # through the console script's main(), in this process
         assert result.returncode == expected, (line, result.stdout[-500:], result.stderr[-500:])
         said += [out.strip() for out in (result.stdout + result.stderr).splitlines()]
     assert (tmp_path / "troia.png").stat().st_size > 10_000

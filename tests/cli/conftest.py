@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.tables import data_root
+from tests.runner import CliRunner
 
 SETUP = data_root("samples") / "cyrus-pyxis" / "setup.yaml"
 
@@ -46,8 +47,19 @@ def referee(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Referee
     yield Referee(tmp_path)
 
 
-@pytest.fixture
-def game(referee: Referee) -> Path:
-    result = referee("new", "cyrus-pyxis", "--setup", str(SETUP))
+@pytest.fixture(scope="session")
+def game_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample Cyrus & Pyxis game, made once by ``referee new`` for every test that copies it."""
+    folder = tmp_path_factory.mktemp("game-template")
+    path = folder / "game.referee"
+    result = Referee(folder)("new", "cyrus-pyxis", "--setup", str(SETUP), "--file", str(path))
     assert result.code == 0, result.err
-    return referee.cwd / "game.referee"
+    return path
+
+
+@pytest.fixture
+def game(referee: Referee, game_template: Path) -> Path:
+    """A fresh copy of the sample game in the test's folder, as ``referee new`` left it."""
+    path = referee.cwd / "game.referee"
+    shutil.copyfile(game_template, path)
+    return path

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.tables import data_root
+from tests.conftest import SampleGame
 
 from .conftest import SETUP, Referee
 
@@ -211,9 +212,8 @@ def test_a_json_position_with_a_key_written_twice_is_refused(referee: Referee) -
 
 
 @pytest.fixture
-def played(tmp_path: Path) -> Path:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
-    return tmp_path / "game.referee"
+def played(tmp_path: Path, sample_game: SampleGame) -> Path:
+    return sample_game(tmp_path)
 
 
 def _entries(game: Path) -> int:

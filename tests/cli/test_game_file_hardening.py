@@ -25,6 +25,8 @@ from .conftest import SETUP, Referee
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from forge import reforge_file
 
+from tests.conftest import SampleGame
+
 REFEREE = str(Path(sys.executable).parent / "referee")
 
 
@@ -201,8 +203,8 @@ def test_a_wal_mode_file_is_brought_back_and_leaves_no_side_file(referee: Refere
         assert _tree(played.parent) == ["game.referee", "out.json"], args
 
 
-def test_new_force_with_a_bad_setup_keeps_the_old_game(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_new_force_with_a_bad_setup_keeps_the_old_game(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     game = tmp_path / "game.referee"
     before = game.read_bytes()
     bad = tmp_path / "bad.yaml"
@@ -249,8 +251,8 @@ def shared_dir() -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("what", ["file", "folder"])
-def test_a_read_only_game_is_read_but_never_written(shared_dir: Path, what: str) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=shared_dir).returncode == 0
+def test_a_read_only_game_is_read_but_never_written(shared_dir: Path, what: str, sample_game: SampleGame) -> None:
+    sample_game(shared_dir)
     game = shared_dir / "game.referee"
     if what == "file":
         shared_dir.chmod(0o777)  # the folder is writable, the file is not

@@ -19,6 +19,7 @@ import typer.main
 
 from referee.cli import app
 from referee.tables import data_root
+from tests.conftest import SampleGame
 
 from .conftest import SETUP, Referee
 from .test_process import referee_exe, run
@@ -319,10 +320,10 @@ def test_columns_0_still_prints_the_refusal(tmp_path: Path) -> None:
         assert result.returncode == 1 and "no game file" in one_line(result.stderr), columns
 
 
-def test_play_prints_a_broken_file_error_once(tmp_path: Path) -> None:
+def test_play_prints_a_broken_file_error_once(tmp_path: Path, sample_game: SampleGame) -> None:
     import sqlite3
 
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+    sample_game(tmp_path)
     conn = sqlite3.connect(tmp_path / "game.referee")
     conn.execute("UPDATE journal SET text = 'Pyxis L12' WHERE seq = 60")
     conn.commit()
@@ -356,8 +357,8 @@ def test_opencv_warnings_become_our_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "c.json").exists()
 
 
-def test_opencv_errors_become_our_one_line(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_opencv_errors_become_our_one_line(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     for name in ("board.xyz", "board", "missing/board.png"):
         result = run("show", "--png", name, cwd=tmp_path)
         assert result.returncode == 1
@@ -369,8 +370,8 @@ def test_opencv_errors_become_our_one_line(tmp_path: Path) -> None:
         assert result.returncode == 1 and "cannot read the photo" in one_line(result.stderr)
 
 
-def test_play_ignores_a_history_file_that_is_a_fifo(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_play_ignores_a_history_file_that_is_a_fifo(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     os.mkfifo(tmp_path / ".referee_history")  # run() sets HOME to the folder
     start = time.perf_counter()
     result = run("play", cwd=tmp_path, stdin="quit\n")
@@ -421,9 +422,9 @@ def test_typed_json_in_a_setup_action_is_parsed_with_caps(referee: Referee) -> N
         assert result.code == 1 and "setup: not a JSON position" in one_line(result.err)
 
 
-def test_the_markup_reason_of_issue_17_in_the_real_script(tmp_path: Path) -> None:
+def test_the_markup_reason_of_issue_17_in_the_real_script(tmp_path: Path, sample_game: SampleGame) -> None:
     """`adjust --reason "[/bold]"` journaled, then crashed; every `log` after it crashed too."""
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+    sample_game(tmp_path)
     result = run("adjust", "Athéna C5", "--reason", "[/bold] \x1b[31mred", cwd=tmp_path)
     assert result.returncode == 0 and "reason: [/bold] \\x1b[31mred" in result.stdout
     log = run("log", cwd=tmp_path)

@@ -13,8 +13,9 @@ import pytest
 
 from referee.cli import walk
 from referee.i18n import language
+from tests.conftest import SampleGame
 
-from .conftest import SETUP, Referee
+from .conftest import Referee
 
 POSITION = (
     '{"game": "cyrus-pyxis", "greek": {"Pyxis": "A6", "Athéna": "B6", "Messène": "B5"},'
@@ -217,8 +218,8 @@ def _render_dice(ok: int) -> str:
 # ---- the shell ---------------------------------------------------------------------------------
 
 
-def test_shell_help_and_lang_command(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_shell_help_and_lang_command(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     script = "lang fr\nhelp\nundo\nlang it\nredo\nredo\nlang xx\nlang\nlog --help\nquit\n"
     result = run("play", cwd=tmp_path, stdin=script)
     assert result.returncode == 0, result.stderr
@@ -236,8 +237,8 @@ def test_shell_help_and_lang_command(tmp_path: Path) -> None:
     assert "Verbi" in started.stdout and "Digitate" in started.stdout
 
 
-def test_shell_verbs_and_prompt_in_the_players_language(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_shell_verbs_and_prompt_in_the_players_language(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     french = run("--lang", "fr", "play", cwd=tmp_path, stdin="aide\nPergame L7\nannuler\njournal --last 1\nquitter\n")
     assert french.returncode == 0, french.stderr
     out = french.stdout.replace(NBSP, " ")
@@ -251,11 +252,8 @@ def test_shell_verbs_and_prompt_in_the_players_language(tmp_path: Path) -> None:
     assert "greco> " in italian.stdout and italian.stdout.count("greco> ") == 3  # 'esci' left before 'stato'
 
 
-def test_shell_takes_an_apostrophe_in_a_name(tmp_path: Path) -> None:
-    from referee.tables import data_root
-
-    setup = data_root("samples") / "iliad" / "setup.yaml"
-    assert run("new", "iliad", "--setup", str(setup), cwd=tmp_path).returncode == 0
+def test_shell_takes_an_apostrophe_in_a_name(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path, "iliad")
     script = "resolve --dice 4,2,5,5,6,3\nAsteropeo N20\nresolve\nAiace d'Oileo J19\nquit\n"
     result = run("--lang", "it", "play", cwd=tmp_path, stdin=script)
     assert result.returncode == 0, result.stderr

@@ -1,6 +1,7 @@
 """No English left in French or Italian (issue 31): for each game, a new game, an accepted and a
 refused action, a resolved combat, ``why``, ``odds``, ``log``, ``status`` and a usage error (and
-for Cyrus & Pyxis the demo) are run in a real process, and their output, once bracketed codes,
+for Cyrus & Pyxis the demo) are run in a real process (one per walk, each command through the
+console script's ``main()`` in turn: tests/inprocess.py), and their output, once bracketed codes,
 files, commands, names and numbers are taken out, holds none of the common English words of
 ``tests/data/english_words.txt``."""
 
@@ -9,8 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +20,7 @@ import yaml
 
 from referee.i18n import language
 from referee.tables import data_root
+from tests.inprocess import Ran, run_batch
 
 SAMPLES = data_root("samples")
 TABLES = data_root("tables")
@@ -180,23 +180,24 @@ def _fill(package: str, lang: str, text: str) -> str:
     return re.sub(r"\{a:([^}]*)\}", lambda m: _say(package, lang, m.group(1)), text)
 
 
-def run(args: list[str], cwd: Path, stdin: str | None) -> subprocess.CompletedProcess[str]:
+def run_walk(steps: list[dict[str, object]], cwd: Path) -> list[Ran]:
+    """Runs a walk's command lines in one fresh process, without the machine's language settings."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "LC_", "LANG"))}
     clean.update(COLUMNS="100", HOME=str(cwd))
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, env=clean, timeout=300)
+    return run_batch(steps, cwd, clean)
 
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
 @pytest.mark.parametrize("slug", list(SCENARIOS))
 def test_a_game_holds_no_english(slug: str, lang: str, tmp_path: Path) -> None:
     package, steps = SCENARIOS[slug]
+    lines = [{"args": ["--lang", lang, *(_fill(package, lang, a) for a in s.args)],
+              "stdin": _fill(package, lang, s.stdin) if s.stdin is not None else None} for s in steps]
     problems: list[str] = []
-    for s in steps:
-        args = ["--lang", lang, *(_fill(package, lang, a) for a in s.args)]
-        done = run(args, tmp_path, _fill(package, lang, s.stdin) if s.stdin is not None else None)
-        assert done.returncode == s.code, (args, done.stdout[-2000:], done.stderr[-2000:])
-        problems += [f"referee {' '.join(args[2:])}: {p}" for p in english_in(done.stdout + done.stderr, slug)]
+    for s, line, done in zip(steps, lines, run_walk(lines, tmp_path), strict=True):
+        args, out = line["args"], done.out + done.err
+        assert done.code == s.code, (args, out[-2000:])
+        problems += [f"referee {' '.join(args[2:])}: {p}" for p in english_in(out, slug)]
     assert problems == [], "\n".join(problems)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SETUP
+from tests.conftest import SampleGame
 
 EXAMPLE = (
     '{"game": "cyrus-pyxis", "greek": {"Pyxis": "A6", "Athéna": "B6", "Messène": "B5"},'
@@ -44,8 +44,8 @@ def test_exit_codes_and_one_line_errors(tmp_path: Path) -> None:
     assert usage.returncode == 2
 
 
-def test_rejected_action_in_a_real_process_leaves_the_file_identical(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_rejected_action_in_a_real_process_leaves_the_file_identical(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     before = (tmp_path / "game.referee").read_bytes()
     result = run("do", "Centaure B6", cwd=tmp_path)
     assert result.returncode == 1 and "[too-far]" in result.stderr
@@ -73,8 +73,8 @@ def test_non_vision_commands_never_import_cv2(tmp_path: Path) -> None:
     assert result.stderr.strip().splitlines()[-1] == "NO-CV2", result.stderr
 
 
-def test_shell_plays_a_few_lines(tmp_path: Path) -> None:
-    assert run("new", "cyrus-pyxis", "--setup", str(SETUP), cwd=tmp_path).returncode == 0
+def test_shell_plays_a_few_lines(tmp_path: Path, sample_game: SampleGame) -> None:
+    sample_game(tmp_path)
     script = "Pergame L7\nCentaure B6\nlegal Demis\nundo\nlog\nhelp\nquit\n"
     result = run("play", cwd=tmp_path, stdin=script)
     assert result.returncode == 0, result.stderr

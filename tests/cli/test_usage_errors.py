@@ -1,14 +1,26 @@
 """Usage errors said by us in the asked language (issue 31): a missing argument or option, an
 unknown option or command, a flag given a value, extra words, a value of the wrong type; exit 2,
-one error line and one usage line, in a real process."""
+one error line and one usage line, in a real process (the three languages of a case in one, each
+command through the console script's ``main()`` in turn: tests/inprocess.py)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from tests.inprocess import Ran, run_batch
+
 from .test_languages_cli import run
+
+
+def run_each(lines: list[list[str]], cwd: Path) -> list[Ran]:
+    """Runs command lines in one fresh process, environment as :func:`run` gives it."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "LC_", "LANG"))}
+    clean.update(COLUMNS="100", HOME=str(cwd))
+    return run_batch([{"args": args} for args in lines], cwd, clean)
+
 
 CASES = [
     # args, English, French, Italian
@@ -34,14 +46,15 @@ CASES = [
 
 @pytest.mark.parametrize(("args", "en", "fr", "it"), CASES, ids=[" ".join(c[0]) for c in CASES])
 def test_usage_errors_in_three_languages(args: list[str], en: str, fr: str, it: str, tmp_path: Path) -> None:
-    for lang, expected in (("en", en), ("fr", fr), ("it", it)):
-        result = run("--lang", lang, *args, cwd=tmp_path)
-        assert result.returncode == 2, (lang, result.stderr)
-        lines = result.stderr.splitlines()
+    languages = (("en", en), ("fr", fr), ("it", it))
+    results = run_each([["--lang", lang, *args] for lang, _ in languages], tmp_path)
+    for (lang, expected), result in zip(languages, results, strict=True):
+        assert result.code == 2, (lang, result.err)
+        lines = result.err.splitlines()
         assert lines[0] == expected, (lang, lines)
         assert len(lines) == 2 and lines[1].startswith({"en": "usage: referee", "fr": "utilisation : referee",
                                                         "it": "uso: referee"}[lang]), lines
-        assert result.stdout == ""
+        assert result.out == ""
 
 
 def test_the_usage_line_names_arguments_in_the_language(tmp_path: Path) -> None:

@@ -21,10 +21,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
 from referee.cli.common import reset_consoles
+from tests.runner import CliRunner
 
 from .input_harness import random_action, sample_states
 from .input_mutations import HOSTILE_TEXT, POSITIONS, SETUPS, mutate_csv, mutate_text, table_files

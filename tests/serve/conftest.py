@@ -24,13 +24,20 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.inprocess import Ran, run_main
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def referee(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Runs the referee CLI in a real process (English), returning its output."""
+def referee(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str] | Ran:
+    """Runs the referee CLI (English), returning its output: ``serve`` in a real process, any other
+    command through the console script's ``main()`` in this process (tests/inprocess.py), which is
+    another process than the server's all the same."""
+    env = {**os.environ, "REFEREE_LANG": "en"}
+    if args[:1] != ("serve",):
+        return run_main(list(args), cwd, env, stdin)
     return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "REFEREE_LANG": "en"}, check=False)
+                          text=True, timeout=120, env=env, check=False)
 
 
 @dataclass

@@ -12,11 +12,11 @@ from pathlib import Path
 import cv2
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.games.cyrus_pyxis.state import CyrusState
+from tests.runner import CliRunner
 
 from .helpers import ENGINE, SETUP, play, scene_of, setup_state, shoot
 

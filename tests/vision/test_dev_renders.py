@@ -76,9 +76,22 @@ def _labels() -> dict[str, list[str]]:
     return out
 
 
+_PHOTOS: dict[tuple[int, int | None], tuple[Path, Rendered]] = {}
+_CALIBRATIONS: dict[tuple[int, int], Calibration] = {}
+"""Renders and calibrations already made in this process: several tests read the same photo (other
+cells, other settings) or calibrate the same style; the files stay in the first test's folder,
+which pytest keeps for the session, and tests only read them."""
+
+
 def _photo(tmp_path: Path, seed: int, style: int | None = None) -> tuple[Path, Rendered]:
     """The render of ``seed`` as the benchmark draws it (scene, then conditions, from one
     generator): ``classic`` when ``style`` is None, else ``real`` in that colour style."""
+    if (seed, style) not in _PHOTOS:
+        _PHOTOS[seed, style] = _render(tmp_path, seed, style)
+    return _PHOTOS[seed, style]
+
+
+def _render(tmp_path: Path, seed: int, style: int | None) -> tuple[Path, Rendered]:
     rng = np.random.default_rng(seed)
     scene = random_scene(board(), rng, _labels())
     cond = sample_conditions(rng, "moderate", *SIZE) if style is None else sample_real_conditions(rng, *SIZE, style)
@@ -89,6 +102,12 @@ def _photo(tmp_path: Path, seed: int, style: int | None = None) -> tuple[Path, R
 def _calibration(tmp_path: Path, base: int, style: int) -> Calibration:
     """The benchmark's calibration of a colour style for the seeds from ``base``: a separate
     clean photo of the sample set-up."""
+    if (base, style) not in _CALIBRATIONS:
+        _CALIBRATIONS[base, style] = _calibrate(tmp_path, base, style)
+    return _CALIBRATIONS[base, style]
+
+
+def _calibrate(tmp_path: Path, base: int, style: int) -> Calibration:
     seed = base + 90_000 + style
     rng = np.random.default_rng(seed)
     cond = sample_real_conditions(rng, *SIZE, style, clean=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.inprocess import run_line
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DOC = (ROOT / "docs" / "vision.md").read_text(encoding="utf-8")
@@ -35,14 +35,10 @@ def test_the_vision_tour_runs_as_written(tmp_path: Path) -> None:
     for line in lines:
         command, _, comment = line.partition("#")
         expected = 1 if "refused (exit 1)" in comment else 0
-        result = subprocess.run(
-            shlex.split(command), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
-        )
+        result = run_line(command, tmp_path, env)  # through the console script's main(), in this process
         assert result.returncode == expected, (line, result.stdout[-800:], result.stderr[-800:])
     assert (tmp_path / "markers.png").stat().st_size > 10_000
     assert (tmp_path / "cal.json").stat().st_size > 1_000
     assert len(list((tmp_path / "debug").glob("*.png"))) == 4
-    log = subprocess.run(
-        ["referee", "log", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True
-    )
+    log = run_line("referee log --json", tmp_path, env)
     assert "Samos G5" in log.stdout

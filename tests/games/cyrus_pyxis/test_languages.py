@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
@@ -19,6 +18,7 @@ from referee.games.cyrus_pyxis import actions as act
 from referee.games.cyrus_pyxis.tables import Phase, Side, Terrain
 from referee.i18n import language
 from referee.tables import data_root, load_table_set
+from tests.runner import CliRunner
 
 from .helpers import ENGINE, judge, play, position
 

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
+from tests.runner import CliRunner
 
 BATTLE = {"phase": "operations", "active": "greece", "hands": {"persia": 2, "greece": 1},
           "battle": {"city": "Thebai", "attacker": "greece", "origin": "Athenai"},

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
@@ -16,6 +15,7 @@ from referee.errors import PositionError, UnknownNameError
 from referee.games.earth_water.engine import EarthWaterEngine
 from referee.games.earth_water.rules import RULES
 from referee.tables import packaged_table_set
+from tests.runner import CliRunner
 
 POSITION = """\
 game: 300-solo

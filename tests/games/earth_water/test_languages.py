@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
@@ -18,6 +17,7 @@ from referee.games.earth_water.engine import EarthWaterEngine
 from referee.games.earth_water.state import units
 from referee.games.earth_water.tables import Side
 from referee.i18n import language
+from tests.runner import CliRunner
 
 
 @pytest.fixture

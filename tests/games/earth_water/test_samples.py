@@ -7,7 +7,6 @@ import shlex
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import read_data_file, reset_consoles
@@ -15,6 +14,7 @@ from referee.games import find_game
 from referee.games.earth_water.engine import EarthWaterEngine
 from referee.journal import GameFile
 from referee.tables import data_root, packaged_table_set
+from tests.runner import CliRunner
 
 SAMPLES = data_root("samples") / "300-solo"
 

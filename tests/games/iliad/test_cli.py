@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
 from referee.games import find_game
 from referee.journal import GameFile
 from referee.tables import export_table_set, packaged_table_set
+from tests.runner import CliRunner
 
 from .helpers import SAMPLES
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.cli.common import reset_consoles
@@ -16,6 +15,7 @@ from referee.errors import UnknownNameError
 from referee.games.iliad import actions as act
 from referee.i18n import language
 from referee.rulings import Ruling
+from tests.runner import CliRunner
 
 from .helpers import ENGINE, SAMPLES, faces, play, started
 

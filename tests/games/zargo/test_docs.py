@@ -1,4 +1,4 @@
-"""docs/zargo.md: the tour runs as written (each line through a real shell, in a fresh folder),
+"""docs/zargo.md: the tour runs as written (each line as a shell runs it, in a fresh folder),
 from a new four-player game to month 25: a garrison sealed, shown in its owner's turn, shooting
 and sallying from its city (LA CONQUÊTE D'UNE VILLE), sealed again; a Knight's charge stated hex by
 hex (DÉTAIL DES CAPACITÉS — CHEVALIERS)."""
@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.inprocess import run_line
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "zargo.md").read_text(encoding="utf-8")
@@ -38,9 +39,7 @@ def test_the_zargo_tour_runs_as_written(tmp_path: Path) -> None:
     for line in tour():
         command, _, comment = line.partition("    # ")
         expected = 1 if "refused (exit 1)" in comment else 0
-        result = subprocess.run(
-            ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
-        )
+        result = run_line(command, tmp_path, env)  # a plain referee line through main(), in this process
         assert result.returncode == expected, (line, result.stdout[-800:], result.stderr[-800:])
         outputs.append(result.stdout + result.stderr)
     said = dict(zip((line.partition("    # ")[0].strip() for line in tour()), outputs, strict=True))
