@@ -101,6 +101,7 @@ def test_explain_lists_every_stand_in(game: Path, referee: Referee) -> None:
 # ---- conventions --------------------------------------------------------------------------------
 
 def test_version_help_and_shell_completion_in_a_real_process() -> None:
+    import shlex
     import subprocess
     import sys
 
@@ -109,7 +110,10 @@ def test_version_help_and_shell_completion_in_a_real_process() -> None:
 
     assert run("--version").stdout.startswith("referee ")
     assert "Commands" in run("-h").stdout
-    script = run("--show-completion", "bash")
+    # typer finds the shell among the parent processes: run under bash whatever started pytest
+    # ("; true" keeps bash from replacing itself with the command)
+    script = subprocess.run(["bash", "-c", f"{shlex.quote(sys.executable)} -m referee --show-completion; true"],
+                            capture_output=True, text=True, timeout=60)
     assert script.returncode == 0 and "_REFEREE_COMPLETE" in script.stdout and "complete " in script.stdout
 
 
