@@ -14,7 +14,6 @@ from referee.capabilities import bot_of
 from referee.games import find_game
 from referee.journal import GameFile
 from referee.journal.snapshots import digest, state_from_json, state_json
-from referee.sealed import RevealRequest, SealRequest
 from referee.tables import data_root, load_table_set
 
 GAMES = ("cyrus-pyxis", "iliad", "zargo", "300-solo")
@@ -37,13 +36,7 @@ def _bot_game(path: Path, slug: str, seed: int, moves: int) -> GameFile:
         if engine.outcome(state) is not None or (engine.info.bot_sides and engine.to_act(state)
                                                  not in engine.info.bot_sides):
             break
-        action = chooser.choose(state, rng).action
-        if isinstance(action, SealRequest):
-            gf.seal(action.owner, action.label, action.secret)
-        elif isinstance(action, RevealRequest):
-            gf.reveal_secret(action.owner, action.label)
-        else:
-            gf.do(action.text())
+        gf.play_choice(chooser.choose(state, rng).action)
     return gf
 
 

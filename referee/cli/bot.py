@@ -19,8 +19,7 @@ from referee.games import all_games
 from referee.i18n import _
 
 if TYPE_CHECKING:
-    from referee.game import Action, ActionRecord
-    from referee.journal import GameFile
+    pass
 
 app = typer.Typer()
 
@@ -81,7 +80,7 @@ def bot(
                     show(_("the bot would play [bold]{action}[/]: {reason}").format(
                         action=literal(text), reason=literal(choice.reason)))
                 return
-            record = _play(gf, choice.action)
+            record = gf.play_choice(choice.action)
             played.append({"action": text, "reason": choice.reason, "cites": [str(c) for c in choice.cites],
                            "record": record.model_dump(mode="json")})
             if not json_:
@@ -97,15 +96,3 @@ def bot(
         show(f"[yellow]{literal(stopped)}[/]")
     for line in lines:
         show(f"[bold cyan]{literal(line)}[/]")
-
-
-def _play(gf: GameFile, action: Action) -> ActionRecord:
-    """Plays one bot choice through the game file: a seal or reveal request as ``seal`` and
-    ``reveal`` do (the secret stays in the file), anything else as ``do``."""
-    from referee.sealed import RevealRequest, SealRequest  # lazy: journal
-
-    if isinstance(action, SealRequest):
-        return gf.seal(action.owner, action.label, action.secret)
-    if isinstance(action, RevealRequest):
-        return gf.reveal_secret(action.owner, action.label)
-    return gf.do(action.text())

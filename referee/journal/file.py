@@ -24,7 +24,17 @@ from referee.journal.model import EXPORT_FORMAT, Bad, Entry, GameLookup, Reveal,
 from referee.journal.replay import action_json, play_entry
 from referee.journal.storage import read_seeds
 from referee.rulings import Verdict
-from referee.sealed import REVEALED, Commitment, Seal, StoredSecret, parse_seal, reveal_text, seal_text
+from referee.sealed import (
+    REVEALED,
+    Commitment,
+    RevealRequest,
+    Seal,
+    SealRequest,
+    StoredSecret,
+    parse_seal,
+    reveal_text,
+    seal_text,
+)
 from referee.tables import TableSet
 from referee.writing import note_commit, sweep_temporaries, temporary_beside
 
@@ -335,6 +345,15 @@ class GameFile(Store):
         except IllegalActionError as exc:  # the refusal is shown at the table: never the salt nor the claim
             verdict = exc.verdict.model_copy(update={"action": f"reveal {owner} {label}"})
             raise IllegalActionError(verdict) from None
+
+    def play_choice(self, action: Action) -> ActionRecord:
+        """Plays an action a bot chose: a seal or reveal request as :meth:`seal` and
+        :meth:`reveal_secret` do (the secret stays in this file), anything else as :meth:`do`."""
+        if isinstance(action, SealRequest):
+            return self.seal(action.owner, action.label, action.secret)
+        if isinstance(action, RevealRequest):
+            return self.reveal_secret(action.owner, action.label)
+        return self.do(action.text())
 
     def sealed_now(self) -> list[tuple[Commitment, bool]]:
         """Returns every secret sealed by an action in play, with whether a reveal in play opened it."""

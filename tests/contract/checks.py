@@ -19,7 +19,7 @@ from referee.capabilities import CAPTURE_FUNCTIONS, CaptureRules, bot_of, captur
 from referee.capture import CaptureReport
 from referee.game import AnyEngine
 from referee.journal import GameFile
-from referee.sealed import RevealRequest, SealRequest, canonical, parse_reveal
+from referee.sealed import canonical, parse_reveal
 from referee.tables import TableSet, load_table_set
 from referee.viewing import seen_by
 from tests.contract.walks import Step
@@ -186,13 +186,7 @@ def bot_game(engine: AnyEngine, path: Path, seed: int, actions: int,
         state = gf.state()
         if engine.outcome(state) is not None:
             break
-        choice = bot.choose(state, rng).action
-        if isinstance(choice, SealRequest):
-            gf.seal(choice.owner, choice.label, choice.secret)
-        elif isinstance(choice, RevealRequest):
-            gf.reveal_secret(choice.owner, choice.label)
-        else:
-            gf.do(choice.text())
+        gf.play_choice(bot.choose(state, rng).action)
     return gf
 
 
