@@ -1,23 +1,25 @@
 """The per-cell model's fitted part: the probability that a token lies under a counter.
 
 Under a counter only a thin band of the cell shows. Whether a token lies there is read from
-that band (:mod:`vision.evidence`): its brightness, its colour's lean toward a token's, and
-the share of the cell leaning toward that token. The brightness is read **relative to the
-photo**: over the median band of the photo's counters (most counters stand on bare board), so
-that a lamp, a room light or the counters' own shadows, which darken every band alike, do not
-make bare board look like a token. A logistic model turns the three into a probability, fitted
-on the dev photos of both renderers by ``bench/fit_cell_model.py``; the reading's confidence
-is that probability (or its complement), not a rescaled margin.
+that band (:mod:`vision.evidence`): its brightness and the share of the cell leaning toward
+the likeliest token's colour. The brightness is read **relative to the photo**: over the
+photo's usual band over bare board (the median of its bands, each weighted by its probability
+of lying over bare board), so that a lamp, a room light or the counters' own shadows, which
+darken every band alike, do not make bare board look like a token. A logistic turns the two
+into a probability, fitted on the dev photos of both renderers by ``bench/fit_cell_model.py``;
+the reading's confidence is that probability (or its complement), not a rescaled margin. The
+band's colour lean is not an input: fitted freely its weight comes out negative, which no
+physics supports (see ``docs/decisions/vision-cell-model.md``).
 
-Parameters (each fitted by ``bench/fit_cell_model.py``, dev seeds of both renderers, 40 photos
-each, 2026-11-29; the script prints them and they are copied here):
+Parameters (fitted by ``bench/fit_cell_model.py``, dev seeds of both renderers, 40 photos each,
+2026-11-29; the script prints them and they are copied here):
 
 - ``PLAIN_BAND``: the median brightness of a band over bare board (relative to the bare board
-  around the cell); it stands in for a photo with few counters;
+  around the cell); it stands in for the bands a photo with few counters lacks;
 - ``PRIOR_BANDS``: how many such bands are counted with the photo's own when taking the median
-  (structure, not fitted: a photo with one counter standing on a token is still read
+  (structure, not fitted: a photo with one counter, standing on a token, is still read
   against bare board's usual band);
-- ``TOKEN_WEIGHTS``: the logistic's bias and weights of relative brightness, lean, root share.
+- ``TOKEN_WEIGHTS``: the logistic's bias and weights of relative brightness and root share.
 """
 
 from __future__ import annotations
@@ -64,9 +66,9 @@ def relative_light(light: Floats, plain: Floats, plain_band: float = PLAIN_BAND)
 def token_probability(light: Floats, root_share: Floats, weights: tuple[float, float, float] = TOKEN_WEIGHTS,
                       plain_band: float = PLAIN_BAND) -> Floats:
     """Returns the probability that a token lies under each counter: the fitted logistic of the
-    band's relative brightness and root share, the photo's usual band over bare board found in
-    two rounds (first every band read as measured, then the usual band taken over the bands
-    likely over bare board)."""
+    band's relative brightness and root share. The photo's usual band over bare board is found in
+    rounds: every band first read as measured, then twice against the usual band taken over the
+    bands the previous round found likely over bare board."""
     chance = _logistic(light, root_share, weights)
     for _ in range(2):
         chance = _logistic(relative_light(light, 1.0 - chance, plain_band), root_share, weights)
