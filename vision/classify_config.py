@@ -127,31 +127,11 @@ class ClassifyConfig(Section):
         "bare board's colour toward the counter's (0: board, 1: counter) and off that line by less "
         "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
     )
-    edge_dark: float = Field(
-        default=0.585,
-        description="Under a counter, a token is read when the band's brightness (over the bare "
-        "board's in the bare cells within two) is below this, shifted by its colour's lean (edge_lean_weight) and the "
-        "cell's share leaning toward the token (edge_share_weight): tokens are darker than the "
-        "board, and the board around a counter darkens only in its rim and shadow ...",
-    )
-    edge_lean_weight: float = Field(
-        default=0.34, description="... weight of the band's colour lean toward the token ..."
-    )
-    edge_share_weight: float = Field(
-        default=0.52,
-        description="... weight of the square root of the share of the cell (every second pixel) leaning "
-        "toward the token (a whole token colour around a counter weighs no more than a dark band).",
-    )
     edge_type_share: float = Field(
         default=10.0,
         description="The token read under a counter is the one with the largest band lean + this × the "
         "share of the cell leaning toward it (the share, counted on pixels close to the token's "
         "colour, is small but rarely points to the wrong token).",
-    )
-    edge_scale: float = Field(
-        default=0.038,
-        description="How far that score lies from 0 for 90 % confidence (brightness units; a logistic "
-        "fitted on development renders of both profiles, 1 / (1 + e^(-58 × score))).",
     )
     edge_type_scale: float = Field(
         default=0.15,

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
+from vision.cell_model import band_features, token_probability
 from vision.config import ClassifyConfig
 from vision.evidence import CellEvidence
 
@@ -33,28 +34,24 @@ def _under_counter(
     brightness over the bare board's, NaN when not measured; ``lean``: (k, tokens) its colour's
     lean toward each token's) and the share of the cell leaning toward each token (``share``).
 
-    The token is the one with the largest ``lean + cfg.edge_type_share × share``; it lies
-    there when ``(cfg.edge_dark − light) + cfg.edge_lean_weight × lean + cfg.edge_share_weight ×
-    √share`` of that token is positive (confidence: ``cfg.edge_scale``; which token:
-    ``cfg.edge_type_scale``; below 0.5 when that sum is negative: the band's colour leans toward
-    no token). A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
+    The token is the one with the largest ``lean + cfg.edge_type_share × share``; whether it lies
+    there is the probability of :mod:`vision.cell_model` (the band's brightness relative to the
+    photo's usual band, its lean, the root of the share), the confidence that probability or its
+    complement, capped by how clearly that token beats the others (``cfg.edge_type_scale``).
+    A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
     ``cfg.edge_share_clear`` of the cell leaning toward it, is that token whatever its brightness.
     A band that could not be measured leaves the cell unsure.
     """
     k = len(light)
     rows = np.arange(k)
     kind = lean + cfg.edge_type_share * share
-    best = kind.argmax(axis=1)
+    best, _lean, root_share = band_features(lean, share, cfg.edge_type_share)
     ordered = np.sort(kind, axis=1)
     gap = ordered[:, -1] - ordered[:, -2] if kind.shape[1] > 1 else np.full(k, np.inf)
     measured = np.isfinite(light)
-    score = (
-        (cfg.edge_dark - np.where(measured, light, cfg.edge_dark))
-        + cfg.edge_lean_weight * lean[rows, best]
-        + cfg.edge_share_weight * np.sqrt(np.maximum(share[rows, best], 0.0))
-    )
-    token = score > 0
-    conf = _sure(score, cfg.edge_scale)
+    chance = token_probability(light, root_share)
+    token = chance > 0.5
+    conf = np.where(token, chance, 1.0 - chance)
     conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_type_scale)), conf)
     # a dark band whose colour leans toward no token (a token's dark edge, a shadow) says that
     # a token lies there, not which

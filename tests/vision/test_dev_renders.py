@@ -178,8 +178,10 @@ def test_a_hands_edge_along_one_side_of_a_counter_is_still_the_hand(
     assert cell in rendered.occluded and _truth(rendered, cell) == ("persian", "plain")
     occupant, terrain, conf = _read(path, cell, cal)
     assert conf < MIN or (occupant, terrain) == ("persian", "plain")
+    # without those rules the strip of skin once read as a hill's band with confidence; the
+    # terrain-under-a-counter model (vision.cell_model) leaves it unsure or right
     occupant, terrain, conf = _read(path, cell, cal, **off)
-    assert conf >= MIN and terrain == "hill"
+    assert conf < MIN or (occupant, terrain) == ("persian", "plain")
 
 
 @pytest.mark.parametrize(
@@ -245,7 +247,10 @@ def test_a_band_leaning_clearly_to_the_hill_is_a_hill_however_bright(tmp_path: P
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and terrain == "hill" and occupant is not None
     assert conf >= MIN
-    assert _read(path, cell, edge_lean_clear=1.0)[2] < MIN
+    # without the rule of a band leaning clearly to a token, the model (vision.cell_model)
+    # reads it unsure or right, never as bare board with confidence
+    occupant, terrain, conf = _read(path, cell, edge_lean_clear=1.0)
+    assert conf < MIN or terrain == "hill"
 
 
 def test_a_band_leaning_clearly_over_less_of_the_cell_is_a_hill(tmp_path: Path) -> None:
@@ -316,7 +321,11 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
     path, rendered = _photo(tmp_path, 1004488, style=2)
     cal = _calibration(tmp_path, 1004000, 2)
     assert "E11" in rendered.occluded and _truth(rendered, "E11") == ("greek", "plain")
-    assert _misread_without(path, "E11", cal, given_lean_beyond=0.2) == ("greek", "hill")
+    assert _read(path, "E11", cal)[2] < MIN
+    # with a lean of 0.2 enough, the band once read as a hill with confidence; the model
+    # (vision.cell_model) leaves it unsure or right
+    occupant, terrain, conf = _read(path, "E11", cal, given_lean_beyond=0.2)
+    assert conf < MIN or (occupant, terrain) == ("greek", "plain")
 
 
 @pytest.mark.parametrize("cell", ["B8", "C9"])
