@@ -28,6 +28,8 @@ class Warped:
     """True where the pixel came from inside the photo."""
     ppc: int
     pad_px: int
+    photo_ppc: float = 0.0
+    """Pixels per cell of the photo it was warped from (0: not known), to measure at its scale."""
 
     def grid(self, rows: int, cols: int) -> npt.NDArray[np.uint8]:
         """The grid area only, shape (rows ppc, cols ppc, 3)."""
@@ -53,10 +55,11 @@ def warp_board(
         cv2.warpPerspective(image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8
     )
     if not coverage:
-        return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px)
+        return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px,
+                      photo_ppc=reg.cell_px)
     ones = np.full(image.shape[:2], 255, np.uint8)
     inside = cv2.warpPerspective(ones, h_warp, size, flags=cv2.INTER_NEAREST, borderValue=0) > 0
-    return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px)
+    return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px, photo_ppc=reg.cell_px)
 
 
 def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
@@ -107,9 +110,14 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
 
 
 def sharpness(warped: Warped, board: BoardSpec) -> float:
-    """Returns mean |Laplacian| over mean grey of the grid area (scale-free: the warp has a
-    fixed number of pixels per cell)."""
+    """Returns mean |Laplacian| over mean grey of the grid area, at the photo's own scale: the
+    warp has a fixed number of pixels per cell, and a board photographed with fewer is brought
+    back down to them first (enlarged, a sharp photo of a far board spreads every edge and
+    looked blurred)."""
     gray = cv2.cvtColor(warped.grid(board.rows, board.cols), cv2.COLOR_BGR2GRAY)
+    if 0 < warped.photo_ppc < warped.ppc:
+        size = (max(1, round(board.cols * warped.photo_ppc)), max(1, round(board.rows * warped.photo_ppc)))
+        gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
     lap = cv2.Laplacian(gray, cv2.CV_32F, ksize=3)
     return float(np.abs(lap).mean() / max(1.0, float(gray.mean())))
 

@@ -200,6 +200,11 @@ def find_markers(
             best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
+    if len(best) < len(wanted):
+        bled = {mid: pts for mid, pts in _detect_bled(detector, gray, wanted).items() if mid not in best}
+        best.update(bled)
+        if bled and cfg.search_missing and 2 <= len(best) < len(wanted):
+            _search_missing(gray, best, board, cfg)  # the markers it added place the others
     if cfg.refine_corners:
         fine = _fine_detector(board)
         for mid, quad in list(best.items()):
@@ -231,6 +236,24 @@ def _detect(
         if mid not in best or cv2.arcLength(pts, True) > cv2.arcLength(best[mid], True):
             best[mid] = pts
     return best
+
+
+def _detect_bled(
+    detector: cv2.aruco.ArucoDetector, gray: npt.NDArray[np.uint8], wanted: set[int]
+) -> dict[int, npt.NDArray[np.float32]]:
+    """Marker id → corners, found on a copy whose dark parts are thickened by one pixel.
+
+    A bright light bleeds the white quiet zone and white modules into a small marker's black
+    border (a module of 3-5 px loses a pixel or more on each side: a lens blurs light, not grey
+    levels), which then no longer closes a square and the detector passes over it. A grey
+    erosion of one pixel, the least that closes it, lets the same detector read it (no looser
+    bit reading: a marker decodes exactly or not at all). The erosion puts back about what the
+    light took from the border's outer edge, so the corners are taken as found (shrinking the
+    quad back, or a sub-pixel corner search on the photo, made the markers' fit worse on the
+    second renderer's dev photos); the markers' fit must still pass ``max_marker_error``.
+    """
+    thick = np.asarray(cv2.erode(gray, np.ones((3, 3), np.uint8)), np.uint8)
+    return _detect(detector, thick, 1.0, wanted, None)  # as many candidates as the photo's own
 
 
 def _candidates(image: npt.NDArray[np.uint8]) -> int:
