@@ -76,6 +76,13 @@ def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     return np.asarray(g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
 
 
+LINE_CELLS = 1 / 12
+"""The narrowest dark-line filter that finds the printed grid lines, in cells (a line of the
+board art, blurred, spans about this): one setting for the grid refit and the cells' edges."""
+DARKEST = 20.0
+"""A grey level (0-255) below which no reference is taken: the paper's white and the grey around
+a cell's edge are floored at it before dividing by them (a black patch is not paper)."""
+
 WASHED = 250
 """A pixel whose three channels (0-255) all reach this is washed out to white by a glare: its
 colour, whatever lies there, is lost (JPEG keeps a clipped channel a few levels below 255)."""
@@ -106,7 +113,7 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
     stacked = np.concatenate([px for px in pixels if px.size], axis=0) if any(px.size for px in pixels) else None
     if stacked is None or len(stacked) < 20:
         return np.array([245.0, 245.0, 245.0])
-    return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), 20.0), np.float64)
+    return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), DARKEST), np.float64)
 
 
 def sharpness(warped: Warped, board: BoardSpec) -> float:
@@ -199,11 +206,11 @@ def _crossings(
     grid line, then the intersections of the fitted lines, give the crossings.
     """
     ppc = cfg.px_per_cell
-    warped = warp_board(image, reg, board, ppc, 0.6)
+    warped = warp_board(image, reg, board, ppc, max(cfg.refine_radius + cfg.refine_radius_two))
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
     # the filter must be wider than the printed line as the warp shows it: a small board's line,
     # blurred over a pixel or two of the photo, is enlarged with it
-    size = max(3, round(ppc / 12), round(cfg.refine_line_px * ppc / max(reg.cell_px, 1.0))) | 1
+    size = max(3, round(ppc * LINE_CELLS), round(cfg.refine_line_px * ppc / max(reg.cell_px, 1.0))) | 1
     lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     strength[~warped.inside] = 0
@@ -284,7 +291,7 @@ def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     counts as much as one on bare board)."""
     ppc, p = warped.ppc, warped.pad_px
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
-    size = max(3, round(ppc / 12)) | 1
+    size = max(3, round(ppc * LINE_CELLS)) | 1
     lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     reach = max(2, round(0.06 * ppc))
@@ -309,8 +316,8 @@ def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
 
     grey = gray.astype(np.float32)
     # relative to the local grey: a line between two dark tokens shows less than on bare board
-    h = edges(strength, board.rows, board.cols) / np.maximum(level(grey, board.rows, board.cols), 20.0)
-    v = edges(strength.T, board.cols, board.rows) / np.maximum(level(grey.T, board.cols, board.rows), 20.0)
+    h = edges(strength, board.rows, board.cols) / np.maximum(level(grey, board.rows, board.cols), DARKEST)
+    v = edges(strength.T, board.cols, board.rows) / np.maximum(level(grey.T, board.cols, board.rows), DARKEST)
     top, bottom = h[:-1, :], h[1:, :]  # (rows, cols)
     left, right = v[:-1, :].T, v[1:, :].T  # (rows, cols)
     return np.stack([top, bottom, left, right], axis=-1).reshape(-1, 4).astype(np.float64)

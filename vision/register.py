@@ -413,8 +413,8 @@ def _refine_marker(
     """Detects one marker again at full resolution in a crop around it, with sub-pixel corner
     refinement; keeps the coarse corners if it is not found there."""
     side = _side(quad)
-    x0, y0 = np.floor(quad.min(axis=0) - 0.6 * side).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0) + 0.6 * side).astype(int)
+    x0, y0 = np.floor(quad.min(axis=0) - _CROP_SIDES * side).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + _CROP_SIDES * side).astype(int)
     h, w = gray.shape
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     corners, ids, _ = fine.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
@@ -425,6 +425,11 @@ def _refine_marker(
         if int(ident) == mid and float(np.abs(pts - quad).max()) < 0.25 * side:
             return pts
     return quad
+
+
+_CROP_SIDES = 0.6
+"""Margin of the crop a marker is detected again in, in marker sides: its quiet zone and then
+some (provisional, set by hand)."""
 
 
 def _side(quad: npt.NDArray[np.float32]) -> float:
@@ -512,7 +517,7 @@ def _from_outline(gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterCo
     for shift in range(4):
         rolled = np.roll(quad, -shift, axis=0).astype(np.float64)
         to_board = cv2.getPerspectiveTransform(rolled.astype(np.float32), corners.astype(np.float32))
-        labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board)
+        labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board, m)
         scores.append((labelled - blank, labelled / max(blank, 1e-3), to_board.astype(np.float64)))
     scores.sort(key=lambda s: -s[0])
     best = scores[0]
@@ -556,10 +561,12 @@ def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.roll(ordered, -start, axis=0).astype(np.float32)
 
 
-def _margin_ink(gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardSpec) -> tuple[float, float]:
-    """Returns the dark-ink fraction of the top+left margins and of the bottom+right margins."""
+def _margin_ink(
+    gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardSpec, m: float
+) -> tuple[float, float]:
+    """Returns the dark-ink fraction of the top+left margins and of the bottom+right margins
+    (``m``: the printed margin, in cells)."""
     ppc = 16
-    m = 0.7
     size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
     place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
     top_down = np.asarray(cv2.warpPerspective(gray, place @ to_board, size), np.uint8)
