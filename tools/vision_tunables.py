@@ -52,14 +52,19 @@ CAPS = frozenset({
     "load.work_pixels", "registration.max_candidates", "registration.detect_max_side",
     "registration.upscale_max_side", "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
-    "classify.pixel_step",
+    "classify.pixel_step", "grid.px_per_cell", "identity.px_per_cell",
 })
+"""Limits on input or work: sizes of files, images and working copies (the warp's pixels per
+cell are a working size, as ``load.work_pixels`` is), counts of scans and candidates."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
+    "registration.outline_margin", "identity.window",
 })
-"""Facts: of the printed sheet (tab margin, guide), of 8-bit images (the washed-out level),
-of colour (neutral chromaticity, paper white), and file format names."""
+"""Facts: of the printed sheet (tab margin, guide), of the board art (its printed margin around
+the grid, the counters' label window: the project's, provisional until measured on a box), of
+8-bit images (the washed-out level), of colour (neutral chromaticity, paper white), and file
+format names."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +193,22 @@ MAGIC_KINDS = {
 segment codes, header offsets, units), the checks on ``board.yaml`` (``board``: at most 26 rows
 lettered A-Z), the printed sheet (``markers``: inches, DPI, A4, the caption) and the debug
 pictures (line widths, colours)."""
+WORK_SIZES = frozenset({("register.sharpness", 1000), ("register.edge_blur", 1000), ("register.find_outline", 900),
+                        ("register._margin_ink", 16)})
+"""Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell):
+caps on work, not reading settings."""
+FITTED = {
+    "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
+    "registration.blur_floor": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
+    "grid.min_sharpness": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
+    "registration.max_candidates": "bench/bench_hostile_images.py",
+    "registration.search_margin": "tests/vision/test_register_real.py (dev renders)",
+    "registration.search_max_skew": "tests/vision/test_register_real.py (dev renders)",
+    "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
+    "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
+}
+"""How a register-part tunable was set, where a script or test measured it; every other one is
+provisional, set by hand (its description says on what)."""
 GUARD = 1e-3
 """A literal this small or smaller guards a division or a log (``max(x, 1e-6)``): not a setting."""
 
@@ -203,6 +224,8 @@ def magic() -> list[Number]:
             kind = MAGIC_KINDS.get(f"{path.stem}.{function}", MAGIC_KINDS.get(path.stem, "tunable"))
             if 0 < abs(value) <= GUARD:
                 kind = "guard"
+            elif (f"{path.stem}.{function}", value) in WORK_SIZES:
+                kind = "cap"
             shown = repr(int(value)) if value == int(value) else repr(value)
             out.append(Number(f"{path.stem}.{function}", str(path.relative_to(ROOT)), line, shown, kind, "register"))
     return out
@@ -232,7 +255,8 @@ def main() -> None:
         print(json.dumps({"numbers": [asdict(n) for n in numbers], "counts": counts(numbers)}, indent=1))
         return
     for n in numbers:
-        print(f"{n.kind:9} {n.part:9} {n.file}:{n.line}  {n.name} = {n.value}")
+        how = f"  [{FITTED.get(n.name, 'provisional, set by hand')}]" if n.kind == "tunable" else ""
+        print(f"{n.kind:9} {n.part:9} {n.file}:{n.line}  {n.name} = {n.value}{how}")
     for part, kinds in sorted(counts(numbers).items()):
         print(f"{part}: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
 

@@ -148,7 +148,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
     """Returns a registration from three markers or from the outline refitted on the grid's
     line crossings (kept as is if too few are found, if the refit moves a grid corner by more
     than ``refine_max_shift`` cells, or strays from the markers by more than
-    ``refine_max_drift``). Four markers frame the board well enough: kept as they are.
+    ``refine_tolerance``). Four markers frame the board well enough: kept as they are.
 
     A homography from three small markers extrapolates poorly to the far corner, and an outline
     is rough; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
@@ -185,7 +185,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
-            allowed = min(cfg.refine_drift_cap, max(cfg.refine_max_drift, cfg.refine_drift_per_error * reg.error))
+            allowed = min(cfg.refine_drift_cap, max(cfg.refine_tolerance, cfg.refine_drift_per_error * reg.error))
             if drift > allowed:
                 continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)

@@ -308,7 +308,7 @@ def _search_missing(
         to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
         if to_image is None:
             return
-        margin = cfg.search_margin_two if len(ids) == 2 else cfg.search_margin
+        margin = cfg.search_margin * (2 if len(ids) == 2 else 1)
         added = False
         for mid in missing:
             corners = np.array(layout.corners(mid), np.float64)
