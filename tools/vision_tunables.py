@@ -59,9 +59,9 @@ cell are a working size, as ``load.work_pixels`` is), counts of scans and candid
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
-    "registration.outline_margin", "identity.window",
+    "registration.outline_margin", "identity.window", "markers._A4_MM",
 })
-"""Facts: of the printed sheet (tab margin, guide), of the board art (its printed margin around
+"""Facts: of the printed sheet (tab margin, guide, the A4 page), of the board art (its printed margin around
 the grid, the counters' label window: the project's, provisional until measured on a box), of
 8-bit images (the washed-out level), of colour (neutral chromaticity, paper white), and file
 format names."""

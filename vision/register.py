@@ -201,7 +201,7 @@ def find_markers(
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
     if len(best) < len(wanted):
-        bled = {mid: pts for mid, pts in _detect_bled(detector, gray, wanted).items() if mid not in best}
+        bled = _detect_bled(detector, gray, wanted - set(best), cfg.max_candidates)
         best.update(bled)
         if bled and cfg.search_missing and 2 <= len(best) < len(wanted):
             _search_missing(gray, best, board, cfg)  # the markers it added place the others
@@ -239,7 +239,7 @@ def _detect(
 
 
 def _detect_bled(
-    detector: cv2.aruco.ArucoDetector, gray: npt.NDArray[np.uint8], wanted: set[int]
+    detector: cv2.aruco.ArucoDetector, gray: npt.NDArray[np.uint8], wanted: set[int], max_candidates: int
 ) -> dict[int, npt.NDArray[np.float32]]:
     """Marker id → corners, found on a copy whose dark parts are thickened by one pixel.
 
@@ -253,7 +253,7 @@ def _detect_bled(
     second renderer's dev photos); the markers' fit must still pass ``max_marker_error``.
     """
     thick = np.asarray(cv2.erode(gray, np.ones((3, 3), np.uint8)), np.uint8)
-    return _detect(detector, thick, 1.0, wanted, None)  # as many candidates as the photo's own
+    return _detect(detector, thick, 1.0, wanted, max_candidates)  # counted again: eroded specks join
 
 
 def _candidates(image: npt.NDArray[np.uint8]) -> int:
