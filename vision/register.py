@@ -256,11 +256,18 @@ def _detect_bled(
     return _detect(detector, thick, 1.0, wanted, max_candidates)  # counted again: eroded specks join
 
 
+_DETECTOR = cv2.aruco.DetectorParameters()
+_DETECTOR_WINDOW = _DETECTOR.adaptiveThreshWinSizeMin + _DETECTOR.adaptiveThreshWinSizeStep
+"""The detector's second adaptive-threshold window (its windows run from the minimum by steps)."""
+
+
 def _candidates(image: npt.NDArray[np.uint8]) -> int:
     """Returns how many dark blobs at least ``MIN_MARKER_PX`` wide and tall an adaptive threshold
     finds (4-connected, as the marker detector's own contour search separates them): about half
-    the candidates the detector would check (it also takes the light ones)."""
-    binary = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 13, 7)
+    the candidates the detector would check (it also takes the light ones). The threshold is the
+    detector's own middle window and constant (13 px and 7 grey levels with OpenCV's defaults)."""
+    binary = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                   _DETECTOR_WINDOW, _DETECTOR.adaptiveThreshConstant)
     _n, _labels, stats, _centres = cv2.connectedComponentsWithStats(binary, connectivity=4)
     big = (stats[1:, cv2.CC_STAT_WIDTH] >= MIN_MARKER_PX) & (stats[1:, cv2.CC_STAT_HEIGHT] >= MIN_MARKER_PX)
     return int(big.sum())
