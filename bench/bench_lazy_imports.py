@@ -43,6 +43,7 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {  # family: (what it defers,
     "serve": ("the table display: Starlette, uvicorn", ("referee.serve.app", "uvicorn")),
     "segno": ("QR codes of the table display", ("segno",)),
     "babel": ("Babel's PO reader (a stale catalog compiled in memory)", ("babel.messages.pofile",)),
+    "hashlib": ("SHA-256 (OpenSSL): the stamp check of a French or Italian catalog", ("hashlib",)),
     "readline": ("line editing in `play` (optional: absent on some systems)", ("readline",)),
     "pillow_heif": ("HEIC photos (an optional extra)", ("pillow_heif",)),
 }

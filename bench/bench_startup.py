@@ -13,9 +13,12 @@ Pairs and their goals (issue 33):
 * ``--help`` against the baseline import: ≤ 1.3×;
 * the same two in French (``--lang fr``) against English, with the catalogs as they stand.
 
-It also times the floor any typer command pays before our own code (``pydantic.main``, YAML and
-``importlib.metadata``: typer builds a pydantic validator for every parameter it parses), and
-``--version``.
+It also times ``--version`` and the *floor*: the least a typer command that reads a YAML file
+and validates it with a pydantic model can cost, before any code of ours — typer, rich and
+PyYAML imported, one two-field frozen model defined and validated from a two-line YAML text,
+pydantic's plugin loader stood in for as ``referee.cli.lean.no_pydantic_plugins`` does. DESIGN
+validates every position file with its pydantic schema, so ``judge --position`` cannot cost less
+(docs/decisions/startup-floor.md).
 
 Run: ``python bench/bench_startup.py [--runs N] [--tree DIR] [--pair DIR] [--steps]``; ``--tree``
 runs the referee of another source tree (for example an export of an earlier commit: ``git archive
@@ -50,13 +53,29 @@ PAIRS = {  # command: (its pair, goal or None)
 }
 
 
+FLOOR = """
+import sys, types
+loader = types.ModuleType("pydantic.plugin._loader")  # no plugin search, as referee.cli.lean does
+loader.get_plugins = lambda: ()
+sys.modules["pydantic.plugin._loader"] = loader
+import typer, rich, yaml
+from pydantic import BaseModel, ConfigDict
+class Position(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    game: str
+    turn: int = 1
+Position.model_validate(yaml.safe_load("game: cyrus-pyxis\\nturn: 2\\n"))
+"""
+"""The floor: a typer program that validates a YAML file with one pydantic model (no code of ours)."""
+
+
 def commands(tree: Path) -> dict[str, list[str]]:
     """Returns each command line to time, by name."""
     referee = [sys.executable, "-m", "referee"]
     judge = [*referee, "judge", "cyrus-pyxis", "--position", str(tree / POSITION), "Pyxis C6", "--json"]
     return {
         "baseline": [sys.executable, "-c", "import typer, rich, pydantic"],
-        "floor": [sys.executable, "-c", "import typer, rich, pydantic.main, yaml, importlib.metadata"],
+        "floor": [sys.executable, "-c", FLOOR],
         "judge --json": judge,
         "judge --json --lang fr": [*judge, "--lang", "fr"],
         "--help": [*referee, "--help"],

@@ -18,7 +18,6 @@ user typed) and made active here (:func:`use`). Code marks text with :func:`_` (
 from __future__ import annotations
 
 import gettext as _gettext
-import hashlib
 import io
 import re
 import struct
@@ -77,6 +76,8 @@ def _sources(lang: str, locale_dir: Path) -> list[Path]:
 def digest(sources: list[Path]) -> str:
     """Returns the digest a compiled catalog is stamped with: SHA-256 over each PO file's name
     and bytes, in merge order."""
+    import hashlib  # lazy: hashlib
+
     hashed = hashlib.sha256()
     for path in sources:
         data = path.read_bytes()

@@ -109,9 +109,9 @@ def test_a_yaml_alias_bomb_is_refused(referee: Referee, tmp_path: Path) -> None:
     lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
     path = tmp_path / "bomb.yaml"
     path.write_text("game: cyrus-pyxis\n" + "\n".join(lines) + "\n")
-    start = time.perf_counter()
+    start = time.process_time()  # in process: CPU time, which other jobs on the machine do not stretch
     assert "aliases" in judge_position(referee, path)
-    assert time.perf_counter() - start < 20  # expanded, the bomb would take hours
+    assert time.process_time() - start < 20  # expanded, the bomb would take hours
 
 
 def test_a_control_character_in_yaml_is_one_line(referee: Referee, tmp_path: Path) -> None:
@@ -301,9 +301,9 @@ def test_an_emoji_code_stays_as_typed(referee: Referee, game: Path) -> None:
 ])
 def test_a_long_text_argument_is_refused_quickly(referee: Referee, game: Path, args: tuple[str, ...]) -> None:
     before = game.read_bytes()
-    start = time.perf_counter()
+    start = time.process_time()  # in process: CPU time, which other jobs on the machine do not stretch
     result = referee(*args)
-    assert time.perf_counter() - start < 10  # a quadratic suggestion search on 50,000 characters takes minutes
+    assert time.process_time() - start < 10  # a quadratic suggestion search on 50,000 characters takes minutes
     assert result.code == 1 and "more than the 1,000 accepted" in one_line(result.err)
     assert game.read_bytes() == before
 
