@@ -42,7 +42,7 @@ from vision.config import VisionConfig  # noqa: E402
 
 VISION = ROOT / "vision"
 RENDERERS = ("render.py", "render_scene.py", "tabletop")
-OWN_MODULES = ("register.py", "load.py", "grid_overlay.py", "markers.py", "board.py")
+OWN_MODULES = ("register.py", "outline.py", "load.py", "grid_overlay.py", "markers.py", "board.py")
 """The registration part's modules, whose magic numbers are listed too."""
 REGISTER_SECTIONS = ("load", "registration", "grid", "identity")
 STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, 255})
@@ -193,8 +193,8 @@ MAGIC_KINDS = {
 segment codes, header offsets, units), the checks on ``board.yaml`` (``board``: at most 26 rows
 lettered A-Z), the printed sheet (``markers``: inches, DPI, A4, the caption) and the debug
 pictures (line widths, colours)."""
-WORK_SIZES = frozenset({("register.sharpness", 1000), ("register.edge_blur", 1000), ("register.find_outline", 900),
-                        ("register._margin_ink", 16)})
+WORK_SIZES = frozenset({("register.sharpness", 1000), ("register.edge_blur", 1000), ("outline.find_outline", 900),
+                        ("outline._margin_ink", 16)})
 """Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell):
 caps on work, not reading settings."""
 FITTED = {
