@@ -58,6 +58,7 @@ CAPS = frozenset({
 cell are a working size, as ``load.work_pixels`` is), counts of scans and candidates."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
+    "grid_overlay.PAPER_WHITE",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
     "registration.outline_margin", "identity.window", "markers._A4_MM",
 })

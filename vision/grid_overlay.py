@@ -83,6 +83,10 @@ DARKEST = 20.0
 """A grey level (0-255) below which no reference is taken: the paper's white and the grey around
 a cell's edge are floored at it before dividing by them (a black patch is not paper)."""
 
+PAPER_WHITE = (245.0, 245.0, 245.0)
+"""The white reference (BGR) when no margin shows: the paper of the board tables' colours, as
+``vision.colours.PAPER`` (not imported: the colour model sits beside the warp, not under it)."""
+
 WASHED = 250
 """A pixel whose three channels (0-255) all reach this is washed out to white by a glare: its
 colour, whatever lies there, is lost (JPEG keeps a clipped channel a few levels below 255)."""
@@ -112,7 +116,7 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
     pixels = [warped.image[b][warped.inside[b]] for b in bands]
     stacked = np.concatenate([px for px in pixels if px.size], axis=0) if any(px.size for px in pixels) else None
     if stacked is None or len(stacked) < 20:
-        return np.array([245.0, 245.0, 245.0])
+        return np.array(PAPER_WHITE)
     return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), DARKEST), np.float64)
 
 
