@@ -76,11 +76,10 @@ class RegisterConfig(Section):
         "where they put it (sharpened, enlarged, finer bit reading, full one-bit correction).",
     )
     search_margin: float = Field(
-        default=1.5, description="Crop margin around a missing marker predicted from three markers, in cells."
-    )
-    search_margin_two: float = Field(
-        default=3.0,
-        description="... predicted from two markers (their homography extrapolates worst), in cells.",
+        default=1.5,
+        description="Crop margin around a missing marker predicted from three markers, in cells; twice this "
+        "when predicted from two (their homography extrapolates worst). Set by hand on the dev renders "
+        "of small blurred markers (tests/vision/test_register_real.py).",
     )
     search_side_px: float = Field(
         default=48.0, description="The crop is enlarged so the predicted marker spans about this, in pixels ..."
@@ -172,7 +171,7 @@ class GridConfig(Section):
     refine_max_shift_two: float = Field(
         default=1.5,
         description="As refine_max_shift, for a registration from two markers (the refit must still agree "
-        "with both markers within refine_max_drift).",
+        "with both markers within refine_tolerance).",
     )
     refine_wide_three: bool = Field(
         default=True,
@@ -192,11 +191,11 @@ class GridConfig(Section):
         "many; the filter is also at least 1/12 cell).",
     )
     refine_min_points: int = Field(default=40, description="Crossings needed to refit the homography.")
-    refine_tolerance: float = Field(default=0.06, description="RANSAC tolerance of the refit, in cells.")
-    refine_max_drift: float = Field(
+    refine_tolerance: float = Field(
         default=0.06,
-        description="Largest mean distance, in cells, between the markers' corners "
-        "and where the refit puts them (else the refit is dropped) ...",
+        description="How precisely the refit places a point, in cells: a crossing further than this from "
+        "it is an outlier (RANSAC), and the markers' corners may lie this far from where it puts "
+        "them on average (else the refit is dropped) ...",
     )
     refine_drift_per_error: float = Field(
         default=2.0,

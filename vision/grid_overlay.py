@@ -28,6 +28,8 @@ class Warped:
     """True where the pixel came from inside the photo."""
     ppc: int
     pad_px: int
+    photo_ppc: float = 0.0
+    """Pixels per cell of the photo it was warped from (0: not known), to measure at its scale."""
 
     def grid(self, rows: int, cols: int) -> npt.NDArray[np.uint8]:
         """The grid area only, shape (rows ppc, cols ppc, 3)."""
@@ -53,10 +55,11 @@ def warp_board(
         cv2.warpPerspective(image, h_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8
     )
     if not coverage:
-        return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px)
+        return Warped(image=top, inside=np.ones(top.shape[:2], bool), ppc=ppc, pad_px=pad_px,
+                      photo_ppc=reg.cell_px)
     ones = np.full(image.shape[:2], 255, np.uint8)
     inside = cv2.warpPerspective(ones, h_warp, size, flags=cv2.INTER_NEAREST, borderValue=0) > 0
-    return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px)
+    return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px, photo_ppc=reg.cell_px)
 
 
 def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
@@ -72,6 +75,17 @@ def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     g = warped.inside[p : p + board.rows * ppc, p : p + board.cols * ppc]
     return np.asarray(g.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
 
+
+LINE_CELLS = 1 / 12
+"""The narrowest dark-line filter that finds the printed grid lines, in cells (a line of the
+board art, blurred, spans about this): one setting for the grid refit and the cells' edges."""
+DARKEST = 20.0
+"""A grey level (0-255) below which no reference is taken: the paper's white and the grey around
+a cell's edge are floored at it before dividing by them (a black patch is not paper)."""
+
+PAPER_WHITE = (245.0, 245.0, 245.0)
+"""The white reference (BGR) when no margin shows: the paper of the board tables' colours, as
+``vision.colours.PAPER`` (not imported: the colour model sits beside the warp, not under it)."""
 
 WASHED = 250
 """A pixel whose three channels (0-255) all reach this is washed out to white by a glare: its
@@ -102,14 +116,19 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
     pixels = [warped.image[b][warped.inside[b]] for b in bands]
     stacked = np.concatenate([px for px in pixels if px.size], axis=0) if any(px.size for px in pixels) else None
     if stacked is None or len(stacked) < 20:
-        return np.array([245.0, 245.0, 245.0])
-    return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), 20.0), np.float64)
+        return np.array(PAPER_WHITE)
+    return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), DARKEST), np.float64)
 
 
 def sharpness(warped: Warped, board: BoardSpec) -> float:
-    """Returns mean |Laplacian| over mean grey of the grid area (scale-free: the warp has a
-    fixed number of pixels per cell)."""
+    """Returns mean |Laplacian| over mean grey of the grid area, at the photo's own scale: the
+    warp has a fixed number of pixels per cell, and a board photographed with fewer is brought
+    back down to them first (enlarged, a sharp photo of a far board spreads every edge and
+    looked blurred)."""
     gray = cv2.cvtColor(warped.grid(board.rows, board.cols), cv2.COLOR_BGR2GRAY)
+    if 0 < warped.photo_ppc < warped.ppc:
+        size = (max(1, round(board.cols * warped.photo_ppc)), max(1, round(board.rows * warped.photo_ppc)))
+        gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
     lap = cv2.Laplacian(gray, cv2.CV_32F, ksize=3)
     return float(np.abs(lap).mean() / max(1.0, float(gray.mean())))
 
@@ -133,7 +152,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
     """Returns a registration from three markers or from the outline refitted on the grid's
     line crossings (kept as is if too few are found, if the refit moves a grid corner by more
     than ``refine_max_shift`` cells, or strays from the markers by more than
-    ``refine_max_drift``). Four markers frame the board well enough: kept as they are.
+    ``refine_tolerance``). Four markers frame the board well enough: kept as they are.
 
     A homography from three small markers extrapolates poorly to the far corner, and an outline
     is rough; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
@@ -170,7 +189,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
-            allowed = min(cfg.refine_drift_cap, max(cfg.refine_max_drift, cfg.refine_drift_per_error * reg.error))
+            allowed = min(cfg.refine_drift_cap, max(cfg.refine_tolerance, cfg.refine_drift_per_error * reg.error))
             if drift > allowed:
                 continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
@@ -191,11 +210,11 @@ def _crossings(
     grid line, then the intersections of the fitted lines, give the crossings.
     """
     ppc = cfg.px_per_cell
-    warped = warp_board(image, reg, board, ppc, 0.6)
+    warped = warp_board(image, reg, board, ppc, max(cfg.refine_radius + cfg.refine_radius_two))
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
     # the filter must be wider than the printed line as the warp shows it: a small board's line,
     # blurred over a pixel or two of the photo, is enlarged with it
-    size = max(3, round(ppc / 12), round(cfg.refine_line_px * ppc / max(reg.cell_px, 1.0))) | 1
+    size = max(3, round(ppc * LINE_CELLS), round(cfg.refine_line_px * ppc / max(reg.cell_px, 1.0))) | 1
     lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     strength[~warped.inside] = 0
@@ -276,7 +295,7 @@ def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     counts as much as one on bare board)."""
     ppc, p = warped.ppc, warped.pad_px
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
-    size = max(3, round(ppc / 12)) | 1
+    size = max(3, round(ppc * LINE_CELLS)) | 1
     lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
     reach = max(2, round(0.06 * ppc))
@@ -301,8 +320,8 @@ def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
 
     grey = gray.astype(np.float32)
     # relative to the local grey: a line between two dark tokens shows less than on bare board
-    h = edges(strength, board.rows, board.cols) / np.maximum(level(grey, board.rows, board.cols), 20.0)
-    v = edges(strength.T, board.cols, board.rows) / np.maximum(level(grey.T, board.cols, board.rows), 20.0)
+    h = edges(strength, board.rows, board.cols) / np.maximum(level(grey, board.rows, board.cols), DARKEST)
+    v = edges(strength.T, board.cols, board.rows) / np.maximum(level(grey.T, board.cols, board.rows), DARKEST)
     top, bottom = h[:-1, :], h[1:, :]  # (rows, cols)
     left, right = v[:-1, :].T, v[1:, :].T  # (rows, cols)
     return np.stack([top, bottom, left, right], axis=-1).reshape(-1, 4).astype(np.float64)

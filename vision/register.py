@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.i18n import _
+from vision import outline
 from vision.board import BoardSpec
 from vision.config import RegisterConfig
 from vision.debug import DebugSink
@@ -200,6 +201,11 @@ def find_markers(
             best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
+    if len(best) < len(wanted):
+        bled = _detect_bled(detector, gray, wanted - set(best), cfg.max_candidates)
+        best.update(bled)
+        if bled and cfg.search_missing and 2 <= len(best) < len(wanted):
+            _search_missing(gray, best, board, cfg)  # the markers it added place the others
     if cfg.refine_corners:
         fine = _fine_detector(board)
         for mid, quad in list(best.items()):
@@ -233,11 +239,36 @@ def _detect(
     return best
 
 
+def _detect_bled(
+    detector: cv2.aruco.ArucoDetector, gray: npt.NDArray[np.uint8], wanted: set[int], max_candidates: int
+) -> dict[int, npt.NDArray[np.float32]]:
+    """Marker id → corners, found on a copy whose dark parts are thickened by one pixel.
+
+    A bright light bleeds the white quiet zone and white modules into a small marker's black
+    border (a module of 3-5 px loses a pixel or more on each side: a lens blurs light, not grey
+    levels), which then no longer closes a square and the detector passes over it. A grey
+    erosion of one pixel, the least that closes it, lets the same detector read it (no looser
+    bit reading: a marker decodes exactly or not at all). The erosion puts back about what the
+    light took from the border's outer edge, so the corners are taken as found (shrinking the
+    quad back, or a sub-pixel corner search on the photo, made the markers' fit worse on the
+    second renderer's dev photos); the markers' fit must still pass ``max_marker_error``.
+    """
+    thick = np.asarray(cv2.erode(gray, np.ones((3, 3), np.uint8)), np.uint8)
+    return _detect(detector, thick, 1.0, wanted, max_candidates)  # counted again: eroded specks join
+
+
+_DETECTOR = cv2.aruco.DetectorParameters()
+_DETECTOR_WINDOW = _DETECTOR.adaptiveThreshWinSizeMin + _DETECTOR.adaptiveThreshWinSizeStep
+"""The detector's second adaptive-threshold window (its windows run from the minimum by steps)."""
+
+
 def _candidates(image: npt.NDArray[np.uint8]) -> int:
     """Returns how many dark blobs at least ``MIN_MARKER_PX`` wide and tall an adaptive threshold
     finds (4-connected, as the marker detector's own contour search separates them): about half
-    the candidates the detector would check (it also takes the light ones)."""
-    binary = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 13, 7)
+    the candidates the detector would check (it also takes the light ones). The threshold is the
+    detector's own middle window and constant (13 px and 7 grey levels with OpenCV's defaults)."""
+    binary = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                   _DETECTOR_WINDOW, _DETECTOR.adaptiveThreshConstant)
     _n, _labels, stats, _centres = cv2.connectedComponentsWithStats(binary, connectivity=4)
     big = (stats[1:, cv2.CC_STAT_WIDTH] >= MIN_MARKER_PX) & (stats[1:, cv2.CC_STAT_HEIGHT] >= MIN_MARKER_PX)
     return int(big.sum())
@@ -285,7 +316,7 @@ def _search_missing(
         to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
         if to_image is None:
             return
-        margin = cfg.search_margin_two if len(ids) == 2 else cfg.search_margin
+        margin = cfg.search_margin * (2 if len(ids) == 2 else 1)
         added = False
         for mid in missing:
             corners = np.array(layout.corners(mid), np.float64)
@@ -390,8 +421,8 @@ def _refine_marker(
     """Detects one marker again at full resolution in a crop around it, with sub-pixel corner
     refinement; keeps the coarse corners if it is not found there."""
     side = _side(quad)
-    x0, y0 = np.floor(quad.min(axis=0) - 0.6 * side).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0) + 0.6 * side).astype(int)
+    x0, y0 = np.floor(quad.min(axis=0) - _CROP_SIDES * side).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + _CROP_SIDES * side).astype(int)
     h, w = gray.shape
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     corners, ids, _ = fine.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
@@ -402,6 +433,11 @@ def _refine_marker(
         if int(ident) == mid and float(np.abs(pts - quad).max()) < 0.25 * side:
             return pts
     return quad
+
+
+_CROP_SIDES = 0.6
+"""Margin of the crop a marker is detected again in, in marker sides: its quiet zone and then
+some (provisional, set by hand)."""
 
 
 def _side(quad: npt.NDArray[np.float32]) -> float:
@@ -473,88 +509,14 @@ def _cell_px(to_board: Homography, board: BoardSpec) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Outline fallback
+# Outline fallback (vision.outline finds and orients the quadrilateral)
 
 
 def _from_outline(gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig) -> Registration | None:
-    quad = find_outline(gray, cfg)
-    if quad is None:
+    to_board = outline.board_homography(gray, board, cfg)
+    if to_board is None:
         return None
-    m = cfg.outline_margin
-    corners = np.array(
-        [[-m, -m], [board.cols + m, -m], [board.cols + m, board.rows + m], [-m, board.rows + m]],
-        np.float64,
-    )
-    scores: list[tuple[float, float, Homography]] = []
-    for shift in range(4):
-        rolled = np.roll(quad, -shift, axis=0).astype(np.float64)
-        to_board = cv2.getPerspectiveTransform(rolled.astype(np.float32), corners.astype(np.float32))
-        labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board)
-        scores.append((labelled - blank, labelled / max(blank, 1e-3), to_board.astype(np.float64)))
-    scores.sort(key=lambda s: -s[0])
-    best = scores[0]
-    if best[1] < cfg.outline_label_ratio:
-        return None
-    return Registration(best[2], "outline", (), 0.0, _cell_px(best[2], board))
-
-
-def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArray[np.float32] | None:
-    """Returns the four corners (clockwise from the top-left-most) of the largest bright convex
-    quadrilateral in the photo, or None."""
-    h, w = gray.shape
-    scale = min(1.0, 900 / max(h, w))
-    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
-    best: npt.NDArray[np.float32] | None = None
-    best_area = cfg.outline_min_area * small.shape[0] * small.shape[1]
-    _, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edges = cv2.dilate(cv2.Canny(small, 40, 120), np.ones((3, 3), np.uint8))
-    for mask in (otsu, edges):
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            hull = cv2.convexHull(contour)
-            area = cv2.contourArea(hull)
-            if area < best_area:
-                continue
-            approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
-            if len(approx) != 4 or not cv2.isContourConvex(approx):
-                continue
-            best, best_area = approx.reshape(4, 2).astype(np.float32), area
-    if best is None:
-        return None
-    return _clockwise(best / scale)
-
-
-def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    ordered = quad[np.argsort(angles)]  # image y points down: increasing angle is clockwise
-    start = int(np.argmin(ordered.sum(axis=1)))
-    return np.roll(ordered, -start, axis=0).astype(np.float32)
-
-
-def _margin_ink(gray: npt.NDArray[np.uint8], to_board: Homography, board: BoardSpec) -> tuple[float, float]:
-    """Returns the dark-ink fraction of the top+left margins and of the bottom+right margins."""
-    ppc = 16
-    m = 0.7
-    size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
-    place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
-    top_down = np.asarray(cv2.warpPerspective(gray, place @ to_board, size), np.uint8)
-    lo, hi = round(0.1 * ppc), round(0.6 * ppc)  # the band 0.1-0.6 cells outside the grid
-    n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
-    r1 = round((m + board.rows) * ppc)
-
-    def ink(band: npt.NDArray[np.uint8]) -> float:
-        if band.size == 0:
-            return 0.0
-        white = float(np.percentile(band, 90))
-        return float((band < 0.6 * white).mean())
-
-    top = ink(top_down[n0 - hi : n0 - lo, n0:n1])
-    left = ink(top_down[n0:r1, n0 - hi : n0 - lo])
-    bottom = ink(top_down[r1 + lo : r1 + hi, n0:n1])
-    right = ink(top_down[n0:r1, n1 + lo : n1 + hi])
-    return top + left, bottom + right
+    return Registration(to_board, "outline", (), 0.0, _cell_px(to_board, board))
 
 
 def _draw_markers(image: npt.NDArray[np.uint8], found: dict[int, npt.NDArray[np.float32]]) -> npt.NDArray[np.uint8]:

@@ -1,0 +1,52 @@
+"""How many numbers of the photo reader can be tuned (issue 34: at most 25 in all of ``vision/``).
+
+``tools/vision_tunables.py`` lists them; these limits are today's counts, to be lowered as the
+numbers are derived or merged (the per-cell reading's part and the registration's part apart).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from vision.config import VisionConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_TUNABLE = {"register": 63, "per-cell": 102}
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vision_tunables", ROOT / "tools" / "vision_tunables.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("vision_tunables", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tunable_numbers_stay_within_the_agreed_count() -> None:
+    tool = _tool()
+    counts = tool.counts(tool.inventory())
+    for part, limit in MAX_TUNABLE.items():
+        assert counts[part].get("tunable", 0) <= limit, (part, counts[part])
+
+
+def test_every_number_is_listed_with_its_file_and_line() -> None:
+    tool = _tool()
+    numbers = tool.inventory()
+    assert {"registration.max_marker_error", "load.max_bytes", "grid_overlay.LINE_CELLS"} <= {n.name for n in numbers}
+    kinds = {n.name: n.kind for n in numbers}
+    assert kinds["load.max_bytes"] == "cap" and kinds["registration.max_marker_error"] == "tunable"
+    for n in numbers:
+        text = (ROOT / n.file).read_text(encoding="utf-8").splitlines()
+        assert 1 <= n.line <= len(text), n
+
+
+def test_every_setting_says_what_it_means() -> None:
+    cfg = VisionConfig()
+    for section in VisionConfig.model_fields:
+        model = type(getattr(cfg, section))
+        for name, field in model.model_fields.items():
+            assert (field.description or "").strip(), f"{section}.{name}"

@@ -1,0 +1,101 @@
+"""The board's outline, the fallback when too few corner markers are seen: the largest bright
+convex quadrilateral in the photo, oriented by the board's printed coordinates (ink in the top
+and left margins). :func:`vision.register.register` turns it into a registration, which the
+printed grid lines must then confirm."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.board import BoardSpec
+from vision.config import RegisterConfig
+
+
+def board_homography(
+    gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
+) -> npt.NDArray[np.float64] | None:
+    """Returns the image → board homography the photo's outline gives, oriented by the printed
+    coordinates (ink in the top and left margins), or None: no outline, or no side inked enough
+    more than the others (``outline_label_ratio``)."""
+    quad = find_outline(gray, cfg)
+    if quad is None:
+        return None
+    m = cfg.outline_margin
+    corners = np.array(
+        [[-m, -m], [board.cols + m, -m], [board.cols + m, board.rows + m], [-m, board.rows + m]],
+        np.float64,
+    )
+    scores: list[tuple[float, float, npt.NDArray[np.float64]]] = []
+    for shift in range(4):
+        rolled = np.roll(quad, -shift, axis=0).astype(np.float64)
+        to_board = cv2.getPerspectiveTransform(rolled.astype(np.float32), corners.astype(np.float32))
+        labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board, m)
+        scores.append((labelled - blank, labelled / max(blank, 1e-3), to_board.astype(np.float64)))
+    scores.sort(key=lambda s: -s[0])
+    best = scores[0]
+    if best[1] < cfg.outline_label_ratio:
+        return None
+    return best[2]
+
+
+def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArray[np.float32] | None:
+    """Returns the four corners (clockwise from the top-left-most) of the largest bright convex
+    quadrilateral in the photo, or None."""
+    h, w = gray.shape
+    scale = min(1.0, 900 / max(h, w))
+    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    best: npt.NDArray[np.float32] | None = None
+    best_area = cfg.outline_min_area * small.shape[0] * small.shape[1]
+    _, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.dilate(cv2.Canny(small, 40, 120), np.ones((3, 3), np.uint8))
+    for mask in (otsu, edges):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if area < best_area:
+                continue
+            approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+            if len(approx) != 4 or not cv2.isContourConvex(approx):
+                continue
+            best, best_area = approx.reshape(4, 2).astype(np.float32), area
+    if best is None:
+        return None
+    return _clockwise(best / scale)
+
+
+def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    ordered = quad[np.argsort(angles)]  # image y points down: increasing angle is clockwise
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0).astype(np.float32)
+
+
+def _margin_ink(
+    gray: npt.NDArray[np.uint8], to_board: npt.NDArray[np.float64], board: BoardSpec, m: float
+) -> tuple[float, float]:
+    """Returns the dark-ink fraction of the top+left margins and of the bottom+right margins
+    (``m``: the printed margin, in cells)."""
+    ppc = 16
+    size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
+    place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
+    top_down = np.asarray(cv2.warpPerspective(gray, place @ to_board, size), np.uint8)
+    lo, hi = round(0.1 * ppc), round(0.6 * ppc)  # the band 0.1-0.6 cells outside the grid
+    n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
+    r1 = round((m + board.rows) * ppc)
+
+    def ink(band: npt.NDArray[np.uint8]) -> float:
+        if band.size == 0:
+            return 0.0
+        white = float(np.percentile(band, 90))
+        return float((band < 0.6 * white).mean())
+
+    top = ink(top_down[n0 - hi : n0 - lo, n0:n1])
+    left = ink(top_down[n0:r1, n0 - hi : n0 - lo])
+    bottom = ink(top_down[r1 + lo : r1 + hi, n0:n1])
+    right = ink(top_down[n0:r1, n1 + lo : n1 + hi])
+    return top + left, bottom + right
