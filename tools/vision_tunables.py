@@ -11,8 +11,8 @@ Three sources are read:
 - module-level numeric constants of the reader's modules (the two renderers, ``vision.render``
   and ``vision.tabletop``, make test photos and are not the reader);
 - magic numbers (numeric literals inside functions) of the modules of the registration part
-  (``OWN_MODULES``), other than the structural ones of ``STRUCTURAL`` (0, 1, 2, 3, 4, -1, 0.5,
-  255: counts, indices, halves, the byte range, the four corners of a quadrilateral).
+  (``OWN_MODULES``), other than the structural ones of ``STRUCTURAL`` (0, 1, 2, 3, 4, -1, ±0.5,
+  255: counts, indices, halves either way, the byte range, the four corners of a quadrilateral).
 
 Each number is a *tunable* (fitted on photos or set by hand: it changes what is read), a *cap*
 (a limit on work or input: file size, pixel count, scan count, candidates; a limit, not a
@@ -45,7 +45,7 @@ RENDERERS = ("render.py", "render_scene.py", "tabletop")
 OWN_MODULES = ("register.py", "outline.py", "load.py", "grid_overlay.py", "markers.py", "board.py")
 """The registration part's modules, whose magic numbers are listed too."""
 REGISTER_SECTIONS = ("load", "registration", "grid", "identity")
-STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, 255})
+STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, -0.5, 255})
 
 CAPS = frozenset({
     "load.max_bytes", "load.max_pixels", "load.max_decoded_pixels", "load.max_scans", "load.min_side",
