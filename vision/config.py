@@ -81,11 +81,6 @@ class RegisterConfig(Section):
         "when predicted from two (their homography extrapolates worst). Set by hand on the dev renders "
         "of small blurred markers (tests/vision/test_register_real.py).",
     )
-    search_max_scale: float = Field(
-        default=4.0,
-        description="The crop is enlarged so the predicted marker spans register.MODULE_PX pixels per module, "
-        "by at most this factor.",
-    )
     search_sharpen_sigma: float = Field(
         default=1.5, description="Gaussian σ of the unsharp mask applied to the crop, in photo pixels."
     )

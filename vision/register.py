@@ -348,7 +348,8 @@ def _search_missing(
             if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
                 continue  # off the photo, or a prediction too uncertain to crop
             sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
-            f = float(np.clip(marker_px / side, 1.0, cfg.search_max_scale))
+            # enlarged at most as much as the smallest decodable marker needs
+            f = float(np.clip(marker_px / side, 1.0, marker_px / MIN_MARKER_PX))
             big = (np.asarray(cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC), np.uint8)
                    if f > 1 else sharp)
             detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big, marker_px))
