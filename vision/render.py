@@ -378,7 +378,7 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
     hand_mask = np.zeros((cond.height, cond.width), np.float32)
     for k in range(cond.hands):
         _draw_hand(img, hand_mask, board, h_img, cell_px, rng,
-                   (cond.hand_at, cond.hand_from) if k == 0 else (None, None))
+                   (cond.hand_at, cond.hand_from, cond.hand_skin) if k == 0 else (None, None, None))
     if cond.shadow > 0:
         img *= _shadow(cond, rng)[:, :, None]
     img *= _light(cond)[:, :, None] * cond.exposure
@@ -467,13 +467,14 @@ def _draw_hand(
     h_img: npt.NDArray[np.float64],
     cell_px: float,
     rng: np.random.Generator,
-    placed: tuple[tuple[float, float] | None, tuple[float, float] | None] = (None, None),
+    placed: tuple[tuple[float, float] | None, tuple[float, float] | None, int | None] = (None, None, None),
 ) -> None:
     """Paints a hand and forearm reaching in from the nearest photo edge over a random cell
     (drawn at a quarter of the photo's scale, then enlarged: its edges are soft anyway).
     ``placed``: the board points (u, v) of its fingertips and of a point its forearm crosses,
-    each None to draw it (:class:`Conditions` ``hand_at``, ``hand_from``)."""
-    at, across = placed
+    and its skin tone, each None to draw it (:class:`Conditions` ``hand_at``, ``hand_from``,
+    ``hand_skin``)."""
+    at, across, tone = placed
     h, w = hand_mask.shape
     k = 4 if min(w, h) > 1200 else 1
     sw, sh, cp = w // k, h // k, cell_px / k
@@ -533,7 +534,8 @@ def _draw_hand(
                                  for a in (soft, shadow, shading))
     roi = img[box]
     roi *= (1 - 0.45 * shadow * (1 - soft))[:, :, None]
-    r, g, b = SKIN[int(rng.integers(0, len(SKIN)))]
+    drawn = int(rng.integers(0, len(SKIN)))  # drawn either way
+    r, g, b = SKIN[drawn if tone is None else tone]
     skin = np.array([b, g, r], np.float32)[None, None, :] * shading[:, :, None]
     roi[:] = roi * (1 - soft[:, :, None]) + skin * soft[:, :, None]
     np.maximum(hand_mask[box], soft, out=hand_mask[box])

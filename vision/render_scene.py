@@ -88,6 +88,8 @@ class Conditions:
     hand_from: tuple[float, float] | None = None
     """... or, when given, from the photo's edge across this board point (u, v), in cells: its
     forearm lies over it (a marker's tab, say)."""
+    hand_skin: int | None = None
+    """The first hand's skin tone, an index into :data:`SKIN` (None: drawn)."""
     missing_markers: tuple[int, ...] = ()
     jitter: float = 0.04
     turn_deg: float = 5.0
