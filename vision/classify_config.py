@@ -151,18 +151,6 @@ class ClassifyConfig(Section):
         ge=0,
         description="... the share of the cell that must lean toward the token with it.",
     )
-    min_terrain_pixels: float = Field(
-        default=0.15,
-        description="Below this share of terrain-coloured pixels in the region read, the terrain reading is less sure.",
-    )
-    share_scale: float = Field(
-        default=0.12,
-        description="How far past a threshold a share must be for 90 % confidence.",
-    )
-    counter_scale: float = Field(
-        default=0.08,
-        description="As share_scale, for the counter's share of the central disc.",
-    )
     occluder_share: float = Field(
         default=0.3,
         description="A cell with more than this share of pixels fitting no class is covered by "

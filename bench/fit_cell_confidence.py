@@ -1,0 +1,112 @@
+"""Fits the per-cell model's occupant and bare-terrain probabilities (``vision.cell_confidence``)
+on dev photos of both renderers.
+
+Run from the repository root, after ``bench/bench_reliability.py --seeds dev --cache DIR`` has
+rendered the dev photos into DIR:
+
+    python bench/fit_cell_confidence.py --cache DIR [--photos 40] [--dump FILE]
+
+Every visible cell (not under a hand) of every dev photo of both renderers, read with its
+calibration and without refusal, that no other rule makes doubtful (no occluder reaching in,
+no glare past ``vision.pipeline.GLARE_SHARE``, few off-class colours, wholly inside the photo)
+gives the occupant model's inputs (:func:`vision.cell_confidence.counter_features`) and whether
+the occupant was read right; those without a counter give the bare terrain model's inputs
+(:func:`vision.cell_confidence.terrain_features`) and whether the terrain was read right. A
+logistic regression (:func:`bench.fit_cell_model.fit`) gives each model's weights; each is also
+fitted on the even photos and scored (log loss) on the odd ones. The values are then written
+into ``vision/cell_confidence.py`` by hand, with the date and the figures, so that the reader
+never reads a file of fitted values at run time. Eval seeds are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_reliability import SEEDS, calibrations  # noqa: E402
+from bench.fit_cell_model import fit, log_loss  # noqa: E402
+from vision import cell_confidence as cc  # noqa: E402
+from vision import grid_overlay as go  # noqa: E402
+from vision.board import load_board  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+from vision.pipeline import GLARE_SHARE, read  # noqa: E402
+
+Floats = npt.NDArray[np.float64]
+Samples = dict[str, list[list[float]]]
+
+
+def samples(cache: Path, photos: int) -> Samples:
+    """Returns the rows of each fit: features, then truth (1: right), then the photo index."""
+    board = load_board("cyrus-pyxis")
+    cfg = VisionConfig().classify
+    out: Samples = {"counter": [], "terrain": []}
+    k = 0
+    for kind, base in SEEDS["dev"].items():
+        cals = calibrations(board, kind, base, cache)
+        index = cache / f"{kind}-{base}-{photos}.json"
+        for path, cells, hidden, group in json.loads(index.read_text(encoding="utf-8")):
+            cal = cals.get(group)
+            try:
+                reading = read(Path(path), board, calibration=cal if isinstance(cal, Calibration) else None,
+                               strict=False)
+            except VisionError:
+                continue
+            ev = reading.evidence
+            counter = cc.counter_features(ev.side_share, cfg.counter_share)
+            terrain = cc.terrain_features(ev.terrain_share[:, 1:], cfg.token_share, ev.terrain_pixels)
+            washed = go.cell_washed(reading.warped, board)
+            doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < 0.98)
+            if ev.reached is not None:
+                doubtful |= ev.reached > 0
+            for n, (name, cell) in enumerate(reading.observation.cells.items()):
+                if name in hidden or doubtful[n]:
+                    continue
+                held = cells[name]
+                out["counter"].append([*counter[n], float(cell.occupant == held["occupant"]), float(k)])
+                if not ev.on_counter[n]:
+                    out["terrain"].append([*terrain[n], float(cell.terrain == held["terrain"]), float(k)])
+            k += 1
+    return out
+
+
+def report(name: str, rows: list[list[float]]) -> None:
+    """Fits one logistic on all rows and on the even photos, and prints both with the log loss."""
+    data = np.array(rows, np.float64)
+    x, y, photo = data[:, :-2], data[:, -2], data[:, -1]
+    w = fit(x, y)
+    print(f"{name}: {len(y)} cells ({int((1 - y).sum())} wrong); weights (bias first): {np.round(w, 2).tolist()}")
+    half = photo % 2 == 0
+    try:
+        w_half = fit(x[half], y[half])
+    except np.linalg.LinAlgError:  # no wrong cell in one half: the fit does not settle there
+        print("  no held-out check: one half of the photos has no wrong cell")
+        return
+    print(f"  log loss fitted on even photos: {log_loss(w_half, x[~half], y[~half]):.4f} on odd, "
+          f"{log_loss(w_half, x[half], y[half]):.4f} on even")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--photos", type=int, default=40)
+    parser.add_argument("--dump", type=Path, default=None, help="Also write the samples as JSON.")
+    args = parser.parse_args()
+    rows = samples(args.cache, args.photos)
+    if args.dump is not None:
+        args.dump.write_text(json.dumps(rows), encoding="utf-8")
+    for name, data in rows.items():
+        report(name, data)
+
+
+if __name__ == "__main__":
+    main()
