@@ -35,9 +35,10 @@ from bench.bench_reliability import SEEDS, calibrations  # noqa: E402
 from bench.fit_cell_model import fit, log_loss  # noqa: E402
 from vision import cell_confidence as cc  # noqa: E402
 from vision import grid_overlay as go  # noqa: E402
-from vision.board import load_board  # noqa: E402
+from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
-from vision.config import VisionConfig  # noqa: E402
+from vision.colours import _geometry  # noqa: E402
+from vision.config import ClassifyConfig, VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import GLARE_SHARE, read  # noqa: E402
 
@@ -49,7 +50,7 @@ def samples(cache: Path, photos: int) -> Samples:
     """Returns the rows of each fit: features, then truth (1: right), then the photo index."""
     board = load_board("cyrus-pyxis")
     cfg = VisionConfig().classify
-    out: Samples = {"counter": [], "terrain": []}
+    out: Samples = {"counter": [], "terrain": [], "glare": []}
     k = 0
     for kind, base in SEEDS["dev"].items():
         cals = calibrations(board, kind, base, cache)
@@ -68,15 +69,44 @@ def samples(cache: Path, photos: int) -> Samples:
             doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < 0.98)
             if ev.reached is not None:
                 doubtful |= ev.reached > 0
+            glare = glare_features(reading.warped, board, cfg)
+            read_ok = float(readable(Path(path), cal))
             for n, (name, cell) in enumerate(reading.observation.cells.items()):
+                held = cells[name]
+                bare = cell.occupant is None and cell.terrain == board.terrains[0]
+                if name not in hidden and bare and glare[n].max() > 0 and reading.inside[n] >= 0.98:
+                    truth = held["occupant"] is None and held["terrain"] == board.terrains[0]
+                    out["glare"].append([*glare[n], read_ok, float(truth), float(k)])
                 if name in hidden or doubtful[n]:
                     continue
-                held = cells[name]
                 out["counter"].append([*counter[n], float(cell.occupant == held["occupant"]), float(k)])
                 if not ev.on_counter[n]:
                     out["terrain"].append([*terrain[n], float(cell.terrain == held["terrain"]), float(k)])
             k += 1
     return out
+
+
+def glare_features(warped: go.Warped, board: BoardSpec, cfg: ClassifyConfig) -> Floats:
+    """Returns per cell (washed share of the central disc, washed share of the inner square):
+    its pixels with every channel at ``grid_overlay.WASHED`` or more."""
+    ppc = warped.ppc
+    washed = (warped.grid(board.rows, board.cols) >= go.WASHED).all(axis=2)
+    cells = washed.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
+    radius, cheb = _geometry(ppc)
+    disc = cells[:, radius < cfg.counter_disc].mean(axis=1)
+    square = cells[:, cheb < cfg.terrain_square].mean(axis=1)
+    out: Floats = np.column_stack([disc, square]).astype(np.float64)
+    return out
+
+
+def readable(path: Path, cal: Calibration | str | None) -> bool:
+    """Whether the reader reads the photo (does not refuse it)."""
+    board = load_board("cyrus-pyxis")
+    try:
+        read(path, board, calibration=cal if isinstance(cal, Calibration) else None)
+    except VisionError:
+        return False
+    return True
 
 
 def report(name: str, rows: list[list[float]]) -> None:
