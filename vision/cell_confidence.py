@@ -19,7 +19,10 @@ cut down by the evidence of an occluder or a glare (:mod:`vision.decide`).
 
 Parameters (fitted by ``bench/fit_cell_confidence.py``, dev seeds of both renderers, 40 photos
 each, 2026-11-29, on the cells no occluder, glare or off-class colour makes doubtful; the script
-prints them and they are copied here):
+prints them and they are copied here). The occupant model saw 10 211 cells, 2 of them read
+wrong: the occupant is nearly never wrong once those rules are aside, and the fit says so (its
+lowest probability, at the threshold, is 0.9997); the terrain model saw 7 570 cells, 29 wrong
+(fitted on the even photos, log loss 0.052 on the odd ones).
 
 - ``COUNTER_WEIGHTS``: bias; weights of the distance from the threshold, of the lead over the
   other side (0 where no counter is read) and of a counter being read;
@@ -43,7 +46,7 @@ and of the root share of terrain-coloured pixels."""
 
 
 def _logistic(x: Floats, weights: tuple[float, ...]) -> Floats:
-    z = weights[0] + x @ np.asarray(weights[1:], np.float64)
+    z = np.clip(weights[0] + x @ np.asarray(weights[1:], np.float64), -50.0, 50.0)  # no overflow
     out: Floats = 1.0 / (1.0 + np.exp(-z))
     return out
 
