@@ -19,7 +19,6 @@ would be refused), and with ``--cells`` every asked cell. Dev seeds only: it nev
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,11 +28,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import SEEDS, calibrations  # noqa: E402
+from bench.bench_reliability import cached_readings  # noqa: E402
 from vision import decide as dc  # noqa: E402
 from vision import grid_overlay as go  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
-from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import GLARE_SHARE, Reading, read  # noqa: E402
@@ -91,40 +89,29 @@ def main() -> None:
     args = parser.parse_args()
     board = load_board("cyrus-pyxis")
     cfg = VisionConfig()
-    for kind, base in SEEDS["dev"].items():
-        if args.only and kind != args.only:
-            continue
-        cals = calibrations(board, kind, base, args.cache)
-        index = args.cache / f"{kind}-{base}-{args.photos}.json"
-        total: Counter[str] = Counter()
-        wrong: Counter[str] = Counter()
-        for path, truth, hidden, group in json.loads(index.read_text(encoding="utf-8")):
-            cal = cals.get(group)
-            try:
-                reading = read(Path(path), board, calibration=cal if isinstance(cal, Calibration) else None,
-                               strict=False)
-            except VisionError as exc:
-                print(f"{Path(path).stem}: {type(exc).__name__}")
+    totals: dict[str, tuple[Counter[str], Counter[str]]] = {}
+    for kind, (path, truth, hidden, _group), cal, reading in cached_readings(board, args.cache, args.photos, args.only):
+        total, wrong = totals.setdefault(kind, (Counter(), Counter()))
+        try:
+            read(path, board, calibration=cal)
+            refused = ""
+        except VisionError as exc:
+            refused = f" refused ({type(exc).__name__})"
+        why = causes(reading, board, cfg)
+        mine: Counter[str] = Counter()
+        for n, (name, cell) in enumerate(reading.observation.cells.items()):
+            if name in hidden or not why[n]:
                 continue
-            try:
-                read(Path(path), board, calibration=cal if isinstance(cal, Calibration) else None)
-                refused = ""
-            except VisionError as exc:
-                refused = f" refused ({type(exc).__name__})"
-            why = causes(reading, board, cfg)
-            mine: Counter[str] = Counter()
-            for n, (name, cell) in enumerate(reading.observation.cells.items()):
-                if name in hidden or not why[n]:
-                    continue
-                right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
-                mine[why[n]] += 1
-                wrong[why[n]] += not right
-                if args.cells:
-                    print(f"  {Path(path).stem} {name} {why[n]} {cell.occupant}/{cell.terrain} "
-                          f"{cell.confidence:.3f} {'right' if right else 'WRONG'} "
-                          f"(held {truth[name]['occupant']}/{truth[name]['terrain']})")
-            total.update(mine)
-            print(f"{Path(path).stem}{refused}: {sum(mine.values())} asked {dict(mine)}")
+            right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
+            mine[why[n]] += 1
+            wrong[why[n]] += not right
+            if args.cells:
+                print(f"  {path.stem} {name} {why[n]} {cell.occupant}/{cell.terrain} "
+                      f"{cell.confidence:.3f} {'right' if right else 'WRONG'} "
+                      f"(held {truth[name]['occupant']}/{truth[name]['terrain']})")
+        total.update(mine)
+        print(f"{path.stem}{refused}: {sum(mine.values())} asked {dict(mine)}")
+    for kind, (total, wrong) in totals.items():
         print(f"{kind}: {sum(total.values())} asked; by rule {dict(total.most_common())}; "
               f"of which wrong {dict(wrong)}")
 

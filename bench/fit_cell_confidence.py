@@ -31,7 +31,7 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import SEEDS, calibrations  # noqa: E402
+from bench.bench_reliability import cached_readings  # noqa: E402
 from bench.fit_cell_model import fit, log_loss  # noqa: E402
 from vision import cell_confidence as cc  # noqa: E402
 from vision import grid_overlay as go  # noqa: E402
@@ -51,38 +51,27 @@ def samples(cache: Path, photos: int) -> Samples:
     board = load_board("cyrus-pyxis")
     cfg = VisionConfig().classify
     out: Samples = {"counter": [], "terrain": [], "glare": []}
-    k = 0
-    for kind, base in SEEDS["dev"].items():
-        cals = calibrations(board, kind, base, cache)
-        index = cache / f"{kind}-{base}-{photos}.json"
-        for path, cells, hidden, group in json.loads(index.read_text(encoding="utf-8")):
-            cal = cals.get(group)
-            try:
-                reading = read(Path(path), board, calibration=cal if isinstance(cal, Calibration) else None,
-                               strict=False)
-            except VisionError:
+    for k, (_kind, (path, cells, hidden, _group), cal, reading) in enumerate(cached_readings(board, cache, photos)):
+        ev = reading.evidence
+        counter = cc.counter_features(ev.side_share, cfg.counter_share)
+        terrain = cc.terrain_features(ev.terrain_share[:, 1:], cfg.token_share, ev.terrain_pixels)
+        washed = go.cell_washed(reading.warped, board)
+        doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < 0.98)
+        if ev.reached is not None:
+            doubtful |= ev.reached > 0
+        glare = glare_features(reading.warped, board, cfg)
+        read_ok = float(readable(path, cal))
+        for n, (name, cell) in enumerate(reading.observation.cells.items()):
+            held = cells[name]
+            bare = cell.occupant is None and cell.terrain == board.terrains[0]
+            if name not in hidden and bare and glare[n].max() > 0 and reading.inside[n] >= 0.98:
+                truth = held["occupant"] is None and held["terrain"] == board.terrains[0]
+                out["glare"].append([*glare[n], read_ok, float(truth), float(k)])
+            if name in hidden or doubtful[n]:
                 continue
-            ev = reading.evidence
-            counter = cc.counter_features(ev.side_share, cfg.counter_share)
-            terrain = cc.terrain_features(ev.terrain_share[:, 1:], cfg.token_share, ev.terrain_pixels)
-            washed = go.cell_washed(reading.warped, board)
-            doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < 0.98)
-            if ev.reached is not None:
-                doubtful |= ev.reached > 0
-            glare = glare_features(reading.warped, board, cfg)
-            read_ok = float(readable(Path(path), cal))
-            for n, (name, cell) in enumerate(reading.observation.cells.items()):
-                held = cells[name]
-                bare = cell.occupant is None and cell.terrain == board.terrains[0]
-                if name not in hidden and bare and glare[n].max() > 0 and reading.inside[n] >= 0.98:
-                    truth = held["occupant"] is None and held["terrain"] == board.terrains[0]
-                    out["glare"].append([*glare[n], read_ok, float(truth), float(k)])
-                if name in hidden or doubtful[n]:
-                    continue
-                out["counter"].append([*counter[n], float(cell.occupant == held["occupant"]), float(k)])
-                if not ev.on_counter[n]:
-                    out["terrain"].append([*terrain[n], float(cell.terrain == held["terrain"]), float(k)])
-            k += 1
+            out["counter"].append([*counter[n], float(cell.occupant == held["occupant"]), float(k)])
+            if not ev.on_counter[n]:
+                out["terrain"].append([*terrain[n], float(cell.terrain == held["terrain"]), float(k)])
     return out
 
 
