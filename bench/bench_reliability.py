@@ -47,7 +47,7 @@ from vision.calibrate import calibrate  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import observe  # noqa: E402
+from vision.pipeline import Reading, observe, read  # noqa: E402
 from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
 
 SEEDS = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "eval": {"render": 3_000_000, "tabletop": 6_000_000}}
@@ -125,6 +125,27 @@ def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path) -> dict[int,
         except VisionError as exc:
             out[k] = str(exc)
     return out
+
+
+def cached_readings(board: BoardSpec, cache: Path, photos: int,
+                    only: str | None = None) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
+    """Yields every dev photo rendered into ``cache`` by ``--cache`` (both renderers, or ``only``
+    one), read with its calibration and without refusal: (renderer, photo, calibration,
+    reading). Photos the reader cannot read at all are left out. For the fitting and diagnosis
+    scripts; dev seeds only."""
+    for kind, base in SEEDS["dev"].items():
+        if only and kind != only:
+            continue
+        cals = calibrations(board, kind, base, cache)
+        index = cache / f"{kind}-{base}-{photos}.json"
+        for path, truth, hidden, group in json.loads(index.read_text(encoding="utf-8")):
+            cal = cals.get(group)
+            usable = cal if isinstance(cal, Calibration) else None
+            try:
+                reading = read(Path(path), board, calibration=usable, strict=False)
+            except VisionError:
+                continue
+            yield kind, (Path(path), truth, hidden, group), usable, reading
 
 
 def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str]) -> dict[str, object]:

@@ -21,7 +21,6 @@ reads a file of fitted values at run time. Eval seeds are never read.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -31,13 +30,10 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import SEEDS, calibrations  # noqa: E402
+from bench.bench_reliability import cached_readings  # noqa: E402
 from vision import cell_model  # noqa: E402
 from vision.board import load_board  # noqa: E402
-from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import read  # noqa: E402
 
 RIDGE = 1e-5
 """Ridge weight of the fit (per cell), not a setting of the reader."""
@@ -55,33 +51,25 @@ def samples(cache: Path, photos: int) -> tuple[Floats, Floats, Floats, Floats]:
     share: list[float] = []
     truth: list[float] = []
     photo: list[float] = []
-    k = 0
-    for kind, base in SEEDS["dev"].items():
-        cals = calibrations(board, kind, base, cache)
-        index = cache / f"{kind}-{base}-{photos}.json"
-        for path, cells, hidden, group in json.loads(index.read_text(encoding="utf-8")):
-            cal = cals.get(group)
-            try:
-                reading = read(Path(path), board, calibration=cal if isinstance(cal, Calibration) else None,
-                               strict=False)
-            except VisionError:
+    k = 0  # photos with counters measured, numbered for the held-out check
+    for _kind, photo_at, _cal, reading in cached_readings(board, cache, photos):
+        _path, cells, hidden, _group = photo_at
+        ev = reading.evidence
+        names = board.cell_names()
+        at = np.nonzero(ev.on_counter)[0]
+        if ev.edge_light is None or ev.edge_lean is None or not len(at):
+            continue
+        tokens = ev.terrain_share[at][:, 1:]
+        _, f_lean, f_share = cell_model.band_features(ev.edge_lean[at][:, 1:], tokens, cfg.edge_type_share)
+        for j, i in enumerate(at):
+            if names[i] in hidden or not np.isfinite(ev.edge_light[i]):
                 continue
-            ev = reading.evidence
-            names = board.cell_names()
-            at = np.nonzero(ev.on_counter)[0]
-            if ev.edge_light is None or ev.edge_lean is None or not len(at):
-                continue
-            tokens = ev.terrain_share[at][:, 1:]
-            _, f_lean, f_share = cell_model.band_features(ev.edge_lean[at][:, 1:], tokens, cfg.edge_type_share)
-            for j, i in enumerate(at):
-                if names[i] in hidden or not np.isfinite(ev.edge_light[i]):
-                    continue
-                light.append(float(ev.edge_light[i]))
-                lean.append(float(f_lean[j]))
-                share.append(float(f_share[j]))
-                truth.append(float(cells[names[i]]["terrain"] != board.terrains[0]))
-                photo.append(float(k))
-            k += 1
+            light.append(float(ev.edge_light[i]))
+            lean.append(float(f_lean[j]))
+            share.append(float(f_share[j]))
+            truth.append(float(cells[names[i]]["terrain"] != board.terrains[0]))
+            photo.append(float(k))
+        k += 1
     return np.array(light), np.array([lean, share]).T, np.array(truth), np.array(photo)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
+from vision.cell_confidence import counter_probability, terrain_probability
 from vision.cell_model import band_features, token_probability
 from vision.config import ClassifyConfig
 from vision.evidence import CellEvidence
@@ -102,7 +103,7 @@ def decide(
     order, has, c_conf = _counters(ev, cfg)
     tokens = ev.terrain_share[:, 1:]
     t_best, is_token, t_conf = _terrains(ev, tokens, cfg)
-    conf = np.minimum(c_conf, t_conf)
+    conf = c_conf * t_conf  # two probabilities read on different pixels
     detail = _detail(ev, tokens, ~has & is_token, t_best)
     occluded = ev.other_share > cfg.occluder_share
     hidden = _hidden_edges(lines, board, cfg) if lines is not None and lines.size else None
@@ -127,33 +128,26 @@ Floats = npt.NDArray[np.float64]
 
 def _counters(ev: CellEvidence, cfg: ClassifyConfig) -> tuple[Ints, Bools, Floats]:
     """Per cell: the sides by share of the central disc, whether one makes a counter
-    (``cfg.counter_share``), and how sure that is (past the threshold, and ahead of the other side)."""
-    n = ev.side_share.shape[0]
+    (``cfg.counter_share``), and the probability that this reading is right
+    (:func:`vision.cell_confidence.counter_probability`)."""
     order = np.argsort(-ev.side_share, axis=1)
-    rows = np.arange(n)
-    s1 = ev.side_share[rows, order[:, 0]]
-    s2 = ev.side_share[rows, order[:, 1]] if ev.side_share.shape[1] > 1 else np.zeros(n)
-    has = s1 >= cfg.counter_share
-    c_conf = _sure(s1 - cfg.counter_share, cfg.counter_scale)
-    c_conf = np.where(has, np.minimum(c_conf, _sure(s1 - s2, cfg.counter_scale)), c_conf)
-    return order, has, c_conf
+    has = ev.side_share.max(axis=1) >= cfg.counter_share
+    return order, has, counter_probability(ev.side_share, cfg.counter_share)
 
 
 def _terrains(ev: CellEvidence, tokens: Floats, cfg: ClassifyConfig) -> tuple[Ints, Bools, Floats]:
-    """Per cell: the most likely token, whether the cell holds one, and how sure that is: the
-    inner square's shares (``cfg.token_share``), less sure with few terrain pixels; under a
-    counter, the band around it (:func:`_under_counter`)."""
+    """Per cell: the most likely token, whether the cell holds one (``cfg.token_share`` of the
+    inner square's terrain pixels), and the probability that this is right
+    (:func:`vision.cell_confidence.terrain_probability`); under a counter, the band around it
+    (:func:`_under_counter`)."""
     n = ev.side_share.shape[0]
     rows = np.arange(n)
     t_best = tokens.argmax(axis=1) if tokens.shape[1] else np.zeros(n, int)
     t1 = tokens[rows, t_best] if tokens.shape[1] else np.zeros(n)
-    t2 = np.sort(tokens, axis=1)[:, -2] if tokens.shape[1] > 1 else np.zeros(n)
     is_token = t1 >= cfg.token_share
-    t_conf = _sure(t1 - cfg.token_share, cfg.share_scale)
-    t_conf = np.where(is_token, np.minimum(t_conf, _sure(t1 - t2, cfg.share_scale)), t_conf)
-    # too few terrain pixels to judge (something covering nearly all the inner square)
-    few = np.clip(ev.terrain_pixels / cfg.min_terrain_pixels, 0, 1)
-    t_conf = t_conf * (0.5 + 0.5 * few)
+    # the probability that the reading is right, from the shares and how much of the inner
+    # square is terrain-coloured at all (something may cover nearly all of it)
+    t_conf = terrain_probability(tokens, cfg.token_share, ev.terrain_pixels)
     if ev.on_counter.any() and tokens.shape[1] and ev.edge_light is not None and ev.edge_lean is not None:
         # under a counter: the band around it (see _under_counter)
         at = np.nonzero(ev.on_counter)[0]

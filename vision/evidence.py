@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from vision.board import BoardSpec
 from vision.colours import (
+    PixelClass,
     PixelModel,
     _as_cells,
     _as_image,
@@ -143,13 +144,7 @@ def evidence(
     feats, usable = _samples(grid, inside, white, board, cfg)
     n, m = feats.shape[0], feats.shape[1]
     names = class_names(board)
-    model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
-    # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
-    # cells: it would pull that class to itself (and narrow it there), so its pixels are left out
-    # and the classes adapted again
-    foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
-    if foreign.any():
-        model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
+    model, counter_coloured = _adapted(feats, usable, seed, names, board, cfg)
     means, sds = model.arrays(names)
     best, fits = _fit(feats, usable, means, sds, cfg)
     radius, cheb = _geometry(m)
@@ -208,6 +203,68 @@ def evidence(
         edge_light=edge_light,
         edge_lean=edge_lean,
     )
+
+
+def _adapted(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    seed: PixelModel,
+    names: list[str],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> tuple[PixelModel, npt.NDArray[np.bool_]]:
+    """Returns the classes adapted to the photo, and per cell sample whether it lies in a patch
+    of a counter's colour larger than any counter (:func:`_foreign_blobs`)."""
+    model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
+    # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
+    # cells: it would pull that class to itself (and narrow it there), so its pixels are left out
+    # and the classes adapted again
+    foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
+    if foreign.any():
+        model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
+    found = _unmatched_sides(feats, usable & ~foreign, model, names, board, cfg)
+    if found is not None:
+        model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), found, names, cfg)
+    return model, counter_coloured
+
+
+def _unmatched_sides(
+    feats: npt.NDArray[np.float32],
+    usable: npt.NDArray[np.bool_],
+    model: PixelModel,
+    names: list[str],
+    board: BoardSpec,
+    cfg: ClassifyConfig,
+) -> PixelModel | None:
+    """Returns the classes with a side's colour found again, or None when nothing is to find.
+
+    A side whose class matched fewer than ``cfg.adapt_min_pixels`` of the photo's pixels (its
+    counters printed paler, or lit by another lamp, than the calibration's: beyond the class's
+    drift) while the central discs of some cells are mostly in no class's colour: those discs'
+    pixels, when nearer that side's colour than any other class's, re-seed it (counters lie
+    over the cell's centre; a hand or a sleeve of that colour, larger than any counter, is left
+    out before, by :func:`_foreign_blobs`)."""
+    sides = len(board.sides)
+    lonely = [k for k in range(sides) if model.classes[names[k]].pixels < cfg.adapt_min_pixels]
+    if not lonely:
+        return None
+    means, sds = model.arrays(names)
+    _best, fits = _fit(feats, usable, means, sds, cfg)
+    radius, _cheb = _geometry(feats.shape[1])
+    disc = usable & (radius < cfg.counter_disc)[None]
+    off = disc & ~fits & (feats[..., 2] > cfg.occluder_light)
+    cells = off.sum(axis=(1, 2)) >= cfg.counter_share * np.maximum(disc.sum(axis=(1, 2)), 1)
+    px = feats[cells][off[cells]][:, :2].astype(np.float64)
+    if len(px) < cfg.adapt_min_pixels:
+        return None
+    nearest = np.hypot(px[:, None, 0] - means[None, :, 0], px[:, None, 1] - means[None, :, 1]).argmin(axis=1)
+    classes = dict(model.classes)
+    for k in lonely:
+        mine = px[nearest == k]
+        if len(mine) >= cfg.adapt_min_pixels:
+            centre = np.median(mine, axis=0)
+            classes[names[k]] = PixelClass(mean=(float(centre[0]), float(centre[1])), sd=model.classes[names[k]].sd)
+    return PixelModel(classes=classes) if classes != dict(model.classes) else None
 
 
 def _lean_shares(
