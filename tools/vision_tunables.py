@@ -11,8 +11,8 @@ Three sources are read:
 - module-level numeric constants of the reader's modules (the two renderers, ``vision.render``
   and ``vision.tabletop``, make test photos and are not the reader);
 - magic numbers (numeric literals inside functions) of the modules of the registration part
-  (``OWN_MODULES``), other than the structural ones of ``STRUCTURAL`` (0, 1, 2, 3, 4, -1, 0.5,
-  255: counts, indices, halves, the byte range, the four corners of a quadrilateral).
+  (``OWN_MODULES``), other than the structural ones of ``STRUCTURAL`` (0, 1, 2, 3, 4, -1, ±0.5,
+  255: counts, indices, halves either way, the byte range, the four corners of a quadrilateral).
 
 Each number is a *tunable* (fitted on photos or set by hand: it changes what is read), a *cap*
 (a limit on work or input: file size, pixel count, scan count, candidates; a limit, not a
@@ -42,10 +42,10 @@ from vision.config import VisionConfig  # noqa: E402
 
 VISION = ROOT / "vision"
 RENDERERS = ("render.py", "render_scene.py", "tabletop")
-OWN_MODULES = ("register.py", "outline.py", "load.py", "grid_overlay.py", "markers.py", "board.py")
+OWN_MODULES = ("register.py", "outline.py", "load.py", "grid_overlay.py", "markers.py", "board.py", "labels.py")
 """The registration part's modules, whose magic numbers are listed too."""
 REGISTER_SECTIONS = ("load", "registration", "grid", "identity")
-STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, 255})
+STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, -0.5, 255})
 
 CAPS = frozenset({
     "load.max_bytes", "load.max_pixels", "load.max_decoded_pixels", "load.max_scans", "load.min_side",
@@ -189,15 +189,18 @@ MAGIC_KINDS = {
     "markers": "drawing",
     "register._draw_markers": "drawing",
     "grid_overlay.draw_grid": "drawing",
+    "labels.encode_template": "format",
+    "labels.decode_template": "format",
 }
 """Magic numbers that are not reading settings: the photo formats' byte layout (``load``: JPEG
 segment codes, header offsets, units), the checks on ``board.yaml`` (``board``: at most 26 rows
 lettered A-Z), the printed sheet (``markers``: inches, DPI, A4, the caption) and the debug
-pictures (line widths, colours)."""
+pictures (line widths, colours), the calibration file's template encoding (``labels``: ink
+scaled to 0-200 in a PNG)."""
 WORK_SIZES = frozenset({("register.sharpness", 1000), ("register.edge_blur", 1000), ("outline.find_outline", 900),
-                        ("outline._margin_ink", 16)})
-"""Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell):
-caps on work, not reading settings."""
+                        ("outline._margin_ink", 16), ("labels.decode_template", 512)})
+"""Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell) or
+input limits (a template side read from a calibration file): caps on work, not reading settings."""
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "registration.blur_floor": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",

@@ -81,10 +81,6 @@ class RegisterConfig(Section):
         "when predicted from two (their homography extrapolates worst). Set by hand on the dev renders "
         "of small blurred markers (tests/vision/test_register_real.py).",
     )
-    search_side_px: float = Field(
-        default=48.0, description="The crop is enlarged so the predicted marker spans about this, in pixels ..."
-    )
-    search_max_scale: float = Field(default=4.0, description="... enlarged by at most this factor.")
     search_sharpen_sigma: float = Field(
         default=1.5, description="Gaussian σ of the unsharp mask applied to the crop, in photo pixels."
     )
@@ -103,9 +99,6 @@ class RegisterConfig(Section):
         "Rendered board photos show 28-169 (80 dev renders).",
     )
     min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
-    max_marker_error: float = Field(
-        default=0.06, description="Largest mean reprojection error of marker corners, in cells."
-    )
     refine_corners: bool = Field(
         default=True,
         description="Detect each marker again at full resolution in a crop around it, with "
@@ -138,15 +131,11 @@ class RegisterConfig(Section):
         "is below this is reported as too blurred rather than board-less (renders: sharp ≥ "
         "0.75, σ 5-9 px ≤ 0.3).",
     )
-    dark_mean: float = Field(
-        default=20.0,
-        description="Photos darker than this mean grey (0-255) are refused (low: a dark table "
-        "around a well-lit board lowers the mean of the whole photo).",
-    )
     dark_p99: float = Field(
         default=80.0,
-        description="... or whose 99th-percentile grey is below this (the board's paper and "
-        "plain cells are the brightest things in a usable photo).",
+        description="Photos whose 99th-percentile grey (0-255) is below this are refused as too dark (the "
+        "board's paper and plain cells are the brightest things in a usable photo), as are those whose mean "
+        "grey is below register.DARKEST (low: a dark table around a well-lit board lowers the mean).",
     )
 
 
@@ -171,7 +160,7 @@ class GridConfig(Section):
     refine_max_shift_two: float = Field(
         default=1.5,
         description="As refine_max_shift, for a registration from two markers (the refit must still agree "
-        "with both markers within refine_tolerance).",
+        "with both markers within register.PLACE_TOLERANCE).",
     )
     refine_wide_three: bool = Field(
         default=True,
@@ -191,15 +180,11 @@ class GridConfig(Section):
         "many; the filter is also at least 1/12 cell).",
     )
     refine_min_points: int = Field(default=40, description="Crossings needed to refit the homography.")
-    refine_tolerance: float = Field(
-        default=0.06,
-        description="How precisely the refit places a point, in cells: a crossing further than this from "
-        "it is an outlier (RANSAC), and the markers' corners may lie this far from where it puts "
-        "them on average (else the refit is dropped) ...",
-    )
     refine_drift_per_error: float = Field(
         default=2.0,
-        description="... or this many times the markers' own fit error, when larger (small blurred "
+        description="A crossing further than register.PLACE_TOLERANCE from where the refit puts it is an "
+        "outlier (RANSAC), and the markers' corners may lie that far from where it puts them on average (else "
+        "the refit is dropped), or this many times the markers' own fit error, when larger (small blurred "
         "markers' corners are themselves up to about 0.1 cell off) ...",
     )
     refine_drift_cap: float = Field(

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from vision.board import BoardSpec
 from vision.config import GridConfig
-from vision.register import Registration
+from vision.register import DARKEST, PLACE_TOLERANCE, Registration
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,6 @@ def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
 LINE_CELLS = 1 / 12
 """The narrowest dark-line filter that finds the printed grid lines, in cells (a line of the
 board art, blurred, spans about this): one setting for the grid refit and the cells' edges."""
-DARKEST = 20.0
-"""A grey level (0-255) below which no reference is taken: the paper's white and the grey around
-a cell's edge are floored at it before dividing by them (a black patch is not paper)."""
-
 PAPER_WHITE = (245.0, 245.0, 245.0)
 """The white reference (BGR) when no margin shows: the paper of the board tables' colours, as
 ``vision.colours.PAPER`` (not imported: the colour model sits beside the warp, not under it)."""
@@ -152,7 +148,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
     """Returns a registration from three markers or from the outline refitted on the grid's
     line crossings (kept as is if too few are found, if the refit moves a grid corner by more
     than ``refine_max_shift`` cells, or strays from the markers by more than
-    ``refine_tolerance``). Four markers frame the board well enough: kept as they are.
+    ``PLACE_TOLERANCE``). Four markers frame the board well enough: kept as they are.
 
     A homography from three small markers extrapolates poorly to the far corner, and an outline
     is rough; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
@@ -173,7 +169,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
         if found is None:
             return current
         img_pts, board_pts = found
-        to_board, inliers = cv2.findHomography(img_pts, board_pts, cv2.RANSAC, cfg.refine_tolerance)
+        to_board, inliers = cv2.findHomography(img_pts, board_pts, cv2.RANSAC, PLACE_TOLERANCE)
         if to_board is None or inliers is None:
             return current
         keep = inliers.ravel().astype(bool)
@@ -189,7 +185,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
-            allowed = min(cfg.refine_drift_cap, max(cfg.refine_tolerance, cfg.refine_drift_per_error * reg.error))
+            allowed = min(cfg.refine_drift_cap, max(PLACE_TOLERANCE, cfg.refine_drift_per_error * reg.error))
             if drift > allowed:
                 continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
@@ -290,7 +286,7 @@ def _fit_line(
 
 def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, (n, 4) dark-line responses of its top, bottom, left and right edges
-    (black top-hat peak within ±0.06 cell of the edge, over the middle half of the edge, minus
+    (black top-hat peak within ``PLACE_TOLERANCE`` of the edge, over the middle half of the edge, minus
     the strip's median), over the mean grey around the edge (a line between two dark tokens
     counts as much as one on bare board)."""
     ppc, p = warped.ppc, warped.pad_px
@@ -298,7 +294,7 @@ def edge_evidence(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     size = max(3, round(ppc * LINE_CELLS)) | 1
     lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     strength = lines.astype(np.float32)
-    reach = max(2, round(0.06 * ppc))
+    reach = max(2, round(PLACE_TOLERANCE * ppc))
     q0, q1 = ppc // 4, ppc - ppc // 4
 
     def edges(img: npt.NDArray[np.float32], count: int, cells: int) -> npt.NDArray[np.float64]:

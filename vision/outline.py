@@ -46,11 +46,12 @@ def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArra
     h, w = gray.shape
     scale = min(1.0, 900 / max(h, w))
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
+    small = cv2.GaussianBlur(small, (_SMOOTH, _SMOOTH), 0)
     best: npt.NDArray[np.float32] | None = None
     best_area = cfg.outline_min_area * small.shape[0] * small.shape[1]
     _, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edges = cv2.dilate(cv2.Canny(small, 40, 120), np.ones((3, 3), np.uint8))
+    low = 40  # grey levels of gradient; Canny's upper threshold is three times the lower, as he advised
+    edges = cv2.dilate(cv2.Canny(small, low, 3 * low), np.ones((3, 3), np.uint8))
     for mask in (otsu, edges):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
@@ -65,6 +66,11 @@ def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArra
     if best is None:
         return None
     return _clockwise(best / scale)
+
+
+_SMOOTH = 5
+"""Side of the Gaussian kernel the shrunk photo is smoothed with before its outline is looked for,
+in pixels of the 900-px copy (provisional, set by hand)."""
 
 
 def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

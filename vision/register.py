@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.i18n import _
+from referee.markers import MarkerLayout
 from vision import outline
 from vision.board import BoardSpec
 from vision.config import RegisterConfig
@@ -32,6 +33,20 @@ from vision.markers import dictionary
 Homography = npt.NDArray[np.float64]
 MIN_MARKER_PX = 10
 """A marker (4 × 4 modules and its border) narrower than this many pixels cannot be decoded."""
+MODULE_PX = 8
+"""Pixels per marker module at which the sharpened search reads a marker's bits (the detector's
+``perspectiveRemovePixelPerCell``): its crop is enlarged so a marker spans this many pixels per
+module, and its threshold windows grow by one module at a time up to the marker's side
+(provisional, set by hand)."""
+PLACE_TOLERANCE = 0.06
+"""How precisely a registration places a point of the board, in cells: the largest mean error of
+the marker corners' fit, the grid refit's outlier distance and its largest drift from the
+markers (``vision.grid_overlay.refine``), and how far from its expected place a cell's printed
+edge is looked for (``vision.grid_overlay.edge_evidence``) (provisional, set by hand)."""
+DARKEST = 20.0
+"""A grey level (0-255) below which there is no usable light: a photo whose mean grey is below it
+is refused as too dark, and a white reference or the grey around a cell's edge is floored at it
+before dividing by it (a black patch is not paper) (provisional, set by hand)."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +83,7 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     """
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     mean, p99 = float(gray.mean()), float(np.percentile(gray[::4, ::4], 99))
-    if mean < cfg.dark_mean or p99 < cfg.dark_p99:
+    if mean < DARKEST or p99 < cfg.dark_p99:
         raise VisionError(
             _(
                 "the photo is too dark to read (mean grey {mean}, brightest {brightest} of 255); add "
@@ -251,7 +266,7 @@ def _detect_bled(
     bit reading: a marker decodes exactly or not at all). The erosion puts back about what the
     light took from the border's outer edge, so the corners are taken as found (shrinking the
     quad back, or a sub-pixel corner search on the photo, made the markers' fit worse on the
-    second renderer's dev photos); the markers' fit must still pass ``max_marker_error``.
+    second renderer's dev photos); the markers' fit must still pass ``PLACE_TOLERANCE``.
     """
     thick = np.asarray(cv2.erode(gray, np.ones((3, 3), np.uint8)), np.uint8)
     return _detect(detector, thick, 1.0, wanted, max_candidates)  # counted again: eroded specks join
@@ -301,12 +316,13 @@ def _search_missing(
     A small marker blurred at a few pixels per module loses its isolated bits (marker 0 of the
     4×4 dictionary has a lone white module) and the whole-photo search rejects it. Here only a
     crop around the predicted place is searched: sharpened (unsharp mask), enlarged so the
-    marker spans about ``search_side_px``, decoded with finer bit sampling and the dictionary's
-    full one-bit error correction. Only the expected id, about the predicted size, is taken; the
-    marker fit that follows must still agree with the others (``max_marker_error``).
+    marker spans about ``MODULE_PX`` pixels per module, decoded with finer bit sampling and the
+    dictionary's full one-bit error correction. Only the expected id, about the predicted size,
+    is taken; the marker fit that follows must still agree with the others (``PLACE_TOLERANCE``).
     """
     layout = board.markers
     h, w = gray.shape
+    marker_px = MODULE_PX * _modules(layout)
     for _round in range(2):  # a third marker found predicts the fourth better
         missing = sorted({p.id for p in layout.placements} - set(best))
         if not missing or len(best) < 2:
@@ -332,10 +348,11 @@ def _search_missing(
             if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
                 continue  # off the photo, or a prediction too uncertain to crop
             sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
-            f = float(np.clip(cfg.search_side_px / side, 1.0, cfg.search_max_scale))
+            # enlarged at most as much as the smallest decodable marker needs
+            f = float(np.clip(marker_px / side, 1.0, marker_px / MIN_MARKER_PX))
             big = (np.asarray(cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC), np.uint8)
                    if f > 1 else sharp)
-            detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big))
+            detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big, marker_px))
             for quad in _detect(detector, big, f, {mid}, cfg.max_candidates).values():
                 quad = quad + np.array([x0, y0], np.float32)
                 skew = out_of_square(quad, corners, np.asarray(to_image, np.float64))
@@ -373,7 +390,8 @@ def _search_whole(
     marker it adds must be square where all the others put it (two others at least)."""
     layout = board.markers
     sharp = _sharpen(gray, cfg.search_sharpen_sigma)
-    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(sharp))
+    detector = cv2.aruco.ArucoDetector(dictionary(layout),
+                                       _search_parameters(sharp, MODULE_PX * _modules(layout)))
     found = _detect(detector, sharp, 1.0, {p.id for p in layout.placements} - set(best), cfg.max_candidates)
     merged = {**found, **best}
     for mid in found:
@@ -390,18 +408,26 @@ def _search_whole(
         best[mid] = merged[mid]
 
 
-def _search_parameters(image: npt.NDArray[np.uint8]) -> cv2.aruco.DetectorParameters:
-    """The sharpened search's settings for one image: finer bit reading, full correction, and no
-    candidate smaller than a decodable marker (tiny ones made noise cost seconds)."""
+def _modules(layout: MarkerLayout) -> int:
+    """Modules across one marker: its bits and the black border around them."""
+    params = cv2.aruco.DetectorParameters()
+    return int(dictionary(layout).markerSize) + 2 * int(params.markerBorderBits)
+
+
+def _search_parameters(image: npt.NDArray[np.uint8], marker_px: int) -> cv2.aruco.DetectorParameters:
+    """The sharpened search's settings for one image where a marker spans about ``marker_px``:
+    bits read at ``MODULE_PX`` per module, full correction, threshold windows from the smallest
+    by one module up to the marker's side, and no candidate smaller than a decodable marker
+    (tiny ones made noise cost seconds)."""
     params = cv2.aruco.DetectorParameters()
     params.errorCorrectionRate = 1.0  # the dictionary's own correction capacity (one bit for 4×4_50)
-    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemovePixelPerCell = MODULE_PX
     params.perspectiveRemoveIgnoredMarginPerCell = 0.3  # read each module's centre, not its blurred edge
-    params.adaptiveThreshWinSizeMin = 3
-    params.adaptiveThreshWinSizeMax = 43
-    params.adaptiveThreshWinSizeStep = 8
+    smallest = params.adaptiveThreshWinSizeMin  # OpenCV's own, 3 px
+    params.adaptiveThreshWinSizeStep = MODULE_PX
+    params.adaptiveThreshWinSizeMax = smallest + (marker_px - smallest) // MODULE_PX * MODULE_PX
     params.polygonalApproxAccuracyRate = 0.05
-    params.minMarkerPerimeterRate = max(0.01, 4 * MIN_MARKER_PX / max(image.shape[:2]))
+    params.minMarkerPerimeterRate = 4 * MIN_MARKER_PX / max(image.shape[:2])
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     return params
 
@@ -463,7 +489,7 @@ def _from_markers(
         to_board = np.asarray(found_h, np.float64)
         back = cv2.perspectiveTransform(img_pts[None], to_board)[0]
         error = float(np.linalg.norm(back - board_pts, axis=1).mean())
-        if error <= cfg.max_marker_error:
+        if error <= PLACE_TOLERANCE:
             reg = Registration(to_board, "markers", subset, error, _cell_px(to_board, board), (img_pts, board_pts))
             if (
                 best is None

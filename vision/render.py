@@ -376,8 +376,9 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
         borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32)
     hand_mask = np.zeros((cond.height, cond.width), np.float32)
-    for _ in range(cond.hands):
-        _draw_hand(img, hand_mask, board, h_img, cell_px, rng)
+    for k in range(cond.hands):
+        _draw_hand(img, hand_mask, board, h_img, cell_px, rng,
+                   (cond.hand_at, cond.hand_from, cond.hand_skin) if k == 0 else (None, None, None))
     if cond.shadow > 0:
         img *= _shadow(cond, rng)[:, :, None]
     img *= _light(cond)[:, :, None] * cond.exposure
@@ -466,13 +467,20 @@ def _draw_hand(
     h_img: npt.NDArray[np.float64],
     cell_px: float,
     rng: np.random.Generator,
+    placed: tuple[tuple[float, float] | None, tuple[float, float] | None, int | None] = (None, None, None),
 ) -> None:
     """Paints a hand and forearm reaching in from the nearest photo edge over a random cell
-    (drawn at a quarter of the photo's scale, then enlarged: its edges are soft anyway)."""
+    (drawn at a quarter of the photo's scale, then enlarged: its edges are soft anyway).
+    ``placed``: the board points (u, v) of its fingertips and of a point its forearm crosses,
+    and its skin tone, each None to draw it (:class:`Conditions` ``hand_at``, ``hand_from``,
+    ``hand_skin``)."""
+    at, across, tone = placed
     h, w = hand_mask.shape
     k = 4 if min(w, h) > 1200 else 1
     sw, sh, cp = w // k, h // k, cell_px / k
-    u, v = rng.uniform(0.5, board.cols - 0.5), rng.uniform(0.5, board.rows - 0.5)
+    u, v = rng.uniform(0.5, board.cols - 0.5), rng.uniform(0.5, board.rows - 0.5)  # drawn either way
+    if at is not None:
+        u, v = at
     tip = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), h_img)[0, 0] / k
     edges = [
         (tip[0], (0.0, tip[1])),
@@ -482,6 +490,9 @@ def _draw_hand(
     ]
     _, base = min(edges, key=lambda e: e[0])
     base_pt = np.array(base) + rng.normal(0, 0.15 * min(sw, sh), 2)
+    if across is not None:  # from the photo's edge, through that point: beyond it by a diagonal
+        over = cv2.perspectiveTransform(np.array([[across]], np.float64), h_img)[0, 0] / k
+        base_pt = tip + (over - tip) * (1 + float(np.hypot(sw, sh)) / max(float(np.linalg.norm(over - tip)), 1.0))
     direction = tip - base_pt
     direction /= float(np.linalg.norm(direction)) or 1.0
     normal = np.array([-direction[1], direction[0]])
@@ -523,7 +534,8 @@ def _draw_hand(
                                  for a in (soft, shadow, shading))
     roi = img[box]
     roi *= (1 - 0.45 * shadow * (1 - soft))[:, :, None]
-    r, g, b = SKIN[int(rng.integers(0, len(SKIN)))]
+    drawn = int(rng.integers(0, len(SKIN)))  # drawn either way
+    r, g, b = SKIN[drawn if tone is None else tone]
     skin = np.array([b, g, r], np.float32)[None, None, :] * shading[:, :, None]
     roi[:] = roi * (1 - soft[:, :, None]) + skin * soft[:, :, None]
     np.maximum(hand_mask[box], soft, out=hand_mask[box])

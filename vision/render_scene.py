@@ -81,6 +81,15 @@ class Conditions:
     noise: float = 0.0
     jpeg: int = 0
     hands: int = 0
+    hand_at: tuple[float, float] | None = None
+    """Where the first hand's fingertips point, board (u, v) in cells (None: a random cell of
+    the grid); it may lie off the grid, over a marker's tab. It reaches in from the nearest
+    photo edge, as a drawn hand does ..."""
+    hand_from: tuple[float, float] | None = None
+    """... or, when given, from the photo's edge across this board point (u, v), in cells: its
+    forearm lies over it (a marker's tab, say)."""
+    hand_skin: int | None = None
+    """The first hand's skin tone, an index into :data:`SKIN` (None: drawn)."""
     missing_markers: tuple[int, ...] = ()
     jitter: float = 0.04
     turn_deg: float = 5.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .helpers import scene_of, setup_state, shoot
@@ -31,3 +32,19 @@ def test_truth_file_describes_every_cell(tmp_path: Path) -> None:
 def test_a_missing_marker_is_not_in_view(tmp_path: Path) -> None:
     _, rendered = shoot(tmp_path, scene_of(setup_state()), 63, "clean", missing_markers=(1,))
     assert rendered.markers_visible == [0, 2, 3]
+
+
+def test_a_hand_is_drawn_where_the_scene_places_it(tmp_path: Path) -> None:
+    # fingertips at F6's centre, the forearm across J10 (so from the photo's lower right), the
+    # palest skin; the same scene with a drawn hand (the same draw) covers other cells
+    placed = {"hands": 1, "hand_at": (5.5, 5.5), "hand_from": (9.5, 9.5), "hand_skin": 4}
+    _, rendered = shoot(tmp_path, scene_of(setup_state()), 64, "clean", name="placed", **placed)
+    assert {"F6", "J10"} <= set(rendered.occluded)
+    assert not {"A1", "A12", "L1"} & set(rendered.occluded)
+    # under the fingers, the pale skin reads far brighter than the darkest (SKIN[3]) there
+    _, dark = shoot(tmp_path, scene_of(setup_state()), 64, "clean", name="dark", **{**placed, "hand_skin": 3})
+    x, y = cv2.perspectiveTransform(np.array([[[5.5, 5.5]]], np.float64), rendered.homography)[0, 0].astype(int)
+    assert rendered.image[y, x].astype(int).sum() > dark.image[y, x].astype(int).sum() + 200
+    assert dark.occluded == rendered.occluded
+    _, drawn = shoot(tmp_path, scene_of(setup_state()), 64, "clean", name="drawn", hands=1)
+    assert set(drawn.occluded) != set(rendered.occluded)
