@@ -223,7 +223,10 @@ def _line_points(board: BoardSpec, rho: float, theta: float) -> F32:
 
 
 def _sample(img: F32, pts: F32) -> F32:
-    """Bilinear samples of ``img`` (h, w, 3) at (x, y) points (k, 2) → (k, 3)."""
+    """Bilinear samples of ``img`` (h, w, 3) at (x, y) points (k, 2) → (k, 3); none for no point
+    (every line tried may lie outside the grid: OpenCV refuses an empty map)."""
+    if len(pts) == 0:
+        return np.zeros((0, img.shape[2]), np.float32)
     m = pts.reshape(-1, 1, 2)
     got = cv2.remap(img, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     out: F32 = np.asarray(got, np.float32).reshape(len(pts), -1)

@@ -149,3 +149,18 @@ def test_a_glare_over_counters_is_asked_about_never_read_as_bare(tmp_path: Path)
     assert _wrong(obs, shot.cells, shot.occluded) == []
     glared = [n for n in ("F6", "G7") if obs.cells[n].confidence < MIN]
     assert glared, "the glare washes out neither F6 nor G7: the test no longer tests the rule"
+
+
+def test_a_photo_whose_strong_lines_all_lie_off_the_grid_is_read(tmp_path: Path) -> None:
+    """A tilted board with a hand and its forearm across a corner: every straight edge the shadow
+    search tries lies outside the grid, so it has no point to sample (OpenCV refused the empty
+    sample and the photo crashed the reader)."""
+    scene = Scene(terrain={"B3": "hill", "C3": "hill", "C4": "hill", "D3": "hill", "B5": "forest"},
+                  counters={c: Counter(s, "X") for c, s in {"C4": "persian", "B5": "persian", "C3": "greek"}.items()})
+    cond = Conditions(width=1920, height=1080, tilt_deg=18.9, tilt_dir_deg=250.2, rotation_deg=321.3, fill=0.6,
+                      offset=(0.88, -0.13), light=(0.85, 0.98), light_dir_deg=291.2, vignette=0.23,
+                      cast=(1.01, 1.0, 0.97), blur=0.48, noise=0.9, jpeg=84, hands=1, hand_at=(4.4, 3.4),
+                      hand_from=(17.8, -13.78), hand_skin=4, jitter=0.05, turn_deg=6.0, exposure=0.96, table=3)
+    shot = render(board(), scene, cond, 2)
+    obs = observe(shot.save(tmp_path / "corner"), board())
+    assert _wrong(obs, shot.cells, shot.occluded) == []
