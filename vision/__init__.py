@@ -2,11 +2,13 @@
 
 The stages, each a module with pure functions given only its part of the
 configuration: :mod:`vision.load` (size, scans and pixels capped before decoding) →
-:mod:`vision.register` (printed ArUco corner markers, board-outline fallback) →
-:mod:`vision.grid_overlay` (warp to a top-down board, cell pixels) → :mod:`vision.adaptive`
-(piece colours adapted to the photo, :mod:`vision.colours`; per-cell evidence,
-:mod:`vision.evidence`; occluders, :mod:`vision.occluders`; occupant side, terrain and a
-confidence per cell, :mod:`vision.decide`; counter labels for identity, :mod:`vision.labels`) →
+:mod:`vision.register` (printed ArUco corner markers; the board-outline fallback in
+:mod:`vision.outline`) → :mod:`vision.grid_overlay` (warp to a top-down board, cell pixels) →
+:mod:`vision.shade` (hard shadows lit away, glare found) → :mod:`vision.adaptive` (piece colours
+adapted to the photo, :mod:`vision.colours`; per-cell evidence, :mod:`vision.evidence`;
+occluders, :mod:`vision.occluders`; occupant side, terrain and a confidence per cell,
+:mod:`vision.decide`, whose fitted probabilities are :mod:`vision.cell_model` and
+:mod:`vision.cell_confidence`; counter labels for identity, :mod:`vision.labels`) →
 :mod:`vision.pipeline` (``observe``, the orchestrator). :mod:`vision.calibrate` learns a set's
 colours from a photo of a known position, :mod:`vision.examples` re-fits them from the photos a
 table settled; :mod:`vision.render` and :mod:`vision.tabletop` (written apart from the reader)
