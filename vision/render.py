@@ -448,13 +448,8 @@ def _shadow(cond: Conditions, rng: np.random.Generator) -> npt.NDArray[np.float3
 
 
 def _draw_hand(
-    img: npt.NDArray[np.float32],
-    hand_mask: npt.NDArray[np.float32],
-    board: BoardSpec,
-    h_img: npt.NDArray[np.float64],
-    cell_px: float,
-    rng: np.random.Generator,
-    placed: Conditions | None = None,
+    img: npt.NDArray[np.float32], hand_mask: npt.NDArray[np.float32], board: BoardSpec,
+    h_img: npt.NDArray[np.float64], cell_px: float, rng: np.random.Generator, placed: Conditions | None = None,
 ) -> None:
     """Paints a hand and forearm reaching in from the nearest photo edge over a random cell
     (drawn at a quarter of the photo's scale, then enlarged: its edges are soft anyway).
