@@ -58,14 +58,14 @@ CAPS = frozenset({
 cell are a working size, as ``load.work_pixels`` is), counts of scans and candidates."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
-    "grid_overlay.PAPER_WHITE",
+    "shade.WASHED", "grid_overlay.PAPER_WHITE",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
     "registration.outline_margin", "identity.window", "markers._A4_MM",
 })
 """Facts: of the printed sheet (tab margin, guide, the A4 page), of the board art (its printed margin around
 the grid, the counters' label window: the project's, provisional until measured on a box), of
-8-bit images (the washed-out level), of colour (neutral chromaticity, paper white), and file
-format names."""
+8-bit images (the washed-out level, and ``shade.WASHED``, its log), of colour (neutral
+chromaticity, paper white), and file format names."""
 
 
 @dataclass(frozen=True)
@@ -210,8 +210,9 @@ FITTED = {
     "registration.search_max_skew": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
+    "pipeline.GLARE_RIGHT": "bench/fit_glare.py (dev photos of both renderers)",
 }
-"""How a register-part tunable was set, where a script or test measured it; every other one is
+"""How a tunable was set, where a script or test measured it; every other one is
 provisional, set by hand (its description says on what)."""
 GUARD = 1e-3
 """A literal this small or smaller guards a division or a log (``max(x, 1e-6)``): not a setting."""

@@ -274,6 +274,12 @@ GLARE_SHARE = 0.2
 """A cell read as bare plain with at least this share of its pixels washed out to white
 (``grid_overlay.WASHED``) is asked about: a counter or a token under a glare reads as bare
 plain (set on the second renderer's dev photos, where glared counters were read as absent)."""
+GLARE_RIGHT = 0.81
+"""Fitted (``bench/fit_glare.py``, dev photos of both renderers, 2026-11-29): the probability
+that a cell read as bare plain under a glare (``GLARE_SHARE``) is bare plain: 305 of the 375 such
+cells were (0.86 on the even photos, 0.77 on the odd). Below the ask floor, so these cells are
+still asked about; what a glare washes out leaves no evidence that tells them apart (the script
+prints the shares by how much of the central disc is washed)."""
 
 
 def _readings(
@@ -283,12 +289,12 @@ def _readings(
     board: BoardSpec,
 ) -> dict[str, CellReading]:
     """Returns each cell's reading (no confidence where part of the cell is outside the photo;
-    at most 0.3, the reader's "unsure", where a glare may hide what lies there)."""
+    at most ``GLARE_RIGHT`` where a glare may hide what lies there)."""
     readings: dict[str, CellReading] = {}
     bare = board.terrains[0]
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
         if occupant is None and terrain == bare and washed[n] >= GLARE_SHARE:
-            conf = min(conf, 0.3)  # washed out: a counter or a token there would read so too
+            conf = min(conf, GLARE_RIGHT)  # washed out: a counter or a token there would read so too
         if inside[n] < 0.98:
             conf = 0.0  # part of the cell is outside the photo
         readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
