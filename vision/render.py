@@ -36,9 +36,11 @@ from vision.render_scene import (
     Profile,
     Rendered,
     Scene,
+    placed,
     random_scene,
     sample_conditions,
     sample_real_conditions,
+    styled_colours,
 )
 
 __all__ = [
@@ -144,29 +146,11 @@ def top_down(
     for name, counter in scene.counters.items():
         r, c = divmod(names.index(name), board.cols)
         sprite = counter_sprite(counter, board.side_colours[counter.side], px_per_cell)
-        du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
+        du, dv, turn = placed(counter, cond, rng)
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
-        _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
+        _paste_turned(canvas, sprite, centre, turn)
     return np.asarray(canvas, np.uint8)
 
-
-def styled_colours(
-    board: BoardSpec, cond: Conditions, rng: np.random.Generator
-) -> tuple[dict[str, tuple[int, int, int]], dict[str, tuple[int, int, int]]]:
-    """Returns the side and terrain colours (RGB) of one ``real`` photo: the style's, each moved
-    by up to ``colour_jitter`` levels per channel."""
-    style = STYLES[cond.style % len(STYLES)]
-
-    def pick(name: str, rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-        base = np.array(style.get(name, rgb), np.float64)
-        if cond.colour_jitter:
-            base += rng.uniform(-cond.colour_jitter, cond.colour_jitter, 3)
-        r, g, b = (int(x) for x in np.clip(np.round(base), 0, 255))
-        return (r, g, b)
-
-    sides = {k: pick(k, v) for k, v in board.side_colours.items()}
-    terrains = {k: pick(k, v) for k, v in board.terrain_colours.items()}
-    return sides, terrains
 
 
 def top_down_real(
@@ -229,10 +213,11 @@ def top_down_real(
         r, c = divmod(names.index(name), board.cols)
         share = float(rng.uniform(0.6, 0.75))
         sprite = real_counter_sprite(counter, sides[counter.side], px_per_cell, share)
-        du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
+        du, dv, turn = placed(counter, cond, rng)
         centre = ((c + 0.5 + du + extent) * px_per_cell, (r + 0.5 + dv + extent) * px_per_cell)
-        _paste_turned(canvas, sprite, centre, float(rng.uniform(-cond.turn_deg, cond.turn_deg)))
+        _paste_turned(canvas, sprite, centre, turn)
     return np.asarray(canvas, np.uint8)
+
 
 
 def token_sprite(terrain: str, colour_rgb: tuple[int, int, int], side_px: float) -> npt.NDArray[np.uint8]:
@@ -377,8 +362,7 @@ def render(board: BoardSpec, scene: Scene, cond: Conditions, seed: int) -> Rende
     ).astype(np.float32)
     hand_mask = np.zeros((cond.height, cond.width), np.float32)
     for k in range(cond.hands):
-        _draw_hand(img, hand_mask, board, h_img, cell_px, rng,
-                   (cond.hand_at, cond.hand_from, cond.hand_skin) if k == 0 else (None, None, None))
+        _draw_hand(img, hand_mask, board, h_img, cell_px, rng, cond if k == 0 else None)
     if cond.shadow > 0:
         img *= _shadow(cond, rng)[:, :, None]
     img *= _light(cond)[:, :, None] * cond.exposure
@@ -443,7 +427,10 @@ def _shadow(cond: Conditions, rng: np.random.Generator) -> npt.NDArray[np.float3
     mask = np.zeros((h, w), np.float32)
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     ang = rng.uniform(0, math.pi)
-    length, width = math.hypot(w, h), rng.uniform(0.15, 0.35) * min(w, h)
+    length, width = math.hypot(w, h), rng.uniform(0.15, 0.35) * min(w, h)  # drawn either way
+    if cond.shadow_band is not None:
+        fx, fy, deg, share = cond.shadow_band
+        cx, cy, ang, width = fx * w, fy * h, math.radians(deg), share * min(w, h)
     dx, dy = math.cos(ang), math.sin(ang)
     nx, ny = -dy * width / 2, dx * width / 2
     quad = np.array(
@@ -461,20 +448,15 @@ def _shadow(cond: Conditions, rng: np.random.Generator) -> npt.NDArray[np.float3
 
 
 def _draw_hand(
-    img: npt.NDArray[np.float32],
-    hand_mask: npt.NDArray[np.float32],
-    board: BoardSpec,
-    h_img: npt.NDArray[np.float64],
-    cell_px: float,
-    rng: np.random.Generator,
-    placed: tuple[tuple[float, float] | None, tuple[float, float] | None, int | None] = (None, None, None),
+    img: npt.NDArray[np.float32], hand_mask: npt.NDArray[np.float32], board: BoardSpec,
+    h_img: npt.NDArray[np.float64], cell_px: float, rng: np.random.Generator, placed: Conditions | None = None,
 ) -> None:
     """Paints a hand and forearm reaching in from the nearest photo edge over a random cell
     (drawn at a quarter of the photo's scale, then enlarged: its edges are soft anyway).
-    ``placed``: the board points (u, v) of its fingertips and of a point its forearm crosses,
-    and its skin tone, each None to draw it (:class:`Conditions` ``hand_at``, ``hand_from``,
-    ``hand_skin``)."""
-    at, across, tone = placed
+    ``placed``: conditions whose ``hand_at``, ``hand_from``, ``hand_skin`` and ``hand_fingers``
+    state the hand (the first one), each None to draw it."""
+    at, across, tone, fingers = (None, None, None, None) if placed is None else (
+        placed.hand_at, placed.hand_from, placed.hand_skin, placed.hand_fingers)
     h, w = hand_mask.shape
     k = 4 if min(w, h) > 1200 else 1
     sw, sh, cp = w // k, h // k, cell_px / k
@@ -507,9 +489,12 @@ def _draw_hand(
     )
     angle = math.degrees(math.atan2(direction[1], direction[0]))
     cv2.ellipse(shape, (int(palm[0]), int(palm[1])), (int(1.3 * cp), int(1.05 * cp)), angle, 0, 360, 255, -1)
-    for j in (-1.5, -0.5, 0.5, 1.5):
+    reaches = rng.uniform(0.8, 1.4, 4)  # drawn either way
+    if fingers is not None:
+        reaches = np.array(fingers, np.float64)
+    for j, reach in zip((-1.5, -0.5, 0.5, 1.5), reaches, strict=True):
         start = palm + direction * 0.8 * cp + normal * j * 0.42 * cp
-        end = start + direction * rng.uniform(0.8, 1.4) * cp + normal * j * 0.1 * cp
+        end = start + direction * reach * cp + normal * j * 0.1 * cp
         cv2.line(
             shape,
             tuple(int(x) for x in start),

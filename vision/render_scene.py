@@ -50,6 +50,9 @@ class Counter:
 
     side: str
     label: str
+    place: tuple[float, float, float] | None = None
+    """Its offset from the cell's centre (u, v, in cells) and its turn in degrees (None: drawn
+    within the conditions' ``jitter`` and ``turn_deg``)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,14 @@ class Conditions:
     forearm lies over it (a marker's tab, say)."""
     hand_skin: int | None = None
     """The first hand's skin tone, an index into :data:`SKIN` (None: drawn)."""
+    hand_fingers: tuple[float, float, float, float] | None = None
+    """The first hand's four finger lengths, in cells (None: each drawn from 0.8 to 1.4)."""
+    shadow_band: tuple[float, float, float, float] | None = None
+    """The shadow band's centre (shares of the photo's width and height), its angle in degrees
+    and its width as a share of the photo's shorter side (None: drawn; ``shadow`` is how dark)."""
+    colours: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+    """``real`` profile: piece colours (a side's or terrain's name, RGB) used as they are, before
+    ``colour_jitter`` would move them (the jitter is still drawn, not applied)."""
     missing_markers: tuple[int, ...] = ()
     jitter: float = 0.04
     turn_deg: float = 5.0
@@ -140,6 +151,36 @@ class Rendered:
         path.write_bytes(data.tobytes())
         path.with_suffix(".json").write_text(json.dumps(self.truth(), indent=1, ensure_ascii=False) + "\n")
         return path
+
+
+def placed(counter: Counter, cond: Conditions, rng: np.random.Generator) -> tuple[float, float, float]:
+    """A counter's offset from its cell's centre and its turn: drawn, then the stated ones if any."""
+    du, dv = rng.uniform(-cond.jitter, cond.jitter, 2)
+    turn = float(rng.uniform(-cond.turn_deg, cond.turn_deg))
+    return (float(du), float(dv), turn) if counter.place is None else counter.place
+
+
+def styled_colours(
+    board: BoardSpec, cond: Conditions, rng: np.random.Generator
+) -> tuple[dict[str, tuple[int, int, int]], dict[str, tuple[int, int, int]]]:
+    """Returns the side and terrain colours (RGB) of one ``real`` photo: the style's, each moved
+    by up to ``colour_jitter`` levels per channel."""
+    style = STYLES[cond.style % len(STYLES)]
+
+    stated = dict(cond.colours)
+
+    def pick(name: str, rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+        base = np.array(style.get(name, rgb), np.float64)
+        if cond.colour_jitter:
+            base += rng.uniform(-cond.colour_jitter, cond.colour_jitter, 3)  # drawn either way
+        if name in stated:
+            base = np.array(stated[name], np.float64)
+        r, g, b = (int(x) for x in np.clip(np.round(base), 0, 255))
+        return (r, g, b)
+
+    sides = {k: pick(k, v) for k, v in board.side_colours.items()}
+    terrains = {k: pick(k, v) for k, v in board.terrain_colours.items()}
+    return sides, terrains
 
 
 # ---------------------------------------------------------------------------------------------

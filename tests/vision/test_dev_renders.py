@@ -1,7 +1,8 @@
 """Photos once taken from the benchmark's dev seeds (1000000 onward, never the eval seeds), each
 read with a rule and without it (issue 13). Most are now scenes written out in
 ``tests/vision/described.py`` (the cells around the one read, the camera and light, a hand placed
-where it was); the cases not yet written out still render their dev seed.
+where it was); six seeds whose behaviour no description showed still render, each test saying
+why.
 
 Next to a hand:
 
@@ -148,14 +149,14 @@ def _misread_without(
 @pytest.mark.parametrize(
     ("seed", "cell"),
     [
-        (1001523, "K8"),  # a hill's band around the counter, touching a finger
-        (1002250, "G6"),
+        ("hill_band_around_a_counter_beside_a_finger", "K8"),  # the band touches a finger
+        ("hill_band_around_a_counter_beside_a_hand_in_a_shadow", "G6"),
         # in the grid's corner: the ring runs along two of its edges
         ("counter_on_a_hill_in_the_corner_beside_a_hand", "A12"),
     ],
 )
 def test_a_tokens_band_around_a_counter_beside_a_hand_is_not_the_hand(
-    tmp_path: Path, seed: int | str, cell: str
+    tmp_path: Path, seed: str, cell: str
 ) -> None:
     path, rendered = _photo(tmp_path, seed)
     assert cell not in rendered.occluded
@@ -168,21 +169,21 @@ def test_a_tokens_band_around_a_counter_beside_a_hand_is_not_the_hand(
 @pytest.mark.parametrize(
     ("seed", "base", "cell", "off"),
     [
-        (1000773, 1000000, "G5", {"occluder_thin_ring": 0.0, "occluder_thin_fringe": 0.0}),
-        (1003818, 1003000, "C6", {"occluder_thin_ring": 0.0}),
-        (1000578, 1000000, "J3", {"occluder_thin_fringe": 0.0}),
+        ("real_hand_along_a_persian_counter_first_style", 1000000, "G5",
+         {"occluder_thin_ring": 0.0, "occluder_thin_fringe": 0.0}),
+        ("real_hand_along_a_persian_counter_third_style", 1003000, "C6", {"occluder_thin_ring": 0.0}),
+        ("real_hand_along_a_persian_counter_second_style", 1000000, "J3", {"occluder_thin_fringe": 0.0}),
     ],
 )
 def test_a_hands_edge_along_one_side_of_a_counter_is_still_the_hand(
-    tmp_path: Path, seed: int, base: int, cell: str, off: dict[str, float]
+    tmp_path: Path, seed: str, base: int, cell: str, off: dict[str, float]
 ) -> None:
     # a real-profile hand of nearly the hill's colour over one side of a Persian counter's cell
     # on the plain: its soft edge there is a thin strip of its colour too, beside its wide
     # part and along one side of the counter only; taken off the hand, that strip of skin
     # reads as a hill's band
-    style = (seed - base) % 3
-    path, rendered = _photo(tmp_path, seed, style=style)
-    cal = _calibration(tmp_path, base, style)
+    path, rendered = _photo(tmp_path, seed)
+    cal = _calibration(tmp_path, base, rendered.conditions.style)
     assert cell in rendered.occluded and _truth(rendered, cell) == ("persian", "plain")
     occupant, terrain, conf = _read(path, cell, cal)
     assert conf < MIN or (occupant, terrain) == ("persian", "plain")
@@ -214,7 +215,7 @@ def test_a_fingers_thin_edge_away_from_counters_is_still_the_hand(tmp_path: Path
     # dark fingers over a forest token: their blurred edges are thin, and over the forest they
     # look like a hill token; with the thin parts dropped farther from counters the cell is
     # misread
-    path, rendered = _photo(tmp_path, 1002759)
+    path, rendered = _photo(tmp_path, "forest_under_dark_fingers")
     assert "E5" in rendered.occluded and _truth(rendered, "E5") == (None, "forest")
     assert _misread_without(path, "E5", occluder_thin_near=1.0) == (None, "hill")
 
@@ -225,7 +226,7 @@ def test_whole_hill_tokens_beside_a_hand_of_nearly_their_colour_are_given_back_w
     # a dark brown hand beside two hill tokens: the blur joins them to it. Taken together, each
     # token's pixels lie nearer the hill's colour than 0.65 of their distance to the hand's
     # (not 0.5), and the four lines around each cell show
-    path, rendered = _photo(tmp_path, 1002616)
+    path, rendered = _photo(tmp_path, "hill_tokens_beside_a_dark_brown_hand")
     for cell in ("I11", "K11"):
         assert cell not in rendered.occluded and _truth(rendered, cell) == (None, "hill")
         assert _read(path, cell) == (None, "hill", pytest.approx(1.0, abs=1 - MIN))
@@ -235,8 +236,8 @@ def test_whole_hill_tokens_beside_a_hand_of_nearly_their_colour_are_given_back_w
 def test_a_hand_of_nearly_the_hills_colour_hiding_a_cells_lines_is_not_given_back(tmp_path: Path) -> None:
     # a real-profile hand over a plain cell: its pixels lie nearer the hill's colour than 0.65
     # of their distance to the hand's own median, but the cell's lines are hidden under it
-    path, rendered = _photo(tmp_path, 1000853, style=853 % 3)
-    cal = _calibration(tmp_path, 1000000, 853 % 3)
+    path, rendered = _photo(tmp_path, "plain_under_a_real_hand_of_the_hills_colour")
+    cal = _calibration(tmp_path, 1000000, rendered.conditions.style)
     assert "J4" in rendered.occluded and _truth(rendered, "J4") == (None, "plain")
     assert _misread_without(path, "J4", cal, token_cell_ratio=0.65) == (None, "hill")
 
@@ -244,13 +245,15 @@ def test_a_hand_of_nearly_the_hills_colour_hiding_a_cells_lines_is_not_given_bac
 @pytest.mark.parametrize(
     ("seed", "cell"),
     [
-        (1003801, "A12"),  # as bright as the board: read as bare board, unsure
-        (1004256, "G9"),
-        (1004316, "L12"),  # a little darker: read as a token, but only just, unsure
-        (1006011, "A1"),
+        # as bright as the board: read as bare board, unsure
+        ("counter_on_a_hill_in_the_corner_as_bright_as_the_board", "A12"),
+        ("counter_on_a_hill_in_a_shadow_beside_a_hand", "G9"),
+        # a little darker: read as a token, but only just, unsure
+        ("counter_on_a_hill_in_the_far_corner_a_little_darker", "L12"),
+        ("counter_on_a_hill_in_the_first_corner", "A1"),
     ],
 )
-def test_a_band_leaning_clearly_to_the_hill_is_a_hill_however_bright(tmp_path: Path, seed: int, cell: str) -> None:
+def test_a_band_leaning_clearly_to_the_hill_is_a_hill_however_bright(tmp_path: Path, seed: str, cell: str) -> None:
     path, rendered = _photo(tmp_path, seed)
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and terrain == "hill" and occupant is not None
@@ -263,7 +266,7 @@ def test_a_band_leaning_clearly_to_the_hill_is_a_hill_however_bright(tmp_path: P
 
 def test_a_band_leaning_clearly_over_less_of_the_cell_is_a_hill(tmp_path: Path) -> None:
     # leaning 0.49 toward the hill, with 0.198 of the cell leaning too
-    path, rendered = _photo(tmp_path, 1005950)
+    path, rendered = _photo(tmp_path, "counter_on_a_hill_leaning_over_less_of_its_cell")
     assert _truth(rendered, "C10") == ("persian", "hill")
     assert _read(path, "C10") == ("persian", "hill", pytest.approx(1.0, abs=1 - MIN))
     assert _read(path, "C10", edge_share_clear=0.2)[2] < MIN
@@ -302,16 +305,23 @@ def test_a_counter_cell_is_read_up_to_an_eighth_covered(tmp_path: Path, seed: st
     assert _read(path, cell, reach_cover_counter=0.1)[2] < MIN
 
 
-@pytest.mark.parametrize(("seed", "base", "cell"), [(1004167, 1004000, "G11"), (1000802, 1000000, "K8")])
+@pytest.mark.parametrize(
+    ("seed", "base", "cell"),
+    [(1004167, 1004000, "G11"), (1000802, 1000000, "K8")],
+)
 def test_given_back_pixels_over_a_counters_band_count_past_a_tenth(
-    tmp_path: Path, seed: int, base: int, cell: str
+    tmp_path: Path, seed: int | str, base: int, cell: str
 ) -> None:
-    # a real-profile hand of nearly the hill's colour over a Persian counter on the plain: its
-    # pixels given back to the hill's colour are 11-12 % of the cell, on the band read under the
-    # counter
-    style = (seed - base) % 3
-    path, rendered = _photo(tmp_path, seed, style=style)
-    cal = _calibration(tmp_path, base, style)
+    """A real-profile hand of nearly the hill's colour over a Persian counter on the plain: its
+    pixels given back to the hill's colour are 11-12 % of the cell, on the band read under the
+    counter.
+
+    Still seeded: described with the seed's fingers, shadow band, colours, counters' places and
+    hill tokens, 1004167 showed it in one or two of eight draws and not once written out, and
+    1000802 in none even with every piece of its board; the share sits within a point or two of
+    the limit, and what is still drawn (the real tokens' size and offset, the noise) moves it."""
+    path, rendered = _photo(tmp_path, seed, style=None if isinstance(seed, str) else (seed - base) % 3)
+    cal = _calibration(tmp_path, base, rendered.conditions.style)
     assert cell in rendered.occluded and _truth(rendered, cell) == ("persian", "plain")
     assert _misread_without(path, cell, cal, given_cover_counter=0.125) == ("persian", "hill")
 
@@ -333,7 +343,7 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
     # a real-profile Greek counter on the plain under a hand of nearly the hill's colour: its band
     # leans 0.22 toward the hill away from the hand (0.28 with the pixels beside it); the hill
     # bands beside a hand that it reads lean 0.46 and 0.65 there
-    path, rendered = _photo(tmp_path, 1004488, style=2)
+    path, rendered = _photo(tmp_path, "greek_counter_under_a_real_hand_of_the_hills_colour")
     cal = _calibration(tmp_path, 1004000, 2)
     assert "E11" in rendered.occluded and _truth(rendered, "E11") == ("greek", "plain")
     assert _read(path, "E11", cal)[2] < MIN
@@ -345,6 +355,8 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
 
 @pytest.mark.parametrize("cell", ["B8", "C9"])
 def test_a_plain_cell_showing_the_board_away_from_the_hand_is_read(tmp_path: Path, cell: str) -> None:
+    """Still seeded: described with its hand and the hill and forest tokens of its board, no draw
+    of eight showed it; with every piece of the board, one draw did for B8 and none for C9."""
     # a hand of nearly the board's colour beside two plain cells: the pixels given back to the
     # board next to it are a fifth of each cell, and 0.7 of the cell, away from it, is bare board
     path, rendered = _photo(tmp_path, 1006869)
@@ -356,7 +368,7 @@ def test_a_plain_cell_showing_the_board_away_from_the_hand_is_read(tmp_path: Pat
 def test_a_cell_half_under_a_hand_is_not_read_from_the_rest(tmp_path: Path) -> None:
     # a real-profile Persian counter on the plain, hidden by the hand: 0.53 of the cell shows
     # away from it, all bare board
-    path, rendered = _photo(tmp_path, 1005715, style=1)
+    path, rendered = _photo(tmp_path, "persian_counter_hidden_under_a_real_hand")
     cal = _calibration(tmp_path, 1005000, 1)
     assert "G2" in rendered.occluded and _truth(rendered, "G2") == ("persian", "plain")
     assert _misread_without(path, "G2", cal, given_seen_beyond=0.5) == (None, "plain")
@@ -381,6 +393,9 @@ def test_a_pale_counters_band_is_read_where_its_class_reaches_the_board(
 
 
 def test_a_hand_of_a_counters_colour_is_not_a_line_of_counters(tmp_path: Path) -> None:
+    """Still seeded: no draw of eight showed it, even described with every piece of its board,
+    the hand's fingers and the photo's colours stated; the real tokens' and counters' sizes are
+    still drawn, and so is whether any pixel of the hand falls off every class."""
     # a hand over 18 cells, of nearly the Greek counters' colour (style 1), with no pixel off
     # every class: taken into the Greek class, its cells read as Greek counters
     path, rendered = _photo(tmp_path, 1006319, style=1)
@@ -392,6 +407,8 @@ def test_a_hand_of_a_counters_colour_is_not_a_line_of_counters(tmp_path: Path) -
 
 @pytest.mark.parametrize("cell", ["A3", "C3"])
 def test_a_whole_hill_token_joined_to_a_hand_of_its_colour_is_read(tmp_path: Path, cell: str) -> None:
+    """Still seeded: described with its hand, shadow band and hill tokens, one draw of eight showed
+    it for both cells with the seed's numbers exact, none once written to four decimals."""
     # a hand of nearly the hills' colour beside two hill tokens: a third of each cell is measured
     # under it, but the token's triangle shows as the photo's other hills' do, and so do its lines
     path, rendered = _photo(tmp_path, 1006352)
@@ -401,6 +418,9 @@ def test_a_whole_hill_token_joined_to_a_hand_of_its_colour_is_read(tmp_path: Pat
 
 
 def test_a_plain_cell_mostly_under_a_hand_of_the_hills_colour_is_not_read_as_a_whole_hill(tmp_path: Path) -> None:
+    """Still seeded: no draw of eight showed it, even described with every piece of its board,
+    the counters' places, the fingers and the shadow band stated: what is left drawn is the noise
+    and the board's grain."""
     path, rendered = _photo(tmp_path, 1005730)
     assert "C6" in rendered.occluded and _truth(rendered, "C6") == (None, "plain")
     assert _misread_without(path, "C6", reach_cover_whole=0.75) == (None, "hill")

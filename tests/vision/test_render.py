@@ -8,7 +8,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .helpers import scene_of, setup_state, shoot
+from vision.render import Conditions, Counter, Scene, render
+
+from .helpers import board, scene_of, setup_state, shoot
 
 
 def test_same_seed_same_photo(tmp_path: Path) -> None:
@@ -48,3 +50,18 @@ def test_a_hand_is_drawn_where_the_scene_places_it(tmp_path: Path) -> None:
     assert dark.occluded == rendered.occluded
     _, drawn = shoot(tmp_path, scene_of(setup_state()), 64, "clean", name="drawn", hands=1)
     assert set(drawn.occluded) != set(rendered.occluded)
+
+
+def test_a_stated_counter_place_moves_that_counter_only() -> None:
+    # the place is still drawn when stated: the counter drawn after it lies where it was
+    cond = Conditions(640, 480, jitter=0.0, turn_deg=0.0)
+    plain = {"C3": Counter("greek", "X"), "J9": Counter("persian", "X")}
+    moved = {**plain, "C3": Counter("greek", "X", (0.12, 0.0, 20.0))}
+    a, b = (render(board(), Scene(terrain={}, counters=c), cond, 5) for c in (plain, moved))
+    differs = np.argwhere((a.image.astype(int) - b.image.astype(int)).any(axis=2))
+    h = a.homography
+    c3, j9 = (cv2.perspectiveTransform(np.array([[p]], np.float64), h)[0, 0] for p in ((2.5, 2.5), (8.5, 9.5)))
+    cell = float(np.hypot(*(cv2.perspectiveTransform(np.array([[(3.5, 2.5)]], np.float64), h)[0, 0] - c3)))
+    assert len(differs)
+    assert np.hypot(*(differs[:, ::-1] - c3).T).max() < 1.2 * cell
+    assert np.hypot(*(differs[:, ::-1] - j9).T).min() > 2 * cell
