@@ -211,6 +211,12 @@ FITTED = {
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
     "pipeline.GLARE_RIGHT": "bench/fit_glare.py (dev photos of both renderers)",
+    "cell_model.PLAIN_BAND": "bench/fit_cell_model.py (dev photos of both renderers)",
+    "cell_model.TOKEN_WEIGHTS": "bench/fit_cell_model.py (dev photos of both renderers)",
+    "cell_confidence.COUNTER_WEIGHTS": "bench/fit_cell_confidence.py (dev photos of both renderers)",
+    "cell_confidence.TERRAIN_WEIGHTS": "bench/fit_cell_confidence.py (dev photos of both renderers)",
+    "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
+    "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
 }
 """How a tunable was set, where a script or test measured it; every other one is
 provisional, set by hand (its description says on what)."""

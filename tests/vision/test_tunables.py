@@ -50,3 +50,9 @@ def test_every_setting_says_what_it_means() -> None:
         model = type(getattr(cfg, section))
         for name, field in model.model_fields.items():
             assert (field.description or "").strip(), f"{section}.{name}"
+
+
+def test_every_fitted_entry_names_a_listed_tunable_or_cap() -> None:
+    tool = _tool()
+    kinds = {n.name: n.kind for n in tool.inventory()}
+    assert {name: kinds.get(name) for name in tool.FITTED if kinds.get(name) not in ("tunable", "cap")} == {}
