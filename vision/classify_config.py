@@ -38,11 +38,11 @@ class ClassifyConfig(Section):
         default=0.015,
         description="Spread of a class taken from the tables' colours (no calibration).",
     )
-    min_pixel_sd: float = Field(default=0.012, description="Floor on a calibrated class's chromaticity spread.")
     drift_sd: float = Field(
         default=0.012,
         description="Photo-to-photo drift added to a calibrated class's spread (another print "
-        "batch, lamp or phone: about ±10 levels per channel).",
+        "batch, lamp or phone: about ±10 levels per channel); also the floor on that spread "
+        "(the setting min_pixel_sd before, always of this value).",
     )
     min_photo_sd: float = Field(
         default=0.006,

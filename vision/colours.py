@@ -199,7 +199,8 @@ def adapt(
 def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg: ClassifyConfig) -> PixelModel:
     """Returns classes measured from labelled pixel features (class → (k, 2) chromaticities):
     the mode of each (two rounds of median within ``cfg.pixel_sigma`` of the seed spread), and
-    a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured one."""
+    a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured one: never
+    below the drift, the smallest calibrated spread (also the unit of the mode's window)."""
     out = dict(seed.classes)
     for name, x in ev_feats.items():
         if name not in out or len(x) < cfg.adapt_min_pixels:
@@ -207,15 +208,15 @@ def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg
         centre = np.median(x, axis=0)
         for _ in range(2):
             d = np.hypot(*(x - centre).T)
-            near = x[d < cfg.pixel_sigma * cfg.min_pixel_sd * 1.5]
+            near = x[d < cfg.pixel_sigma * cfg.drift_sd * 1.5]
             if len(near) < cfg.adapt_min_pixels:
                 break
             centre = np.median(near, axis=0)
         d = np.hypot(*(x - centre).T)
-        d = d[d < cfg.pixel_sigma * cfg.min_pixel_sd * 1.5]
+        d = d[d < cfg.pixel_sigma * cfg.drift_sd * 1.5]
         # the median distance of a 2-D Gaussian from its centre is 1.177 σ
-        spread = float(np.median(d)) / 1.177 if len(d) else cfg.min_pixel_sd
-        sd = max(cfg.min_pixel_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
+        spread = float(np.median(d)) / 1.177 if len(d) else cfg.drift_sd
+        sd = max(cfg.drift_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
         out[name] = PixelClass(mean=(float(centre[0]), float(centre[1])), sd=sd, pixels=len(x))
     return PixelModel(classes=out)
 
