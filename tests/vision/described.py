@@ -19,13 +19,26 @@ counter, blended with the counter's rim, and takes it in.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from vision.render import Conditions, Counter, Rendered, Scene, render
 
 from .helpers import board
 
 SIZE = (1920, 1080)
+
+
+def dev_conditions(**stated: Any) -> Conditions:
+    """The conditions of a dev render as written out: its size, its counters' jitter (0.05 cell)
+    and turn (6°), the same in every dev render of the project's style, and what the scene
+    states."""
+    return Conditions(*SIZE, jitter=0.05, turn_deg=6.0, **stated)
+
+
+def real_conditions(**stated: Any) -> Conditions:
+    """The same for a dev render of the ``real`` profile: counters jittered 0.08 cell and turned
+    up to 10°, piece colours jittered up to 10 levels."""
+    return Conditions(*SIZE, jitter=0.08, turn_deg=10.0, profile="real", colour_jitter=10.0, **stated)
 
 
 class Described(NamedTuple):
@@ -44,10 +57,10 @@ SCENES: dict[str, Described] = {
     "counter_on_a_hill_in_the_corner_beside_a_hand": Described(
         terrain={"A12": "hill", "B12": "hill"},
         counters={"A11": "greek", "A12": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=13.53, tilt_dir_deg=150.88, rotation_deg=147.87, fill=0.6, offset=(0.6, 0.85),
+        conditions=dev_conditions(
+            tilt_deg=13.53, tilt_dir_deg=150.88, rotation_deg=147.87, fill=0.6, offset=(0.6, 0.85),
             light=(0.72, 0.97), light_dir_deg=120.25, vignette=0.21, shadow=0.4, cast=(0.99, 1.0, 1.05),
-            blur=1.19, noise=1.67, jpeg=77, hands=1, jitter=0.05, turn_deg=6.0, exposure=1.04, table=1,
+            blur=1.19, noise=1.67, jpeg=77, hands=1, exposure=1.04, table=1,
             hand_at=(9.09, 4.28), hand_from=(11.31, -19.07), hand_skin=4,
         ),
         draw=1,
@@ -55,10 +68,10 @@ SCENES: dict[str, Described] = {
     "hill_on_the_top_edge_beside_a_hand": Described(
         terrain={"A10": "hill", "A11": "hill", "B11": "forest"},
         counters={},
-        conditions=Conditions(
-            *SIZE, tilt_deg=24.52, tilt_dir_deg=163.21, rotation_deg=154.03, fill=0.84, offset=(-0.82, -0.54),
+        conditions=dev_conditions(
+            tilt_deg=24.52, tilt_dir_deg=163.21, rotation_deg=154.03, fill=0.84, offset=(-0.82, -0.54),
             light=(0.79, 1.03), light_dir_deg=82.79, vignette=0.21, cast=(0.95, 1.0, 1.02), blur=1.28,
-            noise=5.37, jpeg=70, hands=1, jitter=0.05, turn_deg=6.0, exposure=0.92, table=4,
+            noise=5.37, jpeg=70, hands=1, exposure=0.92, table=4,
             hand_at=(5.7, 3.37), hand_from=(17.79, -19.87), hand_skin=4,
         ),
         draw=2,
@@ -66,10 +79,10 @@ SCENES: dict[str, Described] = {
     "hill_in_the_corner_beside_a_hand": Described(
         terrain={"L1": "hill", "L2": "forest"},
         counters={},
-        conditions=Conditions(
-            *SIZE, tilt_deg=28.86, tilt_dir_deg=72.58, rotation_deg=154.68, fill=0.63, offset=(-0.39, -0.75),
+        conditions=dev_conditions(
+            tilt_deg=28.86, tilt_dir_deg=72.58, rotation_deg=154.68, fill=0.63, offset=(-0.39, -0.75),
             light=(0.74, 1.01), light_dir_deg=80.0, vignette=0.22, shadow=0.22, cast=(1.05, 1.0, 1.07),
-            blur=1.12, noise=0.59, jpeg=91, hands=1, jitter=0.05, turn_deg=6.0, exposure=0.92, table=4,
+            blur=1.12, noise=0.59, jpeg=91, hands=1, exposure=0.92, table=4,
             hand_at=(8.34, 3.02), hand_from=(-18.17, 43.23), hand_skin=0,
         ),
         draw=3,
@@ -77,10 +90,10 @@ SCENES: dict[str, Described] = {
     "forest_with_a_hand_over_its_corner": Described(
         terrain={"F2": "forest"},
         counters={"E2": "persian", "F1": "persian", "G2": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=15.38, tilt_dir_deg=318.2, rotation_deg=303.96, fill=0.87, offset=(-0.34, -0.13),
+        conditions=dev_conditions(
+            tilt_deg=15.38, tilt_dir_deg=318.2, rotation_deg=303.96, fill=0.87, offset=(-0.34, -0.13),
             light=(0.89, 0.96), light_dir_deg=3.78, vignette=0.22, cast=(0.96, 1.0, 1.06), blur=0.61,
-            noise=7.31, jpeg=93, hands=1, jitter=0.05, turn_deg=6.0, exposure=1.01, table=2,
+            noise=7.31, jpeg=93, hands=1, exposure=1.01, table=2,
             hand_at=(4.18, 5.05), hand_from=(-0.29, 9.02), hand_skin=4,
         ),
         draw=1,
@@ -88,10 +101,10 @@ SCENES: dict[str, Described] = {
     "plain_with_a_hand_over_its_corner": Described(
         terrain={"F10": "hill"},
         counters={"F10": "greek", "F11": "persian", "F12": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=5.29, tilt_dir_deg=240.95, rotation_deg=236.73, fill=0.75, offset=(0.05, -0.25),
+        conditions=dev_conditions(
+            tilt_deg=5.29, tilt_dir_deg=240.95, rotation_deg=236.73, fill=0.75, offset=(0.05, -0.25),
             light=(0.83, 1.09), light_dir_deg=132.36, vignette=0.23, shadow=0.24, cast=(0.92, 1.0, 1.08),
-            blur=0.72, noise=2.94, jpeg=90, hands=1, jitter=0.05, turn_deg=6.0, exposure=0.94, table=2,
+            blur=0.72, noise=2.94, jpeg=90, hands=1, exposure=0.94, table=2,
             hand_at=(7.75, 5.97), hand_from=(28.84, 6.68), hand_skin=0,
         ),
         draw=1,
@@ -99,21 +112,21 @@ SCENES: dict[str, Described] = {
     "counter_on_a_hill_with_a_hand_at_its_corner": Described(
         terrain={"B3": "hill", "C3": "hill", "C4": "hill", "D3": "hill", "B5": "forest"},
         counters={"C4": "persian", "B5": "persian", "C3": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=18.9, tilt_dir_deg=250.2, rotation_deg=321.3, fill=0.6, offset=(0.88, -0.13),
+        conditions=dev_conditions(
+            tilt_deg=18.9, tilt_dir_deg=250.2, rotation_deg=321.3, fill=0.6, offset=(0.88, -0.13),
             light=(0.85, 0.98), light_dir_deg=291.2, vignette=0.23, cast=(1.01, 1.0, 0.97), blur=0.48,
             noise=0.9, jpeg=84, hands=1, hand_at=(4.4, 3.4), hand_from=(17.8, -13.78), hand_skin=4,
-            jitter=0.05, turn_deg=6.0, exposure=0.96, table=3,
+            exposure=0.96, table=3,
         ),
         draw=3,
     ),  # once dev seed 1006999
     "counter_on_the_plain_with_a_hand_at_its_corner": Described(
         terrain={"H3": "forest"},
         counters={"I3": "greek", "J3": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=21.48, tilt_dir_deg=328.41, rotation_deg=300.88, fill=0.63, offset=(-0.64, 0.7),
+        conditions=dev_conditions(
+            tilt_deg=21.48, tilt_dir_deg=328.41, rotation_deg=300.88, fill=0.63, offset=(-0.64, 0.7),
             light=(0.82, 0.98), light_dir_deg=67.81, vignette=0.02, shadow=0.39, cast=(0.95, 1.0, 0.95),
-            blur=1.43, noise=1.63, jpeg=75, hands=1, jitter=0.05, turn_deg=6.0, exposure=0.98, table=1,
+            blur=1.43, noise=1.63, jpeg=75, hands=1, exposure=0.98, table=1,
             hand_at=(7.66, 9.81), hand_from=(-10.5, 11.38), hand_skin=4,
         ),
         draw=1,
@@ -121,10 +134,10 @@ SCENES: dict[str, Described] = {
     "counter_on_a_hill_beside_a_brown_hand": Described(
         terrain={"A5": "hill", "A6": "hill", "B6": "forest", "B7": "hill"},
         counters={"A6": "persian", "B5": "persian", "B6": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=0.3, tilt_dir_deg=50.1, rotation_deg=237.2, fill=0.7, offset=(0.32, 0.6),
+        conditions=dev_conditions(
+            tilt_deg=0.3, tilt_dir_deg=50.1, rotation_deg=237.2, fill=0.7, offset=(0.32, 0.6),
             light=(0.94, 1.05), light_dir_deg=117.31, vignette=0.15, cast=(0.93, 1.0, 0.96), blur=0.34,
-            noise=6.66, jpeg=80, hands=1, jitter=0.05, turn_deg=6.0, exposure=1.02, table=1,
+            noise=6.66, jpeg=80, hands=1, exposure=1.02, table=1,
             hand_at=(8.09, 2.26), hand_from=(-6.1, 1.24), hand_skin=1,
         ),
         draw=1,
@@ -132,10 +145,10 @@ SCENES: dict[str, Described] = {
     "counter_on_a_hill_beside_a_tan_hand": Described(
         terrain={"G4": "hill", "H4": "hill"},
         counters={"G5": "greek", "H3": "greek", "H4": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=24.69, tilt_dir_deg=356.76, rotation_deg=80.04, fill=0.76, offset=(-0.44, -0.59),
+        conditions=dev_conditions(
+            tilt_deg=24.69, tilt_dir_deg=356.76, rotation_deg=80.04, fill=0.76, offset=(-0.44, -0.59),
             light=(0.84, 1.07), light_dir_deg=55.21, vignette=0.06, cast=(1.02, 1.0, 0.93), blur=0.63,
-            noise=3.78, jpeg=85, hands=1, jitter=0.05, turn_deg=6.0, exposure=0.91, table=4,
+            noise=3.78, jpeg=85, hands=1, exposure=0.91, table=4,
             hand_at=(4.07, 5.75), hand_from=(-2.94, -1.59), hand_skin=1,
         ),
         draw=2,
@@ -144,32 +157,30 @@ SCENES: dict[str, Described] = {
         terrain={"A10": "hill", "A11": "hill", "A12": "hill", "B10": "forest", "B12": "hill", "D4": "hill",
                  "D5": "hill"},
         counters={"A11": "greek", "B6": "greek", "C5": "greek", "D4": "greek", "D5": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=21.87, tilt_dir_deg=160.5, rotation_deg=28.5, fill=0.45, offset=(0.49, 0.17),
+        conditions=real_conditions(
+            tilt_deg=21.87, tilt_dir_deg=160.5, rotation_deg=28.5, fill=0.45, offset=(0.49, 0.17),
             light=(0.73, 1.08), light_dir_deg=177.94, vignette=0.17, shadow=0.36, cast=(0.98, 1.02, 1.01),
-            blur=1.14, noise=1.87, jpeg=79, jitter=0.08, turn_deg=10.0, exposure=0.93, table=1,
-            profile="real", style=1, colour_jitter=10.0,
+            blur=1.14, noise=1.87, jpeg=79, exposure=0.93, table=1, style=1,
         ),
         draw=8,
     ),  # once dev seed 1006424
     "pale_counters_tilted_in_the_second_style": Described(
         terrain={"B4": "forest"},
         counters={"A3": "persian", "A4": "greek", "A5": "greek", "B4": "persian", "D2": "greek", "E3": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=28.64, tilt_dir_deg=60.66, rotation_deg=331.07, fill=0.5, offset=(0.48, -0.02),
+        conditions=real_conditions(
+            tilt_deg=28.64, tilt_dir_deg=60.66, rotation_deg=331.07, fill=0.5, offset=(0.48, -0.02),
             light=(0.82, 1.14), light_dir_deg=80.82, vignette=0.06, shadow=0.35, cast=(1.0, 0.91, 1.05),
-            blur=1.48, noise=4.9, jpeg=84, jitter=0.08, turn_deg=10.0, exposure=0.97, table=1,
-            profile="real", style=1, colour_jitter=10.0,
+            blur=1.48, noise=4.9, jpeg=84, exposure=0.97, table=1, style=1,
         ),
         draw=1,
     ),  # once dev seed 1006751
     "plain_under_a_dark_hand": Described(
         terrain={"J5": "forest", "K5": "hill", "K6": "forest"},
         counters={"I6": "persian", "K5": "persian", "K6": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=23.47, tilt_dir_deg=277.61, rotation_deg=239.43, fill=0.61, offset=(0.95, 0.02),
+        conditions=dev_conditions(
+            tilt_deg=23.47, tilt_dir_deg=277.61, rotation_deg=239.43, fill=0.61, offset=(0.95, 0.02),
             light=(0.91, 1.04), light_dir_deg=150.89, vignette=0.19, cast=(0.95, 1.0, 1.0), blur=0.18,
-            noise=7.68, jpeg=74, hands=1, jitter=0.05, turn_deg=6.0, exposure=0.97, table=2,
+            noise=7.68, jpeg=74, hands=1, exposure=0.97, table=2,
             hand_at=(5.96, 9.85), hand_from=(-0.53, 25.43), hand_skin=3,
         ),
         draw=4,
@@ -181,11 +192,11 @@ SCENES: dict[str, Described] = {
             "J10": "hill", "K8": "hill", "L1": "hill", "L10": "hill",
         },
         counters={"J8": "persian", "K8": "persian", "K9": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=20.67, tilt_dir_deg=45.61, rotation_deg=346.01, fill=0.72, offset=(-0.74, 0.08),
+        conditions=dev_conditions(
+            tilt_deg=20.67, tilt_dir_deg=45.61, rotation_deg=346.01, fill=0.72, offset=(-0.74, 0.08),
             light=(0.93, 1.01), light_dir_deg=187.64, vignette=0.03, cast=(1.04, 1.0, 0.94), blur=1.37, noise=3.5,
             jpeg=91, hands=1, hand_at=(9.94, 9.85), hand_from=(7.26, 25.98), hand_skin=4,
-            hand_fingers=(1.26, 1.22, 0.89, 0.95), jitter=0.05, turn_deg=6.0, exposure=0.95, table=4,
+            hand_fingers=(1.26, 1.22, 0.89, 0.95), exposure=0.95, table=4,
         ),
         draw=1,
         places={"J8": (0.025, 0.032, 1.035), "K8": (0.001, 0.041, 2.713), "K9": (0.003, 0.008, 2.972)},
@@ -197,10 +208,10 @@ SCENES: dict[str, Described] = {
             "I6": "hill", "I12": "hill", "J10": "hill", "K8": "hill", "L3": "hill", "L6": "hill", "L12": "hill",
         },
         counters={"A12": "persian", "B11": "persian", "B12": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=24.99, tilt_dir_deg=25.17, rotation_deg=293.57, fill=0.9, offset=(-0.85, -0.92),
+        conditions=dev_conditions(
+            tilt_deg=24.99, tilt_dir_deg=25.17, rotation_deg=293.57, fill=0.9, offset=(-0.85, -0.92),
             light=(0.83, 0.99), light_dir_deg=226.57, vignette=0.05, shadow=0.44, cast=(0.98, 1.0, 0.97), blur=1.27,
-            noise=2.04, jpeg=90, shadow_band=(0.945, 0.031, 160.63, 0.304), jitter=0.05, turn_deg=6.0, exposure=1.02,
+            noise=2.04, jpeg=90, shadow_band=(0.945, 0.031, 160.63, 0.304), exposure=1.02,
             table=3,
         ),
         draw=1,
@@ -215,11 +226,11 @@ SCENES: dict[str, Described] = {
             "L2": "hill", "L4": "hill", "L10": "hill",
         },
         counters={"G8": "greek", "G9": "greek", "H9": "greek", "H10": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=28.28, tilt_dir_deg=146.46, rotation_deg=232.95, fill=0.91, offset=(-0.12, -0.73),
+        conditions=dev_conditions(
+            tilt_deg=28.28, tilt_dir_deg=146.46, rotation_deg=232.95, fill=0.91, offset=(-0.12, -0.73),
             light=(0.82, 1.02), light_dir_deg=280.63, vignette=0.11, shadow=0.39, cast=(0.98, 1.0, 0.96), blur=1.46,
             noise=1.59, jpeg=86, hands=1, hand_at=(7.51, 4.21), hand_from=(-1.68, -0.32), hand_skin=1,
-            hand_fingers=(0.8, 1.36, 0.9, 1.13), shadow_band=(0.521, 0.453, 110.69, 0.169), jitter=0.05, turn_deg=6.0,
+            hand_fingers=(0.8, 1.36, 0.9, 1.13), shadow_band=(0.521, 0.453, 110.69, 0.169),
             exposure=0.98, table=4,
         ),
         draw=2,
@@ -234,10 +245,10 @@ SCENES: dict[str, Described] = {
             "D12": "hill", "E7": "hill", "G1": "hill", "G10": "hill", "L2": "hill", "L12": "hill",
         },
         counters={"L12": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=11.53, tilt_dir_deg=67.52, rotation_deg=219.73, fill=0.87, offset=(-0.45, 1.0),
+        conditions=dev_conditions(
+            tilt_deg=11.53, tilt_dir_deg=67.52, rotation_deg=219.73, fill=0.87, offset=(-0.45, 1.0),
             light=(0.91, 0.97), light_dir_deg=250.29, vignette=0.18, shadow=0.33, cast=(0.99, 1.0, 0.94), blur=0.87,
-            noise=6.92, jpeg=91, shadow_band=(0.182, 0.61, 156.67, 0.238), jitter=0.05, turn_deg=6.0, exposure=1.02,
+            noise=6.92, jpeg=91, shadow_band=(0.182, 0.61, 156.67, 0.238), exposure=1.02,
         ),
         draw=1,
         places={"L12": (0.021, 0.01, -0.87)},
@@ -249,10 +260,10 @@ SCENES: dict[str, Described] = {
             "L10": "hill",
         },
         counters={"A1": "greek", "B2": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=7.16, tilt_dir_deg=155.29, rotation_deg=24.24, fill=0.84, offset=(0.92, 0.85),
+        conditions=dev_conditions(
+            tilt_deg=7.16, tilt_dir_deg=155.29, rotation_deg=24.24, fill=0.84, offset=(0.92, 0.85),
             light=(0.82, 1.09), light_dir_deg=241.91, vignette=0.04, shadow=0.33, cast=(0.94, 1.0, 1.06), blur=0.84,
-            noise=4.38, jpeg=75, shadow_band=(0.627, 0.427, 145.82, 0.179), jitter=0.05, turn_deg=6.0, exposure=0.9,
+            noise=4.38, jpeg=75, shadow_band=(0.627, 0.427, 145.82, 0.179), exposure=0.9,
             table=4,
         ),
         draw=1,
@@ -269,11 +280,11 @@ SCENES: dict[str, Described] = {
             "L12": "hill",
         },
         counters={"J11": "greek", "K12": "greek", "L11": "persian", "L12": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=24.87, tilt_dir_deg=40.49, rotation_deg=129.37, fill=0.7, offset=(0.46, 0.64),
+        conditions=dev_conditions(
+            tilt_deg=24.87, tilt_dir_deg=40.49, rotation_deg=129.37, fill=0.7, offset=(0.46, 0.64),
             light=(0.81, 0.97), light_dir_deg=108.05, vignette=0.2, shadow=0.41, cast=(1.04, 1.0, 0.94), blur=1.45,
             noise=6.65, jpeg=90, hands=1, hand_at=(11.32, 9.7), hand_from=(24.24, 2.93), hand_skin=3,
-            hand_fingers=(1.25, 0.81, 1.03, 1.27), shadow_band=(0.827, 0.848, 81.83, 0.201), jitter=0.05, turn_deg=6.0,
+            hand_fingers=(1.25, 0.81, 1.03, 1.27), shadow_band=(0.827, 0.848, 81.83, 0.201),
             exposure=0.98, table=2,
         ),
         draw=3,
@@ -290,8 +301,8 @@ SCENES: dict[str, Described] = {
             "L4": "hill", "L8": "hill", "L10": "hill",
         },
         counters={"J3": "persian", "K5": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=14.42, tilt_dir_deg=235.99, rotation_deg=156.03, fill=0.77, offset=(0.34, -0.28),
+        conditions=real_conditions(
+            tilt_deg=14.42, tilt_dir_deg=235.99, rotation_deg=156.03, fill=0.77, offset=(0.34, -0.28),
             light=(0.69, 1.03), light_dir_deg=28.2, vignette=0.07, cast=(0.98, 0.98, 0.93), blur=1.36, noise=1.79,
             jpeg=78, hands=1, hand_at=(2.96, 7.89), hand_from=(2.52, 14.1), hand_skin=2,
             hand_fingers=(1.13, 1.19, 0.92, 1.28),
@@ -299,7 +310,7 @@ SCENES: dict[str, Described] = {
                 ("forest", (58, 121, 41)), ("greek", (149, 52, 142)), ("hill", (168, 114, 79)),
                 ("persian", (41, 100, 194)), ("plain", (226, 217, 183)),
             ),
-            jitter=0.08, turn_deg=10.0, exposure=0.94, table=4, profile="real", style=1, colour_jitter=10.0,
+            exposure=0.94, table=4, style=1,
         ),
         draw=3,
         places={"J3": (-0.065, 0.053, 6.791), "K5": (0.0, 0.028, -0.88)},
@@ -311,8 +322,8 @@ SCENES: dict[str, Described] = {
             "K3": "hill", "L8": "hill",
         },
         counters={"F2": "greek", "G2": "persian", "H1": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=1.24, tilt_dir_deg=286.21, rotation_deg=352.13, fill=0.85, offset=(0.49, -0.66),
+        conditions=real_conditions(
+            tilt_deg=1.24, tilt_dir_deg=286.21, rotation_deg=352.13, fill=0.85, offset=(0.49, -0.66),
             light=(0.82, 1.02), light_dir_deg=34.33, vignette=0.16, cast=(1.06, 0.91, 0.99), blur=1.26, noise=5.79,
             jpeg=80, hands=1, hand_at=(0.77, 6.28), hand_from=(-1.48, -2.57), hand_skin=3,
             hand_fingers=(0.94, 0.89, 1.12, 0.82),
@@ -320,7 +331,7 @@ SCENES: dict[str, Described] = {
                 ("forest", (70, 109, 49)), ("greek", (143, 54, 156)), ("hill", (160, 108, 71)),
                 ("persian", (44, 91, 175)), ("plain", (240, 218, 186)),
             ),
-            jitter=0.08, turn_deg=10.0, exposure=0.93, table=3, profile="real", style=1, colour_jitter=10.0,
+            exposure=0.93, table=3, style=1,
         ),
         draw=1,
         places={"F2": (-0.037, -0.029, 7.914), "G2": (-0.075, -0.079, -3.394), "H1": (-0.013, 0.022, 5.6)},
@@ -332,8 +343,8 @@ SCENES: dict[str, Described] = {
             "K12": "hill", "L7": "hill", "L11": "hill",
         },
         counters={"E11": "greek", "F10": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=20.52, tilt_dir_deg=207.89, rotation_deg=125.53, fill=0.73, offset=(0.84, -0.57),
+        conditions=real_conditions(
+            tilt_deg=20.52, tilt_dir_deg=207.89, rotation_deg=125.53, fill=0.73, offset=(0.84, -0.57),
             light=(0.74, 1.17), light_dir_deg=318.69, vignette=0.02, shadow=0.34, cast=(1.08, 1.01, 0.9), blur=0.45,
             noise=1.95, jpeg=90, hands=1, hand_at=(8.79, 3.74), hand_from=(17.98, -0.6), hand_skin=2,
             hand_fingers=(1.37, 1.37, 0.95, 1.06), shadow_band=(0.863, 0.018, 136.71, 0.177),
@@ -341,7 +352,7 @@ SCENES: dict[str, Described] = {
                 ("forest", (39, 108, 80)), ("greek", (111, 35, 149)), ("hill", (195, 135, 86)),
                 ("persian", (29, 68, 176)), ("plain", (217, 201, 165)),
             ),
-            jitter=0.08, turn_deg=10.0, exposure=0.86, table=1, profile="real", style=2, colour_jitter=10.0,
+            exposure=0.86, table=1, style=2,
         ),
         draw=1,
         places={"E11": (0.063, 0.072, 9.63), "F10": (0.061, -0.045, -7.032)},
@@ -353,8 +364,8 @@ SCENES: dict[str, Described] = {
             "G3": "hill", "G4": "forest", "H2": "hill", "I7": "hill",
         },
         counters={"G5": "persian", "H6": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=8.69, tilt_dir_deg=52.92, rotation_deg=128.34, fill=0.43, offset=(-0.02, -0.63),
+        conditions=real_conditions(
+            tilt_deg=8.69, tilt_dir_deg=52.92, rotation_deg=128.34, fill=0.43, offset=(-0.02, -0.63),
             light=(0.83, 1.07), light_dir_deg=191.21, vignette=0.19, cast=(0.96, 1.02, 1.1), blur=0.05, noise=6.0,
             jpeg=77, hands=1, hand_at=(3.19, 6.62), hand_from=(2.9, 23.49), hand_skin=3,
             hand_fingers=(1.36, 1.39, 1.14, 1.08),
@@ -362,7 +373,7 @@ SCENES: dict[str, Described] = {
                 ("forest", (51, 120, 45)), ("greek", (132, 52, 158)), ("hill", (167, 118, 63)),
                 ("persian", (40, 94, 193)), ("plain", (226, 219, 155)),
             ),
-            jitter=0.08, turn_deg=10.0, exposure=0.95, table=3, profile="real", colour_jitter=10.0,
+            exposure=0.95, table=3,
         ),
         draw=1,
         places={"G5": (-0.071, 0.03, 9.047), "H6": (0.047, -0.064, -9.223)},
@@ -376,8 +387,8 @@ SCENES: dict[str, Described] = {
             "L8": "hill",
         },
         counters={"C6": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=19.6, tilt_dir_deg=318.86, rotation_deg=287.03, fill=0.45, offset=(0.74, 0.36),
+        conditions=real_conditions(
+            tilt_deg=19.6, tilt_dir_deg=318.86, rotation_deg=287.03, fill=0.45, offset=(0.74, 0.36),
             light=(0.85, 1.07), light_dir_deg=164.66, vignette=0.11, cast=(1.03, 0.91, 1.07), blur=0.4, noise=0.15,
             jpeg=74, hands=1, hand_at=(4.73, 2.07), hand_from=(-6.06, 1.74), hand_skin=2,
             hand_fingers=(1.35, 1.26, 0.91, 0.82),
@@ -385,7 +396,7 @@ SCENES: dict[str, Described] = {
                 ("forest", (55, 130, 52)), ("greek", (128, 56, 159)), ("hill", (176, 130, 71)),
                 ("persian", (41, 86, 194)), ("plain", (230, 214, 155)),
             ),
-            jitter=0.08, turn_deg=10.0, exposure=0.96, table=3, profile="real", colour_jitter=10.0,
+            exposure=0.96, table=3,
         ),
         draw=1,
         places={"C6": (-0.058, -0.08, -2.05)},
@@ -398,15 +409,15 @@ SCENES: dict[str, Described] = {
             "K10": "hill", "L3": "hill", "L5": "hill", "L6": "hill", "L8": "hill",
         },
         counters={"I2": "persian", "J3": "persian", "K3": "greek", "K4": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=8.3, tilt_dir_deg=356.12, rotation_deg=209.98, fill=0.72, offset=(0.86, -0.04),
+        conditions=real_conditions(
+            tilt_deg=8.3, tilt_dir_deg=356.12, rotation_deg=209.98, fill=0.72, offset=(0.86, -0.04),
             light=(0.64, 1.16), light_dir_deg=152.3, cast=(1.03, 1.02, 0.93), blur=0.18, noise=4.79, jpeg=86, hands=1,
             hand_at=(2.22, 10.49), hand_from=(0.84, 17.08), hand_skin=3, hand_fingers=(0.86, 1.2, 1.08, 1.31),
             colours=(
                 ("forest", (36, 111, 49)), ("greek", (121, 58, 168)), ("hill", (174, 118, 55)),
                 ("persian", (41, 79, 209)), ("plain", (224, 206, 169)),
             ),
-            jitter=0.08, turn_deg=10.0, exposure=0.98, table=3, profile="real", colour_jitter=10.0,
+            exposure=0.98, table=3,
         ),
         draw=1,
         places={
@@ -425,11 +436,11 @@ SCENES: dict[str, Described] = {
             "L3": "forest", "L4": "forest", "L7": "hill", "L8": "hill", "L10": "hill", "L12": "hill",
         },
         counters={"F5": "greek", "G6": "greek", "H7": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=1.7618, tilt_dir_deg=346.2394, rotation_deg=65.4209, fill=0.6493, offset=(0.9795, -0.7145),
+        conditions=dev_conditions(
+            tilt_deg=1.7618, tilt_dir_deg=346.2394, rotation_deg=65.4209, fill=0.6493, offset=(0.9795, -0.7145),
             light=(0.7284, 1.0201), light_dir_deg=301.0756, vignette=0.0845, shadow=0.3723, cast=(0.9574, 1.0, 1.0664),
             blur=1.495, noise=1.2078, jpeg=89, hands=1, hand_at=(4.65, 3.64), hand_from=(4.42, -0.06), hand_skin=4,
-            hand_fingers=(0.81, 0.88, 1.27, 1.38), shadow_band=(0.94, 0.791, 171.27, 0.236), jitter=0.05, turn_deg=6.0,
+            hand_fingers=(0.81, 0.88, 1.27, 1.38), shadow_band=(0.94, 0.791, 171.27, 0.236),
             exposure=0.9989, table=1,
         ),
         draw=3,
@@ -443,11 +454,11 @@ SCENES: dict[str, Described] = {
             "K8": "hill", "K12": "hill", "L10": "hill",
         },
         counters={"D5": "greek", "E4": "greek"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=21.2918, tilt_dir_deg=170.6803, rotation_deg=10.5897, fill=0.7952,
+        conditions=dev_conditions(
+            tilt_deg=21.2918, tilt_dir_deg=170.6803, rotation_deg=10.5897, fill=0.7952,
             offset=(-0.5545, -0.8282), light=(0.7061, 0.9626), light_dir_deg=90.4183, vignette=0.2214,
             cast=(1.0033, 1.0, 1.0377), blur=1.4468, noise=2.6651, jpeg=77, hands=1, hand_at=(3.75, 4.61),
-            hand_from=(0.93, 0.28), hand_skin=3, hand_fingers=(1.01, 0.95, 1.22, 1.18), jitter=0.05, turn_deg=6.0,
+            hand_from=(0.93, 0.28), hand_skin=3, hand_fingers=(1.01, 0.95, 1.22, 1.18),
             exposure=1.0185, table=3,
         ),
         draw=2,
@@ -462,10 +473,10 @@ SCENES: dict[str, Described] = {
             "J7": "hill", "J8": "hill", "J9": "hill", "J12": "hill", "K5": "hill", "L7": "forest", "L11": "forest",
         },
         counters={"B9": "persian", "C10": "persian", "C11": "greek", "D10": "persian"},
-        conditions=Conditions(
-            *SIZE, tilt_deg=1.8364, tilt_dir_deg=92.7903, rotation_deg=345.7632, fill=0.7487, offset=(0.1886, 0.3682),
+        conditions=dev_conditions(
+            tilt_deg=1.8364, tilt_dir_deg=92.7903, rotation_deg=345.7632, fill=0.7487, offset=(0.1886, 0.3682),
             light=(0.797, 1.0225), light_dir_deg=255.3793, vignette=0.0879, shadow=0.4377, cast=(0.9483, 1.0, 0.9406),
-            blur=1.2666, noise=4.962, jpeg=75, shadow_band=(0.703, 0.502, 169.63, 0.259), jitter=0.05, turn_deg=6.0,
+            blur=1.2666, noise=4.962, jpeg=75, shadow_band=(0.703, 0.502, 169.63, 0.259),
             exposure=0.9503, table=1,
         ),
         draw=7,
