@@ -113,14 +113,15 @@ def cached(kind: str, photos: Iterator[Photo], base: int, count: int, cache: Pat
     index.write_text(json.dumps([[str(p), t, o, g] for p, t, o, g in kept]), encoding="utf-8")
 
 
-def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path) -> dict[int, Calibration | str]:
+def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path,
+                 cfg: VisionConfig | None = None) -> dict[int, Calibration | str]:
     """One calibration per style (render) or box (tabletop), from a clean photo of the set-up."""
     setup = setup_state()
     out: dict[int, Calibration | str] = {}
     for k in range(len(STYLES) if kind == "render" else BOXES):
         path = calibration_photo(board, kind, base, k, tmp)
         try:
-            out[k] = calibrate(path, board, cell_contents(setup), legions=legion_labels(setup),
+            out[k] = calibrate(path, board, cell_contents(setup), cfg, legions=legion_labels(setup),
                                legion_at=legion_cells(setup))
         except VisionError as exc:
             out[k] = str(exc)
@@ -148,9 +149,11 @@ def cached_readings(board: BoardSpec, cache: Path, photos: int,
             yield kind, (Path(path), truth, hidden, group), usable, reading
 
 
-def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str]) -> dict[str, object]:
-    """Reads every photo and returns the counts, the reliability table and the ECE."""
-    floor = VisionConfig().classify.min_confidence
+def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str],
+            cfg: VisionConfig | None = None) -> dict[str, object]:
+    """Reads every photo (with ``cfg``'s settings, the defaults if None) and returns the counts,
+    the reliability table and the ECE."""
+    floor = (cfg or VisionConfig()).classify.min_confidence
     pairs: list[tuple[float, bool]] = []
     read = asked = wrong = hidden_misread = 0
     refused: dict[str, int] = {}
@@ -158,7 +161,7 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
     for path, truth, occluded, group in photos:
         cal = cals.get(group)
         try:
-            obs = observe(path, board, calibration=cal if isinstance(cal, Calibration) else None, strict=True)
+            obs = observe(path, board, cfg, calibration=cal if isinstance(cal, Calibration) else None, strict=True)
         except VisionError as exc:
             reason = type(exc).__name__
             refused[reason] = refused.get(reason, 0) + 1
@@ -217,13 +220,19 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None,
                         help="Keep the rendered photos in this folder and reuse them (dev seeds only).")
     parser.add_argument("--only", choices=("render", "tabletop"), default=None, help="One renderer only.")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="A vision settings file (as the `--config` of `referee vision`) read instead of the "
+                             "defaults: to measure what one setting changes.")
     args = parser.parse_args()
+    cfg = VisionConfig.from_yaml(args.config) if args.config is not None else None
     if args.cache is not None and args.seeds == "eval":
         parser.error("--cache is for dev seeds: an eval run renders its photos afresh")
     board = load_board("cyrus-pyxis")
     start = time.perf_counter()
     report: dict[str, object] = {"what": "reliability of the photo reader's per-cell confidence",
-                                 "seeds": args.seeds, **commit(), "machine": machine(),
+                                 "seeds": args.seeds, **commit(),
+                                 "settings": str(args.config) if args.config is not None else "defaults",
+                                 "machine": machine(),
                                  "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     sources: dict[str, Callable[[BoardSpec, int, int, Path], Iterator[Photo]]] = {
         "render": render_photos, "tabletop": tabletop_photos}
@@ -236,11 +245,11 @@ def main() -> None:
             if args.only and kind != args.only:
                 continue
             base = SEEDS[args.seeds][kind]
-            cals = calibrations(board, kind, base, tmp)
+            cals = calibrations(board, kind, base, tmp, cfg)
             photos = source(board, base, args.photos, tmp)
             if args.cache is not None:
                 photos = cached(kind, photos, base, args.photos, tmp)
-            result = measure(board, photos, cals)
+            result = measure(board, photos, cals, cfg)
             result["seeds_from"] = base
             result["photos"] = args.photos
             result["calibrations"] = {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()}
