@@ -52,10 +52,12 @@ CAPS = frozenset({
     "load.work_pixels", "registration.max_candidates", "registration.detect_max_side",
     "registration.upscale_max_side", "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
-    "classify.pixel_step", "grid.px_per_cell", "identity.px_per_cell",
+    "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
-cell are a working size, as ``load.work_pixels`` is), counts of scans and candidates."""
+cell are a working size, as ``load.work_pixels`` is; so is the warp shrunk ``occluder_step`` times
+for the occluder search, whose kernels and edge are counted in its own shrunk pixels), counts of
+scans and candidates."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "shade.WASHED", "grid_overlay.PAPER_WHITE",

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import NEUTRAL, PixelModel, _assign, _cell_share, _on_grid, _rim_blend, chroma, class_names
 from vision.config import ClassifyConfig
+from vision.markers import GUIDE_LENGTH
 
 
 @dataclass
@@ -109,18 +110,20 @@ def _not_board(
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.uint8]:
     """The shrunk pixels an occluder may be made of: neither the bare board nor a counter's
-    colour, nor neutral like the sheet, nor dark, nor on a printed line (lines part what lies on
-    either side; a hand hides them)."""
+    colour, nor neutral like the sheet, nor dark (below ``cfg.min_pixel_light``, as for every
+    pixel read), nor on a printed line (lines part what lies on either side; a hand hides them)."""
     # the bare board and the sheet (neutral under the white reference) by their mean colour over
-    # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise
+    # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise.
+    # That mean has almost no noise left; what is left is the drift of the light and the print
+    # from the reference colour, ``cfg.drift_sd``
     local = cv2.blur(np.ascontiguousarray(feats[..., :2]), (3, 3))
-    board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.neutral_chroma
+    board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.drift_sd
     background = (fits & (best < sides)) | board_like
-    neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.neutral_chroma
+    neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.drift_sd
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
     lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), 20.0)
-    mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.occluder_min_light)
+    mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.min_pixel_light)
     return np.asarray(cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
 
 
@@ -150,7 +153,7 @@ def _reaching_in(
         return out
 
     near = grown(cfg.reach_band[1]) & ~grown(cfg.reach_band[0])
-    corner = cfg.reach_band[1] + cfg.reach_corner  # the markers' L-shaped guides lie at the corners
+    corner = GUIDE_LENGTH  # the markers' L-shaped guides run this far from each corner of the grid
     for cy in (y0, gy1):
         for cx in (x0, gx1):
             near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
@@ -230,7 +233,7 @@ def _cell_shaped(
     cover = counts / (sp * sp)
     touched = cover > 0.1
     partial = touched & (cover < cfg.lying_whole)
-    full = cover >= cfg.lying_full  # a token never fills its cell
+    full = cover >= cfg.lying_solid  # a hand is solid over a cell too; a token never fills its cell
     return bool(partial.sum() <= cfg.lying_partial * max(int(touched.sum()), 1) and full.sum() < 3)
 
 
@@ -250,7 +253,8 @@ def refine_occluder(
 
     The blob found on the shrunk warp is wide at its edge (its colour is judged over a quarter
     cell there) and may take in a neighbouring token of a colour near its own; near that edge
-    (``cfg.occluder_edge`` shrunk pixels either side) each pixel, its colour taken over 3 × 3
+    (two shrunk pixels either side: the radii of the mean and the opening that made the blob)
+    each pixel, its colour taken over 3 × 3
     pixels, is covered when it is nearer the occluder's own colour than every piece colour (in
     units of each one's spread), or lies on the line from a piece colour to the occluder's past
     ``cfg.occluder_alpha`` of the way (the soft edge, blurred). A cell only touched by the hand
@@ -264,7 +268,10 @@ def refine_occluder(
     means, sds = model.arrays(names)
     centre = np.array(found.colour[:2])
     spread = found.colour[2]
-    grow = 2 * cfg.occluder_edge + 1
+    # the blob's edge on the shrunk warp is uncertain by the radius of the 3 × 3 mean its colour
+    # is judged over and of the 3 × 3 opening that cleans it (see _not_board): one shrunk pixel
+    # each, so every pixel within two of its edge is judged again
+    grow = 2 * (3 // 2 + 3 // 2) + 1
     wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
     out = np.zeros((h_grid, w_grid), bool)
     gb = _on_grid(wide, pad_px, step, (h_grid, w_grid))
@@ -287,8 +294,8 @@ def refine_occluder(
         piece = _window_piece(patch, f, close, on_counter, centre, means, white, ppc, cfg)
     blend = _soft_edge(f, rivals, centre, means, sds, cfg).reshape(y1 - y0, x1 - x0)
     own_px = own.reshape(y1 - y0, x1 - x0)
-    # a blend lies at the occluder's edge (not around a counter or a token further on)
-    reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
+    # a blend lies at the occluder's soft edge (not around a counter or a token further on)
+    reach = 2 * max(1, round(cfg.occluder_fringe * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
     if cfg.occluder_thin > 0:
@@ -357,7 +364,7 @@ def _window_piece(
     # the window's mean leaves out a counter's pixels (and dark ink, rims): a hill token's
     # band around a counter, blended with it, would drift toward the occluder's colour
     weight = ~on_counter
-    weight &= chroma(patch.astype(np.float32), white)[..., 2].reshape(-1) > cfg.occluder_min_light
+    weight &= chroma(patch.astype(np.float32), white)[..., 2].reshape(-1) > cfg.min_pixel_light
     wmap = weight.reshape(patch.shape[:2]).astype(np.float32)
     summed = cv2.blur(patch.astype(np.float32) * wmap[..., None], (win, win))
     mean_bgr = summed / np.maximum(cv2.blur(wmap, (win, win)), 1e-3)[..., None]
@@ -422,7 +429,7 @@ def _thin_rings(
 
 def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's ``mask`` in its parts narrower than
-    ``cfg.occluder_thin`` and farther than ``cfg.occluder_thin_fringe`` from its wider parts
+    ``cfg.occluder_thin`` and farther than ``cfg.occluder_fringe`` (its soft edge) from its wider parts
     (outside the mask's patch counts as uncovered: a strip along the grid's edge is narrow too).
     A hand is wide, its fingers too; its own soft edge lies beside its wide parts."""
     thin = max(3, round(cfg.occluder_thin * ppc) | 1)
@@ -433,7 +440,7 @@ def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) ->
         borderType=cv2.BORDER_CONSTANT,
         borderValue=0,
     )
-    fringe = 2 * round(cfg.occluder_thin_fringe * ppc) + 1
+    fringe = 2 * round(cfg.occluder_fringe * ppc) + 1
     body = cv2.dilate(wide, np.ones((fringe, fringe), np.uint8)) > 0
     out: npt.NDArray[np.bool_] = mask & ~body
     return out
@@ -520,7 +527,7 @@ def _token_cells(
         r, c = divmod(int(i), cols)
         sl = (slice(r * ppc, (r + 1) * ppc), slice(c * ppc, (c + 1) * ppc))
         f = chroma(grid[sl].astype(np.float32), white)
-        px = f[mask[sl] & (f[..., 2] > cfg.occluder_min_light)][:, :2]
+        px = f[mask[sl] & (f[..., 2] > cfg.min_pixel_light)][:, :2]
         if len(px) < cfg.adapt_min_pixels:
             continue
         mu = px.mean(axis=0)
