@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import SEEDS, calibrations, machine, reliability  # noqa: E402
+from bench.bench_reliability import SEEDS, calibrations, commit, machine, reliability  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -128,12 +128,20 @@ def main() -> None:
             changed = [k for k in figures if figures[k]["digest"] != base[k]["digest"]]
             rows.append({"setting": name, "trial": label, "value": trial, "changed": changed, **figures})
             print(json.dumps(rows[-1]), flush=True)
-    report = {"what": "sensitivity of the reader to each occluder setting, moved alone (dev photos)",
-              "machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-              "defaults": base, "trials": rows, "wall_seconds": round(time.perf_counter() - start, 1)}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+            write(args.out, base, rows, start)  # after each trial: a long sweep cut short keeps its rows
+    write(args.out, base, rows, start)
     print(f"wrote {args.out}")
+
+
+def write(out: Path, base: dict[str, dict[str, object]], rows: list[dict[str, object]], start: float) -> None:
+    """Writes the report so far (to a temporary file first, then renamed over ``out``)."""
+    report = {"what": "sensitivity of the reader to each occluder setting, moved alone (dev photos)",
+              **commit(), "machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "defaults": base, "trials": rows, "wall_seconds": round(time.perf_counter() - start, 1)}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".part")
+    tmp.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(out)
 
 
 if __name__ == "__main__":
