@@ -187,8 +187,8 @@ class ClassifyConfig(Section):
         default=(0.15, 0.4),
         description="Band around the grid (from, to: cells out from its edge) where an occluder "
         "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
-        "does not reach it); it leaves out the square around each corner of the grid where the corner "
-        "markers' printed guides lie (markers.GUIDE_LENGTH).",
+        "does not reach it); it leaves out the square of its outer reach around each corner of the grid, "
+        "where the corner markers' printed guides run along the grid's edge lines.",
     )
     line_dip: float = Field(
         default=0.08,
@@ -386,7 +386,7 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="A cell an occluder covers by at least this share is given back as a token when "
-        "the mean colour of its covered pixels is a token's (token_cell_ratio, token_cell_sd).",
+        "the mean colour of its covered pixels is a token's (token_cell_ratio).",
     )
     token_cell_ratio: float = Field(
         default=0.5,
@@ -403,11 +403,6 @@ class ClassifyConfig(Section):
         default=0.4,
         ge=0,
         description="... (0: the edges are not looked at).",
-    )
-    token_cell_sd: float = Field(
-        default=1.5,
-        ge=0,
-        description="... and within this many of the token colour's spreads.",
     )
     token_cell_gap: float = Field(
         default=1.0,
@@ -447,7 +442,7 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="... and it fills at least this share of its outline (a hand is solid; printed art "
-        "leaves holes in tokens); a blob filling three cells or more by this share is no row of tokens "
+        "leaves holes in tokens); it is no row of tokens when it fills three cells or more by this share "
         "(a token, 0.95 cell wide at most, never fills its cell; a hand does: lying_full before, also 0.97).",
     )
     edge_unmix: float = Field(
@@ -457,20 +452,6 @@ class ClassifyConfig(Section):
         "counter's colour (each pixel as the board's colour plus shares of the token's and the "
         "counter's) when the two directions from the board's colour are this far from parallel "
         "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
-    )
-    lying_whole: float = Field(
-        default=0.6,
-        gt=0,
-        le=1,
-        description="A blob lying on the board is made of tokens, not a hand, when the cells it "
-        "touches are covered by at least this share ...",
-    )
-    lying_partial: float = Field(
-        default=0.25,
-        ge=0,
-        le=1,
-        description="... except at most this share of them (a hand's edge cuts many cells partly), and "
-        "fewer than three of them filled (lying_solid).",
     )
     occluder_local_gap: float = Field(
         default=1.2,

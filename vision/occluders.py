@@ -13,7 +13,6 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import NEUTRAL, PixelModel, _assign, _cell_share, _on_grid, _rim_blend, chroma, class_names
 from vision.config import ClassifyConfig
-from vision.markers import GUIDE_LENGTH
 
 
 @dataclass
@@ -153,7 +152,9 @@ def _reaching_in(
         return out
 
     near = grown(cfg.reach_band[1]) & ~grown(cfg.reach_band[0])
-    corner = GUIDE_LENGTH  # the markers' L-shaped guides run this far from each corner of the grid
+    # the markers' L-shaped guides run out from each corner of the grid along its edge lines:
+    # within the band they lie in the square of the band's own reach around the corner
+    corner = cfg.reach_band[1]
     for cy in (y0, gy1):
         for cx in (x0, gx1):
             near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
@@ -217,10 +218,11 @@ def _lying_on(
 def _cell_shaped(
     blob: npt.NDArray[np.bool_], in_grid: npt.NDArray[np.bool_], sp: float, cfg: ClassifyConfig
 ) -> bool:
-    """Whether a blob is made of whole cells (tokens side by side: each cell it touches is
-    mostly covered or barely touched, none quite filled) rather than lying across them as a
-    hand does (its edge cuts cells anywhere, leaving many of them partly covered, and it fills
-    the cells under it)."""
+    """Whether a blob is made of tokens side by side rather than lying across cells as a hand
+    does: a token never fills its cell (0.95 cell wide at most), a hand fills the cells under it,
+    so fewer than three cells filled (``cfg.lying_solid``) make tokens. (How many cells it covers
+    partly, as a hand's edge does, was counted too until 29 November: nothing read on the dev
+    photos and no test depended on it.)"""
     ys, xs = np.nonzero(in_grid)
     if not len(ys):
         return False
@@ -230,11 +232,8 @@ def _cell_shaped(
     r, c = np.nonzero(inside)
     key = rows[r] * 10_000 + cols[c]
     _, counts = np.unique(key, return_counts=True)
-    cover = counts / (sp * sp)
-    touched = cover > 0.1
-    partial = touched & (cover < cfg.lying_whole)
-    full = cover >= cfg.lying_solid  # a hand is solid over a cell too; a token never fills its cell
-    return bool(partial.sum() <= cfg.lying_partial * max(int(touched.sum()), 1) and full.sum() < 3)
+    full = counts / (sp * sp) >= cfg.lying_solid  # a hand is solid over a cell too; a token never fills its cell
+    return bool(full.sum() < 3)
 
 
 def refine_occluder(
@@ -268,10 +267,7 @@ def refine_occluder(
     means, sds = model.arrays(names)
     centre = np.array(found.colour[:2])
     spread = found.colour[2]
-    # the blob's edge on the shrunk warp is uncertain by the radius of the 3 × 3 mean its colour
-    # is judged over and of the 3 × 3 opening that cleans it (see _not_board): one shrunk pixel
-    # each, so every pixel within two of its edge is judged again
-    grow = 2 * (3 // 2 + 3 // 2) + 1
+    grow = 2 * (3 // 2 + 3 // 2) + 1  # the radii of _not_board's 3 × 3 mean and opening
     wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
     out = np.zeros((h_grid, w_grid), bool)
     gb = _on_grid(wide, pad_px, step, (h_grid, w_grid))
@@ -536,5 +532,5 @@ def _token_cells(
         k = int(np.argmin(d_tok))
         sd = sds[sides + 1 + k]
         apart = float(np.hypot(*(means[sides + 1 + k] - centre))) >= cfg.token_cell_gap * sd
-        out[i] = apart and d_tok[k] < ratio[i] * d_occ and d_tok[k] < cfg.token_cell_sd * sd
+        out[i] = apart and d_tok[k] < ratio[i] * d_occ
     return out
