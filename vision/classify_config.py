@@ -431,12 +431,6 @@ class ClassifyConfig(Section):
         description="A blob of one colour inside the grid, not parted by printed lines, larger than "
         "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
     )
-    lying_lines: float = Field(
-        default=0.5,
-        ge=0,
-        description="... when at least this share of its pixels, over the share expected of any area "
-        "of the grid, lie on grid lines (over a hand they are hidden; between tokens they part them).",
-    )
     lying_solid: float = Field(
         default=0.97,
         ge=0,
