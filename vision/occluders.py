@@ -226,7 +226,7 @@ def _cell_shaped(
     r, c = np.nonzero(inside)
     key = rows[r] * 10_000 + cols[c]
     _, counts = np.unique(key, return_counts=True)
-    full = counts / (sp * sp) >= cfg.lying_solid  # a hand is solid over a cell too; a token never fills its cell
+    full = counts / (sp * sp) >= cfg.lying_solid  # a token never fills its cell; a hand does
     return bool(full.sum() < 3)
 
 
@@ -247,11 +247,10 @@ def refine_occluder(
     The blob found on the shrunk warp is wide at its edge (its colour is judged over a quarter
     cell there) and may take in a neighbouring token of a colour near its own; near that edge
     (two shrunk pixels either side: the radii of the mean and the opening that made the blob)
-    each pixel, its colour taken over 3 × 3
-    pixels, is covered when it is nearer the occluder's own colour than every piece colour (in
-    units of each one's spread), or lies on the line from a piece colour to the occluder's past
-    ``cfg.occluder_alpha`` of the way (the soft edge, blurred). A cell only touched by the hand
-    is then read from the rest of it."""
+    each pixel, its colour taken over 3 × 3 pixels, is covered when it is nearer the occluder's
+    own colour than every piece colour (in units of each one's spread), or lies on the line from
+    a piece colour to the occluder's past ``cfg.occluder_alpha`` of the way (the soft edge,
+    blurred). A cell only touched by the hand is then read from the rest of it."""
     if found.blob is None or found.core is None:
         return found
     step = cfg.occluder_step
@@ -419,8 +418,9 @@ def _thin_rings(
 
 def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's ``mask`` in its parts narrower than
-    ``cfg.occluder_thin`` and farther than ``cfg.occluder_fringe`` (its soft edge) from its wider parts
-    (outside the mask's patch counts as uncovered: a strip along the grid's edge is narrow too).
+    ``cfg.occluder_thin`` and farther than ``cfg.occluder_fringe`` (its soft edge) from its
+    wider parts (outside the mask's patch counts as uncovered: a strip along the grid's edge is
+    narrow too).
     A hand is wide, its fingers too; its own soft edge lies beside its wide parts."""
     thin = max(3, round(cfg.occluder_thin * ppc) | 1)
     wide = cv2.morphologyEx(
