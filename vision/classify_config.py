@@ -425,17 +425,13 @@ class ClassifyConfig(Section):
         description="A photo refused with more than this fraction of its cells unreadable (a hand's "
         "included) is refused as not showing the board at all.",
     )
-    lying_area: float = Field(
-        default=4.0,
-        gt=0,
-        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
-        "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
-    )
     lying_solid: float = Field(
         default=0.97,
         ge=0,
         le=1,
-        description="... and it fills at least this share of its outline (a hand is solid; printed art "
+        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
+        "adapt_max_blob (no piece is that large) is an occluder lying on the board when it fills at least "
+        "this share of its outline (a hand is solid; printed art "
         "leaves holes in tokens); it is no row of tokens when it fills three cells or more by this share "
         "(a token, 0.95 cell wide at most, never fills its cell; a hand does: lying_full before, also 0.97).",
     )

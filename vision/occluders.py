@@ -180,14 +180,15 @@ def _lying_on(
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.bool_]:
     """Returns the blobs of one colour (a terrain's, or none) lying within the grid, larger
-    than ``cfg.lying_area`` cells² and solid (``cfg.lying_solid``): a hand or a cup put down on
-    the board. Tokens fill at most their cell: several of one colour side by side may join
+    than ``cfg.adapt_max_blob`` cells² (as for the patches left out when the colours adapt: no
+    piece is that large) and solid (``cfg.lying_solid``): a hand or a cup put down on the
+    board. Tokens fill at most their cell: several of one colour side by side may join
     where a line between them is faint (the printed lines, dark, are left out of ``base``), but
     their printed art leaves holes in the blob. (Whether the blob covered the grid lines it
     crosses was asked too until 29 November: nothing read on the dev photos and no test
     depended on it.)"""
     out = np.zeros(base.shape, bool)
-    need = cfg.lying_area * sp * sp
+    need = cfg.adapt_max_blob * sp * sp
     for k in [*range(sides, classes), classes]:
         mine = base & (kind == k) & in_grid
         if mine.sum() < need:
