@@ -50,7 +50,7 @@ STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, -0.5, 255})
 CAPS = frozenset({
     "load.max_bytes", "load.max_pixels", "load.max_decoded_pixels", "load.max_scans", "load.min_side",
     "load.work_pixels", "registration.max_candidates", "registration.detect_max_side",
-    "registration.upscale_max_side", "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
+    "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
     "classify.pixel_step", "grid.px_per_cell", "identity.px_per_cell",
 })
@@ -205,7 +205,7 @@ FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "grid.min_sharpness": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
-    "registration.search_margin": "tests/vision/test_register_real.py (dev renders)",
+    "register.REACH": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
     "pipeline.GLARE_RIGHT": "bench/fit_glare.py (dev photos of both renderers)",

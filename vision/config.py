@@ -60,26 +60,10 @@ class RegisterConfig(Section):
         default=1400,
         description="Markers are searched on a copy shrunk to this longest side (speed).",
     )
-    upscale: float = Field(
-        default=2.0,
-        description="When a marker is missing, the search is run once more on the photo enlarged "
-        "by this factor (tiny markers: a far board in a 1080p photo) ...",
-    )
-    upscale_max_side: int = Field(
-        default=3840,
-        description="... if the enlarged photo's longest side stays within this (a 1080p photo: twice 1920; "
-        "a 12 MP photo, decoded at half size, shows its markers large enough).",
-    )
     search_missing: bool = Field(
         default=True,
         description="With two or three markers found, look for each missing one in a crop around "
         "where they put it (sharpened, enlarged, finer bit reading, full one-bit correction).",
-    )
-    search_margin: float = Field(
-        default=1.5,
-        description="Crop margin around a missing marker predicted from three markers, in cells; twice this "
-        "when predicted from two (their homography extrapolates worst). Set by hand on the dev renders "
-        "of small blurred markers (tests/vision/test_register_real.py).",
     )
     search_sharpen_sigma: float = Field(
         default=1.5, description="Gaussian σ of the unsharp mask applied to the crop, in photo pixels."
@@ -158,12 +142,6 @@ class GridConfig(Section):
         "the refit is dropped), or this many times the markers' own fit error, when larger (small blurred "
         "markers' corners are themselves up to about 0.1 cell off), but never more than this many "
         "tolerances (a grid taken one line off drifts ~1 cell).",
-    )
-    refine_max_shift: float = Field(
-        default=1.5,
-        description="Largest move of a grid corner the refit may make, in cells (else kept): two or three "
-        "small markers extrapolate worst; the refit must still agree with the markers within "
-        "register.PLACE_TOLERANCE, so a grid taken one line off is refused.",
     )
     min_sharpness: float = Field(
         default=0.035,

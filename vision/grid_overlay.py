@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from vision.board import MARGIN_BAND, PAPER_PERCENTILE, BoardSpec
 from vision.config import GridConfig
-from vision.register import DARKEST, PLACE_TOLERANCE, Registration
+from vision.register import DARKEST, PLACE_TOLERANCE, REACH, Registration
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def draw_grid(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
 def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cfg: GridConfig) -> Registration:
     """Returns a registration from three markers or from the outline refitted on the grid's
     line crossings (kept as is if too few are found, if the refit moves a grid corner by more
-    than ``refine_max_shift`` cells, or strays from the markers by more than
+    than ``REACH`` cells, or strays from the markers by more than
     ``PLACE_TOLERANCE``). Four markers frame the board well enough: kept as they are.
 
     A homography from three small markers extrapolates poorly to the far corner, and an outline
@@ -179,7 +179,7 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
         error = float(np.linalg.norm(back - board_pts[keep], axis=1).mean())
         probe = np.array([[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64)
         moved = cv2.perspectiveTransform(cv2.perspectiveTransform(probe, reg.to_image), to_board)[0] - probe[0]
-        if float(np.linalg.norm(moved, axis=1).max()) > cfg.refine_max_shift:
+        if float(np.linalg.norm(moved, axis=1).max()) > REACH:
             continue  # this pass is rejected; a narrower one around the last accepted may do
         if reg.anchors is not None:  # the refit must still agree with the markers it started from
             anchor_img, anchor_board = reg.anchors

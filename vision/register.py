@@ -43,6 +43,12 @@ PLACE_TOLERANCE = 0.06
 the marker corners' fit, the grid refit's outlier distance and its largest drift from the
 markers (``vision.grid_overlay.refine``), and how far from its expected place a cell's printed
 edge is looked for (``vision.grid_overlay.edge_evidence``) (provisional, set by hand)."""
+REACH = 1.5
+"""How far a registration from two or three markers (or the outline) may misplace a point of the
+board, in cells: a missing marker is looked for this far around where the others put it (twice
+as far from two markers, which extrapolate worst), and the grid refit may move a grid corner
+this far (``vision.grid_overlay.refine``; set by hand on the described scenes of small blurred
+markers, ``tests/vision/test_register_real.py``)."""
 DARKEST = 20.0
 """A grey level (0-255) below which there is no usable light: a photo whose mean grey is below it
 is refused as too dark, and a white reference or the grey around a cell's edge is floored at it
@@ -189,12 +195,6 @@ def find_markers(
     if cfg.search_missing and len(best) < 2:
         # too few to say where the others are: the sharpened search over the whole photo
         _search_whole(gray, best, board, cfg)
-    if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
-        # markers of a few pixels per module (a far board at 1080p): once more at twice the size
-        up = cfg.upscale
-        big = np.asarray(cv2.resize(gray, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC), np.uint8)
-        for mid, pts in _detect(detector, big, cfg.upscale, wanted, cfg.max_candidates).items():
-            best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
     if len(best) < len(wanted):
@@ -311,7 +311,7 @@ def _search_missing(
         if found_h is None:
             return
         to_image = np.asarray(found_h, np.float64)
-        margin = cfg.search_margin * (2 if len(ids) == 2 else 1)
+        margin = REACH * (2 if len(ids) == 2 else 1)
         added = False
         for mid in missing:
             quad = search_crop(gray, to_image, board, mid, margin, cfg)

@@ -22,6 +22,7 @@ from vision.errors import VisionError
 from vision.load import read_photo
 from vision.pipeline import observe
 from vision.register import (
+    REACH,
     Registration,
     edge_blur,
     find_markers,
@@ -124,7 +125,7 @@ def test_a_marker_half_under_a_hand_is_not_taken(tmp_path: Path) -> None:
     others = np.concatenate([first[i] for i in (1, 2, 3)]).astype(np.float64)
     places = np.array([pt for i in (1, 2, 3) for pt in layout.corners(i)], np.float64)
     to_image = np.asarray(cv2.findHomography(places, others, 0)[0], np.float64)
-    bent = search_crop(gray, to_image, board(), 0, CFG.registration.search_margin, CFG.registration)
+    bent = search_crop(gray, to_image, board(), 0, REACH, CFG.registration)
     assert bent is not None
     assert out_of_square(bent, np.array(layout.corners(0), np.float64), to_image) > module_cells(layout)
     assert grid_error(rendered, registered(path).to_board) < 0.06
