@@ -46,9 +46,10 @@ edge is looked for (``vision.grid_overlay.edge_evidence``) (provisional, set by 
 REACH = 1.5
 """How far a registration from two or three markers (or the outline) may misplace a point of the
 board, in cells: a missing marker is looked for this far around where the others put it (twice
-as far from two markers, which extrapolate worst), and the grid refit may move a grid corner
-this far (``vision.grid_overlay.refine``; set by hand on the described scenes of small blurred
-markers, ``tests/vision/test_register_real.py``)."""
+as far from two markers, which extrapolate worst), the grid refit may move a grid corner this
+far (``vision.grid_overlay.refine``), and an outline must put the markers seen within this of
+their places (set by hand on the described scenes of small blurred markers,
+``tests/vision/test_register_real.py``)."""
 DARKEST = 20.0
 """A grey level (0-255) below which there is no usable light: a photo whose mean grey is below it
 is refused as too dark, and a white reference or the grey around a cell's edge is floored at it
@@ -113,7 +114,7 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
         reg = _from_two_markers({i: found[i] for i in pair}, board)
     if reg is None:
         reg = _from_outline(gray, board, cfg)
-        if reg is not None and found and not _agrees(reg, found, board, cfg):
+        if reg is not None and found and not _agrees(reg, found, board):
             reg = None  # the quadrilateral found is not the board the markers frame
     if reg is None:
         seen = ", ".join(str(i) for i in sorted(found)) or _("none")
@@ -527,16 +528,12 @@ def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpe
     return Registration(to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts))
 
 
-def _agrees(
-    reg: Registration,
-    found: dict[int, npt.NDArray[np.float32]],
-    board: BoardSpec,
-    cfg: RegisterConfig,
-) -> bool:
-    """Whether a registration puts the markers seen where the layout says (within 0.25 cell)."""
+def _agrees(reg: Registration, found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> bool:
+    """Whether a registration puts the markers seen where the layout says, within ``REACH`` (an
+    outline is rough, and the grid refit may still move it that far)."""
     img_pts, board_pts = _marker_points(found, list(found), board)
     back = cv2.perspectiveTransform(img_pts[None], reg.to_board)[0]
-    return float(np.linalg.norm(back - board_pts, axis=1).mean()) <= 0.25
+    return float(np.linalg.norm(back - board_pts, axis=1).mean()) <= REACH
 
 
 def _cell_px(to_board: Homography, board: BoardSpec) -> float:
