@@ -49,9 +49,10 @@ def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArra
     small = cv2.GaussianBlur(small, (_SMOOTH, _SMOOTH), 0)
     best: npt.NDArray[np.float32] | None = None
     best_area = cfg.outline_min_area * small.shape[0] * small.shape[1]
-    _, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    low = 40  # grey levels of gradient; Canny's upper threshold is three times the lower, as he advised
-    edges = cv2.dilate(cv2.Canny(small, low, 3 * low), np.ones((3, 3), np.uint8))
+    level, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Canny's thresholds from the photo's own contrast: the upper one at the grey that splits
+    # board from table (Otsu), the lower at half of it
+    edges = cv2.dilate(cv2.Canny(small, level / 2, level), np.ones((3, 3), np.uint8))
     for mask in (otsu, edges):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
