@@ -172,7 +172,9 @@ def threshold_rows(name: str, default: float, seen: dict[str, dict[str, Any]]) -
 def sweep(all_cases: list[Case], board: BoardSpec, names: list[str]) -> dict[str, Any]:
     """Each name at each factor: thresholds on the measures, the refit from the defaults'
     registration on the photos not framed by four markers, the marker search on the photos
-    whose plain detection misses a marker, anything else on every photo."""
+    whose detection without the crop search misses a marker (this leaves out photos where the
+    crop search finds a marker the later bled-border pass would also find), anything else on
+    every photo."""
     base = run(all_cases, board, VisionConfig())
     seen = {c.name: measures(c, board) for c in all_cases}
     partial = [c for c in all_cases if "found" in seen[c.name] and len(seen[c.name]["found"].markers) < 4]
