@@ -252,7 +252,7 @@ def _fit_line(
 ) -> tuple[float, float] | None:
     """Fits ``y = a x + b`` to a nearly horizontal printed line expected at row ``at``: one
     sample per cell (the peak of the mean profile over the middle half of the cell), then least
-    squares again without the samples further than ``PLACE_TOLERANCE`` from the fit."""
+    squares with the worst samples dropped."""
     y_lo, y_hi = round(at) - reach, round(at) + reach + 1
     x_lo = round(start)
     if y_lo < 0 or y_hi > strength.shape[0] or x_lo < 0 or x_lo + cells * ppc > strength.shape[1]:
@@ -277,7 +277,7 @@ def _fit_line(
     a, b = np.polyfit(x, y, 1)
     for _ in range(3):
         resid = np.abs(y - (a * x + b))
-        new = resid <= PLACE_TOLERANCE * ppc  # the precision a registration places a point to
+        new = resid <= max(1.0, 2.5 * float(np.median(resid[keep])))
         if new.sum() < 3 or (new == keep).all():
             break
         keep = new
