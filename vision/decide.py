@@ -89,13 +89,12 @@ def decide(
     It spreads up to ``cfg.occlusion_reach`` cells, through cells with evidence of their own
     (some off-class colour, a token without detail).
     A cell under an occluder reaching in is unreadable past
-    ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
-    ``cfg.reach_cover_edges`` when its four edges show; ``cfg.reach_cover_filled`` when one
-    colour fills it; ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed
-    detail), counting the pixels given back to a piece colour (past
-    ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
+    ``cfg.reach_cover`` of it (``cfg.reach_cover_edges`` when its four edges show;
+    ``cfg.reach_cover_filled`` when one colour fills it; ``cfg.reach_cover_whole`` when, besides,
+    it is a token showing its printed detail), counting the pixels given back to a piece colour
+    (past ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
     there, and not where the cell read away from the occluder as first found agrees: under a
-    counter, its band leans toward its token by ``cfg.given_lean_beyond``; without one,
+    counter, its band leans toward its token by ``cfg.given_lean``; without one,
     ``cfg.given_seen_beyond`` of the cell shows there, one colour filling its inner square
     (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is read as.
     """
@@ -185,9 +184,7 @@ def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | No
     """The cells an occluder reaching in covers past their limits (see :func:`decide`)."""
     assert ev.reached is not None
     n = len(t_best)
-    # a counter's terrain is read on a thin band, which a fingertip can fill
-    cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
-    over = ev.reached > cover
+    over = ev.reached > cfg.reach_cover
     # one colour fills the cell: cfg.pure_token of its inner square's terrain pixels, which
     # cover cfg.pure_seen of it (not a sliver left beside a hand), are the bare board's or
     # one token's, no counter. Covered up to cfg.reach_cover_filled, it is read whatever its
@@ -237,10 +234,11 @@ def _given_back(ev: CellEvidence, tokens: Floats, hidden: Ints | None, pure: Boo
         given &= ((hidden > 0) & ~pure & ~whole) | weak
     if ev.lean_beyond is not None and tokens.shape[1]:
         # nor where the band away from the occluder, as first found (before those pixels
-        # were given back), leans toward that token by cfg.given_lean_beyond: the token
-        # shows there too, and the pixels given back beside the hand are its
+        # were given back), leans toward that token by cfg.given_lean, as the whole band must
+        # for them to be believed at all: the token shows there too, and the pixels given back
+        # beside the hand are its
         lean_there = np.nan_to_num(ev.lean_beyond[np.arange(n), 1 + t_best], nan=-np.inf)
-        given &= ~(ev.on_counter & is_token & (lean_there >= cfg.given_lean_beyond))
+        given &= ~(ev.on_counter & is_token & (lean_there >= cfg.given_lean))
     if ev.terrain_beyond is not None and ev.seen_beyond is not None:
         # nor, without a counter, where most of the cell shows away from the occluder as
         # first found (a hand hiding a whole counter leaves less of it) and one colour,

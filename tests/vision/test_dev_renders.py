@@ -26,12 +26,14 @@ How much of a cell a hand may cover before it is unreadable:
 - a hill token filling its cell with its printed detail, its four edges showing, is read up to
   half covered by a hand of nearly its colour joined to it (``reach_cover_whole``), not beyond:
   a plain cell 64 % under such a hand then reads as a hill;
-- a counter cell is read up to 12.5 % covered (``reach_cover_counter``), but pixels given back
-  to a piece colour still count past 10 % (``given_cover_counter``): under a hand of nearly the
-  hill's colour, they are the hand over the band of a Persian counter on the plain.
+- a counter cell is read up to the cover limit (``reach_cover``, a counter's as any other
+  cell's), but pixels given back to a piece colour still count past 10 %
+  (``given_cover_counter``): under a hand of nearly the hill's colour, they are the hand over the
+  band of a Persian counter on the plain.
 - those given-back pixels are believed where the counter's band, read away from the hand as
-  first found, leans clearly toward the token (``given_lean_beyond``), not where it leans only a
-  little: a Greek counter on the plain under a hand of the hill's colour then reads on a hill.
+  first found, leans toward the token as a band must for them to be believed at all
+  (``given_lean``), not where it leans only a little: a Greek counter on the plain under a hand
+  of the hill's colour then reads on a hill.
 - and, in a cell without a counter, where most of the cell shows away from the hand as first
   found, one colour, the terrain it is read as, filling its inner square there
   (``given_seen_beyond``), not where about half of it shows: a Persian counter hidden under the
@@ -297,12 +299,13 @@ def test_a_plain_cell_under_a_hand_of_the_hills_colour_is_not_read_as_filled(tmp
     ("seed", "cell"),
     [("counter_on_a_hill_with_a_hand_at_its_corner", "C4"), ("counter_on_the_plain_with_a_hand_at_its_corner", "I3")],
 )
-def test_a_counter_cell_is_read_up_to_an_eighth_covered(tmp_path: Path, seed: str, cell: str) -> None:
+def test_a_counter_cell_is_read_up_to_the_cover_limit(tmp_path: Path, seed: str, cell: str) -> None:
+    # covered by a little more than a tenth: read, and unsure with a limit of a tenth
     path, rendered = _photo(tmp_path, seed)
     assert cell not in rendered.occluded
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and occupant is not None and conf >= MIN
-    assert _read(path, cell, reach_cover_counter=0.1)[2] < MIN
+    assert _read(path, cell, reach_cover=0.1)[2] < MIN
 
 
 @pytest.mark.parametrize(
@@ -336,7 +339,7 @@ def test_a_counters_band_showing_its_token_away_from_the_hand_is_read(tmp_path: 
     assert cell not in rendered.occluded and _truth(rendered, cell)[1] == "hill"
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and conf >= MIN
-    assert _read(path, cell, given_lean_beyond=10.0)[2] < MIN
+    assert _read(path, cell, given_lean=10.0)[2] < MIN
 
 
 def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tmp_path: Path) -> None:
@@ -349,7 +352,7 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
     assert _read(path, "E11", cal)[2] < MIN
     # with a lean of 0.2 enough, the band once read as a hill with confidence; the model
     # (vision.cell_model) leaves it unsure or right
-    occupant, terrain, conf = _read(path, "E11", cal, given_lean_beyond=0.2)
+    occupant, terrain, conf = _read(path, "E11", cal, given_lean=0.2)
     assert conf < MIN or (occupant, terrain) == ("greek", "plain")
 
 
