@@ -231,15 +231,6 @@ class ClassifyConfig(Section):
         "colour near the occluder's (where the cell's edges say a hand may lie there), by more than this: "
         "those pixels lie on the band its terrain is read on.",
     )
-    reach_cover_filled: float = Field(
-        default=0.2,
-        ge=0,
-        le=1,
-        description="... but a cell without a counter that one colour fills (the bare board or one token: "
-        "pure_token of its inner square's terrain pixels, over pure_seen of it) is unreadable only when "
-        "covered by more than this (when above reach_cover), whatever its edges show (a hand over its "
-        "corner hides two edges; its soft edge and shadow count as covered).",
-    )
     reach_cover_whole: float = Field(
         default=0.5,
         ge=0,
@@ -253,8 +244,13 @@ class ClassifyConfig(Section):
         default=0.25,
         ge=0,
         le=1,
-        description="... but a cell whose four printed edges show is unreadable only when covered by "
-        "more than this (a hand reaching further in hides an edge; a fingertip in a corner does not).",
+        description="... but a cell whose rest shows it whole is unreadable only when covered by more "
+        "than this: its four printed edges show (a hand reaching further in hides an edge; a fingertip "
+        "in a corner does not), or, without a counter, one colour fills it (the bare board or one token: "
+        "pure_token of its inner square's terrain pixels, over pure_seen of it), whatever its edges show "
+        "(a hand over its corner hides two edges; its soft edge and shadow count as covered). One limit "
+        "for both since 29 November (reach_cover_filled, 0.2, before: nothing read on the dev photos "
+        "changed, and issue 13's dev sets read the same cells at 0.25 with no hidden cell misread).",
     )
     pure_token: float = Field(
         default=0.95,
@@ -297,11 +293,6 @@ class ClassifyConfig(Section):
         "occluder as first found, its inner square there filled by one colour (pure_token of pure_seen), "
         "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
         "leaves at most 0.64 of the cell).",
-    )
-    occlusion_reach: int = Field(
-        default=2,
-        description="How many cells distrust spreads from a covered cell, through neighbours "
-        "with occluder evidence of their own.",
     )
     min_separation: float = Field(
         default=3.5,

@@ -86,17 +86,17 @@ def decide(
     fitting no class (or of a counter's colour in a patch larger than any counter), or a token
     without its printed detail (``cfg.smooth_texture``) with two of its grid lines hidden
     (``lines``: (n, 4) edge responses, hidden below ``cfg.hidden_line`` of the edges around).
-    It spreads up to ``cfg.occlusion_reach`` cells, through cells with evidence of their own
-    (some off-class colour, a token without detail).
-    A cell under an occluder reaching in is unreadable past
-    ``cfg.reach_cover`` of it (``cfg.reach_cover_edges`` when its four edges show;
-    ``cfg.reach_cover_filled`` when one colour fills it; ``cfg.reach_cover_whole`` when, besides,
-    it is a token showing its printed detail), counting the pixels given back to a piece colour
-    (past ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
-    there, and not where the cell read away from the occluder as first found agrees: under a
-    counter, its band leans toward its token by ``cfg.given_lean``; without one,
-    ``cfg.given_seen_beyond`` of the cell shows there, one colour filling its inner square
-    (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is read as.
+    It spreads through every cell with evidence of its own (some off-class colour, a token
+    without detail) joined to a distrusted one.
+    A cell under an occluder reaching in is unreadable past ``cfg.reach_cover`` of it
+    (``cfg.reach_cover_edges`` when its four edges show or one colour fills it;
+    ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed detail), counting
+    the pixels given back to a piece colour (past ``cfg.given_cover_counter`` with a counter)
+    only where a hidden edge says a hand may lie there, and not where the cell read away from the
+    occluder as first found agrees: under a counter, its band leans toward its token by
+    ``cfg.given_lean``; without one, ``cfg.given_seen_beyond`` of the cell shows there, one colour
+    filling its inner square (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is
+    read as.
     """
     n = ev.side_share.shape[0]
     order, has, c_conf = _counters(ev, cfg)
@@ -187,12 +187,15 @@ def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | No
     over = ev.reached > cfg.reach_cover
     # one colour fills the cell: cfg.pure_token of its inner square's terrain pixels, which
     # cover cfg.pure_seen of it (not a sliver left beside a hand), are the bare board's or
-    # one token's, no counter. Covered up to cfg.reach_cover_filled, it is read whatever its
-    # edges show (a hand over its corner hides two; its soft edge and shadow count as
-    # covered, and the rest shows the one colour)
+    # one token's, no counter
     one_colour = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
     one_colour &= ev.terrain_share.max(axis=1) >= cfg.pure_token
-    over &= ~(one_colour & (ev.reached <= cfg.reach_cover_filled))
+    # a cell whose rest shows it whole, covered up to cfg.reach_cover_edges, has the occluder's
+    # soft edge, shadow or a fingertip in a corner beside it (read without those pixels): one
+    # colour fills it, whatever its edges show (a hand over its corner hides two), or its four
+    # printed edges all show (a hand reaching well into a cell lies across one of them)
+    shows_whole = one_colour | (hidden == 0) if hidden is not None else one_colour
+    over &= ~(shows_whole & (ev.reached <= cfg.reach_cover_edges))
     # one token fills it: "pure" with at most one edge hidden (a hand reaching in hides the
     # edge it crosses; a token's faint side, one), "whole" when it shows its printed detail
     # (cfg.token_detail)
@@ -201,11 +204,6 @@ def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | No
     whole = fills & (detail >= low) & (detail <= high)
     pure = fills & (hidden <= 1) if hidden is not None else np.zeros(n, bool)
     if hidden is not None:
-        # a hand reaching well into a cell lies across one of its printed edges: a cell whose
-        # four edges all show (or one token filling it), covered less than
-        # cfg.reach_cover_edges, has the occluder's soft edge, shadow or a fingertip in a
-        # corner beside it (read without those pixels)
-        over &= ~(((hidden == 0) | pure) & (ev.reached <= cfg.reach_cover_edges))
         # one token filling it with its printed detail, its four edges showing, is that token
         # up to cfg.reach_cover_whole covered: a hand of nearly its colour joined to it is
         # measured over it, but a hand has no print and hides the lines it lies across
@@ -256,7 +254,8 @@ def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Float
               cfg: ClassifyConfig) -> Bools:
     """The cells not trusted: covered, or a token without its printed detail (far smoother than
     the photo's other tokens of that terrain: likely a hand or a sleeve of a similar colour) with
-    two edges hidden; distrust spreads up to ``cfg.occlusion_reach`` cells through suspect ones."""
+    two edges hidden; distrust spreads through every suspect cell joined to a distrusted one
+    (eight neighbours; the hand or sleeve reaches as far as its evidence does)."""
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     smooth = detail < cfg.smooth_texture
@@ -264,7 +263,7 @@ def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Float
     occluded = occluded | (smooth & (hidden >= 2) if hidden is not None else smooth)
     untrusted = occluded.reshape(shape)
     near_ok = suspect.reshape(shape)
-    for _ in range(cfg.occlusion_reach):
+    for _ in range(untrusted.size):  # a spread stops within as many steps as there are cells
         grown = untrusted | (_near(untrusted) & near_ok)
         if (grown == untrusted).all():
             break

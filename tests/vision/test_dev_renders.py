@@ -20,9 +20,10 @@ Next to a hand:
 
 How much of a cell a hand may cover before it is unreadable:
 
-- a cell one colour fills (the bare board or one token), no counter, is read up to 20 % covered
-  whatever its edges show (``reach_cover_filled``), not beyond: a hand of nearly the hill's
-  colour over a plain cell, its pixels partly given back, then reads as a hill;
+- a cell one colour fills (the bare board or one token), no counter, is read up to a quarter
+  covered whatever its edges show (``reach_cover_edges``, as a cell whose four printed edges
+  show), not beyond: a hand of nearly the hill's colour over a plain cell, its pixels partly
+  given back, then reads as a hill;
 - a hill token filling its cell with its printed detail, its four edges showing, is read up to
   half covered by a hand of nearly its colour joined to it (``reach_cover_whole``), not beyond:
   a plain cell 64 % under such a hand then reads as a hill;
@@ -199,8 +200,8 @@ def test_a_hands_edge_along_one_side_of_a_counter_is_still_the_hand(
     ("seed", "cell", "off"),
     [
         # the strip taken for the hand covers 15 % of A11: a hill filling the rest of it would be
-        # read past that (reach_cover_filled) too
-        ("hill_on_the_top_edge_beside_a_hand", "A11", {"occluder_thin_edge": 0.0, "reach_cover_filled": 0.0}),
+        # read past that (reach_cover_edges) too
+        ("hill_on_the_top_edge_beside_a_hand", "A11", {"occluder_thin_edge": 0.0, "reach_cover_edges": 0.0}),
         ("hill_in_the_corner_beside_a_hand", "L1", {"occluder_thin_edge": 0.0}),
     ],
 )
@@ -284,7 +285,7 @@ def test_a_cell_one_colour_fills_is_read_a_little_past_the_cover_limit(tmp_path:
     assert cell not in rendered.occluded
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and occupant is None and conf >= MIN
-    assert _read(path, cell, reach_cover_filled=0.0)[2] < MIN
+    assert _read(path, cell, reach_cover_edges=0.0)[2] < MIN
 
 
 def test_a_plain_cell_under_a_hand_of_the_hills_colour_is_not_read_as_filled(tmp_path: Path) -> None:
@@ -292,7 +293,7 @@ def test_a_plain_cell_under_a_hand_of_the_hills_colour_is_not_read_as_filled(tmp
     # a hill filling the cell
     path, rendered = _photo(tmp_path, "plain_under_a_dark_hand")
     assert "J6" in rendered.occluded and _truth(rendered, "J6") == (None, "plain")
-    assert _misread_without(path, "J6", reach_cover_filled=0.3) == (None, "hill")
+    assert _misread_without(path, "J6", reach_cover_edges=0.3) == (None, "hill")
 
 
 @pytest.mark.parametrize(
