@@ -276,14 +276,16 @@ class ClassifyConfig(Section):
         "(a sliver of token colour left beside a hand is no whole token).",
     )
     given_lean: float = Field(
-        default=0.25,
+        default=0.35,
         ge=0,
         description="... and under a counter read as standing on a token, when its band leans toward "
         "that token's colour by less than this (a hand's shadow darkens the band; a token shows its colour); "
         "nor, with a counter read as standing on a token, where its band read away from the occluder as "
         "first found (before any pixel was given back, with its margin) leans toward that token's colour "
-        "by at least this: the token shows beyond the hand too (given_lean_beyond, 0.35, until 29 "
-        "November: issue 13's dev sets read and misread the same cells at 0.25, 0.3 and 0.35).",
+        "by at least this: the token shows beyond the hand too. One lean for both since 29 November "
+        "(0.25 for the whole band before, and given_lean_beyond 0.35 away from the hand): the stricter "
+        "value, which on the dev photos and in the tests reads the same, and can only leave more cells "
+        "beside a hand unsure, never read more.",
     )
     given_seen_beyond: float = Field(
         default=0.65,
