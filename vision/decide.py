@@ -38,8 +38,8 @@ def _under_counter(
     The token is the one with the largest ``lean + cfg.edge_type_share × share``; whether it lies
     there is the probability of :mod:`vision.cell_model` (the band's brightness relative to the
     photo's usual band, its lean, the root of the share), the confidence that probability or its
-    complement, capped by how clearly that token beats the others (``cfg.edge_type_scale``).
-    A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
+    complement, capped by how clearly that token beats the others (90 % sure at a lead of
+    ``cfg.edge_lean_clear``, a clear lean). A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
     ``cfg.edge_share_clear`` of the cell leaning toward it, is that token whatever its brightness.
     A band that could not be measured leaves the cell unsure.
     """
@@ -53,18 +53,18 @@ def _under_counter(
     chance = token_probability(light, root_share)
     token = chance > 0.5
     conf = np.where(token, chance, 1.0 - chance)
-    conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_type_scale)), conf)
+    conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_lean_clear)), conf)
     # a dark band whose colour leans toward no token (a token's dark edge, a shadow) says that
     # a token lies there, not which
     chosen = kind[rows, best]
-    conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_type_scale)), conf)
+    conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_lean_clear)), conf)
     # a band leaning clearly toward a token, over a good share of the cell, is that token however
     # bright it measures (a counter's light border, blurred over a thin band, brightens it): as
     # sure when its brightness says token only just as when it says bare board
     clear = measured & (lean[rows, best] >= cfg.edge_lean_clear)
     clear &= share[rows, best] >= cfg.edge_share_clear
     token |= clear
-    conf = np.where(clear, _sure(gap, cfg.edge_type_scale), conf)
+    conf = np.where(clear, _sure(gap, cfg.edge_lean_clear), conf)
     conf = np.where(measured, conf, 0.5)
     return best, token & measured, conf
 
