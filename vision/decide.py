@@ -39,9 +39,9 @@ def _under_counter(
     there is the probability of :mod:`vision.cell_model` (the band's brightness relative to the
     photo's usual band, its lean, the root of the share), the confidence that probability or its
     complement, capped by how clearly that token beats the others (90 % sure at a lead of
-    ``cfg.edge_lean_clear``, a clear lean). A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
-    ``cfg.edge_share_clear`` of the cell leaning toward it, is that token whatever its brightness.
-    A band that could not be measured leaves the cell unsure.
+    ``cfg.edge_lean_clear``, a clear lean). A band leaning at least ``cfg.edge_lean_clear``
+    toward a token, with ``cfg.edge_share_clear`` of the cell leaning toward it, is that token
+    whatever its brightness. A band that could not be measured leaves the cell unsure.
     """
     k = len(light)
     rows = np.arange(k)
