@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import cv2
 import numpy as np
@@ -37,9 +37,13 @@ from vision.colours import (
 from vision.config import ClassifyConfig
 
 
-@dataclass
+@dataclass(frozen=True)
 class CellEvidence:
-    """Per cell (row by row) shares measured on the photo, for decisions and debugging."""
+    """Per cell (row by row) shares measured on the photo, for decisions and debugging.
+
+    Computed once and never changed: a later stage (:func:`beyond`, the occluder's reach in
+    :mod:`vision.pipeline`) returns a new value (``dataclasses.replace``), and the arrays are
+    made read-only, so a stage writing into evidence it was given fails where it writes."""
 
     side_share: npt.NDArray[np.float64]
     """(n, sides): share of the central disc in each side's colour."""
@@ -83,6 +87,12 @@ class CellEvidence:
     terrain's colour; NaN elsewhere or where none of it is left (None: none given back)."""
     seen_beyond: npt.NDArray[np.float64] | None = None
     """(n,): the share of each cell away from the occluder as first found, with its margin."""
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
 
 
 def _foreign_blobs(
@@ -374,16 +384,15 @@ def beyond(
     ev: CellEvidence,
     cells: npt.NDArray[np.bool_],
     cfg: ClassifyConfig,
-) -> None:
-    """Reads ``cells`` again on the pixels of ``inside`` only (away from an occluder as first
-    found), with the classes of ``ev``, and sets ``ev.lean_beyond`` (under a counter: the band's
-    lean toward each token's colour, as :func:`_edge_band`), ``ev.terrain_beyond`` (without one:
-    the share of the inner square's pixels left that fit each terrain's colour) and
-    ``ev.seen_beyond``."""
+) -> CellEvidence:
+    """Returns ``ev`` with ``cells`` read again on the pixels of ``inside`` only (away from an
+    occluder as first found), with the classes of ``ev``: ``lean_beyond`` (under a counter: the
+    band's lean toward each token's colour, as :func:`_edge_band`), ``terrain_beyond`` (without
+    one: the share of the inner square's pixels left that fit each terrain's colour) and
+    ``seen_beyond`` set; ``ev`` itself is left as it was."""
     n, terrains, sides = len(ev.on_counter), len(board.terrains), len(board.sides)
-    ev.lean_beyond = np.full((n, terrains), np.nan)
-    ev.terrain_beyond = np.full((n, terrains), np.nan)
-    ev.seen_beyond = _cell_share(inside, board)
+    lean_beyond = np.full((n, terrains), np.nan)
+    terrain_beyond = np.full((n, terrains), np.nan)
     means, sds = ev.model.arrays(class_names(board))
     at = np.nonzero(cells & ev.on_counter)[0]
     if len(at):
@@ -391,7 +400,7 @@ def beyond(
             grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
         )
         lean[~np.isfinite(light)] = np.nan
-        ev.lean_beyond[at] = lean
+        lean_beyond[at] = lean
     bare = np.nonzero(cells & ~ev.on_counter)[0]
     if len(bare):
         feats, usable = _samples(grid, inside, white, board, cfg)
@@ -401,7 +410,19 @@ def beyond(
         best, fits = _fit(feats, seen, means, sds, cfg)
         count = np.maximum(seen.sum(axis=(1, 2)), 1)
         shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
-        ev.terrain_beyond[bare] = np.where(np.asarray(seen.any(axis=(1, 2)), bool)[:, None], shares, np.nan)
+        terrain_beyond[bare] = np.where(np.asarray(seen.any(axis=(1, 2)), bool)[:, None], shares, np.nan)
+    return replace(
+        ev, lean_beyond=lean_beyond, terrain_beyond=terrain_beyond, seen_beyond=_cell_share(inside, board)
+    )
+
+
+def with_reach(
+    ev: CellEvidence, share: npt.NDArray[np.float64], strict: npt.NDArray[np.float64] | None
+) -> CellEvidence:
+    """Returns ``ev`` with the occluder's reach set (``share``: the share of each cell under an
+    occluder reaching in; ``strict``: counting the pixels given back too); ``ev`` is left as it
+    was."""
+    return replace(ev, reached=share, reached_strict=strict)
 
 
 def _edge_band(
