@@ -83,11 +83,6 @@ class ClassifyConfig(Section):
         default=0.5,
         description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",
     )
-    terrain_outer: float = Field(
-        default=0.47,
-        description="Under a counter, terrain is read on a band around it, within this "
-        "half-side of the cell (in cells).",
-    )
     lean_min: float = Field(
         default=0.4,
         description="Under a counter, a pixel counts for a token when its colour lies at least "
@@ -99,8 +94,9 @@ class ClassifyConfig(Section):
     )
     edge_band: Range = Field(
         default=(0.02, 0.125),
-        description="Under a counter, the band outside its outline (from, to: cells out from it) "
-        "whose brightness and colour are read at full warp resolution: a token under the counter "
+        description="Under a counter, the band outside its outline (from, to: cells out from it; within "
+        "the cell's printed line, evidence.INSIDE) whose brightness and colour are read at full warp "
+        "resolution: a token under the counter "
         "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
         "board only darkens there in the counter's rim and shadow.",
     )
@@ -118,11 +114,6 @@ class ClassifyConfig(Section):
         description="The band's brightness is read on its part at least this much (cells) further out "
         "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
         "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
-    )
-    edge_outer: float = Field(
-        default=0.46,
-        description="... within this half-side of the cell (cells): the printed grid line, dark, "
-        "stays out of it.",
     )
     edge_tint: float = Field(
         default=0.05,

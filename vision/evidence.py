@@ -35,6 +35,13 @@ from vision.colours import (
     class_names,
 )
 from vision.config import ClassifyConfig
+from vision.grid_overlay import LINE_CELLS
+
+INSIDE = 0.5 - LINE_CELLS / 2
+"""Derived: half-side (cells) of a cell's inside, its printed grid line left out (a blurred line
+spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
+band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
+before; nothing read on the dev photos changed)."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +173,7 @@ def evidence(
     is_side = fits & (best < sides)
     holds = side_share.max(axis=1) >= cfg.counter_share if sides else np.zeros(n, bool)
     covered = _counter_boxes(is_side, holds, 0)
-    around = ~covered & (cheb < cfg.terrain_outer)
+    around = ~covered & (cheb < INSIDE)
     terrains = len(board.terrains)
     region = np.where(holds[:, None, None], around, square)
     px = fits & (best >= sides) & region
@@ -184,7 +191,7 @@ def evidence(
     if holds.any():
         at = np.nonzero(holds)[0]
         ring = (around & usable & ~(fits & (best < sides)))[at]
-        cell_area = np.maximum((usable & (cheb < cfg.terrain_outer))[at].sum(axis=(1, 2)), 1)
+        cell_area = np.maximum((usable & (cheb < INSIDE))[at].sum(axis=(1, 2)), 1)
         terrain_share[at] = _lean_shares(feats[at][..., :2], ring, cell_area, means, sides, terrains, cfg)
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
@@ -447,7 +454,7 @@ def _edge_band(
     sides = len(board.sides)
     terrains = len(board.terrains)
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
-    within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < cfg.edge_outer
+    within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < INSIDE
     lo, hi = cfg.edge_band[0] * ppc, cfg.edge_band[1] * ppc
     base = means[sides]
     light = np.full(len(at), np.nan)
