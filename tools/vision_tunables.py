@@ -61,9 +61,11 @@ GEOMETRY = frozenset({
     "shade.WASHED", "grid_overlay.PAPER_WHITE",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
     "registration.outline_margin", "identity.window", "markers._A4_MM",
+    "evidence.COUNTER_SIDE", "evidence.TOKEN_SIDE",
 })
 """Facts: of the printed sheet (tab margin, guide, the A4 page), of the board art (its printed margin around
-the grid, the counters' label window: the project's, provisional until measured on a box), of
+the grid, the counters' label window, the smallest counter's and token's sides: the project's,
+provisional until measured on a box), of
 8-bit images (the washed-out level, and ``shade.WASHED``, its log), of colour (neutral
 chromaticity, paper white), and file format names."""
 

@@ -92,14 +92,6 @@ class ClassifyConfig(Section):
         default=0.35,
         description="... and no further than this (same unit) off that line.",
     )
-    edge_band: Range = Field(
-        default=(0.02, 0.125),
-        description="Under a counter, the band outside its outline (from, to: cells out from it; within "
-        "the cell's printed line, evidence.INSIDE) whose brightness and colour are read at full warp "
-        "resolution: a token under the counter "
-        "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
-        "board only darkens there in the counter's rim and shadow.",
-    )
     edge_outline_reach: float = Field(
         default=0.5,
         gt=0,
@@ -114,12 +106,6 @@ class ClassifyConfig(Section):
         description="The band's brightness is read on its part at least this much (cells) further out "
         "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
         "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
-    )
-    edge_tint: float = Field(
-        default=0.05,
-        description="... its colour is read leaving out the pixels leaning more than this from the "
-        "bare board's colour toward the counter's (0: board, 1: counter) and off that line by less "
-        "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
     )
     edge_type_share: float = Field(
         default=10.0,

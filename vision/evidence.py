@@ -37,6 +37,18 @@ from vision.colours import (
 from vision.config import ClassifyConfig
 from vision.grid_overlay import LINE_CELLS
 
+COUNTER_SIDE = 0.6
+"""Geometry (the project's art, provisional until a real box is measured): the side of the
+smallest counter, in cells (0.6 to 0.75)."""
+TOKEN_SIDE = 0.85
+"""Geometry (as ``COUNTER_SIDE``): the side of the smallest terrain token, in cells (0.85 to
+0.95)."""
+BAND = (LINE_CELLS / 2, (TOKEN_SIDE - COUNTER_SIDE) / 2)
+"""Derived: under a counter, the band outside its outline (from, to: cells out from it) whose
+brightness and colour are read: from past the outline's blur (half the span of a blurred printed
+line, ``grid_overlay.LINE_CELLS``) to as far as the smallest token shows around the smallest
+counter centred on it. A token under the counter fills it up to the token's edge; bare board
+only darkens there in the counter's rim and shadow (the setting edge_band, (0.02, 0.125), before)."""
 INSIDE = 0.5 - LINE_CELLS / 2
 """Derived: half-side (cells) of a cell's inside, its printed grid line left out (a blurred line
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
@@ -74,8 +86,8 @@ class CellEvidence:
     """(n,): share of the cell under an occluder reaching in from outside the grid
     (:func:`occluder`, :func:`refine_occluder`; None: not measured)."""
     edge_light: npt.NDArray[np.float64] | None = None
-    """(n,): under a counter, the mean brightness of the band just outside its outline (from
-    ``cfg.edge_band[0]`` to ``cfg.edge_band[1]`` cell out, full warp resolution), over the
+    """(n,): under a counter, the mean brightness of the band just outside its outline
+    (:data:`BAND`, full warp resolution), over the
     bare board's around the cell: a token under the counter keeps it dark up to the token's
     edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
     edge_lean: npt.NDArray[np.float64] | None = None
@@ -445,7 +457,7 @@ def _edge_band(
     cfg: ClassifyConfig,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Per counter cell ``at`` (its side ``side_of``), the brightness (over ``board_light``) and
-    the lean toward each token's colour of the band ``cfg.edge_band`` (cells) outside the
+    the lean toward each token's colour of the band :data:`BAND` outside the
     counter's outline, read on the full-resolution warp (the band of token left around a counter
     is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
     blends it away). The outline is the convex hull of the counter's largest side-coloured patch
@@ -455,7 +467,7 @@ def _edge_band(
     terrains = len(board.terrains)
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
     within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < INSIDE
-    lo, hi = cfg.edge_band[0] * ppc, cfg.edge_band[1] * ppc
+    lo, hi = BAND[0] * ppc, BAND[1] * ppc
     base = means[sides]
     light = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
@@ -487,13 +499,14 @@ def _edge_band(
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
-        # pixels tinted by the counter (its rim blurred into the band: on the line from the
-        # board's colour to the counter's) say nothing of the token
+        # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
+        # colour toward the counter's, within lean_perp of their lean off that line) say nothing
+        # of the token
         toward = (means[side_of[j]] - base).astype(np.float32)
         size = max(float(to_board[j]), 1e-6)
         along = (rel @ toward) / size**2
         off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
-        untinted = (along <= cfg.edge_tint) | (off > cfg.lean_perp * along)
+        untinted = off >= cfg.lean_perp * along
         for t in range(1, terrains):
             d = (means[sides + t] - base).astype(np.float32)
             det = float(d[0] * toward[1] - d[1] * toward[0])
