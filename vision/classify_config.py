@@ -92,6 +92,17 @@ class ClassifyConfig(Section):
         default=0.35,
         description="... and no further than this (same unit) off that line.",
     )
+    edge_band_from: float = Field(
+        default=0.02,
+        ge=0,
+        description="Under a counter, the band outside its outline whose brightness and colour are read "
+        "at full warp resolution starts this far (cells) out from it, past the outline's blur (it ends "
+        "at evidence.BAND_TO, within the cell's printed line, evidence.INSIDE): a token under the counter "
+        "fills it up to the token's edge; bare board only darkens there in the counter's rim and shadow "
+        "(the first number of the setting edge_band before; 0.042, half a blurred printed line, reads the "
+        "second renderer's dev photos a little better but leaves a described scene read right without "
+        "the clear-lean rule).",
+    )
     edge_outline_reach: float = Field(
         default=0.5,
         gt=0,

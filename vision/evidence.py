@@ -43,12 +43,12 @@ smallest counter, in cells (0.6 to 0.75)."""
 TOKEN_SIDE = 0.85
 """Geometry (as ``COUNTER_SIDE``): the side of the smallest terrain token, in cells (0.85 to
 0.95)."""
-BAND = (LINE_CELLS / 2, (TOKEN_SIDE - COUNTER_SIDE) / 2)
-"""Derived: under a counter, the band outside its outline (from, to: cells out from it) whose
-brightness and colour are read: from past the outline's blur (half the span of a blurred printed
-line, ``grid_overlay.LINE_CELLS``) to as far as the smallest token shows around the smallest
-counter centred on it. A token under the counter fills it up to the token's edge; bare board
-only darkens there in the counter's rim and shadow (the setting edge_band, (0.02, 0.125), before)."""
+BAND_TO = (TOKEN_SIDE - COUNTER_SIDE) / 2
+"""Derived: how far out from a counter's outline (cells) the band whose brightness and colour
+are read reaches: as far as the smallest token shows around the smallest counter centred on it
+(0.125; the outer end of the setting edge_band before, of that value). A token under the counter
+fills the band up to the token's edge; bare board only darkens there in the counter's rim and
+shadow. Where it starts is ``classify.edge_band_from``."""
 INSIDE = 0.5 - LINE_CELLS / 2
 """Derived: half-side (cells) of a cell's inside, its printed grid line left out (a blurred line
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
@@ -87,7 +87,7 @@ class CellEvidence:
     (:func:`occluder`, :func:`refine_occluder`; None: not measured)."""
     edge_light: npt.NDArray[np.float64] | None = None
     """(n,): under a counter, the mean brightness of the band just outside its outline
-    (:data:`BAND`, full warp resolution), over the
+    (from ``cfg.edge_band_from`` to :data:`BAND_TO` cell out, full warp resolution), over the
     bare board's around the cell: a token under the counter keeps it dark up to the token's
     edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
     edge_lean: npt.NDArray[np.float64] | None = None
@@ -457,7 +457,7 @@ def _edge_band(
     cfg: ClassifyConfig,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Per counter cell ``at`` (its side ``side_of``), the brightness (over ``board_light``) and
-    the lean toward each token's colour of the band :data:`BAND` outside the
+    the lean toward each token's colour of the band outside the
     counter's outline, read on the full-resolution warp (the band of token left around a counter
     is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
     blends it away). The outline is the convex hull of the counter's largest side-coloured patch
@@ -467,7 +467,7 @@ def _edge_band(
     terrains = len(board.terrains)
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
     within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < INSIDE
-    lo, hi = BAND[0] * ppc, BAND[1] * ppc
+    lo, hi = cfg.edge_band_from * ppc, BAND_TO * ppc
     base = means[sides]
     light = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
