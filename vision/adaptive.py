@@ -20,6 +20,7 @@ from vision.colours import (
     chroma,
     class_names,
     learn,
+    lit,
     separation,
     table_model,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "decide",
     "evidence",
     "learn",
+    "lit",
     "occluder",
     "refine_occluder",
     "separation",

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vision.board import BoardSpec
 from vision.config import ClassifyConfig
+from vision.register import DARKEST
 
 SIDE = "side:"
 
@@ -79,6 +80,14 @@ def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.
     return out
 
 
+def lit(feats: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Returns which pixels (features of :func:`chroma` under ``white``) have usable light: a
+    grey level above ``register.DARKEST`` (grid lines, rims and deep shadows below it: their
+    chromaticity is mostly noise; the setting min_pixel_light, 0.1 of the white, before)."""
+    out: npt.NDArray[np.bool_] = feats[..., 2] * np.float32(np.mean(white)) > np.float32(DARKEST)
+    return out
+
+
 def class_names(board: BoardSpec) -> list[str]:
     """The piece classes of a board: sides first, then terrains (the bare board first)."""
     return [f"{SIDE}{s}" for s in board.sides] + list(board.terrains)
@@ -86,14 +95,15 @@ def class_names(board: BoardSpec) -> list[str]:
 
 def table_model(board: BoardSpec, cfg: ClassifyConfig, white: tuple[float, ...] = PAPER) -> PixelModel:
     """Returns the classes of the tables' colours seen under a given white (default: the
-    printed sheet's white), each with the configured default spread."""
+    printed sheet's white), each with the photo-to-photo drift as its spread (``cfg.drift_sd``:
+    a colour known with no spread of its own, as :func:`learn` floors a measured one)."""
     colours = {f"{SIDE}{k}": v for k, v in board.side_colours.items()} | dict(board.terrain_colours)
     ref = np.array(white, np.float64)
     out: dict[str, PixelClass] = {}
     for name in class_names(board):
         r, g, b = colours[name]
         f = chroma(np.array([[b, g, r]], np.float32), ref)[0]
-        out[name] = PixelClass(mean=(float(f[0]), float(f[1])), sd=cfg.default_pixel_sd)
+        out[name] = PixelClass(mean=(float(f[0]), float(f[1])), sd=cfg.drift_sd)
     return PixelModel(classes=out)
 
 
