@@ -57,7 +57,7 @@ class Calibration(BaseModel):
 
 def default_model(board: BoardSpec, cfg: VisionConfig) -> adaptive.PixelModel:
     """Returns the built-in piece classes: the tables' colours under the printed sheet's white,
-    each with ``classify.drift_sd`` as its spread (the photo then adapts them)."""
+    each with ``classify.default_pixel_sd`` (the photo then adapts them)."""
     return adaptive.table_model(board, cfg.classify)
 
 

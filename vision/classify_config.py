@@ -29,12 +29,15 @@ class ClassifyConfig(Section):
         "glare that 0.3 then let through with 12 cells wrong; provisional, set by hand).",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
+    default_pixel_sd: float = Field(
+        default=0.015,
+        description="Spread of a class taken from the tables' colours (no calibration).",
+    )
     drift_sd: float = Field(
         default=0.012,
         description="Photo-to-photo drift added to a calibrated class's spread (another print "
         "batch, lamp or phone: about ±10 levels per channel); also the floor on that spread "
-        "(the setting min_pixel_sd before, always of this value), and the spread of a class taken "
-        "from the tables' colours, without calibration (the setting default_pixel_sd, 0.015, before).",
+        "(the setting min_pixel_sd before, always of this value).",
     )
     min_photo_sd: float = Field(
         default=0.006,

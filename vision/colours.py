@@ -95,15 +95,14 @@ def class_names(board: BoardSpec) -> list[str]:
 
 def table_model(board: BoardSpec, cfg: ClassifyConfig, white: tuple[float, ...] = PAPER) -> PixelModel:
     """Returns the classes of the tables' colours seen under a given white (default: the
-    printed sheet's white), each with the photo-to-photo drift as its spread (``cfg.drift_sd``:
-    a colour known with no spread of its own, as :func:`learn` floors a measured one)."""
+    printed sheet's white), each with the configured default spread."""
     colours = {f"{SIDE}{k}": v for k, v in board.side_colours.items()} | dict(board.terrain_colours)
     ref = np.array(white, np.float64)
     out: dict[str, PixelClass] = {}
     for name in class_names(board):
         r, g, b = colours[name]
         f = chroma(np.array([[b, g, r]], np.float32), ref)[0]
-        out[name] = PixelClass(mean=(float(f[0]), float(f[1])), sd=cfg.drift_sd)
+        out[name] = PixelClass(mean=(float(f[0]), float(f[1])), sd=cfg.default_pixel_sd)
     return PixelModel(classes=out)
 
 
