@@ -20,7 +20,6 @@ from vision.colours import (
     chroma,
     class_names,
     learn,
-    lit,
     separation,
     table_model,
 )
@@ -49,7 +48,6 @@ __all__ = [
     "decide",
     "evidence",
     "learn",
-    "lit",
     "occluder",
     "refine_occluder",
     "separation",

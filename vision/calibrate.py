@@ -190,7 +190,7 @@ def measure_classes(
         feats = adaptive.chroma(adaptive.board_pixels(one.grid, board, cc.pixel_step), one.white)
         mask = np.repeat(one.inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2)
         cover = adaptive.board_pixels(mask, board, cc.pixel_step)[..., 0] > 127
-        usable = cover & adaptive.lit(feats, one.white)
+        usable = cover & (feats[..., 2] > cc.min_pixel_light)
         m = feats.shape[1]
         c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
         dy, dx = np.meshgrid(c, c, indexing="ij")

@@ -29,6 +29,11 @@ class ClassifyConfig(Section):
         "glare that 0.3 then let through with 12 cells wrong; provisional, set by hand).",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
+    min_pixel_light: float = Field(
+        default=0.1,
+        description="Pixels darker than this share of the white reference are left out (grid "
+        "lines, rims, deep shadows: their chromaticity is mostly noise).",
+    )
     default_pixel_sd: float = Field(
         default=0.015,
         description="Spread of a class taken from the tables' colours (no calibration).",

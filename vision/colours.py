@@ -26,7 +26,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vision.board import BoardSpec
 from vision.config import ClassifyConfig
-from vision.register import DARKEST
 
 SIDE = "side:"
 
@@ -77,14 +76,6 @@ def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.
     out[..., 0] = norm[..., 2] / total
     out[..., 1] = norm[..., 1] / total
     out[..., 2] = total / 3
-    return out
-
-
-def lit(feats: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Returns which pixels (features of :func:`chroma` under ``white``) have usable light: a
-    grey level above ``register.DARKEST`` (grid lines, rims and deep shadows below it: their
-    chromaticity is mostly noise; the setting min_pixel_light, 0.1 of the white, before)."""
-    out: npt.NDArray[np.bool_] = feats[..., 2] * np.float32(np.mean(white)) > np.float32(DARKEST)
     return out
 
 

@@ -33,7 +33,6 @@ from vision.colours import (
     board_pixels,
     chroma,
     class_names,
-    lit,
 )
 from vision.config import ClassifyConfig
 from vision.grid_overlay import LINE_CELLS
@@ -157,7 +156,7 @@ def _samples(
     step = cfg.pixel_step
     cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0] > 127
     feats = chroma(board_pixels(grid, board, step), white)
-    usable: npt.NDArray[np.bool_] = cover & lit(feats, white)
+    usable: npt.NDArray[np.bool_] = cover & (feats[..., 2] > cfg.min_pixel_light)
     return feats, usable
 
 
