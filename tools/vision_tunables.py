@@ -53,9 +53,13 @@ CAPS = frozenset({
     "registration.upscale_max_side", "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
     "classify.pixel_step", "grid.px_per_cell", "identity.px_per_cell",
+    "classify.adapt_max_pixels", "shade.Q",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
-cell are a working size, as ``load.work_pixels`` is), counts of scans and candidates."""
+cell are a working size, as ``load.work_pixels`` is; so are the shrunk board's pixels per cell
+the hard shadows are looked for on, ``shade.Q``), counts of scans and candidates (and of the
+pixels sampled to adapt the colour classes, ``classify.adapt_max_pixels``, as
+``classify.pixel_step`` samples the cells)."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "shade.WASHED", "grid_overlay.PAPER_WHITE",
