@@ -66,6 +66,8 @@ def _config(name: str, factor: float) -> tuple[VisionConfig, tuple[Any, Any] | N
     """The settings with ``name`` moved (or the defaults and the module constant's change)."""
     parts = name.split(".")
     base = VisionConfig()
+    if not name:
+        return base, None, None
     if parts[0] in VisionConfig.model_fields:
         data = base.model_dump()
         section = data[parts[0]]
@@ -155,7 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     factors = [float(f) for f in args.factors.split(",")]
     start = time.perf_counter()
-    tasks = [("pipeline.GLARE_SHARE", 1.0, str(args.cache), args.photos)]
+    tasks = [("", 1.0, str(args.cache), args.photos)]  # the defaults first: what each run is compared with
     tasks += [(n, f, str(args.cache), args.photos) for n in args.names for f in factors]
     report: dict[str, Any] = {"what": "sensitivity of the reader to one number at a time (dev photos)",
                               **commit(), "machine": machine(), "factors": factors,
