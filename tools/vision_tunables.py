@@ -50,7 +50,7 @@ STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, -0.5, 255})
 CAPS = frozenset({
     "load.max_bytes", "load.max_pixels", "load.max_decoded_pixels", "load.max_scans", "load.min_side",
     "load.work_pixels", "registration.max_candidates", "registration.detect_max_side",
-    "registration.upscale_max_side", "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
+    "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
     "classify.pixel_step", "grid.px_per_cell", "identity.px_per_cell",
     "classify.adapt_max_pixels",
@@ -206,17 +206,15 @@ segment codes, header offsets, units), the checks on ``board.yaml`` (``board``: 
 lettered A-Z), the printed sheet (``markers``: inches, DPI, A4, the caption) and the debug
 pictures (line widths, colours), the calibration file's template encoding (``labels``: ink
 scaled to 0-200 in a PNG)."""
-WORK_SIZES = frozenset({("register.sharpness", 1000), ("register.edge_blur", 1000), ("outline.find_outline", 900),
+WORK_SIZES = frozenset({("register.edge_blur", 1000), ("outline.find_outline", 900),
                         ("outline._margin_ink", 16), ("labels.decode_template", 512)})
 """Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell) or
 input limits (a template side read from a calibration file): caps on work, not reading settings."""
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
-    "registration.blur_floor": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "grid.min_sharpness": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
-    "registration.search_margin": "tests/vision/test_register_real.py (dev renders)",
-    "registration.search_max_skew": "tests/vision/test_register_real.py (dev renders)",
+    "register.REACH": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
     "pipeline.GLARE_RIGHT": "bench/fit_glare.py (dev photos of both renderers)",

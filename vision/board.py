@@ -22,6 +22,14 @@ from referee.markers import MarkerLayout
 from referee.tables import load_table_set, load_yaml_text, validation_error
 
 RGB = tuple[int, int, int]
+MARGIN_BAND = (0.15, 0.55)
+"""The band of the printed margin just outside the grid, in cells from the grid's edge, where the
+paper and the printed coordinates show: sampled for the paper's white (the white reference) and
+for the coordinates' ink (the outline's orientation) (provisional, set by hand)."""
+PAPER_PERCENTILE = 75
+"""The paper's white in a band of the margin is this percentile of its grey or of each channel:
+above the printed coordinates' ink and the band's shadows, below a glare (provisional, set by
+hand)."""
 
 
 @dataclass(frozen=True)

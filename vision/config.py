@@ -19,7 +19,7 @@ from referee.files import load_data
 from referee.i18n import _
 from vision.classify_config import ClassifyConfig
 from vision.errors import VisionError
-from vision.sections import Range, Section
+from vision.sections import Section
 
 __all__ = ["ClassifyConfig", "GridConfig", "IdentityConfig", "LoadConfig", "RegisterConfig", "VisionConfig"]
 
@@ -60,35 +60,13 @@ class RegisterConfig(Section):
         default=1400,
         description="Markers are searched on a copy shrunk to this longest side (speed).",
     )
-    upscale: float = Field(
-        default=2.0,
-        description="When a marker is missing, the search is run once more on the photo enlarged "
-        "by this factor (tiny markers: a far board in a 1080p photo) ...",
-    )
-    upscale_max_side: int = Field(
-        default=3840,
-        description="... if the enlarged photo's longest side stays within this (a 1080p photo: twice 1920; "
-        "a 12 MP photo, decoded at half size, shows its markers large enough).",
-    )
     search_missing: bool = Field(
         default=True,
         description="With two or three markers found, look for each missing one in a crop around "
         "where they put it (sharpened, enlarged, finer bit reading, full one-bit correction).",
     )
-    search_margin: float = Field(
-        default=1.5,
-        description="Crop margin around a missing marker predicted from three markers, in cells; twice this "
-        "when predicted from two (their homography extrapolates worst). Set by hand on the dev renders "
-        "of small blurred markers (tests/vision/test_register_real.py).",
-    )
     search_sharpen_sigma: float = Field(
         default=1.5, description="Gaussian σ of the unsharp mask applied to the crop, in photo pixels."
-    )
-    search_max_skew: float = Field(
-        default=0.15,
-        description="A marker found by that search must be square: after the best shift, turn and "
-        "scale onto its place, no corner further than this, in cells (register.out_of_square; a "
-        "hand's edge taken for the marker's border bends it).",
     )
     max_candidates: int = Field(
         default=400,
@@ -125,12 +103,6 @@ class RegisterConfig(Section):
         "decoded-image pixels (register.edge_blur), are refused as too blurred. Renders: σ ≤ "
         "1.5 px reads under 2, σ 5-9 px over 4.",
     )
-    blur_floor: float = Field(
-        default=0.45,
-        description="When no board is found, a photo whose edge strength (register.sharpness) "
-        "is below this is reported as too blurred rather than board-less (renders: sharp ≥ "
-        "0.75, σ 5-9 px ≤ 0.3).",
-    )
     dark_p99: float = Field(
         default=80.0,
         description="Photos whose 99th-percentile grey (0-255) is below this are refused as too dark (the "
@@ -144,29 +116,12 @@ class GridConfig(Section):
 
     px_per_cell: int = Field(default=48, description="Warp pixels per cell (the label templates need ~48).")
     pad_cells: float = Field(default=1.5, description="Margin warped around the grid, in cells.")
-    white_band: Range = Field(
-        default=(0.15, 0.55),
-        description="Band of the margin (cells outside the grid) sampled as the white reference.",
-    )
-    refine_radius: tuple[float, ...] = Field(
-        default=(0.42, 0.12),
-        description="Search radius of each refinement pass around the predicted grid lines, in "
-        "cells (empty: no refinement on the grid lines).",
-    )
-    refine_radius_two: tuple[float, ...] = Field(
-        default=(0.6, 0.3, 0.12),
-        description="As refine_radius, for a registration from two markers (which extrapolates worst).",
-    )
-    refine_max_shift_two: float = Field(
-        default=1.5,
-        description="As refine_max_shift, for a registration from two markers (the refit must still agree "
-        "with both markers within register.PLACE_TOLERANCE).",
-    )
-    refine_wide_three: bool = Field(
-        default=True,
-        description="Refine a registration from three markers as one from two (wider search, "
-        "larger moves, the same agreement with the markers): small blurred markers put the far "
-        "corner over half a cell off.",
+    refine_radius: float = Field(
+        default=0.6,
+        ge=0,
+        description="Search radius of the grid refit's first pass around the predicted grid lines, in cells "
+        "(how far a registration from two or three markers, or from the outline, may put a line); the "
+        "next pass searches half as far, the last within twice register.PLACE_TOLERANCE (0: no refit).",
     )
     refine_min_contrast: float = Field(
         default=6.0,
@@ -185,15 +140,8 @@ class GridConfig(Section):
         description="A crossing further than register.PLACE_TOLERANCE from where the refit puts it is an "
         "outlier (RANSAC), and the markers' corners may lie that far from where it puts them on average (else "
         "the refit is dropped), or this many times the markers' own fit error, when larger (small blurred "
-        "markers' corners are themselves up to about 0.1 cell off) ...",
-    )
-    refine_drift_cap: float = Field(
-        default=0.1,
-        description="... but never more than this, in cells (a grid taken one line off drifts ~1).",
-    )
-    refine_max_shift: float = Field(
-        default=0.6,
-        description="Largest move of a grid corner the refit may make, in cells (else kept).",
+        "markers' corners are themselves up to about 0.1 cell off), but never more than this many "
+        "tolerances (a grid taken one line off drifts ~1 cell).",
     )
     min_sharpness: float = Field(
         default=0.035,
@@ -216,9 +164,6 @@ class IdentityConfig(Section):
         description="Width and height of the label window, as fractions of a cell.",
     )
     search: float = Field(default=0.1, description="Shift searched around the cell centre, in cells.")
-    blurs: tuple[float, ...] = Field(
-        default=(0.0,), description="Blurs (σ, identity-warp pixels) of the default templates."
-    )
 
 
 class VisionConfig(Section):

@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.board import BoardSpec
+from vision.board import MARGIN_BAND, PAPER_PERCENTILE, BoardSpec
 from vision.config import GridConfig
-from vision.register import DARKEST, PLACE_TOLERANCE, Registration
+from vision.register import DARKEST, PLACE_TOLERANCE, REACH, Registration
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,12 @@ def cell_washed(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     return np.asarray(white.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
 
 
-def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.NDArray[np.float64]:
+def white_reference(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns the BGR colour of the paper around the grid (board margin, marker tabs): the
-    per-channel 75th percentile of a band just outside the grid, over pixels the photo covers."""
+    per-channel ``PAPER_PERCENTILE`` of the margin's band ``MARGIN_BAND`` just outside the grid,
+    over pixels the photo covers (``PAPER_WHITE`` when fewer than a cell's side of them show)."""
     ppc, p = warped.ppc, warped.pad_px
-    lo, hi = round(cfg.white_band[0] * ppc), round(cfg.white_band[1] * ppc)
+    lo, hi = round(MARGIN_BAND[0] * ppc), round(MARGIN_BAND[1] * ppc)
     x0, y0 = p, p
     x1, y1 = p + board.cols * ppc, p + board.rows * ppc
     bands = [
@@ -111,9 +112,9 @@ def white_reference(warped: Warped, board: BoardSpec, cfg: GridConfig) -> npt.ND
     ]
     pixels = [warped.image[b][warped.inside[b]] for b in bands]
     stacked = np.concatenate([px for px in pixels if px.size], axis=0) if any(px.size for px in pixels) else None
-    if stacked is None or len(stacked) < 20:
+    if stacked is None or len(stacked) < ppc:
         return np.array(PAPER_WHITE)
-    return np.asarray(np.maximum(np.percentile(stacked, 75, axis=0), DARKEST), np.float64)
+    return np.asarray(np.maximum(np.percentile(stacked, PAPER_PERCENTILE, axis=0), DARKEST), np.float64)
 
 
 def sharpness(warped: Warped, board: BoardSpec) -> float:
@@ -147,23 +148,22 @@ def draw_grid(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
 def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cfg: GridConfig) -> Registration:
     """Returns a registration from three markers or from the outline refitted on the grid's
     line crossings (kept as is if too few are found, if the refit moves a grid corner by more
-    than ``refine_max_shift`` cells, or strays from the markers by more than
+    than ``REACH`` cells, or strays from the markers by more than
     ``PLACE_TOLERANCE``). Four markers frame the board well enough: kept as they are.
 
     A homography from three small markers extrapolates poorly to the far corner, and an outline
     is rough; the (rows + 1) × (cols + 1) crossings of the printed grid lines are visible
-    between counters and span the whole board. Two passes: a wide search around each predicted
-    line, then a narrow one around the refitted prediction.
+    between counters and span the whole board. Three passes, each around the last refitted
+    prediction: ``refine_radius`` around each predicted line, half as far, then within twice
+    ``PLACE_TOLERANCE`` (the narrowest search that still holds a line placed that precisely).
     """
     current = reg
-    if reg.method == "markers" and len(reg.markers) >= 4:
+    if (reg.method == "markers" and len(reg.markers) >= 4) or cfg.refine_radius <= 0:
         return reg  # four markers frame the board: the line fit would only add its own bias
-    # two markers extrapolate worst (three small ones nearly as badly): search wider, and allow
-    # the grid to move further (the refit must still put the markers where they are, so a grid
-    # taken one line off is refused)
-    two = reg.method == "two-markers" or (reg.method == "markers" and cfg.refine_wide_three)
-    radii = cfg.refine_radius_two if two else cfg.refine_radius
-    max_shift = cfg.refine_max_shift_two if two else cfg.refine_max_shift
+    # two or three small markers extrapolate poorly, an outline is rough: a wide search, then
+    # narrower ones, down to the registration's own precision (the refit must still put the
+    # markers where they are, so a grid taken one line off is refused)
+    radii = (cfg.refine_radius, cfg.refine_radius / 2, 2 * PLACE_TOLERANCE)
     for radius in radii:
         found = _crossings(image, current, board, cfg, radius)
         if found is None:
@@ -179,13 +179,14 @@ def refine(image: npt.NDArray[np.uint8], reg: Registration, board: BoardSpec, cf
         error = float(np.linalg.norm(back - board_pts[keep], axis=1).mean())
         probe = np.array([[[0, 0], [board.cols, 0], [board.cols, board.rows], [0, board.rows]]], np.float64)
         moved = cv2.perspectiveTransform(cv2.perspectiveTransform(probe, reg.to_image), to_board)[0] - probe[0]
-        if float(np.linalg.norm(moved, axis=1).max()) > max_shift:
+        if float(np.linalg.norm(moved, axis=1).max()) > REACH:
             continue  # this pass is rejected; a narrower one around the last accepted may do
         if reg.anchors is not None:  # the refit must still agree with the markers it started from
             anchor_img, anchor_board = reg.anchors
             back = cv2.perspectiveTransform(anchor_img[None], to_board)[0]
             drift = float(np.linalg.norm(back - anchor_board, axis=1).mean())
-            allowed = min(cfg.refine_drift_cap, max(PLACE_TOLERANCE, cfg.refine_drift_per_error * reg.error))
+            k = cfg.refine_drift_per_error
+            allowed = float(np.clip(k * reg.error, PLACE_TOLERANCE, k * PLACE_TOLERANCE))
             if drift > allowed:
                 continue
         current = Registration(to_board.astype(np.float64), reg.method, reg.markers, error, reg.cell_px, reg.anchors)
@@ -206,7 +207,7 @@ def _crossings(
     grid line, then the intersections of the fitted lines, give the crossings.
     """
     ppc = cfg.px_per_cell
-    warped = warp_board(image, reg, board, ppc, max(cfg.refine_radius + cfg.refine_radius_two))
+    warped = warp_board(image, reg, board, ppc, max(cfg.refine_radius, 2 * PLACE_TOLERANCE))
     gray = cv2.cvtColor(warped.image, cv2.COLOR_BGR2GRAY)
     # the filter must be wider than the printed line as the warp shows it: a small board's line,
     # blurred over a pixel or two of the photo, is enlarged with it

@@ -40,7 +40,7 @@ def ink(bgr: npt.NDArray[np.uint8], white: npt.NDArray[np.float64]) -> npt.NDArr
 
 
 def _window(cfg: IdentityConfig, ppc: int) -> tuple[int, int]:
-    return max(8, round(cfg.window[0] * ppc)), max(6, round(cfg.window[1] * ppc))
+    return max(1, round(cfg.window[0] * ppc)), max(1, round(cfg.window[1] * ppc))  # never empty
 
 
 _TEMPLATES: dict[str, dict[str, list[Template]]] = {}
@@ -52,7 +52,7 @@ def default_templates(
     cfg: IdentityConfig,
     ppc: int,
 ) -> dict[str, list[Template]]:
-    """Returns legion → templates (one per blur level) drawn like the renderer's counters.
+    """Returns legion → templates (one, as drawn) drawn like the renderer's counters.
 
     Args:
         labels: legion name → (side, printed label).
@@ -75,10 +75,7 @@ def default_templates(
         ink_map = ink(canvas, np.array([255.0, 255.0, 255.0]))
         x, y = (ppc - ww) // 2, (ppc - wh) // 2
         crop = np.ascontiguousarray(ink_map[y : y + wh, x : x + ww])
-        out[legion] = [
-            crop if sigma <= 0 else np.asarray(cv2.GaussianBlur(crop, (0, 0), sigma), np.float32)
-            for sigma in cfg.blurs
-        ]
+        out[legion] = [crop]
     _TEMPLATES[key] = out
     return dict(out)
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.board import BoardSpec
+from vision.board import MARGIN_BAND, PAPER_PERCENTILE, BoardSpec
 from vision.config import RegisterConfig
 
 
@@ -49,9 +49,10 @@ def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArra
     small = cv2.GaussianBlur(small, (_SMOOTH, _SMOOTH), 0)
     best: npt.NDArray[np.float32] | None = None
     best_area = cfg.outline_min_area * small.shape[0] * small.shape[1]
-    _, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    low = 40  # grey levels of gradient; Canny's upper threshold is three times the lower, as he advised
-    edges = cv2.dilate(cv2.Canny(small, low, 3 * low), np.ones((3, 3), np.uint8))
+    level, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Canny's thresholds from the photo's own contrast: the upper one at the grey that splits
+    # board from table (Otsu), the lower at half of it
+    edges = cv2.dilate(cv2.Canny(small, level / 2, level), np.ones((3, 3), np.uint8))
     for mask in (otsu, edges):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
@@ -90,14 +91,14 @@ def _margin_ink(
     size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
     place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
     top_down = np.asarray(cv2.warpPerspective(gray, place @ to_board, size), np.uint8)
-    lo, hi = round(0.1 * ppc), round(0.6 * ppc)  # the band 0.1-0.6 cells outside the grid
+    lo, hi = round(MARGIN_BAND[0] * ppc), round(MARGIN_BAND[1] * ppc)
     n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
     r1 = round((m + board.rows) * ppc)
 
     def ink(band: npt.NDArray[np.uint8]) -> float:
         if band.size == 0:
             return 0.0
-        white = float(np.percentile(band, 90))
+        white = float(np.percentile(band, PAPER_PERCENTILE))
         return float((band < 0.6 * white).mean())
 
     top = ink(top_down[n0 - hi : n0 - lo, n0:n1])

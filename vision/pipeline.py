@@ -151,7 +151,7 @@ def read(
     sharp = _sharpness(warped, board, cfg)
     washed = go.cell_washed(warped, board)
     warped = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
-    white = go.white_reference(warped, board, cfg.grid)
+    white = go.white_reference(warped, board)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)

@@ -43,6 +43,13 @@ PLACE_TOLERANCE = 0.06
 the marker corners' fit, the grid refit's outlier distance and its largest drift from the
 markers (``vision.grid_overlay.refine``), and how far from its expected place a cell's printed
 edge is looked for (``vision.grid_overlay.edge_evidence``) (provisional, set by hand)."""
+REACH = 1.5
+"""How far a registration from two or three markers (or the outline) may misplace a point of the
+board, in cells: a missing marker is looked for this far around where the others put it (twice
+as far from two markers, which extrapolate worst), the grid refit may move a grid corner this
+far (``vision.grid_overlay.refine``), and an outline must put the markers seen within this of
+their places (set by hand on the described scenes of small blurred markers,
+``tests/vision/test_register_real.py``)."""
 DARKEST = 20.0
 """A grey level (0-255) below which there is no usable light: a photo whose mean grey is below it
 is refused as too dark, and a white reference or the grey around a cell's edge is floored at it
@@ -78,8 +85,7 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     Raises:
         VisionError: the photo is too dark or too blurred (``edge_blur``), or the board too
             small in it.
-        BoardNotFoundError: neither markers nor an outline locate the board (the reason says
-            whether the photo looks blurred).
+        BoardNotFoundError: neither markers nor an outline locate the board.
     """
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     mean, p99 = float(gray.mean()), float(np.percentile(gray[::4, ::4], 99))
@@ -108,15 +114,9 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
         reg = _from_two_markers({i: found[i] for i in pair}, board)
     if reg is None:
         reg = _from_outline(gray, board, cfg)
-        if reg is not None and found and not _agrees(reg, found, board, cfg):
+        if reg is not None and found and not _agrees(reg, found, board):
             reg = None  # the quadrilateral found is not the board the markers frame
     if reg is None:
-        sharp = sharpness(gray)
-        if sharp < cfg.blur_floor:
-            raise BoardNotFoundError(
-                _("the photo is too blurred to find the markers (sharpness {sharpness}); "
-                  "hold still and focus on the board").format(sharpness=f"{sharp:.3f}")
-            )
         seen = ", ".join(str(i) for i in sorted(found)) or _("none")
         raise BoardNotFoundError(
             _("fewer than {n} corner markers in view (found: {seen}) and no board "
@@ -129,18 +129,6 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
                                                                    need=f"{cfg.min_cell_px:.0f}")
         )
     return reg
-
-
-def sharpness(gray: npt.NDArray[np.uint8]) -> float:
-    """Returns the photo's edge strength: the 99.5th percentile of |Laplacian| over the 95th
-    percentile of grey, on a copy shrunk to 1000 px (the strongest edges, so a board that fills
-    little of the photo still counts). Sharp board photos score about 0.7 or more; blurred ones
-    (σ ≥ 5 px at 1080p) under 0.3."""
-    h, w = gray.shape
-    scale = min(1.0, 1000 / max(h, w))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    lap = np.abs(cv2.Laplacian(small, cv2.CV_32F, ksize=3))
-    return float(np.percentile(lap, 99.5) / max(1.0, float(np.percentile(small, 95))))
 
 
 def edge_blur(gray: npt.NDArray[np.uint8]) -> float:
@@ -208,12 +196,6 @@ def find_markers(
     if cfg.search_missing and len(best) < 2:
         # too few to say where the others are: the sharpened search over the whole photo
         _search_whole(gray, best, board, cfg)
-    if len(best) < len(wanted) and len(best) < 2 and max(h, w) * cfg.upscale <= cfg.upscale_max_side:
-        # markers of a few pixels per module (a far board at 1080p): once more at twice the size
-        up = cfg.upscale
-        big = np.asarray(cv2.resize(gray, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC), np.uint8)
-        for mid, pts in _detect(detector, big, cfg.upscale, wanted, cfg.max_candidates).items():
-            best.setdefault(mid, pts)
     if cfg.search_missing and 2 <= len(best) < len(wanted):
         _search_missing(gray, best, board, cfg)
     if len(best) < len(wanted):
@@ -224,7 +206,7 @@ def find_markers(
     if cfg.refine_corners:
         fine = _fine_detector(board)
         for mid, quad in list(best.items()):
-            best[mid] = _refine_marker(gray, fine, mid, quad)
+            best[mid] = _refine_marker(gray, fine, mid, quad, _modules(board.markers))
     return best
 
 
@@ -315,52 +297,71 @@ def _search_missing(
 
     A small marker blurred at a few pixels per module loses its isolated bits (marker 0 of the
     4×4 dictionary has a lone white module) and the whole-photo search rejects it. Here only a
-    crop around the predicted place is searched: sharpened (unsharp mask), enlarged so the
-    marker spans about ``MODULE_PX`` pixels per module, decoded with finer bit sampling and the
-    dictionary's full one-bit error correction. Only the expected id, about the predicted size,
-    is taken; the marker fit that follows must still agree with the others (``PLACE_TOLERANCE``).
+    crop around the predicted place is searched (:func:`search_crop`); a marker it finds is
+    taken if it is square within one of its modules (:func:`out_of_square`, :func:`module_cells`);
+    the marker fit that follows must still agree with the others (``PLACE_TOLERANCE``).
     """
     layout = board.markers
-    h, w = gray.shape
-    marker_px = MODULE_PX * _modules(layout)
     for _round in range(2):  # a third marker found predicts the fourth better
         missing = sorted({p.id for p in layout.placements} - set(best))
         if not missing or len(best) < 2:
             return
         ids = sorted(best)
         img_pts, board_pts = _marker_points(best, ids, board)
-        to_image, _ = cv2.findHomography(board_pts, img_pts, 0)
-        if to_image is None:
+        found_h, _ = cv2.findHomography(board_pts, img_pts, 0)
+        if found_h is None:
             return
-        margin = cfg.search_margin * (2 if len(ids) == 2 else 1)
+        to_image = np.asarray(found_h, np.float64)
+        margin = REACH * (2 if len(ids) == 2 else 1)
         added = False
         for mid in missing:
+            quad = search_crop(gray, to_image, board, mid, margin, cfg)
             corners = np.array(layout.corners(mid), np.float64)
-            lo, hi = corners.min(axis=0) - margin, corners.max(axis=0) + margin
-            box = np.array([[lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]], np.float64)
-            expect = cv2.perspectiveTransform(corners[None], to_image)[0]
-            around = cv2.perspectiveTransform(box, to_image)[0]
-            if not (np.isfinite(expect).all() and np.isfinite(around).all()):
-                continue
-            side = _side(expect.astype(np.float32))
-            x0, y0 = np.floor(np.clip(around.min(axis=0), 0, [w, h])).astype(int)
-            x1, y1 = np.ceil(np.clip(around.max(axis=0), 0, [w, h])).astype(int)
-            if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
-                continue  # off the photo, or a prediction too uncertain to crop
-            sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
-            # enlarged at most as much as the smallest decodable marker needs
-            f = float(np.clip(marker_px / side, 1.0, marker_px / MIN_MARKER_PX))
-            big = (np.asarray(cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC), np.uint8)
-                   if f > 1 else sharp)
-            detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big, marker_px))
-            for quad in _detect(detector, big, f, {mid}, cfg.max_candidates).values():
-                quad = quad + np.array([x0, y0], np.float32)
-                skew = out_of_square(quad, corners, np.asarray(to_image, np.float64))
-                if 0.5 < _side(quad) / side < 2.0 and skew <= cfg.search_max_skew:
-                    best[mid] = quad
-                    added = True
+            if quad is not None and out_of_square(quad, corners, to_image) <= module_cells(layout):
+                best[mid] = quad
+                added = True
         if not added:
             return
+
+
+def search_crop(
+    gray: npt.NDArray[np.uint8],
+    to_image: Homography,
+    board: BoardSpec,
+    mid: int,
+    margin: float,
+    cfg: RegisterConfig,
+) -> npt.NDArray[np.float32] | None:
+    """Returns marker ``mid`` found in a crop ``margin`` cells around where ``to_image`` (board →
+    image) puts it, about the predicted size, or None: the crop sharpened (unsharp mask),
+    enlarged so the marker spans about ``MODULE_PX`` pixels per module, decoded with finer bit
+    sampling and the dictionary's full one-bit error correction. Its squareness is not checked."""
+    layout = board.markers
+    h, w = gray.shape
+    marker_px = MODULE_PX * _modules(layout)
+    corners = np.array(layout.corners(mid), np.float64)
+    lo, hi = corners.min(axis=0) - margin, corners.max(axis=0) + margin
+    box = np.array([[lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]]], np.float64)
+    expect = cv2.perspectiveTransform(corners[None], to_image)[0]
+    around = cv2.perspectiveTransform(box, to_image)[0]
+    if not (np.isfinite(expect).all() and np.isfinite(around).all()):
+        return None
+    side = _side(expect.astype(np.float32))
+    x0, y0 = np.floor(np.clip(around.min(axis=0), 0, [w, h])).astype(int)
+    x1, y1 = np.ceil(np.clip(around.max(axis=0), 0, [w, h])).astype(int)
+    if side < 4 or x1 - x0 < side or y1 - y0 < side or max(x1 - x0, y1 - y0) > 12 * side:
+        return None  # off the photo, or a prediction too uncertain to crop
+    sharp = _sharpen(gray[y0:y1, x0:x1], cfg.search_sharpen_sigma)
+    # enlarged at most as much as the smallest decodable marker needs
+    f = float(np.clip(marker_px / side, 1.0, marker_px / MIN_MARKER_PX))
+    big = (np.asarray(cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC), np.uint8)
+           if f > 1 else sharp)
+    detector = cv2.aruco.ArucoDetector(dictionary(layout), _search_parameters(big, marker_px))
+    for quad in _detect(detector, big, f, {mid}, cfg.max_candidates).values():
+        quad = quad + np.array([x0, y0], np.float32)
+        if 0.5 < _side(quad) / side < 2.0:
+            return quad
+    return None
 
 
 def out_of_square(
@@ -403,7 +404,7 @@ def _search_whole(
         corners = np.array(layout.corners(mid), np.float64)
         if to_image is None:
             continue
-        if out_of_square(merged[mid], corners, np.asarray(to_image, np.float64)) > cfg.search_max_skew:
+        if out_of_square(merged[mid], corners, np.asarray(to_image, np.float64)) > module_cells(layout):
             continue
         best[mid] = merged[mid]
 
@@ -412,6 +413,15 @@ def _modules(layout: MarkerLayout) -> int:
     """Modules across one marker: its bits and the black border around them."""
     params = cv2.aruco.DetectorParameters()
     return int(dictionary(layout).markerSize) + 2 * int(params.markerBorderBits)
+
+
+def module_cells(layout: MarkerLayout) -> float:
+    """Returns the side of one printed marker module, in cells (the layout's marker side over its
+    modules: 1/6 cell for the project's 4×4 markers a cell wide). A marker found by a search is
+    taken only if it is square within one module (:func:`out_of_square`): a hand's edge read as
+    its border bends it further; a marker detected again at full size must lie within one module
+    of where it was first found."""
+    return float(layout.size) / _modules(layout)
 
 
 def _search_parameters(image: npt.NDArray[np.uint8], marker_px: int) -> cv2.aruco.DetectorParameters:
@@ -443,9 +453,11 @@ def _refine_marker(
     fine: cv2.aruco.ArucoDetector,
     mid: int,
     quad: npt.NDArray[np.float32],
+    modules: int,
 ) -> npt.NDArray[np.float32]:
     """Detects one marker again at full resolution in a crop around it, with sub-pixel corner
-    refinement; keeps the coarse corners if it is not found there."""
+    refinement; keeps the coarse corners if it is not found there, or not within one of its
+    ``modules`` of them (another marker, or a blob)."""
     side = _side(quad)
     x0, y0 = np.floor(quad.min(axis=0) - _CROP_SIDES * side).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0) + _CROP_SIDES * side).astype(int)
@@ -456,7 +468,7 @@ def _refine_marker(
         return quad
     for found, ident in zip(corners, ids.ravel(), strict=True):
         pts = found.reshape(4, 2).astype(np.float32) + np.array([x0, y0], np.float32)
-        if int(ident) == mid and float(np.abs(pts - quad).max()) < 0.25 * side:
+        if int(ident) == mid and float(np.abs(pts - quad).max()) < side / modules:
             return pts
     return quad
 
@@ -516,16 +528,12 @@ def _from_two_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpe
     return Registration(to_board, "two-markers", ids, error, _cell_px(to_board, board), (img_pts, board_pts))
 
 
-def _agrees(
-    reg: Registration,
-    found: dict[int, npt.NDArray[np.float32]],
-    board: BoardSpec,
-    cfg: RegisterConfig,
-) -> bool:
-    """Whether a registration puts the markers seen where the layout says (within 0.25 cell)."""
+def _agrees(reg: Registration, found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> bool:
+    """Whether a registration puts the markers seen where the layout says, within ``REACH`` (an
+    outline is rough, and the grid refit may still move it that far)."""
     img_pts, board_pts = _marker_points(found, list(found), board)
     back = cv2.perspectiveTransform(img_pts[None], reg.to_board)[0]
-    return float(np.linalg.norm(back - board_pts, axis=1).mean()) <= 0.25
+    return float(np.linalg.norm(back - board_pts, axis=1).mean()) <= REACH
 
 
 def _cell_px(to_board: Homography, board: BoardSpec) -> float:
