@@ -83,11 +83,6 @@ class ClassifyConfig(Section):
         default=0.5,
         description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",
     )
-    terrain_outer: float = Field(
-        default=0.47,
-        description="Under a counter, terrain is read on a band around it, within this "
-        "half-side of the cell (in cells).",
-    )
     lean_min: float = Field(
         default=0.4,
         description="Under a counter, a pixel counts for a token when its colour lies at least "
@@ -97,12 +92,16 @@ class ClassifyConfig(Section):
         default=0.35,
         description="... and no further than this (same unit) off that line.",
     )
-    edge_band: Range = Field(
-        default=(0.02, 0.125),
-        description="Under a counter, the band outside its outline (from, to: cells out from it) "
-        "whose brightness and colour are read at full warp resolution: a token under the counter "
-        "fills it up to the token's edge (on two opposite sides together at least ~0.1 cell); bare "
-        "board only darkens there in the counter's rim and shadow.",
+    edge_band_from: float = Field(
+        default=0.02,
+        ge=0,
+        description="Under a counter, the band outside its outline whose brightness and colour are read "
+        "at full warp resolution starts this far (cells) out from it, past the outline's blur (it ends "
+        "at evidence.BAND_TO, within the cell's printed line, evidence.INSIDE): a token under the counter "
+        "fills it up to the token's edge; bare board only darkens there in the counter's rim and shadow "
+        "(the first number of the setting edge_band before; 0.042, half a blurred printed line, reads the "
+        "second renderer's dev photos a little better but leaves a described scene read right without "
+        "the clear-lean rule).",
     )
     edge_outline_reach: float = Field(
         default=0.5,
@@ -118,17 +117,6 @@ class ClassifyConfig(Section):
         description="The band's brightness is read on its part at least this much (cells) further out "
         "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
         "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
-    )
-    edge_outer: float = Field(
-        default=0.46,
-        description="... within this half-side of the cell (cells): the printed grid line, dark, "
-        "stays out of it.",
-    )
-    edge_tint: float = Field(
-        default=0.05,
-        description="... its colour is read leaving out the pixels leaning more than this from the "
-        "bare board's colour toward the counter's (0: board, 1: counter) and off that line by less "
-        "than lean_perp of their lean: the counter's rim blurred into the band says nothing of the token.",
     )
     edge_type_share: float = Field(
         default=10.0,
