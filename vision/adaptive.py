@@ -24,7 +24,7 @@ from vision.colours import (
     table_model,
 )
 from vision.decide import _under_counter, decide
-from vision.evidence import CellEvidence, _edge_band, beyond, evidence
+from vision.evidence import CellEvidence, _edge_band, beyond, evidence, with_reach
 from vision.occluders import Occluder, _joined, _token_cells, occluder, refine_occluder
 
 __all__ = [
@@ -52,4 +52,5 @@ __all__ = [
     "refine_occluder",
     "separation",
     "table_model",
+    "with_reach",
 ]

@@ -38,10 +38,10 @@ def _under_counter(
     The token is the one with the largest ``lean + cfg.edge_type_share × share``; whether it lies
     there is the probability of :mod:`vision.cell_model` (the band's brightness relative to the
     photo's usual band, its lean, the root of the share), the confidence that probability or its
-    complement, capped by how clearly that token beats the others (``cfg.edge_type_scale``).
-    A band leaning at least ``cfg.edge_lean_clear`` toward a token, with
-    ``cfg.edge_share_clear`` of the cell leaning toward it, is that token whatever its brightness.
-    A band that could not be measured leaves the cell unsure.
+    complement, capped by how clearly that token beats the others (90 % sure at a lead of
+    ``cfg.edge_lean_clear``, a clear lean). A band leaning at least ``cfg.edge_lean_clear``
+    toward a token, with ``cfg.edge_share_clear`` of the cell leaning toward it, is that token
+    whatever its brightness. A band that could not be measured leaves the cell unsure.
     """
     k = len(light)
     rows = np.arange(k)
@@ -53,18 +53,18 @@ def _under_counter(
     chance = token_probability(light, root_share)
     token = chance > 0.5
     conf = np.where(token, chance, 1.0 - chance)
-    conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_type_scale)), conf)
+    conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_lean_clear)), conf)
     # a dark band whose colour leans toward no token (a token's dark edge, a shadow) says that
     # a token lies there, not which
     chosen = kind[rows, best]
-    conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_type_scale)), conf)
+    conf = np.where(token & (chosen < 0), np.minimum(conf, 1 - _sure(chosen, cfg.edge_lean_clear)), conf)
     # a band leaning clearly toward a token, over a good share of the cell, is that token however
     # bright it measures (a counter's light border, blurred over a thin band, brightens it): as
     # sure when its brightness says token only just as when it says bare board
     clear = measured & (lean[rows, best] >= cfg.edge_lean_clear)
     clear &= share[rows, best] >= cfg.edge_share_clear
     token |= clear
-    conf = np.where(clear, _sure(gap, cfg.edge_type_scale), conf)
+    conf = np.where(clear, _sure(gap, cfg.edge_lean_clear), conf)
     conf = np.where(measured, conf, 0.5)
     return best, token & measured, conf
 
@@ -86,18 +86,17 @@ def decide(
     fitting no class (or of a counter's colour in a patch larger than any counter), or a token
     without its printed detail (``cfg.smooth_texture``) with two of its grid lines hidden
     (``lines``: (n, 4) edge responses, hidden below ``cfg.hidden_line`` of the edges around).
-    It spreads up to ``cfg.occlusion_reach`` cells, through cells with evidence of their own
-    (some off-class colour, a token without detail).
-    A cell under an occluder reaching in is unreadable past
-    ``cfg.reach_cover`` of it (``cfg.reach_cover_counter`` with a counter;
-    ``cfg.reach_cover_edges`` when its four edges show; ``cfg.reach_cover_filled`` when one
-    colour fills it; ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed
-    detail), counting the pixels given back to a piece colour (past
-    ``cfg.given_cover_counter`` with a counter) only where a hidden edge says a hand may lie
-    there, and not where the cell read away from the occluder as first found agrees: under a
-    counter, its band leans toward its token by ``cfg.given_lean_beyond``; without one,
-    ``cfg.given_seen_beyond`` of the cell shows there, one colour filling its inner square
-    (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is read as.
+    It spreads through every cell with evidence of its own (some off-class colour, a token
+    without detail) joined to a distrusted one.
+    A cell under an occluder reaching in is unreadable past ``cfg.reach_cover`` of it
+    (``cfg.reach_cover_edges`` when its four edges show or one colour fills it;
+    ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed detail), counting
+    the pixels given back to a piece colour (past ``cfg.given_cover_counter`` with a counter)
+    only where a hidden edge says a hand may lie there, and not where the cell read away from the
+    occluder as first found agrees: under a counter, its band leans toward its token by
+    ``cfg.given_lean``; without one, ``cfg.given_seen_beyond`` of the cell shows there, one colour
+    filling its inner square (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is
+    read as.
     """
     n = ev.side_share.shape[0]
     order, has, c_conf = _counters(ev, cfg)
@@ -185,17 +184,18 @@ def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | No
     """The cells an occluder reaching in covers past their limits (see :func:`decide`)."""
     assert ev.reached is not None
     n = len(t_best)
-    # a counter's terrain is read on a thin band, which a fingertip can fill
-    cover = np.where(ev.on_counter, cfg.reach_cover_counter, cfg.reach_cover)
-    over = ev.reached > cover
+    over = ev.reached > cfg.reach_cover
     # one colour fills the cell: cfg.pure_token of its inner square's terrain pixels, which
     # cover cfg.pure_seen of it (not a sliver left beside a hand), are the bare board's or
-    # one token's, no counter. Covered up to cfg.reach_cover_filled, it is read whatever its
-    # edges show (a hand over its corner hides two; its soft edge and shadow count as
-    # covered, and the rest shows the one colour)
+    # one token's, no counter
     one_colour = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
     one_colour &= ev.terrain_share.max(axis=1) >= cfg.pure_token
-    over &= ~(one_colour & (ev.reached <= cfg.reach_cover_filled))
+    # a cell whose rest shows it whole, covered up to cfg.reach_cover_edges, has the occluder's
+    # soft edge, shadow or a fingertip in a corner beside it (read without those pixels): one
+    # colour fills it, whatever its edges show (a hand over its corner hides two), or its four
+    # printed edges all show (a hand reaching well into a cell lies across one of them)
+    shows_whole = one_colour | (hidden == 0) if hidden is not None else one_colour
+    over &= ~(shows_whole & (ev.reached <= cfg.reach_cover_edges))
     # one token fills it: "pure" with at most one edge hidden (a hand reaching in hides the
     # edge it crosses; a token's faint side, one), "whole" when it shows its printed detail
     # (cfg.token_detail)
@@ -204,11 +204,6 @@ def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | No
     whole = fills & (detail >= low) & (detail <= high)
     pure = fills & (hidden <= 1) if hidden is not None else np.zeros(n, bool)
     if hidden is not None:
-        # a hand reaching well into a cell lies across one of its printed edges: a cell whose
-        # four edges all show (or one token filling it), covered less than
-        # cfg.reach_cover_edges, has the occluder's soft edge, shadow or a fingertip in a
-        # corner beside it (read without those pixels)
-        over &= ~(((hidden == 0) | pure) & (ev.reached <= cfg.reach_cover_edges))
         # one token filling it with its printed detail, its four edges showing, is that token
         # up to cfg.reach_cover_whole covered: a hand of nearly its colour joined to it is
         # measured over it, but a hand has no print and hides the lines it lies across
@@ -237,10 +232,11 @@ def _given_back(ev: CellEvidence, tokens: Floats, hidden: Ints | None, pure: Boo
         given &= ((hidden > 0) & ~pure & ~whole) | weak
     if ev.lean_beyond is not None and tokens.shape[1]:
         # nor where the band away from the occluder, as first found (before those pixels
-        # were given back), leans toward that token by cfg.given_lean_beyond: the token
-        # shows there too, and the pixels given back beside the hand are its
+        # were given back), leans toward that token by cfg.given_lean, as the whole band must
+        # for them to be believed at all: the token shows there too, and the pixels given back
+        # beside the hand are its
         lean_there = np.nan_to_num(ev.lean_beyond[np.arange(n), 1 + t_best], nan=-np.inf)
-        given &= ~(ev.on_counter & is_token & (lean_there >= cfg.given_lean_beyond))
+        given &= ~(ev.on_counter & is_token & (lean_there >= cfg.given_lean))
     if ev.terrain_beyond is not None and ev.seen_beyond is not None:
         # nor, without a counter, where most of the cell shows away from the occluder as
         # first found (a hand hiding a whole counter leaves less of it) and one colour,
@@ -258,7 +254,8 @@ def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Float
               cfg: ClassifyConfig) -> Bools:
     """The cells not trusted: covered, or a token without its printed detail (far smoother than
     the photo's other tokens of that terrain: likely a hand or a sleeve of a similar colour) with
-    two edges hidden; distrust spreads up to ``cfg.occlusion_reach`` cells through suspect ones."""
+    two edges hidden; distrust spreads through every suspect cell joined to a distrusted one
+    (eight neighbours; the hand or sleeve reaches as far as its evidence does)."""
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     smooth = detail < cfg.smooth_texture
@@ -266,7 +263,7 @@ def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Float
     occluded = occluded | (smooth & (hidden >= 2) if hidden is not None else smooth)
     untrusted = occluded.reshape(shape)
     near_ok = suspect.reshape(shape)
-    for _ in range(cfg.occlusion_reach):
+    for _ in range(untrusted.size):  # a spread stops within as many steps as there are cells
         grown = untrusted | (_near(untrusted) & near_ok)
         if (grown == untrusted).all():
             break

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import cv2
 import numpy as np
@@ -35,11 +35,34 @@ from vision.colours import (
     class_names,
 )
 from vision.config import ClassifyConfig
+from vision.grid_overlay import LINE_CELLS
+
+COUNTER_SIDE = 0.6
+"""Geometry (the project's art, provisional until a real box is measured): the side of the
+smallest counter, in cells (0.6 to 0.75)."""
+TOKEN_SIDE = 0.85
+"""Geometry (as ``COUNTER_SIDE``): the side of the smallest terrain token, in cells (0.85 to
+0.95)."""
+BAND_TO = (TOKEN_SIDE - COUNTER_SIDE) / 2
+"""Derived: how far out from a counter's outline (cells) the band whose brightness and colour
+are read reaches: as far as the smallest token shows around the smallest counter centred on it
+(0.125; the outer end of the setting edge_band before, of that value). A token under the counter
+fills the band up to the token's edge; bare board only darkens there in the counter's rim and
+shadow. Where it starts is ``classify.edge_band_from``."""
+INSIDE = 0.5 - LINE_CELLS / 2
+"""Derived: half-side (cells) of a cell's inside, its printed grid line left out (a blurred line
+spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
+band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
+before; nothing read on the dev photos changed)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class CellEvidence:
-    """Per cell (row by row) shares measured on the photo, for decisions and debugging."""
+    """Per cell (row by row) shares measured on the photo, for decisions and debugging.
+
+    Computed once and never changed: a later stage (:func:`beyond`, the occluder's reach in
+    :mod:`vision.pipeline`) returns a new value (``dataclasses.replace``), and the arrays are
+    made read-only, so a stage writing into evidence it was given fails where it writes."""
 
     side_share: npt.NDArray[np.float64]
     """(n, sides): share of the central disc in each side's colour."""
@@ -63,8 +86,8 @@ class CellEvidence:
     """(n,): share of the cell under an occluder reaching in from outside the grid
     (:func:`occluder`, :func:`refine_occluder`; None: not measured)."""
     edge_light: npt.NDArray[np.float64] | None = None
-    """(n,): under a counter, the mean brightness of the band just outside its outline (from
-    ``cfg.edge_band[0]`` to ``cfg.edge_band[1]`` cell out, full warp resolution), over the
+    """(n,): under a counter, the mean brightness of the band just outside its outline
+    (from ``cfg.edge_band_from`` to :data:`BAND_TO` cell out, full warp resolution), over the
     bare board's around the cell: a token under the counter keeps it dark up to the token's
     edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
     edge_lean: npt.NDArray[np.float64] | None = None
@@ -83,6 +106,12 @@ class CellEvidence:
     terrain's colour; NaN elsewhere or where none of it is left (None: none given back)."""
     seen_beyond: npt.NDArray[np.float64] | None = None
     """(n,): the share of each cell away from the occluder as first found, with its margin."""
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
 
 
 def _foreign_blobs(
@@ -156,7 +185,7 @@ def evidence(
     is_side = fits & (best < sides)
     holds = side_share.max(axis=1) >= cfg.counter_share if sides else np.zeros(n, bool)
     covered = _counter_boxes(is_side, holds, 0)
-    around = ~covered & (cheb < cfg.terrain_outer)
+    around = ~covered & (cheb < INSIDE)
     terrains = len(board.terrains)
     region = np.where(holds[:, None, None], around, square)
     px = fits & (best >= sides) & region
@@ -174,7 +203,7 @@ def evidence(
     if holds.any():
         at = np.nonzero(holds)[0]
         ring = (around & usable & ~(fits & (best < sides)))[at]
-        cell_area = np.maximum((usable & (cheb < cfg.terrain_outer))[at].sum(axis=(1, 2)), 1)
+        cell_area = np.maximum((usable & (cheb < INSIDE))[at].sum(axis=(1, 2)), 1)
         terrain_share[at] = _lean_shares(feats[at][..., :2], ring, cell_area, means, sides, terrains, cfg)
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
@@ -374,16 +403,15 @@ def beyond(
     ev: CellEvidence,
     cells: npt.NDArray[np.bool_],
     cfg: ClassifyConfig,
-) -> None:
-    """Reads ``cells`` again on the pixels of ``inside`` only (away from an occluder as first
-    found), with the classes of ``ev``, and sets ``ev.lean_beyond`` (under a counter: the band's
-    lean toward each token's colour, as :func:`_edge_band`), ``ev.terrain_beyond`` (without one:
-    the share of the inner square's pixels left that fit each terrain's colour) and
-    ``ev.seen_beyond``."""
+) -> CellEvidence:
+    """Returns ``ev`` with ``cells`` read again on the pixels of ``inside`` only (away from an
+    occluder as first found), with the classes of ``ev``: ``lean_beyond`` (under a counter: the
+    band's lean toward each token's colour, as :func:`_edge_band`), ``terrain_beyond`` (without
+    one: the share of the inner square's pixels left that fit each terrain's colour) and
+    ``seen_beyond`` set; ``ev`` itself is left as it was."""
     n, terrains, sides = len(ev.on_counter), len(board.terrains), len(board.sides)
-    ev.lean_beyond = np.full((n, terrains), np.nan)
-    ev.terrain_beyond = np.full((n, terrains), np.nan)
-    ev.seen_beyond = _cell_share(inside, board)
+    lean_beyond = np.full((n, terrains), np.nan)
+    terrain_beyond = np.full((n, terrains), np.nan)
     means, sds = ev.model.arrays(class_names(board))
     at = np.nonzero(cells & ev.on_counter)[0]
     if len(at):
@@ -391,7 +419,7 @@ def beyond(
             grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
         )
         lean[~np.isfinite(light)] = np.nan
-        ev.lean_beyond[at] = lean
+        lean_beyond[at] = lean
     bare = np.nonzero(cells & ~ev.on_counter)[0]
     if len(bare):
         feats, usable = _samples(grid, inside, white, board, cfg)
@@ -401,7 +429,19 @@ def beyond(
         best, fits = _fit(feats, seen, means, sds, cfg)
         count = np.maximum(seen.sum(axis=(1, 2)), 1)
         shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
-        ev.terrain_beyond[bare] = np.where(np.asarray(seen.any(axis=(1, 2)), bool)[:, None], shares, np.nan)
+        terrain_beyond[bare] = np.where(np.asarray(seen.any(axis=(1, 2)), bool)[:, None], shares, np.nan)
+    return replace(
+        ev, lean_beyond=lean_beyond, terrain_beyond=terrain_beyond, seen_beyond=_cell_share(inside, board)
+    )
+
+
+def with_reach(
+    ev: CellEvidence, share: npt.NDArray[np.float64], strict: npt.NDArray[np.float64] | None
+) -> CellEvidence:
+    """Returns ``ev`` with the occluder's reach set (``share``: the share of each cell under an
+    occluder reaching in; ``strict``: counting the pixels given back too); ``ev`` is left as it
+    was."""
+    return replace(ev, reached=share, reached_strict=strict)
 
 
 def _edge_band(
@@ -417,7 +457,7 @@ def _edge_band(
     cfg: ClassifyConfig,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Per counter cell ``at`` (its side ``side_of``), the brightness (over ``board_light``) and
-    the lean toward each token's colour of the band ``cfg.edge_band`` (cells) outside the
+    the lean toward each token's colour of the band outside the
     counter's outline, read on the full-resolution warp (the band of token left around a counter
     is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
     blends it away). The outline is the convex hull of the counter's largest side-coloured patch
@@ -426,8 +466,8 @@ def _edge_band(
     sides = len(board.sides)
     terrains = len(board.terrains)
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
-    within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < cfg.edge_outer
-    lo, hi = cfg.edge_band[0] * ppc, cfg.edge_band[1] * ppc
+    within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < INSIDE
+    lo, hi = cfg.edge_band_from * ppc, BAND_TO * ppc
     base = means[sides]
     light = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
@@ -459,13 +499,14 @@ def _edge_band(
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
-        # pixels tinted by the counter (its rim blurred into the band: on the line from the
-        # board's colour to the counter's) say nothing of the token
+        # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
+        # colour toward the counter's, within lean_perp of their lean off that line) say nothing
+        # of the token
         toward = (means[side_of[j]] - base).astype(np.float32)
         size = max(float(to_board[j]), 1e-6)
         along = (rel @ toward) / size**2
         off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
-        untinted = (along <= cfg.edge_tint) | (off > cfg.lean_perp * along)
+        untinted = off >= cfg.lean_perp * along
         for t in range(1, terrains):
             d = (means[sides + t] - base).astype(np.float32)
             det = float(d[0] * toward[1] - d[1] * toward[0])

@@ -262,12 +262,10 @@ def _evidence(
             # the cells with pixels given back, read away from the hand as first found: those
             # pixels are believed where the cell agrees there
             first = cv2.dilate(occluder.strict_mask.astype(np.uint8), kernel) > 0
-            adaptive.beyond(
+            evidence = adaptive.beyond(
                 grid, grid_inside & ~first, white, board, evidence, occluder.strict > occluder.share, cfg.classify
             )
-    evidence.reached = occluder.share
-    evidence.reached_strict = occluder.strict
-    return evidence
+    return adaptive.with_reach(evidence, occluder.share, occluder.strict)
 
 
 GLARE_SHARE = 0.2

@@ -35,8 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
+from vision.grid_overlay import LINE_CELLS, Warped
 from vision.grid_overlay import WASHED as WASHED_LEVEL
-from vision.grid_overlay import Warped
 
 F32 = npt.NDArray[np.float32]
 
@@ -54,9 +54,10 @@ MIN_STEP = 0.15
 """Physical (the first model's, not fitted): smallest step (log units) of a hard shadow's edge.
 A lamp giving 40 % of the light, hidden, steps by about 0.22; a printed line's blurred shoulder
 by about 0.1."""
-EDGE_STEP = 2.0
-"""Geometry (the first model's): pixels of the shrunk board either side of an edge where its
-step is measured (past its blur)."""
+EDGE_STEP = Q * LINE_CELLS
+"""Derived: pixels of the shrunk board either side of an edge where its step is measured, past
+its blur: the span of a blurred printed line (``grid_overlay.LINE_CELLS``), 2 pixels at ``Q``
+(the first model's 2.0, set by hand before)."""
 HARD = 0.4
 """Fitted (``bench/fit_shadow_edges.py``, as ``SHADOW_AGREE``): a hard shadow's edge is sharp:
 one pixel of the shrunk board (1/24 cell) either side of it, at least this share of its full

@@ -20,18 +20,21 @@ Next to a hand:
 
 How much of a cell a hand may cover before it is unreadable:
 
-- a cell one colour fills (the bare board or one token), no counter, is read up to 20 % covered
-  whatever its edges show (``reach_cover_filled``), not beyond: a hand of nearly the hill's
-  colour over a plain cell, its pixels partly given back, then reads as a hill;
+- a cell one colour fills (the bare board or one token), no counter, is read up to a quarter
+  covered whatever its edges show (``reach_cover_edges``, as a cell whose four printed edges
+  show), not beyond: a hand of nearly the hill's colour over a plain cell, its pixels partly
+  given back, then reads as a hill;
 - a hill token filling its cell with its printed detail, its four edges showing, is read up to
   half covered by a hand of nearly its colour joined to it (``reach_cover_whole``), not beyond:
   a plain cell 64 % under such a hand then reads as a hill;
-- a counter cell is read up to 12.5 % covered (``reach_cover_counter``), but pixels given back
-  to a piece colour still count past 10 % (``given_cover_counter``): under a hand of nearly the
-  hill's colour, they are the hand over the band of a Persian counter on the plain.
+- a counter cell is read up to the cover limit (``reach_cover``, a counter's as any other
+  cell's), but pixels given back to a piece colour still count past 10 %
+  (``given_cover_counter``): under a hand of nearly the hill's colour, they are the hand over the
+  band of a Persian counter on the plain.
 - those given-back pixels are believed where the counter's band, read away from the hand as
-  first found, leans clearly toward the token (``given_lean_beyond``), not where it leans only a
-  little: a Greek counter on the plain under a hand of the hill's colour then reads on a hill.
+  first found, leans toward the token as a band must for them to be believed at all
+  (``given_lean``), not where it leans only a little: a Greek counter on the plain under a hand
+  of the hill's colour then reads on a hill.
 - and, in a cell without a counter, where most of the cell shows away from the hand as first
   found, one colour, the terrain it is read as, filling its inner square there
   (``given_seen_beyond``), not where about half of it shows: a Persian counter hidden under the
@@ -197,8 +200,8 @@ def test_a_hands_edge_along_one_side_of_a_counter_is_still_the_hand(
     ("seed", "cell", "off"),
     [
         # the strip taken for the hand covers 15 % of A11: a hill filling the rest of it would be
-        # read past that (reach_cover_filled) too
-        ("hill_on_the_top_edge_beside_a_hand", "A11", {"occluder_thin_edge": 0.0, "reach_cover_filled": 0.0}),
+        # read past that (reach_cover_edges) too
+        ("hill_on_the_top_edge_beside_a_hand", "A11", {"occluder_thin_edge": 0.0, "reach_cover_edges": 0.0}),
         ("hill_in_the_corner_beside_a_hand", "L1", {"occluder_thin_edge": 0.0}),
     ],
 )
@@ -282,7 +285,7 @@ def test_a_cell_one_colour_fills_is_read_a_little_past_the_cover_limit(tmp_path:
     assert cell not in rendered.occluded
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and occupant is None and conf >= MIN
-    assert _read(path, cell, reach_cover_filled=0.0)[2] < MIN
+    assert _read(path, cell, reach_cover_edges=0.0)[2] < MIN
 
 
 def test_a_plain_cell_under_a_hand_of_the_hills_colour_is_not_read_as_filled(tmp_path: Path) -> None:
@@ -290,19 +293,20 @@ def test_a_plain_cell_under_a_hand_of_the_hills_colour_is_not_read_as_filled(tmp
     # a hill filling the cell
     path, rendered = _photo(tmp_path, "plain_under_a_dark_hand")
     assert "J6" in rendered.occluded and _truth(rendered, "J6") == (None, "plain")
-    assert _misread_without(path, "J6", reach_cover_filled=0.3) == (None, "hill")
+    assert _misread_without(path, "J6", reach_cover_edges=0.3) == (None, "hill")
 
 
 @pytest.mark.parametrize(
     ("seed", "cell"),
     [("counter_on_a_hill_with_a_hand_at_its_corner", "C4"), ("counter_on_the_plain_with_a_hand_at_its_corner", "I3")],
 )
-def test_a_counter_cell_is_read_up_to_an_eighth_covered(tmp_path: Path, seed: str, cell: str) -> None:
+def test_a_counter_cell_is_read_up_to_the_cover_limit(tmp_path: Path, seed: str, cell: str) -> None:
+    # covered by a little more than a tenth: read, and unsure with a limit of a tenth
     path, rendered = _photo(tmp_path, seed)
     assert cell not in rendered.occluded
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and occupant is not None and conf >= MIN
-    assert _read(path, cell, reach_cover_counter=0.1)[2] < MIN
+    assert _read(path, cell, reach_cover=0.1)[2] < MIN
 
 
 @pytest.mark.parametrize(
@@ -336,7 +340,7 @@ def test_a_counters_band_showing_its_token_away_from_the_hand_is_read(tmp_path: 
     assert cell not in rendered.occluded and _truth(rendered, cell)[1] == "hill"
     occupant, terrain, conf = _read(path, cell)
     assert (occupant, terrain) == _truth(rendered, cell) and conf >= MIN
-    assert _read(path, cell, given_lean_beyond=10.0)[2] < MIN
+    assert _read(path, cell, given_lean=10.0)[2] < MIN
 
 
 def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tmp_path: Path) -> None:
@@ -349,7 +353,7 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
     assert _read(path, "E11", cal)[2] < MIN
     # with a lean of 0.2 enough, the band once read as a hill with confidence; the model
     # (vision.cell_model) leaves it unsure or right
-    occupant, terrain, conf = _read(path, "E11", cal, given_lean_beyond=0.2)
+    occupant, terrain, conf = _read(path, "E11", cal, given_lean=0.2)
     assert conf < MIN or (occupant, terrain) == ("greek", "plain")
 
 
