@@ -52,17 +52,18 @@ CAPS = frozenset({
     "load.work_pixels", "registration.max_candidates", "registration.detect_max_side",
     "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
-    "classify.pixel_step", "grid.px_per_cell", "identity.px_per_cell",
+    "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
     "classify.adapt_max_pixels",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
-cell are a working size, as ``load.work_pixels`` is), counts of scans and candidates (and of the
-pixels sampled to adapt the colour classes, ``classify.adapt_max_pixels``, as
-``classify.pixel_step`` samples the cells: halved or doubled, it moved the dev photos' cells
-asked by at most one and their ECE by 0.0007, `bench/reports/sweep-evidence-dev.json`).
-``shade.Q``, the shrunk board's pixels per cell, is a working size too but stays a tunable: the
-shadow edges found depend on it (halved or doubled, 24 of the second renderer's cells read
-wrong)."""
+cell are a working size, as ``load.work_pixels`` is; so is the warp shrunk ``occluder_step`` times
+for the occluder search, whose kernels and edge are counted in its own shrunk pixels), counts of
+scans and candidates (and of the pixels sampled to adapt the colour classes,
+``classify.adapt_max_pixels``, as ``classify.pixel_step`` samples the cells: halved or doubled, it
+moved the dev photos' cells asked by at most one and their ECE by 0.0007,
+`bench/reports/sweep-evidence-dev.json`). ``shade.Q``, the shrunk board's pixels per cell, is a
+working size too but stays a tunable: the shadow edges found depend on it (halved or doubled, 24
+of the second renderer's cells read wrong)."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "shade.WASHED", "grid_overlay.PAPER_WHITE",

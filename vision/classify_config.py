@@ -165,32 +165,21 @@ class ClassifyConfig(Section):
         default=4,
         ge=1,
         le=12,
-        description="The search for occluders reaching in runs on the warp shrunk this many times.",
-    )
-    neutral_chroma: float = Field(
-        default=0.012,
-        description="Pixels whose mean chromaticity over a quarter cell is this close to the white "
-        "reference's or the bare board's are the sheet or the board (not an occluder).",
-    )
-    occluder_min_light: float = Field(
-        default=0.12,
-        description="Pixels darker than this (share of the white reference) are not an occluder (ink, lines).",
+        description="The search for occluders reaching in runs on the warp shrunk this many times (a "
+        "working size, for speed: 4 leaves 12 samples a cell on the 48-pixel warp, its colours judged over "
+        "3 × 3 of them, a quarter cell).",
     )
     reach_band: Range = Field(
         default=(0.15, 0.4),
         description="Band around the grid (from, to: cells out from its edge) where an occluder "
         "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
-        "does not reach it).",
+        "does not reach it); it leaves out the square of its outer reach around each corner of the grid, "
+        "where the corner markers' printed guides run along the grid's edge lines.",
     )
     line_dip: float = Field(
         default=0.08,
         description="A printed line (grid, token edge) shows as a thin dip this deep (share of the grey "
         "around); lines part the blobs an occluder is looked for in (a hand hides them).",
-    )
-    reach_corner: float = Field(
-        default=0.1,
-        description="That band leaves out this much (cells) along the grid from each corner, where the "
-        "printed guides of the corner markers lie.",
     )
     reach_area: float = Field(
         default=0.15,
@@ -294,20 +283,14 @@ class ClassifyConfig(Section):
         "much (cells) around them (its soft edge and the blur): a cell it only touches is read from "
         "the rest, and the piece colours adapt without it (a hand may have a token's colour).",
     )
-    occluder_edge: int = Field(
-        default=2,
-        ge=0,
-        le=6,
-        description="Near the edge of an occluder found on the shrunk warp (this many shrunk pixels "
-        "either side), each pixel is judged at full resolution: covered when its colour is nearer the "
-        "occluder's than every piece colour's, or a blend of both past occluder_alpha.",
-    )
     occluder_alpha: float = Field(
         default=0.3,
         gt=0,
         le=1,
-        description="A pixel blending a piece colour with the occluder's (its soft edge) counts as "
-        "covered past this share of the occluder's colour.",
+        description="Near the edge of an occluder found on the shrunk warp, each pixel is judged at full "
+        "resolution: covered when its colour is nearer the occluder's than every piece colour's, or when "
+        "it blends a piece colour with the occluder's (its soft edge) past this share of the occluder's "
+        "colour.",
     )
     occluder_rival: float = Field(
         default=3.0,
@@ -322,18 +305,22 @@ class ClassifyConfig(Section):
         "of the occluder's colour is scaled down when the two colours lie closer than this many "
         "spreads of the piece colour (a pale hand on a pale board).",
     )
-    blend_reach: float = Field(
+    occluder_fringe: float = Field(
         default=0.1,
         ge=0,
         le=1,
-        description="A blend counts only within this much (cells) of pixels of the occluder's own colour.",
+        description="Width (cells) of an occluder's soft edge, its own blurred outline: a blend of a piece "
+        "colour with the occluder's counts as covered only within this much of pixels of the occluder's "
+        "own colour, and its narrow parts within this much of its wider parts stay the occluder "
+        "(occluder_thin). One setting since 29 November (blend_reach and occluder_thin_fringe before, "
+        "both 0.1).",
     )
     occluder_thin: float = Field(
         default=0.3,
         ge=0,
         le=1,
         description="The occluder's parts narrower than this (cells), away from its wider parts "
-        "(occluder_thin_fringe), are not the occluder where they ring a counter "
+        "(occluder_fringe), are not the occluder where they ring a counter "
         "(occluder_thin_near, occluder_thin_ring) or run along the grid's edge "
         "(occluder_thin_edge): a hand and its fingers are wider, while a token's band around a "
         "counter, mixed with the counter's rim by the blur, can have a hand's colour (0: off).",
@@ -344,13 +331,6 @@ class ClassifyConfig(Section):
         le=1,
         description="A ring lies within this much (cells) of a counter's pixels (elsewhere a thin "
         "strip may be a finger's blurred edge over a dark token).",
-    )
-    occluder_thin_fringe: float = Field(
-        default=0.1,
-        ge=0,
-        le=1,
-        description="Narrow parts within this much (cells) of the occluder's wider parts stay the "
-        "occluder (the hand's own soft edge lies there).",
     )
     occluder_thin_ring: float = Field(
         default=0.3,
@@ -378,7 +358,7 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="A cell an occluder covers by at least this share is given back as a token when "
-        "the mean colour of its covered pixels is a token's (token_cell_ratio, token_cell_sd).",
+        "the mean colour of its covered pixels is a token's (token_cell_ratio).",
     )
     token_cell_ratio: float = Field(
         default=0.5,
@@ -395,11 +375,6 @@ class ClassifyConfig(Section):
         default=0.4,
         ge=0,
         description="... (0: the edges are not looked at).",
-    )
-    token_cell_sd: float = Field(
-        default=1.5,
-        ge=0,
-        description="... and within this many of the token colour's spreads.",
     )
     token_cell_gap: float = Field(
         default=1.0,
@@ -422,24 +397,15 @@ class ClassifyConfig(Section):
         description="A photo refused with more than this fraction of its cells unreadable (a hand's "
         "included) is refused as not showing the board at all.",
     )
-    lying_area: float = Field(
-        default=4.0,
-        gt=0,
-        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
-        "this (cells²) is an occluder lying on the board (a token fills at most its cell).",
-    )
-    lying_lines: float = Field(
-        default=0.5,
-        ge=0,
-        description="... when at least this share of its pixels, over the share expected of any area "
-        "of the grid, lie on grid lines (over a hand they are hidden; between tokens they part them).",
-    )
     lying_solid: float = Field(
         default=0.97,
         ge=0,
         le=1,
-        description="... and it fills at least this share of its outline (a hand is solid; printed art "
-        "leaves holes in tokens).",
+        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
+        "adapt_max_blob (no piece is that large) is an occluder lying on the board when it fills at least "
+        "this share of its outline (a hand is solid; printed art "
+        "leaves holes in tokens); it is no row of tokens when it fills three cells or more by this share "
+        "(a token, 0.95 cell wide at most, never fills its cell; a hand does: lying_full before, also 0.97).",
     )
     edge_unmix: float = Field(
         default=0.3,
@@ -448,26 +414,6 @@ class ClassifyConfig(Section):
         "counter's colour (each pixel as the board's colour plus shares of the token's and the "
         "counter's) when the two directions from the board's colour are this far from parallel "
         "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
-    )
-    lying_whole: float = Field(
-        default=0.6,
-        gt=0,
-        le=1,
-        description="A blob lying on the board is made of tokens, not a hand, when the cells it "
-        "touches are covered by at least this share ...",
-    )
-    lying_partial: float = Field(
-        default=0.25,
-        ge=0,
-        le=1,
-        description="... except at most this share of them (a hand's edge cuts many cells partly).",
-    )
-    lying_full: float = Field(
-        default=0.97,
-        gt=0,
-        le=1,
-        description="... and fewer than three cells are covered by this share or more (a token, "
-        "0.95 cell wide at most, never fills its cell; a hand does).",
     )
     occluder_local_gap: float = Field(
         default=1.2,

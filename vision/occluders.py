@@ -78,11 +78,7 @@ def occluder(
     kind = np.where(fits, best, len(names))
     base = mask.astype(bool)
     hand = _reaching_in(base, kind, seen, in_grid, yy, xx, (y0, x0), sp, board, len(names), cfg)
-    # the shrunk pixels on a grid line (within one of it)
-    dy = np.abs((yy - y0 + sp / 2) % sp - sp / 2)
-    dx = np.abs((xx - x0 + sp / 2) % sp - sp / 2)
-    on_line = (dy < 1.0) | (dx < 1.0)
-    hand |= _lying_on(base & ~hand, kind, in_grid, on_line, sides, len(names), sp, cfg)
+    hand |= _lying_on(base & ~hand, kind, in_grid, sides, len(names), sp, cfg)
     if not hand.any():
         return Occluder(np.zeros(n), None)
     core = cv2.erode(hand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -109,18 +105,20 @@ def _not_board(
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.uint8]:
     """The shrunk pixels an occluder may be made of: neither the bare board nor a counter's
-    colour, nor neutral like the sheet, nor dark, nor on a printed line (lines part what lies on
-    either side; a hand hides them)."""
+    colour, nor neutral like the sheet, nor dark (below ``cfg.min_pixel_light``, as for every
+    pixel read), nor on a printed line (lines part what lies on either side; a hand hides them)."""
     # the bare board and the sheet (neutral under the white reference) by their mean colour over
-    # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise
+    # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise.
+    # That mean has almost no noise left; what is left is the drift of the light and the print
+    # from the reference colour, ``cfg.drift_sd``
     local = cv2.blur(np.ascontiguousarray(feats[..., :2]), (3, 3))
-    board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.neutral_chroma
+    board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.drift_sd
     background = (fits & (best < sides)) | board_like
-    neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.neutral_chroma
+    neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.drift_sd
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
     lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), 20.0)
-    mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.occluder_min_light)
+    mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.min_pixel_light)
     return np.asarray(cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
 
 
@@ -150,7 +148,9 @@ def _reaching_in(
         return out
 
     near = grown(cfg.reach_band[1]) & ~grown(cfg.reach_band[0])
-    corner = cfg.reach_band[1] + cfg.reach_corner  # the markers' L-shaped guides lie at the corners
+    # the markers' L-shaped guides run out from each corner of the grid along its edge lines:
+    # within the band they lie in the square of the band's own reach around the corner
+    corner = cfg.reach_band[1]
     for cy in (y0, gy1):
         for cx in (x0, gx1):
             near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
@@ -174,29 +174,28 @@ def _lying_on(
     base: npt.NDArray[np.bool_],
     kind: npt.NDArray[np.intp],
     in_grid: npt.NDArray[np.bool_],
-    on_line: npt.NDArray[np.bool_],
     sides: int,
     classes: int,
     sp: float,
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.bool_]:
     """Returns the blobs of one colour (a terrain's, or none) lying within the grid, larger
-    than ``cfg.lying_area`` cells², solid (``cfg.lying_solid``) and covering the grid lines
-    they cross (a hand or a cup put down on the board). Tokens fill at most their cell: several
-    of one colour side by side may join where a line between them is faint, but the lines
-    themselves mostly stay out of the blob (``on_line``: the shrunk pixels on a grid line), and
-    their printed art leaves holes in it; over a hand the lines are hidden."""
+    than ``cfg.adapt_max_blob`` cells² (as for the patches left out when the colours adapt: no
+    piece is that large) and solid (``cfg.lying_solid``): a hand or a cup put down on the
+    board. Tokens fill at most their cell: several of one colour side by side may join
+    where a line between them is faint (the printed lines, dark, are left out of ``base``), but
+    their printed art leaves holes in the blob. (Whether the blob covered the grid lines it
+    crosses was asked too until 29 November: nothing read on the dev photos and no test
+    depended on it.)"""
     out = np.zeros(base.shape, bool)
-    need = cfg.lying_area * sp * sp
-    expected = float(on_line[in_grid].mean()) if in_grid.any() else 0.0
+    need = cfg.adapt_max_blob * sp * sp
     for k in [*range(sides, classes), classes]:
         mine = base & (kind == k) & in_grid
         if mine.sum() < need:
             continue
         count, labels = cv2.connectedComponents(mine.astype(np.uint8), connectivity=4)
         sizes = np.bincount(labels.ravel(), minlength=count)
-        lined = np.bincount(labels[on_line], minlength=count)
-        big = (sizes >= need) & (lined >= cfg.lying_lines * expected * sizes)
+        big = sizes >= need
         big[0] = False
         for j in np.nonzero(big)[0]:
             # solid: printed art (a forest's dots, a hill's outline) leaves holes in tokens
@@ -214,10 +213,11 @@ def _lying_on(
 def _cell_shaped(
     blob: npt.NDArray[np.bool_], in_grid: npt.NDArray[np.bool_], sp: float, cfg: ClassifyConfig
 ) -> bool:
-    """Whether a blob is made of whole cells (tokens side by side: each cell it touches is
-    mostly covered or barely touched, none quite filled) rather than lying across them as a
-    hand does (its edge cuts cells anywhere, leaving many of them partly covered, and it fills
-    the cells under it)."""
+    """Whether a blob is made of tokens side by side rather than lying across cells as a hand
+    does: a token never fills its cell (0.95 cell wide at most), a hand fills the cells under it,
+    so fewer than three cells filled (``cfg.lying_solid``) make tokens. (How many cells it covers
+    partly, as a hand's edge does, was counted too until 29 November: nothing read on the dev
+    photos and no test depended on it.)"""
     ys, xs = np.nonzero(in_grid)
     if not len(ys):
         return False
@@ -227,11 +227,8 @@ def _cell_shaped(
     r, c = np.nonzero(inside)
     key = rows[r] * 10_000 + cols[c]
     _, counts = np.unique(key, return_counts=True)
-    cover = counts / (sp * sp)
-    touched = cover > 0.1
-    partial = touched & (cover < cfg.lying_whole)
-    full = cover >= cfg.lying_full  # a token never fills its cell
-    return bool(partial.sum() <= cfg.lying_partial * max(int(touched.sum()), 1) and full.sum() < 3)
+    full = counts / (sp * sp) >= cfg.lying_solid  # a token never fills its cell; a hand does
+    return bool(full.sum() < 3)
 
 
 def refine_occluder(
@@ -250,11 +247,11 @@ def refine_occluder(
 
     The blob found on the shrunk warp is wide at its edge (its colour is judged over a quarter
     cell there) and may take in a neighbouring token of a colour near its own; near that edge
-    (``cfg.occluder_edge`` shrunk pixels either side) each pixel, its colour taken over 3 × 3
-    pixels, is covered when it is nearer the occluder's own colour than every piece colour (in
-    units of each one's spread), or lies on the line from a piece colour to the occluder's past
-    ``cfg.occluder_alpha`` of the way (the soft edge, blurred). A cell only touched by the hand
-    is then read from the rest of it."""
+    (two shrunk pixels either side: the radii of the mean and the opening that made the blob)
+    each pixel, its colour taken over 3 × 3 pixels, is covered when it is nearer the occluder's
+    own colour than every piece colour (in units of each one's spread), or lies on the line from
+    a piece colour to the occluder's past ``cfg.occluder_alpha`` of the way (the soft edge,
+    blurred). A cell only touched by the hand is then read from the rest of it."""
     if found.blob is None or found.core is None:
         return found
     step = cfg.occluder_step
@@ -264,7 +261,7 @@ def refine_occluder(
     means, sds = model.arrays(names)
     centre = np.array(found.colour[:2])
     spread = found.colour[2]
-    grow = 2 * cfg.occluder_edge + 1
+    grow = 2 * (3 // 2 + 3 // 2) + 1  # the radii of _not_board's 3 × 3 mean and opening
     wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
     out = np.zeros((h_grid, w_grid), bool)
     gb = _on_grid(wide, pad_px, step, (h_grid, w_grid))
@@ -287,8 +284,8 @@ def refine_occluder(
         piece = _window_piece(patch, f, close, on_counter, centre, means, white, ppc, cfg)
     blend = _soft_edge(f, rivals, centre, means, sds, cfg).reshape(y1 - y0, x1 - x0)
     own_px = own.reshape(y1 - y0, x1 - x0)
-    # a blend lies at the occluder's edge (not around a counter or a token further on)
-    reach = 2 * max(1, round(cfg.blend_reach * ppc)) + 1
+    # a blend lies at the occluder's soft edge (not around a counter or a token further on)
+    reach = 2 * max(1, round(cfg.occluder_fringe * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
     if cfg.occluder_thin > 0:
@@ -357,7 +354,7 @@ def _window_piece(
     # the window's mean leaves out a counter's pixels (and dark ink, rims): a hill token's
     # band around a counter, blended with it, would drift toward the occluder's colour
     weight = ~on_counter
-    weight &= chroma(patch.astype(np.float32), white)[..., 2].reshape(-1) > cfg.occluder_min_light
+    weight &= chroma(patch.astype(np.float32), white)[..., 2].reshape(-1) > cfg.min_pixel_light
     wmap = weight.reshape(patch.shape[:2]).astype(np.float32)
     summed = cv2.blur(patch.astype(np.float32) * wmap[..., None], (win, win))
     mean_bgr = summed / np.maximum(cv2.blur(wmap, (win, win)), 1e-3)[..., None]
@@ -422,8 +419,9 @@ def _thin_rings(
 
 def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's ``mask`` in its parts narrower than
-    ``cfg.occluder_thin`` and farther than ``cfg.occluder_thin_fringe`` from its wider parts
-    (outside the mask's patch counts as uncovered: a strip along the grid's edge is narrow too).
+    ``cfg.occluder_thin`` and farther than ``cfg.occluder_fringe`` (its soft edge) from its
+    wider parts (outside the mask's patch counts as uncovered: a strip along the grid's edge is
+    narrow too).
     A hand is wide, its fingers too; its own soft edge lies beside its wide parts."""
     thin = max(3, round(cfg.occluder_thin * ppc) | 1)
     wide = cv2.morphologyEx(
@@ -433,7 +431,7 @@ def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) ->
         borderType=cv2.BORDER_CONSTANT,
         borderValue=0,
     )
-    fringe = 2 * round(cfg.occluder_thin_fringe * ppc) + 1
+    fringe = 2 * round(cfg.occluder_fringe * ppc) + 1
     body = cv2.dilate(wide, np.ones((fringe, fringe), np.uint8)) > 0
     out: npt.NDArray[np.bool_] = mask & ~body
     return out
@@ -520,7 +518,7 @@ def _token_cells(
         r, c = divmod(int(i), cols)
         sl = (slice(r * ppc, (r + 1) * ppc), slice(c * ppc, (c + 1) * ppc))
         f = chroma(grid[sl].astype(np.float32), white)
-        px = f[mask[sl] & (f[..., 2] > cfg.occluder_min_light)][:, :2]
+        px = f[mask[sl] & (f[..., 2] > cfg.min_pixel_light)][:, :2]
         if len(px) < cfg.adapt_min_pixels:
             continue
         mu = px.mean(axis=0)
@@ -529,5 +527,5 @@ def _token_cells(
         k = int(np.argmin(d_tok))
         sd = sds[sides + 1 + k]
         apart = float(np.hypot(*(means[sides + 1 + k] - centre))) >= cfg.token_cell_gap * sd
-        out[i] = apart and d_tok[k] < ratio[i] * d_occ and d_tok[k] < cfg.token_cell_sd * sd
+        out[i] = apart and d_tok[k] < ratio[i] * d_occ
     return out

@@ -9,7 +9,7 @@ Next to a hand:
 - a token's band around a counter, mixed by the blur with the counter's rim into a hand's colour,
   is not the hand (``occluder_thin``), along the grid's edge too;
 - the hand's own soft edge beside its wide parts, or along one side of a counter only, still is
-  (``occluder_thin_fringe``, ``occluder_thin_ring``);
+  (``occluder_fringe``, ``occluder_thin_ring``);
 - a thin strip along the grid's outer edge, the board's printed border blended with a token, is
   not the hand (``occluder_thin_edge``);
 - away from counters, a finger's thin blurred edge over a dark token still is
@@ -173,9 +173,9 @@ def test_a_tokens_band_around_a_counter_beside_a_hand_is_not_the_hand(
     ("seed", "base", "cell", "off"),
     [
         ("real_hand_along_a_persian_counter_first_style", 1000000, "G5",
-         {"occluder_thin_ring": 0.0, "occluder_thin_fringe": 0.0}),
+         {"occluder_thin_ring": 0.0, "occluder_fringe": 0.0}),
         ("real_hand_along_a_persian_counter_third_style", 1003000, "C6", {"occluder_thin_ring": 0.0}),
-        ("real_hand_along_a_persian_counter_second_style", 1000000, "J3", {"occluder_thin_fringe": 0.0}),
+        ("real_hand_along_a_persian_counter_second_style", 1000000, "J3", {"occluder_fringe": 0.0}),
     ],
 )
 def test_a_hands_edge_along_one_side_of_a_counter_is_still_the_hand(
