@@ -13,6 +13,7 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import NEUTRAL, PixelModel, _assign, _cell_share, _on_grid, _rim_blend, chroma, class_names
 from vision.config import ClassifyConfig
+from vision.register import DARKEST
 
 
 @dataclass
@@ -117,7 +118,8 @@ def _not_board(
     neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.drift_sd
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
-    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), 20.0)
+    # a dip is measured against the local grey, floored where there is no usable light
+    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), DARKEST)
     mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.min_pixel_light)
     return np.asarray(cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
 
