@@ -210,7 +210,7 @@ class ClassifyConfig(Section):
         default=0.5,
         ge=0,
         le=1,
-        description="... and a cell one token fills (pure_token, pure_seen) showing its printed detail "
+        description="... and a cell one token fills (pure_token, seen_share) showing its printed detail "
         "(token_detail), its four printed edges showing, only past this: a hand of nearly the token's "
         "colour joined to it is measured over it, but a hand has no print and hides the lines it lies "
         "across.",
@@ -222,7 +222,7 @@ class ClassifyConfig(Section):
         description="... but a cell whose rest shows it whole is unreadable only when covered by more "
         "than this: its four printed edges show (a hand reaching further in hides an edge; a fingertip "
         "in a corner does not), or, without a counter, one colour fills it (the bare board or one token: "
-        "pure_token of its inner square's terrain pixels, over pure_seen of it), whatever its edges show "
+        "pure_token of its inner square's terrain pixels, over seen_share of it), whatever its edges show "
         "(a hand over its corner hides two edges; its soft edge and shadow count as covered). One limit "
         "for both since 29 November (reach_cover_filled, 0.2, before: nothing read on the dev photos "
         "changed, and issue 13's dev sets read the same cells at 0.25 with no hidden cell misread).",
@@ -232,23 +232,26 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="A cell without a counter, at most one edge hidden, whose inner square's terrain "
-        "pixels are this share of one token (over pure_seen of it) is that token filling the cell: "
+        "pixels are this share of one token (over seen_share of it) is that token filling the cell: "
         "pixels given back to it near an occluder are believed, and it is read up to "
         "reach_cover_edges covered.",
     )
     token_detail: Range = Field(
         default=(0.7, 1.4),
         description="A bare token whose texture lies within this range of the photo's other bare tokens "
-        "of its terrain (median) shows its printed detail: filling its cell (pure_token, pure_seen), "
+        "of its terrain (median) shows its printed detail: filling its cell (pure_token, seen_share), "
         "the pixels given back to it near an occluder are believed whatever its edges show (a token "
         "drawn to the cell's edge can leave all its sides faint; a hand is smoother or rougher).",
     )
-    pure_seen: float = Field(
+    seen_share: float = Field(
         default=0.5,
         ge=0,
         le=1,
         description="... the share of the inner square that terrain pixels must cover for pure_token "
-        "(a sliver of token colour left beside a hand is no whole token).",
+        "(a sliver of token colour left beside a hand is no whole token); and the share of the band "
+        "around a counter that must be seen (not under an occluder) for the band to be read, else the "
+        "terrain under the counter is unsure. One idea, half of what a reading relies on must show, "
+        "since 29 November (pure_seen and edge_band_seen, both 0.5, before).",
     )
     given_lean: float = Field(
         default=0.35,
@@ -267,7 +270,7 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="... nor in a cell without a counter of which at least this share shows away from the "
-        "occluder as first found, its inner square there filled by one colour (pure_token of pure_seen), "
+        "occluder as first found, its inner square there filled by one colour (pure_token of seen_share), "
         "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
         "leaves at most 0.64 of the cell).",
     )
@@ -345,13 +348,6 @@ class ClassifyConfig(Section):
         le=1,
         description="Narrow parts within this much (cells) of the grid's outer edge are the "
         "board's printed border blended with a token (0: off).",
-    )
-    edge_band_seen: float = Field(
-        default=0.5,
-        ge=0,
-        le=1,
-        description="The band around a counter is read only when at least this share of it is "
-        "seen (not under an occluder); else the terrain under the counter is unsure.",
     )
     token_cell_cover: float = Field(
         default=0.8,

@@ -494,7 +494,7 @@ def _edge_band(
         away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[at[j]]
-        if band.sum() < max(5, cfg.edge_band_seen * ring.sum()):
+        if band.sum() < max(5, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
