@@ -97,7 +97,7 @@ class ClassifyConfig(Section):
         ge=0,
         description="Under a counter, the band outside its outline whose brightness and colour are read "
         "at full warp resolution starts this far (cells) out from it, past the outline's blur (it ends "
-        "at evidence.BAND_TO, within the cell's printed line, evidence.INSIDE): a token under the counter "
+        "at colours.BAND_TO, within the cell's printed line, evidence.INSIDE): a token under the counter "
         "fills it up to the token's edge; bare board only darkens there in the counter's rim and shadow "
         "(the first number of the setting edge_band before; 0.042, half a blurred printed line, reads the "
         "second renderer's dev photos a little better but leaves a described scene read right without "
@@ -377,14 +377,6 @@ class ClassifyConfig(Section):
         ge=0,
         description="... when the token's and the occluder's colours lie at least this many of the "
         "token colour's spreads apart.",
-    )
-    rim_blend: float = Field(
-        default=0.12,
-        ge=0,
-        le=0.5,
-        description="Within this much (cells) of a counter's pixels, a pixel whose colour is a mix of "
-        "the counter's, a grey's (its light border) and a terrain's is their blended rim: neither an "
-        "occluder's pixel nor a colour fitting no class (a blue counter's rim on a light board is grey).",
     )
     max_not_board: float = Field(
         default=0.5,
