@@ -364,13 +364,9 @@ class ClassifyConfig(Section):
     token_cell_ratio_edges: float = Field(
         default=0.65,
         ge=0,
-        description="... or this share, when the cell's four printed edges all show at least "
-        "token_cell_edges of the photo's median edge (a hand lies across the lines it covers).",
-    )
-    token_cell_edges: float = Field(
-        default=0.4,
-        ge=0,
-        description="... (0: the edges are not looked at).",
+        description="... or this share, when none of the cell's four printed edges is hidden (each "
+        "at least hidden_line of the photo's median edge: a hand lies across the lines it covers; "
+        "token_cell_edges, 0.4, before 29 November). At token_cell_ratio the edges are not looked at.",
     )
     token_cell_gap: float = Field(
         default=1.0,

@@ -513,8 +513,9 @@ def _token_cells(
     out = np.zeros(rows * cols, bool)
     ratio = np.full(rows * cols, cfg.token_cell_ratio)
     typical_line = float(np.median(lines))
-    if cfg.token_cell_edges > 0 and typical_line > 0:  # no printed line measured: none shows
-        shown = lines.min(axis=1) >= cfg.token_cell_edges * typical_line
+    if typical_line > 0:  # no printed line measured: none shows
+        # none of its four edges hidden, as the decision judges a hidden edge (cfg.hidden_line)
+        shown = lines.min(axis=1) >= cfg.hidden_line * typical_line
         ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
     for i in np.nonzero(share >= cfg.token_cell_cover)[0]:
         r, c = divmod(int(i), cols)
