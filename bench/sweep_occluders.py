@@ -36,7 +36,7 @@ FACTORS = (0.5, 2.0)
 OFF: dict[str, object] = {
     "line_dip": 1e6, "occluder_fringe": 0.0, "blend_sd": 1e-6,
     "occluder_thin": 0.0, "occluder_thin_edge": 0.0, "occluder_thin_ring": 0.0,
-    "occluder_thin_near": 1.0, "token_cell_cover": 1.01, "occluder_local_gap": 1e6,
+    "occluder_thin_near": 1.0, "occluder_local_gap": 1e6,
     "lying_solid": 0.0, "occluder_margin": 0.0, "token_cell_gap": 0.0, "occluder_rival": 0.0,
 }
 """The value that switches a setting's rule off (or makes it pass everything), where it has one."""

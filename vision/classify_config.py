@@ -349,17 +349,13 @@ class ClassifyConfig(Section):
         description="Narrow parts within this much (cells) of the grid's outer edge are the "
         "board's printed border blended with a token (0: off).",
     )
-    token_cell_cover: float = Field(
-        default=0.8,
-        ge=0,
-        le=1,
-        description="A cell an occluder covers by at least this share is given back as a token when "
-        "the mean colour of its covered pixels is a token's (token_cell_ratio).",
-    )
     token_cell_ratio: float = Field(
         default=0.5,
         ge=0,
-        description="... nearer that token's colour than this share of its distance to the occluder's ...",
+        description="A cell an occluder covers by at least the smallest token's area (colours.TOKEN_SIDE "
+        "squared: a whole token joined to it) is given back as a token when the mean colour of its "
+        "covered pixels is nearer that token's colour than this share of its distance to the "
+        "occluder's ...",
     )
     token_cell_ratio_edges: float = Field(
         default=0.65,

@@ -11,7 +11,17 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
-from vision.colours import NEUTRAL, PixelModel, _assign, _cell_share, _on_grid, _rim_blend, chroma, class_names
+from vision.colours import (
+    NEUTRAL,
+    TOKEN_SIDE,
+    PixelModel,
+    _assign,
+    _cell_share,
+    _on_grid,
+    _rim_blend,
+    chroma,
+    class_names,
+)
 from vision.config import ClassifyConfig
 from vision.register import DARKEST
 
@@ -499,14 +509,16 @@ def _token_cells(
     cfg: ClassifyConfig,
     lines: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.bool_]:
-    """Returns the cells (row by row) the occluder mostly covers whose covered pixels, taken
-    together, have a token's colour rather than the occluder's: a token of nearly a hand's
-    colour, joined to the hand where the blur hides the line between them. One pixel cannot
-    tell the two apart; the mean of a cell's pixels has far less noise. Only where the two
-    colours lie ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just
-    that colour cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the
-    distance to the occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell
-    whose four printed lines (``lines``) all show: a hand hides the lines it lies across."""
+    """Returns the cells (row by row) the occluder covers as a whole token would (the smallest
+    token's area, ``TOKEN_SIDE`` squared) whose covered pixels, taken together, have a token's
+    colour rather than the occluder's: a token of nearly a hand's colour, joined to the hand
+    where the blur hides the line between them. One pixel cannot tell the two apart; the mean
+    of a cell's pixels has far less noise. Only where the two colours lie
+    ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just that colour
+    cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the distance to the
+    occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell none of whose
+    four printed lines (``lines``) is hidden (``cfg.hidden_line``): a hand hides the lines it
+    lies across."""
     rows, cols = board.rows, board.cols
     ppc = grid.shape[0] // rows
     sides = len(board.sides)
@@ -517,7 +529,9 @@ def _token_cells(
         # none of its four edges hidden, as the decision judges a hidden edge (cfg.hidden_line)
         shown = lines.min(axis=1) >= cfg.hidden_line * typical_line
         ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
-    for i in np.nonzero(share >= cfg.token_cell_cover)[0]:
+    # a whole token joined to the occluder puts at least its own area under it (0.8, the
+    # setting token_cell_cover, before 29 November)
+    for i in np.nonzero(share >= TOKEN_SIDE * TOKEN_SIDE)[0]:
         r, c = divmod(int(i), cols)
         sl = (slice(r * ppc, (r + 1) * ppc), slice(c * ppc, (c + 1) * ppc))
         f = chroma(grid[sl].astype(np.float32), white)
