@@ -4,7 +4,7 @@ Run from the repository root, after ``bench/bench_reliability.py --seeds dev --p
 --cache DIR`` has rendered the dev photos into ``DIR``:
 
     python bench/sweep_settings.py --cache DIR [--photos 40] [--factors 0.5,2] [--jobs 2]
-        [--out FILE] NAME [NAME ...]
+        [--out FILE] NAME|NAME=VALUE [...]
 
 Each ``NAME`` is a setting (``classify.pixel_sigma``; one end of a range as
 ``classify.edge_band.0``) or a module constant (``shade.HARD``, ``calibrate.MIN_AGREEMENT``,
@@ -12,7 +12,8 @@ Each ``NAME`` is a setting (``classify.pixel_sigma``; one end of a range as
 ``calibrate.MIN_AGREEMENT``, has its complement multiplied instead; whole numbers are rounded),
 the calibrations learned again and every cached dev photo of both renderers read with it, as
 ``bench_reliability.py --config`` does. A module constant is set on its module for the run and
-set back after it: nothing is written to a source file.
+set back after it: nothing is written to a source file. ``NAME=VALUE`` tries that one value
+instead (a YAML scalar: the value that switches a rule off, e.g. ``classify.occluder_fringe=0``).
 
 Per name and factor the report has, per renderer: photos read, cells asked, cells confidently
 wrong, the ECE, and how many visible cells changed their reading (occupant, terrain or
@@ -32,6 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic import ValidationError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,8 +64,17 @@ def _moved(value: Any, factor: float, near_one: bool) -> Any:
     return round(moved) if isinstance(value, int) and not isinstance(value, bool) else moved
 
 
+def _value(text: str) -> Any:
+    """A value given on the command line, read as a YAML scalar (safe loader)."""
+    return yaml.safe_load(text)
+
+
 def _config(name: str, factor: float) -> tuple[VisionConfig, tuple[Any, Any] | None, Any]:
-    """The settings with ``name`` moved (or the defaults and the module constant's change)."""
+    """The settings with ``name`` moved (or the defaults and the module constant's change);
+    ``name=value`` sets it to that value (``factor`` unused)."""
+    given: str | None = None
+    if "=" in name:
+        name, given = name.split("=", 1)
     parts = name.split(".")
     base = VisionConfig()
     if not name:
@@ -74,13 +85,14 @@ def _config(name: str, factor: float) -> tuple[VisionConfig, tuple[Any, Any] | N
         if len(parts) == 3:
             pair = list(section[parts[1]])
             old = pair[int(parts[2])]
-            pair[int(parts[2])] = _moved(old, factor, False)
+            pair[int(parts[2])] = _value(given) if given is not None else _moved(old, factor, False)
             section[parts[1]] = tuple(pair)
             return VisionConfig.model_validate(data), None, pair[int(parts[2])]
-        section[parts[1]] = _moved(section[parts[1]], factor, name in NEAR_ONE)
+        section[parts[1]] = (_value(given) if given is not None
+                             else _moved(section[parts[1]], factor, name in NEAR_ONE))
         return VisionConfig.model_validate(data), None, section[parts[1]]
     module = importlib.import_module(f"vision.{parts[0]}")
-    new = _moved(getattr(module, parts[1]), factor, name in NEAR_ONE)
+    new = _value(given) if given is not None else _moved(getattr(module, parts[1]), factor, name in NEAR_ONE)
     return base, (module, parts[1]), new
 
 
@@ -148,7 +160,9 @@ def _changed(base: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="+")
+    parser.add_argument("names", nargs="+", metavar="NAME|NAME=VALUE",
+                        help="A setting (classify.pixel_sigma) or module constant (shade.HARD), moved by each "
+                             "factor; NAME=VALUE tries that value instead.")
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--factors", default="0.5,2")
@@ -158,7 +172,7 @@ def main() -> None:
     factors = [float(f) for f in args.factors.split(",")]
     start = time.perf_counter()
     tasks = [("", 1.0, str(args.cache), args.photos)]  # the defaults first: what each run is compared with
-    tasks += [(n, f, str(args.cache), args.photos) for n in args.names for f in factors]
+    tasks += [(n, f, str(args.cache), args.photos) for n in args.names for f in ([1.0] if "=" in n else factors)]
     report: dict[str, Any] = {"what": "sensitivity of the reader to one number at a time (dev photos)",
                               **commit(), "machine": machine(), "factors": factors,
                               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "sweep": {}}
@@ -168,10 +182,11 @@ def main() -> None:
         report["defaults"] = {k: {f: v for f, v in r.items() if f != "cells"} for k, r in base.items()}
         for name, factor, value, got in results:
             entry = _changed(base, got)
-            report["sweep"].setdefault(name, {})[str(factor)] = {"value": value, **entry}
+            trial = "set" if "=" in name else str(factor)
+            report["sweep"].setdefault(name.split("=")[0], {})[trial] = {"value": value, **entry}
             brief = {k: (v["cells_changed"], v["cells_asked"], v["cells_confidently_wrong"], v["ece"])
                      for k, v in entry.items() if isinstance(v, dict)} or entry
-            print(f"{name} x{factor} = {value}: {brief}", flush=True)
+            print(f"{name if '=' in name else f'{name} x{factor}'} = {value}: {brief}", flush=True)
     report["wall_seconds"] = round(time.perf_counter() - start, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
