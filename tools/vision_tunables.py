@@ -69,7 +69,7 @@ GEOMETRY = frozenset({
     "shade.WASHED", "grid_overlay.PAPER_WHITE",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
     "registration.outline_margin", "identity.window", "markers._A4_MM",
-    "evidence.COUNTER_SIDE", "evidence.TOKEN_SIDE",
+    "colours.COUNTER_SIDE", "colours.TOKEN_SIDE",
 })
 """Facts: of the printed sheet (tab margin, guide, the A4 page), of the board art (its printed margin around
 the grid, the counters' label window, the smallest counter's and token's sides: the project's,

@@ -97,7 +97,7 @@ class ClassifyConfig(Section):
         ge=0,
         description="Under a counter, the band outside its outline whose brightness and colour are read "
         "at full warp resolution starts this far (cells) out from it, past the outline's blur (it ends "
-        "at evidence.BAND_TO, within the cell's printed line, evidence.INSIDE): a token under the counter "
+        "at colours.BAND_TO, within the cell's printed line, evidence.INSIDE): a token under the counter "
         "fills it up to the token's edge; bare board only darkens there in the counter's rim and shadow "
         "(the first number of the setting edge_band before; 0.042, half a blurred printed line, reads the "
         "second renderer's dev photos a little better but leaves a described scene read right without "
@@ -210,7 +210,7 @@ class ClassifyConfig(Section):
         default=0.5,
         ge=0,
         le=1,
-        description="... and a cell one token fills (pure_token, pure_seen) showing its printed detail "
+        description="... and a cell one token fills (pure_token, seen_share) showing its printed detail "
         "(token_detail), its four printed edges showing, only past this: a hand of nearly the token's "
         "colour joined to it is measured over it, but a hand has no print and hides the lines it lies "
         "across.",
@@ -222,7 +222,7 @@ class ClassifyConfig(Section):
         description="... but a cell whose rest shows it whole is unreadable only when covered by more "
         "than this: its four printed edges show (a hand reaching further in hides an edge; a fingertip "
         "in a corner does not), or, without a counter, one colour fills it (the bare board or one token: "
-        "pure_token of its inner square's terrain pixels, over pure_seen of it), whatever its edges show "
+        "pure_token of its inner square's terrain pixels, over seen_share of it), whatever its edges show "
         "(a hand over its corner hides two edges; its soft edge and shadow count as covered). One limit "
         "for both since 29 November (reach_cover_filled, 0.2, before: nothing read on the dev photos "
         "changed, and issue 13's dev sets read the same cells at 0.25 with no hidden cell misread).",
@@ -232,23 +232,26 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="A cell without a counter, at most one edge hidden, whose inner square's terrain "
-        "pixels are this share of one token (over pure_seen of it) is that token filling the cell: "
+        "pixels are this share of one token (over seen_share of it) is that token filling the cell: "
         "pixels given back to it near an occluder are believed, and it is read up to "
         "reach_cover_edges covered.",
     )
     token_detail: Range = Field(
         default=(0.7, 1.4),
         description="A bare token whose texture lies within this range of the photo's other bare tokens "
-        "of its terrain (median) shows its printed detail: filling its cell (pure_token, pure_seen), "
+        "of its terrain (median) shows its printed detail: filling its cell (pure_token, seen_share), "
         "the pixels given back to it near an occluder are believed whatever its edges show (a token "
         "drawn to the cell's edge can leave all its sides faint; a hand is smoother or rougher).",
     )
-    pure_seen: float = Field(
+    seen_share: float = Field(
         default=0.5,
         ge=0,
         le=1,
         description="... the share of the inner square that terrain pixels must cover for pure_token "
-        "(a sliver of token colour left beside a hand is no whole token).",
+        "(a sliver of token colour left beside a hand is no whole token); and the share of the band "
+        "around a counter that must be seen (not under an occluder) for the band to be read, else the "
+        "terrain under the counter is unsure. One idea, half of what a reading relies on must show, "
+        "since 29 November (pure_seen and edge_band_seen, both 0.5, before).",
     )
     given_lean: float = Field(
         default=0.35,
@@ -267,7 +270,7 @@ class ClassifyConfig(Section):
         ge=0,
         le=1,
         description="... nor in a cell without a counter of which at least this share shows away from the "
-        "occluder as first found, its inner square there filled by one colour (pure_token of pure_seen), "
+        "occluder as first found, its inner square there filled by one colour (pure_token of seen_share), "
         "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
         "leaves at most 0.64 of the cell).",
     )
@@ -346,49 +349,26 @@ class ClassifyConfig(Section):
         description="Narrow parts within this much (cells) of the grid's outer edge are the "
         "board's printed border blended with a token (0: off).",
     )
-    edge_band_seen: float = Field(
-        default=0.5,
-        ge=0,
-        le=1,
-        description="The band around a counter is read only when at least this share of it is "
-        "seen (not under an occluder); else the terrain under the counter is unsure.",
-    )
-    token_cell_cover: float = Field(
-        default=0.8,
-        ge=0,
-        le=1,
-        description="A cell an occluder covers by at least this share is given back as a token when "
-        "the mean colour of its covered pixels is a token's (token_cell_ratio).",
-    )
     token_cell_ratio: float = Field(
         default=0.5,
         ge=0,
-        description="... nearer that token's colour than this share of its distance to the occluder's ...",
+        description="A cell an occluder covers by at least the smallest token's area (colours.TOKEN_SIDE "
+        "squared: a whole token joined to it) is given back as a token when the mean colour of its "
+        "covered pixels is nearer that token's colour than this share of its distance to the "
+        "occluder's ...",
     )
     token_cell_ratio_edges: float = Field(
         default=0.65,
         ge=0,
-        description="... or this share, when the cell's four printed edges all show at least "
-        "token_cell_edges of the photo's median edge (a hand lies across the lines it covers).",
-    )
-    token_cell_edges: float = Field(
-        default=0.4,
-        ge=0,
-        description="... (0: the edges are not looked at).",
+        description="... or this share, when none of the cell's four printed edges is hidden (each "
+        "at least hidden_line of the photo's median edge: a hand lies across the lines it covers; "
+        "token_cell_edges, 0.4, before 29 November). At token_cell_ratio the edges are not looked at.",
     )
     token_cell_gap: float = Field(
         default=1.0,
         ge=0,
         description="... when the token's and the occluder's colours lie at least this many of the "
         "token colour's spreads apart.",
-    )
-    rim_blend: float = Field(
-        default=0.12,
-        ge=0,
-        le=0.5,
-        description="Within this much (cells) of a counter's pixels, a pixel whose colour is a mix of "
-        "the counter's, a grey's (its light border) and a terrain's is their blended rim: neither an "
-        "occluder's pixel nor a colour fitting no class (a blue counter's rim on a light board is grey).",
     )
     max_not_board: float = Field(
         default=0.5,

@@ -37,6 +37,21 @@ PAPER = (245.0, 245.0, 245.0)
 NEUTRAL = (1 / 3, 1 / 3)
 """The chromaticity of a grey (the sheet, a counter's light border) under the white reference."""
 
+COUNTER_SIDE = 0.6
+"""Geometry (the project's art, provisional until a real box is measured): the side of the
+smallest counter, in cells (0.6 to 0.75)."""
+TOKEN_SIDE = 0.85
+"""Geometry (as ``COUNTER_SIDE``): the side of the smallest terrain token, in cells (0.85 to
+0.95)."""
+BAND_TO = (TOKEN_SIDE - COUNTER_SIDE) / 2
+"""Derived: how far out from a counter's outline (cells) the band whose brightness and colour
+are read reaches: as far as the smallest token shows around the smallest counter centred on it
+(0.125). A token under the counter fills the band up to the token's edge; bare board only
+darkens there in the counter's rim and shadow; the counter's light border blends with the
+counter and the terrain within it (:func:`_rim_blend`). Where the band starts is
+``classify.edge_band_from``. It replaced the settings edge_band's outer end (0.125) and
+rim_blend (0.12): nothing read on the dev photos changed."""
+
 
 class PixelClass(BaseModel):
     """One piece colour: mean chromaticity (r, g) under the white reference, and its spread."""
@@ -281,14 +296,16 @@ def _rim_blend(
     among: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Returns the pixels (``f``: chromaticity, rows of an image whose ``counter`` pixels are
-    a counter's colour; only those of ``among`` when given) at a counter's rim whose colour is a
-    mix of the counter's, its light border's (neutral) and a terrain's: the blur blends the
-    three there, and such a mix beside a hill token can have a hand's colour."""
+    a counter's colour; only those of ``among`` when given) at a counter's rim, within
+    :data:`BAND_TO` of it, whose colour is a mix of the counter's, its light border's (neutral)
+    and a terrain's: the blur blends the three there, and such a mix beside a hill token can
+    have a hand's colour (a blue counter's rim on a light board is grey). Such a pixel is
+    neither an occluder's nor a colour fitting no class."""
     shape = counter.shape
     out = np.zeros(len(f), bool)
     if not counter.any():
         return out.reshape(shape)
-    width = 2 * max(2, round(cfg.rim_blend * ppc)) + 1
+    width = 2 * max(2, round(BAND_TO * ppc)) + 1
     grown = cv2.dilate(counter.astype(np.uint8), np.ones((width, width), np.uint8)) > 0
     rim = grown & ~counter
     if among is not None:

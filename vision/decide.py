@@ -95,7 +95,7 @@ def decide(
     only where a hidden edge says a hand may lie there, and not where the cell read away from the
     occluder as first found agrees: under a counter, its band leans toward its token by
     ``cfg.given_lean``; without one, ``cfg.given_seen_beyond`` of the cell shows there, one colour
-    filling its inner square (``cfg.pure_token`` of ``cfg.pure_seen``), the terrain the cell is
+    filling its inner square (``cfg.pure_token`` of ``cfg.seen_share``), the terrain the cell is
     read as.
     """
     n = ev.side_share.shape[0]
@@ -186,9 +186,9 @@ def _covered(ev: CellEvidence, tokens: Floats, detail: Floats, hidden: Ints | No
     n = len(t_best)
     over = ev.reached > cfg.reach_cover
     # one colour fills the cell: cfg.pure_token of its inner square's terrain pixels, which
-    # cover cfg.pure_seen of it (not a sliver left beside a hand), are the bare board's or
+    # cover cfg.seen_share of it (not a sliver left beside a hand), are the bare board's or
     # one token's, no counter
-    one_colour = ~ev.on_counter & (ev.terrain_pixels >= cfg.pure_seen)
+    one_colour = ~ev.on_counter & (ev.terrain_pixels >= cfg.seen_share)
     one_colour &= ev.terrain_share.max(axis=1) >= cfg.pure_token
     # a cell whose rest shows it whole, covered up to cfg.reach_cover_edges, has the occluder's
     # soft edge, shadow or a fingertip in a corner beside it (read without those pixels): one
@@ -243,7 +243,7 @@ def _given_back(ev: CellEvidence, tokens: Floats, hidden: Ints | None, pure: Boo
         # the terrain it is read as, fills its inner square there
         there = np.nan_to_num(ev.terrain_beyond)
         found = there.sum(axis=1)
-        pure_there = (found >= cfg.pure_seen) & (there.max(axis=1) >= cfg.pure_token * found)
+        pure_there = (found >= cfg.seen_share) & (there.max(axis=1) >= cfg.pure_token * found)
         same = there.argmax(axis=1) == np.where(is_token, 1 + t_best, 0)
         away = ~ev.on_counter & (ev.seen_beyond >= cfg.given_seen_beyond) & pure_there & same
         given &= ~away

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from vision.board import BoardSpec
 from vision.colours import (
+    BAND_TO,
     PixelClass,
     PixelModel,
     _as_cells,
@@ -37,18 +38,6 @@ from vision.colours import (
 from vision.config import ClassifyConfig
 from vision.grid_overlay import LINE_CELLS
 
-COUNTER_SIDE = 0.6
-"""Geometry (the project's art, provisional until a real box is measured): the side of the
-smallest counter, in cells (0.6 to 0.75)."""
-TOKEN_SIDE = 0.85
-"""Geometry (as ``COUNTER_SIDE``): the side of the smallest terrain token, in cells (0.85 to
-0.95)."""
-BAND_TO = (TOKEN_SIDE - COUNTER_SIDE) / 2
-"""Derived: how far out from a counter's outline (cells) the band whose brightness and colour
-are read reaches: as far as the smallest token shows around the smallest counter centred on it
-(0.125; the outer end of the setting edge_band before, of that value). A token under the counter
-fills the band up to the token's edge; bare board only darkens there in the counter's rim and
-shadow. Where it starts is ``classify.edge_band_from``."""
 INSIDE = 0.5 - LINE_CELLS / 2
 """Derived: half-side (cells) of a cell's inside, its printed grid line left out (a blurred line
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
@@ -494,7 +483,7 @@ def _edge_band(
         away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[at[j]]
-        if band.sum() < max(5, cfg.edge_band_seen * ring.sum()):
+        if band.sum() < max(5, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]

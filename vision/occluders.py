@@ -11,8 +11,19 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
-from vision.colours import NEUTRAL, PixelModel, _assign, _cell_share, _on_grid, _rim_blend, chroma, class_names
+from vision.colours import (
+    NEUTRAL,
+    TOKEN_SIDE,
+    PixelModel,
+    _assign,
+    _cell_share,
+    _on_grid,
+    _rim_blend,
+    chroma,
+    class_names,
+)
 from vision.config import ClassifyConfig
+from vision.register import DARKEST
 
 
 @dataclass
@@ -117,7 +128,8 @@ def _not_board(
     neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.drift_sd
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
-    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), 20.0)
+    # a dip is measured against the local grey, floored where there is no usable light
+    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), DARKEST)
     mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.min_pixel_light)
     return np.asarray(cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
 
@@ -497,24 +509,29 @@ def _token_cells(
     cfg: ClassifyConfig,
     lines: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.bool_]:
-    """Returns the cells (row by row) the occluder mostly covers whose covered pixels, taken
-    together, have a token's colour rather than the occluder's: a token of nearly a hand's
-    colour, joined to the hand where the blur hides the line between them. One pixel cannot
-    tell the two apart; the mean of a cell's pixels has far less noise. Only where the two
-    colours lie ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just
-    that colour cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the
-    distance to the occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell
-    whose four printed lines (``lines``) all show: a hand hides the lines it lies across."""
+    """Returns the cells (row by row) the occluder covers as a whole token would (the smallest
+    token's area, ``TOKEN_SIDE`` squared) whose covered pixels, taken together, have a token's
+    colour rather than the occluder's: a token of nearly a hand's colour, joined to the hand
+    where the blur hides the line between them. One pixel cannot tell the two apart; the mean
+    of a cell's pixels has far less noise. Only where the two colours lie
+    ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just that colour
+    cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the distance to the
+    occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell none of whose
+    four printed lines (``lines``) is hidden (``cfg.hidden_line``): a hand hides the lines it
+    lies across."""
     rows, cols = board.rows, board.cols
     ppc = grid.shape[0] // rows
     sides = len(board.sides)
     out = np.zeros(rows * cols, bool)
     ratio = np.full(rows * cols, cfg.token_cell_ratio)
     typical_line = float(np.median(lines))
-    if cfg.token_cell_edges > 0 and typical_line > 0:  # no printed line measured: none shows
-        shown = lines.min(axis=1) >= cfg.token_cell_edges * typical_line
+    if typical_line > 0:  # no printed line measured: none shows
+        # none of its four edges hidden, as the decision judges a hidden edge (cfg.hidden_line)
+        shown = lines.min(axis=1) >= cfg.hidden_line * typical_line
         ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
-    for i in np.nonzero(share >= cfg.token_cell_cover)[0]:
+    # a whole token joined to the occluder puts at least its own area under it (0.8, the
+    # setting token_cell_cover, before 29 November)
+    for i in np.nonzero(share >= TOKEN_SIDE * TOKEN_SIDE)[0]:
         r, c = divmod(int(i), cols)
         sl = (slice(r * ppc, (r + 1) * ppc), slice(c * ppc, (c + 1) * ppc))
         f = chroma(grid[sl].astype(np.float32), white)

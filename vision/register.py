@@ -52,8 +52,9 @@ their places (set by hand on the described scenes of small blurred markers,
 ``tests/vision/test_register_real.py``)."""
 DARKEST = 20.0
 """A grey level (0-255) below which there is no usable light: a photo whose mean grey is below it
-is refused as too dark, and a white reference or the grey around a cell's edge is floored at it
-before dividing by it (a black patch is not paper) (provisional, set by hand)."""
+is refused as too dark, and a white reference, the grey around a cell's edge and the local grey
+a printed line's dip is measured against in the occluder search (``vision.occluders``) are
+floored at it before dividing by it (a black patch is not paper) (provisional, set by hand)."""
 
 
 @dataclass(frozen=True)
