@@ -97,10 +97,14 @@ class CellEvidence:
     """(n,): the share of each cell away from the occluder as first found, with its margin."""
 
     def __post_init__(self) -> None:
+        # an array given writable is copied before it is frozen: the caller's stays its own, and
+        # a later write there cannot reach the evidence (arrays are per cell: the copy is small)
         for field in fields(self):
             value = getattr(self, field.name)
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
+            if isinstance(value, np.ndarray) and value.flags.writeable:
+                frozen = value.copy()
+                frozen.flags.writeable = False
+                object.__setattr__(self, field.name, frozen)
 
 
 def _foreign_blobs(

@@ -93,3 +93,10 @@ def test_the_check_sees_a_changed_array(reading: Reading) -> None:
     moved = np.array(reading.evidence.side_share, copy=True)
     moved[0, 0] += 1.0
     assert _changed(reading.evidence, {**before, "side_share": moved}) == ["side_share"]
+
+
+def test_an_array_given_to_the_evidence_stays_the_callers(reading: Reading) -> None:
+    given = np.array(reading.evidence.texture, copy=True)
+    ev = dataclasses.replace(reading.evidence, texture=given)
+    given[0] = given[0] + 1.0  # the caller's array is still writable ...
+    assert ev.texture[0] == reading.evidence.texture[0]  # ... and a write there does not reach the evidence
