@@ -97,14 +97,21 @@ def calibration_photo(board: BoardSpec, kind: str, base: int, k: int, tmp: Path)
     return tabletop.render(board, scene_of(setup), cond, seed).save(tmp / f"cal_{kind}_{k}")
 
 
+def cached_photos(cache: Path, kind: str, count: int, base: int | None = None) -> Iterator[Photo]:
+    """The photos ``--cache`` rendered into ``cache`` for one renderer (dev seeds unless
+    ``base`` names another range), as they were indexed."""
+    index = cache / f"{kind}-{SEEDS['dev'][kind] if base is None else base}-{count}.json"
+    for path, truth, occluded, group in json.loads(index.read_text(encoding="utf-8")):
+        yield Path(path), truth, occluded, group
+
+
 def cached(kind: str, photos: Iterator[Photo], base: int, count: int, cache: Path) -> Iterator[Photo]:
     """The photos of ``photos``, rendered once into ``cache`` and read from there afterwards
     (an index per renderer, seed range and count): the reader can be measured again and again
     on the same dev photos without paying the renderers' time."""
     index = cache / f"{kind}-{base}-{count}.json"
     if index.exists():
-        for path, truth, occluded, group in json.loads(index.read_text(encoding="utf-8")):
-            yield Path(path), truth, occluded, group
+        yield from cached_photos(cache, kind, count, base)
         return
     kept: list[Photo] = []
     for photo in photos:
@@ -138,21 +145,21 @@ def cached_readings(board: BoardSpec, cache: Path, photos: int,
         if only and kind != only:
             continue
         cals = calibrations(board, kind, base, cache)
-        index = cache / f"{kind}-{base}-{photos}.json"
-        for path, truth, hidden, group in json.loads(index.read_text(encoding="utf-8")):
+        for path, truth, hidden, group in cached_photos(cache, kind, photos, base):
             cal = cals.get(group)
             usable = cal if isinstance(cal, Calibration) else None
             try:
-                reading = read(Path(path), board, calibration=usable, strict=False)
+                reading = read(path, board, calibration=usable, strict=False)
             except VisionError:
                 continue
-            yield kind, (Path(path), truth, hidden, group), usable, reading
+            yield kind, (path, truth, hidden, group), usable, reading
 
 
 def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str],
-            cfg: VisionConfig | None = None) -> dict[str, object]:
+            cfg: VisionConfig | None = None, cells: dict[str, str] | None = None) -> dict[str, object]:
     """Reads every photo (with ``cfg``'s settings, the defaults if None) and returns the counts,
-    the reliability table and the ECE."""
+    the reliability table and the ECE. ``cells``, when given, receives each visible cell's
+    reading ("photo cell" → "occupant/terrain/confidence"), and each refused photo's reason."""
     floor = (cfg or VisionConfig()).classify.min_confidence
     pairs: list[tuple[float, bool]] = []
     read = asked = wrong = hidden_misread = 0
@@ -165,6 +172,8 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
         except VisionError as exc:
             reason = type(exc).__name__
             refused[reason] = refused.get(reason, 0) + 1
+            if cells is not None:
+                cells[path.stem] = reason
             continue
         read += 1
         for name, cell in obs.cells.items():
@@ -174,6 +183,8 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
                 hidden_misread += sure and not right
                 continue
             pairs.append((cell.confidence, right))
+            if cells is not None:
+                cells[f"{path.stem} {name}"] = f"{cell.occupant}/{cell.terrain}/{cell.confidence:.4f}"
             asked += not sure
             if sure and not right:
                 wrong += 1

@@ -28,7 +28,6 @@ import importlib
 import json
 import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -39,22 +38,14 @@ from pydantic import ValidationError
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import SEEDS, Photo, calibrations, commit, reliability  # noqa: E402
+from bench.bench_reliability import SEEDS, cached_photos, calibrations, commit, measure  # noqa: E402
 from bench.bench_vision import machine  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import observe  # noqa: E402
 
 NEAR_ONE = frozenset({"calibrate.MIN_AGREEMENT"})
 """Shares near 1 whose complement is scaled (0.97 × 2 would be no share)."""
-
-
-def _photos(cache: Path, kind: str, count: int) -> Iterator[Photo]:
-    index = cache / f"{kind}-{SEEDS['dev'][kind]}-{count}.json"
-    for path, truth, occluded, group in json.loads(index.read_text(encoding="utf-8")):
-        yield Path(path), truth, occluded, group
 
 
 def _moved(value: Any, factor: float, near_one: bool) -> Any:
@@ -97,35 +88,16 @@ def _config(name: str, factor: float) -> tuple[VisionConfig, tuple[Any, Any] | N
 
 
 def _read_all(board: BoardSpec, cache: Path, count: int, cfg: VisionConfig) -> dict[str, Any]:
-    """Per renderer: the counts, ECE and every visible cell's reading."""
+    """Per renderer: the counts and ECE of ``bench_reliability.measure``, and every visible
+    cell's reading."""
     out: dict[str, Any] = {}
-    floor = cfg.classify.min_confidence
     for kind in SEEDS["dev"]:
         cals = calibrations(board, kind, SEEDS["dev"][kind], cache, cfg)
-        pairs: list[tuple[float, bool]] = []
         cells: dict[str, str] = {}
-        read = asked = wrong = 0
-        for path, truth, occluded, group in _photos(cache, kind, count):
-            cal = cals.get(group)
-            try:
-                obs = observe(path, board, cfg, calibration=cal if isinstance(cal, Calibration) else None)
-            except VisionError as exc:
-                cells[path.stem] = type(exc).__name__
-                continue
-            read += 1
-            for name, cell in obs.cells.items():
-                if name in occluded:
-                    continue
-                right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
-                pairs.append((cell.confidence, right))
-                asked += cell.confidence < floor
-                wrong += cell.confidence >= floor and not right
-                cells[f"{path.stem} {name}"] = f"{cell.occupant}/{cell.terrain}/{cell.confidence:.4f}"
-        rel = reliability(pairs)
-        out[kind] = {"photos_read": read, "cells_asked": asked, "cells_confidently_wrong": wrong,
-                     "ece": rel["ece"], "calibrations_refused": sum(not isinstance(c, Calibration)
-                                                                    for c in cals.values()),
-                     "cells": cells}
+        res = measure(board, cached_photos(cache, kind, count), cals, cfg, cells)
+        out[kind] = {key: res[key] for key in ("photos_read", "cells_asked", "cells_confidently_wrong", "ece")}
+        out[kind]["calibrations_refused"] = sum(not isinstance(c, Calibration) for c in cals.values())
+        out[kind]["cells"] = cells
     return out
 
 
