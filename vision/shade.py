@@ -65,6 +65,8 @@ step is there (0.49-0.93 on most of the second renderer's shadows); an arm reach
 board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
+CANDIDATES = 20
+"""Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
 """A sample with a channel this bright (log of ``grid_overlay.WASHED``) is washed out by a
 glare: its step says nothing."""
@@ -173,7 +175,8 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     lines = cv2.HoughLines(cv2.Canny(grey, 20, 50), 1, math.pi / 180, 40)
     if lines is None:
         return ()
-    tried = [(float(r) * 2, float(t)) for r, t in lines[:20, 0] if not _along_grid(float(r) * 2, float(t), board)]
+    tried = [(float(r) * 2, float(t)) for r, t in lines[:CANDIDATES, 0]
+             if not _along_grid(float(r) * 2, float(t), board)]
     found: list[ShadowEdge] = []
     for first in _scores(clean, board, tried) if tried else []:
         if any(_same_line(first.rho, first.theta, e) for e in found):
