@@ -65,6 +65,15 @@ step is there (0.49-0.93 on most of the second renderer's shadows); an arm reach
 board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
+INSET = 0.25
+"""Cells inside the grid's outer edge where the samples along a line stop (the printed border
+and the markers' guides beyond it step like an edge)."""
+REFINE_STEP = 0.25
+"""The refinement's first step, in degrees of angle and in pixels of offset; the second pass
+searches two such steps either way at half of it."""
+REFINE_DEGREES = 1.5
+"""How far the refinement turns a Hough line, in degrees (a bin and a half of the transform's
+one-degree bins); its offset moves by one bin (a pixel of the half-size board)."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
@@ -181,7 +190,7 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     for first in _scores(clean, board, tried) if tried else []:
         if any(_same_line(first.rho, first.theta, e) for e in found):
             continue
-        if first.share < SHADOW_AGREE / 3 or math.hypot(*first.step) < 0.05:
+        if first.share < SHADOW_AGREE / 3 or math.hypot(*first.step) < MIN_STEP / 3:
             continue  # not even roughly an edge (refining costs fifty scorings)
         edge = _refine(clean, board, first)
         strong = edge.share >= SHADOW_AGREE and math.hypot(*edge.step) >= MIN_STEP
@@ -214,14 +223,15 @@ def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, fl
 
 
 def _line_points(board: BoardSpec, rho: float, theta: float) -> F32:
-    """Points every half pixel along a line, within the grid shrunk by a quarter cell."""
+    """Points every half pixel along a line, within the grid shrunk by ``INSET`` (the line's
+    parameter runs from its point nearest the origin as far as the shrunk board's diagonal)."""
     off = MARGIN * Q
-    n = (max(board.rows, board.cols) + 2 * MARGIN) * Q
+    n = math.ceil(math.hypot(board.rows + 2 * MARGIN, board.cols + 2 * MARGIN) * Q)
     c, s = math.cos(theta), math.sin(theta)
-    t = np.arange(-1.5 * n, 1.5 * n, 0.5)
+    t = np.arange(-n, n, 0.5)
     pts = np.stack([c * rho - s * t, s * rho + c * t], 1)
     u, v = (pts[:, 0] - off) / Q, (pts[:, 1] - off) / Q
-    keep = (u > 0.25) & (u < board.cols - 0.25) & (v > 0.25) & (v < board.rows - 0.25)
+    keep = (u > INSET) & (u < board.cols - INSET) & (v > INSET) & (v < board.rows - INSET)
     out: F32 = pts[keep].astype(np.float32)
     return out
 
@@ -303,13 +313,20 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
 
 def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
     """The line near a candidate whose agreeing share times step (up to 1) is largest: its angle
-    within 1.5 degrees, then its offset within 2 pixels, then both more finely."""
+    within ``REFINE_DEGREES``, then its offset within one Hough bin (2 pixels), in steps of
+    ``REFINE_STEP``; then both within two steps at half of it."""
     def value(e: ShadowEdge) -> float:
         return e.share * min(math.hypot(*e.step), 1.0)
 
+    def span(reach: float, step: float) -> npt.NDArray[np.float64]:
+        k = round(reach / step)
+        out: npt.NDArray[np.float64] = np.arange(-k, k + 1, dtype=np.float64) * step
+        return out
+
+    fine = REFINE_STEP / 2
     best = first
-    for kind, steps in (("t", np.radians(np.arange(-1.5, 1.51, 0.25))), ("r", np.arange(-2.0, 2.01, 0.25)),
-                        ("t", np.radians(np.arange(-0.5, 0.51, 0.125))), ("r", np.arange(-0.5, 0.51, 0.125))):
+    for kind, steps in (("t", np.radians(span(REFINE_DEGREES, REFINE_STEP))), ("r", span(2, REFINE_STEP)),
+                        ("t", np.radians(span(2 * REFINE_STEP, fine))), ("r", span(2 * REFINE_STEP, fine))):
         tries = _scores(clean, board, [(best.rho + (float(s) if kind == "r" else 0.0),
                                         best.theta + (float(s) if kind == "t" else 0.0)) for s in steps])
         top = max(tries, key=value)
