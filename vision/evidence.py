@@ -43,6 +43,8 @@ INSIDE = 0.5 - LINE_CELLS / 2
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
 band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
 before; nothing read on the dev photos changed)."""
+FEWEST = 5
+"""Fewest pixels of a band around a counter a measure is taken on (its light, its lean)."""
 
 
 @dataclass(frozen=True)
@@ -487,10 +489,10 @@ def _edge_band(
         away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[at[j]]
-        if band.sum() < max(5, cfg.seen_share * ring.sum()):
+        if band.sum() < max(FEWEST, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
-        light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
+        light[j] = float(f[..., 2][lit if lit.sum() >= FEWEST else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
         # colour toward the counter's, within lean_perp of their lean off that line) say nothing
@@ -509,7 +511,7 @@ def _edge_band(
                 # pixel as board + a × (token − board) + b × (counter − board); a is the lean)
                 a = (rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / np.float32(det)
                 lean[j, t] = float(np.clip(a, -1.0, 2.0).mean())
-            elif untinted.sum() >= 5:
+            elif untinted.sum() >= FEWEST:
                 proj = (rel[untinted] @ d) / max(float(d @ d), 1e-9)
                 lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
     return light, lean
