@@ -74,6 +74,9 @@ searches two such steps either way at half of it."""
 REFINE_DEGREES = 1.5
 """How far the refinement turns a Hough line, in degrees (a bin and a half of the transform's
 one-degree bins); its offset moves by one bin (a pixel of the half-size board)."""
+SHORTEST = 2
+"""Cells: a shadow edge crosses at least this much of the grid (the Hough transform's votes, 40
+before, and the samples a line is scored on)."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
@@ -181,7 +184,8 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     bright = small.mean(axis=2)
     span = float(np.ptp(bright)) or 1.0
     grey = np.clip((bright - bright.min()) / span * 255, 0, 255).astype(np.uint8)
-    lines = cv2.HoughLines(cv2.Canny(grey, 20, 50), 1, math.pi / 180, 40)
+    # a line is voted for by the edge pixels along it: SHORTEST cells at Q / 2 pixels per cell
+    lines = cv2.HoughLines(cv2.Canny(grey, 20, 50), 1, math.pi / 180, SHORTEST * Q // 2)
     if lines is None:
         return ()
     tried = [(float(r) * 2, float(t)) for r, t in lines[:CANDIDATES, 0]
@@ -262,7 +266,7 @@ def _scores(clean: F32, board: BoardSpec, lines: list[tuple[float, float]]) -> l
     for (rho, theta), k in zip(lines, sizes, strict=True):
         part = step[start : start + k]
         start += k
-        if k < 4 * Q:  # shorter than two cells
+        if k < SHORTEST * 2 * Q:  # shorter than SHORTEST cells (two samples a pixel)
             out.append(ShadowEdge(rho, theta, 0.0, (0.0, 0.0, 0.0)))
             continue
         med = np.median(part, axis=0)
