@@ -185,7 +185,10 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     span = float(np.ptp(bright)) or 1.0
     grey = np.clip((bright - bright.min()) / span * 255, 0, 255).astype(np.uint8)
     # a line is voted for by the edge pixels along it: SHORTEST cells at Q / 2 pixels per cell
-    lines = cv2.HoughLines(cv2.Canny(grey, 25, 50), 1, math.pi / 180, SHORTEST * Q // 2)
+    # Canny's upper threshold: a step of MIN_STEP on this grey scale, as Sobel's 3 × 3 aperture
+    # measures it (four times the step); the lower one half of it
+    high = 4 * MIN_STEP / span * 255
+    lines = cv2.HoughLines(cv2.Canny(grey, high / 2, high), 1, math.pi / 180, SHORTEST * Q // 2)
     if lines is None:
         return ()
     tried = [(float(r) * 2, float(t)) for r, t in lines[:CANDIDATES, 0]
