@@ -221,9 +221,13 @@ def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
 
 
 def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, float, float] | None = None) -> bool:
-    """Whether a line is an edge already found: nearly parallel, within 0.4 cell, and (when its
-    step is known) stepping the same way (a strip's two edges step opposite ways)."""
-    near = abs(math.sin(theta - edge.theta)) < 0.03 and abs(rho - edge.rho * math.cos(theta - edge.theta)) < 0.4 * Q
+    """Whether a line is an edge already found: within ``REFINE_DEGREES`` of parallel (the
+    refinement turns one into the other), within the reach its step is measured at (three
+    ``EDGE_STEP``, :func:`_full_step`), and (when its step is known) stepping the same way (a
+    strip's two edges step opposite ways)."""
+    turn = math.sin(theta - edge.theta)
+    apart = rho - edge.rho * math.cos(theta - edge.theta)
+    near = abs(turn) < math.sin(math.radians(REFINE_DEGREES)) and abs(apart) < 3 * EDGE_STEP
     if step is None or not near:
         return near
     return float(np.dot(step, edge.step)) * math.cos(theta - edge.theta) > 0
