@@ -66,8 +66,9 @@ board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an ar
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
 INSET = 0.25
-"""Cells inside the grid's outer edge where the samples along a line stop (the printed border
-and the markers' guides beyond it step like an edge)."""
+"""Cells either side of a printed line where what is left of it steps like an edge: the samples
+along a line stop this far inside the grid's outer edge (the border and the markers' guides
+beyond it), and a line this near a grid line, along it, is not tried."""
 REFINE_STEP = 0.25
 """The refinement's first step, in degrees of angle and in pixels of offset; the second pass
 searches two such steps either way at half of it."""
@@ -207,7 +208,7 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
 
 
 def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
-    """Whether a line runs along a printed grid line (within 3 degrees, and within 0.2 cell of
+    """Whether a line runs along a printed grid line (within 3 degrees, and within ``INSET`` of
     one where it crosses the middle of the board): what is left of a printed line looks like an
     edge there (a shadow's edge along a printed line is missed, and the cells it darkens asked
     about or read as before)."""
@@ -217,7 +218,7 @@ def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
     mid_x, mid_y = (board.cols / 2 + MARGIN) * Q, (board.rows / 2 + MARGIN) * Q
     pos = (rho - mid_y * s) / c if abs(c) > abs(s) else (rho - mid_x * c) / s
     at = pos / Q - MARGIN
-    return abs(at - round(at)) < 0.2
+    return abs(at - round(at)) < INSET
 
 
 def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, float, float] | None = None) -> bool:
