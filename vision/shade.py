@@ -17,7 +17,8 @@ The steps (:func:`relight`):
 3. the edges cut the board into regions; a region's light is the sum of the steps of the edges
    it lies past (each measured along its edge, where every material steps alike);
 4. every pixel of the warped board is divided by its region's light relative to the brightest
-   region's (the light the lamp gives), the step blurred like the shadow's own edge.
+   region's (the light the lamp gives), the step blurred like the shadow's own edge (one pixel
+   of the shrunk board, the width ``HARD`` judges it on).
 
 Without a hard edge the warped board is returned as it is: soft gradients are left to the colour
 model's adaptation (:mod:`vision.colours`) and the bare board's local brightness
@@ -131,7 +132,7 @@ def relight(warped: Warped, board: BoardSpec) -> Shade:
     gain = np.zeros((h, w, 3), np.float32)
     for k, off in offsets.items():
         gain[big == k] = -off
-    blur = max(1.0, warped.ppc / Q * 1.5)
+    blur = max(1.0, warped.ppc / Q)
     gain = np.asarray(cv2.GaussianBlur(gain, (0, 0), blur), np.float32)
     relit = np.clip(warped.image.astype(np.float32) * np.exp(gain), 0, 255).astype(np.uint8)
     return Shade(replace(warped, image=relit), edges)
