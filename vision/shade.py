@@ -294,7 +294,7 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
     persist away from it (what is left of a printed line, a crease: thin, unlike a shadow) or
     is not sharp (``HARD``: the blurred side of an arm).
 
-    Pairs of samples either side, from 1.5 to 3 times ``EDGE_STEP`` away, washed-out ones (a
+    Pairs of samples either side, two and three times ``EDGE_STEP`` away, washed-out ones (a
     glare) left out; at each distance where at least ``SHADOW_AGREE`` of them agree with the
     edge's step (direction within ``EDGE_TOLERANCE``), the median of those that do; the largest
     is kept (a soft edge measured too close and a glare's added light both shrink a step)."""
@@ -303,7 +303,7 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
     unit = np.asarray(edge.step, np.float32) / max(math.hypot(*edge.step), 1e-9)
     best: ShadowEdge | None = None
     size = 0.0
-    for far in (1.5 * EDGE_STEP, 2 * EDGE_STEP, 3 * EDGE_STEP):
+    for far in (2 * EDGE_STEP, 3 * EDGE_STEP):
         plus, minus = _sample(clean, pts + normal * far), _sample(clean, pts - normal * far)
         ok = (plus.max(axis=1) < WASHED) & (minus.max(axis=1) < WASHED)
         part = (plus - minus)[ok]
