@@ -44,7 +44,8 @@ spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a
 band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
 before; nothing read on the dev photos changed)."""
 FEWEST = 5
-"""Fewest pixels of a band around a counter a measure is taken on (its light, its lean)."""
+"""Fewest pixels a measure of light or lean is taken on: a band around a counter's, a bare cell's
+own board light (20 before for the latter)."""
 
 
 @dataclass(frozen=True)
@@ -370,7 +371,7 @@ def _local_board_light(
     rows, cols = board.rows, board.cols
     n = rows * cols
     own = np.full(n, np.nan)
-    use = bare & (plain_px.sum(axis=(1, 2)) >= 20)
+    use = bare & (plain_px.sum(axis=(1, 2)) >= FEWEST)
     if use.any():
         vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
         own[use] = np.nanmedian(vals, axis=1)
