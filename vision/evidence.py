@@ -312,7 +312,7 @@ def _lean_shares(
         rel = x - base.astype(np.float32)
         proj = (rel @ d.astype(np.float32)) / np.float32(norm2)
         perp = np.abs(rel[..., 0] * d[1] - rel[..., 1] * d[0]) / math.sqrt(norm2)
-        ok = ring & (proj >= cfg.lean_min) & (proj <= 1.6) & (perp < cfg.lean_perp * math.sqrt(norm2))
+        ok = ring & (proj >= cfg.lean_min) & (perp < cfg.lean_perp * math.sqrt(norm2))
         lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
     lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
     return lean
