@@ -209,12 +209,12 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
 
 
 def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
-    """Whether a line runs along a printed grid line (within 3 degrees, and within ``INSET`` of
-    one where it crosses the middle of the board): what is left of a printed line looks like an
-    edge there (a shadow's edge along a printed line is missed, and the cells it darkens asked
-    about or read as before)."""
+    """Whether a line runs along a printed grid line (within ``REFINE_DEGREES`` of its direction,
+    and within ``INSET`` of one where it crosses the middle of the board): what is left of a
+    printed line looks like an edge there (a shadow's edge along a printed line is missed, and
+    the cells it darkens asked about or read as before)."""
     c, s = math.cos(theta), math.sin(theta)
-    if min(abs(s), abs(c)) > math.sin(math.radians(3)):
+    if min(abs(s), abs(c)) > math.sin(math.radians(REFINE_DEGREES)):
         return False
     mid_x, mid_y = (board.cols / 2 + MARGIN) * Q, (board.rows / 2 + MARGIN) * Q
     pos = (rho - mid_y * s) / c if abs(c) > abs(s) else (rho - mid_x * c) / s
