@@ -369,7 +369,7 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
     edge, where every material steps alike, so a glare or a cluster of tokens inside a region
     does not bias it); the brightest region of at least two cells is the reference. A region is
     lit up only when it is darker by at least ``MIN_STEP`` and its own bare board (the median of
-    its pixels between the 60th and 95th percentile of brightness, washed-out ones left out) is
+    its pixels above the 60th percentile of brightness, washed-out ones left out) is
     darker than the reference's by at least half as much: a strip of shadow of which one edge
     was missed would otherwise light up the board beyond it too."""
     levels: dict[int, npt.NDArray[np.float32]] = {}
@@ -384,8 +384,8 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
         levels[k] = level
         mine = (region == k) & usable
         if mine.sum() >= Q * Q:
-            low, high = np.quantile(bright[mine], [0.6, 0.95])
-            measured[k] = float(np.median(bright[mine & (bright >= low) & (bright <= high)]))
+            low = np.quantile(bright[mine], 0.6)
+            measured[k] = float(np.median(bright[mine & (bright >= low)]))
     big = [k for k in levels if ((region == k) & grid).sum() >= 2 * Q * Q and k in measured]
     if not big:
         return {}
