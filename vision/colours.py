@@ -353,7 +353,7 @@ def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_],
     hold one (the counter's light label and dark rim are then not taken for terrain)."""
     _n, m, _ = is_side.shape
     out = np.zeros_like(is_side)
-    need = max(2, m // 6)  # a counter spans most of a row; stray pixels of its colour do not
+    need = max(2, round(m * COUNTER_SIDE / 2))  # half the smallest counter; stray pixels are fewer
     rows = is_side.sum(axis=2) >= need
     cols = is_side.sum(axis=1) >= need
     idx = np.arange(m)
