@@ -115,6 +115,16 @@ def hand_photo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Rendered
     return path, rendered, observe(path, board(), strict=False)
 
 
+def _unsure(obs: Observation) -> list[str]:
+    """The cells the photo shows but is unsure of."""
+    return [n for n in obs.unreadable if obs.cells[n].confidence > 0]
+
+
+def _truth(rendered: Rendered) -> dict[str, dict[prior.Content, float]]:
+    """Priors certain of what the photo's scene really holds, cell by cell."""
+    return {n: _sure((t["occupant"], t["terrain"])) for n, t in rendered.cells.items()}
+
+
 def _same(a: Observation, b: Observation) -> bool:
     return a.model_dump(exclude={"seconds"}) == b.model_dump(exclude={"seconds"})
 
@@ -133,9 +143,9 @@ def test_rules_sure_of_the_truth_settle_the_cells_the_photo_is_unsure_of(
     hand_photo: tuple[Path, Rendered, Observation],
 ) -> None:
     path, rendered, alone = hand_photo
-    unsure = [n for n in alone.unreadable if alone.cells[n].confidence > 0]
+    unsure = _unsure(alone)
     assert unsure, "the hand should leave cells the photo is unsure of"
-    truth = {n: _sure((t["occupant"], t["terrain"])) for n, t in rendered.cells.items()}
+    truth = _truth(rendered)
     obs = observe(path, board(), strict=False, priors=truth)
     for name in unsure:
         got = obs.cells[name]
@@ -150,7 +160,7 @@ def test_unsure_cells_take_another_content_the_rules_are_sure_of(
 ) -> None:
     path, _rendered, alone = hand_photo
     every = _every()
-    unsure = [n for n in alone.unreadable if alone.cells[n].confidence > 0]
+    unsure = _unsure(alone)
     other = {n: next(c for c in every if c != (alone.cells[n].occupant, alone.cells[n].terrain)) for n in unsure}
     obs = observe(path, board(), strict=False, priors={n: _sure(c) for n, c in other.items()})
     assert {n: (obs.cells[n].occupant, obs.cells[n].terrain) for n in unsure} == other
@@ -163,6 +173,23 @@ def test_a_photo_that_shows_too_little_is_refused_whatever_the_rules_say(tmp_pat
     state = setup_state()
     path, rendered = shoot(tmp_path, scene_of(state), 36, "clean", (1280, 960), hands=3)
     assert len(rendered.occluded) > 50  # three hands over the board (as in test_pipeline)
-    truth = {n: _sure((t["occupant"], t["terrain"])) for n, t in rendered.cells.items()}
+    truth = _truth(rendered)
     with pytest.raises(LowConfidenceError):
         observe(path, board(), priors=truth)
+
+
+def test_counter_labels_are_scored_on_the_cells_the_priors_decided(
+    hand_photo: tuple[Path, Rendered, Observation],
+) -> None:
+    path, _rendered, alone = hand_photo
+    b = board()
+    unsure = _unsure(alone)
+    side = b.sides[0]
+    counters = {n: _sure((side, alone.cells[n].terrain)) for n in unsure if alone.cells[n].occupant is None}
+    assert counters, "the hand should leave an unsure cell read without a counter"
+    labels = {f"{s}-{label}": (s, label) for s, names in LABELS.items() for label in names}
+    obs = observe(path, b, strict=False, labels=labels, priors=counters)
+    assert obs.identity is not None
+    assert set(obs.identity) == {n for n, c in obs.cells.items() if c.occupant is not None}
+    assert set(counters) <= set(obs.identity)
+    assert all(set(obs.identity[n]) == {k for k, (s, _l) in labels.items() if s == side} for n in counters)
