@@ -75,7 +75,7 @@ def check(priors: Priors, board: BoardSpec) -> None:
         total = 0.0
         for content, value in spread.items():
             _check_content(cell, content, sides, terrains)
-            if not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
                 raise PriorsError(
                     _("priors of cell {cell}: {value!r} is not a probability").format(cell=cell, value=value)
                 )

@@ -90,6 +90,8 @@ def test_a_cell_the_photo_does_not_show_stays_unread() -> None:
         ({"A1": {(None, "plain"): 1.5, ("greek", "plain"): -0.5}}, "not a probability"),
         ({"A1": {(None, "plain"): math.nan}}, "not a probability"),
         ({"A1": {(None, "plain"): math.inf}}, "not a probability"),
+        ({"A1": {(None, "plain"): True}}, "not a probability"),
+        ({"A1": {(None, "plain"): "1"}}, "not a probability"),
         ({"A1": {(None, "plain"): 0.5}}, "sum to 0.5"),
     ],
 )
