@@ -14,7 +14,7 @@ from types import ModuleType
 from vision.config import VisionConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_TUNABLE = {"register": 37, "per-cell": 88}
+MAX_TUNABLE = {"register": 37, "per-cell": 89}  # 88 (w45d) + prior.OFF_RULES (w45b)
 
 
 def _tool() -> ModuleType:
