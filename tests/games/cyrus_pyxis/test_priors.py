@@ -107,12 +107,12 @@ def random_turns(count: int, seed: int) -> list[tuple[CyrusState, CyrusState]]:
         for _ in range(rng.randrange(1, 40)):
             if state.phase is Phase.OVER:
                 state = start
-            state = ENGINE.apply(state, bot.choose(state, rng).action, NoDice()).state  # type: ignore[assignment]
+            state = ENGINE.apply(state, bot.choose(state, rng).action, NoDice()).state
         if state.phase is Phase.OVER:
             continue
         before = after = state
         while after.phase is not Phase.OVER and (after.active is before.active or after.phase is not Phase.MOVE):
-            after = ENGINE.apply(after, bot.choose(after, rng).action, NoDice()).state  # type: ignore[assignment]
+            after = ENGINE.apply(after, bot.choose(after, rng).action, NoDice()).state
         pairs.append((before, after))
         state = after
     return pairs

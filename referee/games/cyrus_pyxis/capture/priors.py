@@ -28,9 +28,12 @@ from referee.games.cyrus_pyxis.state import CyrusState, Occupancy
 from referee.games.cyrus_pyxis.tables import LegionId, Phase, Side
 from referee.geometry.search import Cell
 
-PRESENT_WEIGHT = 0.5
+PRESENT_WEIGHT = 0.9
 """Share of a cell's prior kept by its present content when a legal turn may change it (the
-other possible contents share the rest equally): a modelling choice, see the decision record."""
+other possible contents share the rest equally): a modelling choice, not a rules reading. In
+seeded random games about 90 % of such cells keep their content over a turn, and 0.9 has the
+lowest log-loss of the weights tried (``bench/bench_cell_priors.py``; decision record
+``docs/decisions/capture-priors.md``)."""
 
 Possible = dict[Cell, set[Side | None]]
 """Cell → the sides (None: nobody) some legal turn may leave standing there."""
