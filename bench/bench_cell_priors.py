@@ -10,18 +10,23 @@ under way), plays the rest of that side's turn with the bot, and reports:
    weights (the bot plays at random: a rough guide, not real play);
 4. the time of ``cell_priors``: median and p99 over the positions, and over mid-game ones (turn 5+).
 
-Run: ``python bench/bench_cell_priors.py [--positions N] [--seed N] [--json]``.
+Run: ``python bench/bench_cell_priors.py [--positions N] [--seed N] [--out FILE]`` (the report
+as JSON, with the commit measured and the date).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
+import os
 import platform
 import random
 import statistics
+import subprocess
 import time
+from pathlib import Path
 
 from referee.dice import NoDice
 from referee.games import find_game
@@ -118,17 +123,26 @@ def measure(pairs: list[tuple[CyrusState, CyrusState]]) -> dict[str, float]:
     }
 
 
+def measured() -> dict[str, object]:
+    """The commit measured (and whether the work tree differed from it), the machine, the date."""
+    def git(*args: str) -> str:
+        root = Path(__file__).resolve().parent.parent
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False).stdout.strip()
+
+    return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "machine": platform.machine(), "cpus": len(os.sched_getaffinity(0)), "python": platform.python_version()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--out", type=Path, default=None, help="Also write the report there, as JSON.")
     args = parser.parse_args()
-    report = {"machine": platform.machine(), "python": platform.python_version(), "seed": args.seed,
-              **measure(turns(args.positions, args.seed))}
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return
+    report = {**measured(), "seed": args.seed, **measure(turns(args.positions, args.seed))}
+    if args.out is not None:
+        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     for key, value in report.items():
         print(f"{key:>24}: {value:.4f}" if isinstance(value, float) else f"{key:>24}: {value}")
 
