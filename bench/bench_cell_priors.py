@@ -1,7 +1,8 @@
 """Benchmark of the Cyrus & Pyxis priors from the rules (``capture.cell_priors``); not a test.
 
 From seeded random games (RandomBot), takes positions at random points (a turn's start or a turn
-under way), plays the rest of that side's turn with the bot, and reports:
+under way), plays the rest of that side's turn with the bot (``turn_pairs``, as the property test
+of ``tests/games/cyrus_pyxis/test_priors.py`` does), and reports:
 
 1. coverage: cells whose content after the turn had no prior before it (must be 0);
 2. how informative the priors are: the share of cells whose prior is certain (1 on one content);
@@ -22,47 +23,20 @@ import json
 import math
 import os
 import platform
-import random
 import statistics
 import subprocess
+import sys
 import time
 from pathlib import Path
 
-from referee.dice import NoDice
-from referee.games import find_game
-from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.capture import cell_contents, cell_priors
 from referee.games.cyrus_pyxis.capture.priors import possible_sides
-from referee.games.cyrus_pyxis.engine import CyrusEngine
 from referee.games.cyrus_pyxis.state import CyrusState
 from referee.games.cyrus_pyxis.tables import Phase
 
-GAME = find_game("cyrus-pyxis")
-assert isinstance(GAME, CyrusEngine)
-ENGINE: CyrusEngine = GAME
-
-
-def turns(count: int, seed: int) -> list[tuple[CyrusState, CyrusState]]:
-    """(before, after) pairs from seeded random games (as tests/games/cyrus_pyxis/test_priors.py)."""
-    start = ENGINE.sample_start()
-    assert isinstance(start, CyrusState)
-    rng = random.Random(seed)
-    bot = RandomBot(ENGINE)
-    pairs: list[tuple[CyrusState, CyrusState]] = []
-    state = start
-    while len(pairs) < count:
-        for _ in range(rng.randrange(1, 40)):
-            if state.phase is Phase.OVER:
-                state = start
-            state = ENGINE.apply(state, bot.choose(state, rng).action, NoDice()).state  # type: ignore[arg-type]
-        if state.phase is Phase.OVER:
-            continue
-        before = after = state
-        while after.phase is not Phase.OVER and (after.active is before.active or after.phase is not Phase.MOVE):
-            after = ENGINE.apply(after, bot.choose(after, rng).action, NoDice()).state  # type: ignore[arg-type]
-        pairs.append((before, after))
-        state = after
-    return pairs
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.games.cyrus_pyxis.helpers import turn_pairs  # noqa: E402  (the property test's positions)
 
 
 def equal_weight(before: CyrusState, cell_name: str, content: tuple[str | None, str]) -> float:
@@ -126,8 +100,7 @@ def measure(pairs: list[tuple[CyrusState, CyrusState]]) -> dict[str, float]:
 def measured() -> dict[str, object]:
     """The commit measured (and whether the work tree differed from it), the machine, the date."""
     def git(*args: str) -> str:
-        root = Path(__file__).resolve().parent.parent
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False).stdout.strip()
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
 
     return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -140,7 +113,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="Also write the report there, as JSON.")
     args = parser.parse_args()
-    report = {**measured(), "seed": args.seed, **measure(turns(args.positions, args.seed))}
+    report = {**measured(), "seed": args.seed, **measure(turn_pairs(args.positions, args.seed))}
     if args.out is not None:
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     for key, value in report.items():

@@ -7,19 +7,15 @@ after the turn always had a positive prior before it: the priors may over-includ
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 import pytest
 
-from referee.dice import NoDice
-from referee.games.cyrus_pyxis.bot import RandomBot
 from referee.games.cyrus_pyxis.capture import cell_contents, cell_priors
 from referee.games.cyrus_pyxis.capture.priors import PRESENT_WEIGHT
-from referee.games.cyrus_pyxis.state import CyrusState
 from referee.games.cyrus_pyxis.tables import Phase
 
-from .helpers import ENGINE, play, position
+from .helpers import ENGINE, play, position, turn_pairs
 
 OPEN: dict[str, Any] = {
     "active": "greek",
@@ -94,36 +90,12 @@ def test_each_cells_priors_sum_to_one_and_include_the_present() -> None:
         assert weights.get(present[cell], 0) > 0 and all(w > 0 for w in weights.values())
 
 
-def random_turns(count: int, seed: int) -> list[tuple[CyrusState, CyrusState]]:
-    """(before, after) pairs: a random point of a seeded random game (a turn's start or a turn
-    under way), and the state once the bot has played the rest of that side's turn."""
-    start = ENGINE.sample_start()
-    assert isinstance(start, CyrusState)
-    rng = random.Random(seed)
-    bot = RandomBot(ENGINE)
-    pairs: list[tuple[CyrusState, CyrusState]] = []
-    state = start
-    while len(pairs) < count:
-        for _ in range(rng.randrange(1, 40)):
-            if state.phase is Phase.OVER:
-                state = start
-            state = ENGINE.apply(state, bot.choose(state, rng).action, NoDice()).state
-        if state.phase is Phase.OVER:
-            continue
-        before = after = state
-        while after.phase is not Phase.OVER and (after.active is before.active or after.phase is not Phase.MOVE):
-            after = ENGINE.apply(after, bot.choose(after, rng).action, NoDice()).state
-        pairs.append((before, after))
-        state = after
-    return pairs
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_property_what_a_turn_leaves_always_had_a_positive_prior(seed: int) -> None:
     """III, V, VI: from random positions, the whole turn the bot plays never leaves a cell's
     content the priors ruled out."""
     certain = cells = 0
-    for before, after in random_turns(20, seed):
+    for before, after in turn_pairs(20, seed):
         priors = cell_priors(before)
         for cell, content in cell_contents(after).items():
             assert priors[cell].get(content, 0) > 0, (cell, content, priors[cell], ENGINE.to_position(before))
