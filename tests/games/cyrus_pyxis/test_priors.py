@@ -102,3 +102,13 @@ def test_property_what_a_turn_leaves_always_had_a_positive_prior(seed: int) -> N
         certain += sum(1 for p in priors.values() if len(p) == 1)
         cells += len(priors)
     assert 0 < certain < cells  # neither uninformative nor blind to what moves
+
+
+def test_movement_a_legion_hemmed_in_by_combats_keeps_its_cell() -> None:
+    state = position(active="greek", phase="move", moved=["Phidias", "Myron"],
+                     greek={"Pyxis": "L1", "Samos": "A1", "Phidias": "A2", "Myron": "B1"},
+                     persian={"Cyrus": "L12", "Darius": "A2", "Suze": "B1"})
+    priors = cell_priors(state)
+    assert priors["A1"] == {("greek", "plain"): 1.0}  # V: a pending combat is neither entered nor crossed
+    # each pending combat shows both counters now: its winner is either side, weighted alike
+    assert priors["A2"] == {("greek", "plain"): 0.5, ("persian", "plain"): 0.5}

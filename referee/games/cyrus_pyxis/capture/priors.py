@@ -13,8 +13,9 @@ one legion, one attack or one retreat may do, which over-includes but never leav
 - terrain never changes during a turn (tokens are laid at the set-up only, II).
 
 The weights over a cell's possible contents are a modelling choice, not a rules reading: the
-present content keeps :data:`PRESENT_WEIGHT` and the others share the rest equally (see the
-decision record ``docs/decisions/capture-priors.md``).
+present content keeps :data:`PRESENT_WEIGHT` and the others share the rest equally; a pending
+combat's cell, which shows both sides now, shares equally between them (see the decision record
+``docs/decisions/capture-priors.md``).
 """
 
 from __future__ import annotations
@@ -48,20 +49,28 @@ def cell_priors(state: CyrusState) -> dict[str, dict[CellContent, float]]:
     """
     grid = state.tables.grid
     present = sides_on(state)
+    pending = Occupancy(state).pending
     possible = possible_sides(state)
     out: dict[str, dict[CellContent, float]] = {}
     for cell in grid.cells():
         terrain = state.terrain_at(cell).value
-        now = present.get(cell)
-        others = sorted((s for s in possible[cell] if s is not now), key=lambda s: value_of(s) or "")
-        if not others:
-            out[grid.name(cell)] = {(value_of(now), terrain): 1.0}
-            continue
-        share = (1.0 - PRESENT_WEIGHT) / len(others)
-        weights: dict[CellContent, float] = {(value_of(now), terrain): PRESENT_WEIGHT}
-        weights.update({(value_of(o), terrain): share for o in others})
-        out[grid.name(cell)] = weights
+        sides = sorted(possible[cell], key=lambda s: value_of(s) or "")
+        # a pending combat shows both counters now: neither side is "what stays"
+        now = None if cell in pending else present.get(cell)
+        weights = weigh(sides, now, keeps=cell not in pending)
+        out[grid.name(cell)] = {(value_of(s), terrain): w for s, w in weights.items()}
     return out
+
+
+def weigh(sides: Sequence[Side | None], now: Side | None, *, keeps: bool) -> dict[Side | None, float]:
+    """The modelling choice: the present side keeps :data:`PRESENT_WEIGHT` when it may stay and
+    something else may come, the others share the rest; without a present side, equal shares."""
+    if len(sides) == 1:
+        return {sides[0]: 1.0}
+    if not keeps or now not in sides:
+        return dict.fromkeys(sides, 1.0 / len(sides))
+    share = (1.0 - PRESENT_WEIGHT) / (len(sides) - 1)
+    return {s: PRESENT_WEIGHT if s is now else share for s in sides}
 
 
 def possible_sides(state: CyrusState) -> Possible:
@@ -77,10 +86,11 @@ def possible_sides(state: CyrusState) -> Possible:
     combats = set(occ.combats())
     free = {c for c in possible if c not in occ.cells}
     for lid in movable:
-        origin = state.where[lid]
-        possible[origin].add(None)  # V: moves are optional, and a king may leave the board
-        free.add(origin)
-        for cell in reach(state, movable, lid):
+        cells, leaves = reach(state, movable, lid)
+        if cells or leaves:  # V: moves are optional; a king may leave the board
+            possible[state.where[lid]].add(None)
+            free.add(state.where[lid])
+        for cell in cells:
             possible[cell].add(side)
             if occ.has_enemy(cell, side):
                 combats.add(cell)
@@ -90,13 +100,14 @@ def possible_sides(state: CyrusState) -> Possible:
     return possible
 
 
-def reach(state: CyrusState, movable: Sequence[LegionId], lid: LegionId) -> list[Cell]:
-    """V: the cells a legion may end its move on in some order of the turn's moves: its friends
-    that may move are taken off first (a friend is crossed anyway; its cell may be left)."""
+def reach(state: CyrusState, movable: Sequence[LegionId], lid: LegionId) -> tuple[list[Cell], bool]:
+    """V: the cells a legion may end its move on in some order of the turn's moves (its friends
+    that may move are taken off first: a friend is crossed anyway, and its cell may be left), and
+    whether it may leave the board (I: a king, by its winning edge)."""
     kept = {n: c for n, c in state.where.items() if n == lid or n not in movable}
     alone = state.model_copy(update={"where": kept})
-    cells, _ = destination_cells(alone, Occupancy(alone), state.tables.by_id[lid])
-    return cells
+    cells, exit_cost = destination_cells(alone, Occupancy(alone), state.tables.by_id[lid])
+    return cells, exit_cost is not None
 
 
 def add_retreats(state: CyrusState, possible: Possible, combats: set[Cell], free: set[Cell]) -> None:
