@@ -14,6 +14,7 @@ import pytest
 from referee.games.cyrus_pyxis.capture import cell_contents, cell_priors
 from referee.games.cyrus_pyxis.capture.priors import PRESENT_WEIGHT
 from referee.games.cyrus_pyxis.tables import Phase
+from referee.tables import load_table_set
 
 from .helpers import ENGINE, play, position, turn_pairs
 
@@ -69,6 +70,14 @@ def test_terrain_never_changes_in_a_turn() -> None:
     state = position(**OPEN, terrain={"forest": ["C4"], "hill": ["D3"]})
     priors = cell_priors(state)
     assert {t for _, t in priors["C4"]} == {"forest"} and {t for _, t in priors["D3"]} == {"hill"}
+
+
+def test_setup_a_board_being_set_up_keeps_every_cell() -> None:
+    state = play(ENGINE.new_state(load_table_set("cyrus-pyxis")), "forest C4")
+    assert state.phase is Phase.SETUP
+    priors = cell_priors(state)
+    assert all(list(p.values()) == [1.0] for p in priors.values())
+    assert priors["C4"] == {(None, "forest"): 1.0}
 
 
 def test_goal_a_game_over_keeps_every_cell() -> None:
