@@ -15,6 +15,8 @@ from referee.games.cyrus_pyxis.capture import cell_contents, cell_priors
 from referee.games.cyrus_pyxis.capture.priors import PRESENT_WEIGHT
 from referee.games.cyrus_pyxis.tables import Phase
 from referee.tables import load_table_set
+from vision.board import load_board
+from vision.prior import check
 
 from .helpers import ENGINE, play, position, turn_pairs
 
@@ -121,3 +123,12 @@ def test_movement_a_legion_hemmed_in_by_combats_keeps_its_cell() -> None:
     assert priors["A1"] == {("greek", "plain"): 1.0}  # V: a pending combat is neither entered nor crossed
     # each pending combat shows both counters now: its winner is either side, weighted alike
     assert priors["A2"] == {("greek", "plain"): 0.5, ("persian", "plain"): 0.5}
+
+
+def test_the_priors_fit_the_photo_readers_board() -> None:
+    """The rules side and the vision side meet: vision accepts every prior the rules give."""
+    board = load_board("cyrus-pyxis")
+    for state in (position(**OPEN, terrain={"forest": ["C4"], "hill": ["D3"]}), play(position(**OPEN), "Samos C5")):
+        priors = cell_priors(state)
+        check(priors, board)  # raises PriorsError on an unknown cell, side, terrain or a bad sum
+        assert set(priors) == set(board.cell_names())
