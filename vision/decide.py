@@ -15,6 +15,10 @@ from vision.cell_model import band_features, token_probability
 from vision.config import ClassifyConfig
 from vision.evidence import CellEvidence
 
+READ_INSIDE = 0.98
+"""Share of a cell's area inside the photo for it to be read (and, in a calibration or a kept
+example, to count as labelled)."""
+
 
 def _sure(margin: npt.NDArray[np.float64], scale: float | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Confidence of a decision whose evidence is ``margin`` past its threshold (0.5 at the
