@@ -135,13 +135,14 @@ def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path,
     return out
 
 
-def cached_readings(board: BoardSpec, cache: Path, photos: int,
-                    only: str | None = None) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
+def cached_readings(board: BoardSpec, cache: Path, photos: int, only: str | None = None,
+                    bases: dict[str, int] | None = None) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
     """Yields every dev photo rendered into ``cache`` by ``--cache`` (both renderers, or ``only``
     one), read with its calibration and without refusal: (renderer, photo, calibration,
     reading). Photos the reader cannot read at all are left out. For the fitting and diagnosis
-    scripts; dev seeds only."""
-    for kind, base in SEEDS["dev"].items():
+    scripts; dev seeds only (``bases``: another dev range per renderer, as a purpose-drawn set
+    such as ``bench/occlusion_set.py``'s indexes it; default the ordinary dev range)."""
+    for kind, base in (bases or SEEDS["dev"]).items():
         if only and kind != only:
             continue
         cals = calibrations(board, kind, base, cache)

@@ -52,11 +52,14 @@ class Photo:
     sharpness: float
 
 
-def photos(board: BoardSpec, cache: Path, count: int) -> list[Photo]:
-    """Every dev photo of both renderers the reader registers, read once with the defaults."""
+def photos(board: BoardSpec, cache: Path, count: int, bases: dict[str, int] | None = None) -> list[Photo]:
+    """Every dev photo of both renderers the reader registers, read once with the defaults
+    (``bases``: another dev seed range per renderer, see
+    :func:`bench.bench_reliability.cached_readings`)."""
     cfg = VisionConfig()
     out: list[Photo] = []
-    for k, (kind, (_path, truth, hidden, _group), _cal, reading) in enumerate(cached_readings(board, cache, count)):
+    readings = cached_readings(board, cache, count, bases=bases)
+    for k, (kind, (_path, truth, hidden, _group), _cal, reading) in enumerate(readings):
         # the glare is measured before the hard shadows are lit away, as the reader does
         raw = go.warp_board(reading.image, reading.registration, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
         out.append(Photo(kind, k, truth, frozenset(hidden), reading.evidence, reading.lines, reading.inside,
