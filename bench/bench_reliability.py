@@ -26,6 +26,7 @@ to ``bench/reports/eval-history.jsonl`` (kept, never rewritten).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
@@ -49,6 +50,7 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import Reading, observe, read  # noqa: E402
 from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
+from vision.render_scene import Scene  # noqa: E402
 
 SEEDS = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "eval": {"render": 3_000_000, "tabletop": 6_000_000}}
 BOXES = 4
@@ -57,27 +59,41 @@ Photo = tuple[Path, dict[str, dict[str, str | None]], list[str], int]
 """A photo file, its truth per cell, the cells under a hand, and its style or box."""
 
 
-def render_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The project's renderer, ``real`` profile, styles in turn."""
+Aim = Callable[[BoardSpec, Scene, np.random.Generator], tuple[float, float]]
+"""Where a hand's fingertips go, board (u, v) in cells, drawn from the scene (a purpose-drawn set
+such as ``bench/occlusion_set.py``'s)."""
+
+
+def render_photos(board: BoardSpec, base: int, count: int, tmp: Path, occupied: float = 0.3,
+                  aim: Aim | None = None) -> Iterator[Photo]:
+    """The project's renderer, ``real`` profile, styles in turn (``occupied``: the share of cells
+    holding a counter; ``aim``: a hand in every photo, its fingertips there)."""
     labels = cyrus_labels(setup_state())
     for k in range(count):
         seed, style = base + k, k % len(STYLES)
         rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels)
-        shot = render(board, scene, sample_real_conditions(rng, 1920, 1080, style), seed)
+        scene = random_scene(board, rng, labels, occupied)
+        cond = sample_real_conditions(rng, 1920, 1080, style, hands=0.25 if aim is None else 1.0)
+        if aim is not None:
+            cond = dataclasses.replace(cond, hands=1, hand_at=aim(board, scene, rng))
+        shot = render(board, scene, cond, seed)
         yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
 
 
-def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them."""
+def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path, occupied: float = 0.3,
+                    aim: Aim | None = None) -> Iterator[Photo]:
+    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them
+    (``occupied`` and ``aim`` as for :func:`render_photos`)."""
     labels = cyrus_labels(setup_state())
     names = board.cell_names()
     for k in range(count):
         seed, box = base + k, k % BOXES
         rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels)
+        scene = random_scene(board, rng, labels, occupied)
         at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
-        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at)
+        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at, hand=0.3 if aim is None else 1.0)
+        if aim is not None:
+            cond = dataclasses.replace(cond, hand_cell=aim(board, scene, rng))
         shot = tabletop.render(board, scene, cond, seed)
         yield shot.save(tmp / f"tabletop_{k}"), shot.cells, shot.occluded, box
 

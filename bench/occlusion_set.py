@@ -19,9 +19,7 @@ go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, s
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -29,11 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import BOXES, Photo, cached, calibrations  # noqa: E402
-from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
-from vision import tabletop  # noqa: E402
+from bench.bench_reliability import cached, calibrations, render_photos, tabletop_photos  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
-from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
 from vision.render_scene import Scene  # noqa: E402
 
 SEEDS = {"render": 2_500_000, "tabletop": 2_600_000}
@@ -55,34 +50,6 @@ def _fingertips(board: BoardSpec, scene: Scene, rng: np.random.Generator) -> tup
     return float(i % board.cols + 0.5 + du), float(i // board.cols + 0.5 + dv)
 
 
-def render_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The project's renderer, ``real`` profile, styles in turn, a hand over a piece."""
-    labels = cyrus_labels(setup_state())
-    for k in range(count):
-        seed, style = base + k, k % len(STYLES)
-        rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels, occupied=OCCUPIED)
-        cond = sample_real_conditions(rng, 1920, 1080, style, hands=1.0)
-        cond = dataclasses.replace(cond, hands=1, hand_at=_fingertips(board, scene, rng))
-        shot = render(board, scene, cond, seed)
-        yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
-
-
-def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The second renderer, boxes in turn, a hand over a piece."""
-    labels = cyrus_labels(setup_state())
-    names = board.cell_names()
-    for k in range(count):
-        seed, box = base + k, k % BOXES
-        rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels, occupied=OCCUPIED)
-        at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
-        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, hand=1.0, counters=at)
-        cond = dataclasses.replace(cond, hand_cell=_fingertips(board, scene, rng))
-        shot = tabletop.render(board, scene, cond, seed)
-        yield shot.save(tmp / f"tabletop_{k}"), shot.cells, shot.occluded, box
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/w46a/cache"))
@@ -94,8 +61,8 @@ def main() -> None:
         base = SEEDS[kind]
         calibrations(board, kind, base, args.cache)
         hidden = pieces = 0
-        for _path, truth, occluded, _group in cached(kind, source(board, base, args.photos, args.cache), base,
-                                                     args.photos, args.cache):
+        drawn = source(board, base, args.photos, args.cache, OCCUPIED, _fingertips)
+        for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
             hidden += len(occluded)
             pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])
         print(f"{kind}: {args.photos} photos from seed {base}, {hidden} cells under a hand, {pieces} of them "
