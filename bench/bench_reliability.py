@@ -189,7 +189,7 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
             continue
         read += 1
         if priors is not None and rule_counts is not None:
-            prior_counts(obs, priors[path.stem], truth, occluded, rule_counts)
+            prior_counts(obs, priors[path.stem], truth, occluded, floor, rule_counts)
         for name, cell in obs.cells.items():
             right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
             sure = cell.confidence >= floor
@@ -212,22 +212,26 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
 
 
 def prior_counts(obs: Observation, prior: CellPriors, truth: dict[str, dict[str, str | None]],
-                 occluded: list[str], counts: dict[str, int]) -> None:
+                 occluded: list[str], floor: float, counts: dict[str, int]) -> None:
     """Adds to ``counts`` one photo's figures on its priors: visible cells whose prior was
     certain (one content at probability 1), and the cells the rules decided
-    (``Observation.from_rules``), how many of them right and how many under a hand."""
+    (``Observation.from_rules``): how many under a hand, asked (below ``floor``), read right,
+    read wrong above the floor."""
     def add(key: str, n: int) -> None:
         counts[key] = counts.get(key, 0) + n
 
     visible = [name for name in obs.cells if name not in occluded]
     add("cells_visible", len(visible))
     add("prior_certain", sum(max(prior.get(name, {}).values(), default=0.0) >= 1 - 1e-9 for name in visible))
-    decided = getattr(obs, "from_rules", ())
+    decided = [name for name in getattr(obs, "from_rules", ()) if name in obs.cells]
+    asked = [name for name in decided if obs.cells[name].confidence < floor]
+    right = [name for name in decided if (obs.cells[name].occupant, obs.cells[name].terrain)
+             == (truth[name]["occupant"], truth[name]["terrain"])]
     add("from_rules", len(decided))
     add("from_rules_hidden", sum(name in occluded for name in decided))
-    add("from_rules_right", sum((obs.cells[name].occupant, obs.cells[name].terrain)
-                                == (truth[name]["occupant"], truth[name]["terrain"])
-                                for name in decided if name in obs.cells))
+    add("from_rules_asked", len(asked))
+    add("from_rules_right", sum(name not in asked for name in right))
+    add("from_rules_wrong", len(decided) - len(set(asked) | set(right)))
 
 
 def reliability(pairs: list[tuple[float, bool]]) -> dict[str, object]:
