@@ -191,6 +191,10 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
     print(f"{kind} photo alone: {summary(alone)}", flush=True)
     if priors is not None:
         ruled = measure(board, iter(kept), cals, priors=priors)
+        counts = ruled["priors"]
+        assert isinstance(counts, dict)
+        if counts["cells_visible"]:
+            counts["prior_certain_share"] = round(counts["prior_certain"] / counts["cells_visible"], 4)
         result["with_priors"] = {**ruled, "wrong_cells": with_truth(ruled, kept), **targets(ruled)}
         print(f"{kind} with priors: {summary(ruled)}", flush=True)
     return result
