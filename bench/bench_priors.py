@@ -61,6 +61,7 @@ from referee.games.cyrus_pyxis.state import CyrusState  # noqa: E402
 from referee.games.cyrus_pyxis.tables import Phase  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
 
 try:  # the rules side (w45a) may not have landed yet: then only the photo-alone row is measured
     from referee.games.cyrus_pyxis.capture import cell_priors  # type: ignore[attr-defined]
@@ -148,15 +149,41 @@ def truth_checks(photos: list[Photo], games: list[Game], priors: dict[str, CellP
     return out
 
 
-def with_truth(row: dict[str, object], photos: list[Photo]) -> list[str]:
-    """The row's confidently wrong cells ("photo cell: read at confidence"), each with its truth."""
+def with_truth(row: dict[str, object], photos: list[Photo], alone: dict[str, str] | None = None) -> list[str]:
+    """The row's confidently wrong cells ("photo cell: read at confidence"), each with its truth
+    and, given ``alone`` (``measure``'s cells of the photo-alone reading), what the photo alone read."""
     truths = {path.stem: truth for path, truth, _hidden, _group in photos}
     out = []
     for text in row["wrong_cells"]:  # type: ignore[attr-defined]
-        stem, name = text.split(":", 1)[0].split()
+        key = text.split(":", 1)[0]
+        stem, name = key.split()
         cell = truths[stem][name]
-        out.append(f"{text}, truth {cell['occupant']}/{cell['terrain']}")
+        seen = f", photo alone {alone[key]}" if alone is not None and key in alone else ""
+        out.append(f"{text}, truth {cell['occupant']}/{cell['terrain']}{seen}")
     return out
+
+
+def status(reading: str, truth: dict[str, str | None], floor: float) -> str:
+    """A visible cell's fate, from ``measure``'s "occupant/terrain/confidence": asked, right or wrong."""
+    occupant, terrain, confidence = reading.split("/")
+    if float(confidence) < floor:
+        return "asked"
+    return "right" if (occupant, terrain) == (str(truth["occupant"]), truth["terrain"]) else "wrong"
+
+
+def changes(alone: dict[str, str], ruled: dict[str, str], photos: list[Photo], floor: float) -> dict[str, int]:
+    """How the priors changed visible cells' fates ("asked -> right": asked from the photo
+    alone, read right with the priors), over the photos both readings read."""
+    truths = {path.stem: truth for path, truth, _hidden, _group in photos}
+    out: dict[str, int] = {}
+    for key, reading in ruled.items():
+        if " " not in key or key not in alone:
+            continue
+        stem, name = key.split()
+        before, after = status(alone[key], truths[stem][name], floor), status(reading, truths[stem][name], floor)
+        if before != after:
+            out[f"{before} -> {after}"] = out.get(f"{before} -> {after}", 0) + 1
+    return dict(sorted(out.items()))
 
 
 def targets(row: dict[str, object]) -> dict[str, object]:
@@ -186,16 +213,19 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
         "calibrations": {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()},
         "games": {"turns_played_before": [g.played for g in games], "sides": [g.side for g in games]},
         **truth_checks(kept, games, priors)}
-    alone = measure(board, iter(kept), cals)
+    alone_cells: dict[str, str] = {}
+    alone = measure(board, iter(kept), cals, cells=alone_cells)
     result["photo_alone"] = {**alone, "wrong_cells": with_truth(alone, kept), **targets(alone)}
     print(f"{kind} photo alone: {summary(alone)}", flush=True)
     if priors is not None:
-        ruled = measure(board, iter(kept), cals, priors=priors)
+        ruled_cells: dict[str, str] = {}
+        ruled = measure(board, iter(kept), cals, cells=ruled_cells, priors=priors)
         counts = ruled["priors"]
         assert isinstance(counts, dict)
         if counts["cells_visible"]:
             counts["prior_certain_share"] = round(counts["prior_certain"] / counts["cells_visible"], 4)
-        result["with_priors"] = {**ruled, "wrong_cells": with_truth(ruled, kept), **targets(ruled)}
+        counts["changed"] = changes(alone_cells, ruled_cells, kept, VisionConfig().classify.min_confidence)
+        result["with_priors"] = {**ruled, "wrong_cells": with_truth(ruled, kept, alone_cells), **targets(ruled)}
         print(f"{kind} with priors: {summary(ruled)}", flush=True)
     return result
 

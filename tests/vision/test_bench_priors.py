@@ -91,3 +91,18 @@ def test_a_wrong_cell_is_reported_with_its_truth() -> None:
     row = {"wrong_cells": ["tabletop_3 D4: greek/plain at 0.961"]}
     got = BENCH.with_truth(row, [(Path("/x/tabletop_3.jpg"), truth, [], 3)])
     assert got == ["tabletop_3 D4: greek/plain at 0.961, truth greek/forest"]
+
+
+def test_changes_count_each_cell_whose_fate_the_priors_changed() -> None:
+    truth = {"A1": {"occupant": None, "terrain": "plain"}, "B2": {"occupant": "greek", "terrain": "forest"},
+             "C3": {"occupant": "persian", "terrain": "hill"}, "D4": {"occupant": None, "terrain": "hill"}}
+    photos = [(Path("tabletop_0.jpg"), truth, [], 0)]
+    refused = {"tabletop_1": "BoardNotFoundError"}
+    alone = {"tabletop_0 A1": "None/plain/0.81", "tabletop_0 B2": "greek/plain/0.96",
+             "tabletop_0 C3": "persian/hill/0.99", "tabletop_0 D4": "None/hill/0.95", **refused}
+    ruled = {"tabletop_0 A1": "None/plain/0.97", "tabletop_0 B2": "greek/plain/0.20",
+             "tabletop_0 C3": "None/hill/0.93", "tabletop_0 D4": "None/hill/0.99", **refused}
+    assert BENCH.changes(alone, ruled, photos, 0.9) == {"asked -> right": 1, "right -> wrong": 1, "wrong -> asked": 1}
+    row = {"wrong_cells": ["tabletop_0 C3: None/hill at 0.930"]}
+    assert BENCH.with_truth(row, photos, alone) == [
+        "tabletop_0 C3: None/hill at 0.930, truth persian/hill, photo alone persian/hill/0.99"]
