@@ -134,18 +134,22 @@ def games_of(base: int, count: int, cache: Path | None, kind: str) -> list[Game]
 
 def truth_checks(photos: list[Photo], games: list[Game], priors: dict[str, CellPriors] | None) -> dict[str, int]:
     """Checks each photo's truth against its after state (cells that differ: 0 expected), and
-    counts the cells whose true content the priors left out."""
-    differ = outside = 0
+    counts the cells whose true content the priors left out and those where the priors' most
+    likely content is the truth (what the rules alone would guess, over all cells)."""
+    differ = outside = guessed = 0
     for (path, truth, _hidden, _group), game in zip(photos, games, strict=True):
         after = cell_contents(game.after)
         differ += sum((truth[name]["occupant"], truth[name]["terrain"]) != content for name, content in after.items())
         if priors is not None:
             prior = priors[path.stem]
-            outside += sum(prior.get(name, {}).get((t["occupant"], t["terrain"]), 0.0) <= 0.0
-                           for name, t in truth.items())
+            for name, t in truth.items():
+                spread = prior.get(name, {})
+                outside += spread.get((t["occupant"], t["terrain"]), 0.0) <= 0.0
+                guessed += bool(spread) and max(spread, key=spread.__getitem__) == (t["occupant"], t["terrain"])
     out = {"truth_differs_from_after_state": differ}
     if priors is not None:
-        out["truth_outside_prior"] = outside
+        out.update(truth_outside_prior=outside, prior_guess_right=guessed,
+                   cells=sum(len(truth) for _path, truth, _hidden, _group in photos))
     return out
 
 

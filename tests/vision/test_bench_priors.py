@@ -72,7 +72,8 @@ def test_truth_checks_count_cells_off_the_after_state_and_outside_the_priors() -
     changed = sum(before[n] != after[n] for n in after)
     assert changed > 0
     got = BENCH.truth_checks([photo], [game], {"render_0": stays})
-    assert got == {"truth_differs_from_after_state": 0, "truth_outside_prior": changed}
+    assert got == {"truth_differs_from_after_state": 0, "truth_outside_prior": changed,
+                   "prior_guess_right": len(after) - changed, "cells": len(after)}
     wrong = dict(truth, **{next(iter(truth)): {"occupant": "persian", "terrain": "swamp"}})
     assert BENCH.truth_checks([(photo[0], wrong, [], 0)], [game], None) == {"truth_differs_from_after_state": 1}
 
