@@ -41,3 +41,8 @@ class LowConfidenceError(VisionError):
         self.hint = _(
             "retake the photo from above, evenly lit, with the whole board and its markers in view"
         )
+
+
+class PriorsError(VisionError, ValueError):
+    """The rules' priors given to the reader do not fit the board (a caller's mistake, so a
+    ``ValueError`` too); the message names the cell and what is wrong."""

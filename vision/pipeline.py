@@ -21,7 +21,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.i18n import N_, _, ngettext
-from vision import adaptive
+from vision import adaptive, prior
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
@@ -69,6 +69,11 @@ class Observation(BaseModel):
     identity: dict[str, dict[str, float]] | None = Field(
         default=None, description="Cell → {legion: label score}, when labels were asked for."
     )
+    from_rules: tuple[str, ...] = Field(
+        default=(),
+        description="Cells whose label, or whether they are read at all, the rules' priors "
+        "decided rather than the photo.",
+    )
 
     def read_cells(self) -> dict[str, CellReading]:
         """Returns the cells read with confidence: the unreadable ones left out (what the rules
@@ -102,6 +107,7 @@ def observe(
     labels: Mapping[str, tuple[str, str]] | None = None,
     debug: DebugSink | None = None,
     strict: bool = True,
+    priors: prior.Priors | None = None,
 ) -> Observation:
     """Returns what a photo shows on every cell of a board.
 
@@ -114,14 +120,18 @@ def observe(
         labels: legion → (side, printed label): also score each counter against the legions of
             its side (``Observation.identity``).
         debug: receives a picture of each stage.
-        strict: refuse the photo (LowConfidenceError) when too many cells are unreadable.
+        strict: refuse the photo (LowConfidenceError) when too many cells are unreadable (on
+            the photo's own confidences, whatever the priors say).
+        priors: cell → (side or None, terrain) → probability from the rules alone, for the
+            photo taken after one turn (:mod:`vision.prior`); None reads the photo alone.
 
     Raises:
+        PriorsError: priors that do not fit the board (a ValueError), before the photo is read.
         VisionError: unreadable, too large, too dark, too blurred, or the board too small.
         BoardNotFoundError: no board in the photo.
         LowConfidenceError: too many cells could not be read with confidence.
     """
-    return read(photo, board, cfg, calibration, labels, debug, strict).observation
+    return read(photo, board, cfg, calibration, labels, debug, strict, priors).observation
 
 
 def read(
@@ -132,14 +142,18 @@ def read(
     labels: Mapping[str, tuple[str, str]] | None = None,
     debug: DebugSink | None = None,
     strict: bool = True,
+    priors: prior.Priors | None = None,
 ) -> Reading:
     """Does the work of :func:`observe` and returns the intermediate results too: load →
-    register → warp → cells (colours, evidence, occluders) → decisions → refusal → labels.
+    register → warp → cells (colours, evidence, occluders) → decisions → refusal → priors →
+    labels.
 
     Raises:
-        VisionError, BoardNotFoundError, LowConfidenceError: as :func:`observe`.
+        PriorsError, VisionError, BoardNotFoundError, LowConfidenceError: as :func:`observe`.
     """
     start = time.perf_counter()
+    if priors is not None:
+        prior.check(priors, board)  # before any work: a caller's mistake, not the photo's
     cfg = cfg or VisionConfig()
     debug = debug or NullSink()
     loaded = photo if isinstance(photo, Photo) else read_photo(photo, cfg.load)
@@ -157,11 +171,17 @@ def read(
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
     readings = _readings(adaptive.decide(evidence, board, cfg.classify, lines), inside, washed, board)
-    unreadable = tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
+    unreadable = _unread(readings, cfg)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
         _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg)
+    from_rules: tuple[str, ...] = ()
+    if priors is not None:
+        readings, from_rules = _with_priors(readings, priors, board, cfg)
+        unreadable = _unread(readings, cfg)
+        if debug.enabled:
+            debug.stage("priors", _draw_labels(warped, board, readings, cfg))
     identity = None
     if labels:
         identity = _identity(loaded, reg, board, white, readings, labels, calibration, cfg)
@@ -179,6 +199,7 @@ def read(
         registration=info,
         calibration=calibration.source if calibration is not None else "default",
         identity=identity,
+        from_rules=from_rules,
     )
     return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside)
 
@@ -297,6 +318,30 @@ def _readings(
             conf = 0.0  # part of the cell is outside the photo
         readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
     return readings
+
+
+def _unread(readings: Mapping[str, CellReading], cfg: VisionConfig) -> tuple[str, ...]:
+    """The cells read below the ask floor (``classify.min_confidence``), in board order."""
+    return tuple(n for n, r in readings.items() if r.confidence < cfg.classify.min_confidence)
+
+
+def _with_priors(
+    readings: Mapping[str, CellReading], priors: prior.Priors, board: BoardSpec, cfg: VisionConfig
+) -> tuple[dict[str, CellReading], tuple[str, ...]]:
+    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`), and the
+    cells whose label or whose being read at all changed because of them."""
+    floor = cfg.classify.min_confidence
+    photo = {n: (r.occupant, r.terrain, r.confidence) for n, r in readings.items()}
+    out: dict[str, CellReading] = {}
+    changed: list[str] = []
+    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board).items():
+        was, now = readings[name], CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
+        if (now.occupant, now.terrain) != (was.occupant, was.terrain) or (
+            (now.confidence >= floor) != (was.confidence >= floor)
+        ):
+            changed.append(name)
+        out[name] = now
+    return out, tuple(changed)
 
 
 def _refuse_if_unread(

@@ -14,7 +14,7 @@ from types import ModuleType
 from vision.config import VisionConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_TUNABLE = {"register": 37, "per-cell": 73}
+MAX_TUNABLE = {"register": 37, "per-cell": 74}  # +1: prior.OFF_RULES (w45b)
 
 
 def _tool() -> ModuleType:

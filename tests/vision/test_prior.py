@@ -1,0 +1,197 @@
+"""vision.prior: the rules' priors weighed with the photo's reading, cell by cell (issue 34).
+
+The model's arithmetic on chosen readings, then the reader on rendered photos (a hand over the
+board leaves cells the photo is unsure of)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import prior
+from vision.config import VisionConfig
+from vision.errors import LowConfidenceError
+from vision.pipeline import GLARE_RIGHT, Observation, observe
+from vision.render import Rendered, random_scene
+
+from .helpers import board, scene_of, setup_state, shoot
+
+FLOOR = VisionConfig().classify.min_confidence
+LABELS = {side: [f"{side[:1].upper()}{n:02d}" for n in range(20)] for side in ("greek", "persian")}
+
+
+def _every() -> list[prior.Content]:
+    return prior.contents(board())
+
+
+def _sure(content: prior.Content) -> dict[prior.Content, float]:
+    return {content: 1.0}
+
+
+def test_an_even_prior_gives_back_the_photos_own_confidence() -> None:
+    every = _every()
+    even = dict.fromkeys(every, 1 / len(every))
+    bare = (None, board().terrains[0])
+    for conf in (0.02, 0.3, 0.5, GLARE_RIGHT, 0.9, 0.99, 0.9999, 1.0):
+        occupant, terrain, got = prior.posterior((*bare, conf), even, every)
+        assert (occupant, terrain) == bare
+        assert math.isclose(got, conf, abs_tol=1e-12), conf
+
+
+def test_an_unsure_reading_the_rules_agree_with_is_read() -> None:
+    bare = (None, board().terrains[0])
+    _o, _t, conf = prior.posterior((*bare, GLARE_RIGHT), _sure(bare), _every())
+    assert GLARE_RIGHT < FLOOR <= conf
+
+
+def test_an_unsure_reading_takes_the_content_the_rules_are_sure_of() -> None:
+    b = board()
+    counter = (b.sides[1], b.terrains[0])
+    occupant, terrain, conf = prior.posterior((None, b.terrains[0], GLARE_RIGHT), _sure(counter), _every())
+    assert (occupant, terrain) == counter and conf >= FLOOR
+
+
+def test_a_confident_reading_against_the_rules_stays_because_of_the_mixing_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    b = board()
+    illegal = (b.sides[0], b.terrains[0])
+    allowed = _sure((None, b.terrains[0]))
+    occupant, terrain, conf = prior.posterior((*illegal, 0.9999), allowed, _every())
+    assert (occupant, terrain) == illegal and conf >= FLOOR
+    # the rules taken as certain would have hidden the illegal move
+    monkeypatch.setattr(prior, "OFF_RULES", 0.0)
+    assert prior.posterior((*illegal, 0.9999), allowed, _every())[:2] == (None, b.terrains[0])
+
+
+def test_a_fairly_sure_reading_against_certain_rules_is_asked_about() -> None:
+    b = board()
+    illegal = (b.sides[0], b.terrains[0])
+    _o, _t, conf = prior.posterior((*illegal, 0.99), _sure((None, b.terrains[0])), _every())
+    assert conf < FLOOR
+
+
+def test_a_cell_the_photo_does_not_show_stays_unread() -> None:
+    b = board()
+    reading = (None, b.terrains[0], 0.0)
+    assert prior.posterior(reading, _sure((b.sides[0], b.terrains[0])), _every()) == reading
+
+
+@pytest.mark.parametrize(
+    ("priors", "says"),
+    [
+        ({"Z99": {(None, "plain"): 1.0}}, "unknown cell"),
+        ({"A1": {("romans", "plain"): 1.0}}, "unknown side"),
+        ({"A1": {(None, "swamp"): 1.0}}, "unknown terrain"),
+        ({"A1": {"plain": 1.0}}, r"not a \(side or None, terrain\) pair"),
+        ({"A1": {(None, "plain"): 1.5, ("greek", "plain"): -0.5}}, "not a probability"),
+        ({"A1": {(None, "plain"): math.nan}}, "not a probability"),
+        ({"A1": {(None, "plain"): math.inf}}, "not a probability"),
+        ({"A1": {(None, "plain"): True}}, "not a probability"),
+        ({"A1": {(None, "plain"): "1"}}, "not a probability"),
+        ({"A1": {(None, "plain"): 0.5}}, "sum to 0.5"),
+    ],
+)
+def test_priors_that_do_not_fit_the_board_are_refused_before_the_photo_is_read(
+    tmp_path: Path, priors: prior.Priors, says: str
+) -> None:
+    assert board().terrains[0] == "plain" and "greek" in board().sides
+    with pytest.raises(ValueError, match=says):
+        observe(tmp_path / "no-such-photo.jpg", board(), priors=priors)
+
+
+def test_priors_summing_to_one_up_to_rounding_are_taken() -> None:
+    third = {(None, "plain"): 1 / 3, ("greek", "plain"): 1 / 3, ("persian", "plain"): 1 / 3}
+    prior.check({"A1": third}, board())
+
+
+@pytest.fixture(scope="module")
+def hand_photo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Rendered, Observation]:
+    """A moderate photo with a hand over the board, and what the photo alone shows."""
+    seed = 21
+    scene = random_scene(board(), np.random.default_rng(seed), LABELS)
+    path, rendered = shoot(tmp_path_factory.mktemp("prior"), scene, seed, "moderate", (1280, 960), hands=1)
+    return path, rendered, observe(path, board(), strict=False)
+
+
+def _unsure(obs: Observation) -> list[str]:
+    """The cells the photo shows but is unsure of."""
+    return [n for n in obs.unreadable if obs.cells[n].confidence > 0]
+
+
+def _truth(rendered: Rendered) -> dict[str, dict[prior.Content, float]]:
+    """Priors certain of what the photo's scene really holds, cell by cell."""
+    return {n: _sure((t["occupant"], t["terrain"])) for n, t in rendered.cells.items()}
+
+
+def _same(a: Observation, b: Observation) -> bool:
+    return a.model_dump(exclude={"seconds"}) == b.model_dump(exclude={"seconds"})
+
+
+def test_no_priors_and_even_priors_read_the_photo_alone(hand_photo: tuple[Path, Rendered, Observation]) -> None:
+    path, _rendered, alone = hand_photo
+    assert _same(observe(path, board(), strict=False, priors=None), alone)
+    assert _same(observe(path, board(), strict=False, priors={}), alone)
+    every = _every()
+    even = {name: dict.fromkeys(every, 1 / len(every)) for name in board().cell_names()}
+    assert _same(observe(path, board(), strict=False, priors=even), alone)
+    assert alone.from_rules == ()
+
+
+def test_rules_sure_of_the_truth_settle_the_cells_the_photo_is_unsure_of(
+    hand_photo: tuple[Path, Rendered, Observation],
+) -> None:
+    path, rendered, alone = hand_photo
+    unsure = _unsure(alone)
+    assert unsure, "the hand should leave cells the photo is unsure of"
+    truth = _truth(rendered)
+    obs = observe(path, board(), strict=False, priors=truth)
+    for name in unsure:
+        got = obs.cells[name]
+        want = rendered.cells[name]
+        assert (got.occupant, got.terrain) == (want["occupant"], want["terrain"]), name
+        assert name not in obs.unreadable and name in obs.from_rules
+    assert set(obs.from_rules) <= set(alone.unreadable)  # what the photo was sure of stayed its own
+
+
+def test_unsure_cells_take_another_content_the_rules_are_sure_of(
+    hand_photo: tuple[Path, Rendered, Observation],
+) -> None:
+    path, _rendered, alone = hand_photo
+    every = _every()
+    unsure = _unsure(alone)
+    other = {n: next(c for c in every if c != (alone.cells[n].occupant, alone.cells[n].terrain)) for n in unsure}
+    obs = observe(path, board(), strict=False, priors={n: _sure(c) for n, c in other.items()})
+    assert {n: (obs.cells[n].occupant, obs.cells[n].terrain) for n in unsure} == other
+    assert set(obs.from_rules) == set(unsure)
+    kept = [n for n in board().cell_names() if n not in other]
+    assert all(obs.cells[n] == alone.cells[n] for n in kept)
+
+
+def test_a_photo_that_shows_too_little_is_refused_whatever_the_rules_say(tmp_path: Path) -> None:
+    state = setup_state()
+    path, rendered = shoot(tmp_path, scene_of(state), 36, "clean", (1280, 960), hands=3)
+    assert len(rendered.occluded) > 50  # three hands over the board (as in test_pipeline)
+    truth = _truth(rendered)
+    with pytest.raises(LowConfidenceError):
+        observe(path, board(), priors=truth)
+
+
+def test_counter_labels_are_scored_on_the_cells_the_priors_decided(
+    hand_photo: tuple[Path, Rendered, Observation],
+) -> None:
+    path, _rendered, alone = hand_photo
+    b = board()
+    unsure = _unsure(alone)
+    side = b.sides[0]
+    counters = {n: _sure((side, alone.cells[n].terrain)) for n in unsure if alone.cells[n].occupant is None}
+    assert counters, "the hand should leave an unsure cell read without a counter"
+    labels = {f"{s}-{label}": (s, label) for s, names in LABELS.items() for label in names}
+    obs = observe(path, b, strict=False, labels=labels, priors=counters)
+    assert obs.identity is not None
+    assert set(obs.identity) == {n for n, c in obs.cells.items() if c.occupant is not None}
+    assert set(counters) <= set(obs.identity)
+    assert all(set(obs.identity[n]) == {k for k, (s, _l) in labels.items() if s == side} for n in counters)

@@ -1,0 +1,139 @@
+"""What the rules allow, combined with what the photo shows, cell by cell (issue 34).
+
+The game's capture rules say, for the photo taken after one turn, how likely each content of a
+cell is from the rules alone (``CellPriors``: cell → (side standing there or None, terrain) →
+probability). Vision imports no game: the priors reach it as plain data of that shape.
+
+The model, per cell:
+
+- The photo's reading is a label ``r`` (occupant, terrain) with a confidence ``c``, the reader's
+  calibrated probability that ``r`` is right. It is taken as a noisy observation: the photo's
+  likelihood given the true content ``l`` is ``c`` where ``l == r`` and ``(1 - c) / (K - 1)``
+  for each of the board's other contents, ``K = (len(sides) + 1) * len(terrains)``. Under an
+  even prior the posterior of ``r`` is exactly ``c``, so ``priors=None`` and an even prior agree.
+- The rules' prior is mixed with the even prior by :data:`OFF_RULES`, the chance a cell holds
+  what the rules did not allow (a bumped counter, an illegal move the referee must still see):
+  ``prior(l) = (1 - OFF_RULES) * rules(l) + OFF_RULES / K``. No content is ever impossible, so a
+  confident reading against the rules stays (a strong photo beats a small prior).
+- The posterior is ``prior × likelihood``, normalised. The cell's reading becomes its argmax,
+  with the posterior as its confidence; the photo's label is kept where it ties for the maximum,
+  or where no single other content beats it (a very weak reading under an even prior: its
+  ``K - 1`` alternatives tie). Whether the cell is asked about is decided afterwards, once, by
+  ``classify.min_confidence`` on that posterior (:mod:`vision.pipeline`).
+- A cell the photo does not show (confidence 0: part of it is outside the photo) stays unread:
+  the rules only weigh what the photo shows at least weakly. A cell under a hand keeps the weak
+  confidence the reader gives it (at most 0.3), so the rules settle it where they are nearly
+  certain (no legal turn changes it) and it stays asked where a turn may change it.
+- Cells the priors do not name are read from the photo alone.
+
+Priors are checked before the photo is read: an unknown cell, side or terrain, a content that is
+not a (side or None, terrain) pair, a negative or non-finite value, or a cell's values not
+summing to 1 (within 1e-6, float rounding) raise :class:`~vision.errors.PriorsError` (a
+``ValueError``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from referee.i18n import _
+from vision.board import BoardSpec
+from vision.errors import PriorsError
+
+Content = tuple[str | None, str]
+"""A cell's content: the side standing there (or None) and its terrain (``CellContent`` of the
+capture rules, declared again here because vision imports no game)."""
+Priors = Mapping[str, Mapping[Content, float]]
+"""Cell name → content → probability from the rules alone, each cell's values summing to 1."""
+Read = tuple[str | None, str, float]
+"""A cell's reading: occupant (or None), terrain, confidence."""
+
+OFF_RULES = 0.01
+"""The chance a cell holds what the rules did not allow (a bumped counter, an illegal move),
+mixed into every prior as an even share over the board's contents (provisional, set by hand: no
+photo of a real game exists yet to fit it; ``bench/`` measures it on game positions)."""
+
+
+def contents(board: BoardSpec) -> list[Content]:
+    """Returns every content a cell of the board can hold, bare cells first, in table order."""
+    return [(side, terrain) for side in (None, *board.sides) for terrain in board.terrains]
+
+
+def check(priors: Priors, board: BoardSpec) -> None:
+    """Checks priors against the board before any photo is read.
+
+    Raises:
+        PriorsError: an unknown cell, side or terrain; a content that is not a pair; a negative
+            or non-finite value; a cell's values not summing to 1.
+    """
+    cells = set(board.cell_names())
+    sides, terrains = set(board.sides), set(board.terrains)
+    for cell, spread in priors.items():
+        if cell not in cells:
+            raise PriorsError(_("priors name an unknown cell {cell!r}").format(cell=cell))
+        total = 0.0
+        for content, value in spread.items():
+            _check_content(cell, content, sides, terrains)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+                raise PriorsError(
+                    _("priors of cell {cell}: {value!r} is not a probability").format(cell=cell, value=value)
+                )
+            total += value
+        if abs(total - 1) > 1e-6:  # a guard against float rounding, not a setting
+            raise PriorsError(
+                _("priors of cell {cell} sum to {total}, not 1").format(cell=cell, total=f"{total:.6g}")
+            )
+
+
+def _check_content(cell: str, content: object, sides: set[str], terrains: set[str]) -> None:
+    """Raises PriorsError unless ``content`` is a (known side or None, known terrain) pair."""
+    if not isinstance(content, tuple) or len(content) != 2:
+        raise PriorsError(
+            _("priors of cell {cell}: {content!r} is not a (side or None, terrain) pair").format(
+                cell=cell, content=content)
+        )
+    side, terrain = content
+    if side is not None and side not in sides:
+        raise PriorsError(
+            _("priors of cell {cell} name an unknown side {side!r} (known: {known})").format(
+                cell=cell, side=side, known=", ".join(sorted(sides)))
+        )
+    if terrain not in terrains:
+        raise PriorsError(
+            _("priors of cell {cell} name an unknown terrain {terrain!r} (known: {known})").format(
+                cell=cell, terrain=terrain, known=", ".join(sorted(terrains)))
+        )
+
+
+def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content]) -> Read:
+    """Returns a cell's reading once the rules' prior is weighed in (see the module's model).
+
+    Args:
+        reading: the photo's occupant, terrain and confidence (its calibrated probability).
+        rules: the content → probability the rules give the cell (checked by :func:`check`).
+        every: every content the board's cells can hold (:func:`contents`).
+    """
+    occupant, terrain, conf = reading
+    if conf <= 0:
+        return reading  # the photo does not show the cell: nothing to weigh
+    k = len(every)
+    read: Content = (occupant, terrain)
+    other = (1 - conf) / (k - 1)
+    weight = {
+        c: ((1 - OFF_RULES) * rules.get(c, 0.0) + OFF_RULES / k) * (conf if c == read else other)
+        for c in every
+    }
+    total = sum(weight.values())
+    best = max(weight.values())
+    tops = [c for c, w in weight.items() if w >= best * (1 - 1e-12)]  # ties, float rounding aside
+    label = tops[0] if len(tops) == 1 and tops[0] != read else read
+    return label[0], label[1], weight[label] / total
+
+
+def combine(readings: Mapping[str, Read], priors: Priors, board: BoardSpec) -> dict[str, Read]:
+    """Returns every cell's reading with its prior weighed in (cells without one unchanged)."""
+    every = contents(board)
+    return {
+        name: posterior(r, priors[name], every) if name in priors else r for name, r in readings.items()
+    }
