@@ -44,7 +44,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import (  # noqa: E402
-    CellPriors,
     Photo,
     cached,
     calibrations,
@@ -62,6 +61,7 @@ from referee.games.cyrus_pyxis.tables import Phase  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.prior import Priors  # noqa: E402
 
 try:  # the rules side (w45a) may not have landed yet: then only the photo-alone row is measured
     from referee.games.cyrus_pyxis.capture import cell_priors  # type: ignore[attr-defined]
@@ -132,7 +132,7 @@ def games_of(base: int, count: int, cache: Path | None, kind: str) -> list[Game]
     return games
 
 
-def truth_checks(photos: list[Photo], games: list[Game], priors: dict[str, CellPriors] | None) -> dict[str, int]:
+def truth_checks(photos: list[Photo], games: list[Game], priors: dict[str, Priors] | None) -> dict[str, int]:
     """Checks each photo's truth against its after state (cells that differ: 0 expected), and
     counts the cells whose true content the priors left out and those where the priors' most
     likely content is the truth (what the rules alone would guess, over all cells)."""

@@ -48,13 +48,12 @@ from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import Observation, Reading, observe, read  # noqa: E402
+from vision.prior import Priors  # noqa: E402
 from vision.render import STYLES, Scene, random_scene, render, sample_real_conditions  # noqa: E402
 
 SEEDS = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "eval": {"render": 3_000_000, "tabletop": 6_000_000}}
 BOXES = 4
 """Boxes (print batches) of the tabletop renderer, each calibrated on its own clean photo."""
-CellPriors = Mapping[str, Mapping[tuple[str | None, str], float]]
-"""Cell name → (side or None, terrain) → probability: the rules' priors, as the reader takes them."""
 Photo = tuple[Path, dict[str, dict[str, str | None]], list[str], int]
 """A photo file, its truth per cell, the cells under a hand, and its style or box."""
 
@@ -163,7 +162,7 @@ def cached_readings(board: BoardSpec, cache: Path, photos: int,
 
 def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str],
             cfg: VisionConfig | None = None, cells: dict[str, str] | None = None,
-            priors: Mapping[str, CellPriors] | None = None) -> dict[str, object]:
+            priors: Mapping[str, Priors] | None = None) -> dict[str, object]:
     """Reads every photo (with ``cfg``'s settings, the defaults if None) and returns the counts,
     the reliability table and the ECE. ``cells``, when given, receives each visible cell's
     reading ("photo cell" → "occupant/terrain/confidence"), and each refused photo's reason.
@@ -177,10 +176,9 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
     rule_counts: dict[str, int] | None = None if priors is None else {}
     for path, truth, occluded, group in photos:
         cal = cals.get(group)
-        given = {} if priors is None else {"priors": priors[path.stem]}
         try:
             obs = observe(path, board, cfg, calibration=cal if isinstance(cal, Calibration) else None, strict=True,
-                          **given)
+                          priors=priors[path.stem] if priors is not None else None)
         except VisionError as exc:
             reason = type(exc).__name__
             refused[reason] = refused.get(reason, 0) + 1
@@ -211,7 +209,7 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
     return out
 
 
-def prior_counts(obs: Observation, prior: CellPriors, truth: dict[str, dict[str, str | None]],
+def prior_counts(obs: Observation, prior: Priors, truth: dict[str, dict[str, str | None]],
                  occluded: list[str], floor: float, counts: dict[str, int]) -> None:
     """Adds to ``counts`` one photo's figures on its priors: visible cells whose prior was
     certain (one content at probability 1), and the cells the rules decided
@@ -223,7 +221,7 @@ def prior_counts(obs: Observation, prior: CellPriors, truth: dict[str, dict[str,
     visible = [name for name in obs.cells if name not in occluded]
     add("cells_visible", len(visible))
     add("prior_certain", sum(max(prior.get(name, {}).values(), default=0.0) >= 1 - 1e-9 for name in visible))
-    decided = [name for name in getattr(obs, "from_rules", ()) if name in obs.cells]
+    decided = [name for name in obs.from_rules if name in obs.cells]
     asked = [name for name in decided if obs.cells[name].confidence < floor]
     right = [name for name in decided if (obs.cells[name].occupant, obs.cells[name].terrain)
              == (truth[name]["occupant"], truth[name]["terrain"])]
