@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from referee.bot import Bot
-    from referee.capture import CaptureReport, SeenCell
+    from referee.capture import CaptureReport, CellContent, SeenCell
     from referee.game import GameState
 
 S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
@@ -112,6 +112,16 @@ class CaptureRules(Protocol[S_contra]):
         """Returns cell name → the counter standing there alone."""
         ...
 
+    def cell_priors(self, state: S_contra) -> dict[str, dict[CellContent, float]]:
+        """Returns cell name → content → probability, from the rules alone, of what the photo taken
+        after one turn of the side to play shows there (a :data:`~referee.capture.CellPriors`).
+
+        1 on the present content where no legal turn can change the cell; spread over every
+        content some legal turn may leave there where one can (it may over-include a content, but
+        never leaves one out). Computed without enumerating the turns.
+        """
+        ...
+
 
 def capture_of(engine: object) -> CaptureRules[Any] | None:
     """Returns the engine's capture rules (imported now) when it offers photo capture, else None.
@@ -129,7 +139,7 @@ def capture_of(engine: object) -> CaptureRules[Any] | None:
     return rules
 
 
-CAPTURE_FUNCTIONS = ("legion_labels", "infer_turn", "settled_cells", "cell_contents", "legion_cells")
+CAPTURE_FUNCTIONS = ("legion_labels", "infer_turn", "settled_cells", "cell_contents", "legion_cells", "cell_priors")
 """The functions of :class:`CaptureRules`, in the order they are declared."""
 
 

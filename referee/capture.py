@@ -7,11 +7,14 @@ readings are). A game's capture rules (the ``CaptureRules`` protocol in
 :mod:`referee.capabilities`) answer with a :class:`CaptureReport`: the turn to play, the questions
 to ask, or the cells no legal turn explains. The command line reads only these fields, so it
 handles every game's report alike; a game's report may add fields of its own and say its first
-lines in its own words (:meth:`CaptureReport.headline`).
+lines in its own words (:meth:`CaptureReport.headline`). Before the reader looks, the rules may
+also say what each cell can hold after the turn (:data:`CellPriors`), as plain data the reader
+weighs its evidence with.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,7 +23,15 @@ from referee.game import GameState
 from referee.i18n import _, ngettext
 from referee.rulings import Verdict
 
-__all__ = ["CaptureReport", "CaptureStatus", "Disagreement", "Question", "SeenCell"]
+__all__ = ["CaptureReport", "CaptureStatus", "CellContent", "CellPriors", "Disagreement", "Question", "SeenCell"]
+
+CellContent = tuple[str | None, str]
+"""What a cell holds: the side standing there (None: nobody) and its terrain (the shape of
+``CaptureRules.cell_contents``' values)."""
+
+CellPriors = Mapping[str, Mapping[CellContent, float]]
+"""Cell name → content → probability from the rules alone (each cell's values sum to 1): what a
+game's capture rules tell a photo reader before it looks (``CaptureRules.cell_priors``)."""
 
 CaptureStatus = Literal["explained", "ambiguous", "unexplained", "unreadable"]
 """explained: exactly one legal turn fits (it may be played); ambiguous: several fit, or the one

@@ -26,6 +26,19 @@ def legion_cells(state: PushState) -> dict[str, str]:
     return {f"t{min(state.token, GOAL)}": "token"}
 
 
+def cell_priors(state: PushState) -> dict[str, dict[tuple[str | None, str], float]]:
+    """The token may stay (a push cannot be seen yet), or move 1 or 2 cells: its cell and the two
+    ahead are uncertain, every other cell is empty for sure."""
+    ends = {min(state.token + n, GOAL) for n in (0, 1, 2)} if state.token < GOAL else {GOAL}
+    out: dict[str, dict[tuple[str | None, str], float]] = {}
+    for name, content in _cells(state.token).items():
+        if int(name[1:]) in ends and len(ends) > 1:
+            out[name] = {("north", TRACK): 1 / len(ends), (None, TRACK): 1 - 1 / len(ends)}
+        else:
+            out[name] = {content: 1.0}
+    return out
+
+
 def infer_turn(state: PushState, seen: Mapping[str, SeenCell], *, answers: Mapping[str, str] | None = None,
                identity: Mapping[str, Mapping[str, float]] | None = None) -> CaptureReport:
     held = [int(name[1:]) for name, cell in seen.items() if cell.occupant is not None]

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 
 from referee.capture import CaptureReport, SeenCell
 from tests.broken_game import capture
-from tests.broken_game.capture import cell_contents, legion_cells, legion_labels, settled_cells
+from tests.broken_game.capture import cell_contents, cell_priors, legion_cells, legion_labels, settled_cells
 from tests.broken_game.engine import PushState
 
-__all__ = ["cell_contents", "infer_turn", "legion_cells", "legion_labels", "settled_cells"]
+__all__ = ["cell_contents", "cell_priors", "infer_turn", "legion_cells", "legion_labels", "settled_cells"]
 
 
 def infer_turn(state: PushState, seen: Mapping[str, SeenCell]) -> CaptureReport:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import math
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -141,7 +142,8 @@ def check_capture_rules(engine: AnyEngine, steps: Iterable[Step]) -> int:
     """A game that declares photo capture names a module that keeps the ``CaptureRules`` protocol:
     every function is there and takes the protocol's arguments, and on each state met, a perfect
     photo of it gives the core shapes back (a ``CaptureReport`` that explains itself; cell contents
-    and labels as ``(side, terrain)`` and ``(side, label)``). Returns the states checked."""
+    and labels as ``(side, terrain)`` and ``(side, label)``; priors over every cell, each summing
+    to 1). Returns the states checked."""
     try:
         rules = capture_of(engine)
     except TypeError as error:
@@ -165,6 +167,11 @@ def check_capture_rules(engine: AnyEngine, steps: Iterable[Step]) -> int:
         labels = rules.legion_labels(step.state)
         assert all(isinstance(side, str) and isinstance(label, str) for side, label in labels.values()), labels
         assert set(rules.legion_cells(step.state).values()) <= set(labels), "legion_cells names an unlabelled counter"
+        priors = rules.cell_priors(step.state)
+        assert set(priors) == set(cells), "cell_priors does not cover the board's cells"
+        for cell, weights in priors.items():
+            assert math.isclose(sum(weights.values()), 1.0), f"cell_priors of {cell} do not sum to 1: {weights}"
+            assert all(w >= 0 for w in weights.values()), f"cell_priors of {cell}: a negative weight: {weights}"
         report = rules.infer_turn(step.state, {c: _Seen(s, t) for c, (s, t) in cells.items()})
         assert isinstance(report, CaptureReport), f"infer_turn returns a {type(report).__name__}, not a CaptureReport"
         assert report.explain() and all(isinstance(line, str) for line in report.explain())

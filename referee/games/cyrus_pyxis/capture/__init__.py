@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.capture import CaptureReport, Disagreement, Question, SeenCell
+from referee.games.cyrus_pyxis.capture.priors import cell_priors
 from referee.games.cyrus_pyxis.capture.report import (
     FATE_ELIMINATED,
     FATE_OFF,
@@ -66,6 +67,7 @@ __all__ = [
     "Seen",
     "SeenCell",
     "cell_contents",
+    "cell_priors",
     "infer_turn",
     "legion_cells",
     "legion_labels",
