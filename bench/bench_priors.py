@@ -55,18 +55,13 @@ from bench.bench_reliability import (  # noqa: E402
 from bench.bench_vision import ENGINE, machine, scene_of, setup_state  # noqa: E402
 from referee.dice import NoDice  # noqa: E402
 from referee.games.cyrus_pyxis.bot import RandomBot  # noqa: E402
-from referee.games.cyrus_pyxis.capture import cell_contents  # noqa: E402
+from referee.games.cyrus_pyxis.capture import cell_contents, cell_priors  # noqa: E402
 from referee.games.cyrus_pyxis.state import CyrusState  # noqa: E402
 from referee.games.cyrus_pyxis.tables import Phase  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.prior import Priors  # noqa: E402
-
-try:  # the rules side (w45a) may not have landed yet: then only the photo-alone row is measured
-    from referee.games.cyrus_pyxis.capture import cell_priors  # type: ignore[attr-defined]
-except ImportError:
-    cell_priors = None
 
 SEEDS = {"dev": {"render": 1_200_000, "tabletop": 5_200_000}, "eval": {"render": 3_200_000, "tabletop": 6_200_000}}
 TARGETS = {"cells_confidently_wrong": 0, "asked_share": 0.002, "ece": 0.02}
@@ -132,25 +127,22 @@ def games_of(base: int, count: int, cache: Path | None, kind: str) -> list[Game]
     return games
 
 
-def truth_checks(photos: list[Photo], games: list[Game], priors: dict[str, Priors] | None) -> dict[str, int]:
+def truth_checks(photos: list[Photo], games: list[Game], priors: dict[str, Priors]) -> dict[str, int]:
     """Checks each photo's truth against its after state (cells that differ: 0 expected), and
     counts the cells whose true content the priors left out and those where the priors' most
-    likely content is the truth (what the rules alone would guess, over all cells)."""
-    differ = outside = guessed = 0
+    likely content is the truth (what the rules alone would guess), over all cells."""
+    differ = outside = guessed = cells = 0
     for (path, truth, _hidden, _group), game in zip(photos, games, strict=True):
         after = cell_contents(game.after)
         differ += sum((truth[name]["occupant"], truth[name]["terrain"]) != content for name, content in after.items())
-        if priors is not None:
-            prior = priors[path.stem]
-            for name, t in truth.items():
-                spread = prior.get(name, {})
-                outside += spread.get((t["occupant"], t["terrain"]), 0.0) <= 0.0
-                guessed += bool(spread) and max(spread, key=spread.__getitem__) == (t["occupant"], t["terrain"])
-    out = {"truth_differs_from_after_state": differ}
-    if priors is not None:
-        out.update(truth_outside_prior=outside, prior_guess_right=guessed,
-                   cells=sum(len(truth) for _path, truth, _hidden, _group in photos))
-    return out
+        prior = priors[path.stem]
+        for name, t in truth.items():
+            spread = prior.get(name, {})
+            outside += spread.get((t["occupant"], t["terrain"]), 0.0) <= 0.0
+            guessed += bool(spread) and max(spread, key=spread.__getitem__) == (t["occupant"], t["terrain"])
+        cells += len(truth)
+    return {"truth_differs_from_after_state": differ, "truth_outside_prior": outside, "prior_guess_right": guessed,
+            "cells": cells}
 
 
 def with_truth(row: dict[str, object], photos: list[Photo], alone: dict[str, str] | None = None) -> list[str]:
@@ -211,7 +203,7 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
     if cache is not None:
         photos = cached(kind, photos, base, count, tmp)
     kept = list(photos)
-    priors = None if cell_priors is None else {f"{kind}_{k}": cell_priors(g.before) for k, g in enumerate(games)}
+    priors = {f"{kind}_{k}": cell_priors(g.before) for k, g in enumerate(games)}
     result: dict[str, object] = {
         "seeds_from": base, "photos": count,
         "calibrations": {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()},
@@ -221,16 +213,15 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
     alone = measure(board, iter(kept), cals, cells=alone_cells)
     result["photo_alone"] = {**alone, "wrong_cells": with_truth(alone, kept), **targets(alone)}
     print(f"{kind} photo alone: {summary(alone)}", flush=True)
-    if priors is not None:
-        ruled_cells: dict[str, str] = {}
-        ruled = measure(board, iter(kept), cals, cells=ruled_cells, priors=priors)
-        counts = ruled["priors"]
-        assert isinstance(counts, dict)
-        if counts["cells_visible"]:
-            counts["prior_certain_share"] = round(counts["prior_certain"] / counts["cells_visible"], 4)
-        counts["changed"] = changes(alone_cells, ruled_cells, kept, VisionConfig().classify.min_confidence)
-        result["with_priors"] = {**ruled, "wrong_cells": with_truth(ruled, kept, alone_cells), **targets(ruled)}
-        print(f"{kind} with priors: {summary(ruled)}", flush=True)
+    ruled_cells: dict[str, str] = {}
+    ruled = measure(board, iter(kept), cals, cells=ruled_cells, priors=priors)
+    counts = ruled["priors"]
+    assert isinstance(counts, dict)
+    if counts["cells_visible"]:
+        counts["prior_certain_share"] = round(counts["prior_certain"] / counts["cells_visible"], 4)
+    counts["changed"] = changes(alone_cells, ruled_cells, kept, VisionConfig().classify.min_confidence)
+    result["with_priors"] = {**ruled, "wrong_cells": with_truth(ruled, kept, alone_cells), **targets(ruled)}
+    print(f"{kind} with priors: {summary(ruled)}", flush=True)
     return result
 
 
@@ -258,7 +249,6 @@ def main() -> None:
     report: dict[str, object] = {"what": "the rules' priors on photos of positions reached in random games",
                                  "seeds": args.seeds, **commit(), "machine": machine(),
                                  "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                 "priors": "cell_priors" if cell_priors is not None else "not available",
                                  "targets": TARGETS}
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)

@@ -69,13 +69,17 @@ def test_truth_checks_count_cells_off_the_after_state_and_outside_the_priors() -
     truth = {n: {"occupant": o, "terrain": t} for n, (o, t) in after.items()}
     photo = (Path("render_0.jpg"), truth, [], 0)
     stays = {n: {before[n]: 1.0} for n in before}  # a prior that forbids every change
-    changed = sum(before[n] != after[n] for n in after)
+    changed_cells = {n for n in after if before[n] != after[n]}
+    changed = len(changed_cells)
     assert changed > 0
     got = BENCH.truth_checks([photo], [game], {"render_0": stays})
     assert got == {"truth_differs_from_after_state": 0, "truth_outside_prior": changed,
                    "prior_guess_right": len(after) - changed, "cells": len(after)}
-    wrong = dict(truth, **{next(iter(truth)): {"occupant": "persian", "terrain": "swamp"}})
-    assert BENCH.truth_checks([(photo[0], wrong, [], 0)], [game], None) == {"truth_differs_from_after_state": 1}
+    first = next(iter(truth))
+    wrong = dict(truth, **{first: {"occupant": "persian", "terrain": "swamp"}})
+    assert BENCH.truth_checks([(photo[0], wrong, [], 0)], [game], {"render_0": stays}) == {
+        "truth_differs_from_after_state": 1, "truth_outside_prior": changed + (first not in changed_cells),
+        "prior_guess_right": len(after) - changed - (first not in changed_cells), "cells": len(after)}
 
 
 @pytest.mark.parametrize(("asked", "wrong", "ece", "met"), [
