@@ -182,6 +182,25 @@ def changes(alone: dict[str, str], ruled: dict[str, str], photos: list[Photo], f
     return dict(sorted(out.items()))
 
 
+def by_prior(alone: dict[str, str], ruled: dict[str, str], photos: list[Photo], priors: dict[str, Priors],
+             floor: float) -> dict[str, dict[str, int]]:
+    """The visible cells' fates with the priors (asked, right, wrong), grouped by whether their
+    prior was certain and whether the photo alone was sure of them (at or above ``floor``)."""
+    truths = {path.stem: truth for path, truth, _hidden, _group in photos}
+    out: dict[str, dict[str, int]] = {}
+    for key, reading in ruled.items():
+        if " " not in key or key not in alone:
+            continue
+        stem, name = key.split()
+        certain = max(priors[stem].get(name, {}).values(), default=0.0) >= 1 - 1e-9
+        sure = float(alone[key].rsplit("/", 1)[1]) >= floor
+        group = out.setdefault(f"prior {'certain' if certain else 'spread'}, photo alone {'sure' if sure else 'asked'}",
+                               {"cells": 0, "asked": 0, "right": 0, "wrong": 0})
+        group["cells"] += 1
+        group[status(reading, truths[stem][name], floor)] += 1
+    return dict(sorted(out.items()))
+
+
 def targets(row: dict[str, object]) -> dict[str, object]:
     """The asked share of one row and whether each of issue 34's targets is met."""
     visible, asked, ece = row["cells_visible"], row["cells_asked"], row["ece"]
@@ -219,7 +238,9 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
     assert isinstance(counts, dict)
     if counts["cells_visible"]:
         counts["prior_certain_share"] = round(counts["prior_certain"] / counts["cells_visible"], 4)
-    counts["changed"] = changes(alone_cells, ruled_cells, kept, VisionConfig().classify.min_confidence)
+    floor = VisionConfig().classify.min_confidence
+    counts["changed"] = changes(alone_cells, ruled_cells, kept, floor)
+    counts["by_prior"] = by_prior(alone_cells, ruled_cells, kept, priors, floor)
     result["with_priors"] = {**ruled, "wrong_cells": with_truth(ruled, kept, alone_cells), **targets(ruled)}
     print(f"{kind} with priors: {summary(ruled)}", flush=True)
     return result

@@ -111,3 +111,19 @@ def test_changes_count_each_cell_whose_fate_the_priors_changed() -> None:
     row = {"wrong_cells": ["tabletop_0 C3: None/hill at 0.930"]}
     assert BENCH.with_truth(row, photos, alone) == [
         "tabletop_0 C3: None/hill at 0.930, truth persian/hill, photo alone persian/hill/0.99"]
+
+
+def test_fates_are_grouped_by_the_prior_and_the_photo_alone() -> None:
+    truth = {"A1": {"occupant": "greek", "terrain": "plain"}, "B2": {"occupant": None, "terrain": "forest"},
+             "C3": {"occupant": None, "terrain": "plain"}}
+    photos = [(Path("tabletop_0.jpg"), truth, [], 0)]
+    priors = {"tabletop_0": {"A1": {(None, "plain"): 0.9, ("greek", "plain"): 0.1}, "B2": {(None, "forest"): 1.0},
+                             "C3": {(None, "plain"): 0.9, ("persian", "plain"): 0.1}}}
+    alone = {"tabletop_0 A1": "None/plain/0.3000", "tabletop_0 B2": "None/plain/0.9500",
+             "tabletop_0 C3": "None/plain/0.3000"}
+    ruled = {"tabletop_0 A1": "None/plain/0.9660", "tabletop_0 B2": "None/forest/0.9900",
+             "tabletop_0 C3": "None/plain/0.8000"}
+    assert BENCH.by_prior(alone, ruled, photos, priors, 0.9) == {
+        "prior certain, photo alone sure": {"cells": 1, "asked": 0, "right": 1, "wrong": 0},
+        "prior spread, photo alone asked": {"cells": 2, "asked": 1, "right": 0, "wrong": 1},
+    }
