@@ -268,6 +268,7 @@ def _infer(
         calibration=_calibration(calibration, board),
         labels=labels,
         debug=debug,
+        priors=rules.cell_priors(state),  # what one legal turn may leave on each cell
     )
     obs = reading.observation
     report = rules.infer_turn(state, obs.read_cells(), answers=answers, identity=obs.identity)
@@ -286,6 +287,7 @@ def _infer(
     data = report.model_dump(mode="json")
     data["seconds"] = round(time.perf_counter() - start, 3)
     data["read_seconds"] = obs.seconds
+    data["from_rules"] = list(obs.from_rules)
     if applied is not None:
         data["applied"] = applied
     if learn is not None:
@@ -296,6 +298,12 @@ def _infer(
         from referee import render  # lazy: render
 
         show(render.explains(report))
+        if obs.from_rules:
+            n = len(obs.from_rules)
+            show("[dim]" + ngettext(
+                "{n} cell read with what the rules allow, not from the photo alone: {cells}",
+                "{n} cells read with what the rules allow, not from the photo alone: {cells}",
+                n).format(n=n, cells=", ".join(obs.from_rules)) + "[/]")
         if learn is not None:
             show(_("kept this photo's cells as an example: {path}").format(path=literal(kept)) if kept is not None
                  else _("not kept as an example: the photo does not settle one turn"))

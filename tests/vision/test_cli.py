@@ -61,6 +61,8 @@ def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             tmp, scene_of(after), 74, "heavy-blur", (1280, 960), name="blurred", hands=0
         )[0],
         "before.yaml": write_position(tmp / "before.yaml", before),
+        # a hand over C12, a Persian legion's cell no Greek turn from the set-up can change
+        "hand": shoot(tmp, scene_of(after), 72, "moderate", name="hand", **{**big, "hands": 1, "hand_at": (11.5, 2.5)})[0],
     }
     return out
 
@@ -127,6 +129,20 @@ def test_capture_against_a_position_finds_the_moves(here: Path, photos: dict[str
     assert sorted(data["moves"]) == sorted(TURN[:-1])
     assert data["questions"] == []
     assert data["position"]["greek"]["Pyxis"] == "F4" and data["position"]["active"] == "persian"
+
+
+def test_capture_weighs_what_the_rules_allow_where_a_hand_hides_the_board(
+    here: Path, photos: dict[str, Path]
+) -> None:
+    result = referee("capture", str(photos["hand"]), "--position", str(photos["before.yaml"]), "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["status"] == "explained"
+    assert sorted(data["moves"]) == sorted(TURN[:-1])
+    assert "C12" in data["from_rules"]  # under the hand: read from what the rules allow
+    shown = referee("capture", str(photos["hand"]), "--position", str(photos["before.yaml"]))
+    assert shown.code == 0, shown.err
+    assert "not from the photo alone" in shown.out and "C12" in shown.out
 
 
 def test_capture_learn_keeps_the_settled_cells_and_refit_uses_them(here: Path, photos: dict[str, Path]) -> None:
