@@ -3,6 +3,7 @@
 Run from the repository root:
 
     python bench/bench_priors.py [--photos 40] [--seeds dev|eval] [--cache DIR] [--out FILE] [--only KIND]
+                                 [--weights rules|even]
 
 The dev photos of ``bench_reliability.py`` are random scenes with no position before them; the
 priors (what one turn of the side to play can leave on each cell) need a position the game
@@ -19,7 +20,9 @@ fields ``bench_reliability.py`` writes (photos read and refused, visible cells, 
 confidently wrong with the cells, the reliability table by decile, ECE); the row with priors
 adds how informative they were (visible cells whose prior was certain) and the cells the rules
 decided (``Observation.from_rules``), how many right. ``truth_outside_prior`` counts cells whose
-true content the priors gave probability 0 (the rules side promises none).
+true content the priors gave probability 0 (the rules side promises none). ``--weights even``
+shares each cell's prior equally over the contents the rules allow: what the present content's
+weight does.
 
 Seeds: dev from 1200000 (project renderer) and 5200000 (second renderer); eval from 3200000 and
 6200000, reserved for one run on a frozen reader (appended to ``bench/reports/eval-history.jsonl``).
@@ -78,6 +81,12 @@ class Game:
     side: str
     before: CyrusState
     after: CyrusState
+
+
+def even(prior: Priors) -> dict[str, dict[tuple[str | None, str], float]]:
+    """The same priors with each cell's probability shared equally over the contents it allows
+    (``--weights even``): what the rules allow, without the weight kept by the present content."""
+    return {cell: {content: 1.0 / len(spread) for content in spread} for cell, spread in prior.items()}
 
 
 def one_turn(state: CyrusState, bot: RandomBot, rng: random.Random) -> CyrusState:
@@ -213,8 +222,9 @@ def targets(row: dict[str, object]) -> dict[str, object]:
 
 
 def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
-                 cache: Path | None) -> dict[str, object]:
-    """Both rows (photo alone, with priors) for one renderer."""
+                 cache: Path | None, weights: str = "rules") -> dict[str, object]:
+    """Both rows (photo alone, with priors) for one renderer; ``weights`` "even" shares each
+    cell's prior equally over the contents the rules allow."""
     sources: dict[str, Callable[..., Iterator[Photo]]] = {"render": render_photos, "tabletop": tabletop_photos}
     games = games_of(base, count, cache, kind)
     cals = calibrations(board, kind, base, tmp)
@@ -223,6 +233,8 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
         photos = cached(kind, photos, base, count, tmp)
     kept = list(photos)
     priors = {f"{kind}_{k}": cell_priors(g.before) for k, g in enumerate(games)}
+    if weights == "even":
+        priors = {stem: even(prior) for stem, prior in priors.items()}
     result: dict[str, object] = {
         "seeds_from": base, "photos": count,
         "calibrations": {str(k): "ok" if isinstance(v, Calibration) else v for k, v in cals.items()},
@@ -260,6 +272,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None,
                         help="Keep the photos and games in this folder and reuse them (dev seeds only).")
     parser.add_argument("--only", choices=("render", "tabletop"), default=None, help="One renderer only.")
+    parser.add_argument("--weights", choices=("rules", "even"), default="rules",
+                        help="The priors as cell_priors gives them, or shared equally over what each cell allows.")
     args = parser.parse_args()
     if args.cache is not None and args.seeds == "eval":
         parser.error("--cache is for dev seeds: an eval run renders its photos afresh")
@@ -270,7 +284,7 @@ def main() -> None:
     report: dict[str, object] = {"what": "the rules' priors on photos of positions reached in random games",
                                  "seeds": args.seeds, **commit(), "machine": machine(),
                                  "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                 "targets": TARGETS}
+                                 "weights": args.weights, "targets": TARGETS}
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         if args.cache is not None:
@@ -279,7 +293,7 @@ def main() -> None:
         for kind, base in SEEDS[args.seeds].items():
             if args.only and kind != args.only:
                 continue
-            report[kind] = measure_kind(board, kind, base, args.photos, tmp, args.cache)
+            report[kind] = measure_kind(board, kind, base, args.photos, tmp, args.cache, args.weights)
     report["wall_seconds"] = round(time.perf_counter() - start, 1)
     out = args.out or ROOT / "bench" / "out" / f"priors-{args.seeds}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

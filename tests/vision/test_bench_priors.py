@@ -127,3 +127,10 @@ def test_fates_are_grouped_by_the_prior_and_the_photo_alone() -> None:
         "prior certain, photo alone sure": {"cells": 1, "asked": 0, "right": 1, "wrong": 0},
         "prior spread, photo alone asked": {"cells": 2, "asked": 1, "right": 0, "wrong": 1},
     }
+
+
+def test_even_weights_keep_what_the_rules_allow_and_nothing_else() -> None:
+    prior = {"A1": {(None, "plain"): 0.9, ("greek", "plain"): 0.05, ("persian", "plain"): 0.05},
+             "B2": {(None, "forest"): 1.0}}
+    assert BENCH.even(prior) == {"A1": {(None, "plain"): 1 / 3, ("greek", "plain"): 1 / 3, ("persian", "plain"): 1 / 3},
+                                 "B2": {(None, "forest"): 1.0}}
