@@ -10,8 +10,8 @@ Three sources are read:
   :class:`vision.classify_config.ClassifyConfig` included), with their file and line;
 - module-level numeric constants of the reader's modules (the two renderers, ``vision.render``
   and ``vision.tabletop``, make test photos and are not the reader);
-- magic numbers (numeric literals inside functions) of the modules of the registration part
-  (``OWN_MODULES``), other than the structural ones of ``STRUCTURAL`` (0, 1, 2, 3, 4, -1, ±0.5,
+- magic numbers (numeric literals inside functions, their default arguments included) of every
+  reader module, other than the structural ones of ``STRUCTURAL`` (0, 1, 2, 3, 4, -1, ±0.5,
   255: counts, indices, halves either way, the byte range, the four corners of a quadrilateral).
 
 Each number is a *tunable* (fitted on photos or set by hand: it changes what is read), a *cap*
@@ -19,7 +19,9 @@ Each number is a *tunable* (fitted on photos or set by hand: it changes what is 
 reading setting), *geometry* (a fact of the box, the printed sheet or the image format, in
 cells or levels), a *switch* (a boolean setting), a *format* or *drawing* number (a file
 format's byte layout; the printed sheet's and the debug pictures' drawing) or a *guard* (a
-tiny constant against a division by zero). Only tunables are counted against the target;
+tiny constant against a division by zero or an overflow), *math* (a mathematical constant or a
+unit: the median distance of a 2-D Gaussian from its centre in its σ, degrees to radians) or
+an *index* (a position counted from the end of a sorted row). Only tunables are counted against the target;
 numbers not named in ``CAPS``, ``GEOMETRY`` or ``MAGIC_KINDS`` count as tunables. The part of a
 number is ``register`` (finding the board, the grid, the photo file, the label windows) or
 ``per-cell`` (the per-cell reading).
@@ -43,7 +45,7 @@ from vision.config import VisionConfig  # noqa: E402
 VISION = ROOT / "vision"
 RENDERERS = ("render.py", "render_scene.py", "tabletop")
 OWN_MODULES = ("register.py", "outline.py", "load.py", "grid_overlay.py", "markers.py", "board.py", "labels.py")
-"""The registration part's modules, whose magic numbers are listed too."""
+"""The registration part's modules (the others are the per-cell reading's)."""
 REGISTER_SECTIONS = ("load", "registration", "grid", "identity")
 STRUCTURAL = frozenset({0, 1, 2, 3, 4, -1, 0.5, -0.5, 255})
 
@@ -53,12 +55,13 @@ CAPS = frozenset({
     "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
     "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
-    "classify.adapt_max_pixels",
+    "classify.adapt_max_pixels", "shade.CANDIDATES",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
 cell are a working size, as ``load.work_pixels`` is; so is the warp shrunk ``occluder_step`` times
 for the occluder search, whose kernels and edge are counted in its own shrunk pixels), counts of
-scans and candidates (and of the pixels sampled to adapt the colour classes,
+scans and candidates (the shadow edges' Hough lines tried, ``shade.CANDIDATES``, among them;
+and of the pixels sampled to adapt the colour classes,
 ``classify.adapt_max_pixels``, as ``classify.pixel_step`` samples the cells: halved or doubled, it
 moved the dev photos' cells asked by at most one and their ECE by 0.0007,
 `bench/reports/sweep-evidence-dev.json`). ``shade.Q``, the shrunk board's pixels per cell, is a
@@ -172,6 +175,8 @@ class _Literals(ast.NodeVisitor):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         outer = self.function
         self.function = outer or node.name
+        for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+            self.visit(default)
         for stmt in node.body:
             self.visit(stmt)
         self.function = outer
@@ -201,12 +206,15 @@ MAGIC_KINDS = {
     "grid_overlay.draw_grid": "drawing",
     "labels.encode_template": "format",
     "labels.decode_template": "format",
+    "pipeline._draw_labels": "drawing",
+    "errors.__init__": "format",
 }
 """Magic numbers that are not reading settings: the photo formats' byte layout (``load``: JPEG
 segment codes, header offsets, units), the checks on ``board.yaml`` (``board``: at most 26 rows
 lettered A-Z), the printed sheet (``markers``: inches, DPI, A4, the caption) and the debug
 pictures (line widths, colours), the calibration file's template encoding (``labels``: ink
-scaled to 0-200 in a PNG)."""
+scaled to 0-200 in a PNG), the debug picture's labels (``pipeline._draw_labels``: colours,
+offsets, text scale) and the cells named in an error's message (``errors``: the first 12)."""
 WORK_SIZES = frozenset({("register.edge_blur", 1000), ("outline.find_outline", 900),
                         ("outline._margin_ink", 16), ("labels.decode_template", 512)})
 """Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell) or
@@ -228,15 +236,46 @@ FITTED = {
 }
 """How a tunable was set, where a script or test measured it; every other one is
 provisional, set by hand (its description says on what)."""
+LITERAL_KINDS: dict[tuple[str, float], str] = {
+    # the cells named in a message: the first 5 missing, the first 8 misread
+    ("calibrate.calibrate", 5): "format",
+    ("calibrate._check_reads_back", 8): "format",
+    # a saved example's file name: the microseconds of its stamp, six digits
+    ("examples.keep", 10): "format",
+    ("examples.keep", 6): "format",
+    # a warped 0/255 mask of the photo's inside read at half the byte range, as 0.5 is half of one
+    ("calibrate.measure_classes", 127): "math",
+    ("evidence._samples", 127): "math",
+    # the median distance of a 2-D Gaussian from its centre is sqrt(2 ln 2) = 1.177 of its σ
+    ("colours.adapt", 1.177): "math",
+    ("colours.learn", 1.177): "math",
+    ("occluders.occluder", 1.177): "math",
+    # 90 % sure at ``scale`` past the threshold (odds 9): the unit the scale settings are stated in,
+    # one degree of freedom with each of them, not a second one
+    ("decide._sure", 9): "math",
+    # a row and a column packed into one key for a set: any factor above the board's columns
+    ("occluders._cell_shaped", 10000): "format",
+    # the second largest of a sorted row
+    ("cell_confidence._leading", -2): "index",
+    ("decide._under_counter", -2): "index",
+    # a logistic's argument clipped against an overflow of exp
+    ("cell_confidence._logistic", 50): "guard",
+    ("cell_confidence._logistic", -50): "guard",
+    # a segment's parameter from -0.5 to 1.5: half a segment either way, as -0.5 is structural
+    ("occluders._soft_edge", 1.5): "math",
+}
+"""Single magic numbers of the per-cell modules that are not reading settings, each with why (the
+key is the function and the value). 8-connectivity of OpenCV's connected components is counted as a
+tunable (4 is the other choice, and it changes what is joined)."""
 GUARD = 1e-3
 """A literal this small or smaller guards a division or a log (``max(x, 1e-6)``): not a setting."""
 
 
 def magic() -> list[Number]:
-    """Numeric literals inside the functions of the registration part's modules."""
+    """Numeric literals inside the functions of every reader module."""
     out: list[Number] = []
-    for name in OWN_MODULES:
-        path = VISION / name
+    for path in _modules():
+        part = "register" if path.name in OWN_MODULES else "per-cell"
         visitor = _Literals()
         visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
         for line, value, function in visitor.found:
@@ -245,8 +284,9 @@ def magic() -> list[Number]:
                 kind = "guard"
             elif (f"{path.stem}.{function}", value) in WORK_SIZES:
                 kind = "cap"
+            kind = LITERAL_KINDS.get((f"{path.stem}.{function}", value), kind)
             shown = repr(int(value)) if value == int(value) else repr(value)
-            out.append(Number(f"{path.stem}.{function}", str(path.relative_to(ROOT)), line, shown, kind, "register"))
+            out.append(Number(f"{path.stem}.{function}", str(path.relative_to(ROOT)), line, shown, kind, part))
     return out
 
 

@@ -23,12 +23,13 @@ from vision.colours import (
     separation,
     table_model,
 )
-from vision.decide import _under_counter, decide
+from vision.decide import READ_INSIDE, _under_counter, decide
 from vision.evidence import CellEvidence, _edge_band, beyond, evidence, with_reach
 from vision.occluders import Occluder, _joined, _token_cells, occluder, refine_occluder
 
 __all__ = [
     "PAPER",
+    "READ_INSIDE",
     "SIDE",
     "CellEvidence",
     "Occluder",

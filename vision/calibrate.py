@@ -25,6 +25,7 @@ from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration
 from vision.config import ClassifyConfig, VisionConfig
+from vision.decide import READ_INSIDE
 from vision.errors import VisionError
 from vision.labels import (
     crop_template,
@@ -112,7 +113,7 @@ def _check_reads_back(results: list[tuple[str | None, str, float]], inside: npt.
     wrong = [
         names[n]
         for n, (occ, terrain, _rest) in enumerate(results)
-        if inside[n] >= 0.98 and (occ, terrain) != tuple(known[names[n]])
+        if inside[n] >= READ_INSIDE and (occ, terrain) != tuple(known[names[n]])
     ]
     if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
         raise VisionError(

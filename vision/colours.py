@@ -51,6 +51,9 @@ darkens there in the counter's rim and shadow; the counter's light border blends
 counter and the terrain within it (:func:`_rim_blend`). Where the band starts is
 ``classify.edge_band_from``. It replaced the settings edge_band's outer end (0.125) and
 rim_blend (0.12): nothing read on the dev photos changed."""
+MODE_WINDOW = 1.5
+"""A labelled class's mode and spread are measured on its pixels within this many times
+``pixel_sigma`` drift spreads of it (:func:`learn`)."""
 
 
 class PixelClass(BaseModel):
@@ -223,12 +226,12 @@ def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg
         centre = np.median(x, axis=0)
         for _ in range(2):
             d = np.hypot(*(x - centre).T)
-            near = x[d < cfg.pixel_sigma * cfg.drift_sd * 1.5]
+            near = x[d < cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW]
             if len(near) < cfg.adapt_min_pixels:
                 break
             centre = np.median(near, axis=0)
         d = np.hypot(*(x - centre).T)
-        d = d[d < cfg.pixel_sigma * cfg.drift_sd * 1.5]
+        d = d[d < cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW]
         # the median distance of a 2-D Gaussian from its centre is 1.177 σ
         spread = float(np.median(d)) / 1.177 if len(d) else cfg.drift_sd
         sd = max(cfg.drift_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
@@ -350,7 +353,7 @@ def _counter_boxes(is_side: npt.NDArray[np.bool_], holds: npt.NDArray[np.bool_],
     hold one (the counter's light label and dark rim are then not taken for terrain)."""
     _n, m, _ = is_side.shape
     out = np.zeros_like(is_side)
-    need = max(2, m // 6)  # a counter spans most of a row; stray pixels of its colour do not
+    need = max(2, round(m * COUNTER_SIDE / 2))  # half the smallest counter; stray pixels are fewer
     rows = is_side.sum(axis=2) >= need
     cols = is_side.sum(axis=1) >= need
     idx = np.arange(m)

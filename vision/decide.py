@@ -15,6 +15,16 @@ from vision.cell_model import band_features, token_probability
 from vision.config import ClassifyConfig
 from vision.evidence import CellEvidence
 
+READ_INSIDE = 0.98
+"""Share of a cell's area inside the photo for it to be read (and, in a calibration or a kept
+example, to count as labelled)."""
+
+
+DISTRUSTED = 0.3
+"""The most a reading keeps of its confidence where the reader suspects an occluder over the
+cell (a hand, an object): it is asked about, and :mod:`vision.prior` takes a reading this weak
+as saying little about the cell (set by hand, issue 13)."""
+
 
 def _sure(margin: npt.NDArray[np.float64], scale: float | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Confidence of a decision whose evidence is ``margin`` past its threshold (0.5 at the
@@ -109,7 +119,7 @@ def decide(
     if ev.reached is not None:
         occluded |= _covered(ev, tokens, detail, hidden, is_token, t_best, cfg)
     untrusted = _distrust(ev, board, occluded, detail, hidden, cfg)
-    conf = np.where(untrusted, np.minimum(conf, 0.3), conf)
+    conf = np.where(untrusted, np.minimum(conf, DISTRUSTED), conf)
     terrains = board.terrains
     sides = board.sides
     out: list[tuple[str | None, str, float]] = []

@@ -43,6 +43,9 @@ INSIDE = 0.5 - LINE_CELLS / 2
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
 band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
 before; nothing read on the dev photos changed)."""
+FEWEST = 5
+"""Fewest pixels a measure of light or lean is taken on: a band around a counter's, a bare cell's
+own board light (20 before for the latter)."""
 
 
 @dataclass(frozen=True)
@@ -309,7 +312,7 @@ def _lean_shares(
         rel = x - base.astype(np.float32)
         proj = (rel @ d.astype(np.float32)) / np.float32(norm2)
         perp = np.abs(rel[..., 0] * d[1] - rel[..., 1] * d[0]) / math.sqrt(norm2)
-        ok = ring & (proj >= cfg.lean_min) & (proj <= 1.6) & (perp < cfg.lean_perp * math.sqrt(norm2))
+        ok = ring & (proj >= cfg.lean_min) & (perp < cfg.lean_perp * math.sqrt(norm2))
         lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
     lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
     return lean
@@ -368,7 +371,7 @@ def _local_board_light(
     rows, cols = board.rows, board.cols
     n = rows * cols
     own = np.full(n, np.nan)
-    use = bare & (plain_px.sum(axis=(1, 2)) >= 20)
+    use = bare & (plain_px.sum(axis=(1, 2)) >= FEWEST)
     if use.any():
         vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
         own[use] = np.nanmedian(vals, axis=1)
@@ -487,10 +490,10 @@ def _edge_band(
         away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[at[j]]
-        if band.sum() < max(5, cfg.seen_share * ring.sum()):
+        if band.sum() < max(FEWEST, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
-        light[j] = float(f[..., 2][lit if lit.sum() >= 5 else band].mean()) / board_light[j]
+        light[j] = float(f[..., 2][lit if lit.sum() >= FEWEST else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
         # colour toward the counter's, within lean_perp of their lean off that line) say nothing
@@ -509,7 +512,7 @@ def _edge_band(
                 # pixel as board + a × (token − board) + b × (counter − board); a is the lean)
                 a = (rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / np.float32(det)
                 lean[j, t] = float(np.clip(a, -1.0, 2.0).mean())
-            elif untinted.sum() >= 5:
+            elif untinted.sum() >= FEWEST:
                 proj = (rel[untinted] @ d) / max(float(d @ d), 1e-9)
                 lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
     return light, lean

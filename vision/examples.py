@@ -38,6 +38,7 @@ from vision.board import BoardSpec
 from vision.calibrate import LabelledBoard, measure_classes
 from vision.calibration import Calibration
 from vision.config import VisionConfig
+from vision.decide import READ_INSIDE
 from vision.errors import VisionError
 from vision.pipeline import Reading
 
@@ -69,7 +70,7 @@ def keep(folder: Path, reading: Reading, board: BoardSpec, known: Mapping[str, t
         VisionError: the folder or a file cannot be written.
     """
     names = board.cell_names()
-    cells = {n: known[n] for i, n in enumerate(names) if n in known and reading.inside[i] >= 0.98}
+    cells = {n: known[n] for i, n in enumerate(names) if n in known and reading.inside[i] >= READ_INSIDE}
     example = Example(board=board.slug, source=Path(source).name, white=tuple(float(v) for v in reading.white[:3]),
                       cells=cells)
     warped = reading.warped

@@ -25,6 +25,16 @@ from vision.colours import (
 from vision.config import ClassifyConfig
 from vision.register import DARKEST
 
+FILTER = 3
+"""The side (shrunk pixels, about a quarter cell) of :func:`_not_board`'s mean colour and of the
+opening that clears the blob of single pixels."""
+BLOB_EDGE = 2 * (FILTER // 2 + FILTER // 2) + 1
+"""Derived: the side of the square (shrunk pixels) that spans a blob's edge either way: the
+radii of the mean and the opening that made the blob (5)."""
+LOCAL_GREY = 5
+"""The side of the window (shrunk pixels) of the local grey a printed line's dip is measured
+against: past the 3 × 3 black-hat that finds the dip."""
+
 
 @dataclass
 class Occluder:
@@ -122,16 +132,17 @@ def _not_board(
     # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise.
     # That mean has almost no noise left; what is left is the drift of the light and the print
     # from the reference colour, ``cfg.drift_sd``
-    local = cv2.blur(np.ascontiguousarray(feats[..., :2]), (3, 3))
+    local = cv2.blur(np.ascontiguousarray(feats[..., :2]), (FILTER, FILTER))
     board_like = np.hypot(local[..., 0] - plain[0], local[..., 1] - plain[1]) < cfg.drift_sd
     background = (fits & (best < sides)) | board_like
     neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.drift_sd
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
     # a dip is measured against the local grey, floored where there is no usable light
-    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (5, 5)), DARKEST)
+    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (LOCAL_GREY, LOCAL_GREY)), DARKEST)
     mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.min_pixel_light)
-    return np.asarray(cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((FILTER, FILTER), np.uint8))
+    return np.asarray(opened, np.uint8)
 
 
 def _reaching_in(
@@ -166,7 +177,8 @@ def _reaching_in(
     for cy in (y0, gy1):
         for cx in (x0, gx1):
             near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
-    edge = cv2.dilate((~seen).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    # a blob reaching in from the photo's edge may stop short of it by its own blurred edge
+    edge = cv2.dilate((~seen).astype(np.uint8), np.ones((BLOB_EDGE, BLOB_EDGE), np.uint8)) > 0
     entry = (near | (edge & in_grid)) & base
     area = cfg.reach_area * sp * sp
     hand = np.zeros(base.shape, bool)
@@ -273,8 +285,7 @@ def refine_occluder(
     means, sds = model.arrays(names)
     centre = np.array(found.colour[:2])
     spread = found.colour[2]
-    grow = 2 * (3 // 2 + 3 // 2) + 1  # the radii of _not_board's 3 × 3 mean and opening
-    wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
+    wide = cv2.dilate(found.blob.astype(np.uint8), np.ones((BLOB_EDGE, BLOB_EDGE), np.uint8)) > 0
     out = np.zeros((h_grid, w_grid), bool)
     gb = _on_grid(wide, pad_px, step, (h_grid, w_grid))
     if not gb.any():

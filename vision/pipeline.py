@@ -314,7 +314,7 @@ def _readings(
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
         if occupant is None and terrain == bare and washed[n] >= GLARE_SHARE:
             conf = min(conf, GLARE_RIGHT)  # washed out: a counter or a token there would read so too
-        if inside[n] < 0.98:
+        if inside[n] < adaptive.READ_INSIDE:
             conf = 0.0  # part of the cell is outside the photo
         readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
     return readings

@@ -24,6 +24,12 @@ The model, per cell:
   the rules only weigh what the photo shows at least weakly. A cell under a hand keeps the weak
   confidence the reader gives it (at most 0.3), so the rules settle it where they are nearly
   certain (no legal turn changes it) and it stays asked where a turn may change it.
+- A reading no stronger than :data:`vision.decide.DISTRUSTED` (the reader suspects a hand or
+  an object over the cell) weighs the rules' **allowed contents evenly**, not by the rules'
+  odds: those odds are measured over every cell of a turn, while a hand hovers where a piece is
+  being moved, so under it the present content is far less likely than the odds say (on the
+  game photos of ``bench/bench_priors.py``, the odds read five such cells wrong; see
+  ``docs/decisions/vision-rules-priors.md``). A cell no turn can change is still settled.
 - Cells the priors do not name are read from the photo alone.
 
 Priors are checked before the photo is read: an unknown cell, side or terrain, a content that is
@@ -39,6 +45,7 @@ from collections.abc import Mapping
 
 from referee.i18n import _
 from vision.board import BoardSpec
+from vision.decide import DISTRUSTED
 from vision.errors import PriorsError
 
 Content = tuple[str | None, str]
@@ -117,6 +124,8 @@ def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content
     occupant, terrain, conf = reading
     if conf <= 0:
         return reading  # the photo does not show the cell: nothing to weigh
+    if conf <= DISTRUSTED:
+        rules = _support(rules)  # something is happening there: the rules' odds do not hold
     k = len(every)
     read: Content = (occupant, terrain)
     other = (1 - conf) / (k - 1)
@@ -129,6 +138,12 @@ def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content
     tops = [c for c, w in weight.items() if w >= best * (1 - 1e-12)]  # ties, float rounding aside
     label = tops[0] if len(tops) == 1 and tops[0] != read else read
     return label[0], label[1], weight[label] / total
+
+
+def _support(rules: Mapping[Content, float]) -> dict[Content, float]:
+    """Returns the contents the rules allow, each as likely as the others."""
+    allowed = [c for c, v in rules.items() if v > 0]
+    return {c: 1 / len(allowed) for c in allowed}
 
 
 def combine(readings: Mapping[str, Read], priors: Priors, board: BoardSpec) -> dict[str, Read]:

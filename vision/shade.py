@@ -17,7 +17,8 @@ The steps (:func:`relight`):
 3. the edges cut the board into regions; a region's light is the sum of the steps of the edges
    it lies past (each measured along its edge, where every material steps alike);
 4. every pixel of the warped board is divided by its region's light relative to the brightest
-   region's (the light the lamp gives), the step blurred like the shadow's own edge.
+   region's (the light the lamp gives), the step blurred like the shadow's own edge (one pixel
+   of the shrunk board, the width ``HARD`` judges it on).
 
 Without a hard edge the warped board is returned as it is: soft gradients are left to the colour
 model's adaptation (:mod:`vision.colours`) and the bare board's local brightness
@@ -65,6 +66,21 @@ step is there (0.49-0.93 on most of the second renderer's shadows); an arm reach
 board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
+INSET = 0.25
+"""Cells either side of a printed line where what is left of it steps like an edge: the samples
+along a line stop this far inside the grid's outer edge (the border and the markers' guides
+beyond it), and a line this near a grid line, along it, is not tried."""
+REFINE_STEP = 0.25
+"""The refinement's first step, in degrees of angle and in pixels of offset; the second pass
+searches two such steps either way at half of it."""
+REFINE_DEGREES = 1.5
+"""How far the refinement turns a Hough line, in degrees (a bin and a half of the transform's
+one-degree bins); its offset moves by one bin (a pixel of the half-size board)."""
+SHORTEST = 2
+"""Cells: a shadow edge crosses at least this much of the grid (the Hough transform's votes, 40
+before, and the samples a line is scored on)."""
+CANDIDATES = 20
+"""Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
 """A sample with a channel this bright (log of ``grid_overlay.WASHED``) is washed out by a
 glare: its step says nothing."""
@@ -116,7 +132,7 @@ def relight(warped: Warped, board: BoardSpec) -> Shade:
     gain = np.zeros((h, w, 3), np.float32)
     for k, off in offsets.items():
         gain[big == k] = -off
-    blur = max(1.0, warped.ppc / Q * 1.5)
+    blur = max(1.0, warped.ppc / Q)
     gain = np.asarray(cv2.GaussianBlur(gain, (0, 0), blur), np.float32)
     relit = np.clip(warped.image.astype(np.float32) * np.exp(gain), 0, 255).astype(np.uint8)
     return Shade(replace(warped, image=relit), edges)
@@ -170,15 +186,20 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     bright = small.mean(axis=2)
     span = float(np.ptp(bright)) or 1.0
     grey = np.clip((bright - bright.min()) / span * 255, 0, 255).astype(np.uint8)
-    lines = cv2.HoughLines(cv2.Canny(grey, 20, 50), 1, math.pi / 180, 40)
+    # a line is voted for by the edge pixels along it: SHORTEST cells at Q / 2 pixels per cell
+    # Canny's upper threshold: a step of MIN_STEP on this grey scale, as Sobel's 3 × 3 aperture
+    # measures it (four times the step); the lower one half of it
+    high = 4 * MIN_STEP / span * 255
+    lines = cv2.HoughLines(cv2.Canny(grey, high / 2, high), 1, math.pi / 180, SHORTEST * Q // 2)
     if lines is None:
         return ()
-    tried = [(float(r) * 2, float(t)) for r, t in lines[:20, 0] if not _along_grid(float(r) * 2, float(t), board)]
+    tried = [(float(r) * 2, float(t)) for r, t in lines[:CANDIDATES, 0]
+             if not _along_grid(float(r) * 2, float(t), board)]
     found: list[ShadowEdge] = []
     for first in _scores(clean, board, tried) if tried else []:
         if any(_same_line(first.rho, first.theta, e) for e in found):
             continue
-        if first.share < SHADOW_AGREE / 3 or math.hypot(*first.step) < 0.05:
+        if first.share < SHADOW_AGREE / 3 or math.hypot(*first.step) < MIN_STEP / 3:
             continue  # not even roughly an edge (refining costs fifty scorings)
         edge = _refine(clean, board, first)
         strong = edge.share >= SHADOW_AGREE and math.hypot(*edge.step) >= MIN_STEP
@@ -188,37 +209,42 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
 
 
 def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
-    """Whether a line runs along a printed grid line (within 3 degrees, and within 0.2 cell of
-    one where it crosses the middle of the board): what is left of a printed line looks like an
-    edge there (a shadow's edge along a printed line is missed, and the cells it darkens asked
-    about or read as before)."""
+    """Whether a line runs along a printed grid line (within ``REFINE_DEGREES`` of its direction,
+    and within ``INSET`` of one where it crosses the middle of the board): what is left of a
+    printed line looks like an edge there (a shadow's edge along a printed line is missed, and
+    the cells it darkens asked about or read as before)."""
     c, s = math.cos(theta), math.sin(theta)
-    if min(abs(s), abs(c)) > math.sin(math.radians(3)):
+    if min(abs(s), abs(c)) > math.sin(math.radians(REFINE_DEGREES)):
         return False
     mid_x, mid_y = (board.cols / 2 + MARGIN) * Q, (board.rows / 2 + MARGIN) * Q
     pos = (rho - mid_y * s) / c if abs(c) > abs(s) else (rho - mid_x * c) / s
     at = pos / Q - MARGIN
-    return abs(at - round(at)) < 0.2
+    return abs(at - round(at)) < INSET
 
 
 def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, float, float] | None = None) -> bool:
-    """Whether a line is an edge already found: nearly parallel, within 0.4 cell, and (when its
-    step is known) stepping the same way (a strip's two edges step opposite ways)."""
-    near = abs(math.sin(theta - edge.theta)) < 0.03 and abs(rho - edge.rho * math.cos(theta - edge.theta)) < 0.4 * Q
+    """Whether a line is an edge already found: within ``REFINE_DEGREES`` of parallel (the
+    refinement turns one into the other), within the reach its step is measured at (three
+    ``EDGE_STEP``, :func:`_full_step`), and (when its step is known) stepping the same way (a
+    strip's two edges step opposite ways)."""
+    turn = math.sin(theta - edge.theta)
+    apart = rho - edge.rho * math.cos(theta - edge.theta)
+    near = abs(turn) < math.sin(math.radians(REFINE_DEGREES)) and abs(apart) < 3 * EDGE_STEP
     if step is None or not near:
         return near
     return float(np.dot(step, edge.step)) * math.cos(theta - edge.theta) > 0
 
 
 def _line_points(board: BoardSpec, rho: float, theta: float) -> F32:
-    """Points every half pixel along a line, within the grid shrunk by a quarter cell."""
+    """Points every half pixel along a line, within the grid shrunk by ``INSET`` (the line's
+    parameter runs from its point nearest the origin as far as the shrunk board's diagonal)."""
     off = MARGIN * Q
-    n = (max(board.rows, board.cols) + 2 * MARGIN) * Q
+    n = math.ceil(math.hypot(board.rows + 2 * MARGIN, board.cols + 2 * MARGIN) * Q)
     c, s = math.cos(theta), math.sin(theta)
-    t = np.arange(-1.5 * n, 1.5 * n, 0.5)
+    t = np.arange(-n, n, 0.5)
     pts = np.stack([c * rho - s * t, s * rho + c * t], 1)
     u, v = (pts[:, 0] - off) / Q, (pts[:, 1] - off) / Q
-    keep = (u > 0.25) & (u < board.cols - 0.25) & (v > 0.25) & (v < board.rows - 0.25)
+    keep = (u > INSET) & (u < board.cols - INSET) & (v > INSET) & (v < board.rows - INSET)
     out: F32 = pts[keep].astype(np.float32)
     return out
 
@@ -249,7 +275,7 @@ def _scores(clean: F32, board: BoardSpec, lines: list[tuple[float, float]]) -> l
     for (rho, theta), k in zip(lines, sizes, strict=True):
         part = step[start : start + k]
         start += k
-        if k < 4 * Q:  # shorter than two cells
+        if k < SHORTEST * 2 * Q:  # shorter than SHORTEST cells (two samples a pixel)
             out.append(ShadowEdge(rho, theta, 0.0, (0.0, 0.0, 0.0)))
             continue
         med = np.median(part, axis=0)
@@ -268,7 +294,7 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
     persist away from it (what is left of a printed line, a crease: thin, unlike a shadow) or
     is not sharp (``HARD``: the blurred side of an arm).
 
-    Pairs of samples either side, from 1.5 to 3 times ``EDGE_STEP`` away, washed-out ones (a
+    Pairs of samples either side, two and three times ``EDGE_STEP`` away, washed-out ones (a
     glare) left out; at each distance where at least ``SHADOW_AGREE`` of them agree with the
     edge's step (direction within ``EDGE_TOLERANCE``), the median of those that do; the largest
     is kept (a soft edge measured too close and a glare's added light both shrink a step)."""
@@ -277,7 +303,7 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
     unit = np.asarray(edge.step, np.float32) / max(math.hypot(*edge.step), 1e-9)
     best: ShadowEdge | None = None
     size = 0.0
-    for far in (1.5 * EDGE_STEP, 2 * EDGE_STEP, 3 * EDGE_STEP):
+    for far in (2 * EDGE_STEP, 3 * EDGE_STEP):
         plus, minus = _sample(clean, pts + normal * far), _sample(clean, pts - normal * far)
         ok = (plus.max(axis=1) < WASHED) & (minus.max(axis=1) < WASHED)
         part = (plus - minus)[ok]
@@ -300,13 +326,20 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
 
 def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
     """The line near a candidate whose agreeing share times step (up to 1) is largest: its angle
-    within 1.5 degrees, then its offset within 2 pixels, then both more finely."""
+    within ``REFINE_DEGREES``, then its offset within one Hough bin (2 pixels), in steps of
+    ``REFINE_STEP``; then both within two steps at half of it."""
     def value(e: ShadowEdge) -> float:
         return e.share * min(math.hypot(*e.step), 1.0)
 
+    def span(reach: float, step: float) -> npt.NDArray[np.float64]:
+        k = round(reach / step)
+        out: npt.NDArray[np.float64] = np.arange(-k, k + 1, dtype=np.float64) * step
+        return out
+
+    fine = REFINE_STEP / 2
     best = first
-    for kind, steps in (("t", np.radians(np.arange(-1.5, 1.51, 0.25))), ("r", np.arange(-2.0, 2.01, 0.25)),
-                        ("t", np.radians(np.arange(-0.5, 0.51, 0.125))), ("r", np.arange(-0.5, 0.51, 0.125))):
+    for kind, steps in (("t", np.radians(span(REFINE_DEGREES, REFINE_STEP))), ("r", span(2, REFINE_STEP)),
+                        ("t", np.radians(span(2 * REFINE_STEP, fine))), ("r", span(2 * REFINE_STEP, fine))):
         tries = _scores(clean, board, [(best.rho + (float(s) if kind == "r" else 0.0),
                                         best.theta + (float(s) if kind == "t" else 0.0)) for s in steps])
         top = max(tries, key=value)
@@ -336,7 +369,7 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
     edge, where every material steps alike, so a glare or a cluster of tokens inside a region
     does not bias it); the brightest region of at least two cells is the reference. A region is
     lit up only when it is darker by at least ``MIN_STEP`` and its own bare board (the median of
-    its pixels between the 60th and 95th percentile of brightness, washed-out ones left out) is
+    its pixels above the 60th percentile of brightness, washed-out ones left out) is
     darker than the reference's by at least half as much: a strip of shadow of which one edge
     was missed would otherwise light up the board beyond it too."""
     levels: dict[int, npt.NDArray[np.float32]] = {}
@@ -351,8 +384,8 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
         levels[k] = level
         mine = (region == k) & usable
         if mine.sum() >= Q * Q:
-            low, high = np.quantile(bright[mine], [0.6, 0.95])
-            measured[k] = float(np.median(bright[mine & (bright >= low) & (bright <= high)]))
+            low = np.quantile(bright[mine], 0.6)
+            measured[k] = float(np.median(bright[mine & (bright >= low)]))
     big = [k for k in levels if ((region == k) & grid).sum() >= 2 * Q * Q and k in measured]
     if not big:
         return {}

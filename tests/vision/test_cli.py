@@ -62,9 +62,8 @@ def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         )[0],
         "before.yaml": write_position(tmp / "before.yaml", before),
         # a hand over C12, a Persian legion's cell no Greek turn from the set-up can change
-        "hand": shoot(
-            tmp, scene_of(after), 72, "moderate", name="hand", **{**big, "hands": 1, "hand_at": (11.5, 2.5)}
-        )[0],
+        "hand": shoot(tmp, scene_of(after), 72, "moderate", name="hand",
+                      **{**big, "hands": 1, "hand_at": (11.5, 2.5)})[0],
     }
     return out
 

@@ -13,6 +13,7 @@ import pytest
 
 from vision import prior
 from vision.config import VisionConfig
+from vision.decide import DISTRUSTED
 from vision.errors import LowConfidenceError
 from vision.pipeline import GLARE_RIGHT, Observation, observe
 from vision.render import Rendered, random_scene
@@ -45,6 +46,18 @@ def test_an_unsure_reading_the_rules_agree_with_is_read() -> None:
     bare = (None, board().terrains[0])
     _o, _t, conf = prior.posterior((*bare, GLARE_RIGHT), _sure(bare), _every())
     assert GLARE_RIGHT < FLOOR <= conf
+
+
+def test_a_reading_the_reader_distrusts_weighs_what_the_rules_allow_not_their_odds() -> None:
+    # a hand hovers where a piece is moved: the rules' odds that the cell keeps its content
+    # (measured over every cell) do not hold under it, what they allow still does
+    b = board()
+    bare, counter = (None, b.terrains[0]), (b.sides[0], b.terrains[0])
+    odds = {bare: 0.9, counter: 0.1}
+    assert prior.posterior((*bare, DISTRUSTED), odds, _every())[2] < FLOOR
+    assert prior.posterior((*bare, DISTRUSTED), _sure(bare), _every())[2] >= FLOOR
+    # a stronger reading still weighs the odds
+    assert prior.posterior((*bare, GLARE_RIGHT), odds, _every())[2] >= FLOOR
 
 
 def test_an_unsure_reading_takes_the_content_the_rules_are_sure_of() -> None:

@@ -14,7 +14,7 @@ from types import ModuleType
 from vision.config import VisionConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_TUNABLE = {"register": 37, "per-cell": 74}  # +1: prior.OFF_RULES (w45b)
+MAX_TUNABLE = {"register": 37, "per-cell": 88}  # w45d 88, + prior.OFF_RULES, - pipeline 0.98 (READ_INSIDE)
 
 
 def _tool() -> ModuleType:
@@ -56,3 +56,16 @@ def test_every_fitted_entry_names_a_listed_tunable_or_cap() -> None:
     tool = _tool()
     kinds = {n.name: n.kind for n in tool.inventory()}
     assert {name: kinds.get(name) for name in tool.FITTED if kinds.get(name) not in ("tunable", "cap")} == {}
+
+
+def test_the_per_cell_modules_literals_are_listed_and_each_named_kind_is_used() -> None:
+    tool = _tool()
+    numbers = [n for n in tool.magic() if n.part == "per-cell"]
+    literals = {(n.name, float(n.value)) for n in numbers}
+    assert ("shade._region_offsets", 0.6) in literals
+    kinds = {(n.name, float(n.value)): n.kind for n in numbers}
+    # a stale entry would class the next literal of that value in that function without a look
+    assert {key for key in tool.LITERAL_KINDS if key not in literals} == set()
+    assert kinds[("shade._region_offsets", 0.6)] == "tunable" and kinds[("colours.adapt", 1.177)] == "math"
+    # a literal named as a module constant is still counted (decide's cap on distrusted cells)
+    assert {n.name: n.kind for n in tool.inventory()}["decide.DISTRUSTED"] == "tunable"
