@@ -61,7 +61,7 @@ def main() -> None:
         base = SEEDS[kind]
         calibrations(board, kind, base, args.cache)
         hidden = pieces = 0
-        drawn = source(board, base, args.photos, args.cache, OCCUPIED, _fingertips)
+        drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
         for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
             hidden += len(occluded)
             pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])
