@@ -165,6 +165,8 @@ def read(
     sharp = _sharpness(warped, board, cfg)
     washed = go.cell_washed(warped, board)
     warped = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
+    # a glare inside a shadow may only wash a cell out once the shadow is lit away
+    washed = np.maximum(washed, go.cell_washed(warped, board))
     white = go.white_reference(warped, board)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     lines = go.edge_evidence(warped, board)
