@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -47,8 +47,9 @@ from vision.calibrate import calibrate  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import Reading, observe, read  # noqa: E402
-from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
+from vision.pipeline import Observation, Reading, observe, read  # noqa: E402
+from vision.prior import Priors  # noqa: E402
+from vision.render import STYLES, Scene, random_scene, render, sample_real_conditions  # noqa: E402
 
 SEEDS = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "eval": {"render": 3_000_000, "tabletop": 6_000_000}}
 BOXES = 4
@@ -57,25 +58,29 @@ Photo = tuple[Path, dict[str, dict[str, str | None]], list[str], int]
 """A photo file, its truth per cell, the cells under a hand, and its style or box."""
 
 
-def render_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The project's renderer, ``real`` profile, styles in turn."""
+def render_photos(board: BoardSpec, base: int, count: int, tmp: Path,
+                  scenes: Callable[[int], Scene] | None = None) -> Iterator[Photo]:
+    """The project's renderer, ``real`` profile, styles in turn; photo ``k`` shows
+    ``scenes(k)`` when given, a random scene otherwise."""
     labels = cyrus_labels(setup_state())
     for k in range(count):
         seed, style = base + k, k % len(STYLES)
         rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels)
+        scene = scenes(k) if scenes is not None else random_scene(board, rng, labels)
         shot = render(board, scene, sample_real_conditions(rng, 1920, 1080, style), seed)
         yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
 
 
-def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them."""
+def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path,
+                    scenes: Callable[[int], Scene] | None = None) -> Iterator[Photo]:
+    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them;
+    photo ``k`` shows ``scenes(k)`` when given, a random scene otherwise."""
     labels = cyrus_labels(setup_state())
     names = board.cell_names()
     for k in range(count):
         seed, box = base + k, k % BOXES
         rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels)
+        scene = scenes(k) if scenes is not None else random_scene(board, rng, labels)
         at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
         cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at)
         shot = tabletop.render(board, scene, cond, seed)
@@ -156,19 +161,24 @@ def cached_readings(board: BoardSpec, cache: Path, photos: int,
 
 
 def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibration | str],
-            cfg: VisionConfig | None = None, cells: dict[str, str] | None = None) -> dict[str, object]:
+            cfg: VisionConfig | None = None, cells: dict[str, str] | None = None,
+            priors: Mapping[str, Priors] | None = None) -> dict[str, object]:
     """Reads every photo (with ``cfg``'s settings, the defaults if None) and returns the counts,
     the reliability table and the ECE. ``cells``, when given, receives each visible cell's
-    reading ("photo cell" → "occupant/terrain/confidence"), and each refused photo's reason."""
+    reading ("photo cell" → "occupant/terrain/confidence"), and each refused photo's reason.
+    ``priors``, when given, holds each photo's priors from the rules (by file stem): every photo
+    is read with them, and the report says how informative they were (``prior_counts``)."""
     floor = (cfg or VisionConfig()).classify.min_confidence
     pairs: list[tuple[float, bool]] = []
     read = asked = wrong = hidden_misread = 0
     refused: dict[str, int] = {}
     wrong_cells: list[str] = []
+    rule_counts: dict[str, int] | None = None if priors is None else {}
     for path, truth, occluded, group in photos:
         cal = cals.get(group)
         try:
-            obs = observe(path, board, cfg, calibration=cal if isinstance(cal, Calibration) else None, strict=True)
+            obs = observe(path, board, cfg, calibration=cal if isinstance(cal, Calibration) else None, strict=True,
+                          priors=priors[path.stem] if priors is not None else None)
         except VisionError as exc:
             reason = type(exc).__name__
             refused[reason] = refused.get(reason, 0) + 1
@@ -176,6 +186,8 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
                 cells[path.stem] = reason
             continue
         read += 1
+        if priors is not None and rule_counts is not None:
+            prior_counts(obs, priors[path.stem], truth, occluded, floor, rule_counts)
         for name, cell in obs.cells.items():
             right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
             sure = cell.confidence >= floor
@@ -189,8 +201,35 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
             if sure and not right:
                 wrong += 1
                 wrong_cells.append(f"{path.stem} {name}: {cell.occupant}/{cell.terrain} at {cell.confidence:.3f}")
-    return {"photos_read": read, "refused": refused, **reliability(pairs), "cells_asked": asked,
-            "cells_confidently_wrong": wrong, "hidden_misread": hidden_misread, "wrong_cells": wrong_cells[:40]}
+    out: dict[str, object] = {
+        "photos_read": read, "refused": refused, **reliability(pairs), "cells_asked": asked,
+        "cells_confidently_wrong": wrong, "hidden_misread": hidden_misread, "wrong_cells": wrong_cells[:40]}
+    if rule_counts is not None:
+        out["priors"] = rule_counts
+    return out
+
+
+def prior_counts(obs: Observation, prior: Priors, truth: dict[str, dict[str, str | None]],
+                 occluded: list[str], floor: float, counts: dict[str, int]) -> None:
+    """Adds to ``counts`` one photo's figures on its priors: visible cells whose prior was
+    certain (one content at probability 1), and the cells the rules decided
+    (``Observation.from_rules``): how many under a hand, asked (below ``floor``), read right,
+    read wrong above the floor."""
+    def add(key: str, n: int) -> None:
+        counts[key] = counts.get(key, 0) + n
+
+    visible = [name for name in obs.cells if name not in occluded]
+    add("cells_visible", len(visible))
+    add("prior_certain", sum(max(prior.get(name, {}).values(), default=0.0) >= 1 - 1e-9 for name in visible))
+    decided = [name for name in obs.from_rules if name in obs.cells]
+    asked = [name for name in decided if obs.cells[name].confidence < floor]
+    right = [name for name in decided if (obs.cells[name].occupant, obs.cells[name].terrain)
+             == (truth[name]["occupant"], truth[name]["terrain"])]
+    add("from_rules", len(decided))
+    add("from_rules_hidden", sum(name in occluded for name in decided))
+    add("from_rules_asked", len(asked))
+    add("from_rules_right", sum(name not in asked for name in right))
+    add("from_rules_wrong", len(decided) - len(set(asked) | set(right)))
 
 
 def reliability(pairs: list[tuple[float, bool]]) -> dict[str, object]:
