@@ -20,8 +20,10 @@ The model, per cell:
 - The posterior is ``prior × likelihood``, normalised. The cell's reading becomes its argmax,
   with the posterior as its confidence; the photo's label is kept where it ties for the maximum,
   or where no single other content beats it (a very weak reading under an even prior: its
-  ``K - 1`` alternatives tie). Whether the cell is asked about is decided afterwards, once, by
-  ``classify.min_confidence`` on that posterior (:mod:`vision.pipeline`).
+  ``K - 1`` alternatives tie) — unless the rules exclude it: then the likeliest of the tied
+  contents the rules allow is shown (a question never shows a content the rules rule out).
+  Whether the cell is asked about is decided afterwards, once, by ``classify.min_confidence``
+  on that posterior (:mod:`vision.pipeline`).
 - A cell the photo does not show (confidence 0: part of it is outside the photo) stays unread:
   the rules only weigh what the photo shows at least weakly. A cell under a hand keeps the weak
   confidence the reader gives it (at most 0.3), so the rules settle it where they are nearly
@@ -141,6 +143,7 @@ def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content
     k = len(every)
     read: Content = (occupant, terrain)
     seen = likelihood(read, conf, every)
+    odds = rules
     if conf <= DISTRUSTED:
         # something is happening there (a hand?): the rules' odds do not hold, and the reader's
         # doubt is no ordinary mistake, to be shared evenly
@@ -150,7 +153,10 @@ def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content
     total = sum(weight.values())
     best = max(weight.values())
     tops = [c for c, w in weight.items() if w >= best * (1 - 1e-12)]  # ties, float rounding aside
-    label = tops[0] if len(tops) == 1 and tops[0] != read else read
+    if len(tops) == 1 or (read not in tops and rules.get(read, 0.0) <= 0):
+        label = max(tops, key=lambda c: odds.get(c, 0.0))  # the photo's label the rules exclude
+    else:
+        label = read
     return label[0], label[1], weight[label] / total
 
 

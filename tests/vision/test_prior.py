@@ -82,6 +82,15 @@ def test_a_counter_read_on_the_plain_where_the_rules_know_a_token_is_read_on_the
     assert (occupant, terrain) == on_token and conf >= FLOOR
 
 
+def test_a_distrusted_reading_the_rules_exclude_is_shown_as_a_content_they_allow() -> None:
+    # a hand's "bare plain" on a forest cell a legion may leave: asked, and the question shows
+    # a forest cell (the likelier of the two the rules allow), never the plain they rule out
+    b = board()
+    stays, leaves = (b.sides[0], b.terrains[1]), (None, b.terrains[1])
+    occupant, terrain, conf = prior.posterior((None, b.terrains[0], 0.01), {stays: 0.9, leaves: 0.1}, _every())
+    assert (occupant, terrain) == stays and conf < FLOOR
+
+
 def test_an_unsure_reading_takes_the_content_the_rules_are_sure_of() -> None:
     b = board()
     counter = (b.sides[1], b.terrains[0])
