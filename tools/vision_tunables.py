@@ -233,6 +233,7 @@ FITTED = {
     "cell_confidence.TERRAIN_WEIGHTS": "bench/fit_cell_confidence.py (dev photos of both renderers)",
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
+    "prior.MISTAKES": "bench/fit_confusion.py (dev photos of both renderers)",
 }
 """How a tunable was set, where a script or test measured it; every other one is
 provisional, set by hand (its description says on what)."""

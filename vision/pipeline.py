@@ -164,7 +164,11 @@ def read(
         debug.stage("grid", go.draw_grid(warped, board))
     sharp = _sharpness(warped, board, cfg)
     washed = go.cell_washed(warped, board)
-    warped = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
+    relit = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
+    if relit is not warped:
+        # a glare inside a shadow may wash a cell out only once the shadow is lit away
+        washed = np.maximum(washed, go.cell_washed(relit, board))
+    warped = relit
     white = go.white_reference(warped, board)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     lines = go.edge_evidence(warped, board)
@@ -291,8 +295,9 @@ def _evidence(
 
 GLARE_SHARE = 0.2
 """A cell read as bare plain with at least this share of its pixels washed out to white
-(``grid_overlay.WASHED``) is asked about: a counter or a token under a glare reads as bare
-plain (set on the second renderer's dev photos, where glared counters were read as absent)."""
+(``grid_overlay.WASHED``), in the photo or once a hard shadow is lit away, is asked about: a
+counter or a token under a glare reads as bare plain (set on the second renderer's dev photos,
+where glared counters were read as absent)."""
 GLARE_RIGHT = 0.81
 """Fitted (``bench/fit_glare.py``, dev photos of both renderers, 2026-11-29): the probability
 that a cell read as bare plain under a glare (``GLARE_SHARE``) is bare plain: 305 of the 375 such

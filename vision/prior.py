@@ -8,9 +8,11 @@ The model, per cell:
 
 - The photo's reading is a label ``r`` (occupant, terrain) with a confidence ``c``, the reader's
   calibrated probability that ``r`` is right. It is taken as a noisy observation: the photo's
-  likelihood given the true content ``l`` is ``c`` where ``l == r`` and ``(1 - c) / (K - 1)``
-  for each of the board's other contents, ``K = (len(sides) + 1) * len(terrains)``. Under an
-  even prior the posterior of ``r`` is exactly ``c``, so ``priors=None`` and an even prior agree.
+  likelihood given the true content ``l`` is ``c`` where ``l == r``, and the rest, ``1 - c``,
+  is shared among the board's other contents the way the reader's mistakes split
+  (:data:`MISTAKES`): a content differing from ``r`` by its terrain only, by its occupant only,
+  or by both (``K = (len(sides) + 1) * len(terrains)`` contents in all). Under an even prior the
+  posterior of ``r`` is exactly ``c``, so ``priors=None`` and an even prior agree.
 - The rules' prior is mixed with the even prior by :data:`OFF_RULES`, the chance a cell holds
   what the rules did not allow (a bumped counter, an illegal move the referee must still see):
   ``prior(l) = (1 - OFF_RULES) * rules(l) + OFF_RULES / K``. No content is ever impossible, so a
@@ -18,18 +20,24 @@ The model, per cell:
 - The posterior is ``prior × likelihood``, normalised. The cell's reading becomes its argmax,
   with the posterior as its confidence; the photo's label is kept where it ties for the maximum,
   or where no single other content beats it (a very weak reading under an even prior: its
-  ``K - 1`` alternatives tie). Whether the cell is asked about is decided afterwards, once, by
-  ``classify.min_confidence`` on that posterior (:mod:`vision.pipeline`).
+  ``K - 1`` alternatives tie) — unless the rules exclude it: then the likeliest of the tied
+  contents the rules allow is shown (a question never shows a content the rules rule out).
+  Whether the cell is asked about is decided afterwards, once, by ``classify.min_confidence``
+  on that posterior (:mod:`vision.pipeline`).
 - A cell the photo does not show (confidence 0: part of it is outside the photo) stays unread:
   the rules only weigh what the photo shows at least weakly. A cell under a hand keeps the weak
   confidence the reader gives it (at most 0.3), so the rules settle it where they are nearly
   certain (no legal turn changes it) and it stays asked where a turn may change it.
 - A reading no stronger than :data:`vision.decide.DISTRUSTED` (the reader suspects a hand or
-  an object over the cell) weighs the rules' **allowed contents evenly**, not by the rules'
-  odds: those odds are measured over every cell of a turn, while a hand hovers where a piece is
-  being moved, so under it the present content is far less likely than the odds say (on the
-  game photos of ``bench/bench_priors.py``, the odds read five such cells wrong; see
-  ``docs/decisions/vision-rules-priors.md``). A cell no turn can change is still settled.
+  an object over the cell) shares its doubt evenly among the other contents (not by
+  :data:`MISTAKES`), and the rules' **allowed contents count evenly**, not by the rules' odds:
+  those odds are measured over
+  every cell of a turn, while a hand hovers where a piece is being moved, so under it the
+  present content is far less likely than the odds say (on the game photos of
+  ``bench/bench_priors.py``, the odds read five such cells wrong, and the mistakes' split read
+  eight more: a hand's "bare plain" is no ordinary reading; see
+  ``docs/decisions/vision-rules-priors.md``). A cell no turn can change is still settled; one a
+  turn may change is asked about.
 - Cells the priors do not name are read from the photo alone.
 
 Priors are checked before the photo is read: an unknown cell, side or terrain, a content that is
@@ -60,6 +68,14 @@ OFF_RULES = 0.01
 """The chance a cell holds what the rules did not allow (a bumped counter, an illegal move),
 mixed into every prior as an even share over the board's contents (provisional, set by hand: no
 photo of a real game exists yet to fit it; ``bench/`` measures it on game positions)."""
+
+
+MISTAKES = (0.545, 0.358, 0.097)
+"""Fitted (``bench/fit_confusion.py``, dev photos of both renderers, 276 cells read wrong,
+2026-11-29): how the reader's mistakes split, by the share that got the terrain only wrong, the
+occupant only, and both. A cell read with a counter on the plain is far likelier a counter on
+a token than a bare cell of another terrain; the rules, which know a cell's token, can then
+correct the terrain without doubting the counter."""
 
 
 def contents(board: BoardSpec) -> list[Content]:
@@ -124,20 +140,42 @@ def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content
     occupant, terrain, conf = reading
     if conf <= 0:
         return reading  # the photo does not show the cell: nothing to weigh
-    if conf <= DISTRUSTED:
-        rules = _support(rules)  # something is happening there: the rules' odds do not hold
     k = len(every)
     read: Content = (occupant, terrain)
-    other = (1 - conf) / (k - 1)
-    weight = {
-        c: ((1 - OFF_RULES) * rules.get(c, 0.0) + OFF_RULES / k) * (conf if c == read else other)
-        for c in every
-    }
+    seen = likelihood(read, conf, every)
+    odds = rules
+    if conf <= DISTRUSTED:
+        # something is happening there (a hand?): the rules' odds do not hold, and the reader's
+        # doubt is no ordinary mistake, to be shared evenly
+        rules = _support(rules)
+        seen = {c: conf if c == read else (1 - conf) / (k - 1) for c in every}
+    weight = {c: ((1 - OFF_RULES) * rules.get(c, 0.0) + OFF_RULES / k) * seen[c] for c in every}
     total = sum(weight.values())
     best = max(weight.values())
     tops = [c for c, w in weight.items() if w >= best * (1 - 1e-12)]  # ties, float rounding aside
-    label = tops[0] if len(tops) == 1 and tops[0] != read else read
+    if len(tops) == 1 or (read not in tops and rules.get(read, 0.0) <= 0):
+        label = max(tops, key=lambda c: odds.get(c, 0.0))  # the photo's label the rules exclude
+    else:
+        label = read
     return label[0], label[1], weight[label] / total
+
+
+def likelihood(read: Content, conf: float, every: list[Content]) -> dict[Content, float]:
+    """Returns the photo's likelihood of each content given the label read at ``conf``: ``conf``
+    for the label, ``1 - conf`` shared by :data:`MISTAKES` among the contents differing by the
+    terrain only, the occupant only, or both (a kind the board has no content of gives its share
+    to the others). The values sum to 1."""
+
+    def kind(c: Content) -> int:
+        return 0 if c[0] == read[0] else 1 if c[1] == read[1] else 2
+
+    count = [0, 0, 0]
+    for c in every:
+        if c != read:
+            count[kind(c)] += 1
+    share = [m if n else 0.0 for m, n in zip(MISTAKES, count, strict=True)]
+    total = sum(share)
+    return {c: conf if c == read else (1 - conf) * share[kind(c)] / total / count[kind(c)] for c in every}
 
 
 def _support(rules: Mapping[Content, float]) -> dict[Content, float]:

@@ -9,7 +9,8 @@ ratio, their edge one pixel soft. The second renderer (``vision.tabletop``) cast
 room light of another colour than the lamp's.
 
 A strong glare over counters (second renderer) washes them out to white: they are asked about,
-never read as bare plain.
+never read as bare plain; so too a glare inside a hard shadow, which washes a counter out only
+once the shadow is lit away.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
+from vision import grid_overlay as go
 from vision import tabletop
 from vision.calibrate import calibrate
 from vision.calibration import Calibration
 from vision.config import VisionConfig
-from vision.pipeline import Observation, observe
+from vision.load import read_photo
+from vision.pipeline import GLARE_SHARE, Observation, observe, read
 from vision.render import Conditions, Counter, Scene, render
 
 from .helpers import board, scene_of, setup_state
@@ -149,6 +152,32 @@ def test_a_glare_over_counters_is_asked_about_never_read_as_bare(tmp_path: Path)
     assert _wrong(obs, shot.cells, shot.occluded) == []
     glared = [n for n in ("F6", "G7") if obs.cells[n].confidence < MIN]
     assert glared, "the glare washes out neither F6 nor G7: the test no longer tests the rule"
+
+
+def test_a_glare_a_shadow_hides_until_lit_away_is_asked_about_never_read_as_bare(tmp_path: Path) -> None:
+    """A glare over a Greek counter on plain (F2 of the sample set-up) inside a hard shadow over
+    the Greek side: short of washed out in the photo, it is washed out once the relight lifts
+    the shadow, and the counter shows no more than bare plain does."""
+    setup = setup_state()
+    base = tabletop.sample_conditions(np.random.default_rng(76), *SIZE, box=0, clean=True)
+    cond = dataclasses.replace(
+        base, lamp=(6.0, 6.0, 30.0), lamp_share=0.65, exposure=0.95, white_balance=(1.05, 1.0, 0.95),
+        vignette=0.15, glare=(1.5, 5.5, 1.2, 1.0, 1.5),
+        shadow_edge=(3.5, 6.0, 90.0), shadow_strip=0.0, penumbra=0.01,  # the columns left of u = 3.5
+    )
+    shot = tabletop.render(board(), scene_of(setup), cond, 76)
+    path = shot.save(tmp_path / "glare-in-shadow")
+    reading = read(path, board(), calibration=_tabletop_calibration(tmp_path), strict=False)
+    cell = board().cell_names().index("F2")
+    cfg = VisionConfig()
+    photo = go.warp_board(read_photo(path, cfg.load).image, reading.registration, board(), cfg.grid.px_per_cell,
+                          cfg.grid.pad_cells)
+    # the case itself: under the glare's share in the photo, well over it once relit
+    assert go.cell_washed(photo, board())[cell] < GLARE_SHARE / 2
+    assert go.cell_washed(reading.warped, board())[cell] > 2 * GLARE_SHARE
+    f2 = reading.observation.cells["F2"]
+    assert f2.confidence < MIN or (f2.occupant, f2.terrain) == ("greek", "plain"), f2
+    assert _wrong(reading.observation, shot.cells, shot.occluded) == []
 
 
 def test_a_photo_whose_strong_lines_all_lie_off_the_grid_is_read(tmp_path: Path) -> None:

@@ -60,6 +60,37 @@ def test_a_reading_the_reader_distrusts_weighs_what_the_rules_allow_not_their_od
     assert prior.posterior((*bare, GLARE_RIGHT), odds, _every())[2] >= FLOOR
 
 
+def test_the_photos_likelihood_shares_its_doubt_the_way_the_readers_mistakes_split() -> None:
+    b = board()
+    read = (b.sides[0], b.terrains[0])
+    seen = prior.likelihood(read, 0.9, _every())
+    assert math.isclose(sum(seen.values()), 1.0)
+    token_under = seen[(b.sides[0], b.terrains[1])]
+    no_counter = seen[(None, b.terrains[0])]
+    neither = seen[(None, b.terrains[1])]
+    # the terrain under a counter is the reader's likeliest mistake; both wrong at once the rarest
+    assert token_under > no_counter > neither
+
+
+def test_a_counter_read_on_the_plain_where_the_rules_know_a_token_is_read_on_the_token() -> None:
+    # the rules know the cell's token and that a counter may stand there; the photo, fairly
+    # sure of the counter, read the terrain under it as plain
+    b = board()
+    on_token, on_plain = (b.sides[1], b.terrains[1]), (b.sides[1], b.terrains[0])
+    rules = {on_token: 0.9, (None, b.terrains[1]): 0.1}
+    occupant, terrain, conf = prior.posterior((*on_plain, 0.94), rules, _every())
+    assert (occupant, terrain) == on_token and conf >= FLOOR
+
+
+def test_a_distrusted_reading_the_rules_exclude_is_shown_as_a_content_they_allow() -> None:
+    # a hand's "bare plain" on a forest cell a legion may leave: asked, and the question shows
+    # a forest cell (the likelier of the two the rules allow), never the plain they rule out
+    b = board()
+    stays, leaves = (b.sides[0], b.terrains[1]), (None, b.terrains[1])
+    occupant, terrain, conf = prior.posterior((None, b.terrains[0], 0.01), {stays: 0.9, leaves: 0.1}, _every())
+    assert (occupant, terrain) == stays and conf < FLOOR
+
+
 def test_an_unsure_reading_takes_the_content_the_rules_are_sure_of() -> None:
     b = board()
     counter = (b.sides[1], b.terrains[0])
