@@ -26,6 +26,7 @@ to ``bench/reports/eval-history.jsonl`` (kept, never rewritten).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
@@ -58,31 +59,45 @@ Photo = tuple[Path, dict[str, dict[str, str | None]], list[str], int]
 """A photo file, its truth per cell, the cells under a hand, and its style or box."""
 
 
+Aim = Callable[[BoardSpec, Scene, np.random.Generator], tuple[float, float]]
+"""Where a hand's fingertips go, board (u, v) in cells, drawn from the scene (a purpose-drawn set
+such as ``bench/occlusion_set.py``'s)."""
+
+
 def render_photos(board: BoardSpec, base: int, count: int, tmp: Path,
-                  scenes: Callable[[int], Scene] | None = None) -> Iterator[Photo]:
+                  scenes: Callable[[int], Scene] | None = None, occupied: float = 0.3,
+                  aim: Aim | None = None) -> Iterator[Photo]:
     """The project's renderer, ``real`` profile, styles in turn; photo ``k`` shows
-    ``scenes(k)`` when given, a random scene otherwise."""
+    ``scenes(k)`` when given, a random scene otherwise (``occupied``: its share of cells holding
+    a counter; ``aim``: a hand in every photo, its fingertips there)."""
     labels = cyrus_labels(setup_state())
     for k in range(count):
         seed, style = base + k, k % len(STYLES)
         rng = np.random.default_rng(seed)
-        scene = scenes(k) if scenes is not None else random_scene(board, rng, labels)
-        shot = render(board, scene, sample_real_conditions(rng, 1920, 1080, style), seed)
+        scene = scenes(k) if scenes is not None else random_scene(board, rng, labels, occupied)
+        cond = sample_real_conditions(rng, 1920, 1080, style, hands=0.25 if aim is None else 1.0)
+        if aim is not None:
+            cond = dataclasses.replace(cond, hands=1, hand_at=aim(board, scene, rng))
+        shot = render(board, scene, cond, seed)
         yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
 
 
 def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path,
-                    scenes: Callable[[int], Scene] | None = None) -> Iterator[Photo]:
+                    scenes: Callable[[int], Scene] | None = None, occupied: float = 0.3,
+                    aim: Aim | None = None) -> Iterator[Photo]:
     """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them;
-    photo ``k`` shows ``scenes(k)`` when given, a random scene otherwise."""
+    photo ``k`` shows ``scenes(k)`` when given, a random scene otherwise (``occupied`` and
+    ``aim`` as for :func:`render_photos`)."""
     labels = cyrus_labels(setup_state())
     names = board.cell_names()
     for k in range(count):
         seed, box = base + k, k % BOXES
         rng = np.random.default_rng(seed)
-        scene = scenes(k) if scenes is not None else random_scene(board, rng, labels)
+        scene = scenes(k) if scenes is not None else random_scene(board, rng, labels, occupied)
         at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
-        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at)
+        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at, hand=0.3 if aim is None else 1.0)
+        if aim is not None:
+            cond = dataclasses.replace(cond, hand_cell=aim(board, scene, rng))
         shot = tabletop.render(board, scene, cond, seed)
         yield shot.save(tmp / f"tabletop_{k}"), shot.cells, shot.occluded, box
 
@@ -140,13 +155,14 @@ def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path,
     return out
 
 
-def cached_readings(board: BoardSpec, cache: Path, photos: int,
-                    only: str | None = None) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
+def cached_readings(board: BoardSpec, cache: Path, photos: int, only: str | None = None,
+                    bases: dict[str, int] | None = None) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
     """Yields every dev photo rendered into ``cache`` by ``--cache`` (both renderers, or ``only``
     one), read with its calibration and without refusal: (renderer, photo, calibration,
     reading). Photos the reader cannot read at all are left out. For the fitting and diagnosis
-    scripts; dev seeds only."""
-    for kind, base in SEEDS["dev"].items():
+    scripts; dev seeds only (``bases``: another dev range per renderer, as a purpose-drawn set
+    such as ``bench/occlusion_set.py``'s indexes it; default the ordinary dev range)."""
+    for kind, base in (bases or SEEDS["dev"]).items():
         if only and kind != only:
             continue
         cals = calibrations(board, kind, base, cache)

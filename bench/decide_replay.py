@@ -32,6 +32,7 @@ from vision.decide import decide  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.evidence import CellEvidence  # noqa: E402
 from vision.pipeline import _readings, _refuse_if_unread  # noqa: E402
+from vision.shade import relight  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
 Decision = Callable[[CellEvidence, BoardSpec, VisionConfig, Floats], list[tuple[str | None, str, float]]]
@@ -52,15 +53,23 @@ class Photo:
     sharpness: float
 
 
-def photos(board: BoardSpec, cache: Path, count: int) -> list[Photo]:
-    """Every dev photo of both renderers the reader registers, read once with the defaults."""
+def photos(board: BoardSpec, cache: Path, count: int, bases: dict[str, int] | None = None) -> list[Photo]:
+    """Every dev photo of both renderers the reader registers, read once with the defaults
+    (``bases``: another dev seed range per renderer, see
+    :func:`bench.bench_reliability.cached_readings`)."""
     cfg = VisionConfig()
     out: list[Photo] = []
-    for k, (kind, (_path, truth, hidden, _group), _cal, reading) in enumerate(cached_readings(board, cache, count)):
-        # the glare is measured before the hard shadows are lit away, as the reader does
+    readings = cached_readings(board, cache, count, bases=bases)
+    for k, (kind, (_path, truth, hidden, _group), _cal, reading) in enumerate(readings):
+        # the glare is measured before the hard shadows are lit away and once more after, as the
+        # reader does (vision.pipeline.read)
         raw = go.warp_board(reading.image, reading.registration, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
+        washed = go.cell_washed(raw, board)
+        relit = relight(raw, board).warped
+        if relit is not raw:
+            washed = np.maximum(washed, go.cell_washed(relit, board))
         out.append(Photo(kind, k, truth, frozenset(hidden), reading.evidence, reading.lines, reading.inside,
-                         go.cell_washed(raw, board), reading.observation.registration.sharpness))
+                         washed, reading.observation.registration.sharpness))
     return out
 
 

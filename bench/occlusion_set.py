@@ -1,0 +1,73 @@
+"""Renders a dev set drawn for the occlusion question: in every photo a hand reaches over a cell
+holding a counter or a token, its fingertips placed at a random point of that cell or just
+beyond it, so that the cells around the fingertips (pieces on them more often than on the
+ordinary dev photos) are covered from a sliver to most of their area.
+
+Run from the repository root:
+
+    python bench/occlusion_set.py [--cache /tmp/w46a/cache] [--photos 40]
+
+Both renderers, as ``bench/bench_reliability.py`` draws their photos (same conditions, same
+calibrations per style or box, from a clean photo of the set-up), except: more counters on the
+board (:data:`OCCUPIED` of the cells instead of 0.3), a hand in every photo, its fingertips over
+a piece. Seeds: :data:`SEEDS`, a dev range of its own (the ordinary dev photos start at 1000000
+and 5000000, the eval ones at 3000000 and 6000000: never read here). The photos and their index
+go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, so
+``bench/decide_replay.py`` and ``bench/fit_occlusion.py --set`` read them with ``bases=SEEDS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_reliability import cached, calibrations, render_photos, tabletop_photos  # noqa: E402
+from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.render_scene import Scene  # noqa: E402
+
+SEEDS = {"render": 2_500_000, "tabletop": 2_600_000}
+"""This set's dev seed range per renderer (calibration photos at ``+ 90_000 + k``, as for the
+ordinary dev photos)."""
+OCCUPIED = 0.5
+"""Share of the cells holding a counter (the ordinary dev photos: 0.3)."""
+REACH = 0.75
+"""The fingertips lie up to this many cells from the piece cell's centre, along each axis: inside
+the cell or just past its edge, so the cover of that cell and its neighbours spreads."""
+
+
+def _fingertips(board: BoardSpec, scene: Scene, rng: np.random.Generator) -> tuple[float, float]:
+    """A board point (u, v) near the centre of a random cell holding a counter or a token."""
+    names = board.cell_names()
+    pieces = sorted(set(scene.counters) | set(scene.terrain))
+    i = names.index(pieces[int(rng.integers(0, len(pieces)))])
+    du, dv = rng.uniform(-REACH, REACH, 2)
+    return float(i % board.cols + 0.5 + du), float(i // board.cols + 0.5 + dv)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/w46a/cache"))
+    parser.add_argument("--photos", type=int, default=40, help="Photos per renderer.")
+    args = parser.parse_args()
+    board = load_board("cyrus-pyxis")
+    args.cache.mkdir(parents=True, exist_ok=True)
+    for kind, source in (("render", render_photos), ("tabletop", tabletop_photos)):
+        base = SEEDS[kind]
+        calibrations(board, kind, base, args.cache)
+        hidden = pieces = 0
+        drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
+        for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
+            hidden += len(occluded)
+            pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])
+        print(f"{kind}: {args.photos} photos from seed {base}, {hidden} cells under a hand, {pieces} of them "
+              f"holding a piece", flush=True)
+
+
+if __name__ == "__main__":
+    main()
