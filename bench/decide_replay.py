@@ -25,14 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import cached_readings, reliability  # noqa: E402
-from vision import grid_overlay as go  # noqa: E402
 from vision.board import BoardSpec  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.decide import decide  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.evidence import CellEvidence  # noqa: E402
 from vision.pipeline import _readings, _refuse_if_unread  # noqa: E402
-from vision.shade import relight  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
 Decision = Callable[[CellEvidence, BoardSpec, VisionConfig, Floats], list[tuple[str | None, str, float]]]
@@ -57,19 +55,11 @@ def photos(board: BoardSpec, cache: Path, count: int, bases: dict[str, int] | No
     """Every dev photo of both renderers the reader registers, read once with the defaults
     (``bases``: another dev seed range per renderer, see
     :func:`bench.bench_reliability.cached_readings`)."""
-    cfg = VisionConfig()
     out: list[Photo] = []
     readings = cached_readings(board, cache, count, bases=bases)
     for k, (kind, (_path, truth, hidden, _group), _cal, reading) in enumerate(readings):
-        # the glare is measured before the hard shadows are lit away and once more after, as the
-        # reader does (vision.pipeline.read)
-        raw = go.warp_board(reading.image, reading.registration, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
-        washed = go.cell_washed(raw, board)
-        relit = relight(raw, board).warped
-        if relit is not raw:
-            washed = np.maximum(washed, go.cell_washed(relit, board))
         out.append(Photo(kind, k, truth, frozenset(hidden), reading.evidence, reading.lines, reading.inside,
-                         washed, reading.observation.registration.sharpness))
+                         reading.washed, reading.observation.registration.sharpness))
     return out
 
 

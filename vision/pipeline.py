@@ -97,6 +97,9 @@ class Reading:
     """The working image the registration refers to."""
     inside: npt.NDArray[np.float64]
     """Per cell, the share of its area inside the photo."""
+    washed: npt.NDArray[np.float64]
+    """Per cell, the share of its pixels a glare washes out (in the photo, or once a hard shadow
+    is lit away: the glare rule's input)."""
 
 
 def observe(
@@ -205,7 +208,7 @@ def read(
         identity=identity,
         from_rules=from_rules,
     )
-    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside)
+    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside, washed)
 
 
 def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSink) -> Registration:
