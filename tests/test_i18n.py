@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from referee.errors import UnknownNameError
 from referee.i18n import _, current, language, ngettext
 from referee.languages import choose, parse_language
 from referee.tables import load_table_set
+from tests.scripts import load
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,12 +81,8 @@ def test_a_ruling_reason_in_each_language() -> None:
     assert "ponte di nuvole" in reasons["it"]
 
 
-def _tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
-    assert spec and spec.loader
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
+def _tool() -> ModuleType:
+    return load("tools/i18n.py", "i18n_tool")
 
 
 AREAS = ("referee", "cyrus_pyxis", "iliad", "earth_water", "zargo", "serve")

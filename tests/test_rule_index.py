@@ -3,24 +3,19 @@ least one function, and regenerating it changes nothing."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import yaml
 
+from tests.scripts import load
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rule_index", ROOT / "tools" / "rule_index.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load("tools/rule_index.py", "rule_index")
 
 
 def _cited(path: Path) -> set[str]:

@@ -5,9 +5,7 @@ what they say. Rendering and reading are left to the bench itself (seconds per p
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,17 +13,13 @@ import pytest
 
 from referee.games.cyrus_pyxis.capture import cell_contents
 from referee.games.cyrus_pyxis.tables import Phase
+from tests.scripts import load
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_priors", ROOT / "bench" / "bench_priors.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_priors", module)
-    spec.loader.exec_module(module)
-    return module
+    return load("bench/bench_priors.py", "bench_priors")
 
 
 BENCH = _bench()

@@ -6,11 +6,10 @@ numbers are derived or merged (the per-cell reading's part and the registration'
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
+from tests.scripts import load
 from vision.config import VisionConfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,12 +17,7 @@ MAX_TUNABLE = {"register": 37, "per-cell": 89}  # w45d 88, + prior.OFF_RULES, - 
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("vision_tunables", ROOT / "tools" / "vision_tunables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("vision_tunables", module)
-    spec.loader.exec_module(module)
-    return module
+    return load("tools/vision_tunables.py", "vision_tunables")
 
 
 def test_the_tunable_numbers_stay_within_the_agreed_count() -> None:
