@@ -30,10 +30,11 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.decide import decide  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.evidence import CellEvidence  # noqa: E402
-from vision.pipeline import _readings, _refuse_if_unread  # noqa: E402
+from vision.pipeline import GLARE_SHARE, _readings, _refuse_if_unread  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
-Decision = Callable[[CellEvidence, BoardSpec, VisionConfig, Floats], list[tuple[str | None, str, float]]]
+Decision = Callable[[CellEvidence, BoardSpec, VisionConfig, Floats, Floats], list[tuple[str | None, str, float]]]
+"""A decision on one photo: its evidence, the board, the settings, its printed edges and its washed share."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,8 @@ def photos(board: BoardSpec, cache: Path, count: int, bases: dict[str, int] | No
 
 
 def default_decision(ev: CellEvidence, board: BoardSpec, cfg: VisionConfig,
-                     lines: Floats) -> list[tuple[str | None, str, float]]:
-    return decide(ev, board, cfg.classify, lines)
+                     lines: Floats, washed: Floats) -> list[tuple[str | None, str, float]]:
+    return decide(ev, board, cfg.classify, lines, washed >= GLARE_SHARE)
 
 
 def score(board: BoardSpec, shots: list[Photo], cfg: VisionConfig,
@@ -76,7 +77,8 @@ def score(board: BoardSpec, shots: list[Photo], cfg: VisionConfig,
     for shot in shots:
         fig = out.setdefault(shot.kind, {"photos_read": 0, "refused": 0, "cells_asked": 0,
                                          "cells_confidently_wrong": 0, "hidden_misread": 0})
-        readings = _readings(decision(shot.evidence, board, cfg, shot.lines), shot.inside, shot.washed, board)
+        decided = decision(shot.evidence, board, cfg, shot.lines, shot.washed)
+        readings = _readings(decided, shot.inside, shot.washed, board)
         floor = cfg.classify.min_confidence
         unreadable = tuple(n for n, r in readings.items() if r.confidence < floor)
         try:

@@ -110,7 +110,8 @@ def samples(board: BoardSpec, shots: list[Photo]) -> tuple[Floats, Floats, Float
 
 def fitted_decision(weights: Floats) -> Decision:
     """The decision with the fitted probability in place of the reach-cover rules."""
-    def decision(ev: CellEvidence, board: BoardSpec, cfg: VisionConfig, lines: Floats) -> Reading:
+    def decision(ev: CellEvidence, board: BoardSpec, cfg: VisionConfig, lines: Floats, washed: Floats) -> Reading:
+        del washed  # the fitted probability replaces the reach-cover rules only; it was fitted without it
         c = cfg.classify
         parts = _parts(ev, board, c, lines)
         base = parts["base"].astype(np.float64)
@@ -163,7 +164,8 @@ def reached_wrong(board: BoardSpec, shots: list[Photo], decision: Decision) -> l
     for shot in shots:
         if shot.evidence.reached is None:
             continue
-        readings = _readings(decision(shot.evidence, board, cfg, shot.lines), shot.inside, shot.washed, board)
+        decided = decision(shot.evidence, board, cfg, shot.lines, shot.washed)
+        readings = _readings(decided, shot.inside, shot.washed, board)
         for i in np.nonzero(shot.evidence.reached > 0)[0]:
             cell, held = readings[names[i]], shot.truth[names[i]]
             if cell.confidence < cfg.classify.min_confidence or (cell.occupant, cell.terrain) == (

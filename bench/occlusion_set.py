@@ -5,7 +5,7 @@ ordinary dev photos) are covered from a sliver to most of their area.
 
 Run from the repository root:
 
-    python bench/occlusion_set.py [--cache /tmp/w46a/cache] [--photos 40]
+    python bench/occlusion_set.py [--cache /tmp/w46a/cache] [--photos 40] [--measure OUT]
 
 Both renderers, as ``bench/bench_reliability.py`` draws their photos (same conditions, same
 calibrations per style or box, from a clean photo of the set-up), except: more counters on the
@@ -14,11 +14,16 @@ a piece. Seeds: :data:`SEEDS`, a dev range of its own (the ordinary dev photos s
 and 5000000, the eval ones at 3000000 and 6000000: never read here). The photos and their index
 go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, so
 ``bench/decide_replay.py`` and ``bench/fit_occlusion.py --set`` read them with ``bases=SEEDS``.
+With ``--measure OUT``, the cached set is read instead (rendered first if missing) as
+``bench/bench_reliability.py``'s ``measure`` reads the dev photos, and the figures per renderer
+(with ``hidden_misread``: cells under a hand read wrong with confidence) go to OUT as JSON with
+the commit measured.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -27,7 +32,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import cached, calibrations, render_photos, tabletop_photos  # noqa: E402
+from bench.bench_reliability import (  # noqa: E402
+    cached,
+    cached_photos,
+    calibrations,
+    commit,
+    measure,
+    render_photos,
+    tabletop_photos,
+)
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.render_scene import Scene  # noqa: E402
 
@@ -54,9 +67,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/w46a/cache"))
     parser.add_argument("--photos", type=int, default=40, help="Photos per renderer.")
+    parser.add_argument("--measure", type=Path, default=None, help="Read the cached set; write the figures here.")
     args = parser.parse_args()
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
+    if args.measure:
+        report: dict[str, object] = {"what": "the occlusion set read as bench_reliability's measure", **commit()}
+        for kind, base in SEEDS.items():
+            report[kind] = measure(board, cached_photos(args.cache, kind, args.photos, base),
+                                   calibrations(board, kind, base, args.cache))
+            print(f"{kind}: {json.dumps(report[kind])}", flush=True)
+        args.measure.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        return
     for kind, source in (("render", render_photos), ("tabletop", tabletop_photos)):
         base = SEEDS[kind]
         calibrations(board, kind, base, args.cache)

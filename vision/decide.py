@@ -84,6 +84,7 @@ def decide(
     board: BoardSpec,
     cfg: ClassifyConfig,
     lines: npt.NDArray[np.float64] | None = None,
+    glared: npt.NDArray[np.bool_] | None = None,
 ) -> list[tuple[str | None, str, float]]:
     """Returns per cell (occupant side or None, terrain, confidence) from the colour shares.
 
@@ -107,6 +108,10 @@ def decide(
     ``cfg.given_lean``; without one, ``cfg.given_seen_beyond`` of the cell shows there, one colour
     filling its inner square (``cfg.pure_token`` of ``cfg.seen_share``), the terrain the cell is
     read as.
+
+    A cell read bare none of whose printed edges show, joined through such cells to the grid's
+    border, is distrusted too (:func:`_lines_gone`), unless a glare washes it out (``glared``:
+    the glare's own rule, in :mod:`vision.pipeline`, decides those).
     """
     n = ev.side_share.shape[0]
     order, has, c_conf = _counters(ev, cfg)
@@ -118,6 +123,9 @@ def decide(
     hidden = _hidden_edges(lines, board, cfg) if lines is not None and lines.size else None
     if ev.reached is not None:
         occluded |= _covered(ev, tokens, detail, hidden, is_token, t_best, cfg)
+    if hidden is not None:
+        bare = ~has & ~is_token if glared is None else ~has & ~is_token & ~glared
+        occluded |= _lines_gone(np.where(bare, hidden, 0), board)
     untrusted = _distrust(ev, board, occluded, detail, hidden, cfg)
     conf = np.where(untrusted, np.minimum(conf, DISTRUSTED), conf)
     terrains = board.terrains
@@ -258,6 +266,28 @@ def _given_back(ev: CellEvidence, tokens: Floats, hidden: Ints | None, pure: Boo
         away = ~ev.on_counter & (ev.seen_beyond >= cfg.given_seen_beyond) & pure_there & same
         given &= ~away
     return np.asarray(given, bool)
+
+
+def _lines_gone(hidden: Ints, board: BoardSpec) -> Bools:
+    """The cells read bare (``hidden`` 0 elsewhere) none of whose printed edges show, joined
+    (corners included) through such cells to the grid's border: an arm reaching in, whatever its
+    colour. The bare board shows the lines around it; a hand of the bare board's colour, which
+    the occluder finder cannot tell from it, hides every line it lies over, from the grid's edge
+    inward. (A dark token may dim its lines' contrast until they read as hidden: only cells read
+    bare count.)"""
+    gone = (hidden >= 4).reshape(board.rows, board.cols)
+    out = np.zeros_like(gone)
+    out[0], out[-1], out[:, 0], out[:, -1] = gone[0], gone[-1], gone[:, 0], gone[:, -1]
+    while True:  # grow through gone cells, king's moves, until nothing is added
+        grown = out.copy()
+        grown[1:] |= out[:-1]
+        grown[:-1] |= out[1:]
+        grown[:, 1:] |= grown[:, :-1].copy()
+        grown[:, :-1] |= grown[:, 1:].copy()
+        grown &= gone
+        if (grown == out).all():
+            return out.reshape(-1)
+        out = grown
 
 
 def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Floats, hidden: Ints | None,

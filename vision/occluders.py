@@ -161,7 +161,9 @@ def _reaching_in(
     """The blobs of ``base`` that reach into the grid from the sheet around it (or from the
     photo's edge), made of the colours the occluder shows where it comes in (a hand: skin, which
     may be a token's colour, and colours that fit no class): only they are followed into the
-    grid, so a token of another colour touching the hand is not taken for it."""
+    grid, so a token of another colour touching the hand is not taken for it. Colours that fit no
+    class are followed whenever the band holds ``cfg.reach_area`` of them, whatever their share
+    of it (``cfg.reach_colour``)."""
     y0, x0 = origin
     gy1, gx1 = y0 + board.rows * sp, x0 + board.cols * sp
 
@@ -185,6 +187,11 @@ def _reaching_in(
     shown = np.bincount(kind[entry], minlength=classes + 1)
     if shown.sum() >= area:
         own = shown >= cfg.reach_colour * shown.sum()
+        # colours that fit no class, on the sheet, in a mass an occluder's entry needs on its own:
+        # no piece and no sheet is made of them, however much of the sheet the colour test keeps
+        # (a warm lamp and a white balance off may move the whole sheet past the bare board's
+        # drift, where it fits the plain and swamps the band)
+        own[classes] |= shown[classes] >= area
         count, labels = cv2.connectedComponents((base & own[kind]).astype(np.uint8), connectivity=4)
         outside_hits = np.bincount(labels[(near | (edge & in_grid)) & (labels > 0)], minlength=count)
         inside_hits = np.bincount(labels[in_grid & (labels > 0)], minlength=count)

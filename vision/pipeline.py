@@ -177,7 +177,8 @@ def read(
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
-    readings = _readings(adaptive.decide(evidence, board, cfg.classify, lines), inside, washed, board)
+    decided = adaptive.decide(evidence, board, cfg.classify, lines, washed >= GLARE_SHARE)
+    readings = _readings(decided, inside, washed, board)
     unreadable = _unread(readings, cfg)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
