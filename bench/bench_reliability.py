@@ -156,7 +156,8 @@ def calibrations(board: BoardSpec, kind: str, base: int, tmp: Path,
 
 
 def cached_readings(board: BoardSpec, cache: Path, photos: int, only: str | None = None,
-                    bases: dict[str, int] | None = None) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
+                    bases: dict[str, int] | None = None,
+                    strict: bool = False) -> Iterator[tuple[str, Photo, Calibration | None, Reading]]:
     """Yields every dev photo rendered into ``cache`` by ``--cache`` (both renderers, or ``only``
     one), read with its calibration and without refusal: (renderer, photo, calibration,
     reading). Photos the reader cannot read at all are left out. For the fitting and diagnosis
@@ -170,7 +171,7 @@ def cached_readings(board: BoardSpec, cache: Path, photos: int, only: str | None
             cal = cals.get(group)
             usable = cal if isinstance(cal, Calibration) else None
             try:
-                reading = read(path, board, calibration=usable, strict=False)
+                reading = read(path, board, calibration=usable, strict=strict)
             except VisionError:
                 continue
             yield kind, (path, truth, hidden, group), usable, reading

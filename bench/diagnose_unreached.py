@@ -35,16 +35,15 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import SEEDS, cached_photos, calibrations  # noqa: E402
+from bench.bench_reliability import SEEDS, cached_readings  # noqa: E402
 from bench.occlusion_set import SEEDS as SET_SEEDS  # noqa: E402
 from vision import adaptive  # noqa: E402
 from vision import occluders as oc  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
-from vision.calibration import Calibration, default_model  # noqa: E402
+from vision.calibration import default_model  # noqa: E402
 from vision.colours import _assign, chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import Reading, read  # noqa: E402
+from vision.pipeline import Reading  # noqa: E402
 
 
 def first_pass(reading: Reading, board: BoardSpec, seed: adaptive.PixelModel,
@@ -159,33 +158,26 @@ def main() -> None:
     floor = cfg.classify.min_confidence
     if args.crops:
         args.crops.mkdir(parents=True, exist_ok=True)
-    for kind, base in (SET_SEEDS if args.set else SEEDS["dev"]).items():
-        if args.only and kind != args.only:
-            continue
-        cals = calibrations(board, kind, base, args.cache)
-        wrong = {"visible": 0, "hidden": 0}
-        for path, truth, hidden, group in cached_photos(args.cache, kind, args.photos, base):
-            cal = cals.get(group)
-            usable = cal if isinstance(cal, Calibration) else None
-            try:
-                reading = read(path, board, calibration=usable, strict=True)
-            except VisionError:
+    wrong = {kind: {"visible": 0, "hidden": 0} for kind in SEEDS["dev"] if not args.only or kind == args.only}
+    readings = cached_readings(board, args.cache, args.photos, args.only,
+                               bases=SET_SEEDS if args.set else None, strict=True)
+    for kind, (path, truth, hidden, _group), usable, reading in readings:
+        seed = usable.pixels if usable is not None else default_model(board, cfg)
+        fp: dict[str, npt.NDArray[np.generic]] | None = None
+        for n, (name, cell) in enumerate(reading.observation.cells.items()):
+            held = truth[name]
+            if cell.confidence < floor or (cell.occupant, cell.terrain) == (held["occupant"], held["terrain"]):
                 continue
-            seed = usable.pixels if usable is not None else default_model(board, cfg)
-            fp: dict[str, npt.NDArray[np.generic]] | None = None
-            for n, (name, cell) in enumerate(reading.observation.cells.items()):
-                held = truth[name]
-                if cell.confidence < floor or (cell.occupant, cell.terrain) == (held["occupant"], held["terrain"]):
-                    continue
-                where = "hidden" if name in hidden else "visible"
-                wrong[where] += 1
-                fp = fp if fp is not None else first_pass(reading, board, seed, cfg)
-                print(f"{kind} {path.stem} {name} {where}: read {cell.occupant}/{cell.terrain} {cell.confidence:.3f}, "
-                      f"held {held['occupant']}/{held['terrain']}; {describe(n, reading, board, fp)}; "
-                      f"hand {_away(name, hidden, board)} cells away", flush=True)
-                if args.crops:
-                    crop(args.crops / f"{kind}-{path.stem}-{name}.png", n, reading, board, fp)
-        print(f"{kind}: {wrong['visible']} visible and {wrong['hidden']} hidden cells read wrong with confidence",
+            where = "hidden" if name in hidden else "visible"
+            wrong[kind][where] += 1
+            fp = fp if fp is not None else first_pass(reading, board, seed, cfg)
+            print(f"{kind} {path.stem} {name} {where}: read {cell.occupant}/{cell.terrain} {cell.confidence:.3f}, "
+                  f"held {held['occupant']}/{held['terrain']}; {describe(n, reading, board, fp)}; "
+                  f"hand {_away(name, hidden, board)} cells away", flush=True)
+            if args.crops:
+                crop(args.crops / f"{kind}-{path.stem}-{name}.png", n, reading, board, fp)
+    for kind, counts in wrong.items():
+        print(f"{kind}: {counts['visible']} visible and {counts['hidden']} hidden cells read wrong with confidence",
               flush=True)
 
 
