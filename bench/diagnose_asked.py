@@ -33,6 +33,7 @@ from vision import decide as dc  # noqa: E402
 from vision import grid_overlay as go  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.decide import READ_INSIDE  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import GLARE_SHARE, Reading, read  # noqa: E402
 
@@ -59,7 +60,7 @@ def causes(reading: Reading, board: BoardSpec, cfg: VisionConfig) -> list[str]:
     for n, (_name, cell) in enumerate(reading.observation.cells.items()):
         if cell.confidence >= floor:
             out.append("")
-        elif reading.inside[n] < 0.98:
+        elif reading.inside[n] < READ_INSIDE:
             out.append("outside")
         elif cell.occupant is None and cell.terrain == board.terrains[0] and washed[n] >= GLARE_SHARE:
             out.append("glare")

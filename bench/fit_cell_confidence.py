@@ -39,6 +39,7 @@ from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.colours import _geometry  # noqa: E402
 from vision.config import ClassifyConfig, VisionConfig  # noqa: E402
+from vision.decide import READ_INSIDE  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import GLARE_SHARE, read  # noqa: E402
 
@@ -56,7 +57,7 @@ def samples(cache: Path, photos: int) -> Samples:
         counter = cc.counter_features(ev.side_share, cfg.counter_share)
         terrain = cc.terrain_features(ev.terrain_share[:, 1:], cfg.token_share, ev.terrain_pixels)
         washed = go.cell_washed(reading.warped, board)
-        doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < 0.98)
+        doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < READ_INSIDE)
         if ev.reached is not None:
             doubtful |= ev.reached > 0
         glare = glare_features(reading.warped, board, cfg)
@@ -64,7 +65,7 @@ def samples(cache: Path, photos: int) -> Samples:
         for n, (name, cell) in enumerate(reading.observation.cells.items()):
             held = cells[name]
             bare = cell.occupant is None and cell.terrain == board.terrains[0]
-            if name not in hidden and bare and glare[n].max() > 0 and reading.inside[n] >= 0.98:
+            if name not in hidden and bare and glare[n].max() > 0 and reading.inside[n] >= READ_INSIDE:
                 truth = held["occupant"] is None and held["terrain"] == board.terrains[0]
                 out["glare"].append([*glare[n], read_ok, float(truth), float(k)])
             if name in hidden or doubtful[n]:

@@ -33,6 +33,7 @@ from bench.fit_cell_confidence import glare_features, readable  # noqa: E402
 from vision import grid_overlay as go  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.decide import READ_INSIDE  # noqa: E402
 from vision.pipeline import GLARE_SHARE  # noqa: E402
 
 
@@ -47,7 +48,7 @@ def samples(cache: Path, photos: int) -> np.ndarray:
         capped = [
             n for n, (name, cell) in enumerate(reading.observation.cells.items())
             if name not in hidden and cell.occupant is None and cell.terrain == board.terrains[0]
-            and washed[n] >= GLARE_SHARE and reading.inside[n] >= 0.98
+            and washed[n] >= GLARE_SHARE and reading.inside[n] >= READ_INSIDE
         ]
         if not capped:
             continue

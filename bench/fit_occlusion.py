@@ -50,6 +50,7 @@ from bench.occlusion_set import SEEDS as SET_SEEDS  # noqa: E402
 from vision import decide as dc  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.config import ClassifyConfig, VisionConfig  # noqa: E402
+from vision.decide import READ_INSIDE  # noqa: E402
 from vision.evidence import CellEvidence  # noqa: E402
 from vision.pipeline import _readings  # noqa: E402
 
@@ -99,7 +100,7 @@ def samples(board: BoardSpec, shots: list[Photo]) -> tuple[Floats, Floats, Float
             continue
         parts = _parts(ev, board, cfg, shot.lines)
         x = features(ev, parts["base"].astype(np.float64), parts["hidden"].astype(np.intp))
-        for i in np.nonzero((ev.reached > 0) & (shot.inside >= 0.98))[0]:
+        for i in np.nonzero((ev.reached > 0) & (shot.inside >= READ_INSIDE))[0]:
             held = shot.truth[names[i]]
             right = _label(board, parts, int(i)) == (held["occupant"], held["terrain"])
             rows.append(x[i])
@@ -144,7 +145,7 @@ def _spread(board: BoardSpec, shots: list[Photo]) -> dict[str, int]:
     for shot in shots:
         if shot.evidence.reached is None:
             continue
-        for i in np.nonzero((shot.evidence.reached > 0) & (shot.inside >= 0.98))[0]:
+        for i in np.nonzero((shot.evidence.reached > 0) & (shot.inside >= READ_INSIDE))[0]:
             held = shot.truth[names[i]]
             if held["occupant"] is None and held["terrain"] == board.terrains[0]:
                 continue
