@@ -21,20 +21,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
-import yaml
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import commit  # noqa: E402
 from bench.decide_replay import photos, score  # noqa: E402
-from vision.board import load_board  # noqa: E402
 from vision import decide  # noqa: E402
+from vision.board import load_board  # noqa: E402
 from vision.config import ClassifyConfig, VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 

@@ -155,12 +155,6 @@ class ClassifyConfig(Section):
         description="A cell edge whose printed line responds below this share of the photo's "
         "median edge within 5 x 5 cells is hidden.",
     )
-    smooth_texture: float = Field(
-        default=0.35,
-        description="A token whose brightness spread (over its mean, inner square) is below this "
-        "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
-        "and covered (a hand) when two of its edges are hidden too.",
-    )
     occluder_step: int = Field(
         default=4,
         ge=1,
@@ -265,15 +259,6 @@ class ClassifyConfig(Section):
         "value, which on the dev photos and in the tests reads the same, and can only leave more cells "
         "beside a hand unsure, never read more.",
     )
-    given_seen_beyond: float = Field(
-        default=0.65,
-        ge=0,
-        le=1,
-        description="... nor in a cell without a counter of which at least this share shows away from the "
-        "occluder as first found, its inner square there filled by one colour (pure_token of seen_share), "
-        "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
-        "leaves at most 0.64 of the cell).",
-    )
     min_separation: float = Field(
         default=3.5,
         description="Calibration refuses classes closer than this many combined spreads.",
@@ -376,16 +361,6 @@ class ClassifyConfig(Section):
         le=1,
         description="A photo refused with more than this fraction of its cells unreadable (a hand's "
         "included) is refused as not showing the board at all.",
-    )
-    lying_solid: float = Field(
-        default=0.97,
-        ge=0,
-        le=1,
-        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
-        "adapt_max_blob (no piece is that large) is an occluder lying on the board when it fills at least "
-        "this share of its outline (a hand is solid; printed art "
-        "leaves holes in tokens); it is no row of tokens when it fills three cells or more by this share "
-        "(a token, 0.95 cell wide at most, never fills its cell; a hand does: lying_full before, also 0.97).",
     )
     edge_unmix: float = Field(
         default=0.3,
