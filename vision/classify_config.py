@@ -17,16 +17,13 @@ class ClassifyConfig(Section):
         default=0.9, description="Cells read below this confidence are reported as unreadable."
     )
     max_unreadable: float = Field(
-        default=0.2,
-        description="More than this fraction of unreadable cells (not counting those under a hand "
-        "reaching in) and the photo is refused ...",
-    )
-    max_hidden: float = Field(
         default=0.25,
-        description="... or more than this fraction of unreadable cells in all, a hand's included "
-        "(0.3 until the occupant and bare terrain became fitted probabilities, which leave fewer "
-        "cells unsure in a bad photo: 0.25 keeps refused the dev photo of a shadow strip under a "
-        "glare that 0.3 then let through with 12 cells wrong; provisional, set by hand).",
+        description="More than this fraction of unreadable cells, a hand's and a glare's included, and the "
+        "photo is refused (0.3 until the occupant and bare terrain became fitted probabilities, which "
+        "leave fewer cells unsure in a bad photo: 0.25 keeps refused the dev photo of a shadow strip "
+        "under a glare that 0.3 then let through with 12 cells wrong; provisional, set by hand). One "
+        "limit since 29 November (max_unreadable, 0.2, for the cells unreadable for no known reason, "
+        "and max_hidden, 0.25, for all of them, before: no dev photo was read or refused otherwise).",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
     min_pixel_light: float = Field(
