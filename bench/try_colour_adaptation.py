@@ -21,6 +21,10 @@ dev photo of both renderers is read, as ``bench/sweep_settings.py`` does. The va
   Gaussian of spread σ (the class's seed spread); no least count of pixels, no cap on the move;
 - ``map-cells``: as ``map-pixels``, but n counted in cells' worth of pixels (a piece's pixels
   share one print and one light: what drifts between photos is the piece, not the pixel);
+- ``map-anchored``: as ``map-cells``, the prior's centres first moved as the bare board's colour
+  moved (each class's chromaticity under the channel gains that take the bare board's seed to
+  its median in the photo: one lamp or white balance moves every colour alike), the classes
+  then drifting from there;
 - a suffix ``@fixed`` iterates a ``map-*`` variant to the fixed point (else the reader's rounds);
   ``:TAU`` sets the prior's spread instead of ``classify.drift_sd``.
 
@@ -63,7 +67,8 @@ def _variant(name: str) -> Any:
     kind, _, tau_text = name.partition(":")
     fixed = kind.endswith("@fixed") or kind == "fixed-point"
     prior = kind.startswith("map-")
-    by_cell = kind.startswith("map-cells")
+    by_cell = kind.startswith(("map-cells", "map-anchored"))
+    anchored = kind.startswith("map-anchored")
 
     def adapt(feats: Any, usable: Any, seed: colours.PixelModel, names: list[str], cfg: Any) -> colours.PixelModel:
         x = feats[usable][:, :2]
@@ -75,6 +80,8 @@ def _variant(name: str) -> Any:
         tau = float(tau_text) if tau_text else cfg.drift_sd
         means, sds = seed.arrays(names)
         start = means.copy()
+        if anchored:
+            start = _anchored(x, means, sds, names, seed, cfg)
         counts = np.zeros(len(names), int)
         last = None
         taken = 0
@@ -109,6 +116,25 @@ def _variant(name: str) -> Any:
         })
 
     return adapt
+
+
+def _anchored(x: Any, means: Any, sds: Any, names: list[str], seed: colours.PixelModel, cfg: Any) -> Any:
+    """The seeds moved by the channel gains that take the bare board's seed colour to the median
+    of the pixels nearest it in the photo (the bare board: the first terrain)."""
+    plain = next(k for k, n in enumerate(names) if not n.startswith(colours.SIDE))
+    best, dist = colours._assign(x, means, sds)
+    mine = x[(dist < cfg.pixel_sigma) & (best == plain)]
+    if not len(mine):
+        return means.copy()
+    seen = np.median(mine, axis=0)
+
+    def rgb(c: Any) -> Any:
+        return np.stack([c[..., 0], c[..., 1], 1 - c[..., 0] - c[..., 1]], axis=-1)
+
+    gain = rgb(seen) / rgb(means[plain])
+    moved = rgb(means) * gain
+    moved /= moved.sum(axis=-1, keepdims=True)
+    return moved[:, :2].astype(np.float64)
 
 
 def _run(task: tuple[str, str, int]) -> tuple[str, dict[str, Any], list[int]]:
