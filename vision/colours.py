@@ -178,9 +178,9 @@ def adapt(
     """Returns the classes re-centred on the photo's own pixels: ``cfg.adapt_rounds`` rounds of
     nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring. No cap on how
     far a class moves from its seed: the cap it had (0.08 of chromaticity, ``max_drift``) was
-    reached on 2 of 783 well-populated classes of the dev photos and removing it changed no cell
-    (``bench/reports/reliability-dev-no-max-drift.json``); the rounds, not a cap, keep the
-    classes near their seed (iterated to a fixed point they creep: decision record
+    reached by 2 of 783 well-populated classes of the dev photos, and removing it changed no
+    cell of them (``bench/reports/reliability-dev-no-max-drift.json``); the rounds, not a cap,
+    keep the classes near their seed (iterated to a fixed point they creep: decision record
     ``vision-colour-adaptation``)."""
     x = feats[usable][:, :2]
     if len(x) > cfg.adapt_max_pixels:  # the statistics need only a sample
