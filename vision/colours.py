@@ -176,16 +176,15 @@ def adapt(
     cfg: ClassifyConfig,
 ) -> PixelModel:
     """Returns the classes re-centred on the photo's own pixels: ``cfg.adapt_rounds`` rounds of
-    nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring. No cap on how
-    far a class moves from its seed: the cap it had (0.08 of chromaticity, ``max_drift``) was
-    reached by 2 of 783 well-populated classes of the dev photos, and removing it changed no
-    cell of them (``bench/reports/reliability-dev-no-max-drift.json``); the rounds, not a cap,
-    keep the classes near their seed (iterated to a fixed point they creep: decision record
+    nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring, each class
+    moving at most ``cfg.max_drift`` from its seed. The count of rounds is an early stop:
+    repeated to a fixed point the re-centring creeps (decision record
     ``vision-colour-adaptation``)."""
     x = feats[usable][:, :2]
     if len(x) > cfg.adapt_max_pixels:  # the statistics need only a sample
         x = x[:: -(-len(x) // cfg.adapt_max_pixels)]
     means, sds = seed.arrays(names)
+    start = means.copy()
     counts = np.zeros(len(names), int)
     for _ in range(cfg.adapt_rounds):
         best, dist = _assign(x, means, sds)
@@ -194,7 +193,12 @@ def adapt(
             mine = x[near & (best == k)]
             counts[k] = len(mine)
             if len(mine) >= cfg.adapt_min_pixels:
-                means[k] = np.median(mine, axis=0).astype(np.float64)
+                target = np.median(mine, axis=0).astype(np.float64)
+                shift = target - start[k]
+                size = float(np.hypot(*shift))
+                if size > cfg.max_drift:
+                    shift *= cfg.max_drift / size
+                means[k] = start[k] + shift
     # each class's own spread in this photo (robust: the median distance of its pixels), within
     # [min_photo_sd, its seed spread]: a tight class makes a foreign colour stand out
     best, dist = _assign(x, means, sds)
