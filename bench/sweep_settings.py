@@ -159,10 +159,15 @@ def main() -> None:
             brief = {k: (v["cells_changed"], v["cells_asked"], v["cells_confidently_wrong"], v["ece"])
                      for k, v in entry.items() if isinstance(v, dict)} or entry
             print(f"{name if '=' in name else f'{name} x{factor}'} = {value}: {brief}", flush=True)
+    write_report(report, args.out, start)
+
+
+def write_report(report: dict[str, Any], out: Path, start: float) -> None:
+    """Writes a sweep's report (JSON) with its wall time since ``start``, and says so."""
     report["wall_seconds"] = round(time.perf_counter() - start, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out} in {report['wall_seconds']} s")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out} in {report['wall_seconds']} s")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ the ECE, the visible cells whose reading changed against the control, and for ``
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -51,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import commit  # noqa: E402
 from bench.bench_vision import machine  # noqa: E402
-from bench.sweep_settings import _changed, _read_all  # noqa: E402
+from bench.sweep_settings import _changed, _read_all, write_report  # noqa: E402
 from vision import colours, evidence  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -168,17 +167,14 @@ def main() -> None:
         report["control"] = {k: {f: v for f, v in r.items() if f != "cells"} for k, r in base.items()}
         for name, got, rounds in results:
             entry = _changed(base, got)
-            if name.endswith("@fixed") or name.split(":")[0].endswith("@fixed") or name == "fixed-point":
+            if "@fixed" in name or name == "fixed-point":
                 entry["rounds"] = {"most": max(rounds), "median": float(np.median(rounds)),
                                    "at_cap": sum(r >= MAX_ROUNDS for r in rounds), "adaptations": len(rounds)}
             report["variants"][name] = entry
             brief = {k: (v["photos_read"], v["cells_changed"], v["cells_asked"], v["cells_confidently_wrong"], v["ece"])
                      for k, v in entry.items() if k in ("render", "tabletop")}
             print(f"{name}: {brief} {entry.get('rounds', '')}", flush=True)
-    report["wall_seconds"] = round(time.perf_counter() - start, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out} in {report['wall_seconds']} s")
+    write_report(report, args.out, start)
 
 
 if __name__ == "__main__":
