@@ -303,8 +303,9 @@ def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, cfg: Classify
     colour fitting no class) joined to a distrusted one (eight neighbours; the hand or sleeve
     reaches as far as its evidence does). (A token far smoother than the photo's others of its
     terrain, the setting smooth_texture, was suspect too, and covered with two edges hidden, until
-    29 November: switched off, no figure of the dev photos moved and no test failed; it was set
-    for a small occluder lying on the board, which neither renderer draws.)"""
+    29 November: switched off, no figure of the dev photos or the game positions moved and no
+    test failed; on the occlusion set one photo is refused as too unreadable, not as showing no
+    board. It was set for a small occluder lying on the board, which neither renderer draws.)"""
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
     untrusted = occluded.reshape(shape)
