@@ -76,7 +76,6 @@ class RegisterConfig(Section):
         "grows faster than its candidates: a checked cloth took minutes); the photo itself is then refused. "
         "Rendered board photos show 28-169 (80 dev renders).",
     )
-    min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
     refine_corners: bool = Field(
         default=True,
         description="Detect each marker again at full resolution in a crop around it, with "
