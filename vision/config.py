@@ -86,10 +86,6 @@ class RegisterConfig(Section):
         description="Printed margin around the grid, in cells: the board outline lies this far out "
         "(the project's board art, referee.picture.MARGIN_CELLS; other boards may differ).",
     )
-    outline_min_area: float = Field(
-        default=0.12,
-        description="Smallest board outline accepted, as a fraction of the photo area.",
-    )
     outline_label_ratio: float = Field(
         default=1.6,
         description="Without markers, the orientation comes from the printed coordinates (top and "
