@@ -107,7 +107,7 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
     found = find_markers(gray, board, cfg)
     if debug.enabled:
         debug.stage("markers", _draw_markers(image, found))
-    reg = _from_markers(found, board, cfg, gray.shape)
+    reg = _from_markers(found, board)
     if reg is None and len(found) >= 2:
         # two markers (or three that disagree: the two largest, the most precise) give a
         # provisional registration the grid lines must confirm
@@ -498,12 +498,7 @@ def _side(quad: npt.NDArray[np.float32]) -> float:
     return float(cv2.arcLength(quad, True) / 4)
 
 
-def _from_markers(
-    found: dict[int, npt.NDArray[np.float32]],
-    board: BoardSpec,
-    cfg: RegisterConfig,
-    shape: tuple[int, ...],
-) -> Registration | None:
+def _from_markers(found: dict[int, npt.NDArray[np.float32]], board: BoardSpec) -> Registration | None:
     fewest = fewest_markers(board.markers)
     if len(found) < fewest:
         return None
