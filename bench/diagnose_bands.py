@@ -47,7 +47,7 @@ from vision import cell_model  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.colours import BAND_TO, chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.evidence import INSIDE  # noqa: E402
+from vision.evidence import INSIDE, distance_past_outline  # noqa: E402
 from vision.pipeline import Reading  # noqa: E402
 from vision.shade import relight  # noqa: E402
 
@@ -90,14 +90,9 @@ def band_profile(reading: Reading, board: BoardSpec, i: int, board_light: float)
     side = int(ev.side_share[i].argmax())
     to_board = float(np.hypot(*(means[side] - means[sides])))
     reach = min(cfg.pixel_sigma * float(sds[side]), cfg.edge_outline_reach * to_board)
-    near = np.hypot(*np.moveaxis(f[..., :2] - means[side].astype(np.float32), -1, 0)) < reach
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(near.astype(np.uint8), connectivity=8)
-    if count <= 1:
+    away = distance_past_outline(np.hypot(*np.moveaxis(f[..., :2] - means[side].astype(np.float32), -1, 0)) < reach)
+    if away is None:
         return {"rings": [], "outline": 0.0, "seen": 0.0}
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    outline = np.zeros((ppc, ppc), np.uint8)
-    cv2.fillConvexPoly(outline, cv2.convexHull(np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)), 1)
-    away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
     within = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < INSIDE
     inside = reading.warped.inside[reading.warped.pad_px:, reading.warped.pad_px:]
@@ -108,7 +103,7 @@ def band_profile(reading: Reading, board: BoardSpec, i: int, board_light: float)
     for lo, hi in itertools.pairwise(RINGS):
         ring = (away > lo * ppc) & (away <= hi * ppc) & within
         rings.append(round(float(f[..., 2][ring].mean()) / board_light, 3) if ring.sum() >= 5 else None)
-    return {"rings": rings, "outline": round(float(outline.mean()), 3),
+    return {"rings": rings, "outline": round(float((away == 0).mean()), 3),
             "seen": round(float((band & seen_px).sum() / max(band.sum(), 1)), 3)}
 
 
