@@ -12,8 +12,7 @@ band's colour lean is not an input: fitted freely its weight comes out negative,
 physics supports (see ``docs/decisions/vision-cell-model.md``).
 
 Parameters (fitted by ``bench/fit_cell_model.py``, dev seeds of both renderers, 40 photos each,
-2026-11-29, refitted late that day once the band's brightness was read on its outer half:
-2 790 counter cells, 785 on tokens; the script prints them and they are copied here):
+2026-11-29; the script prints them and they are copied here):
 
 - ``PLAIN_BAND``: the median brightness of a band over bare board (relative to the bare board
   around the cell); it stands in for the bands a photo with few counters lacks;
@@ -31,11 +30,11 @@ import numpy.typing as npt
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.intp]
 
-PLAIN_BAND = 0.903
+PLAIN_BAND = 0.881
 """Fitted: median brightness of a counter's band over bare board, on the dev photos."""
 PRIOR_BANDS = 3
 """Structure: bands at ``PLAIN_BAND`` counted with the photo's own in its median."""
-TOKEN_WEIGHTS = (11.67, -18.58, 13.03)
+TOKEN_WEIGHTS = (7.94, -14.59, 15.97)
 """Fitted: bias, and the weights of relative brightness and root share, of the logistic giving
 the probability that a token lies under a counter."""
 

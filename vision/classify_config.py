@@ -111,6 +111,13 @@ class ClassifyConfig(Section):
         "value leaves the class's reach alone): a pale counter's class, adapted to a photo, can reach over "
         "the board around it, leaving no band.",
     )
+    edge_light_skip: float = Field(
+        default=0.03,
+        ge=0,
+        description="The band's brightness is read on its part at least this much (cells) further out "
+        "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
+        "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
+    )
     edge_type_share: float = Field(
         default=10.0,
         description="The token read under a counter is the one with the largest band lean + this × the "

@@ -79,8 +79,7 @@ class CellEvidence:
     (:func:`occluder`, :func:`refine_occluder`; None: not measured)."""
     edge_light: npt.NDArray[np.float64] | None = None
     """(n,): under a counter, the mean brightness of the band just outside its outline
-    (from ``cfg.edge_band_from`` to :data:`BAND_TO` cell out, full warp resolution; its
-    brightness read on the band's outer half, past the counter's light border), over the
+    (from ``cfg.edge_band_from`` to :data:`BAND_TO` cell out, full warp resolution), over the
     bare board's around the cell: a token under the counter keeps it dark up to the token's
     edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
     edge_lean: npt.NDArray[np.float64] | None = None
@@ -501,10 +500,7 @@ def _edge_band(
         band = ring & seen[at[j]]
         if band.sum() < max(FEWEST, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
-        # the brightness on the band's outer half (derived: the band's own bounds, no setting): a
-        # counter's light border, blurred, fills its inner half, where a token's band measures as
-        # bright as bare board's on the second renderer's dev photos (bench/diagnose_bands.py)
-        lit = band & (away > (lo + hi) / 2)
+        lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= FEWEST else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
