@@ -270,5 +270,7 @@ def settled_cells(state: CyrusState, report: CaptureReport) -> dict[str, tuple[s
 
 def cell_contents(state: CyrusState) -> dict[str, tuple[str | None, str]]:
     """Returns cell name → (side standing there or None, terrain): a known position for
-    calibration. Cells with a pending combat show both sides; the attacker's side is kept."""
+    calibration. A cell with a pending combat holds both sides' counters, one on the other; it
+    is given the side of the legion the position lists last, which need not be the one on top
+    (so a calibration is best taken from a position without one)."""
     return {name: (s.occupant, s.terrain) for name, s in seen_from_position(state).items()}
