@@ -7,9 +7,9 @@ Run from the repository root, after ``bench/bench_reliability.py --seeds dev --p
         [--out FILE] NAME|NAME=VALUE [...]
 
 Each ``NAME`` is a setting (``classify.pixel_sigma``; one end of a range as
-``classify.edge_band.0``) or a module constant (``shade.HARD``, ``calibrate.MIN_AGREEMENT``,
+``classify.edge_band.0``) or a module constant (``shade.HARD``, ``decide.READ_INSIDE``,
 ``pipeline.GLARE_SHARE``). Each is multiplied by each factor in turn (a share near 1, such as
-``calibrate.MIN_AGREEMENT``, has its complement multiplied instead; whole numbers are rounded),
+``decide.READ_INSIDE``, has its complement multiplied instead; whole numbers are rounded),
 the calibrations learned again and every cached dev photo of both renderers read with it, as
 ``bench_reliability.py --config`` does. A module constant is set on its module for the run and
 set back after it: nothing is written to a source file. ``NAME=VALUE`` tries that one value
@@ -44,8 +44,8 @@ from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 
-NEAR_ONE = frozenset({"calibrate.MIN_AGREEMENT"})
-"""Shares near 1 whose complement is scaled (0.97 × 2 would be no share)."""
+NEAR_ONE = frozenset({"decide.READ_INSIDE"})
+"""Shares near 1 whose complement is scaled (0.98 × 2 would be no share)."""
 
 
 def _moved(value: Any, factor: float, near_one: bool) -> Any:
@@ -159,10 +159,15 @@ def main() -> None:
             brief = {k: (v["cells_changed"], v["cells_asked"], v["cells_confidently_wrong"], v["ece"])
                      for k, v in entry.items() if isinstance(v, dict)} or entry
             print(f"{name if '=' in name else f'{name} x{factor}'} = {value}: {brief}", flush=True)
+    write_report(report, args.out, start)
+
+
+def write_report(report: dict[str, Any], out: Path, start: float) -> None:
+    """Writes a sweep's report (JSON) with its wall time since ``start``, and says so."""
     report["wall_seconds"] = round(time.perf_counter() - start, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out} in {report['wall_seconds']} s")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out} in {report['wall_seconds']} s")
 
 
 if __name__ == "__main__":

@@ -38,10 +38,6 @@ if TYPE_CHECKING:
     from vision.debug import DebugSink
     from vision.load import Photo
 
-MIN_AGREEMENT = 0.97
-"""Share of the known cells the learned colours must read back correctly."""
-
-
 def calibrate(
     photo: Path | Photo,
     board: BoardSpec,
@@ -89,7 +85,7 @@ def calibrate(
     model = measure_classes([LabelledBoard(grid, inside, reading.white, dict(known))], board, seed, cc)
     measured = [k for k, v in model.classes.items() if v.pixels > 0]
     _check_reads_back(adaptive.decide(adaptive.evidence(grid, inside, reading.white, board, model, cc), board, cc,
-                                      reading.lines), reading.inside, known, names)
+                                      reading.lines), reading.inside, known, names, cc)
     _check_apart(model, cc)
     templates = _templates(reading, board, legions, legion_at, cfg) if legions and legion_at else {}
     source = photo.name if isinstance(photo, Path) else photo.source
@@ -104,18 +100,18 @@ def calibrate(
 
 
 def _check_reads_back(results: list[tuple[str | None, str, float]], inside: npt.NDArray[np.float64],
-                      known: Mapping[str, tuple[str | None, str]], names: list[str]) -> None:
-    """Refuses classes that do not read the known position back (``MIN_AGREEMENT`` of the cells).
+                      known: Mapping[str, tuple[str | None, str]], names: list[str], cc: ClassifyConfig) -> None:
+    """Refuses classes that do not read the known position back as a photo's reading is judged:
+    no known cell the photo shows read sure (``cc.min_confidence``) and wrong, and no more of
+    them unsure and wrong than a photo may leave unreadable (``cc.max_unreadable``).
 
     Raises:
         VisionError: the photo does not show the known position.
     """
-    wrong = [
-        names[n]
-        for n, (occ, terrain, _rest) in enumerate(results)
-        if inside[n] >= READ_INSIDE and (occ, terrain) != tuple(known[names[n]])
-    ]
-    if len(wrong) > (1 - MIN_AGREEMENT) * len(names):
+    shown = [n for n in range(len(names)) if inside[n] >= READ_INSIDE]
+    misread = [n for n in shown if (results[n][0], results[n][1]) != tuple(known[names[n]])]
+    wrong = [names[n] for n in misread]
+    if any(results[n][2] >= cc.min_confidence for n in misread) or len(wrong) > cc.max_unreadable * len(shown):
         raise VisionError(
             ngettext(
                 "the photo does not show the known position: {n} cell disagrees ({cells})",

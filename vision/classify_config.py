@@ -65,7 +65,9 @@ class ClassifyConfig(Section):
     )
     max_drift: float = Field(
         default=0.08,
-        description="Largest move of a class from its calibrated (or table) colour, in chromaticity.",
+        description="Largest move of a class from its calibrated (or table) colour, in chromaticity "
+        "(set by hand; reached by few classes and no dev photo's reading changes without it, but the "
+        "described scene of a hand of a counter's colour and one game-position cell do).",
     )
     counter_disc: float = Field(
         default=0.2,

@@ -177,7 +177,9 @@ def adapt(
 ) -> PixelModel:
     """Returns the classes re-centred on the photo's own pixels: ``cfg.adapt_rounds`` rounds of
     nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring, each class
-    moving at most ``cfg.max_drift`` from its seed."""
+    moving at most ``cfg.max_drift`` from its seed. The count of rounds is an early stop:
+    repeated to a fixed point the re-centring creeps (decision record
+    ``vision-colour-adaptation``)."""
     x = feats[usable][:, :2]
     if len(x) > cfg.adapt_max_pixels:  # the statistics need only a sample
         x = x[:: -(-len(x) // cfg.adapt_max_pixels)]

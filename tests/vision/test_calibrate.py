@@ -122,3 +122,17 @@ def test_a_photo_of_another_position_is_not_learned_from(tmp_path: Path) -> None
     path, _ = user_photo(tmp_path, later_position(), 43, "other")
     with pytest.raises(VisionError, match="does not show the known position"):
         calibrate(path, board(), cell_contents(state))
+
+
+def test_a_known_position_wrong_in_one_cell_is_refused_naming_it(tmp_path: Path) -> None:
+    # the photo shows the set-up; the position typed says a bare plain cell holds a Greek
+    # counter: the learned colours read that cell back bare and sure, and one sure cell read
+    # otherwise is enough to refuse (a share of the cells let one through before)
+    state = setup_state()
+    path, _ = user_photo(tmp_path, state, 41, "known")
+    known = dict(cell_contents(state))
+    inner = [name for name in board().cell_names() if name[0] not in "AL" and name[1:] not in {"1", "12"}]
+    bare = next(name for name in inner if known[name] == (None, "plain"))
+    known[bare] = ("greek", "plain")
+    with pytest.raises(VisionError, match=rf"does not show the known position: 1 cell disagrees \({bare}\)"):
+        calibrate(path, board(), known)
