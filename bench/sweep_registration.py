@@ -135,7 +135,7 @@ def measures(case: Case, board: BoardSpec) -> dict[str, Any]:
     image = case.photo.image
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     out: dict[str, Any] = {"mean_grey": float(gray.mean()), "p99_grey": float(np.percentile(gray[::4, ::4], 99)),
-                           "edge_blur": register.edge_blur(gray), "sharpness": register.sharpness(gray)}
+                           "edge_blur": register.edge_blur(gray, cfg.registration.max_blur_px)}
     plain = cfg.registration.model_copy(update={"search_missing": False})
     out["plain_markers"] = len(register.find_markers(gray, board, plain))
     try:
@@ -149,11 +149,11 @@ def measures(case: Case, board: BoardSpec) -> dict[str, Any]:
 
 
 THRESHOLDS = {
-    "registration.max_blur_px": ("edge_blur", "above"), "registration.dark_p99": ("p99_grey", "below"),
-    "register.DARKEST": ("mean_grey", "below"), "registration.min_cell_px": ("cell_px", "below"),
-    "grid.min_sharpness": ("warp_sharpness", "below"), "registration.blur_floor": ("sharpness", "below"),
+    "registration.dark_p99": ("p99_grey", "below"), "register.DARKEST": ("mean_grey", "below"),
+    "registration.min_cell_px": ("cell_px", "below"), "grid.min_sharpness": ("warp_sharpness", "below"),
 }
-"""Settings that only compare one measure with a threshold: swept on the measures, not re-run."""
+"""Settings that only compare one measure with a threshold: swept on the measures, not re-run
+(``registration.max_blur_px`` is also the blur measure's coarse scale, so it is re-run)."""
 REFIT = ("grid.",)
 SEARCH = ("registration.search_", "registration.upscale", "register.MODULE_PX")
 

@@ -72,13 +72,14 @@ GEOMETRY = frozenset({
     "shade.WASHED", "grid_overlay.PAPER_WHITE",
     "calibration.FORMAT", "examples.FORMAT", "colours.PAPER", "colours.NEUTRAL",
     "registration.outline_margin", "identity.window", "markers._A4_MM",
-    "colours.COUNTER_SIDE", "colours.TOKEN_SIDE",
+    "colours.COUNTER_SIDE", "colours.TOKEN_SIDE", "labels.INK_LEVELS",
 })
 """Facts: of the printed sheet (tab margin, guide, the A4 page), of the board art (its printed margin around
 the grid, the counters' label window, the smallest counter's and token's sides: the project's,
 provisional until measured on a box), of
 8-bit images (the washed-out level, and ``shade.WASHED``, its log), of colour (neutral
-chromaticity, paper white), and file format names."""
+chromaticity, paper white), and file formats (names; ``labels.INK_LEVELS``, the calibration file's
+8-bit grey per unit of template ink, the literal 200 its encoder and decoder used before)."""
 
 
 @dataclass(frozen=True)

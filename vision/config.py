@@ -76,7 +76,6 @@ class RegisterConfig(Section):
         "grows faster than its candidates: a checked cloth took minutes); the photo itself is then refused. "
         "Rendered board photos show 28-169 (80 dev renders).",
     )
-    min_markers: int = Field(default=3, ge=3, le=4, description="Markers needed for a marker homography.")
     refine_corners: bool = Field(
         default=True,
         description="Detect each marker again at full resolution in a crop around it, with "
@@ -86,10 +85,6 @@ class RegisterConfig(Section):
         default=0.7,
         description="Printed margin around the grid, in cells: the board outline lies this far out "
         "(the project's board art, referee.picture.MARGIN_CELLS; other boards may differ).",
-    )
-    outline_min_area: float = Field(
-        default=0.12,
-        description="Smallest board outline accepted, as a fraction of the photo area.",
     )
     outline_label_ratio: float = Field(
         default=1.6,

@@ -440,6 +440,21 @@ def with_reach(
     return replace(ev, reached=share, reached_strict=strict)
 
 
+def distance_past_outline(near_side: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32] | None:
+    """Returns, per pixel of a cell, its distance (pixels) past the outline of the counter whose
+    colour ``near_side`` marks: the convex hull of its largest such patch (its light label,
+    inside, does not matter; a turned counter is followed, not boxed); None where none is."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near_side.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    pts = np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)
+    outline = np.zeros(near_side.shape, np.uint8)
+    cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
+    away = np.asarray(cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3), np.float32)
+    return away
+
+
 def _edge_band(
     grid: npt.NDArray[np.uint8],
     inside: npt.NDArray[np.bool_],
@@ -456,8 +471,7 @@ def _edge_band(
     the lean toward each token's colour of the band outside the
     counter's outline, read on the full-resolution warp (the band of token left around a counter
     is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
-    blends it away). The outline is the convex hull of the counter's largest side-coloured patch
-    (its light label, inside, does not matter; a turned counter is followed, not boxed)."""
+    blends it away); the outline is :func:`distance_past_outline`'s."""
     ppc = grid.shape[0] // board.rows
     sides = len(board.sides)
     terrains = len(board.terrains)
@@ -479,15 +493,9 @@ def _edge_band(
     near_side = np.hypot(*np.moveaxis(feats[..., :2] - centre, -1, 0)) < reach
     for j in range(len(at)):
         f = feats[j]
-        own = near_side[j].astype(np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(own, connectivity=8)
-        if count <= 1:
+        away = distance_past_outline(near_side[j])
+        if away is None:
             continue
-        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        pts = np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)
-        outline = np.zeros((ppc, ppc), np.uint8)
-        cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
-        away = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[at[j]]
         if band.sum() < max(FEWEST, cfg.seen_share * ring.sum()):

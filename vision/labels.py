@@ -26,17 +26,22 @@ from vision.render import Counter, counter_sprite
 
 Template = npt.NDArray[np.float32]
 ArrayT = TypeVar("ArrayT", bound=np.generic)
+INK_LEVELS = 200
+"""A calibration file stores a template as an 8-bit PNG of its ink times this (the paper's white,
+ink 1, at 200), so it holds ink up to 255/200 = 1.275 of the paper's white: a format number."""
 
 
 def ink(bgr: npt.NDArray[np.uint8], white: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
     """Returns the light-ink map of a BGR picture: the smallest white-balanced channel, so light
-    labels on saturated counters stand out (0 dark or saturated, about 1 white)."""
+    labels on saturated counters stand out (0 dark or saturated, about 1 white), capped where a
+    calibration file's template stops (255 / ``INK_LEVELS``), so a glare on a label counts no
+    more in a photo than in a saved template."""
     b, g, r = cv2.split(bgr)
     chans = [
         np.asarray(c, np.float32) * np.float32(1.0 / float(w)) for c, w in zip((b, g, r), white, strict=True)
     ]
     out = np.minimum(np.minimum(chans[0], chans[1]), chans[2])
-    return np.asarray(np.minimum(out, 1.3), np.float32)
+    return np.asarray(np.minimum(out, 255 / INK_LEVELS), np.float32)
 
 
 def _window(cfg: IdentityConfig, ppc: int) -> tuple[int, int]:
@@ -166,8 +171,8 @@ def crop_template(
 
 
 def encode_template(template: Template) -> str:
-    """Returns a template as base64 PNG text (ink scaled to 0–200), for calibration files."""
-    ok, data = cv2.imencode(".png", np.clip(template * 200, 0, 255).astype(np.uint8))
+    """Returns a template as base64 PNG text (ink scaled by ``INK_LEVELS``), for calibration files."""
+    ok, data = cv2.imencode(".png", np.clip(template * INK_LEVELS, 0, 255).astype(np.uint8))
     assert ok
     return base64.b64encode(data.tobytes()).decode("ascii")
 
@@ -181,4 +186,4 @@ def decode_template(text: str) -> Template | None:
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
     if img is None or img.ndim != 2 or min(img.shape) < 4 or max(img.shape) > 512:
         return None
-    return (img.astype(np.float32) / 200).astype(np.float32)
+    return (img.astype(np.float32) / INK_LEVELS).astype(np.float32)

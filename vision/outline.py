@@ -19,7 +19,7 @@ def board_homography(
     """Returns the image → board homography the photo's outline gives, oriented by the printed
     coordinates (ink in the top and left margins), or None: no outline, or no side inked enough
     more than the others (``outline_label_ratio``)."""
-    quad = find_outline(gray, cfg)
+    quad = find_outline(gray, board, cfg)
     if quad is None:
         return None
     m = cfg.outline_margin
@@ -40,15 +40,19 @@ def board_homography(
     return best[2]
 
 
-def find_outline(gray: npt.NDArray[np.uint8], cfg: RegisterConfig) -> npt.NDArray[np.float32] | None:
+def find_outline(
+    gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
+) -> npt.NDArray[np.float32] | None:
     """Returns the four corners (clockwise from the top-left-most) of the largest bright convex
-    quadrilateral in the photo, or None."""
+    quadrilateral in the photo, or None. A smaller one than the smallest board the reader reads
+    (``registration.min_cell_px`` per cell, its printed margin included) is not looked at."""
     h, w = gray.shape
     scale = min(1.0, 900 / max(h, w))
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (_SMOOTH, _SMOOTH), 0)
     best: npt.NDArray[np.float32] | None = None
-    best_area = cfg.outline_min_area * small.shape[0] * small.shape[1]
+    m = cfg.outline_margin
+    best_area = (board.cols + 2 * m) * (board.rows + 2 * m) * (cfg.min_cell_px * scale) ** 2
     level, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Canny's thresholds from the photo's own contrast: the upper one at the grey that splits
     # board from table (Otsu), the lower at half of it

@@ -161,7 +161,7 @@ def test_edge_blur_measures_the_blur_whatever_the_noise(sigma: float, lo: float,
     if sigma:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     noisy = np.clip(image + rng.normal(0, 8, image.shape), 0, 255).astype(np.uint8)
-    assert lo <= edge_blur(noisy) <= hi
+    assert lo <= edge_blur(noisy, CFG.registration.max_blur_px) <= hi
 
 
 def test_an_outline_counts_only_once_the_grid_lines_confirm_it(tmp_path: Path) -> None:
