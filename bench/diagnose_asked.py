@@ -52,8 +52,7 @@ def causes(reading: Reading, board: BoardSpec, cfg: VisionConfig) -> list[str]:
     covered = np.zeros(len(has), bool)
     if ev.reached is not None:
         covered = dc._covered(ev, tokens, detail, hidden, is_token, t_best, c)
-    smooth = (detail < c.smooth_texture) & (hidden >= 2) if hidden is not None else detail < c.smooth_texture
-    untrusted = dc._distrust(ev, board, off | covered, detail, hidden, c)
+    untrusted = dc._distrust(ev, board, off | covered, c)
     washed = go.cell_washed(reading.warped, board)
     out: list[str] = []
     floor = c.min_confidence
@@ -68,8 +67,6 @@ def causes(reading: Reading, board: BoardSpec, cfg: VisionConfig) -> list[str]:
             out.append("covered")
         elif off[n]:
             out.append("off-class")
-        elif smooth[n]:
-            out.append("smooth")
         elif untrusted[n]:
             out.append("spread")
         elif c_conf[n] < floor:

@@ -17,16 +17,13 @@ class ClassifyConfig(Section):
         default=0.9, description="Cells read below this confidence are reported as unreadable."
     )
     max_unreadable: float = Field(
-        default=0.2,
-        description="More than this fraction of unreadable cells (not counting those under a hand "
-        "reaching in) and the photo is refused ...",
-    )
-    max_hidden: float = Field(
         default=0.25,
-        description="... or more than this fraction of unreadable cells in all, a hand's included "
-        "(0.3 until the occupant and bare terrain became fitted probabilities, which leave fewer "
-        "cells unsure in a bad photo: 0.25 keeps refused the dev photo of a shadow strip under a "
-        "glare that 0.3 then let through with 12 cells wrong; provisional, set by hand).",
+        description="More than this fraction of unreadable cells, a hand's and a glare's included, and the "
+        "photo is refused (0.3 until the occupant and bare terrain became fitted probabilities, which "
+        "leave fewer cells unsure in a bad photo: 0.25 keeps refused the dev photo of a shadow strip "
+        "under a glare that 0.3 then let through with 12 cells wrong; provisional, set by hand). One "
+        "limit since 29 November (max_unreadable, 0.2, for the cells unreadable for no known reason, "
+        "and max_hidden, 0.25, for all of them, before: no dev photo was read or refused otherwise).",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
     min_pixel_light: float = Field(
@@ -157,12 +154,6 @@ class ClassifyConfig(Section):
         description="A cell edge whose printed line responds below this share of the photo's "
         "median edge within 5 x 5 cells is hidden.",
     )
-    smooth_texture: float = Field(
-        default=0.35,
-        description="A token whose brightness spread (over its mean, inner square) is below this "
-        "share of the photo's typical token of that terrain lacks its printed detail: suspect, "
-        "and covered (a hand) when two of its edges are hidden too.",
-    )
     occluder_step: int = Field(
         default=4,
         ge=1,
@@ -267,15 +258,6 @@ class ClassifyConfig(Section):
         "value, which on the dev photos and in the tests reads the same, and can only leave more cells "
         "beside a hand unsure, never read more.",
     )
-    given_seen_beyond: float = Field(
-        default=0.65,
-        ge=0,
-        le=1,
-        description="... nor in a cell without a counter of which at least this share shows away from the "
-        "occluder as first found, its inner square there filled by one colour (pure_token of seen_share), "
-        "the terrain it is read as (a hand hiding a whole counter, 0.6 of a cell wide at the least, "
-        "leaves at most 0.64 of the cell).",
-    )
     min_separation: float = Field(
         default=3.5,
         description="Calibration refuses classes closer than this many combined spreads.",
@@ -378,16 +360,6 @@ class ClassifyConfig(Section):
         le=1,
         description="A photo refused with more than this fraction of its cells unreadable (a hand's "
         "included) is refused as not showing the board at all.",
-    )
-    lying_solid: float = Field(
-        default=0.97,
-        ge=0,
-        le=1,
-        description="A blob of one colour inside the grid, not parted by printed lines, larger than "
-        "adapt_max_blob (no piece is that large) is an occluder lying on the board when it fills at least "
-        "this share of its outline (a hand is solid; printed art "
-        "leaves holes in tokens); it is no row of tokens when it fills three cells or more by this share "
-        "(a token, 0.95 cell wide at most, never fills its cell; a hand does: lying_full before, also 0.97).",
     )
     edge_unmix: float = Field(
         default=0.3,

@@ -12,12 +12,21 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.cell_confidence import counter_probability, terrain_probability
 from vision.cell_model import band_features, token_probability
+from vision.colours import COUNTER_SIDE
 from vision.config import ClassifyConfig
 from vision.evidence import CellEvidence
 
 READ_INSIDE = 0.98
 """Share of a cell's area inside the photo for it to be read (and, in a calibration or a kept
 example, to count as labelled)."""
+
+
+SEEN_BEYOND = 1 - COUNTER_SIDE * COUNTER_SIDE
+"""Derived: the share of a cell without a counter that, showing away from an occluder as first
+found, is read from what it shows there: more than a hand hiding a whole counter (the smallest,
+``colours.COUNTER_SIDE`` wide) can leave of the cell, 0.64 (the setting given_seen_beyond, 0.65,
+until 29 November: nothing read on the dev photos nor in a test changed,
+``bench/reports/sweep-decide-off.json``)."""
 
 
 DISTRUSTED = 0.3
@@ -94,18 +103,17 @@ def decide(
     (:func:`_under_counter`).
 
     Distrust needs evidence of an occluder: more than ``cfg.occluder_share`` of bright pixels
-    fitting no class (or of a counter's colour in a patch larger than any counter), or a token
-    without its printed detail (``cfg.smooth_texture``) with two of its grid lines hidden
-    (``lines``: (n, 4) edge responses, hidden below ``cfg.hidden_line`` of the edges around).
-    It spreads through every cell with evidence of its own (some off-class colour, a token
-    without detail) joined to a distrusted one.
+    fitting no class (or of a counter's colour in a patch larger than any counter). It spreads
+    through every cell with evidence of its own (some off-class colour) joined to a distrusted
+    one. A cell's printed edges (``lines``: (n, 4) edge responses) are hidden below
+    ``cfg.hidden_line`` of the edges around.
     A cell under an occluder reaching in is unreadable past ``cfg.reach_cover`` of it
     (``cfg.reach_cover_edges`` when its four edges show or one colour fills it;
     ``cfg.reach_cover_whole`` when, besides, it is a token showing its printed detail), counting
     the pixels given back to a piece colour (past ``cfg.given_cover_counter`` with a counter)
     only where a hidden edge says a hand may lie there, and not where the cell read away from the
     occluder as first found agrees: under a counter, its band leans toward its token by
-    ``cfg.given_lean``; without one, ``cfg.given_seen_beyond`` of the cell shows there, one colour
+    ``cfg.given_lean``; without one, :data:`SEEN_BEYOND` of the cell shows there, one colour
     filling its inner square (``cfg.pure_token`` of ``cfg.seen_share``), the terrain the cell is
     read as.
 
@@ -126,7 +134,7 @@ def decide(
     if hidden is not None:
         bare = ~has & ~is_token if glared is None else ~has & ~is_token & ~glared
         occluded |= _lines_gone(np.where(bare, hidden, 0), board)
-    untrusted = _distrust(ev, board, occluded, detail, hidden, cfg)
+    untrusted = _distrust(ev, board, occluded, cfg)
     conf = np.where(untrusted, np.minimum(conf, DISTRUSTED), conf)
     terrains = board.terrains
     sides = board.sides
@@ -263,7 +271,7 @@ def _given_back(ev: CellEvidence, tokens: Floats, hidden: Ints | None, pure: Boo
         found = there.sum(axis=1)
         pure_there = (found >= cfg.seen_share) & (there.max(axis=1) >= cfg.pure_token * found)
         same = there.argmax(axis=1) == np.where(is_token, 1 + t_best, 0)
-        away = ~ev.on_counter & (ev.seen_beyond >= cfg.given_seen_beyond) & pure_there & same
+        away = ~ev.on_counter & (ev.seen_beyond >= SEEN_BEYOND) & pure_there & same
         given &= ~away
     return np.asarray(given, bool)
 
@@ -290,17 +298,16 @@ def _lines_gone(hidden: Ints, board: BoardSpec) -> Bools:
         out = grown
 
 
-def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, detail: Floats, hidden: Ints | None,
-              cfg: ClassifyConfig) -> Bools:
-    """The cells not trusted: covered, or a token without its printed detail (far smoother than
-    the photo's other tokens of that terrain: likely a hand or a sleeve of a similar colour) with
-    two edges hidden; distrust spreads through every suspect cell joined to a distrusted one
-    (eight neighbours; the hand or sleeve reaches as far as its evidence does)."""
+def _distrust(ev: CellEvidence, board: BoardSpec, occluded: Bools, cfg: ClassifyConfig) -> Bools:
+    """The cells not trusted: covered; distrust spreads through every suspect cell (some bright
+    colour fitting no class) joined to a distrusted one (eight neighbours; the hand or sleeve
+    reaches as far as its evidence does). (A token far smoother than the photo's others of its
+    terrain, the setting smooth_texture, was suspect too, and covered with two edges hidden, until
+    29 November: switched off, no figure of the dev photos or the game positions moved and no
+    test failed; on the occlusion set one photo is refused as too unreadable, not as showing no
+    board. It was set for a small occluder lying on the board, which neither renderer draws.)"""
     shape = (board.rows, board.cols)
     suspect = ev.other_share > cfg.occluder_share / 3
-    smooth = detail < cfg.smooth_texture
-    suspect |= smooth
-    occluded = occluded | (smooth & (hidden >= 2) if hidden is not None else smooth)
     untrusted = occluded.reshape(shape)
     near_ok = suspect.reshape(shape)
     for _ in range(untrusted.size):  # a spread stops within as many steps as there are cells

@@ -363,9 +363,9 @@ def _refuse_if_unread(
 ) -> None:
     """Refuses a photo with too many unreadable cells, saying why.
 
-    Cells under an occluder reaching in (a hand) or washed out by a glare are unreadable for a
-    known reason: they refuse the photo only when they are many; other unreadable cells say the
-    photo itself is bad.
+    More than ``classify.max_unreadable`` of the cells unreadable, whatever their reason, refuse
+    it. The reason said is the known one where most of them have it (a hand reaching in, a
+    glare), else the photo itself is bad.
 
     Raises:
         BoardNotFoundError: most cells show neither the board nor its pieces.
@@ -377,8 +377,7 @@ def _refuse_if_unread(
     glared = {names[n] for n in range(len(names)) if washed[n] >= GLARE_SHARE} - held
     others = [n for n in unreadable if n not in held and n not in glared]
     limit = cfg.classify.max_unreadable * len(names)
-    too_many = len(unreadable) > max(cfg.classify.max_hidden, cfg.classify.max_unreadable) * len(names)
-    if not (too_many or len(others) > limit):
+    if len(unreadable) <= limit:
         return
     if sharp < cfg.grid.soft_sharpness:
         why = "the photo looks blurred"

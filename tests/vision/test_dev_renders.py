@@ -37,8 +37,8 @@ How much of a cell a hand may cover before it is unreadable:
   of the hill's colour then reads on a hill.
 - and, in a cell without a counter, where most of the cell shows away from the hand as first
   found, one colour, the terrain it is read as, filling its inner square there
-  (``given_seen_beyond``), not where about half of it shows: a Persian counter hidden under the
-  hand then reads as bare plain.
+  (``decide.SEEN_BEYOND``: more than a hand hiding a whole counter leaves), not where about half
+  of it shows: a Persian counter hidden under the hand then reads as bare plain.
 
 A pale counter's colour, adapted to the photo (a calibration whose Greek class came out wide):
 
@@ -60,6 +60,7 @@ import numpy as np
 import pytest
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
+from vision import decide
 from vision.calibrate import calibrate
 from vision.calibration import Calibration
 from vision.config import VisionConfig
@@ -359,7 +360,9 @@ def test_a_band_leaning_a_little_to_the_hill_away_from_the_hand_is_not_enough(tm
 
 
 @pytest.mark.parametrize("cell", ["B8", "C9"])
-def test_a_plain_cell_showing_the_board_away_from_the_hand_is_read(tmp_path: Path, cell: str) -> None:
+def test_a_plain_cell_showing_the_board_away_from_the_hand_is_read(
+    tmp_path: Path, cell: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Still seeded: described with its hand and the hill and forest tokens of its board, no draw
     of eight showed it; with every piece of the board, one draw did for B8 and none for C9."""
     # a hand of nearly the board's colour beside two plain cells: the pixels given back to the
@@ -367,16 +370,20 @@ def test_a_plain_cell_showing_the_board_away_from_the_hand_is_read(tmp_path: Pat
     path, rendered = _photo(tmp_path, 1006869)
     assert cell not in rendered.occluded and _truth(rendered, cell) == (None, "plain")
     assert _read(path, cell) == (None, "plain", pytest.approx(1.0, abs=1 - MIN))
-    assert _read(path, cell, given_seen_beyond=1.0)[2] < MIN
+    monkeypatch.setattr(decide, "SEEN_BEYOND", 1.0)  # the rule switched off
+    assert _read(path, cell)[2] < MIN
 
 
-def test_a_cell_half_under_a_hand_is_not_read_from_the_rest(tmp_path: Path) -> None:
+def test_a_cell_half_under_a_hand_is_not_read_from_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a real-profile Persian counter on the plain, hidden by the hand: 0.53 of the cell shows
     # away from it, all bare board
     path, rendered = _photo(tmp_path, "persian_counter_hidden_under_a_real_hand")
     cal = _calibration(tmp_path, 1005000, 1)
     assert "G2" in rendered.occluded and _truth(rendered, "G2") == ("persian", "plain")
-    assert _misread_without(path, "G2", cal, given_seen_beyond=0.5) == (None, "plain")
+    assert _read(path, "G2", cal)[2] < MIN
+    monkeypatch.setattr(decide, "SEEN_BEYOND", 0.5)  # half the cell showing would do
+    occupant, terrain, conf = _read(path, "G2", cal)
+    assert (occupant, terrain) == (None, "plain") and conf >= MIN
 
 
 @pytest.mark.parametrize(
