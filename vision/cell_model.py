@@ -38,12 +38,6 @@ TOKEN_WEIGHTS = (7.94, -14.59, 15.97)
 """Fitted: bias, and the weights of relative brightness and root share, of the logistic giving
 the probability that a token lies under a counter."""
 
-PLAIN_FAR = 0.927
-"""Fitted: as ``PLAIN_BAND``, for the band read out to the cell's inside (``edge_light_far``)."""
-FAR_WEIGHTS = (20.7, -28.83)
-"""Fitted: bias and weight of the far band's relative brightness, of the logistic giving the
-probability of a token under a counter where no share of the cell leans toward one."""
-
 
 def band_features(lean: Floats, share: Floats, type_share: float) -> tuple[Ints, Floats, Floats]:
     """Returns, per counter cell, the likeliest token (largest ``lean + type_share × share``),
@@ -70,7 +64,7 @@ def relative_light(light: Floats, plain: Floats, plain_band: float = PLAIN_BAND)
 
 
 def token_probability(light: Floats, root_share: Floats, weights: tuple[float, float, float] = TOKEN_WEIGHTS,
-                      plain_band: float = PLAIN_BAND, far: Floats | None = None) -> Floats:
+                      plain_band: float = PLAIN_BAND) -> Floats:
     """Returns the probability that a token lies under each counter: the fitted logistic of the
     band's relative brightness and root share. The photo's usual band over bare board is found in
     rounds: every band first read as measured, then twice against the usual band taken over the
@@ -78,12 +72,6 @@ def token_probability(light: Floats, root_share: Floats, weights: tuple[float, f
     chance = _logistic(light, root_share, weights)
     for _ in range(2):
         chance = _logistic(relative_light(light, 1.0 - chance, plain_band), root_share, weights)
-    if far is not None:
-        # no share leaning toward a token: the band read out to the cell's inside decides
-        rel = relative_light(far, 1.0 - chance, PLAIN_FAR)
-        bias, w_far = FAR_WEIGHTS
-        alone = 1.0 / (1.0 + np.exp(-(bias + w_far * rel)))
-        chance = np.where((root_share <= 0) & np.isfinite(rel), alone, chance)
     return chance
 
 

@@ -48,7 +48,6 @@ def _under_counter(
     lean: npt.NDArray[np.float64],
     share: npt.NDArray[np.float64],
     cfg: ClassifyConfig,
-    far: npt.NDArray[np.float64] | None = None,
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
     """Returns, per counter cell, the most likely token, whether a token lies under the counter,
     and the confidence of that reading, from the band around the counter (``light``: its
@@ -70,7 +69,7 @@ def _under_counter(
     ordered = np.sort(kind, axis=1)
     gap = ordered[:, -1] - ordered[:, -2] if kind.shape[1] > 1 else np.full(k, np.inf)
     measured = np.isfinite(light)
-    chance = token_probability(light, root_share, far=far)
+    chance = token_probability(light, root_share)
     token = chance > 0.5
     conf = np.where(token, chance, 1.0 - chance)
     conf = np.where(token, np.minimum(conf, _sure(gap, cfg.edge_lean_clear)), conf)
@@ -178,8 +177,7 @@ def _terrains(ev: CellEvidence, tokens: Floats, cfg: ClassifyConfig) -> tuple[In
         # under a counter: the band around it (see _under_counter)
         at = np.nonzero(ev.on_counter)[0]
         edge_best, edge_token, edge_conf = _under_counter(
-            ev.edge_light[at], ev.edge_lean[at][:, 1:], tokens[at], cfg,
-            None if ev.edge_light_far is None else ev.edge_light_far[at],
+            ev.edge_light[at], ev.edge_lean[at][:, 1:], tokens[at], cfg
         )
         t_best[at], is_token[at], t_conf[at] = edge_best, edge_token, edge_conf
     return t_best, is_token, t_conf

@@ -82,10 +82,6 @@ class CellEvidence:
     (from ``cfg.edge_band_from`` to :data:`BAND_TO` cell out, full warp resolution), over the
     bare board's around the cell: a token under the counter keeps it dark up to the token's
     edge; bare board only darkens in the counter's rim and shadow. 1 elsewhere."""
-    edge_light_far: npt.NDArray[np.float64] | None = None
-    """(n,): as ``edge_light``, read past the same start out to the cell's inside (not only to
-    :data:`BAND_TO`): a token most often reaches further; bare board there is lit past the
-    counter's shadow. 1 elsewhere (None: not measured)."""
     edge_lean: npt.NDArray[np.float64] | None = None
     """(n, terrains): under a counter, the mean lean of that band's pixels from the bare
     board's colour toward each token's (0: board, 1: token; column 0 unused). 0 elsewhere."""
@@ -199,7 +195,6 @@ def evidence(
     # toward the token's, as a share of the cell
     terrain_pixels = (total / np.maximum((usable & region).sum(axis=(1, 2)), 1)).astype(np.float64)
     edge_light = np.ones(n)
-    edge_light_far = np.ones(n)
     edge_lean = np.zeros((n, terrains))
     if holds.any():
         at = np.nonzero(holds)[0]
@@ -209,7 +204,7 @@ def evidence(
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
         bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share)
-        edge_light[at], edge_lean[at], edge_light_far[at] = _edge_band(
+        edge_light[at], edge_lean[at] = _edge_band(
             grid,
             inside,
             white,
@@ -231,7 +226,6 @@ def evidence(
         on_counter=holds,
         model=model,
         edge_light=edge_light,
-        edge_light_far=edge_light_far,
         edge_lean=edge_lean,
     )
 
@@ -417,7 +411,7 @@ def beyond(
     means, sds = ev.model.arrays(class_names(board))
     at = np.nonzero(cells & ev.on_counter)[0]
     if len(at):
-        light, lean, _far = _edge_band(
+        light, lean = _edge_band(
             grid, inside, white, at, ev.side_share[at].argmax(axis=1), means, sds, np.ones(len(at)), board, cfg
         )
         lean[~np.isfinite(light)] = np.nan
@@ -472,7 +466,7 @@ def _edge_band(
     board_light: npt.NDArray[np.float64],
     board: BoardSpec,
     cfg: ClassifyConfig,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Per counter cell ``at`` (its side ``side_of``), the brightness (over ``board_light``) and
     the lean toward each token's colour of the band outside the
     counter's outline, read on the full-resolution warp (the band of token left around a counter
@@ -486,7 +480,6 @@ def _edge_band(
     lo, hi = cfg.edge_band_from * ppc, BAND_TO * ppc
     base = means[sides]
     light = np.full(len(at), np.nan)
-    far = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
     cells = grid.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
     seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
@@ -509,9 +502,6 @@ def _edge_band(
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= FEWEST else band].mean()) / board_light[j]
-        # out to the cell's inside: a token most often reaches past BAND_TO, bare board is lit there
-        past = (away > lo + cfg.edge_light_skip * ppc) & within & seen[at[j]]
-        far[j] = float(f[..., 2][past if past.sum() >= FEWEST else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
         # colour toward the counter's, within lean_perp of their lean off that line) say nothing
@@ -533,4 +523,4 @@ def _edge_band(
             elif untinted.sum() >= FEWEST:
                 proj = (rel[untinted] @ d) / max(float(d @ d), 1e-9)
                 lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
-    return light, lean, far
+    return light, lean
