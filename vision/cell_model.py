@@ -30,11 +30,11 @@ import numpy.typing as npt
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.intp]
 
-PLAIN_BAND = 0.927
+PLAIN_BAND = 0.881
 """Fitted: median brightness of a counter's band over bare board, on the dev photos."""
 PRIOR_BANDS = 3
 """Structure: bands at ``PLAIN_BAND`` counted with the photo's own in its median."""
-TOKEN_WEIGHTS = (13.5, -20.1, 10.94)
+TOKEN_WEIGHTS = (7.94, -14.59, 15.97)
 """Fitted: bias, and the weights of relative brightness and root share, of the logistic giving
 the probability that a token lies under a counter."""
 

@@ -500,8 +500,7 @@ def _edge_band(
         band = ring & seen[at[j]]
         if band.sum() < max(FEWEST, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
-        # past the counter's blurred border, out to the cell's inside (not only to BAND_TO)
-        lit = (away > lo + cfg.edge_light_skip * ppc) & within & seen[at[j]]
+        lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= FEWEST else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
