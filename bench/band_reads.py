@@ -16,6 +16,8 @@ calibration, is measured several ways, each a brightness over the bare board nea
 - ``sector median`` / ``sector max``: the band from 0.05 cell to the cell's inside cut into 8
   sectors around the counter, the median or the largest of their means (a counter's shadow
   falls on one side; a token lies on every side);
+- ``far over near``: ``mean to inside`` over ``reader`` (bare board brightens away from the
+  counter's shadow; a token's band should not);
 - ``drop``: the darkest ring 0.06-0.14 cell past the outline over the brightest within 0.06
   (a token's light falls away from the counter's light border; bare board's rises).
 
@@ -72,7 +74,7 @@ def reads(f: npt.NDArray[np.float32], away: npt.NDArray[np.float32], ppc: int, l
             float(np.median(means)) if means else np.nan, max(means) if means else np.nan, outer / inner]
 
 
-NAMES = ("reader", "mean to inside", "sector median", "sector max", "drop")
+NAMES = ("reader", "mean to inside", "sector median", "sector max", "drop", "far over near")
 
 
 def measure(cache: Path, photos: int) -> dict[str, tuple[Floats, npt.NDArray[np.bool_], list[str]]]:
@@ -108,7 +110,8 @@ def measure(cache: Path, photos: int) -> dict[str, tuple[Floats, npt.NDArray[np.
             want = truth[names[i]]
             wrong = (obs.confidence >= cfg.min_confidence and obs.occupant == want["occupant"]
                      and obs.terrain != want["terrain"])
-            rows.append([float(ev.edge_light[i]), *reads(f, away, ppc, local)])
+            row = [float(ev.edge_light[i]), *reads(f, away, ppc, local)]
+            rows.append([*row, row[1] / row[0]])
             held.append(want["terrain"] != board.terrains[0])
             labels.append(f"{path.stem} {names[i]}" + (" *" if wrong else ""))
     return {k: (np.array(v[0]), np.array(v[1]), v[2]) for k, v in out.items()}
