@@ -44,12 +44,12 @@ from vision.decide import READ_INSIDE, decide  # noqa: E402
 from vision.pipeline import GLARE_SHARE  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
-COLUMNS = ("right", "photo", "read", "washed", "sure_bare", "capped", "disc")
+COLUMNS = ("right", "photo", "read", "washed", "sure_bare", "capped", "disc", "tabletop")
 """One row per visible cell (not hidden, wholly inside the photo): whether the cell is bare plain,
 the photo's number (its file's), whether the reader reads the photo, the cell's washed share,
 whether the reader without the glare rule reads it as bare plain at the floor or above, whether
 the reader caps it for a glare (read as bare plain, ``GLARE_SHARE`` washed), its central disc's
-washed share."""
+washed share, whether the photo is the second renderer's."""
 
 
 def samples(cache: Path, photos: int) -> Floats:
@@ -58,7 +58,7 @@ def samples(cache: Path, photos: int) -> Floats:
     cfg = VisionConfig().classify
     bare = board.terrains[0]
     rows: list[list[float]] = []
-    for _kind, (path, cells, hidden, _group), cal, reading in cached_readings(board, cache, photos):
+    for kind, (path, cells, hidden, _group), cal, reading in cached_readings(board, cache, photos):
         # the same decision with no cell taken for glared, and no cap: the reading the rule acts on
         plain = decide(reading.evidence, board, cfg, reading.lines, None)
         disc = glare_features(reading.warped, board, cfg)[:, 0]
@@ -73,7 +73,7 @@ def samples(cache: Path, photos: int) -> Floats:
             capped = cell.occupant is None and cell.terrain == bare and reading.washed[n] >= GLARE_SHARE
             right = held["occupant"] is None and held["terrain"] == bare
             rows.append([float(right), number, read_ok, float(reading.washed[n]), float(sure_bare),
-                         float(capped), float(disc[n])])
+                         float(capped), float(disc[n]), float(kind == "tabletop")])
     return np.array(rows, np.float64).reshape(-1, len(COLUMNS))
 
 
@@ -116,6 +116,13 @@ def fit_share(data: Floats, width: float) -> None:
         fits[label] = fitted_share(table, floor)
     for label, share in fits.items():
         print(f"  {label}: GLARE_SHARE = " + ("none (no bin below the floor)" if share is None else f"{share:.2f}"))
+    wrong = (sure_bare == 1) & (right == 0) & (washed > 0)
+    print(f"  sure and wrong with some pixels washed out (photo, washed share, photo read): {int(wrong.sum())}")
+    tabletop = data[:, COLUMNS.index("tabletop")]
+    picked = zip(photo[wrong], tabletop[wrong], washed[wrong], read_ok[wrong], strict=True)
+    for number, second, cell_washed, ok in picked:
+        name = f"{'tabletop' if second else 'render'}_{int(number)}"
+        print(f"    {name}: {cell_washed:.3f} " + ("read" if ok else "refused"))
 
 
 def share(label: str, right: Floats) -> None:
