@@ -227,6 +227,7 @@ FITTED = {
     "register.REACH": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
+    "pipeline.GLARE_SHARE": "bench/fit_glare.py (measured, dev photos of both renderers: not placed)",
     "pipeline.GLARE_RIGHT": "bench/fit_glare.py (dev photos of both renderers)",
     "cell_model.PLAIN_BAND": "bench/fit_cell_model.py (dev photos of both renderers)",
     "cell_model.TOKEN_WEIGHTS": "bench/fit_cell_model.py (dev photos of both renderers)",

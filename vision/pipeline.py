@@ -300,8 +300,20 @@ def _evidence(
 GLARE_SHARE = 0.2
 """A cell read as bare plain with at least this share of its pixels washed out to white
 (``grid_overlay.WASHED``), in the photo or once a hard shadow is lit away, is asked about: a
-counter or a token under a glare reads as bare plain (set on the second renderer's dev photos,
-where glared counters were read as absent)."""
+counter or a token under a glare reads as bare plain.
+
+Measured (``bench/fit_glare.py``, dev photos of both renderers, 2026-11-29); the fit does not
+place it, so it stays where the second renderer's glared counters first set it. The criterion:
+the lower edge of the first washed-share bin (0.05 wide) whose cells read as bare plain, sure,
+without the glare rule, in the photos the reader reads, are right less often than
+``classify.min_confidence``. The even photos fit 0.95 (their one such wrong cell is washed out
+wholly); the odd photos refute it (two wrong cells of ``tabletop_1``, washed 0.27 and 0.89; at
+0.95 the dev photos read 20 cells confidently wrong instead of 5). All photos fit 0.25: the
+same 5 cells wrong, 186 asked instead of 194, but only 0.02 above that 0.27 cell, and two sure,
+wrong cells of a refused photo (``tabletop_11``, washed 0.21) left uncapped. Only the second
+renderer glares; 3 wrong cells of read photos are too few to fit a share on half of them. On the
+game positions 0.25 also reads one more cell confidently wrong from the photo alone (10, not 9)
+and asks 127 cells instead of 126 with the rules' priors (``bench/reports/*-glare-share-*``)."""
 GLARE_RIGHT = 0.81
 """Fitted (``bench/fit_glare.py``, dev photos of both renderers, 2026-11-29): the probability
 that a cell read as bare plain under a glare (``GLARE_SHARE``) is bare plain: 305 of the 375 such
