@@ -29,7 +29,6 @@ enlarged. Dev seeds only (``--set``: :data:`bench.occlusion_set.SEEDS`).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 from pathlib import Path
@@ -42,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import cached_readings  # noqa: E402
+from bench.diagnose_unreached import diagnosis_arguments  # noqa: E402
 from bench.occlusion_set import SEEDS as SET_SEEDS  # noqa: E402
 from vision import cell_model  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
@@ -170,15 +170,7 @@ def _crop(reading: Reading, board: BoardSpec, i: int, out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--set", action="store_true", help="The occlusion set's seeds (bench/occlusion_set.py).")
-    parser.add_argument("--photos", type=int, default=40)
-    parser.add_argument("--only", choices=("render", "tabletop"), default=None)
-    parser.add_argument("--crops", type=Path, default=None, help="Write a PNG of the warp around each cell here.")
-    args = parser.parse_args()
-    if args.crops is not None:
-        args.crops.mkdir(parents=True, exist_ok=True)
+    args = diagnosis_arguments(__doc__.splitlines()[0])
     board = load_board("cyrus-pyxis")
     count = 0
     for _kind, (path, truth, hidden, _group), _cal, reading in cached_readings(

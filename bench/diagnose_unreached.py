@@ -145,19 +145,26 @@ def crop(path: Path, n: int, reading: Reading, board: BoardSpec, fp: dict[str, n
     cv2.imwrite(str(path), np.hstack([view, cv2.cvtColor(big, cv2.COLOR_GRAY2BGR)]))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def diagnosis_arguments(description: str) -> argparse.Namespace:
+    """Parses the options the diagnosis scripts share: the cache, the occlusion set's seeds or
+    the dev ones, how many photos, which renderer, and a folder for crops (made here)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--set", action="store_true", help="Read bench/occlusion_set.py's seed range.")
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--only", choices=("render", "tabletop"), default=None)
-    parser.add_argument("--crops", type=Path, default=None, help="Folder for a PNG per wrong cell.")
+    parser.add_argument("--crops", type=Path, default=None, help="Folder for a PNG per cell listed.")
     args = parser.parse_args()
+    if args.crops is not None:
+        args.crops.mkdir(parents=True, exist_ok=True)
+    return args
+
+
+def main() -> None:
+    args = diagnosis_arguments(__doc__.splitlines()[0])
     board = load_board("cyrus-pyxis")
     cfg = VisionConfig()
     floor = cfg.classify.min_confidence
-    if args.crops:
-        args.crops.mkdir(parents=True, exist_ok=True)
     wrong = {kind: {"visible": 0, "hidden": 0} for kind in SEEDS["dev"] if not args.only or kind == args.only}
     readings = cached_readings(board, args.cache, args.photos, args.only,
                                bases=SET_SEEDS if args.set else None, strict=True)
