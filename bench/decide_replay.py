@@ -30,7 +30,7 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.decide import decide  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.evidence import CellEvidence  # noqa: E402
-from vision.pipeline import GLARE_SHARE, _readings, _refuse_if_unread  # noqa: E402
+from vision.pipeline import _readings, _refuse_if_unread, glared  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
 Decision = Callable[[CellEvidence, BoardSpec, VisionConfig, Floats, Floats], list[tuple[str | None, str, float]]]
@@ -66,7 +66,7 @@ def photos(board: BoardSpec, cache: Path, count: int, bases: dict[str, int] | No
 
 def default_decision(ev: CellEvidence, board: BoardSpec, cfg: VisionConfig,
                      lines: Floats, washed: Floats) -> list[tuple[str | None, str, float]]:
-    return decide(ev, board, cfg.classify, lines, washed >= GLARE_SHARE)
+    return decide(ev, board, cfg.classify, lines, glared(washed))
 
 
 def score(board: BoardSpec, shots: list[Photo], cfg: VisionConfig,

@@ -30,12 +30,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import cached_readings  # noqa: E402
 from vision import decide as dc  # noqa: E402
-from vision import grid_overlay as go  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.decide import READ_INSIDE  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import GLARE_SHARE, Reading, read  # noqa: E402
+from vision.pipeline import Reading, glared, read  # noqa: E402
 
 
 def causes(reading: Reading, board: BoardSpec, cfg: VisionConfig) -> list[str]:
@@ -53,7 +52,7 @@ def causes(reading: Reading, board: BoardSpec, cfg: VisionConfig) -> list[str]:
     if ev.reached is not None:
         covered = dc._covered(ev, tokens, detail, hidden, is_token, t_best, c)
     untrusted = dc._distrust(ev, board, off | covered, c)
-    washed = go.cell_washed(reading.warped, board)
+    glare = glared(reading.washed)
     out: list[str] = []
     floor = c.min_confidence
     for n, (_name, cell) in enumerate(reading.observation.cells.items()):
@@ -61,7 +60,7 @@ def causes(reading: Reading, board: BoardSpec, cfg: VisionConfig) -> list[str]:
             out.append("")
         elif reading.inside[n] < READ_INSIDE:
             out.append("outside")
-        elif cell.occupant is None and cell.terrain == board.terrains[0] and washed[n] >= GLARE_SHARE:
+        elif cell.occupant is None and cell.terrain == board.terrains[0] and glare[n]:
             out.append("glare")
         elif covered[n]:
             out.append("covered")

@@ -41,7 +41,7 @@ from vision.colours import _geometry  # noqa: E402
 from vision.config import ClassifyConfig, VisionConfig  # noqa: E402
 from vision.decide import READ_INSIDE  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import GLARE_SHARE, read  # noqa: E402
+from vision.pipeline import glared, read  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
 Samples = dict[str, list[list[float]]]
@@ -57,7 +57,7 @@ def samples(cache: Path, photos: int) -> Samples:
         counter = cc.counter_features(ev.side_share, cfg.counter_share)
         terrain = cc.terrain_features(ev.terrain_share[:, 1:], cfg.token_share, ev.terrain_pixels)
         washed = go.cell_washed(reading.warped, board)
-        doubtful = (ev.other_share > cfg.occluder_share / 3) | (washed >= GLARE_SHARE) | (reading.inside < READ_INSIDE)
+        doubtful = (ev.other_share > cfg.occluder_share / 3) | glared(washed) | (reading.inside < READ_INSIDE)
         if ev.reached is not None:
             doubtful |= ev.reached > 0
         glare = glare_features(reading.warped, board, cfg)

@@ -41,7 +41,7 @@ from bench.fit_cell_confidence import glare_features, readable  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.decide import READ_INSIDE, decide  # noqa: E402
-from vision.pipeline import GLARE_SHARE  # noqa: E402
+from vision.pipeline import GLARE_SHARE, glared  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
 COLUMNS = ("right", "photo", "read", "washed", "sure_bare", "capped", "disc", "tabletop")
@@ -64,13 +64,14 @@ def samples(cache: Path, photos: int) -> Floats:
         disc = glare_features(reading.warped, board, cfg)[:, 0]
         read_ok = float(readable(path, cal))
         number = float(path.stem.rsplit("_", 1)[1])
+        glare = glared(reading.washed)
         for n, (name, cell) in enumerate(reading.observation.cells.items()):
             if name in hidden or reading.inside[n] < READ_INSIDE:
                 continue
             held = cells[name]
             occupant, terrain, conf = plain[n]
             sure_bare = occupant is None and terrain == bare and conf >= cfg.min_confidence
-            capped = cell.occupant is None and cell.terrain == bare and reading.washed[n] >= GLARE_SHARE
+            capped = cell.occupant is None and cell.terrain == bare and glare[n]
             right = held["occupant"] is None and held["terrain"] == bare
             rows.append([float(right), number, read_ok, float(reading.washed[n]), float(sure_bare),
                          float(capped), float(disc[n]), float(kind == "tabletop")])

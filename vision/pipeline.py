@@ -177,7 +177,7 @@ def read(
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
-    decided = adaptive.decide(evidence, board, cfg.classify, lines, washed >= GLARE_SHARE)
+    decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
     readings = _readings(decided, inside, washed, board)
     unreadable = _unread(readings, cfg)
     if debug.enabled:
@@ -322,6 +322,13 @@ still asked about; what a glare washes out leaves no evidence that tells them ap
 prints the shares by how much of the central disc is washed)."""
 
 
+def glared(washed: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Returns per cell whether a glare may hide what lies there (``washed``: each cell's share
+    of washed-out pixels, :attr:`Reading.washed`; at least ``GLARE_SHARE``)."""
+    out: npt.NDArray[np.bool_] = washed >= GLARE_SHARE
+    return out
+
+
 def _readings(
     results: list[tuple[str | None, str, float]],
     inside: npt.NDArray[np.float64],
@@ -332,8 +339,9 @@ def _readings(
     at most ``GLARE_RIGHT`` where a glare may hide what lies there)."""
     readings: dict[str, CellReading] = {}
     bare = board.terrains[0]
+    glare = glared(washed)
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
-        if occupant is None and terrain == bare and washed[n] >= GLARE_SHARE:
+        if occupant is None and terrain == bare and glare[n]:
             conf = min(conf, GLARE_RIGHT)  # washed out: a counter or a token there would read so too
         if inside[n] < adaptive.READ_INSIDE:
             conf = 0.0  # part of the cell is outside the photo
@@ -386,25 +394,26 @@ def _refuse_if_unread(
     names = board.cell_names()
     reached = evidence.reached if evidence.reached is not None else np.zeros(len(names))
     held = {names[n] for n in range(len(names)) if reached[n] > 0}
-    glared = {names[n] for n in range(len(names)) if washed[n] >= GLARE_SHARE} - held
-    others = [n for n in unreadable if n not in held and n not in glared]
+    glare = glared(washed)
+    shone_on = {names[n] for n in range(len(names)) if glare[n]} - held
+    others = [n for n in unreadable if n not in held and n not in shone_on]
     limit = cfg.classify.max_unreadable * len(names)
     if len(unreadable) <= limit:
         return
     if sharp < cfg.grid.soft_sharpness:
         why = "the photo looks blurred"
-    elif len(unreadable) - len(glared.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
+    elif len(unreadable) - len(shone_on.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
         # most of the "board" shows neither the board nor its pieces: whatever was taken for
         # it (a cluttered table, a board under a cloth) is not a board to read
         raise BoardNotFoundError(
             _(
                 "the board is not visible: {n} of its {total} cells show neither the board nor "
                 "its pieces; frame the whole board, uncovered"
-            ).format(n=len(unreadable) - len(glared.intersection(unreadable)), total=len(names))
+            ).format(n=len(unreadable) - len(shone_on.intersection(unreadable)), total=len(names))
         )
     elif len(others) <= limit:
         hid = len([n for n in unreadable if n in held])
-        shone = len([n for n in unreadable if n in glared])
+        shone = len([n for n in unreadable if n in shone_on])
         if shone > hid:
             why = ngettext(
                 "a glare washes out {n} of them; move the lamp or tilt the board",
