@@ -56,6 +56,7 @@ CAPS = frozenset({
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
     "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
     "classify.adapt_max_pixels", "shade.CANDIDATES",
+    "trees.MAX_FILE_BYTES", "trees.MAX_TREES", "trees.MAX_NODES", "trees.MAX_DEPTH", "trees.MAX_NAMES",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
 cell are a working size, as ``load.work_pixels`` is; so is the warp shrunk ``occluder_step`` times
@@ -261,6 +262,7 @@ LITERAL_KINDS: dict[tuple[str, float], str] = {
     # the second largest of a sorted row
     ("cell_confidence._leading", -2): "index",
     ("decide._under_counter", -2): "index",
+    ("cell_features._lead", -2): "index",
     # a logistic's argument clipped against an overflow of exp
     ("cell_confidence._logistic", 50): "guard",
     ("cell_confidence._logistic", -50): "guard",
