@@ -15,6 +15,8 @@ refused when loaded.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
@@ -23,9 +25,8 @@ from vision.evidence import CellEvidence
 
 Floats = npt.NDArray[np.float64]
 
-NEAR_REACH = 1
-"""Structure: the neighbourhood summarised is the cells within one cell (king's moves)."""
-
+PHOTO = ("photo_counter_purity", "photo_token_purity", "photo_terrain_pixels", "photo_washed", "photo_texture")
+"""The photo's summary columns (:func:`photo_summary`)."""
 
 def feature_names(board: BoardSpec) -> list[str]:
     """Returns the names of the feature columns for ``board``, in order."""
@@ -41,7 +42,7 @@ def feature_names(board: BoardSpec) -> list[str]:
         "line_min", "line_second", "line_mean", "line_max",
         "near_other_max", "near_other_mean", "near_reached_max", "near_washed_max",
         "near_line_min", "near_line_mean", "near_counters", "border",
-        "photo_reached", "photo_other",
+        "photo_reached", "photo_other", "lines_gone_path", "suspect_path", *PHOTO,
     ]
 
 
@@ -72,8 +73,32 @@ def features(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats, 
     cols.append(_border(board))
     cols.append(np.full(n, float(np.mean(_or_zero(ev.reached, n) > 0))))
     cols.append(np.full(n, float(np.mean(ev.other_share))))
+    cols += _paths(ev, board, ordered[:, -1])
+    cols += [np.full(n, np.nan) for _ in PHOTO]
     out: Floats = np.column_stack(cols).astype(np.float64)
     out[~np.isfinite(out)] = np.nan  # an infinite measure is as good as none
+    names = feature_names(board)
+    out[:, [names.index(p) for p in PHOTO]] = photo_summary(out, names)
+    return out
+
+
+def photo_summary(x: Floats, names: list[str]) -> Floats:
+    """Returns the :data:`PHOTO` columns of one photo's cells from its other columns (``x``: the
+    photo's rows, columns ``names``): how well the photo's colours fit their classes as a whole
+    (a box or a light the calibration does not match reads every cell less purely)."""
+    col = {name: k for k, name in enumerate(names)}
+    counter = x[:, col["on_counter"]] > 0
+    sides = x[:, [k for name, k in col.items() if name.startswith("side_share.")]]
+    terrains = x[:, [k for name, k in col.items() if name.startswith("terrain_share.")]]
+
+    def median(values: Floats) -> float:
+        values = values[np.isfinite(values)]
+        return float(np.median(values)) if values.size else math.nan
+
+    row = [median(sides.max(axis=1)[counter]), median(terrains.max(axis=1)[~counter]),
+           median(x[~counter, col["terrain_pixels"]]), float(np.nanmean(x[:, col["washed"]])),
+           median(x[~counter, col["texture"]])]
+    out: Floats = np.tile(np.asarray(row, np.float64), (x.shape[0], 1))
     return out
 
 
@@ -135,17 +160,50 @@ def _neighbours(ev: CellEvidence, board: BoardSpec, washed: Floats, ratio: Float
     per_cell = np.column_stack([ev.other_share, reached, washed, ratio.mean(axis=1),
                                 ev.on_counter.astype(np.float64)])
     grid = per_cell.reshape(board.rows, board.cols, -1)
-    out = np.zeros((board.rows, board.cols, 7))
+    summary: list[list[float]] = []
     for r in range(board.rows):
         for c in range(board.cols):
-            win = grid[max(0, r - NEAR_REACH) : r + NEAR_REACH + 1, max(0, c - NEAR_REACH) : c + NEAR_REACH + 1]
+            # the eight neighbours (king's moves), the cell itself left out
+            win = grid[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2]
             mask = np.ones(win.shape[:2], bool)
-            mask[r - max(0, r - NEAR_REACH), c - max(0, c - NEAR_REACH)] = False
+            mask[r - max(0, r - 1), c - max(0, c - 1)] = False
             near = win[mask]
-            out[r, c] = (near[:, 0].max(), near[:, 0].mean(), near[:, 1].max(), near[:, 2].max(),
-                         near[:, 3].min(), near[:, 3].mean(), near[:, 4].sum())
-    flat = out.reshape(n, -1)
+            summary.append([near[:, 0].max(), near[:, 0].mean(), near[:, 1].max(), near[:, 2].max(),
+                            near[:, 3].min(), near[:, 3].mean(), near[:, 4].sum()])
+    flat = np.asarray(summary, np.float64).reshape(n, -1)
     return [flat[:, k] for k in range(flat.shape[1])]
+
+
+def _paths(ev: CellEvidence, board: BoardSpec, line_max: Floats) -> list[Floats]:
+    """Two measures of how a cell is joined to an occluder, without a threshold: the widest path
+    (king's moves) from the grid's border through cells whose printed edges are hidden (a cell's
+    hiddenness: 1 less its clearest edge's ratio; the path's width: its least hidden cell), and
+    the widest path from an occluder's reach through cells with off-class colour (width: the
+    least off-class share on it, the start counting its reach)."""
+    hidden = np.clip(1.0 - line_max, 0.0, 1.0)
+    border = _border(board) == 0
+    reached = _or_zero(ev.reached, len(hidden))
+    other = np.asarray(ev.other_share, np.float64)
+    return [_widest(np.where(border, hidden, 0.0), hidden, board),
+            _widest(np.maximum(reached, other), np.maximum(other, 0.0), board)]
+
+
+def _widest(start: Floats, through: Floats, board: BoardSpec) -> Floats:
+    """Per cell, the widest path's width from the cells of ``start`` (their own width) through
+    cells each at most ``through`` wide (king's moves)."""
+    shape = (board.rows, board.cols)
+    width = start.reshape(shape).copy()
+    limit = through.reshape(shape)
+    for _step in range(width.size):  # a path is at most as long as there are cells
+        padded = np.pad(width, 1)
+        near = np.max([padded[1 + dr : 1 + dr + shape[0], 1 + dc : 1 + dc + shape[1]]
+                       for dr in (-1, 0, 1) for dc in (-1, 0, 1)], axis=0)
+        grown = np.maximum(width, np.minimum(limit, near))
+        if (grown == width).all():
+            break
+        width = grown
+    out: Floats = width.reshape(-1)
+    return out
 
 
 def _border(board: BoardSpec) -> Floats:
