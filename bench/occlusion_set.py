@@ -42,6 +42,7 @@ from bench.bench_reliability import (  # noqa: E402
     tabletop_photos,
 )
 from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
 from vision.render_scene import Scene  # noqa: E402
 
 SEEDS = {"render": 2_500_000, "tabletop": 2_600_000}
@@ -68,14 +69,17 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/w46a/cache"))
     parser.add_argument("--photos", type=int, default=40, help="Photos per renderer.")
     parser.add_argument("--measure", type=Path, default=None, help="Read the cached set; write the figures here.")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="A vision settings file read instead of the defaults (as bench_reliability's).")
     args = parser.parse_args()
+    cfg = VisionConfig.from_yaml(args.config) if args.config is not None else None
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
     if args.measure:
         report: dict[str, object] = {"what": "the occlusion set read as bench_reliability's measure", **commit()}
         for kind, base in SEEDS.items():
             report[kind] = measure(board, cached_photos(args.cache, kind, args.photos, base),
-                                   calibrations(board, kind, base, args.cache))
+                                   calibrations(board, kind, base, args.cache), cfg)
             print(f"{kind}: {json.dumps(report[kind])}", flush=True)
         args.measure.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         return
