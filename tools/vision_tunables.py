@@ -17,7 +17,7 @@ Three sources are read:
 Each number is a *tunable* (fitted on photos or set by hand: it changes what is read), a *cap*
 (a limit on work or input: file size, pixel count, scan count, candidates; a limit, not a
 reading setting), *geometry* (a fact of the box, the printed sheet or the image format, in
-cells or levels), a *switch* (a boolean setting), a *format* or *drawing* number (a file
+cells or levels), a *switch* (a boolean setting, or a choice between named methods), a *format* or *drawing* number (a file
 format's byte layout; the printed sheet's and the debug pictures' drawing) or a *guard* (a
 tiny constant against a division by zero or an overflow), *math* (a mathematical constant or a
 unit: the median distance of a 2-D Gaussian from its centre in its σ, degrees to radians) or
@@ -96,8 +96,8 @@ class Number:
 
 
 def _kind(name: str, value: object) -> str:
-    if isinstance(value, bool):
-        return "switch"
+    if isinstance(value, (bool, str)):
+        return "switch"  # a boolean, or a choice between named methods (classify.decision)
     if name in CAPS:
         return "cap"
     if name in GEOMETRY:
