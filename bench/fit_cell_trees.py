@@ -42,9 +42,9 @@ FLOOR = 0.9
 LEARNING_RATE = 0.1
 """Hyper-parameter (tunable): the boosting's shrinkage."""
 MAX_LEAF_NODES = 15
-"""Hyper-parameter (tunable): leaves per tree."""
+"""Hyper-parameter (tunable): leaves per tree (``--leaves``)."""
 MIN_SAMPLES_LEAF = 40
-"""Hyper-parameter (tunable): fewest training cells in a leaf."""
+"""Hyper-parameter (tunable): fewest training cells in a leaf (``--min-leaf``)."""
 MAX_ROUNDS = 100
 """Cap: boosting rounds fitted; the rounds kept are chosen by held-out log loss."""
 HIDDEN_WEIGHT = 1.0
@@ -110,12 +110,30 @@ def reading_figures(conf: Floats, right: npt.NDArray[np.bool_], hidden: npt.NDAr
             "ece": round(float(gap / max(1, visible.sum())), 5), "deciles": rows}
 
 
-def fit(x: Floats, y: npt.NDArray[np.int64], weight: Floats) -> HistGradientBoostingClassifier:
+def fit(x: Floats, y: npt.NDArray[np.int64], weight: Floats, leaves: int = MAX_LEAF_NODES,
+        min_leaf: int = MIN_SAMPLES_LEAF) -> HistGradientBoostingClassifier:
     model = HistGradientBoostingClassifier(learning_rate=LEARNING_RATE, max_iter=MAX_ROUNDS, early_stopping=False,
-                                           max_leaf_nodes=MAX_LEAF_NODES, min_samples_leaf=MIN_SAMPLES_LEAF,
-                                           random_state=0)
+                                           max_leaf_nodes=leaves, min_samples_leaf=min_leaf, random_state=0)
     model.fit(x, y, sample_weight=weight)
     return model
+
+
+def balanced_where_doubtful(data: dict[str, Any], weight: Floats) -> Floats:
+    """Weights under which what a hand or a glare may hide is not the training scenes' base rate:
+    each cell's doubt ``s`` is the largest of its hidden flag, its occluder's reach, its washed
+    share and its off-class share; its weight moves from ``weight`` (s = 0) to its content's
+    balanced weight among the doubtful cells (s = 1: every content weighs alike there). A cell
+    under a hand then comes out unsure unless what still shows decides it."""
+    names = data["names"]
+    x, y = data["x"], data["y"]
+    doubt = np.max([data["hidden"].astype(np.float64),
+                    *[np.nan_to_num(x[:, names.index(k)]) for k in ("reached", "washed", "other_share")]], axis=0)
+    doubt = np.clip(doubt, 0.0, 1.0)
+    mass = np.bincount(y, weights=doubt, minlength=int(y.max()) + 1)
+    present = mass > 0
+    balanced = np.where(present, mass.sum() / (present.sum() * np.maximum(mass, 1e-9)), 0.0)
+    out: Floats = (1 - doubt) * weight + doubt * balanced[y]
+    return out
 
 
 def held_out_rounds(model: HistGradientBoostingClassifier, x: Floats, y: npt.NDArray[np.int64]) -> int:
@@ -154,6 +172,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dumps", type=Path, nargs="+")
     parser.add_argument("--hidden-weight", type=float, default=HIDDEN_WEIGHT)
+    parser.add_argument("--balance-doubt", action="store_true",
+                        help="Weigh the contents evenly where something may hide the cell "
+                             "(see balanced_where_doubtful).")
+    parser.add_argument("--leaves", type=int, default=MAX_LEAF_NODES)
+    parser.add_argument("--min-leaf", type=int, default=MIN_SAMPLES_LEAF)
     parser.add_argument("--export", type=Path, default=None)
     parser.add_argument("--rows", type=Path, default=None)
     args = parser.parse_args()
@@ -166,13 +189,15 @@ def main() -> None:
           f"dumps {[str(p) for p in args.dumps]}; fitted on {len(set(data['photo'][~held]))} photos, "
           f"every fourth held out")
     weight = np.where(hidden, args.hidden_weight, 1.0)
-    model = fit(x[~held], y[~held], weight[~held])
+    if args.balance_doubt:
+        weight = balanced_where_doubtful(data, weight)
+    model = fit(x[~held], y[~held], weight[~held], args.leaves, args.min_leaf)
     rounds = held_out_rounds(model, x[held], y[held])
     proba = list(model.staged_predict_proba(x[held]))[rounds - 1]
     fitted: dict[str, Any] = {
         "by": "bench/fit_cell_trees.py", "cells": int((~held).sum()), "photos": len(set(data["photo"][~held])),
-        "learning_rate": LEARNING_RATE, "max_leaf_nodes": MAX_LEAF_NODES, "min_samples_leaf": MIN_SAMPLES_LEAF,
-        "hidden_weight": args.hidden_weight, "rounds": rounds, "held_out": {}}
+        "learning_rate": LEARNING_RATE, "max_leaf_nodes": args.leaves, "min_samples_leaf": args.min_leaf,
+        "hidden_weight": args.hidden_weight, "balance_doubt": args.balance_doubt, "rounds": rounds, "held_out": {}}
     for kind in sorted(set(data["kind"])):
         mine = data["kind"][held] == kind
         right = data["cascade"][held] == y[held]
