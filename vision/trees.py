@@ -67,21 +67,20 @@ class Trees:
     fitted: dict[str, Any]
 
     def raw(self, x: Floats) -> Floats:
-        """Returns each row's raw score per content (before the softmax)."""
+        """Returns each row's raw score per content (before the softmax). A leaf is its own
+        child either way, so every tree is walked ``depth`` steps at once."""
         n = x.shape[0]
         node = np.broadcast_to(self.root, (n, len(self.root))).copy()
         rows = np.arange(n)[:, None]
         for _step in range(self.depth):
-            inner = ~self.leaf[node]
-            if not inner.any():
-                break
             seen = x[rows, self.feature[node]]
-            go_left = np.where(np.isnan(seen), self.missing_left[node], seen <= self.threshold[node])
-            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
-        leaves = self.value[node]
+            go_left = (seen <= self.threshold[node]) | (np.isnan(seen) & self.missing_left[node])
+            node = np.where(go_left, self.left[node], self.right[node])
         out = np.tile(self.baseline, (n, 1))
-        for k in range(len(self.contents)):
-            out[:, k] += leaves[:, self.tree_class == k].sum(axis=1)
+        # trees are kept grouped by content: one sum per content's run of columns
+        scored = np.unique(self.tree_class)
+        if scored.size:
+            out[:, scored] += np.add.reduceat(self.value[node], np.searchsorted(self.tree_class, scored), axis=1)
         return out
 
     def probabilities(self, x: Floats) -> Floats:
@@ -200,9 +199,12 @@ def _parse(data: dict[str, Any]) -> Trees:
     fitted = data.get("fitted", {})
     if not isinstance(fitted, dict):
         raise _Bad("fitted")
-    safe = np.where(inner, feature, 0)
-    return Trees(tuple(features), tuple(pairs), baseline, tree_class, root, safe, threshold, missing_left,
-                 np.where(inner, left, 0), np.where(inner, right, 0), value, leaf, depth, fitted)
+    # a leaf is its own child: walking on from it stays there; trees grouped by content
+    own = np.arange(n)
+    order = np.argsort(tree_class, kind="stable")
+    return Trees(tuple(features), tuple(pairs), baseline, tree_class[order], root[order],
+                 np.where(inner, feature, 0), threshold, missing_left, np.where(inner, left, own),
+                 np.where(inner, right, own), value, leaf, depth, fitted)
 
 
 def _strings(value: object, field: str) -> list[str]:
