@@ -16,15 +16,15 @@ Three sources are read:
 
 Each number is a *tunable* (fitted on photos or set by hand: it changes what is read), a *cap*
 (a limit on work or input: file size, pixel count, scan count, candidates; a limit, not a
-reading setting), *geometry* (a fact of the box, the printed sheet or the image format, in
-cells or levels), a *switch* (a boolean setting, or a choice between named methods), a *format* or *drawing* number (a file
-format's byte layout; the printed sheet's and the debug pictures' drawing) or a *guard* (a
-tiny constant against a division by zero or an overflow), *math* (a mathematical constant or a
-unit: the median distance of a 2-D Gaussian from its centre in its σ, degrees to radians) or
-an *index* (a position counted from the end of a sorted row). Only tunables are counted against the target;
-numbers not named in ``CAPS``, ``GEOMETRY`` or ``MAGIC_KINDS`` count as tunables. The part of a
-number is ``register`` (finding the board, the grid, the photo file, the label windows) or
-``per-cell`` (the per-cell reading).
+reading setting), *geometry* (a fact of the box, the printed sheet or the image format, in cells
+or levels), a *switch* (a boolean setting, or a choice between named methods), a *format* or
+*drawing* number (a file format's byte layout; the printed sheet's and the debug pictures'
+drawing) or a *guard* (a tiny constant against a division by zero or an overflow), *math* (a
+mathematical constant or a unit: the median distance of a 2-D Gaussian from its centre in its σ,
+degrees to radians) or an *index* (a position counted from the end of a sorted row). Only
+tunables are counted against the target; numbers not named in ``CAPS``, ``GEOMETRY`` or
+``MAGIC_KINDS`` count as tunables. The part of a number is ``register`` (finding the board, the
+grid, the photo file, the label windows) or ``per-cell`` (the per-cell reading).
 """
 
 from __future__ import annotations
