@@ -179,10 +179,10 @@ def read(
     inside = go.cell_inside(warped, board)
     if cfg.classify.decision == "model":
         decided = trees.decide(evidence, board, lines, washed, inside)
-        readings = _readings(decided, inside, np.zeros(len(decided), bool), board)
+        readings = _readings(decided, inside, washed, board, glare_cap=False)
     else:
         decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
-        readings = _readings(decided, inside, glared(washed), board)
+        readings = _readings(decided, inside, washed, board)
     unreadable = _unread(readings, cfg)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
@@ -336,13 +336,16 @@ def glared(washed: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
 def _readings(
     results: list[tuple[str | None, str, float]],
     inside: npt.NDArray[np.float64],
-    glare: npt.NDArray[np.bool_],
+    washed: npt.NDArray[np.float64],
     board: BoardSpec,
+    glare_cap: bool = True,
 ) -> dict[str, CellReading]:
     """Returns each cell's reading (no confidence where part of the cell is outside the photo;
-    at most ``GLARE_RIGHT`` where ``glare`` says a glare may hide what lies there)."""
+    at most ``GLARE_RIGHT`` where a glare may hide what lies there, unless ``glare_cap`` is off:
+    the fitted trees read the washed share themselves)."""
     readings: dict[str, CellReading] = {}
     bare = board.terrains[0]
+    glare = glared(washed) & glare_cap
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
         if occupant is None and terrain == bare and glare[n]:
             conf = min(conf, GLARE_RIGHT)  # washed out: a counter or a token there would read so too
