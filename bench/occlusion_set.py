@@ -71,20 +71,24 @@ def main() -> None:
     parser.add_argument("--measure", type=Path, default=None, help="Read the cached set; write the figures here.")
     parser.add_argument("--config", type=Path, default=None,
                         help="A vision settings file read instead of the defaults (as bench_reliability's).")
+    parser.add_argument("--bases", type=int, nargs=2, default=None, metavar=("RENDER", "TABLETOP"),
+                        help="Another seed range per renderer (training photos drawn alike, e.g. 1600000 "
+                             "5600000 for bench/fit_cell_trees.py); default SEEDS.")
     args = parser.parse_args()
+    seeds = SEEDS if args.bases is None else {"render": args.bases[0], "tabletop": args.bases[1]}
     cfg = VisionConfig.from_yaml(args.config) if args.config is not None else None
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
     if args.measure:
         report: dict[str, object] = {"what": "the occlusion set read as bench_reliability's measure", **commit()}
-        for kind, base in SEEDS.items():
+        for kind, base in seeds.items():
             report[kind] = measure(board, cached_photos(args.cache, kind, args.photos, base),
                                    calibrations(board, kind, base, args.cache), cfg)
             print(f"{kind}: {json.dumps(report[kind])}", flush=True)
         args.measure.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         return
     for kind, source in (("render", render_photos), ("tabletop", tabletop_photos)):
-        base = SEEDS[kind]
+        base = seeds[kind]
         calibrations(board, kind, base, args.cache)
         hidden = pieces = 0
         drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
