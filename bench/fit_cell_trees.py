@@ -53,25 +53,30 @@ visible cell (``--hidden-weight``)."""
 
 
 def load(paths: list[Path]) -> dict[str, Any]:
-    """The dumps joined; a ``kind`` column (the dump's index) and photo keys unique across them."""
-    parts = [np.load(p) for p in paths]
-    names = list(parts[0]["names"])
+    """The dumps joined; a ``kind`` column (the dump's index) and photo keys unique across them.
+    A dump from before the photo's summary columns gets them here, computed as the reader does."""
+    parts = [dict(np.load(p)) for p in paths]
+    names: list[str] = []
+    for part in parts:
+        x = part["x"].astype(np.float64)
+        x[~np.isfinite(x)] = np.nan
+        part_names = [str(n) for n in part["names"]]
+        if not set(PHOTO) <= set(part_names):
+            summary = np.zeros((len(x), len(PHOTO)))
+            for photo in np.unique(part["photo"]):
+                rows = part["photo"] == photo
+                summary[rows] = photo_summary(x[rows], part_names)
+            x = np.hstack([x, summary])
+            part_names = [*part_names, *PHOTO]
+        if names and part_names != names:
+            raise SystemExit(f"the dumps' feature columns differ: {names} and {part_names}")
+        names = part_names
+        part["x"] = x
     out: dict[str, Any] = {"names": names}
     for key in ("x", "y", "hidden", "cascade", "cascade_conf"):
         out[key] = np.concatenate([p[key] for p in parts])
     out["kind"] = np.concatenate([np.full(len(p["y"]), k) for k, p in enumerate(parts)])
     out["photo"] = np.concatenate([p["photo"] + 100_000 * k for k, p in enumerate(parts)])
-    x = out["x"].astype(np.float64)
-    x[~np.isfinite(x)] = np.nan
-    if not set(PHOTO) <= set(names):
-        # a dump from before the photo's summary columns: computed here as the reader does
-        summary = np.zeros((len(x), len(PHOTO)))
-        for photo in np.unique(out["photo"]):
-            rows = out["photo"] == photo
-            summary[rows] = photo_summary(x[rows], names)
-        x = np.hstack([x, summary])
-        out["names"] = [*names, *PHOTO]
-    out["x"] = x
     return out
 
 
