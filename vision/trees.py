@@ -186,7 +186,7 @@ def _parse(data: dict[str, Any]) -> Trees:
     if len(missing_left) != n or len(left) != n or len(right) != n or len(leaf) != n:
         raise _Bad("trees")
     inner = ~leaf
-    if n and ((root.min() < 0 or root.max() >= n) if len(root) else False):
+    if len(root) and (n == 0 or root.min() < 0 or root.max() >= n):
         raise _Bad("trees.root")
     if inner.any() and (feature[inner].min() < 0 or feature[inner].max() >= len(features)):
         raise _Bad("trees.feature")
@@ -195,6 +195,8 @@ def _parse(data: dict[str, Any]) -> Trees:
             raise _Bad(name)
     depth = data.get("depth")
     if not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        raise _Bad("depth")
+    if not _reaches_leaves(root, left, right, leaf, depth):
         raise _Bad("depth")
     fitted = data.get("fitted", {})
     if not isinstance(fitted, dict):
@@ -205,6 +207,16 @@ def _parse(data: dict[str, Any]) -> Trees:
     return Trees(tuple(features), tuple(pairs), baseline, tree_class[order], root[order],
                  np.where(inner, feature, 0), threshold, missing_left, np.where(inner, left, own),
                  np.where(inner, right, own), value, leaf, depth, fitted)
+
+
+def _reaches_leaves(root: Ints, left: Ints, right: Ints, leaf: npt.NDArray[np.bool_], depth: int) -> bool:
+    """Whether every walk from a root ends on a leaf within ``depth`` steps (no tree deeper than
+    the file says, no loop)."""
+    frontier = np.unique(root)
+    for _step in range(depth):
+        inner = frontier[~leaf[frontier]]
+        frontier = np.unique(np.r_[frontier[leaf[frontier]], left[inner], right[inner]])
+    return bool(leaf[frontier].all())
 
 
 def _strings(value: object, field: str) -> list[str]:

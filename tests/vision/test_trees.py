@@ -66,6 +66,7 @@ def test_a_small_model_reads_as_its_trees_say(tmp_path: Path) -> None:
     ("contents", [["greek"]]),
     ("baseline", [0.0]),
     ("depth", 999),
+    ("depth", 0),  # shallower than its trees: a walk would stop on an inner node
     ("trees", {"class": [0]}),
 ])
 def test_a_malformed_model_is_refused_naming_the_field(tmp_path: Path, field: str, value: object) -> None:
