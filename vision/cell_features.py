@@ -8,9 +8,9 @@ Never from a decision's output: the features are what was measured, so that the 
 not a cascade of thresholds, decides what they mean. Missing measures (no band under a cell
 without a counter, no pixels given back) are NaN, which the trees route as they were fitted.
 
-The order of the columns is :data:`NAMES` for the board's sides and terrains
-(:func:`feature_names`); the exported model names them, and a model fitted on other columns is
-refused when loaded.
+The columns are named by :func:`feature_names` (for the board's sides and terrains); an exported
+model names the columns it reads, and one naming a column not computed here is refused
+(:func:`vision.trees.check_board`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ Floats = npt.NDArray[np.float64]
 
 PHOTO = ("photo_counter_purity", "photo_token_purity", "photo_terrain_pixels", "photo_washed", "photo_texture")
 """The photo's summary columns (:func:`photo_summary`)."""
+
 
 def feature_names(board: BoardSpec) -> list[str]:
     """Returns the names of the feature columns for ``board``, in order."""
