@@ -74,8 +74,12 @@ def main() -> None:
     parser.add_argument("--bases", type=int, nargs=2, default=None, metavar=("RENDER", "TABLETOP"),
                         help="Another seed range per renderer (training photos drawn alike, e.g. 1600000 "
                              "5600000 for bench/fit_cell_trees.py); default SEEDS.")
+    parser.add_argument("--glare", type=float, default=0.3,
+                        help="Share of the second renderer's photos with a glare (training photos only).")
     args = parser.parse_args()
     seeds = SEEDS if args.bases is None else {"render": args.bases[0], "tabletop": args.bases[1]}
+    if args.glare != 0.3 and args.bases is None:
+        parser.error("--glare draws another set: give its --bases")
     cfg = VisionConfig.from_yaml(args.config) if args.config is not None else None
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
@@ -91,7 +95,11 @@ def main() -> None:
         base = seeds[kind]
         calibrations(board, kind, base, args.cache)
         hidden = pieces = 0
-        drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
+        if kind == "tabletop" and args.glare != 0.3:
+            drawn = tabletop_photos(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips,
+                                    glare=args.glare)
+        else:
+            drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
         for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
             hidden += len(occluded)
             pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])
