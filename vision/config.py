@@ -87,9 +87,12 @@ class RegisterConfig(Section):
         "(the project's board art, referee.picture.MARGIN_CELLS; other boards may differ).",
     )
     outline_label_ratio: float = Field(
-        default=1.6,
+        default=2.0,
         description="Without markers, the orientation comes from the printed coordinates (top and "
-        "left margins): their ink must exceed the blank margins' by this factor.",
+        "left margins): their ink must exceed the blank margins' by this factor. Fitted by "
+        "bench/registration_set.py on its outline ladder (48 boards without markers): the smallest of "
+        "1.6, 2, 2.5, 3, 4, 6 at which no board is placed turned (the grid lines cannot tell: the grid "
+        "is square), with outline.INK.",
     )
     min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     max_blur_px: float = Field(
