@@ -101,12 +101,6 @@ class RegisterConfig(Section):
         "decoded-image pixels (register.edge_blur), are refused as too blurred. Renders: σ ≤ "
         "1.5 px reads under 2, σ 5-9 px over 4.",
     )
-    dark_p99: float = Field(
-        default=80.0,
-        description="Photos whose 99th-percentile grey (0-255) is below this are refused as too dark (the "
-        "board's paper and plain cells are the brightest things in a usable photo), as are those whose mean "
-        "grey is below register.DARKEST (low: a dark table around a well-lit board lowers the mean).",
-    )
 
 
 class GridConfig(Section):
