@@ -59,7 +59,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import sweep_registration as sweep_mod  # noqa: E402
 from bench.bench_reliability import calibrations, commit  # noqa: E402
-from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
+from bench.bench_vision import cyrus_labels, refusal_kind, setup_state  # noqa: E402
 from vision import tabletop  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
@@ -67,6 +67,7 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.load import read_photo  # noqa: E402
 from vision.pipeline import observe  # noqa: E402
+from vision.register import PLACE_TOLERANCE  # noqa: E402
 from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
 
 SEEDS = {"render": 1_700_000, "tabletop": 5_700_000}
@@ -216,6 +217,32 @@ def _reading(path: Path, board: BoardSpec, cal: Calibration | str | None, cfg: V
     return {"right": right, "asked": asked, "wrong": wrong}
 
 
+def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per ladder: photos, registered within twice ``PLACE_TOLERANCE`` of the truth, placed
+    further off (beyond half a cell: turned or a line off), refused (by reason), read, and
+    cells confidently wrong in the photos read."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        tally = out.setdefault(row["ladder"], {"photos": 0, "registered_close": 0, "registered_off": 0,
+                                                "registered_wrong": 0, "refused": {}, "read": 0,
+                                                "cells_wrong": 0, "cells_asked": 0})
+        tally["photos"] += 1
+        error = row.get("error")
+        if error is None:
+            text = str(row.get("refused"))
+            reason = text if text.startswith("unconfirmed") else refusal_kind(text)
+            tally["refused"][reason] = tally["refused"].get(reason, 0) + 1
+        else:
+            key = "registered_close" if error <= 2 * PLACE_TOLERANCE else "registered_off" if error < 0.5 \
+                else "registered_wrong"
+            tally[key] += 1
+        if "right" in row["reading"]:
+            tally["read"] += 1
+            tally["cells_wrong"] += row["reading"]["wrong"]
+            tally["cells_asked"] += row["reading"]["asked"]
+    return out
+
+
 def index(board: BoardSpec, kind: str, cache: Path) -> list[Entry]:
     """The set's photos of one renderer, rendered first if missing (the index is kept)."""
     path = cache / f"regset-{kind}.json"
@@ -245,6 +272,7 @@ def main() -> None:
                                   "seeds": SEEDS, "ladders": {k: list(v[0]) for k, v in LADDERS.items()}}
         for kind in args.kinds:
             report[kind] = measure(board, kind, entries[kind], args.cache)
+            report[f"{kind}_summary"] = summary(report[kind])
         args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     if args.sweep:
         cases = [_case(Path(p), VisionConfig()) for kind in args.kinds for p, *_ in entries[kind]]
