@@ -55,12 +55,13 @@ DARKEST = 20.0
 is refused as too dark, and a white reference, the grey around a cell's edge and the local grey
 a printed line's dip is measured against in the occluder search (``vision.occluders``) are
 floored at it before dividing by it (a black patch is not paper) (provisional, set by hand; on
-the dim ladder of ``bench/registration_set.py`` every photo of mean grey 21 or more was read
-without a cell confidently wrong, one of mean 12 was not: the refusal keeps a margin above it,
-and the per-cell floors would move with it). It is the one darkness refusal: a refusal on the
-photo's 99th-percentile grey (``registration.dark_p99``, 80) refused dim photos the ladder reads
-right (99th percentile 49-68) and small boards on a dark table, never one the mean lets through
-that is read wrong."""
+the project renderer's dim ladder of ``bench/registration_set.py`` every photo of mean grey 21
+or more was read without a cell confidently wrong and one of mean 12 was not, so the refusal
+keeps a margin above it, and the per-cell floors would move with it; the second renderer exposes
+automatically, its dim photos stay above mean grey 33). It is the one darkness refusal: a
+refusal on the photo's 99th-percentile grey (``registration.dark_p99``, 80) refused dim photos
+that ladder reads right (99th percentile 49-68) and small boards on a dark table, never one the
+mean lets through that is read wrong."""
 
 
 @dataclass(frozen=True)
