@@ -78,6 +78,15 @@ _SMOOTH = 5
 in pixels of the 900-px copy (provisional, set by hand)."""
 
 
+INK = 0.8
+"""A margin pixel darker than this share of its paper white (taken cell by cell along the band)
+is printed ink: the coordinates' figures and letters. Fitted with ``outline_label_ratio`` by
+``bench/registration_set.py`` on its ``outline`` ladder (48 photos of boards without markers,
+both renderers), over 0.6-0.9: the value placing the most boards right once the ratio places
+none turned (0.6, the value set by hand, found too little of the real box's thin grey print and
+turned 7 of the 48 boards by 90° or 180°)."""
+
+
 def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     centre = quad.mean(axis=0)
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
@@ -99,14 +108,17 @@ def _margin_ink(
     n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
     r1 = round((m + board.rows) * ppc)
 
-    def ink(band: npt.NDArray[np.uint8]) -> float:
+    def ink(band: npt.NDArray[np.uint8], cells: int) -> float:
+        # the paper's white cell by cell along the band: a shadow across the margin darkens
+        # its paper with its ink, and is not ink
         if band.size == 0:
             return 0.0
-        white = float(np.percentile(band, PAPER_PERCENTILE))
-        return float((band < 0.6 * white).mean())
+        per_cell = band.reshape(band.shape[0], cells, -1).transpose(1, 0, 2).reshape(cells, -1)
+        white = np.percentile(per_cell, PAPER_PERCENTILE, axis=1)[:, None]
+        return float((per_cell < INK * white).mean())
 
-    top = ink(top_down[n0 - hi : n0 - lo, n0:n1])
-    left = ink(top_down[n0:r1, n0 - hi : n0 - lo])
-    bottom = ink(top_down[r1 + lo : r1 + hi, n0:n1])
-    right = ink(top_down[n0:r1, n1 + lo : n1 + hi])
+    top = ink(top_down[n0 - hi : n0 - lo, n0:n1], board.cols)
+    left = ink(top_down[n0:r1, n0 - hi : n0 - lo].T, board.rows)
+    bottom = ink(top_down[r1 + lo : r1 + hi, n0:n1], board.cols)
+    right = ink(top_down[n0:r1, n1 + lo : n1 + hi].T, board.rows)
     return top + left, bottom + right

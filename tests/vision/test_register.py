@@ -16,6 +16,7 @@ from vision.errors import BoardNotFoundError, VisionError
 from vision.load import read_photo
 from vision.pipeline import observe
 from vision.register import Registration, register
+from vision.render import Conditions, render
 
 from .helpers import board, grid_error, scene_of, setup_state, shoot
 
@@ -63,6 +64,23 @@ def test_without_markers_the_outline_and_its_printed_coordinates_place_the_board
     reg = registered(path)
     assert reg.method == "outline"
     assert grid_error(rendered, reg.to_board) < 0.06
+
+
+# the real box's coordinates are thin grey print: a shadow across a margin, or ink lighter than
+# the test asked, left the orientation to noise, and a square grid confirms a turned board
+@pytest.mark.parametrize(("rotation", "shadow"), [(0.0, 0.45), (130.0, 0.25)])
+def test_a_board_without_markers_in_thin_grey_print_is_placed_not_turned(
+    tmp_path: Path, rotation: float, shadow: float
+) -> None:
+    cond = Conditions(
+        width=1920, height=1080, rotation_deg=rotation, fill=0.84, light=(0.89, 1.15), light_dir_deg=138.0,
+        vignette=0.05, shadow=shadow, blur=1.4, noise=1.3, jpeg=75, jitter=0.08, turn_deg=10.0, exposure=0.97,
+        profile="real", style=2, colour_jitter=10.0,
+    )
+    rendered = render(board(), scene_of(setup_state(), markers=False), cond, 7)
+    reg = registered(rendered.save(tmp_path / "no-markers"))
+    assert reg.method == "outline"
+    assert grid_error(rendered, reg.to_board) < 0.1
 
 
 def test_a_photo_without_a_board_is_refused(tmp_path: Path) -> None:
