@@ -62,11 +62,16 @@ SETS = {
     "dev": (Path("/tmp/w41a/cache"), 40, {"render": 1_000_000, "tabletop": 5_000_000}),
     "games": (Path("/tmp/w45c/cache"), 40, {"render": 1_200_000, "tabletop": 5_200_000}),
     "occlusion": (Path("/tmp/w46a/cache"), 40, {"render": 2_500_000, "tabletop": 2_600_000}),
+    "aimed": (Path("/tmp/w50b/aimed"), 80, {"render": 1_600_000, "tabletop": 5_600_000}),
 }
 """Each set's cache (read only), photos per renderer and dev seed range per renderer."""
+TRAINING = ("train", "aimed")
+"""The sets fitted on: the lead's random training photos and w50b's hand-aimed ones
+(``bench/ring_training_photos.py``)."""
+HELD_OUT = ("dev", "games", "occlusion")
 GRID = [
-    {"learning_rate": lr, "max_leaf_nodes": leaves, "min_samples_leaf": leaf, "l2_regularization": 1.0}
-    for lr in (0.1,) for leaves in (15, 31) for leaf in (20, 80)
+    {"learning_rate": 0.1, "max_leaf_nodes": leaves, "min_samples_leaf": 40, "l2_regularization": 1.0}
+    for leaves in (15, 31)
 ]
 """The hyper-parameters tried (tunables of the fit: 4 numbers, with ``MAX_ITER``)."""
 MAX_ITER = 300
@@ -101,12 +106,7 @@ def _photos(board: BoardSpec, name: str, kind: str) -> Iterator[tuple[str, Path,
 
 def collect(board: BoardSpec, name: str, work: Path) -> Photos:
     """Reads one set's photos (both renderers) into per-cell features and truth."""
-    parts = [collect_kind(board, name, kind, work) for kind in SETS[name][2]]
-    shift = np.cumsum([0, *(len(p.meta) for p in parts[:-1])])
-    return Photos(np.concatenate([p.x for p in parts]), np.concatenate([p.y for p in parts]),
-                  np.concatenate([p.hidden for p in parts]),
-                  np.concatenate([p.photo + s for p, s in zip(parts, shift, strict=True)]),
-                  [o for p in parts for o in p.old], [m for p in parts for m in p.meta])
+    return join([collect_kind(board, name, kind, work) for kind in SETS[name][2]])
 
 
 def collect_kind(board: BoardSpec, name: str, kind: str, work: Path) -> Photos:
@@ -176,13 +176,14 @@ def proba(clf: Any, x: np.ndarray, classes: int) -> np.ndarray:
     return p
 
 
-def choose(train: Photos, classes: int) -> tuple[dict[str, float], list[dict[str, Any]], np.ndarray]:
-    """Fits every setting of ``GRID`` on the even training photos, scores it on the odd ones;
+def choose(train: Photos, classes: int, grid: list[dict[str, float]]) -> tuple[dict[str, float], list[dict[str, Any]],
+                                                                           np.ndarray]:
+    """Fits every setting of ``grid`` on the even training photos, scores it on the odd ones;
     returns the best, the scores, and the best's probabilities on the odd photos."""
     even = train.photo % 2 == 0
     scores: list[dict[str, Any]] = []
     best: tuple[float, dict[str, float], np.ndarray] | None = None
-    for params in GRID:
+    for params in grid:
         start = time.perf_counter()
         clf = fit(train.x[even], train.y[even], params)
         p = proba(clf, train.x[~even], classes)
@@ -277,6 +278,15 @@ def _telling(feature: str) -> bool:
     return ring in ("core", "band") and (what.startswith("share") or what in ("light", "unclaimed_bright"))
 
 
+def join(parts: list[Photos]) -> Photos:
+    """Several sets' cells as one (photo indices renumbered)."""
+    shift = np.cumsum([0, *(len(p.meta) for p in parts[:-1])])
+    return Photos(np.concatenate([p.x for p in parts]), np.concatenate([p.y for p in parts]),
+                  np.concatenate([p.hidden for p in parts]),
+                  np.concatenate([p.photo + s for p, s in zip(parts, shift, strict=True)]),
+                  [o for p in parts for o in p.old], [m for p in parts for m in p.meta])
+
+
 def by_kind(photos: Photos, kind: str) -> Photos:
     """The cells of one renderer's photos (photo indices renumbered)."""
     keep = [k for k, m in enumerate(photos.meta) if m["kind"] == kind]
@@ -303,6 +313,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "reports" / "ring-model-dev.json")
     parser.add_argument("--collect-only", nargs=2, metavar=("SET", "KIND"), default=None,
                         help="Only read one set's photos of one renderer into --work.")
+    parser.add_argument("--sets", nargs="+", default=list(SETS), help="The sets to read (default: all).")
+    parser.add_argument("--quick", action="store_true", help="Fit the grid's first setting only.")
     args = parser.parse_args()
     board = load_board("cyrus-pyxis")
     if args.collect_only:
@@ -310,21 +322,24 @@ def main() -> None:
         return
     classes = len(contents(board))
     names = ring_features.feature_names(board)
-    sets = {name: collect(board, name, args.work) for name in SETS}
-    train = sets["train"]
+    sets = {name: collect(board, name, args.work) for name in (*TRAINING, *HELD_OUT) if name in args.sets}
+    train = join([sets[name] for name in TRAINING if name in sets])
     print(f"fitting on {len(train.meta)} training photos, {len(train.y)} cells, {train.x.shape[1]} features",
           flush=True)
-    params, scores, p_odd = choose(train, classes)
+    params, scores, p_odd = choose(train, classes, GRID[:1] if args.quick else GRID)
     report: dict[str, Any] = {
         "what": "a learned cell reading from the colour classes (bench/fit_ring_model.py)", **commit(),
         "machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "fitted_on": {"cache": str(SETS["train"][0]), "seeds": SETS["train"][2], "photos": len(train.meta),
+        "fitted_on": {"sets": {name: {"cache": str(SETS[name][0]), "seeds": SETS[name][2]} for name in TRAINING},
+                      "photos": len(train.meta),
                       "cells": len(train.y), "features": len(names)},
         "grid": scores, "chosen": params, "held_out_training": held_out_calibration(train, p_odd)}
     clf = fit(train.x, train.y, params)
     report["iterations"] = int(clf.n_iter_)
-    priors = game_priors(board)
-    for name in ("dev", "games", "occlusion"):
+    priors = game_priors(board) if "games" in sets else {}
+    for name in HELD_OUT:
+        if name not in sets:
+            continue
         photos = sets[name]
         for kind in ("render", "tabletop"):
             part = by_kind(photos, kind)
