@@ -211,9 +211,10 @@ def held_out_calibration(train: Photos, p: np.ndarray) -> dict[str, Any]:
 
 
 def measure(board: BoardSpec, photos: Photos, p: np.ndarray | None, priors: dict[str, Any] | None = None,
-            features: list[str] | None = None) -> dict[str, Any]:
+            features: list[str] | None = None, both: bool = False) -> dict[str, Any]:
     """Counts as ``bench_reliability.measure`` does, for the model's reading (``p``) or, with
-    ``p`` None, for the reader's own (``Photos.old``): photos read and refused, asked,
+    ``p`` None, for the reader's own (``Photos.old``); with ``both``, the model's reading asked
+    where the reader's differs or is unsure (the model as a second opinion): photos read and refused, asked,
     confidently wrong, hidden misread, reliability and ECE, the wrong cells (with, given
     ``features``, what a few features showed)."""
     cfg = VisionConfig()
@@ -238,6 +239,9 @@ def measure(board: BoardSpec, photos: Photos, p: np.ndarray | None, priors: dict
                 (occupant, terrain), conf = every[j], float(p[i, j])
                 if entry["inside"][n] < READ_INSIDE:
                     conf = 0.0
+                if both:
+                    was = photos.old[i]
+                    conf = min(conf, was[2]) if (was[0], was[1]) == (occupant, terrain) else 0.0
             readings[names[n]] = (occupant, terrain, round(conf, 4))
         unreadable = tuple(c for c, r in readings.items() if r[2] < floor)
         try:
@@ -348,6 +352,7 @@ def main() -> None:
             predict = time.perf_counter() - start
             row: dict[str, Any] = {"model": measure(board, part, p, features=names),
                                    "reader": measure(board, part, None),
+                                   "model_and_reader": measure(board, part, p, both=True),
                                    "predict_seconds_per_photo": round(predict / max(len(part.meta), 1), 5)}
             if name == "games":
                 row["model_with_priors"] = measure(board, part, p, priors, features=names)
