@@ -9,7 +9,11 @@ printed geometry (Chebyshev distance from the cell's centre, in cells):
 - ``counter``: the rest of the smallest counter (``COUNTER_SIDE``);
 - ``band``: from the counter's edge to the smallest token's (``TOKEN_SIDE``): a token under a
   counter shows there;
-- ``ring``: from the token's edge to the printed grid line (``grid_overlay.LINE_CELLS``);
+
+  these three measured from the centre of the pixels the sides' classes claim in the cell
+  (a counter lies anywhere in its cell), or from the cell's where there are none;
+- ``ring``: from the token's edge to the printed grid line (``grid_overlay.LINE_CELLS``), off
+  the counter;
 - ``line``: the printed line's half inside the cell.
 
 Per ring: the share of its pixels each colour class claims (nearest class within
@@ -19,7 +23,8 @@ washed out (``grid_overlay.WASHED``), the mean brightness over the bare board's 
 (its light normalised across the photo), the brightness spread, the median distance to the
 nearest class (in its spreads) and the mean lean from the bare board's colour toward each
 token's. Per cell: the share inside the photo, the washed share, the local board light over
-the photo's, the distance to the grid's edge, and a summary of the neighbours (a hand spans
+the photo's, the distance to the grid's edge, how far the counter's centre lies from the
+cell's, the share of the cell the sides' classes claim, and a summary of the neighbours (a hand spans
 cells in colours no class claims, and enters from outside the grid).
 
 Nothing here is fitted or set: every boundary is the box's geometry or an existing setting.
@@ -44,7 +49,7 @@ EDGES = (0.0, COUNTER_SIDE / 4, COUNTER_SIDE / 2, TOKEN_SIDE / 2, INSIDE, 0.5 + 
 """Derived: the rings' inner and outer Chebyshev distances from the cell's centre (cells)."""
 PER_RING = ("unclaimed_bright", "unclaimed_dark", "unread", "washed", "light", "spread", "distance")
 PER_CELL = ("inside", "washed", "board_light", "edge_distance", "near_unclaimed_max", "near_unclaimed_mean",
-            "near2_unclaimed_max", "near_washed_max", "near_dark_max")
+            "near2_unclaimed_max", "near_washed_max", "near_dark_max", "counter_offset", "side_pixels")
 
 F = npt.NDArray[np.float64]
 
@@ -88,9 +93,16 @@ def features(warped: Warped, board: BoardSpec, white: F, model: PixelModel, cfg:
     board_light = _board_light(light, fits & (best == sides), board)
     overall = float(np.median(board_light))
     _radius, cheb = _geometry(m)
+    centred, offset, side_px = _counter_centred(fits & (best < sides), cheb, m)
+    within = (cheb < INSIDE)[None]
     columns: list[F] = []
-    for lo, hi in itertools.pairwise(EDGES):
-        region = (cheb >= lo) & (cheb < hi)
+    for k, (lo, hi) in enumerate(itertools.pairwise(EDGES)):
+        if k < RINGS.index("ring"):  # the counter's rings, from its centre, within the cell
+            region = (centred >= lo) & (centred < hi) & within
+        elif RINGS[k] == "ring":  # the printed ring, off the counter
+            region = (cheb[None] >= lo) & (cheb[None] < hi) & (centred >= COUNTER_SIDE / 2)
+        else:
+            region = np.broadcast_to((cheb >= lo) & (cheb < hi), centred.shape)
         columns.extend(_ring(feats, usable, fits, best, dist, light, washed, region, board_light, means, board, cfg))
     unclaimed = ((usable & ~fits).sum(axis=(1, 2)) / np.maximum(usable.sum(axis=(1, 2)), 1)).astype(np.float64)
     dark = (~usable).mean(axis=(1, 2)).astype(np.float64)
@@ -106,6 +118,8 @@ def features(warped: Warped, board: BoardSpec, white: F, model: PixelModel, cfg:
         _near(unclaimed, board, 2)[0],
         _near(cell_wash, board, 1)[0],
         _near(dark, board, 1)[0],
+        offset,
+        side_px,
     ]
     return np.stack(columns, axis=1)
 
@@ -125,7 +139,7 @@ def _ring(
     cfg: ClassifyConfig,
 ) -> list[F]:
     """One ring's columns (see :func:`feature_names`)."""
-    total = float(region.sum())
+    total = np.maximum(region.sum(axis=(1, 2)), 1).astype(np.float64)
     seen = usable & region
     count = np.maximum(seen.sum(axis=(1, 2)), 1).astype(np.float64)
     out: list[F] = [((fits & (best == k) & region).sum(axis=(1, 2)) / count) for k in range(len(means))]
@@ -152,6 +166,25 @@ def _ring(
         proj = (x @ toward) / max(float(toward @ toward), 1e-9)
         out.append((proj * seen).sum(axis=(1, 2)) / count)
     return [np.asarray(col, np.float64) for col in out]
+
+
+def _counter_centred(
+    side: npt.NDArray[np.bool_], cheb: npt.NDArray[np.float32], m: int
+) -> tuple[npt.NDArray[np.float64], F, F]:
+    """Per cell sample (n, m, m), its Chebyshev distance (cells) from the centre of the pixels a
+    side's class claims inside the cell (a counter lies anywhere within its cell: the rings
+    follow it), from the cell's centre where fewer than ``FEWEST`` are; and per cell that
+    centre's distance from the cell's, and the share of the cell's inside the sides claim."""
+    c = (np.arange(m, dtype=np.float64) + 0.5) / m - 0.5
+    dy, dx = np.meshgrid(c, c, indexing="ij")
+    mine = side & (cheb < INSIDE)[None]
+    count = mine.sum(axis=(1, 2)).astype(np.float64)
+    some = count >= FEWEST
+    cx = np.where(some, (mine * dx).sum(axis=(1, 2)) / np.maximum(count, 1), 0.0)
+    cy = np.where(some, (mine * dy).sum(axis=(1, 2)) / np.maximum(count, 1), 0.0)
+    centred = np.maximum(np.abs(dx[None] - cx[:, None, None]), np.abs(dy[None] - cy[:, None, None]))
+    inside = float((cheb < INSIDE).sum())
+    return centred, np.hypot(cx, cy), count / inside
 
 
 def _washed_samples(warped: Warped, board: BoardSpec, step: int, m: int) -> npt.NDArray[np.bool_]:
