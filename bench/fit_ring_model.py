@@ -116,7 +116,11 @@ def collect_kind(board: BoardSpec, name: str, kind: str, work: Path) -> Photos:
         data = np.load(npz, allow_pickle=False)
         extra = json.loads(side.read_text(encoding="utf-8"))
         old = [(o, t, c) for o, t, c in extra["old"]]
-        return Photos(data["x"], data["y"], data["hidden"], data["photo"], old, extra["meta"])
+        x, photo = data["x"], data["photo"]
+        names = ring_features.feature_names(board)
+        if x.shape[1] < len(names):  # read before the photo's summary was a feature: add it
+            x = np.concatenate([ring_features.photo_summary(x[photo == k], names) for k in np.unique(photo)])
+        return Photos(x, data["y"], data["hidden"], photo, old, extra["meta"])
     cfg = VisionConfig()
     every = contents(board)
     xs: list[np.ndarray] = []

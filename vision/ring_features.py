@@ -25,7 +25,8 @@ nearest class (in its spreads) and the mean lean from the bare board's colour to
 token's. Per cell: the share inside the photo, the washed share, the local board light over
 the photo's, the distance to the grid's edge, how far the counter's centre lies from the
 cell's, the share of the cell the sides' classes claim, and a summary of the neighbours (a hand spans
-cells in colours no class claims, and enters from outside the grid).
+cells in colours no class claims, and enters from outside the grid). Per photo, given to each of
+its cells: the mean and spread of a few of these over the photo's cells (``PHOTO``).
 
 Nothing here is fitted or set: every boundary is the box's geometry or an existing setting.
 What the features mean for a cell's content is learned by ``bench/fit_ring_model.py``.
@@ -51,6 +52,11 @@ PER_RING = ("unclaimed_bright", "unclaimed_dark", "unread", "washed", "light", "
 PER_CELL = ("inside", "washed", "board_light", "edge_distance", "near_unclaimed_max", "near_unclaimed_mean",
             "near2_unclaimed_max", "near_washed_max", "near_dark_max", "counter_offset", "side_pixels")
 
+PHOTO = ("core unclaimed_bright", "band unclaimed_bright", "core light", "band light", "board_light", "washed",
+         "core distance", "band distance")
+"""The columns whose mean and spread over the photo's cells every cell also gets
+(:func:`photo_summary`): how well the classes fit the photo as a whole, how even its light is."""
+
 F = npt.NDArray[np.float64]
 
 
@@ -59,7 +65,19 @@ def feature_names(board: BoardSpec) -> list[str]:
     names = class_names(board)
     tokens = board.terrains[1:]
     per = [*(f"share {k}" for k in names), *PER_RING, *(f"lean {t}" for t in tokens)]
-    return [*(f"{ring} {p}" for ring in RINGS for p in per), *PER_CELL]
+    cells = [*(f"{ring} {p}" for ring in RINGS for p in per), *PER_CELL]
+    return [*cells, *(f"photo mean {c}" for c in PHOTO), *(f"photo spread {c}" for c in PHOTO)]
+
+
+def photo_summary(x: F, names: list[str]) -> F:
+    """Returns one photo's cell features ``x`` (the columns of ``names``, the photo's summary
+    left out) with the photo's mean and spread of the ``PHOTO`` columns added to every row: a
+    photo whose classes fit badly everywhere, or whose light is uneven, makes each of its cells
+    less sure."""
+    cols = x[:, [names.index(c) for c in PHOTO]]
+    with np.errstate(all="ignore"):
+        summary = np.concatenate([np.nanmean(cols, axis=0), np.nanstd(cols, axis=0)])
+    return np.hstack([x, np.broadcast_to(summary, (len(x), len(summary)))])
 
 
 def adapted(warped: Warped, board: BoardSpec, white: F, seed: PixelModel, cfg: ClassifyConfig) -> PixelModel:
@@ -121,7 +139,7 @@ def features(warped: Warped, board: BoardSpec, white: F, model: PixelModel, cfg:
         offset,
         side_px,
     ]
-    return np.stack(columns, axis=1)
+    return photo_summary(np.stack(columns, axis=1), feature_names(board))
 
 
 def _ring(
