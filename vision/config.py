@@ -92,7 +92,7 @@ class RegisterConfig(Section):
         "left margins): their ink must exceed the blank margins' by this factor. Fitted by "
         "bench/registration_set.py on its outline ladder (48 boards without markers): the smallest of "
         "1.6, 2, 2.5, 3, 4, 6 at which no board is placed turned (the grid lines cannot tell: the grid "
-        "is square), with outline.INK.",
+        "is square), with outline.INK; a board is placed only when exactly one of its four turns passes.",
     )
     min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     max_blur_px: float = Field(

@@ -17,8 +17,10 @@ def board_homography(
     gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
 ) -> npt.NDArray[np.float64] | None:
     """Returns the image → board homography the photo's outline gives, oriented by the printed
-    coordinates (ink in the top and left margins), or None: no outline, or no side inked enough
-    more than the others (``outline_label_ratio``)."""
+    coordinates (ink in the top and left margins), or None: no outline, or not exactly one of its
+    four turns with the coordinates' margins inked ``outline_label_ratio`` times more than the
+    blank ones (the grid is square: a second turn passing as well says the ink cannot tell them
+    apart, and a board placed turned reads every cell wrong)."""
     quad = find_outline(gray, board, cfg)
     if quad is None:
         return None
@@ -27,17 +29,14 @@ def board_homography(
         [[-m, -m], [board.cols + m, -m], [board.cols + m, board.rows + m], [-m, board.rows + m]],
         np.float64,
     )
-    scores: list[tuple[float, float, npt.NDArray[np.float64]]] = []
+    passing: list[npt.NDArray[np.float64]] = []
     for shift in range(4):
         rolled = np.roll(quad, -shift, axis=0).astype(np.float64)
         to_board = cv2.getPerspectiveTransform(rolled.astype(np.float32), corners.astype(np.float32))
         labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board, m)
-        scores.append((labelled - blank, labelled / max(blank, 1e-3), to_board.astype(np.float64)))
-    scores.sort(key=lambda s: -s[0])
-    best = scores[0]
-    if best[1] < cfg.outline_label_ratio:
-        return None
-    return best[2]
+        if labelled / max(blank, 1e-3) >= cfg.outline_label_ratio:
+            passing.append(to_board.astype(np.float64))
+    return passing[0] if len(passing) == 1 else None
 
 
 def find_outline(
