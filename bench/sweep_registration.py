@@ -49,6 +49,8 @@ PROBE = np.array([[[0, 0], [12, 0], [12, 12], [0, 12], [6, 6]]], np.float64)
 CAPS = ("grid.px_per_cell", "registration.detect_max_side", "registration.upscale_max_side",
         "registration.max_candidates")
 MODULES = {"register": register, "grid_overlay": go, "outline": outline}
+ODD = frozenset({"outline._SMOOTH"})
+"""Numbers that must stay odd (a Gaussian kernel's side): a scaled value is made odd."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,10 @@ THRESHOLDS = {
 """Settings that only compare one measure with a threshold: swept on the measures, not re-run
 (``registration.max_blur_px`` is also the blur measure's coarse scale, so it is re-run)."""
 REFIT = ("grid.",)
-SEARCH = ("registration.search_", "registration.upscale", "register.MODULE_PX")
+SEARCH = ("registration.search_", "registration.upscale", "register.MODULE_PX", "registration.outline_",
+          "outline.")
+"""Numbers of the marker search and of the outline: swept on the photos whose detection without
+the crop search misses a marker (the outline is only looked for when fewer than two are found)."""
 
 
 def threshold_rows(name: str, default: float, seen: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -195,6 +200,8 @@ def sweep(all_cases: list[Case], board: BoardSpec, names: list[str]) -> dict[str
         rows: dict[str, Any] = {}
         for factor in FACTORS:
             value = scaled(default, factor)
+            if value is not None and name in ODD:
+                value = None if value | 1 == default else value | 1
             if value is None:
                 continue
             try:

@@ -224,6 +224,8 @@ input limits (a template side read from a calibration file): caps on work, not r
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "grid.min_sharpness": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
+    "registration.outline_label_ratio": "bench/registration_set.py (outline ladder, both renderers)",
+    "outline.INK": "bench/registration_set.py (outline ladder, both renderers)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
     "register.REACH": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",

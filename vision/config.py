@@ -87,9 +87,12 @@ class RegisterConfig(Section):
         "(the project's board art, referee.picture.MARGIN_CELLS; other boards may differ).",
     )
     outline_label_ratio: float = Field(
-        default=1.6,
+        default=2.0,
         description="Without markers, the orientation comes from the printed coordinates (top and "
-        "left margins): their ink must exceed the blank margins' by this factor.",
+        "left margins): their ink must exceed the blank margins' by this factor. Fitted by "
+        "bench/registration_set.py on its outline ladder (48 boards without markers): the smallest of "
+        "1.6, 2, 2.5, 3, 4, 6 at which no board is placed turned (the grid lines cannot tell: the grid "
+        "is square), with outline.INK; a board is placed only when exactly one of its four turns passes.",
     )
     min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     max_blur_px: float = Field(
@@ -97,12 +100,6 @@ class RegisterConfig(Section):
         description="Photos whose sharpest edges are blurred over more than this Gaussian σ, in "
         "decoded-image pixels (register.edge_blur), are refused as too blurred. Renders: σ ≤ "
         "1.5 px reads under 2, σ 5-9 px over 4.",
-    )
-    dark_p99: float = Field(
-        default=80.0,
-        description="Photos whose 99th-percentile grey (0-255) is below this are refused as too dark (the "
-        "board's paper and plain cells are the brightest things in a usable photo), as are those whose mean "
-        "grey is below register.DARKEST (low: a dark table around a well-lit board lowers the mean).",
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -16,6 +17,7 @@ from vision.errors import BoardNotFoundError, VisionError
 from vision.load import read_photo
 from vision.pipeline import observe
 from vision.register import Registration, register
+from vision.render import Conditions, render
 
 from .helpers import board, grid_error, scene_of, setup_state, shoot
 
@@ -63,6 +65,49 @@ def test_without_markers_the_outline_and_its_printed_coordinates_place_the_board
     reg = registered(path)
     assert reg.method == "outline"
     assert grid_error(rendered, reg.to_board) < 0.06
+
+
+# the real box's coordinates are thin grey print: a shadow across a margin, or ink lighter than
+# the test asked, left the orientation to noise, and a square grid confirms a turned board
+@pytest.mark.parametrize(("rotation", "shadow"), [(0.0, 0.45), (130.0, 0.25)])
+def test_a_board_without_markers_in_thin_grey_print_is_placed_not_turned(
+    tmp_path: Path, rotation: float, shadow: float
+) -> None:
+    cond = Conditions(
+        width=1920, height=1080, rotation_deg=rotation, fill=0.84, light=(0.89, 1.15), light_dir_deg=138.0,
+        vignette=0.05, shadow=shadow, blur=1.4, noise=1.3, jpeg=75, jitter=0.08, turn_deg=10.0, exposure=0.97,
+        profile="real", style=2, colour_jitter=10.0,
+    )
+    rendered = render(board(), scene_of(setup_state(), markers=False), cond, 7)
+    reg = registered(rendered.save(tmp_path / "no-markers"))
+    assert reg.method == "outline"
+    assert grid_error(rendered, reg.to_board) < 0.1
+
+
+# a small board seen at a slant: its printed coordinates are a few pixels high, the margins'
+# ink is noise, and more than one turn of the square grid passes the orientation test
+@pytest.mark.parametrize(
+    "slant",
+    [
+        {"tilt_deg": 14.0, "tilt_dir_deg": 188.0, "rotation_deg": 331.0, "fill": 0.52, "offset": (0.99, 0.19),
+         "light": (0.89, 1.17), "light_dir_deg": 155.0, "vignette": 0.13, "blur": 1.5, "noise": 2.5, "jpeg": 81,
+         "table": 0},
+        {"tilt_deg": 30.0, "tilt_dir_deg": 57.0, "rotation_deg": 163.0, "fill": 0.48, "offset": (0.34, -0.26),
+         "light": (0.68, 1.08), "light_dir_deg": 187.0, "vignette": 0.18, "blur": 0.94, "noise": 7.0, "jpeg": 78,
+         "table": 1},
+    ],
+)
+def test_a_board_without_markers_whose_orientation_is_unclear_is_never_placed_turned(
+    tmp_path: Path, slant: dict[str, Any]
+) -> None:
+    cond = Conditions(width=1920, height=1080, shadow=0.0, profile="real", style=0, colour_jitter=10.0,
+                      jitter=0.08, turn_deg=10.0, exposure=0.9, **slant)
+    rendered = render(board(), scene_of(setup_state(), markers=False), cond, 1)
+    try:
+        reg = registered(rendered.save(tmp_path / "slanted"))
+    except BoardNotFoundError:
+        return  # refused: the players are asked for the markers
+    assert grid_error(rendered, reg.to_board) < 0.1
 
 
 def test_a_photo_without_a_board_is_refused(tmp_path: Path) -> None:
