@@ -222,9 +222,10 @@ def targets(row: dict[str, object]) -> dict[str, object]:
 
 
 def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
-                 cache: Path | None, weights: str = "rules") -> dict[str, object]:
+                 cache: Path | None, weights: str = "rules", cfg: VisionConfig | None = None) -> dict[str, object]:
     """Both rows (photo alone, with priors) for one renderer; ``weights`` "even" shares each
-    cell's prior equally over the contents the rules allow."""
+    cell's prior equally over the contents the rules allow; ``cfg``: the reader's settings
+    (the defaults if None)."""
     sources: dict[str, Callable[..., Iterator[Photo]]] = {"render": render_photos, "tabletop": tabletop_photos}
     games = games_of(base, count, cache, kind)
     cals = calibrations(board, kind, base, tmp)
@@ -241,11 +242,11 @@ def measure_kind(board: BoardSpec, kind: str, base: int, count: int, tmp: Path,
         "games": {"turns_played_before": [g.played for g in games], "sides": [g.side for g in games]},
         **truth_checks(kept, games, priors)}
     alone_cells: dict[str, str] = {}
-    alone = measure(board, iter(kept), cals, cells=alone_cells)
+    alone = measure(board, iter(kept), cals, cfg, cells=alone_cells)
     result["photo_alone"] = {**alone, "wrong_cells": with_truth(alone, kept), **targets(alone)}
     print(f"{kind} photo alone: {summary(alone)}", flush=True)
     ruled_cells: dict[str, str] = {}
-    ruled = measure(board, iter(kept), cals, cells=ruled_cells, priors=priors)
+    ruled = measure(board, iter(kept), cals, cfg, cells=ruled_cells, priors=priors)
     counts = ruled["priors"]
     assert isinstance(counts, dict)
     if counts["cells_visible"]:
@@ -274,7 +275,10 @@ def main() -> None:
     parser.add_argument("--only", choices=("render", "tabletop"), default=None, help="One renderer only.")
     parser.add_argument("--weights", choices=("rules", "even"), default="rules",
                         help="The priors as cell_priors gives them, or shared equally over what each cell allows.")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="A vision settings file read instead of the defaults (as bench_reliability's).")
     args = parser.parse_args()
+    cfg = VisionConfig.from_yaml(args.config) if args.config is not None else None
     if args.cache is not None and args.seeds == "eval":
         parser.error("--cache is for dev seeds: an eval run renders its photos afresh")
     if args.photos < 1:
@@ -293,7 +297,7 @@ def main() -> None:
         for kind, base in SEEDS[args.seeds].items():
             if args.only and kind != args.only:
                 continue
-            report[kind] = measure_kind(board, kind, base, args.photos, tmp, args.cache, args.weights)
+            report[kind] = measure_kind(board, kind, base, args.photos, tmp, args.cache, args.weights, cfg)
     report["wall_seconds"] = round(time.perf_counter() - start, 1)
     out = args.out or ROOT / "bench" / "out" / f"priors-{args.seeds}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

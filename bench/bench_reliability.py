@@ -84,10 +84,10 @@ def render_photos(board: BoardSpec, base: int, count: int, tmp: Path,
 
 def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path,
                     scenes: Callable[[int], Scene] | None = None, occupied: float = 0.3,
-                    aim: Aim | None = None) -> Iterator[Photo]:
-    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them;
-    photo ``k`` shows ``scenes(k)`` when given, a random scene otherwise (``occupied`` and
-    ``aim`` as for :func:`render_photos`)."""
+                    aim: Aim | None = None, glare: float = 0.3) -> Iterator[Photo]:
+    """The second renderer, boxes in turn, a hard shadow through a counter in 60 % of them, a
+    glare in ``glare`` of them; photo ``k`` shows ``scenes(k)`` when given, a random scene
+    otherwise (``occupied`` and ``aim`` as for :func:`render_photos`)."""
     labels = cyrus_labels(setup_state())
     names = board.cell_names()
     for k in range(count):
@@ -95,7 +95,8 @@ def tabletop_photos(board: BoardSpec, base: int, count: int, tmp: Path,
         rng = np.random.default_rng(seed)
         scene = scenes(k) if scenes is not None else random_scene(board, rng, labels, occupied)
         at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
-        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at, hand=0.3 if aim is None else 1.0)
+        cond = tabletop.sample_conditions(rng, 1920, 1080, box=box, counters=at, hand=0.3 if aim is None else 1.0,
+                                          glare=glare)
         if aim is not None:
             cond = dataclasses.replace(cond, hand_cell=aim(board, scene, rng))
         shot = tabletop.render(board, scene, cond, seed)

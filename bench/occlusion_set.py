@@ -42,6 +42,7 @@ from bench.bench_reliability import (  # noqa: E402
     tabletop_photos,
 )
 from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
 from vision.render_scene import Scene  # noqa: E402
 
 SEEDS = {"render": 2_500_000, "tabletop": 2_600_000}
@@ -68,22 +69,37 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/w46a/cache"))
     parser.add_argument("--photos", type=int, default=40, help="Photos per renderer.")
     parser.add_argument("--measure", type=Path, default=None, help="Read the cached set; write the figures here.")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="A vision settings file read instead of the defaults (as bench_reliability's).")
+    parser.add_argument("--bases", type=int, nargs=2, default=None, metavar=("RENDER", "TABLETOP"),
+                        help="Another seed range per renderer (training photos drawn alike, e.g. 1600000 "
+                             "5600000 for bench/fit_cell_trees.py); default SEEDS.")
+    parser.add_argument("--glare", type=float, default=0.3,
+                        help="Share of the second renderer's photos with a glare (training photos only).")
     args = parser.parse_args()
+    seeds = SEEDS if args.bases is None else {"render": args.bases[0], "tabletop": args.bases[1]}
+    if args.glare != 0.3 and args.bases is None:
+        parser.error("--glare draws another set: give its --bases")
+    cfg = VisionConfig.from_yaml(args.config) if args.config is not None else None
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
     if args.measure:
         report: dict[str, object] = {"what": "the occlusion set read as bench_reliability's measure", **commit()}
-        for kind, base in SEEDS.items():
+        for kind, base in seeds.items():
             report[kind] = measure(board, cached_photos(args.cache, kind, args.photos, base),
-                                   calibrations(board, kind, base, args.cache))
+                                   calibrations(board, kind, base, args.cache), cfg)
             print(f"{kind}: {json.dumps(report[kind])}", flush=True)
         args.measure.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         return
     for kind, source in (("render", render_photos), ("tabletop", tabletop_photos)):
-        base = SEEDS[kind]
+        base = seeds[kind]
         calibrations(board, kind, base, args.cache)
         hidden = pieces = 0
-        drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
+        if kind == "tabletop" and args.glare != 0.3:
+            drawn = tabletop_photos(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips,
+                                    glare=args.glare)
+        else:
+            drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
         for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
             hidden += len(occluded)
             pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])

@@ -16,15 +16,15 @@ Three sources are read:
 
 Each number is a *tunable* (fitted on photos or set by hand: it changes what is read), a *cap*
 (a limit on work or input: file size, pixel count, scan count, candidates; a limit, not a
-reading setting), *geometry* (a fact of the box, the printed sheet or the image format, in
-cells or levels), a *switch* (a boolean setting), a *format* or *drawing* number (a file
-format's byte layout; the printed sheet's and the debug pictures' drawing) or a *guard* (a
-tiny constant against a division by zero or an overflow), *math* (a mathematical constant or a
-unit: the median distance of a 2-D Gaussian from its centre in its σ, degrees to radians) or
-an *index* (a position counted from the end of a sorted row). Only tunables are counted against the target;
-numbers not named in ``CAPS``, ``GEOMETRY`` or ``MAGIC_KINDS`` count as tunables. The part of a
-number is ``register`` (finding the board, the grid, the photo file, the label windows) or
-``per-cell`` (the per-cell reading).
+reading setting), *geometry* (a fact of the box, the printed sheet or the image format, in cells
+or levels), a *switch* (a boolean setting, or a choice between named methods), a *format* or
+*drawing* number (a file format's byte layout; the printed sheet's and the debug pictures'
+drawing) or a *guard* (a tiny constant against a division by zero or an overflow), *math* (a
+mathematical constant or a unit: the median distance of a 2-D Gaussian from its centre in its σ,
+degrees to radians) or an *index* (a position counted from the end of a sorted row). Only
+tunables are counted against the target; numbers not named in ``CAPS``, ``GEOMETRY`` or
+``MAGIC_KINDS`` count as tunables. The part of a number is ``register`` (finding the board, the
+grid, the photo file, the label windows) or ``per-cell`` (the per-cell reading).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ CAPS = frozenset({
     "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
     "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
     "classify.adapt_max_pixels", "shade.CANDIDATES",
+    "trees.MAX_FILE_BYTES", "trees.MAX_TREES", "trees.MAX_NODES", "trees.MAX_DEPTH", "trees.MAX_NAMES",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
 cell are a working size, as ``load.work_pixels`` is; so is the warp shrunk ``occluder_step`` times
@@ -95,8 +96,8 @@ class Number:
 
 
 def _kind(name: str, value: object) -> str:
-    if isinstance(value, bool):
-        return "switch"
+    if isinstance(value, (bool, str)):
+        return "switch"  # a boolean, or a choice between named methods (classify.decision)
     if name in CAPS:
         return "cap"
     if name in GEOMETRY:
@@ -263,6 +264,7 @@ LITERAL_KINDS: dict[tuple[str, float], str] = {
     # the second largest of a sorted row
     ("cell_confidence._leading", -2): "index",
     ("decide._under_counter", -2): "index",
+    ("cell_features._lead", -2): "index",
     # a logistic's argument clipped against an overflow of exp
     ("cell_confidence._logistic", 50): "guard",
     ("cell_confidence._logistic", -50): "guard",

@@ -3,6 +3,8 @@ section of :class:`vision.config.VisionConfig`; every field documented."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from vision.sections import Range, Section
@@ -13,6 +15,12 @@ class ClassifyConfig(Section):
     (:mod:`vision.adaptive`). Shares are fractions of a cell region's pixels; chromaticity is
     ``r = R/(R+G+B)``, ``g = G/(R+G+B)`` after dividing by the white reference."""
 
+    decision: Literal["cascade", "model"] = Field(
+        default="cascade",
+        description="How each cell's content and confidence are decided from its evidence: the hand-set "
+        "cascade of vision.decide, or the fitted trees of vision.trees (one model over the cell's "
+        "features and its neighbours', fitted by bench/fit_cell_trees.py; 29 November, being measured).",
+    )
     min_confidence: float = Field(
         default=0.9, description="Cells read below this confidence are reported as unreadable."
     )

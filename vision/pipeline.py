@@ -21,7 +21,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.i18n import N_, _, ngettext
-from vision import adaptive, prior
+from vision import adaptive, prior, trees
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
@@ -177,8 +177,12 @@ def read(
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
-    decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
-    readings = _readings(decided, inside, washed, board)
+    if cfg.classify.decision == "model":
+        decided = trees.decide(evidence, board, lines, washed, inside)
+        readings = _readings(decided, inside, washed, board, glare_cap=False)
+    else:
+        decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
+        readings = _readings(decided, inside, washed, board)
     unreadable = _unread(readings, cfg)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
@@ -334,12 +338,14 @@ def _readings(
     inside: npt.NDArray[np.float64],
     washed: npt.NDArray[np.float64],
     board: BoardSpec,
+    glare_cap: bool = True,
 ) -> dict[str, CellReading]:
     """Returns each cell's reading (no confidence where part of the cell is outside the photo;
-    at most ``GLARE_RIGHT`` where a glare may hide what lies there)."""
+    at most ``GLARE_RIGHT`` where a glare may hide what lies there, unless ``glare_cap`` is off:
+    the fitted trees read the washed share themselves)."""
     readings: dict[str, CellReading] = {}
     bare = board.terrains[0]
-    glare = glared(washed)
+    glare = glared(washed) & glare_cap
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
         if occupant is None and terrain == bare and glare[n]:
             conf = min(conf, GLARE_RIGHT)  # washed out: a counter or a token there would read so too

@@ -1,0 +1,76 @@
+"""Dumps every cell's features (``vision.cell_features``) and true content from the training
+photos, for ``bench/fit_cell_trees.py``.
+
+Run from the repository root, once the training photos are rendered (the lead's training set,
+never the held-out dev caches nor the eval seeds):
+
+    python bench/dump_cell_features.py --cache /tmp/w50train/cache --photos 300 \
+        --only render --base 1500000 --out /tmp/w50a/render.npz
+
+Each photo is read with its calibration and without refusal (``bench_reliability
+.cached_readings``); every cell of every photo read gives a row: its features, its true content
+as a class index (:func:`content_index`), whether the renderer hid it under a hand, the photo's
+number, and what the reader's cascade read there (class and confidence, for comparison only).
+Photos the reader cannot read at all are left out, as the benchmark leaves them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_reliability import cached_readings  # noqa: E402
+from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.cell_features import feature_names, features  # noqa: E402
+
+HELD_OUT = (1_000_000, 5_000_000, 1_200_000, 5_200_000, 2_500_000, 2_600_000, 3_000_000, 6_000_000,
+            3_200_000, 6_200_000)
+"""Seed ranges never dumped for fitting: the held-out caches' and the eval seeds'."""
+
+
+def content_index(board: BoardSpec, occupant: str | None, terrain: str) -> int:
+    """The class of a content: occupant (none first, then the board's sides) by terrain."""
+    occ = 0 if occupant is None else 1 + board.sides.index(occupant)
+    return occ * len(board.terrains) + board.terrains.index(terrain)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--photos", type=int, required=True)
+    parser.add_argument("--only", choices=("render", "tabletop"), required=True)
+    parser.add_argument("--base", type=int, required=True, help="First seed of the cache's index.")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    if any(args.base // 100_000 == held // 100_000 for held in HELD_OUT):
+        parser.error(f"seed range {args.base} is held out: never fitted on")
+    board = load_board("cyrus-pyxis")
+    names = board.cell_names()
+    rows, labels, hidden, photo, cascade, conf = [], [], [], [], [], []
+    for k, (_kind, (path, truth, occluded, _group), _cal, reading) in enumerate(
+            cached_readings(board, args.cache, args.photos, only=args.only, bases={args.only: args.base})):
+        x = features(reading.evidence, board, reading.lines, reading.washed, reading.inside)
+        rows.append(x)
+        labels += [content_index(board, truth[n]["occupant"], str(truth[n]["terrain"])) for n in names]
+        hidden += [n in occluded for n in names]
+        photo += [int(path.stem.rsplit("_", 1)[1])] * len(names)
+        cells = reading.observation.cells
+        cascade += [content_index(board, cells[n].occupant, cells[n].terrain) for n in names]
+        conf += [cells[n].confidence for n in names]
+        if k % 25 == 0:
+            print(f"{k} photos", flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, x=np.vstack(rows), y=np.array(labels), hidden=np.array(hidden),
+                        photo=np.array(photo), cascade=np.array(cascade), cascade_conf=np.array(conf),
+                        names=np.array(feature_names(board)))
+    print(f"{len(labels)} cells of {len(rows)} photos -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

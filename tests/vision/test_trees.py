@@ -1,0 +1,107 @@
+"""The fitted decision's trees (``vision.trees``): the numpy inference gives the probabilities the
+fitting script printed, and a model file that is malformed or too large is refused in one line
+naming the file and the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import trees
+from vision.board import load_board
+from vision.cell_features import feature_names
+from vision.errors import VisionError
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = trees.MODEL_FILE
+ROWS = ROOT / "tests" / "vision" / "data" / "cell_trees_rows.json"
+"""A few training rows with the probabilities scikit-learn gave them (``bench/fit_cell_trees.py
+--rows``)."""
+
+
+def test_the_numpy_inference_gives_the_fitting_scripts_probabilities() -> None:
+    model = trees.load_trees(MODEL)
+    stored = json.loads(ROWS.read_text(encoding="utf-8"))
+    x = np.array([[np.nan if v is None else v for v in row] for row in stored["rows"]], np.float64)
+    np.testing.assert_allclose(model.probabilities(x), np.array(stored["probabilities"]), atol=1e-6)
+
+
+def test_the_shipped_model_reads_the_boards_features_and_contents() -> None:
+    board = load_board("cyrus-pyxis")
+    model = trees.default_trees()
+    trees.check_board(model, feature_names(board), board)
+    assert set(model.contents) <= {(o, t) for o in (None, *board.sides) for t in board.terrains}
+
+
+def _model() -> dict[str, object]:
+    """A tiny valid model: one feature, two contents, one stump per content."""
+    return {"format": trees.FORMAT, "features": ["a"], "contents": [[None, "plain"], ["greek", "plain"]],
+            "baseline": [0.0, 0.0], "depth": 1, "fitted": {},
+            "trees": {"class": [0, 1], "root": [0, 3], "feature": [0, 0, 0, 0, 0, 0],
+                      "threshold": [0.5, 0, 0, 0.5, 0, 0], "missing_left": [1, 0, 0, 1, 0, 0],
+                      "left": [1, 0, 0, 4, 0, 0], "right": [2, 0, 0, 5, 0, 0],
+                      "value": [0, 2.0, -2.0, 0, -2.0, 2.0], "leaf": [0, 1, 1, 0, 1, 1]}}
+
+
+def _write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_small_model_reads_as_its_trees_say(tmp_path: Path) -> None:
+    model = trees.load_trees(_write(tmp_path, _model()))
+    p = model.probabilities(np.array([[0.0], [1.0], [np.nan]]))
+    assert p[0, 0] > 0.98 and p[1, 1] > 0.98  # left of the threshold: content 0; right: content 1
+    assert p[2, 0] > 0.98  # a missing value goes where the node says
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("format", "other/1"),
+    ("features", "a"),
+    ("contents", [["greek"]]),
+    ("baseline", [0.0]),
+    ("depth", 999),
+    ("depth", 0),  # shallower than its trees: a walk would stop on an inner node
+    ("trees", {"class": [0]}),
+])
+def test_a_malformed_model_is_refused_naming_the_field(tmp_path: Path, field: str, value: object) -> None:
+    data = _model()
+    data[field] = value
+    path = _write(tmp_path, data)
+    with pytest.raises(VisionError) as caught:
+        trees.load_trees(path)
+    message = str(caught.value)
+    assert str(path) in message and field in message and "\n" not in message
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("left", [1, 0, 0, 99, 0, 0]),
+    ("feature", [5, 0, 0, 0, 0, 0]),
+    ("value", [0, "x", 0, 0, 0, 0]),
+    ("class", [0, 7]),
+])
+def test_a_tree_pointing_outside_itself_is_refused(tmp_path: Path, field: str, value: object) -> None:
+    data = _model()
+    tables = data["trees"]
+    assert isinstance(tables, dict)
+    tables[field] = value
+    path = _write(tmp_path, data)
+    with pytest.raises(VisionError, match=f"trees.{field}"):
+        trees.load_trees(path)
+
+
+def test_an_oversized_or_broken_file_is_refused_before_parsing(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path, _model())
+    monkeypatch.setattr(trees, "MAX_FILE_BYTES", 10)
+    with pytest.raises(VisionError, match="size"):
+        trees.load_trees(path)
+    monkeypatch.undo()
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(VisionError, match="json"):
+        trees.load_trees(path)

@@ -1,0 +1,246 @@
+"""The fitted decision: gradient-boosted trees over each cell's features
+(:mod:`vision.cell_features`) giving the probability of every content the board allows (occupant
+side or none, by terrain), evaluated with numpy.
+
+The trees are fitted by ``bench/fit_cell_trees.py`` (scikit-learn's
+``HistGradientBoostingClassifier``, on training photos of both renderers that no measurement
+reads) and exported to :data:`MODEL_FILE`, JSON: no pickle, the file's size and every array's
+length capped before use, every field checked. Each tree is a table of nodes (feature,
+threshold, where a missing value goes, children, leaf value); a cell goes left where its feature
+is at most the threshold. The raw score of a content is its baseline plus its trees' leaves; the
+probabilities are their softmax. The fitted trees are one fitted model (one tunable entry);
+their hyper-parameters are named in the file's ``fitted`` record and in ``docs/vision.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.i18n import _
+from vision.board import BoardSpec
+from vision.cell_features import feature_names, features
+from vision.errors import VisionError
+from vision.evidence import CellEvidence
+
+FORMAT = "referee-cell-trees/1"
+MODEL_FILE = Path(__file__).with_name("cell_trees.json")
+MAX_FILE_BYTES = 8_000_000
+"""Cap: the largest model file read."""
+MAX_TREES = 20_000
+"""Cap: the most trees a model may hold."""
+MAX_NODES = 2_000_000
+"""Cap: the most nodes, all trees together."""
+MAX_DEPTH = 64
+"""Cap: the deepest a tree may go (evaluation steps)."""
+MAX_NAMES = 1000
+"""Cap: the most features or contents a model may name."""
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True)
+class Trees:
+    """A fitted model: the feature names it reads, the contents it predicts and its trees,
+    flattened (every tree's nodes one after the other; ``root``: each tree's first node)."""
+
+    features: tuple[str, ...]
+    contents: tuple[tuple[str | None, str], ...]
+    baseline: Floats
+    tree_class: Ints
+    root: Ints
+    feature: Ints
+    threshold: Floats
+    missing_left: npt.NDArray[np.bool_]
+    left: Ints
+    right: Ints
+    value: Floats
+    leaf: npt.NDArray[np.bool_]
+    depth: int
+    fitted: dict[str, Any]
+
+    def raw(self, x: Floats) -> Floats:
+        """Returns each row's raw score per content (before the softmax). A leaf is its own
+        child either way, so every tree is walked ``depth`` steps at once."""
+        n = x.shape[0]
+        node = np.broadcast_to(self.root, (n, len(self.root))).copy()
+        rows = np.arange(n)[:, None]
+        for _step in range(self.depth):
+            seen = x[rows, self.feature[node]]
+            go_left = (seen <= self.threshold[node]) | (np.isnan(seen) & self.missing_left[node])
+            node = np.where(go_left, self.left[node], self.right[node])
+        out = np.tile(self.baseline, (n, 1))
+        # trees are kept grouped by content: one sum per content's run of columns
+        scored = np.unique(self.tree_class)
+        if scored.size:
+            out[:, scored] += np.add.reduceat(self.value[node], np.searchsorted(self.tree_class, scored), axis=1)
+        return out
+
+    def probabilities(self, x: Floats) -> Floats:
+        """Returns each row's probability of each content (rows sum to 1)."""
+        raw = self.raw(x)
+        raw -= raw.max(axis=1, keepdims=True)
+        e = np.exp(raw)
+        out: Floats = e / e.sum(axis=1, keepdims=True)
+        return out
+
+
+def decide(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats,
+           inside: Floats) -> list[tuple[str | None, str, float]]:
+    """Returns per cell (occupant side or None, terrain, confidence): the likeliest content by
+    the shipped model (:func:`default_trees`) and its probability.
+
+    Raises:
+        VisionError: the shipped model is unreadable or fits another board.
+    """
+    model = default_trees()
+    columns = check_board(model, feature_names(board), board)
+    proba = model.probabilities(features(ev, board, lines, washed, inside)[:, columns])
+    best = proba.argmax(axis=1)
+    return [(*model.contents[int(k)], float(proba[i, k])) for i, k in enumerate(best)]
+
+
+@cache
+def default_trees() -> Trees:
+    """The model shipped beside the reader (:data:`MODEL_FILE`), loaded once."""
+    return load_trees(MODEL_FILE)
+
+
+def load_trees(path: Path) -> Trees:
+    """Returns the model in ``path``, checked.
+
+    Raises:
+        VisionError: unreadable, too large, or a field missing or malformed (the message names
+            the file and the field).
+    """
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise _Bad("size")
+        data = json.loads(path.read_bytes())
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise _Bad("format")
+        return _parse(data)
+    except _Bad as bad:
+        raise VisionError(_("{path}: not a valid cell model: {field}").format(path=path, field=bad.field)) from None
+    except (OSError, ValueError, RecursionError):
+        raise VisionError(_("{path}: not a valid cell model: {field}").format(path=path, field="json")) from None
+
+
+def check_board(trees: Trees, names: list[str], board: BoardSpec) -> Ints:
+    """Returns the columns of :func:`vision.cell_features.features` the model reads, in its order;
+    refuses a model reading a feature not computed, or predicting a content ``board`` lacks.
+
+    Raises:
+        VisionError: the model does not fit the board.
+    """
+    contents = {(occ, ter) for occ in (None, *board.sides) for ter in board.terrains}
+    if not set(trees.features) <= set(names) or len(set(trees.features)) != len(trees.features):
+        raise VisionError(_("{path}: not a valid cell model: {field}").format(path=MODEL_FILE, field="features"))
+    if not set(trees.contents) <= contents or len(set(trees.contents)) != len(trees.contents):
+        raise VisionError(_("{path}: not a valid cell model: {field}").format(path=MODEL_FILE, field="contents"))
+    out: Ints = np.array([names.index(f) for f in trees.features], np.intp)
+    return out
+
+
+class _Bad(Exception):
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+def _parse(data: dict[str, Any]) -> Trees:
+    features = _strings(data.get("features"), "features")
+    contents = data.get("contents")
+    if not isinstance(contents, list) or not contents or len(contents) > MAX_NAMES:
+        raise _Bad("contents")
+    pairs: list[tuple[str | None, str]] = []
+    for item in contents:
+        if not (isinstance(item, list) and len(item) == 2 and (item[0] is None or isinstance(item[0], str))
+                and isinstance(item[1], str)):
+            raise _Bad("contents")
+        pairs.append((item[0], item[1]))
+    baseline = _floats(data.get("baseline"), "baseline", len(pairs))
+    trees = data.get("trees")
+    if not isinstance(trees, dict):
+        raise _Bad("trees")
+    tree_class = _ints(trees.get("class"), "trees.class", MAX_TREES)
+    root = _ints(trees.get("root"), "trees.root", MAX_TREES)
+    if len(root) != len(tree_class) or (len(tree_class) and (tree_class.min() < 0 or tree_class.max() >= len(pairs))):
+        raise _Bad("trees.class")
+    feature = _ints(trees.get("feature"), "trees.feature", MAX_NODES)
+    n = len(feature)
+    threshold = _floats(trees.get("threshold"), "trees.threshold", n, infinite_ok=True)
+    missing_left = _ints(trees.get("missing_left"), "trees.missing_left", n).astype(bool)
+    left = _ints(trees.get("left"), "trees.left", n)
+    right = _ints(trees.get("right"), "trees.right", n)
+    value = _floats(trees.get("value"), "trees.value", n)
+    leaf = _ints(trees.get("leaf"), "trees.leaf", n).astype(bool)
+    if len(missing_left) != n or len(left) != n or len(right) != n or len(leaf) != n:
+        raise _Bad("trees")
+    inner = ~leaf
+    if len(root) and (n == 0 or root.min() < 0 or root.max() >= n):
+        raise _Bad("trees.root")
+    if inner.any() and (feature[inner].min() < 0 or feature[inner].max() >= len(features)):
+        raise _Bad("trees.feature")
+    for name, child in (("trees.left", left), ("trees.right", right)):
+        if inner.any() and (child[inner].min() < 0 or child[inner].max() >= n):
+            raise _Bad(name)
+    depth = data.get("depth")
+    if not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        raise _Bad("depth")
+    if not _reaches_leaves(root, left, right, leaf, depth):
+        raise _Bad("depth")
+    fitted = data.get("fitted", {})
+    if not isinstance(fitted, dict):
+        raise _Bad("fitted")
+    # a leaf is its own child: walking on from it stays there; trees grouped by content
+    own = np.arange(n)
+    order = np.argsort(tree_class, kind="stable")
+    return Trees(tuple(features), tuple(pairs), baseline, tree_class[order], root[order],
+                 np.where(inner, feature, 0), threshold, missing_left, np.where(inner, left, own),
+                 np.where(inner, right, own), value, leaf, depth, fitted)
+
+
+def _reaches_leaves(root: Ints, left: Ints, right: Ints, leaf: npt.NDArray[np.bool_], depth: int) -> bool:
+    """Whether every walk from a root ends on a leaf within ``depth`` steps (no tree deeper than
+    the file says, no loop)."""
+    frontier = np.unique(root)
+    for _step in range(depth):
+        inner = frontier[~leaf[frontier]]
+        frontier = np.unique(np.r_[frontier[leaf[frontier]], left[inner], right[inner]])
+    return bool(leaf[frontier].all())
+
+
+def _strings(value: object, field: str) -> list[str]:
+    if not isinstance(value, list) or not value or len(value) > MAX_NAMES or not all(isinstance(v, str) for v in value):
+        raise _Bad(field)
+    return [str(v) for v in value]
+
+
+def _floats(value: object, field: str, length: int, infinite_ok: bool = False) -> Floats:
+    """A list of ``length`` numbers, never NaN (a split at ±infinity where ``infinite_ok``)."""
+    if not isinstance(value, list) or len(value) != length:
+        raise _Bad(field)
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        raise _Bad(field)
+    arr = np.array(value, dtype=np.float64)
+    if np.isnan(arr).any() or not (infinite_ok or np.isfinite(arr).all()):
+        raise _Bad(field)
+    return arr
+
+
+def _ints(value: object, field: str, cap: int) -> Ints:
+    if not isinstance(value, list) or len(value) > cap:
+        raise _Bad(field)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise _Bad(field)
+    out: Ints = np.array(value, dtype=np.intp)
+    return out
