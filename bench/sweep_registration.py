@@ -87,6 +87,8 @@ def outcome(case: Case, board: BoardSpec, cfg: VisionConfig) -> dict[str, Any]:
         reg = go.refine(image, found, board, cfg.grid)
         if found.method in ("outline", "two-markers") and reg is found:
             return {"refused": "unconfirmed " + found.method}
+        if found.method == "outline" and not outline.marks_confirm(image, reg.to_board, board, cfg.registration):
+            return {"refused": "unconfirmed outline (marks)"}
         warped = go.warp_board(image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells, coverage=False)
         if go.sharpness(warped, board) < cfg.grid.min_sharpness:
             return {"refused": "blurred (warp)"}

@@ -89,10 +89,13 @@ class RegisterConfig(Section):
     outline_label_ratio: float = Field(
         default=2.0,
         description="Without markers, the orientation comes from the printed coordinates (top and "
-        "left margins): their ink must exceed the blank margins' by this factor. Fitted by "
-        "bench/registration_set.py on its outline ladder (48 boards without markers): the smallest of "
-        "1.6, 2, 2.5, 3, 4, 6 at which no board is placed turned (the grid lines cannot tell: the grid "
-        "is square), with outline.INK; a board is placed only when exactly one of its four turns passes.",
+        "left margins): each of their margins must show this many times the printed marks of either "
+        "blank margin (vision.outline.side_measures: darker in the middle of each cell's stretch than "
+        "across the cells' edges), where the outline puts them and again where the grid refit does. "
+        "Fitted by bench/outline_orientation.py on the registration set's outline ladder (48 boards "
+        "without markers, both renderers): of 1.5, 2, 3, 4, 6, 8, the largest placing the most boards "
+        "right (1.5-4 tie; none is placed turned at any); checked on outline_check and 120 more drawn "
+        "boards, half on a dark table.",
     )
     min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     max_blur_px: float = Field(

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.i18n import N_, _, ngettext
-from vision import adaptive, prior, trees
+from vision import adaptive, outline, prior, trees
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
@@ -225,8 +225,10 @@ def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSi
     """
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
-    if found.method == "outline" and reg is found:
-        # a bright quadrilateral on a cluttered table is not a board until its grid lines show
+    if found.method == "outline" and (reg is found or not outline.marks_confirm(loaded.image, reg.to_board, board,
+                                                                             cfg.registration)):
+        # a bright quadrilateral on a cluttered table is not a board until its grid lines show,
+        # and its printed coordinates where the refitted grid puts them
         raise BoardNotFoundError(
             _("no corner markers, and the grid lines do not confirm the outline found as a "
               "board; frame the whole board with its four markers")
