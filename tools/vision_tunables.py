@@ -223,7 +223,6 @@ WORK_SIZES = frozenset({("register.edge_blur", 1000), ("outline.find_outline", 9
 input limits (a template side read from a calibration file): caps on work, not reading settings."""
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
-    "grid.min_sharpness": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "registration.outline_label_ratio": "bench/outline_orientation.py (outline ladder, both renderers)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
     "register.REACH": "tests/vision/test_register_real.py (dev renders)",

@@ -138,12 +138,6 @@ class GridConfig(Section):
         "markers' corners are themselves up to about 0.1 cell off), but never more than this many "
         "tolerances (a grid taken one line off drifts ~1 cell).",
     )
-    min_sharpness: float = Field(
-        default=0.035,
-        description="Refuse as blurred below this sharpness (mean |Laplacian| of the warped board "
-        "over its mean grey): a second net after registration.max_blur_px, which decides on "
-        "edge width (noise raises this measure: noisy photos blurred by σ 5-9 px reach 0.19).",
-    )
     soft_sharpness: float = Field(
         default=0.06,
         description="Below this, a photo refused for unreadable cells is said to look blurred.",

@@ -27,7 +27,7 @@ from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
 from vision.config import VisionConfig
 from vision.debug import DebugSink, NullSink
-from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
+from vision.errors import BoardNotFoundError, LowConfidenceError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
 from vision.register import Registration, register
@@ -165,7 +165,7 @@ def read(
     if debug.enabled:
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
-    sharp = _sharpness(warped, board, cfg)
+    sharp = go.sharpness(warped, board)  # only words a refusal for unreadable cells (soft_sharpness)
     washed = go.cell_washed(warped, board)
     relit = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
     if relit is not warped:
@@ -240,23 +240,6 @@ def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSi
                 a=found.markers[0], b=found.markers[1])
         )
     return reg
-
-
-def _sharpness(warped: go.Warped, board: BoardSpec, cfg: VisionConfig) -> float:
-    """Returns the warped board's sharpness, refusing it below ``grid.min_sharpness``.
-
-    Raises:
-        VisionError: too blurred.
-    """
-    sharp = go.sharpness(warped, board)
-    if sharp < cfg.grid.min_sharpness:
-        raise VisionError(
-            _(
-                "the photo is too blurred to read the board (sharpness {sharpness}, need {need}); "
-                "hold still and focus on the board"
-            ).format(sharpness=f"{sharp:.3f}", need=f"{cfg.grid.min_sharpness:.3f}")
-        )
-    return sharp
 
 
 def _evidence(
