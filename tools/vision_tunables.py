@@ -224,6 +224,8 @@ input limits (a template side read from a calibration file): caps on work, not r
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "registration.outline_label_ratio": "bench/outline_orientation.py (outline ladder, both renderers)",
+    "register._S_FINE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
+    "register._EDGE_SHARE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
     "register.REACH": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
