@@ -4,13 +4,16 @@ Run from the repository root:
 
     python bench/small_boards.py [--cache /tmp/w51c/small] [--photos 16] --out FILE [--min-cell PX ...]
 
-``registration.min_cell_px`` refuses a board whose cells are smaller than it in the photo. The
-registration set's ``small`` ladder never reaches it with markers (they are lost first); here
-``--photos`` boards per renderer are drawn with the board filling 9-15 % of the photo's shorter
-side (about 8-14 px per cell at 1080p), every other one without markers (the outline path), from
-seeds of this script's own (1,770,000 + k and 5,770,000 + k). Each is read (strict, with the
-registration set's calibrations, never written) once per ``--min-cell`` value: refused (why) or
-read, and then its cells right, asked and confidently wrong.
+The reader refuses a board whose cells are smaller in the photo than
+:func:`vision.markers.smallest_cell_px` (10 px for markers a cell wide; until 30 November the
+setting ``registration.min_cell_px``, 14 px, set by hand). The registration set's ``small``
+ladder never reaches it with markers (they are lost first); here ``--photos`` boards per
+renderer are drawn with the board filling 9-15 % of the photo's shorter side (about 8-14 px per
+cell at 1080p), every other one without markers (the outline path), from seeds of this script's
+own (1,770,000 + k and 5,770,000 + k). Each is read (strict, with the registration set's
+calibrations, never written) once per ``--min-cell`` value (the smallest cell put in place of
+:func:`vision.markers.smallest_cell_px` where the reader calls it): refused (why) or read, and
+then its cells right, asked and confidently wrong.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from bench.bench_reliability import calibrations, commit  # noqa: E402
 from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
 from bench.registration_set import SEEDS as REGSET_SEEDS  # noqa: E402
 from bench.registration_set import _no_markers, _reading  # noqa: E402
-from vision import tabletop  # noqa: E402
+from vision import markers, outline, register, tabletop  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.render import random_scene, render, sample_real_conditions  # noqa: E402
@@ -84,8 +87,9 @@ def main() -> None:
         for path, group in draw(board, kind, args.cache, args.photos):
             row: dict[str, Any] = {"photo": Path(path).stem}
             for px in args.min_cell:
-                cfg = VisionConfig.model_validate({"registration": {"min_cell_px": px}})
-                row[str(px)] = _reading(Path(path), board, cals.get(group), cfg)
+                register.smallest_cell_px = outline.smallest_cell_px = lambda layout, px=px: px
+                row[str(px)] = _reading(Path(path), board, cals.get(group), VisionConfig())
+            register.smallest_cell_px = outline.smallest_cell_px = markers.smallest_cell_px
             rows.append(row)
             print(kind, row, flush=True)
         report[kind] = rows

@@ -151,7 +151,6 @@ def measures(case: Case, board: BoardSpec) -> dict[str, Any]:
 
 THRESHOLDS = {
     "registration.dark_p99": ("p99_grey", "below"), "register.DARKEST": ("mean_grey", "below"),
-    "registration.min_cell_px": ("cell_px", "below"),
 }
 """Settings that only compare one measure with a threshold: swept on the measures, not re-run
 (``registration.max_blur_px`` is also the blur measure's coarse scale, so it is re-run)."""

@@ -97,7 +97,6 @@ class RegisterConfig(Section):
         "right (1.5-4 tie; none is placed turned at any); checked on outline_check and 120 more drawn "
         "boards, half on a dark table.",
     )
-    min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     max_blur_px: float = Field(
         default=3.0,
         description="Photos whose sharpest edges are blurred over more than this Gaussian σ, in "

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from vision.board import MARGIN_BAND, PAPER_PERCENTILE, BoardSpec
 from vision.config import RegisterConfig
+from vision.markers import smallest_cell_px
 
 
 def board_homography(
@@ -67,14 +68,14 @@ def find_outline(
 ) -> npt.NDArray[np.float32] | None:
     """Returns the four corners (clockwise from the top-left-most) of the largest bright convex
     quadrilateral in the photo, or None. A smaller one than the smallest board the reader reads
-    (``registration.min_cell_px`` per cell, its printed margin included) is not looked at."""
+    (:func:`vision.markers.smallest_cell_px` per cell, its printed margin included) is not looked at."""
     h, w = gray.shape
     scale = min(1.0, 900 / max(h, w))
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (_SMOOTH, _SMOOTH), 0)
     best: npt.NDArray[np.float32] | None = None
     m = cfg.outline_margin
-    best_area = (board.cols + 2 * m) * (board.rows + 2 * m) * (cfg.min_cell_px * scale) ** 2
+    best_area = (board.cols + 2 * m) * (board.rows + 2 * m) * (smallest_cell_px(board.markers) * scale) ** 2
     level, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Canny's thresholds from the photo's own contrast: the upper one at the grey that splits
     # board from table (Otsu), the lower at half of it

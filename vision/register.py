@@ -28,11 +28,9 @@ from vision.board import BoardSpec
 from vision.config import RegisterConfig
 from vision.debug import DebugSink
 from vision.errors import BoardNotFoundError, VisionError
-from vision.markers import dictionary
+from vision.markers import MIN_MARKER_PX, dictionary, smallest_cell_px
 
 Homography = npt.NDArray[np.float64]
-MIN_MARKER_PX = 10
-"""A marker (4 × 4 modules and its border) narrower than this many pixels cannot be decoded."""
 MODULE_PX = 8
 """Pixels per marker module at which the sharpened search reads a marker's bits (the detector's
 ``perspectiveRemovePixelPerCell``): its crop is enlarged so a marker spans this many pixels per
@@ -130,11 +128,11 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
             _("fewer than {n} corner markers in view (found: {seen}) and no board "
               "outline; frame the whole board with its four markers").format(n=fewest_markers(board.markers), seen=seen)
         )
-    if reg.cell_px < cfg.min_cell_px:
+    if reg.cell_px < smallest_cell_px(board.markers):
         raise VisionError(
             _("the board is too small in the photo ({px} px per cell, need "
               "{need}); move closer or use a larger photo").format(px=f"{reg.cell_px:.0f}",
-                                                                   need=f"{cfg.min_cell_px:.0f}")
+                                                                   need=f"{smallest_cell_px(board.markers):.0f}")
         )
     return reg
 

@@ -32,9 +32,9 @@ def test_the_tunable_numbers_stay_within_the_agreed_count() -> None:
 def test_every_number_is_listed_with_its_file_and_line() -> None:
     tool = _tool()
     numbers = tool.inventory()
-    assert {"registration.min_cell_px", "load.max_bytes", "grid_overlay.LINE_CELLS"} <= {n.name for n in numbers}
+    assert {"registration.max_blur_px", "load.max_bytes", "grid_overlay.LINE_CELLS"} <= {n.name for n in numbers}
     kinds = {n.name: n.kind for n in numbers}
-    assert kinds["load.max_bytes"] == "cap" and kinds["registration.min_cell_px"] == "tunable"
+    assert kinds["load.max_bytes"] == "cap" and kinds["registration.max_blur_px"] == "tunable"
     for n in numbers:
         text = (ROOT / n.file).read_text(encoding="utf-8").splitlines()
         assert 1 <= n.line <= len(text), n
