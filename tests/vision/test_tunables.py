@@ -14,8 +14,8 @@ from vision.config import VisionConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 # per-cell: w45d 88, + OFF_RULES, - 0.98, + MISTAKES, - MIN_AGREEMENT; w48d 88 -> 84
-# register: w48c 37 -> 32; w51c 30 -> 28 (outline.INK, grid.min_sharpness)
-MAX_TUNABLE = {"register": 28, "per-cell": 84}
+# register: w48c 37 -> 32; w51c 30 -> 27 (outline.INK, grid.min_sharpness, registration.min_cell_px)
+MAX_TUNABLE = {"register": 27, "per-cell": 84}
 
 
 def _tool() -> ModuleType:
