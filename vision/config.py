@@ -89,13 +89,14 @@ class RegisterConfig(Section):
     outline_label_ratio: float = Field(
         default=2.0,
         description="Without markers, the orientation comes from the printed coordinates (top and "
-        "left margins): each of their margins must show this many times the printed marks of either "
-        "blank margin (vision.outline.side_measures: darker in the middle of each cell's stretch than "
-        "across the cells' edges), where the outline puts them and again where the grid refit does. "
+        "left margins): each of their margins must show this many times the printed marks chance "
+        "leaves (vision.outline.side_measures: darker in the middle of each cell's stretch than across "
+        "the cells' edges; chance: either blank margin's marks, and the margin's own standard error), "
+        "where the outline puts them and again where the grid refit does. "
         "Fitted by bench/outline_orientation.py on the registration set's outline ladder (48 boards "
-        "without markers, both renderers): of 1.5, 2, 3, 4, 6, 8, the largest placing the most boards "
-        "right (1.5-4 tie; none is placed turned at any); checked on outline_check and 120 more drawn "
-        "boards, half on a dark table.",
+        "without markers, both renderers) and 120 drawn boards, half on a dark table: of 1.5, 2, 3, 4, "
+        "6, 8, the largest placing the most boards right (1.5 and 2 tie; none is placed turned at any); "
+        "checked on outline_check and on bench/bench_hostile_images.py (no outline of noise passes).",
     )
     max_blur_px: float = Field(
         default=3.0,

@@ -18,11 +18,11 @@ def board_homography(
     gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
 ) -> npt.NDArray[np.float64] | None:
     """Returns the image → board homography the photo's outline gives, oriented by the printed
-    coordinates (ink in the top and left margins), or None: no outline, or none of its four turns
-    whose two coordinate margins each show ``outline_label_ratio`` times more printed marks
-    (:func:`side_measures`) than either blank margin. At most one turn can pass (a turn passing
-    makes its blank margins too faint for any other); none passing says the marks cannot tell
-    the turns apart, and a board placed turned reads every cell wrong."""
+    coordinates (their marks in the top and left margins, :func:`side_measures`), or None: no
+    outline, or none of its four turns whose two coordinate margins each show ``outline_label_ratio``
+    times the marks chance leaves (:func:`_turn`). At most one turn can pass (a turn passing makes
+    its blank margins too faint for any other); none passing says the marks cannot tell the turns
+    apart, and a board placed turned reads every cell wrong."""
     quad = find_outline(gray, board, cfg)
     if quad is None:
         return None
@@ -42,13 +42,15 @@ def marks_confirm(image: npt.NDArray[np.uint8], to_board: npt.NDArray[np.float64
 
 
 def _turn(sides: list[dict[str, float]], cfg: RegisterConfig) -> int | None:
-    """Returns the turn whose coordinate margins each show ``outline_label_ratio`` times the
-    marks of either blank one (at most one can), or None."""
-    marks = [side["marks"] for side in sides]
+    """Returns the turn whose two coordinate margins each show marks ``outline_label_ratio`` times
+    what chance leaves (the marks of either blank margin, of either sign, and the margin's own
+    standard error across its cells: a noisy or patterned surface leaves marks of both signs,
+    as large as their scatter), or None (at most one turn can pass)."""
     for shift in range(4):
         # this turn's top, right, bottom and left margins are the sides shift, shift + 1, ...
-        top, right, bottom, left = (marks[(shift + k) % 4] for k in range(4))
-        if min(top, left) >= cfg.outline_label_ratio * max(bottom, right, 1e-3):
+        top, right, bottom, left = (sides[(shift + k) % 4] for k in range(4))
+        chance = max(abs(bottom["marks"]), abs(right["marks"]), 1e-3)
+        if all(side["marks"] >= cfg.outline_label_ratio * max(chance, side["spread"]) for side in (top, left)):
             return shift
     return None
 
@@ -113,11 +115,12 @@ def side_measures(
     gray: npt.NDArray[np.uint8], to_board: npt.NDArray[np.float64], board: BoardSpec, m: float
 ) -> list[dict[str, float]]:
     """Returns, for the top, right, bottom and left margins of a placement (``m``: the printed
-    margin, in cells), the band's mean darkness under its paper's white (``dark``) and its printed
+    margin, in cells), the band's mean darkness under its paper's white (``dark``), its printed
     marks (``marks``): that darkness in the middle half of each cell's stretch of the band less
-    in the half across the cells' edges. The coordinates print one figure or letter in the middle
-    of each cell's stretch, apart from the next; a dark table or a shadow taken into the band
-    darkens it along its length, across the cells' edges as much as between them."""
+    in the half across the cells' edges, averaged over the cells, and their standard error
+    (``spread``). The coordinates print one figure or letter in the middle of each cell's stretch,
+    apart from the next; a dark table or a shadow taken into the band darkens it along its
+    length, across the cells' edges as much as between them."""
     ppc = 16
     size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
     place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
@@ -136,8 +139,9 @@ def side_measures(
         # its paper with its ink, and is not ink
         white = np.percentile(per_cell.reshape(cells, -1), PAPER_PERCENTILE, axis=1)[:, None, None]
         dark = np.clip(1 - per_cell / np.maximum(white, 1.0), 0, 1)
-        marks = float(dark[:, :, middle].mean() - dark[:, :, ~middle].mean())
-        return {"dark": float(dark.mean()), "marks": max(marks, 0.0)}
+        each = dark[:, :, middle].mean(axis=(1, 2)) - dark[:, :, ~middle].mean(axis=(1, 2))
+        return {"dark": float(dark.mean()), "marks": float(each.mean()),
+                "spread": float(each.std() / np.sqrt(cells))}
 
     return [
         measure(top_down[n0 - hi : n0 - lo, n0:n1], board.cols),
