@@ -1,7 +1,8 @@
 """The board's outline, the fallback when too few corner markers are seen: the largest bright
-convex quadrilateral in the photo, oriented by the board's printed coordinates (ink in the top
-and left margins). :func:`vision.register.register` turns it into a registration, which the
-printed grid lines must then confirm."""
+convex quadrilateral in the photo, oriented by the board's printed coordinates (their marks, one
+per cell, in the top and left margins). :func:`vision.register.register` turns it into a
+registration, which the printed grid lines must then confirm, and the marks again where the grid
+refit puts it (:func:`marks_confirm`)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ First choice: the printed ArUco corner markers (any 3 or 4 of them; 4 preferred)
 ``cv2.aruco.ArucoDetector`` on a shrunk copy (a marker missed there is looked for again where
 the others put it, in a sharpened, enlarged crop), refined to sub-pixel accuracy on the working
 image, and fitted by least squares over all their corners. Fallback: the board's outline (the
-largest bright quadrilateral), oriented by its printed coordinates (ink in the top and left
-margins). Refusals name their reason: too dark, too blurry, too small, or no board.
+largest bright quadrilateral), oriented by its printed coordinates (their marks in the top and
+left margins). Refusals name their reason: too dark, too blurry, too small, or no board.
 
 Frames: ``img_pts`` are pixels of the working image (x right, y down); ``board_pts`` are (u, v)
 in cells (u along the numbers, v along the letters; the grid spans (0, 0)–(cols, rows)).
