@@ -20,6 +20,7 @@ from vision.register import Registration, register
 from vision.render import Conditions, Rendered, render
 
 from .helpers import board, grid_error, scene_of, setup_state, shoot
+from .hostile import rectangles
 
 CFG = VisionConfig()
 
@@ -120,6 +121,16 @@ def test_a_tilted_board_without_markers_on_a_dark_table_is_never_placed_turned(t
     )
     rendered = render(board(), scene_of(setup_state(), markers=False), cond, 3)
     assert never_turned(rendered, tmp_path / "dark-table")
+
+
+# scattered rectangles leave marks of both signs in an outline's margins, as large as their
+# scatter: a turn measured against blank margins floored at zero passed there, and the image
+# reached the cells (refused for a glare); measured against chance, no turn passes
+def test_an_outline_of_scattered_rectangles_is_never_taken_for_a_board(tmp_path: Path) -> None:
+    path = tmp_path / "rectangles.jpg"
+    cv2.imwrite(str(path), rectangles(1920, 1080, 1920))
+    with pytest.raises(BoardNotFoundError):
+        observe(path, board())
 
 
 def never_turned(rendered: Rendered, stem: Path) -> bool:
