@@ -27,6 +27,7 @@ from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
 from vision.config import VisionConfig
 from vision.debug import DebugSink, NullSink
+from vision.decide import DISTRUSTED
 from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
@@ -177,9 +178,16 @@ def read(
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
+    likelihoods: dict[str, dict[prior.Content, float]] | None = None
+    doubted: bool | None = None  # the fitted trees' refusal (None: the cascade's count refuses)
     if cfg.classify.decision == "model":
-        decided = trees.decide(evidence, board, lines, washed, inside)
-        readings = _readings(decided, inside, washed, board, glare_cap=False)
+        fitted = trees.decide(evidence, board, lines, washed, inside)
+        doubted = fitted.doubt > trees.REFUSE_AT
+        readings = _readings(fitted.cells, inside, washed, board, glare_cap=False)
+        likelihoods = {
+            name: dict(zip(fitted.contents, map(float, row), strict=True))
+            for name, row in zip(board.cell_names(), fitted.likelihood, strict=True)
+        }
     else:
         decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
         readings = _readings(decided, inside, washed, board)
@@ -187,10 +195,10 @@ def read(
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
-        _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg)
+        _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg, doubted)
     from_rules: tuple[str, ...] = ()
     if priors is not None:
-        readings, from_rules = _with_priors(readings, priors, board, cfg)
+        readings, from_rules = _with_priors(readings, priors, board, cfg, likelihoods)
         unreadable = _unread(readings, cfg)
         if debug.enabled:
             debug.stage("priors", _draw_labels(warped, board, readings, cfg))
@@ -361,15 +369,23 @@ def _unread(readings: Mapping[str, CellReading], cfg: VisionConfig) -> tuple[str
 
 
 def _with_priors(
-    readings: Mapping[str, CellReading], priors: prior.Priors, board: BoardSpec, cfg: VisionConfig
+    readings: Mapping[str, CellReading],
+    priors: prior.Priors,
+    board: BoardSpec,
+    cfg: VisionConfig,
+    likelihoods: Mapping[str, Mapping[prior.Content, float]] | None = None,
 ) -> tuple[dict[str, CellReading], tuple[str, ...]]:
-    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`), and the
-    cells whose label or whose being read at all changed because of them."""
+    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`; with the
+    photo's likelihood of every content where the fitted trees read it), and the cells whose
+    label or whose being read at all changed because of them."""
     floor = cfg.classify.min_confidence
+    # the trees' spread is read as the photo's likelihood; a cell it leaves unsure is weighed
+    # against the contents the rules allow, not their odds (docs/decisions/vision-trees-priors.md)
+    doubtful = floor if likelihoods is not None else DISTRUSTED
     photo = {n: (r.occupant, r.terrain, r.confidence) for n, r in readings.items()}
     out: dict[str, CellReading] = {}
     changed: list[str] = []
-    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board).items():
+    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board, likelihoods, doubtful).items():
         was, now = readings[name], CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
         if (now.occupant, now.terrain) != (was.occupant, was.terrain) or (
             (now.confidence >= floor) != (was.confidence >= floor)
@@ -386,8 +402,10 @@ def _refuse_if_unread(
     board: BoardSpec,
     sharp: float,
     cfg: VisionConfig,
+    doubted: bool | None = None,
 ) -> None:
-    """Refuses a photo with too many unreadable cells, saying why.
+    """Refuses a photo with too many unreadable cells, or one the fitted trees doubt as a whole
+    (``doubted``: :data:`vision.trees.REFUSE_AT`; None on the cascade's path), saying why.
 
     More than ``classify.max_unreadable`` of the cells unreadable, whatever their reason, refuse
     it. The reason said is the known one where most of them have it (a hand reaching in, a
@@ -404,7 +422,7 @@ def _refuse_if_unread(
     shone_on = {names[n] for n in range(len(names)) if glare[n]} - held
     others = [n for n in unreadable if n not in held and n not in shone_on]
     limit = cfg.classify.max_unreadable * len(names)
-    if len(unreadable) <= limit:
+    if len(unreadable) <= limit and not doubted:
         return
     if sharp < cfg.grid.soft_sharpness:
         why = "the photo looks blurred"
@@ -417,7 +435,7 @@ def _refuse_if_unread(
                 "its pieces; frame the whole board, uncovered"
             ).format(n=len(unreadable) - len(shone_on.intersection(unreadable)), total=len(names))
         )
-    elif len(others) <= limit:
+    elif len(others) <= limit and set(unreadable) & (held | shone_on):
         hid = len([n for n in unreadable if n in held])
         shone = len([n for n in unreadable if n in shone_on])
         if shone > hid:
