@@ -125,7 +125,7 @@ def photos(d: dict[str, Any]) -> list[dict[str, Any]]:
         conf, best = proba[m].max(axis=1), proba[m].argmax(axis=1)
         shown = x[m, inside_col] >= READ_INSIDE
         sure = (conf >= FLOOR) & shown
-        summary = photo_summary(proba[m], x[m], names)
+        summary = photo_summary(proba[m], x[m], names, FLOOR)
         out.append({"summary": summary.tolist(), "unsure": int((~sure).sum()),
                     "cascade": int((cascade[m] < FLOOR).sum()),
                     "wrong": int((sure & ~hidden[m] & (best != y[m])).sum()),

@@ -178,19 +178,7 @@ def read(
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
-    likelihoods: dict[str, dict[prior.Content, float]] | None = None
-    doubted: bool | None = None  # the fitted trees' refusal (None: the cascade's count refuses)
-    if cfg.classify.decision == "model":
-        fitted = trees.decide(evidence, board, lines, washed, inside)
-        doubted = fitted.doubt > trees.REFUSE_AT
-        readings = _readings(fitted.cells, inside, washed, board, glare_cap=False)
-        likelihoods = {
-            name: dict(zip(fitted.contents, map(float, row), strict=True))
-            for name, row in zip(board.cell_names(), fitted.likelihood, strict=True)
-        }
-    else:
-        decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
-        readings = _readings(decided, inside, washed, board)
+    readings, likelihoods, doubted = _decide(evidence, board, lines, washed, inside, cfg)
     unreadable = _unread(readings, cfg)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
@@ -339,6 +327,30 @@ def glared(washed: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
     of washed-out pixels, :attr:`Reading.washed`; at least ``GLARE_SHARE``)."""
     out: npt.NDArray[np.bool_] = washed >= GLARE_SHARE
     return out
+
+
+def _decide(
+    evidence: adaptive.CellEvidence,
+    board: BoardSpec,
+    lines: npt.NDArray[np.float64],
+    washed: npt.NDArray[np.float64],
+    inside: npt.NDArray[np.float64],
+    cfg: VisionConfig,
+) -> tuple[dict[str, CellReading], dict[str, dict[prior.Content, float]] | None, bool | None]:
+    """Returns every cell's reading by the decision ``classify.decision`` names; on the fitted
+    trees' path also each cell's likelihood of every content (what the rules' priors weigh) and
+    whether the trees doubt the photo as a whole (:data:`vision.trees.REFUSE_AT`); None for both
+    on the cascade's path (its count of unsure cells refuses)."""
+    if cfg.classify.decision != "model":
+        decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
+        return _readings(decided, inside, washed, board), None, None
+    fitted = trees.decide(evidence, board, lines, washed, inside, cfg.classify.min_confidence)
+    likelihoods = {
+        name: dict(zip(fitted.contents, map(float, row), strict=True))
+        for name, row in zip(board.cell_names(), fitted.likelihood, strict=True)
+    }
+    readings = _readings(fitted.cells, inside, washed, board, glare_cap=False)
+    return readings, likelihoods, fitted.doubt > trees.REFUSE_AT
 
 
 def _readings(

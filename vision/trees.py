@@ -44,8 +44,6 @@ MAX_DEPTH = 64
 MAX_NAMES = 1000
 """Cap: the most features or contents a model may name."""
 
-FLOOR = 0.9
-"""The ask floor the fitted figures assume (``classify.min_confidence``'s default)."""
 LIKELIHOOD_TEMPERATURE = 1.4
 """Fitted (``bench/fit_trees_photo.py``, 2026-11-30, the shipped model's training photos each read
 by trees fitted without it, 3 322 visible cells the trees leave unsure): the photo's likelihood
@@ -148,9 +146,11 @@ class Decided:
     """The photo's refusal probability (:data:`REFUSE_WEIGHTS`); refused above :data:`REFUSE_AT`."""
 
 
-def decide(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats, inside: Floats) -> Decided:
+def decide(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats, inside: Floats,
+           floor: float) -> Decided:
     """Returns every cell's reading by the shipped model (:func:`default_trees`): its likeliest
-    content and that content's probability, with the whole distribution.
+    content and that content's probability, with the whole distribution and the photo's refusal
+    probability (``floor``: the ask floor, ``classify.min_confidence``).
 
     Raises:
         VisionError: the shipped model is unreadable or fits another board.
@@ -162,15 +162,15 @@ def decide(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats, in
     best = proba.argmax(axis=1)
     cells = [(*model.contents[int(k)], float(proba[i, k])) for i, k in enumerate(best)]
     seen = np.exp((np.log(np.maximum(proba, 1e-300)) - np.log(model.frequency())) / LIKELIHOOD_TEMPERATURE)
-    doubt = photo_doubt(photo_summary(proba, x, feature_names(board)))
+    doubt = photo_doubt(photo_summary(proba, x, feature_names(board), floor))
     return Decided(cells, model.contents, proba, seen / seen.sum(axis=1, keepdims=True), doubt)
 
 
-def photo_summary(proba: Floats, x: Floats, names: list[str]) -> Floats:
+def photo_summary(proba: Floats, x: Floats, names: list[str], floor: float) -> Floats:
     """Returns the :data:`PHOTO_SUMMARY` of one photo from its cells' probabilities (rows: cells,
-    any order of the contents) and features (``x``, columns ``names``)."""
+    any order of the contents) and features (``x``, columns ``names``); ``floor``: the ask floor."""
     conf = proba.max(axis=1)
-    sure = (conf >= FLOOR) & (x[:, names.index("inside")] >= READ_INSIDE)
+    sure = (conf >= floor) & (x[:, names.index("inside")] >= READ_INSIDE)
     entropy = -(proba * np.log(np.clip(proba, 1e-12, 1.0))).sum(axis=1)
     first = x[0] if len(x) else np.full(len(names), np.nan)
     colours = [float(first[names.index(c)]) for c in PHOTO_SUMMARY[3:]]

@@ -130,7 +130,7 @@ def _photo(unsure: float, doubt: float) -> np.ndarray:
     proba[:, 0] = 1 - doubt
     weak = np.arange(n) < round(unsure * n)
     proba[weak] = 1 / 9
-    return trees.photo_summary(proba, x, names)
+    return trees.photo_summary(proba, x, names, 0.9)
 
 
 def test_a_photo_the_trees_read_sure_is_kept_and_one_they_read_barely_sure_throughout_is_refused() -> None:
