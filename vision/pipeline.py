@@ -25,7 +25,7 @@ from vision import adaptive, prior, trees
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
-from vision.config import VisionConfig
+from vision.config import ClassifyConfig, VisionConfig
 from vision.debug import DebugSink, NullSink
 from vision.decide import DISTRUSTED
 from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
@@ -344,13 +344,20 @@ def _decide(
     if cfg.classify.decision != "model":
         decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
         return _readings(decided, inside, washed, board), None, None
-    fitted = trees.decide(evidence, board, lines, washed, inside, cfg.classify.min_confidence)
+    # the refusal's logistic was fitted on the cells below the default ask floor: its summary is
+    # read there whatever floor the settings ask at, and settings that let every cell be
+    # unreadable (max_unreadable 1) turn it off as they turn off the count
+    fitted = trees.decide(evidence, board, lines, washed, inside, _FITTED_FLOOR)
     likelihoods = {
         name: dict(zip(fitted.contents, map(float, row), strict=True))
         for name, row in zip(board.cell_names(), fitted.likelihood, strict=True)
     }
     readings = _readings(fitted.cells, inside, washed, board, glare_cap=False)
-    return readings, likelihoods, fitted.doubt > trees.REFUSE_AT
+    return readings, likelihoods, fitted.doubt > trees.REFUSE_AT and cfg.classify.max_unreadable < 1
+
+
+_FITTED_FLOOR = ClassifyConfig().min_confidence
+"""The default ask floor, at which ``bench/fit_trees_photo.py`` fitted the trees' refusal."""
 
 
 def _readings(
