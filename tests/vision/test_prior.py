@@ -272,3 +272,21 @@ def test_counter_labels_are_scored_on_the_cells_the_priors_decided(
     assert set(obs.identity) == {n for n, c in obs.cells.items() if c.occupant is not None}
     assert set(counters) <= set(obs.identity)
     assert all(set(obs.identity[n]) == {k for k, (s, _l) in labels.items() if s == side} for n in counters)
+
+
+def test_on_the_trees_path_truthful_rules_settle_the_unsure_cells_and_read_none_wrong(
+    hand_photo: tuple[Path, Rendered, Observation],
+) -> None:
+    # the fitted trees' spread weighed by priors certain of the scene: every cell the photo
+    # shows is read right or stays asked, and the cells the trees leave unsure are settled
+    path, rendered, _alone = hand_photo
+    cfg = VisionConfig()
+    cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update={"decision": "model"})})
+    alone = observe(path, board(), cfg, strict=False)
+    unsure = _unsure(alone)
+    assert unsure, "the hand should leave cells the trees are unsure of"
+    obs = observe(path, board(), cfg, strict=False, priors=_truth(rendered))
+    truth = {n: (t["occupant"], t["terrain"]) for n, t in rendered.cells.items()}
+    wrong = [n for n, c in obs.cells.items() if c.confidence >= FLOOR and (c.occupant, c.terrain) != truth[n]]
+    assert wrong == []
+    assert [n for n in unsure if n in obs.unreadable] == []
