@@ -399,7 +399,7 @@ def _with_priors(
     label or whose being read at all changed because of them."""
     floor = cfg.classify.min_confidence
     # the trees' spread is read as the photo's likelihood; a cell it leaves unsure is weighed
-    # against the contents the rules allow, not their odds (docs/decisions/vision-trees-priors.md)
+    # against the contents the rules allow, not their odds (docs/decisions/vision-trees-path.md)
     doubtful = floor if likelihoods is not None else DISTRUSTED
     photo = {n: (r.occupant, r.terrain, r.confidence) for n, r in readings.items()}
     out: dict[str, CellReading] = {}

@@ -45,7 +45,7 @@ The model, per cell:
   floor is then doubtful as a hand's is: the rules' allowed contents count evenly (the trees'
   spread over contents they are unsure of is the least calibrated part of it; on the game
   photos of ``bench/bench_priors.py`` the rules' odds tipped three such cells wrong;
-  ``docs/decisions/vision-trees-priors.md``). Under an even prior the posterior is then the
+  ``docs/decisions/vision-trees-path.md``). Under an even prior the posterior is then the
   trees' likelihood, not their probability.
 - Cells the priors do not name are read from the photo alone.
 
