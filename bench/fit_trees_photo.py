@@ -53,7 +53,7 @@ from bench.dump_cell_features import content_index  # noqa: E402
 from bench.fit_cell_trees import FLOOR, balanced_where_doubtful, fit, load  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.decide import READ_INSIDE  # noqa: E402
-from vision.trees import PHOTO_SUMMARY, default_trees, photo_summary  # noqa: E402
+from vision.trees import PHOTO_SUMMARY, Trees, default_trees, load_trees, photo_summary  # noqa: E402
 
 Floats = npt.NDArray[np.float64]
 CASCADE_SHARE = 0.25
@@ -62,12 +62,12 @@ TEMPERATURES = np.round(np.arange(0.5, 4.01, 0.1), 2)
 """The grid the temperature is chosen on."""
 
 
-def out_of_fold(paths: list[Path], cache: Path | None) -> dict[str, Any]:
+def out_of_fold(paths: list[Path], cache: Path | None, model: Trees) -> dict[str, Any]:
     """Every training cell's probabilities from trees fitted without its photo (see the module)."""
     if cache is not None and cache.exists():
         return {k: v for k, v in np.load(cache).items() if not k.startswith("ex_")}
     data = load(paths)
-    recipe = default_trees().fitted
+    recipe = model.fitted
     x, y = data["x"], data["y"]
     weight = balanced_where_doubtful(data, np.ones(len(y))) if recipe.get("balance_doubt") else np.ones(len(y))
     proba = np.zeros((len(y), 9))
@@ -83,10 +83,9 @@ def out_of_fold(paths: list[Path], cache: Path | None) -> dict[str, Any]:
     return out
 
 
-def shipped(paths: list[Path]) -> dict[str, Any]:
+def shipped(paths: list[Path], model: Trees) -> dict[str, Any]:
     """The shipped trees' probabilities on photos they never saw (``--unseen``)."""
     data = load(paths)
-    model = default_trees()
     columns = [data["names"].index(f) for f in model.features]
     proba = np.zeros((len(data["y"]), 9))
     board = load_board("cyrus-pyxis")
@@ -192,12 +191,15 @@ def main() -> None:
     parser.add_argument("dumps", type=Path, nargs="+")
     parser.add_argument("--unseen", type=Path, nargs="*", default=[])
     parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--model", type=Path, default=None,
+                        help="The trees to fit for (their recipe and training shares; default: the shipped ones).")
     args = parser.parse_args()
-    d = out_of_fold(args.dumps, args.cache)
+    model = default_trees() if args.model is None else load_trees(args.model)
+    d = out_of_fold(args.dumps, args.cache, model)
     print(f"training: {len(d['y'])} cells of {len(np.unique(d['photo']))} photos, "
           f"dumps {[str(p) for p in args.dumps]}; unseen: {[str(p) for p in args.unseen]}")
-    t = temperature(d["proba"], d["y"], d["hidden"], default_trees().frequency())
-    rows = photos(d) + (photos(shipped(args.unseen)) if args.unseen else [])
+    t = temperature(d["proba"], d["y"], d["hidden"], model.frequency())
+    rows = photos(d) + (photos(shipped(args.unseen, model)) if args.unseen else [])
     fitted = refusal(rows)
     print(json.dumps({"temperature": t, "refusal": fitted}))
 
