@@ -1,6 +1,6 @@
-"""Fits the two numbers the fitted trees' path reads beside its trees: the temperature of the
-likelihood the rules' priors weigh (``vision.trees.LIKELIHOOD_TEMPERATURE``) and the share of a
-photo's cells left unsure above which the photo is refused (``vision.trees.UNSURE_SHARE``).
+"""Fits the numbers the fitted trees' path reads beside its trees: the temperature of the
+likelihood the rules' priors weigh (``vision.trees.LIKELIHOOD_TEMPERATURE``) and the photo's
+refusal (``vision.trees.REFUSE_WEIGHTS``, ``REFUSE_AT``).
 
 Needs scikit-learn (``pip install -e '.[fit]'``). Run from the repository root on the dumps the
 shipped trees were fitted on (``bench/dump_cell_features.py``; training photos only), plus dumps
@@ -8,7 +8,11 @@ of photos the shipped trees never saw (``--unseen``, e.g. ``bench/render_glared_
 
     python bench/fit_trees_photo.py /tmp/w50a/render2.npz /tmp/w50a/tabletop2.npz \\
         /tmp/w50a/aimed-render.npz /tmp/w50a/aimed-tabletop.npz \\
-        --unseen /tmp/w51a/glared-tabletop.npz --cache /tmp/w51a/oof.npz
+        --unseen /tmp/w50a/glare-tabletop.npz /tmp/w51a/glared-tabletop.npz --cache /tmp/w51a/oof.npz \
+        [--model OTHER_TREES.json]
+
+(the shipped numbers' run: ``bench/reports/fit-trees-photo-w51a.txt``; ``--model`` fits for
+trees other than the shipped ones, e.g. a variant exported by ``bench/fit_cell_trees.py``).
 
 Every training photo is read by trees fitted without it: four fits, each on three quarters of
 the photos (held out by photo), with the shipped model's recipe (its file's ``fitted`` record);
