@@ -239,6 +239,9 @@ FITTED = {
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
     "prior.MISTAKES": "bench/fit_confusion.py (dev photos of both renderers)",
+    "trees.LIKELIHOOD_TEMPERATURE": "bench/fit_trees_photo.py (training photos, each read by trees fitted without it)",
+    "trees.REFUSE_WEIGHTS": "bench/fit_trees_photo.py (training photos and glared ones the trees never saw)",
+    "trees.REFUSE_AT": "bench/fit_trees_photo.py (training photos and glared ones the trees never saw)",
 }
 """How a tunable was set, where a script or test measured it; every other one is
 provisional, set by hand (its description says on what)."""
