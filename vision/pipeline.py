@@ -21,14 +21,14 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.i18n import N_, _, ngettext
-from vision import adaptive, prior, trees
+from vision import adaptive, outline, prior, trees
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
 from vision.config import ClassifyConfig, VisionConfig
 from vision.debug import DebugSink, NullSink
 from vision.decide import DISTRUSTED
-from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
+from vision.errors import BoardNotFoundError, LowConfidenceError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
 from vision.register import Registration, register
@@ -166,7 +166,7 @@ def read(
     if debug.enabled:
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
-    sharp = _sharpness(warped, board, cfg)
+    sharp = go.sharpness(warped, board)  # only words a refusal for unreadable cells (soft_sharpness)
     washed = go.cell_washed(warped, board)
     relit = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
     if relit is not warped:
@@ -221,8 +221,10 @@ def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSi
     """
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
-    if found.method == "outline" and reg is found:
-        # a bright quadrilateral on a cluttered table is not a board until its grid lines show
+    if found.method == "outline" and (reg is found or not outline.marks_confirm(loaded.image, reg.to_board, board,
+                                                                             cfg.registration)):
+        # a bright quadrilateral on a cluttered table is not a board until its grid lines show,
+        # and its printed coordinates where the refitted grid puts them
         raise BoardNotFoundError(
             _("no corner markers, and the grid lines do not confirm the outline found as a "
               "board; frame the whole board with its four markers")
@@ -234,23 +236,6 @@ def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSi
                 a=found.markers[0], b=found.markers[1])
         )
     return reg
-
-
-def _sharpness(warped: go.Warped, board: BoardSpec, cfg: VisionConfig) -> float:
-    """Returns the warped board's sharpness, refusing it below ``grid.min_sharpness``.
-
-    Raises:
-        VisionError: too blurred.
-    """
-    sharp = go.sharpness(warped, board)
-    if sharp < cfg.grid.min_sharpness:
-        raise VisionError(
-            _(
-                "the photo is too blurred to read the board (sharpness {sharpness}, need {need}); "
-                "hold still and focus on the board"
-            ).format(sharpness=f"{sharp:.3f}", need=f"{cfg.grid.min_sharpness:.3f}")
-        )
-    return sharp
 
 
 def _evidence(
