@@ -224,6 +224,7 @@ input limits (a template side read from a calibration file): caps on work, not r
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
     "registration.outline_label_ratio": "bench/outline_orientation.py (outline ladder, both renderers)",
+    "outline.INK": "bench/registration_set.py (outline ladder, both renderers)",
     "register._S_FINE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
     "register._EDGE_SHARE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
     "registration.max_candidates": "bench/bench_hostile_images.py",

@@ -21,15 +21,19 @@ def board_homography(
     """Returns the image → board homography the photo's outline gives, oriented by the printed
     coordinates (their marks in the top and left margins, :func:`side_measures`), or None: no
     outline, or none of its four turns whose two coordinate margins each show ``outline_label_ratio``
-    times the marks chance leaves (:func:`_turn`). At most one turn can pass (a turn passing makes
-    its blank margins too faint for any other); none passing says the marks cannot tell the turns
-    apart, and a board placed turned reads every cell wrong."""
+    times the marks chance leaves (:func:`_turn`), or whose turn the margins' ink does not give as
+    well (:func:`_inked_turn`). At most one turn can pass the marks (a turn passing makes its blank
+    margins too faint for any other); none passing says the marks cannot tell the turns apart, and
+    a board placed turned reads every cell wrong."""
     quad = find_outline(gray, board, cfg)
     if quad is None:
         return None
     m = cfg.outline_margin
-    shift = _turn(side_measures(gray, turned(quad, 0, board, m), board, m), cfg)
-    return None if shift is None else turned(quad, shift, board, m)
+    sides = side_measures(gray, turned(quad, 0, board, m), board, m)
+    shift = _turn(sides, cfg)
+    if shift is None or _inked_turn(sides, cfg) != shift:
+        return None
+    return turned(quad, shift, board, m)
 
 
 def marks_confirm(image: npt.NDArray[np.uint8], to_board: npt.NDArray[np.float64], board: BoardSpec,
@@ -54,6 +58,20 @@ def _turn(sides: list[dict[str, float]], cfg: RegisterConfig) -> int | None:
         if all(side["marks"] >= cfg.outline_label_ratio * max(chance, side["spread"]) for side in (top, left)):
             return shift
     return None
+
+
+def _inked_turn(sides: list[dict[str, float]], cfg: RegisterConfig) -> int | None:
+    """Returns the one turn whose two coordinate margins hold ``outline_label_ratio`` times the
+    ink of its two blank ones (:data:`INK`), or None when no turn or several do. Kept beside the
+    marks' test (:func:`_turn`), which must pick the same turn: the marks alone place boards this
+    test leaves unplaced, and on the second renderer those were read with cells confidently wrong
+    (``docs/decisions/vision-outline-marks.md``)."""
+    passing = [
+        shift for shift in range(4)
+        if sides[shift]["ink"] + sides[(shift + 3) % 4]["ink"]
+        >= cfg.outline_label_ratio * max(sides[(shift + 1) % 4]["ink"] + sides[(shift + 2) % 4]["ink"], 1e-3)
+    ]
+    return passing[0] if len(passing) == 1 else None
 
 
 def turned(quad: npt.NDArray[np.float32], shift: int, board: BoardSpec, m: float) -> npt.NDArray[np.float64]:
@@ -104,6 +122,14 @@ _SMOOTH = 5
 in pixels of the 900-px copy (provisional, set by hand)."""
 
 
+INK = 0.8
+"""A margin pixel darker than this share of its paper white (taken cell by cell along the band)
+is printed ink: the coordinates' figures and letters (:func:`_inked_turn`). Fitted with
+``outline_label_ratio`` by ``bench/registration_set.py`` on its ``outline`` ladder (48 photos of
+boards without markers, both renderers), over 0.6-0.9: the value placing the most boards right
+once the ratio places none turned."""
+
+
 def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     centre = quad.mean(axis=0)
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
@@ -134,7 +160,7 @@ def side_measures(
 
     def measure(band: npt.NDArray[np.uint8], cells: int) -> dict[str, float]:
         if band.size == 0:
-            return {"dark": 0.0, "marks": 0.0}
+            return {"dark": 0.0, "marks": 0.0, "spread": 0.0, "ink": 0.0}
         per_cell = band.reshape(band.shape[0], cells, ppc).transpose(1, 0, 2)  # cell, depth, along
         # the paper's white cell by cell along the band: a shadow across the margin darkens
         # its paper with its ink, and is not ink
@@ -142,7 +168,7 @@ def side_measures(
         dark = np.clip(1 - per_cell / np.maximum(white, 1.0), 0, 1)
         each = dark[:, :, middle].mean(axis=(1, 2)) - dark[:, :, ~middle].mean(axis=(1, 2))
         return {"dark": float(dark.mean()), "marks": float(each.mean()),
-                "spread": float(each.std() / np.sqrt(cells))}
+                "spread": float(each.std() / np.sqrt(cells)), "ink": float((per_cell < INK * white).mean())}
 
     return [
         measure(top_down[n0 - hi : n0 - lo, n0:n1], board.cols),
