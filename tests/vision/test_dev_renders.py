@@ -64,7 +64,7 @@ from vision import decide
 from vision.calibrate import calibrate
 from vision.calibration import Calibration
 from vision.config import VisionConfig
-from vision.pipeline import read
+from vision.pipeline import CellReading, read
 from vision.render import Rendered, random_scene, render, sample_conditions, sample_real_conditions
 
 from .described import shoot_described
@@ -126,12 +126,21 @@ def _calibrate(tmp_path: Path, base: int, style: int) -> Calibration:
     return calibrate(path, board(), cell_contents(setup), legions=legion_labels(setup), legion_at=legion_cells(setup))
 
 
+_READS: dict[tuple[Path, int, tuple[tuple[str, float], ...], float], dict[str, CellReading]] = {}
+"""Reads already made in this process, by photo, calibration, settings changed and
+``decide.SEEN_BEYOND`` (a read is deterministic): tests of other cells of a photo, and a test
+reading one cell with a rule and without it after another did, read it once."""
+
+
 def _read(
     path: Path, cell: str, calibration: Calibration | None = None, **classify: float
 ) -> tuple[str | None, str, float]:
-    cfg = VisionConfig()
-    cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update=classify)})
-    got = read(path, board(), cfg, calibration, strict=False).observation.cells[cell]
+    key = (path, id(calibration), tuple(sorted(classify.items())), decide.SEEN_BEYOND)
+    if key not in _READS:
+        cfg = VisionConfig()
+        cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update=classify)})
+        _READS[key] = read(path, board(), cfg, calibration, strict=False).observation.cells
+    got = _READS[key][cell]
     return got.occupant, got.terrain, got.confidence
 
 
