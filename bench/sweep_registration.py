@@ -87,9 +87,8 @@ def outcome(case: Case, board: BoardSpec, cfg: VisionConfig) -> dict[str, Any]:
         reg = go.refine(image, found, board, cfg.grid)
         if found.method in ("outline", "two-markers") and reg is found:
             return {"refused": "unconfirmed " + found.method}
-        warped = go.warp_board(image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells, coverage=False)
-        if go.sharpness(warped, board) < cfg.grid.min_sharpness:
-            return {"refused": "blurred (warp)"}
+        if found.method == "outline" and not outline.marks_confirm(image, reg.to_board, board, cfg.registration):
+            return {"refused": "unconfirmed outline (marks)"}
     except VisionError as exc:
         return {"refused": type(exc).__name__ + ": " + str(exc).split(" (")[0][:60]}
     img = truth_points(case, PROBE)
@@ -152,7 +151,6 @@ def measures(case: Case, board: BoardSpec) -> dict[str, Any]:
 
 THRESHOLDS = {
     "registration.dark_p99": ("p99_grey", "below"), "register.DARKEST": ("mean_grey", "below"),
-    "registration.min_cell_px": ("cell_px", "below"), "grid.min_sharpness": ("warp_sharpness", "below"),
 }
 """Settings that only compare one measure with a threshold: swept on the measures, not re-run
 (``registration.max_blur_px`` is also the blur measure's coarse scale, so it is re-run)."""

@@ -53,7 +53,7 @@ CAPS = frozenset({
     "load.max_bytes", "load.max_pixels", "load.max_decoded_pixels", "load.max_scans", "load.min_side",
     "load.work_pixels", "registration.max_candidates", "registration.detect_max_side",
     "config.MAX_SETTINGS_BYTES", "calibration.MAX_FILE_BYTES",
-    "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "register.MIN_MARKER_PX",
+    "examples.MAX_EXAMPLES", "examples.MAX_IMAGE_BYTES", "examples.MAX_JSON_BYTES", "markers.MIN_MARKER_PX",
     "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
     "classify.adapt_max_pixels", "shade.CANDIDATES",
     "trees.MAX_FILE_BYTES", "trees.MAX_TREES", "trees.MAX_NODES", "trees.MAX_DEPTH", "trees.MAX_NAMES",
@@ -218,14 +218,14 @@ pictures (line widths, colours), the calibration file's template encoding (``lab
 scaled to 0-200 in a PNG), the debug picture's labels (``pipeline._draw_labels``: colours,
 offsets, text scale) and the cells named in an error's message (``errors``: the first 12)."""
 WORK_SIZES = frozenset({("register.edge_blur", 1000), ("outline.find_outline", 900),
-                        ("outline._margin_ink", 16), ("labels.decode_template", 512)})
+                        ("outline.side_measures", 16), ("labels.decode_template", 512)})
 """Magic numbers that are working sizes (a copy shrunk to this many pixels, or pixels per cell) or
 input limits (a template side read from a calibration file): caps on work, not reading settings."""
 FITTED = {
     "registration.max_blur_px": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
-    "grid.min_sharpness": "bench/bench_vision.py --classic (refuse set: σ 5-9 px)",
-    "registration.outline_label_ratio": "bench/registration_set.py (outline ladder, both renderers)",
-    "outline.INK": "bench/registration_set.py (outline ladder, both renderers)",
+    "registration.outline_label_ratio": "bench/outline_orientation.py (outline ladder, both renderers)",
+    "register._S_FINE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
+    "register._EDGE_SHARE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
     "register.REACH": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
@@ -239,6 +239,9 @@ FITTED = {
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
     "prior.MISTAKES": "bench/fit_confusion.py (dev photos of both renderers)",
+    "trees.LIKELIHOOD_TEMPERATURE": "bench/fit_trees_photo.py (training photos, each read by trees fitted without it)",
+    "trees.REFUSE_WEIGHTS": "bench/fit_trees_photo.py (training photos and glared ones the trees never saw)",
+    "trees.REFUSE_AT": "bench/fit_trees_photo.py (training photos and glared ones the trees never saw)",
 }
 """How a tunable was set, where a script or test measured it; every other one is
 provisional, set by hand (its description says on what)."""

@@ -89,12 +89,15 @@ class RegisterConfig(Section):
     outline_label_ratio: float = Field(
         default=2.0,
         description="Without markers, the orientation comes from the printed coordinates (top and "
-        "left margins): their ink must exceed the blank margins' by this factor. Fitted by "
-        "bench/registration_set.py on its outline ladder (48 boards without markers): the smallest of "
-        "1.6, 2, 2.5, 3, 4, 6 at which no board is placed turned (the grid lines cannot tell: the grid "
-        "is square), with outline.INK; a board is placed only when exactly one of its four turns passes.",
+        "left margins): each of their margins must show this many times the printed marks chance "
+        "leaves (vision.outline.side_measures: darker in the middle of each cell's stretch than across "
+        "the cells' edges; chance: either blank margin's marks, and the margin's own standard error), "
+        "where the outline puts them and again where the grid refit does. "
+        "Fitted by bench/outline_orientation.py on the registration set's outline ladder (48 boards "
+        "without markers, both renderers) and 120 drawn boards, half on a dark table: of 1.5, 2, 3, 4, "
+        "6, 8, the largest placing the most boards right (1.5 and 2 tie; none is placed turned at any); "
+        "checked on outline_check and on bench/bench_hostile_images.py (no outline of noise passes).",
     )
-    min_cell_px: float = Field(default=14.0, description="Smallest board cell accepted, in decoded-image pixels.")
     max_blur_px: float = Field(
         default=3.0,
         description="Photos whose sharpest edges are blurred over more than this Gaussian σ, in "
@@ -134,12 +137,6 @@ class GridConfig(Section):
         "the refit is dropped), or this many times the markers' own fit error, when larger (small blurred "
         "markers' corners are themselves up to about 0.1 cell off), but never more than this many "
         "tolerances (a grid taken one line off drifts ~1 cell).",
-    )
-    min_sharpness: float = Field(
-        default=0.035,
-        description="Refuse as blurred below this sharpness (mean |Laplacian| of the warped board "
-        "over its mean grey): a second net after registration.max_blur_px, which decides on "
-        "edge width (noise raises this measure: noisy photos blurred by σ 5-9 px reach 0.19).",
     )
     soft_sharpness: float = Field(
         default=0.06,

@@ -26,6 +26,19 @@ GUIDE_LENGTH = 0.6
 GUIDE_COLOUR = (40, 40, 190)
 """BGR colour of the L guide (a dark red, readable on white, ignored by the marker detector)."""
 _A4_MM = (210.0, 297.0)
+MIN_MARKER_PX = 10
+"""A marker (4 × 4 modules and its border) narrower than this many pixels cannot be decoded."""
+
+
+def smallest_cell_px(layout: MarkerLayout) -> float:
+    """Returns the smallest board cell the reader reads, in photo pixels: one whose corner
+    markers (``layout.size`` cells wide) are ``MIN_MARKER_PX`` wide, the least it decodes. A
+    board that small is refused even when its outline places it. Measured: it never decides on
+    ``bench/registration_set.py``'s ``small`` ladder (the markers are lost first; smallest board
+    registered 15 px per cell), nor on ``bench/small_boards.py``'s 32 boards of 8-14 px per cell
+    (every one refused for its markers, its outline or its blur at 10 px as at 14, the value
+    this replaces: ``registration.min_cell_px``, set by hand)."""
+    return MIN_MARKER_PX / layout.size
 
 
 def dictionary(layout: MarkerLayout) -> cv2.aruco.Dictionary:

@@ -1,7 +1,8 @@
 """The board's outline, the fallback when too few corner markers are seen: the largest bright
-convex quadrilateral in the photo, oriented by the board's printed coordinates (ink in the top
-and left margins). :func:`vision.register.register` turns it into a registration, which the
-printed grid lines must then confirm."""
+convex quadrilateral in the photo, oriented by the board's printed coordinates (their marks, one
+per cell, in the top and left margins). :func:`vision.register.register` turns it into a
+registration, which the printed grid lines must then confirm, and the marks again where the grid
+refit puts it (:func:`marks_confirm`)."""
 
 from __future__ import annotations
 
@@ -11,32 +12,58 @@ import numpy.typing as npt
 
 from vision.board import MARGIN_BAND, PAPER_PERCENTILE, BoardSpec
 from vision.config import RegisterConfig
+from vision.markers import smallest_cell_px
 
 
 def board_homography(
     gray: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
 ) -> npt.NDArray[np.float64] | None:
     """Returns the image → board homography the photo's outline gives, oriented by the printed
-    coordinates (ink in the top and left margins), or None: no outline, or not exactly one of its
-    four turns with the coordinates' margins inked ``outline_label_ratio`` times more than the
-    blank ones (the grid is square: a second turn passing as well says the ink cannot tell them
-    apart, and a board placed turned reads every cell wrong)."""
+    coordinates (their marks in the top and left margins, :func:`side_measures`), or None: no
+    outline, or none of its four turns whose two coordinate margins each show ``outline_label_ratio``
+    times the marks chance leaves (:func:`_turn`). At most one turn can pass (a turn passing makes
+    its blank margins too faint for any other); none passing says the marks cannot tell the turns
+    apart, and a board placed turned reads every cell wrong."""
     quad = find_outline(gray, board, cfg)
     if quad is None:
         return None
     m = cfg.outline_margin
-    corners = np.array(
-        [[-m, -m], [board.cols + m, -m], [board.cols + m, board.rows + m], [-m, board.rows + m]],
-        np.float64,
-    )
-    passing: list[npt.NDArray[np.float64]] = []
+    shift = _turn(side_measures(gray, turned(quad, 0, board, m), board, m), cfg)
+    return None if shift is None else turned(quad, shift, board, m)
+
+
+def marks_confirm(image: npt.NDArray[np.uint8], to_board: npt.NDArray[np.float64], board: BoardSpec,
+                  cfg: RegisterConfig) -> bool:
+    """Whether the printed marks give a placement refitted on the grid lines (a BGR photo) as it
+    stands: the outline may be a cell or more off, its margins' bands then take in the first row
+    or column and their pieces, and the grid refit may move it that far onto a turned board's
+    lines (the grid is square)."""
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    return _turn(side_measures(gray, to_board, board, cfg.outline_margin), cfg) == 0
+
+
+def _turn(sides: list[dict[str, float]], cfg: RegisterConfig) -> int | None:
+    """Returns the turn whose two coordinate margins each show marks ``outline_label_ratio`` times
+    what chance leaves (the marks of either blank margin, of either sign, and the margin's own
+    standard error across its cells: a noisy or patterned surface leaves marks of both signs,
+    as large as their scatter), or None (at most one turn can pass)."""
     for shift in range(4):
-        rolled = np.roll(quad, -shift, axis=0).astype(np.float64)
-        to_board = cv2.getPerspectiveTransform(rolled.astype(np.float32), corners.astype(np.float32))
-        labelled, blank = _margin_ink(gray, to_board.astype(np.float64), board, m)
-        if labelled / max(blank, 1e-3) >= cfg.outline_label_ratio:
-            passing.append(to_board.astype(np.float64))
-    return passing[0] if len(passing) == 1 else None
+        # this turn's top, right, bottom and left margins are the sides shift, shift + 1, ...
+        top, right, bottom, left = (sides[(shift + k) % 4] for k in range(4))
+        chance = max(abs(bottom["marks"]), abs(right["marks"]), 1e-3)
+        if all(side["marks"] >= cfg.outline_label_ratio * max(chance, side["spread"]) for side in (top, left)):
+            return shift
+    return None
+
+
+def turned(quad: npt.NDArray[np.float32], shift: int, board: BoardSpec, m: float) -> npt.NDArray[np.float64]:
+    """Returns the image → board homography putting the outline's corner ``shift`` (clockwise
+    from its top-left-most) at the top-left of the board's printed margin (``m`` cells wide)."""
+    corners = np.array(
+        [[-m, -m], [board.cols + m, -m], [board.cols + m, board.rows + m], [-m, board.rows + m]], np.float32
+    )
+    rolled = np.roll(quad, -shift, axis=0).astype(np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(rolled, corners), np.float64)
 
 
 def find_outline(
@@ -44,14 +71,14 @@ def find_outline(
 ) -> npt.NDArray[np.float32] | None:
     """Returns the four corners (clockwise from the top-left-most) of the largest bright convex
     quadrilateral in the photo, or None. A smaller one than the smallest board the reader reads
-    (``registration.min_cell_px`` per cell, its printed margin included) is not looked at."""
+    (:func:`vision.markers.smallest_cell_px` per cell, its printed margin included) is not looked at."""
     h, w = gray.shape
     scale = min(1.0, 900 / max(h, w))
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (_SMOOTH, _SMOOTH), 0)
     best: npt.NDArray[np.float32] | None = None
     m = cfg.outline_margin
-    best_area = (board.cols + 2 * m) * (board.rows + 2 * m) * (cfg.min_cell_px * scale) ** 2
+    best_area = (board.cols + 2 * m) * (board.rows + 2 * m) * (smallest_cell_px(board.markers) * scale) ** 2
     level, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Canny's thresholds from the photo's own contrast: the upper one at the grey that splits
     # board from table (Otsu), the lower at half of it
@@ -77,15 +104,6 @@ _SMOOTH = 5
 in pixels of the 900-px copy (provisional, set by hand)."""
 
 
-INK = 0.8
-"""A margin pixel darker than this share of its paper white (taken cell by cell along the band)
-is printed ink: the coordinates' figures and letters. Fitted with ``outline_label_ratio`` by
-``bench/registration_set.py`` on its ``outline`` ladder (48 photos of boards without markers,
-both renderers), over 0.6-0.9: the value placing the most boards right once the ratio places
-none turned (0.6, the value set by hand, found too little of the real box's thin grey print and
-turned 7 of the 48 boards by 90° or 180°)."""
-
-
 def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     centre = quad.mean(axis=0)
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
@@ -94,11 +112,16 @@ def _clockwise(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.roll(ordered, -start, axis=0).astype(np.float32)
 
 
-def _margin_ink(
+def side_measures(
     gray: npt.NDArray[np.uint8], to_board: npt.NDArray[np.float64], board: BoardSpec, m: float
-) -> tuple[float, float]:
-    """Returns the dark-ink fraction of the top+left margins and of the bottom+right margins
-    (``m``: the printed margin, in cells)."""
+) -> list[dict[str, float]]:
+    """Returns, for the top, right, bottom and left margins of a placement (``m``: the printed
+    margin, in cells), the band's mean darkness under its paper's white (``dark``), its printed
+    marks (``marks``): that darkness in the middle half of each cell's stretch of the band less
+    in the half across the cells' edges, averaged over the cells, and their standard error
+    (``spread``). The coordinates print one figure or letter in the middle of each cell's stretch,
+    apart from the next; a dark table or a shadow taken into the band darkens it along its
+    length, across the cells' edges as much as between them."""
     ppc = 16
     size = (round((board.cols + 2 * m) * ppc), round((board.rows + 2 * m) * ppc))
     place = np.array([[ppc, 0, m * ppc], [0, ppc, m * ppc], [0, 0, 1]], np.float64)
@@ -106,18 +129,24 @@ def _margin_ink(
     lo, hi = round(MARGIN_BAND[0] * ppc), round(MARGIN_BAND[1] * ppc)
     n0, n1 = round(m * ppc), round((m + board.cols) * ppc)
     r1 = round((m + board.rows) * ppc)
+    middle = np.zeros(ppc, bool)
+    middle[ppc // 4 : ppc - ppc // 4] = True
 
-    def ink(band: npt.NDArray[np.uint8], cells: int) -> float:
+    def measure(band: npt.NDArray[np.uint8], cells: int) -> dict[str, float]:
+        if band.size == 0:
+            return {"dark": 0.0, "marks": 0.0}
+        per_cell = band.reshape(band.shape[0], cells, ppc).transpose(1, 0, 2)  # cell, depth, along
         # the paper's white cell by cell along the band: a shadow across the margin darkens
         # its paper with its ink, and is not ink
-        if band.size == 0:
-            return 0.0
-        per_cell = band.reshape(band.shape[0], cells, -1).transpose(1, 0, 2).reshape(cells, -1)
-        white = np.percentile(per_cell, PAPER_PERCENTILE, axis=1)[:, None]
-        return float((per_cell < INK * white).mean())
+        white = np.percentile(per_cell.reshape(cells, -1), PAPER_PERCENTILE, axis=1)[:, None, None]
+        dark = np.clip(1 - per_cell / np.maximum(white, 1.0), 0, 1)
+        each = dark[:, :, middle].mean(axis=(1, 2)) - dark[:, :, ~middle].mean(axis=(1, 2))
+        return {"dark": float(dark.mean()), "marks": float(each.mean()),
+                "spread": float(each.std() / np.sqrt(cells))}
 
-    top = ink(top_down[n0 - hi : n0 - lo, n0:n1], board.cols)
-    left = ink(top_down[n0:r1, n0 - hi : n0 - lo].T, board.rows)
-    bottom = ink(top_down[r1 + lo : r1 + hi, n0:n1], board.cols)
-    right = ink(top_down[n0:r1, n1 + lo : n1 + hi].T, board.rows)
-    return top + left, bottom + right
+    return [
+        measure(top_down[n0 - hi : n0 - lo, n0:n1], board.cols),
+        measure(top_down[n0:r1, n1 + lo : n1 + hi].T, board.rows),
+        measure(top_down[r1 + lo : r1 + hi, n0:n1], board.cols),
+        measure(top_down[n0:r1, n0 - hi : n0 - lo].T, board.rows),
+    ]

@@ -21,13 +21,14 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.i18n import N_, _, ngettext
-from vision import adaptive, prior, trees
+from vision import adaptive, outline, prior, trees
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
-from vision.config import VisionConfig
+from vision.config import ClassifyConfig, VisionConfig
 from vision.debug import DebugSink, NullSink
-from vision.errors import BoardNotFoundError, LowConfidenceError, VisionError
+from vision.decide import DISTRUSTED
+from vision.errors import BoardNotFoundError, LowConfidenceError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
 from vision.register import Registration, register
@@ -165,7 +166,7 @@ def read(
     if debug.enabled:
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
-    sharp = _sharpness(warped, board, cfg)
+    sharp = go.sharpness(warped, board)  # only words a refusal for unreadable cells (soft_sharpness)
     washed = go.cell_washed(warped, board)
     relit = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
     if relit is not warped:
@@ -177,20 +178,15 @@ def read(
     lines = go.edge_evidence(warped, board)
     evidence = _evidence(warped, board, white, seed, lines, cfg)
     inside = go.cell_inside(warped, board)
-    if cfg.classify.decision == "model":
-        decided = trees.decide(evidence, board, lines, washed, inside)
-        readings = _readings(decided, inside, washed, board, glare_cap=False)
-    else:
-        decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
-        readings = _readings(decided, inside, washed, board)
+    readings, likelihoods, doubted = _decide(evidence, board, lines, washed, inside, cfg)
     unreadable = _unread(readings, cfg)
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
-        _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg)
+        _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg, doubted)
     from_rules: tuple[str, ...] = ()
     if priors is not None:
-        readings, from_rules = _with_priors(readings, priors, board, cfg)
+        readings, from_rules = _with_priors(readings, priors, board, cfg, likelihoods)
         unreadable = _unread(readings, cfg)
         if debug.enabled:
             debug.stage("priors", _draw_labels(warped, board, readings, cfg))
@@ -225,8 +221,10 @@ def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSi
     """
     found = register(loaded.image, board, cfg.registration, debug)
     reg = go.refine(loaded.image, found, board, cfg.grid)
-    if found.method == "outline" and reg is found:
-        # a bright quadrilateral on a cluttered table is not a board until its grid lines show
+    if found.method == "outline" and (reg is found or not outline.marks_confirm(loaded.image, reg.to_board, board,
+                                                                             cfg.registration)):
+        # a bright quadrilateral on a cluttered table is not a board until its grid lines show,
+        # and its printed coordinates where the refitted grid puts them
         raise BoardNotFoundError(
             _("no corner markers, and the grid lines do not confirm the outline found as a "
               "board; frame the whole board with its four markers")
@@ -238,23 +236,6 @@ def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSi
                 a=found.markers[0], b=found.markers[1])
         )
     return reg
-
-
-def _sharpness(warped: go.Warped, board: BoardSpec, cfg: VisionConfig) -> float:
-    """Returns the warped board's sharpness, refusing it below ``grid.min_sharpness``.
-
-    Raises:
-        VisionError: too blurred.
-    """
-    sharp = go.sharpness(warped, board)
-    if sharp < cfg.grid.min_sharpness:
-        raise VisionError(
-            _(
-                "the photo is too blurred to read the board (sharpness {sharpness}, need {need}); "
-                "hold still and focus on the board"
-            ).format(sharpness=f"{sharp:.3f}", need=f"{cfg.grid.min_sharpness:.3f}")
-        )
-    return sharp
 
 
 def _evidence(
@@ -333,6 +314,37 @@ def glared(washed: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
     return out
 
 
+def _decide(
+    evidence: adaptive.CellEvidence,
+    board: BoardSpec,
+    lines: npt.NDArray[np.float64],
+    washed: npt.NDArray[np.float64],
+    inside: npt.NDArray[np.float64],
+    cfg: VisionConfig,
+) -> tuple[dict[str, CellReading], dict[str, dict[prior.Content, float]] | None, bool | None]:
+    """Returns every cell's reading by the decision ``classify.decision`` names; on the fitted
+    trees' path also each cell's likelihood of every content (what the rules' priors weigh) and
+    whether the trees doubt the photo as a whole (:data:`vision.trees.REFUSE_AT`); None for both
+    on the cascade's path (its count of unsure cells refuses)."""
+    if cfg.classify.decision != "model":
+        decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
+        return _readings(decided, inside, washed, board), None, None
+    # the refusal's logistic was fitted on the cells below the default ask floor: its summary is
+    # read there whatever floor the settings ask at, and settings that let every cell be
+    # unreadable (max_unreadable 1) turn it off as they turn off the count
+    fitted = trees.decide(evidence, board, lines, washed, inside, _FITTED_FLOOR)
+    likelihoods = {
+        name: dict(zip(fitted.contents, map(float, row), strict=True))
+        for name, row in zip(board.cell_names(), fitted.likelihood, strict=True)
+    }
+    readings = _readings(fitted.cells, inside, washed, board, glare_cap=False)
+    return readings, likelihoods, fitted.doubt > trees.REFUSE_AT and cfg.classify.max_unreadable < 1
+
+
+_FITTED_FLOOR = ClassifyConfig().min_confidence
+"""The default ask floor, at which ``bench/fit_trees_photo.py`` fitted the trees' refusal."""
+
+
 def _readings(
     results: list[tuple[str | None, str, float]],
     inside: npt.NDArray[np.float64],
@@ -361,15 +373,23 @@ def _unread(readings: Mapping[str, CellReading], cfg: VisionConfig) -> tuple[str
 
 
 def _with_priors(
-    readings: Mapping[str, CellReading], priors: prior.Priors, board: BoardSpec, cfg: VisionConfig
+    readings: Mapping[str, CellReading],
+    priors: prior.Priors,
+    board: BoardSpec,
+    cfg: VisionConfig,
+    likelihoods: Mapping[str, Mapping[prior.Content, float]] | None = None,
 ) -> tuple[dict[str, CellReading], tuple[str, ...]]:
-    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`), and the
-    cells whose label or whose being read at all changed because of them."""
+    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`; with the
+    photo's likelihood of every content where the fitted trees read it), and the cells whose
+    label or whose being read at all changed because of them."""
     floor = cfg.classify.min_confidence
+    # the trees' spread is read as the photo's likelihood; a cell it leaves unsure is weighed
+    # against the contents the rules allow, not their odds (docs/decisions/vision-trees-path.md)
+    doubtful = floor if likelihoods is not None else DISTRUSTED
     photo = {n: (r.occupant, r.terrain, r.confidence) for n, r in readings.items()}
     out: dict[str, CellReading] = {}
     changed: list[str] = []
-    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board).items():
+    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board, likelihoods, doubtful).items():
         was, now = readings[name], CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
         if (now.occupant, now.terrain) != (was.occupant, was.terrain) or (
             (now.confidence >= floor) != (was.confidence >= floor)
@@ -386,8 +406,10 @@ def _refuse_if_unread(
     board: BoardSpec,
     sharp: float,
     cfg: VisionConfig,
+    doubted: bool | None = None,
 ) -> None:
-    """Refuses a photo with too many unreadable cells, saying why.
+    """Refuses a photo with too many unreadable cells, or one the fitted trees doubt as a whole
+    (``doubted``: :data:`vision.trees.REFUSE_AT`; None on the cascade's path), saying why.
 
     More than ``classify.max_unreadable`` of the cells unreadable, whatever their reason, refuse
     it. The reason said is the known one where most of them have it (a hand reaching in, a
@@ -404,7 +426,7 @@ def _refuse_if_unread(
     shone_on = {names[n] for n in range(len(names)) if glare[n]} - held
     others = [n for n in unreadable if n not in held and n not in shone_on]
     limit = cfg.classify.max_unreadable * len(names)
-    if len(unreadable) <= limit:
+    if len(unreadable) <= limit and not doubted:
         return
     if sharp < cfg.grid.soft_sharpness:
         why = "the photo looks blurred"
@@ -417,7 +439,7 @@ def _refuse_if_unread(
                 "its pieces; frame the whole board, uncovered"
             ).format(n=len(unreadable) - len(shone_on.intersection(unreadable)), total=len(names))
         )
-    elif len(others) <= limit:
+    elif len(others) <= limit and set(unreadable) & (held | shone_on):
         hid = len([n for n in unreadable if n in held])
         shone = len([n for n in unreadable if n in shone_on])
         if shone > hid:

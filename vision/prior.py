@@ -38,6 +38,15 @@ The model, per cell:
   eight more: a hand's "bare plain" is no ordinary reading; see
   ``docs/decisions/vision-rules-priors.md``). A cell no turn can change is still settled; one a
   turn may change is asked about.
+- Where the reader is the fitted trees (``classify.decision: "model"``), the photo's likelihood
+  is not built from the label and :data:`MISTAKES` (the cascade's confusions): the trees give a
+  probability to every content, and their likelihood of a content is that probability over the
+  training set's share of it, tempered (:class:`vision.trees.Decided`). Every cell below the ask
+  floor is then doubtful as a hand's is: the rules' allowed contents count evenly (the trees'
+  spread over contents they are unsure of is the least calibrated part of it; on the game
+  photos of ``bench/bench_priors.py`` the rules' odds tipped three such cells wrong;
+  ``docs/decisions/vision-trees-path.md``). Under an even prior the posterior is then the
+  trees' likelihood, not their probability.
 - Cells the priors do not name are read from the photo alone.
 
 Priors are checked before the photo is read: an unknown cell, side or terrain, a content that is
@@ -129,26 +138,39 @@ def _check_content(cell: str, content: object, sides: set[str], terrains: set[st
         )
 
 
-def posterior(reading: Read, rules: Mapping[Content, float], every: list[Content]) -> Read:
+def posterior(
+    reading: Read,
+    rules: Mapping[Content, float],
+    every: list[Content],
+    seen: Mapping[Content, float] | None = None,
+    doubtful: float = DISTRUSTED,
+) -> Read:
     """Returns a cell's reading once the rules' prior is weighed in (see the module's model).
 
     Args:
         reading: the photo's occupant, terrain and confidence (its calibrated probability).
         rules: the content → probability the rules give the cell (checked by :func:`check`).
         every: every content the board's cells can hold (:func:`contents`).
+        seen: the photo's likelihood of every content, where the reader gives one (the fitted
+            trees' probabilities over their training set's shares, :class:`vision.trees.Decided`);
+            None builds it from the reading's label and confidence (:func:`likelihood`).
+        doubtful: the strongest reading whose cell the rules' odds do not weigh, only which
+            contents they allow (see the module's model).
     """
     occupant, terrain, conf = reading
     if conf <= 0:
         return reading  # the photo does not show the cell: nothing to weigh
     k = len(every)
     read: Content = (occupant, terrain)
-    seen = likelihood(read, conf, every)
     odds = rules
-    if conf <= DISTRUSTED:
+    if conf <= doubtful:
         # something is happening there (a hand?): the rules' odds do not hold, and the reader's
-        # doubt is no ordinary mistake, to be shared evenly
+        # doubt is no ordinary mistake, to be shared evenly (unless the reader's own spread says
+        # how it doubts)
         rules = _support(rules)
-        seen = {c: conf if c == read else (1 - conf) / (k - 1) for c in every}
+        if seen is None:
+            seen = {c: conf if c == read else (1 - conf) / (k - 1) for c in every}
+    seen = likelihood(read, conf, every) if seen is None else {c: seen.get(c, 0.0) for c in every}
     weight = {c: ((1 - OFF_RULES) * rules.get(c, 0.0) + OFF_RULES / k) * seen[c] for c in every}
     total = sum(weight.values())
     best = max(weight.values())
@@ -184,9 +206,19 @@ def _support(rules: Mapping[Content, float]) -> dict[Content, float]:
     return {c: 1 / len(allowed) for c in allowed}
 
 
-def combine(readings: Mapping[str, Read], priors: Priors, board: BoardSpec) -> dict[str, Read]:
-    """Returns every cell's reading with its prior weighed in (cells without one unchanged)."""
+def combine(
+    readings: Mapping[str, Read],
+    priors: Priors,
+    board: BoardSpec,
+    likelihoods: Mapping[str, Mapping[Content, float]] | None = None,
+    doubtful: float = DISTRUSTED,
+) -> dict[str, Read]:
+    """Returns every cell's reading with its prior weighed in (cells without one unchanged);
+    ``likelihoods``: per cell, the photo's likelihood of every content, where the reader gives
+    one; ``doubtful``: see :func:`posterior`."""
     every = contents(board)
+    seen = likelihoods or {}
     return {
-        name: posterior(r, priors[name], every) if name in priors else r for name, r in readings.items()
+        name: posterior(r, priors[name], every, seen.get(name), doubtful) if name in priors else r
+        for name, r in readings.items()
     }

@@ -4,8 +4,8 @@ First choice: the printed ArUco corner markers (any 3 or 4 of them; 4 preferred)
 ``cv2.aruco.ArucoDetector`` on a shrunk copy (a marker missed there is looked for again where
 the others put it, in a sharpened, enlarged crop), refined to sub-pixel accuracy on the working
 image, and fitted by least squares over all their corners. Fallback: the board's outline (the
-largest bright quadrilateral), oriented by its printed coordinates (ink in the top and left
-margins). Refusals name their reason: too dark, too blurry, too small, or no board.
+largest bright quadrilateral), oriented by its printed coordinates (their marks in the top and
+left margins). Refusals name their reason: too dark, too blurry, too small, or no board.
 
 Frames: ``img_pts`` are pixels of the working image (x right, y down); ``board_pts`` are (u, v)
 in cells (u along the numbers, v along the letters; the grid spans (0, 0)–(cols, rows)).
@@ -28,11 +28,9 @@ from vision.board import BoardSpec
 from vision.config import RegisterConfig
 from vision.debug import DebugSink
 from vision.errors import BoardNotFoundError, VisionError
-from vision.markers import dictionary
+from vision.markers import MIN_MARKER_PX, dictionary, smallest_cell_px
 
 Homography = npt.NDArray[np.float64]
-MIN_MARKER_PX = 10
-"""A marker (4 × 4 modules and its border) narrower than this many pixels cannot be decoded."""
 MODULE_PX = 8
 """Pixels per marker module at which the sharpened search reads a marker's bits (the detector's
 ``perspectiveRemovePixelPerCell``): its crop is enlarged so a marker spans this many pixels per
@@ -130,11 +128,11 @@ def register(image: npt.NDArray[np.uint8], board: BoardSpec, cfg: RegisterConfig
             _("fewer than {n} corner markers in view (found: {seen}) and no board "
               "outline; frame the whole board with its four markers").format(n=fewest_markers(board.markers), seen=seen)
         )
-    if reg.cell_px < cfg.min_cell_px:
+    if reg.cell_px < smallest_cell_px(board.markers):
         raise VisionError(
             _("the board is too small in the photo ({px} px per cell, need "
               "{need}); move closer or use a larger photo").format(px=f"{reg.cell_px:.0f}",
-                                                                   need=f"{cfg.min_cell_px:.0f}")
+                                                                   need=f"{smallest_cell_px(board.markers):.0f}")
         )
     return reg
 
@@ -179,11 +177,11 @@ def edge_blur(gray: npt.NDArray[np.uint8], limit: float) -> float:
 
 
 _S_FINE = 1.0
-"""The fine scale of :func:`edge_blur`, in pixels of its copy: the smallest Gaussian that still
-smooths the photo's noise away from its edges (provisional, set by hand)."""
+"""The fine scale of :func:`edge_blur`, in its copy's pixels. Fitted by ``bench/fit_edge_blur.py`` (64 photos of
+known blur): least median |log(estimate / σ)|, σ ≥ 1.5 px; 0.7 ties (0.075 vs 0.076), 1.4 is worse."""
 _EDGE_SHARE = 0.003
-"""The share of :func:`edge_blur`'s copy taken as the photo's sharpest edges (0.3 %: about 1,700
-pixels of a 1000 × 562 copy) (provisional, set by hand)."""
+"""The share of :func:`edge_blur`'s copy taken as its sharpest edges (about 1,700 pixels of a
+1000 × 562 copy). Fitted as ``_S_FINE``: of 0.001, 0.003 and 0.01, 0.003 at every fine scale."""
 
 
 def find_markers(

@@ -15,6 +15,7 @@ their hyper-parameters are named in the file's ``fitted`` record and in ``docs/v
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,6 +27,7 @@ import numpy.typing as npt
 from referee.i18n import _
 from vision.board import BoardSpec
 from vision.cell_features import feature_names, features
+from vision.decide import READ_INSIDE
 from vision.errors import VisionError
 from vision.evidence import CellEvidence
 
@@ -41,6 +43,35 @@ MAX_DEPTH = 64
 """Cap: the deepest a tree may go (evaluation steps)."""
 MAX_NAMES = 1000
 """Cap: the most features or contents a model may name."""
+
+LIKELIHOOD_TEMPERATURE = 1.4
+"""Fitted (``bench/fit_trees_photo.py``, 2026-11-30, the shipped model's training photos each read
+by trees fitted without it, 3 322 visible cells the trees leave unsure): the photo's likelihood
+of a content, what the rules' priors weigh (:class:`Decided`), is the trees' probability over
+the training share of that content raised to ``1 / LIKELIHOOD_TEMPERATURE``: the value of a 0.1
+grid giving those cells' true contents the least log loss (1.16 against 1.21 untempered). The
+trees are calibrated on their likeliest content, and overconfident on the rest of their spread."""
+PHOTO_SUMMARY = ("unsure_share", "sure_doubt", "entropy", "photo_counter_purity", "photo_washed", "photo_other",
+                 "photo_texture", "photo_terrain_pixels")
+"""What the refusal reads of a photo (:func:`photo_summary`): the share of its cells the trees
+leave unsure (below the ask floor, or partly outside the photo), their mean doubt (1 less the
+probability) on the cells read sure, their mean entropy over all cells, and four of the
+photo's colour columns (:data:`vision.cell_features.PHOTO`, and ``photo_other``)."""
+REFUSE_WEIGHTS = (10.549937, 153.491909, -4.032791, -4.470949, 1.137289, 5.835973, 60.178305, 0.457469, -1.74675)
+"""Fitted (``bench/fit_trees_photo.py``, 2026-11-30, 842 photos: the 706 training photos of the
+shipped trees, each read by trees fitted without it; 56 glared of ``/tmp/w50a/glare`` and 80
+under a wide glare of ``bench/render_glared_set.py``, read by the shipped trees, which never saw
+them; 222 with a visible cell read sure and wrong): the refusal's logistic, one weight per
+:data:`PHOTO_SUMMARY` column and the intercept last; its value is the probability that the trees
+read at least one visible cell of the photo sure and wrong."""
+REFUSE_AT = 0.432634
+"""Fitted (``bench/fit_trees_photo.py``): a photo whose refusal probability is above this is
+refused, as is one with more than ``classify.max_unreadable`` of its cells unsure (too many
+questions). The criterion: both together refuse no more of the training photos (each read by
+trees fitted without it) and of the glared ones the shipped trees never saw (842 in all) than
+the cascade's count refuses (109); the cells read sure and wrong left in the photos read: 102
+(the logistic fitted on every photo; 94 with each quarter's score from a fit without it), the
+cascade's count 173, the trees' count of unsure cells alone 107."""
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.intp]
@@ -83,6 +114,13 @@ class Trees:
             out[:, scored] += np.add.reduceat(self.value[node], np.searchsorted(self.tree_class, scored), axis=1)
         return out
 
+    def frequency(self) -> Floats:
+        """Returns each content's share of the (weighted) training cells: the softmax of the
+        baseline, the probability the trees start from before any feature is read."""
+        e = np.exp(self.baseline - self.baseline.max())
+        out: Floats = e / e.sum()
+        return out
+
     def probabilities(self, x: Floats) -> Floats:
         """Returns each row's probability of each content (rows sum to 1)."""
         raw = self.raw(x)
@@ -92,19 +130,59 @@ class Trees:
         return out
 
 
-def decide(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats,
-           inside: Floats) -> list[tuple[str | None, str, float]]:
-    """Returns per cell (occupant side or None, terrain, confidence): the likeliest content by
-    the shipped model (:func:`default_trees`) and its probability.
+@dataclass(frozen=True)
+class Decided:
+    """The trees' reading of every cell: per cell the likeliest content and its probability
+    (``cells``), and the probability of every content (``spread``, rows in board order, columns
+    ``contents``) with the likelihood the photo gives each (``likelihood``: the probability over
+    the training set's share of that content, tempered by :data:`LIKELIHOOD_TEMPERATURE`,
+    normalised per cell; what the rules' priors weigh, :mod:`vision.prior`)."""
+
+    cells: list[tuple[str | None, str, float]]
+    contents: tuple[tuple[str | None, str], ...]
+    spread: Floats
+    likelihood: Floats
+    doubt: float
+    """The photo's refusal probability (:data:`REFUSE_WEIGHTS`); refused above :data:`REFUSE_AT`."""
+
+
+def decide(ev: CellEvidence, board: BoardSpec, lines: Floats, washed: Floats, inside: Floats,
+           floor: float) -> Decided:
+    """Returns every cell's reading by the shipped model (:func:`default_trees`): its likeliest
+    content and that content's probability, with the whole distribution and the photo's refusal
+    probability (``floor``: the ask floor, ``classify.min_confidence``).
 
     Raises:
         VisionError: the shipped model is unreadable or fits another board.
     """
     model = default_trees()
     columns = check_board(model, feature_names(board), board)
-    proba = model.probabilities(features(ev, board, lines, washed, inside)[:, columns])
+    x = features(ev, board, lines, washed, inside)
+    proba = model.probabilities(x[:, columns])
     best = proba.argmax(axis=1)
-    return [(*model.contents[int(k)], float(proba[i, k])) for i, k in enumerate(best)]
+    cells = [(*model.contents[int(k)], float(proba[i, k])) for i, k in enumerate(best)]
+    seen = np.exp((np.log(np.maximum(proba, 1e-300)) - np.log(model.frequency())) / LIKELIHOOD_TEMPERATURE)
+    doubt = photo_doubt(photo_summary(proba, x, feature_names(board), floor))
+    return Decided(cells, model.contents, proba, seen / seen.sum(axis=1, keepdims=True), doubt)
+
+
+def photo_summary(proba: Floats, x: Floats, names: list[str], floor: float) -> Floats:
+    """Returns the :data:`PHOTO_SUMMARY` of one photo from its cells' probabilities (rows: cells,
+    any order of the contents) and features (``x``, columns ``names``); ``floor``: the ask floor."""
+    conf = proba.max(axis=1)
+    sure = (conf >= floor) & (x[:, names.index("inside")] >= READ_INSIDE)
+    entropy = -(proba * np.log(np.clip(proba, 1e-12, 1.0))).sum(axis=1)
+    first = x[0] if len(x) else np.full(len(names), np.nan)
+    colours = [float(first[names.index(c)]) for c in PHOTO_SUMMARY[3:]]
+    row = [1.0 - float(sure.mean()) if len(x) else 1.0, float((1 - conf[sure]).mean()) if sure.any() else 0.0,
+           float(entropy.mean()) if len(x) else 0.0, *[0.5 if math.isnan(v) else v for v in colours]]
+    return np.asarray(row, np.float64)
+
+
+def photo_doubt(summary: Floats) -> float:
+    """Returns the refusal's probability of a photo from its :func:`photo_summary`."""
+    w = np.asarray(REFUSE_WEIGHTS, np.float64)
+    return float(1.0 / (1.0 + math.exp(-float(summary @ w[:-1] + w[-1]))))
 
 
 @cache

@@ -118,6 +118,39 @@ def test_a_fairly_sure_reading_against_certain_rules_is_asked_about() -> None:
     assert conf < FLOOR
 
 
+def _spread(**shares: float) -> dict[prior.Content, float]:
+    """A photo's likelihood over every content: the named ones (``side_terrain`` or
+    ``none_terrain``) at their shares, the rest of 1 spread evenly over the others."""
+    every = _every()
+    named = {(None if k.split("_")[0] == "none" else k.split("_")[0], k.split("_")[1]): v for k, v in shares.items()}
+    rest = (1 - sum(named.values())) / (len(every) - len(named))
+    return {c: named.get(c, rest) for c in every}
+
+
+def test_the_trees_spread_decides_among_what_the_rules_allow() -> None:
+    # the fitted trees give a likelihood over every content: where the rules allow two, the
+    # photo's ratio between those two decides, whatever the photo's top label
+    b = board()
+    seen = _spread(persian_plain=0.5, greek_plain=0.05, none_plain=0.35)
+    rules = {(b.sides[0], b.terrains[0]): 0.5, (None, b.terrains[0]): 0.5}
+    occupant, terrain, conf = prior.posterior(("persian", "plain", 0.5), rules, _every(), seen, FLOOR)
+    assert (occupant, terrain) == (None, b.terrains[0])
+    assert 0.85 < conf < FLOOR  # 0.35 against 0.05: likelier, not sure
+
+
+def test_an_unsure_trees_reading_weighs_what_the_rules_allow_not_their_odds() -> None:
+    # the trees unsure between a counter and none where the rules allow a counter to arrive
+    # (odds 0.1): taken as doubtful, the cell stays asked; the rules' odds would have settled it
+    b = board()
+    bare, counter = (None, b.terrains[1]), (b.sides[0], b.terrains[1])
+    seen = _spread(none_forest=0.2, greek_forest=0.05)
+    odds = {bare: 0.9, counter: 0.1}
+    assert prior.posterior((*bare, 0.3), odds, _every(), seen, FLOOR)[2] < FLOOR
+    assert prior.posterior((*bare, 0.3), odds, _every(), seen, 0.2)[2] >= FLOOR
+    # what the rules are sure of still settles it
+    assert prior.posterior((*bare, 0.3), _sure(counter), _every(), seen, FLOOR)[:2] == counter
+
+
 def test_a_cell_the_photo_does_not_show_stays_unread() -> None:
     b = board()
     reading = (None, b.terrains[0], 0.0)
@@ -239,3 +272,21 @@ def test_counter_labels_are_scored_on_the_cells_the_priors_decided(
     assert set(obs.identity) == {n for n, c in obs.cells.items() if c.occupant is not None}
     assert set(counters) <= set(obs.identity)
     assert all(set(obs.identity[n]) == {k for k, (s, _l) in labels.items() if s == side} for n in counters)
+
+
+def test_on_the_trees_path_truthful_rules_settle_the_unsure_cells_and_read_none_wrong(
+    hand_photo: tuple[Path, Rendered, Observation],
+) -> None:
+    # the fitted trees' spread weighed by priors certain of the scene: every cell the photo
+    # shows is read right or stays asked, and the cells the trees leave unsure are settled
+    path, rendered, _alone = hand_photo
+    cfg = VisionConfig()
+    cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update={"decision": "model"})})
+    alone = observe(path, board(), cfg, strict=False)
+    unsure = _unsure(alone)
+    assert unsure, "the hand should leave cells the trees are unsure of"
+    obs = observe(path, board(), cfg, strict=False, priors=_truth(rendered))
+    truth = {n: (t["occupant"], t["terrain"]) for n, t in rendered.cells.items()}
+    wrong = [n for n, c in obs.cells.items() if c.confidence >= FLOOR and (c.occupant, c.terrain) != truth[n]]
+    assert wrong == []
+    assert [n for n in unsure if n in obs.unreadable] == []

@@ -15,11 +15,12 @@ from vision.config import VisionConfig
 from vision.debug import NullSink
 from vision.errors import BoardNotFoundError, VisionError
 from vision.load import read_photo
-from vision.pipeline import observe
+from vision.pipeline import observe, read
 from vision.register import Registration, register
-from vision.render import Conditions, render
+from vision.render import Conditions, Rendered, render
 
 from .helpers import board, grid_error, scene_of, setup_state, shoot
+from .hostile import rectangles
 
 CFG = VisionConfig()
 
@@ -103,11 +104,43 @@ def test_a_board_without_markers_whose_orientation_is_unclear_is_never_placed_tu
     cond = Conditions(width=1920, height=1080, shadow=0.0, profile="real", style=0, colour_jitter=10.0,
                       jitter=0.08, turn_deg=10.0, exposure=0.9, **slant)
     rendered = render(board(), scene_of(setup_state(), markers=False), cond, 1)
+    assert never_turned(rendered, tmp_path / "slanted")
+
+
+# a board tilted 27° on a table darker than its paper (both dark tables of the renderer): the
+# outline takes in some table, its dark in a blank margin passed for the coordinates' ink, and
+# that one wrong turn alone passed the ink test (both placed turned by 180°, every cell wrong,
+# before the marks' test); the coordinates' marks, one per cell and apart, tell the turns apart
+@pytest.mark.parametrize("table", [1, 3])
+def test_a_tilted_board_without_markers_on_a_dark_table_is_never_placed_turned(tmp_path: Path, table: int) -> None:
+    cond = Conditions(
+        width=1920, height=1080, tilt_deg=27.04, tilt_dir_deg=91.04, rotation_deg=141.94, fill=0.4584,
+        offset=(-0.2592, 0.0028), light=(0.71, 1.11), light_dir_deg=237.0, vignette=0.11, shadow=0.0,
+        cast=(1.05, 0.94, 0.93), blur=0.39, noise=1.5, jpeg=72, jitter=0.08, turn_deg=10.0, exposure=0.96,
+        table=table, profile="real", style=2, colour_jitter=10.0,
+    )
+    rendered = render(board(), scene_of(setup_state(), markers=False), cond, 3)
+    assert never_turned(rendered, tmp_path / "dark-table")
+
+
+# scattered rectangles leave marks of both signs in an outline's margins, as large as their
+# scatter: a turn measured against blank margins floored at zero passed there, and the image
+# reached the cells (refused for a glare); measured against chance, no turn passes
+def test_an_outline_of_scattered_rectangles_is_never_taken_for_a_board(tmp_path: Path) -> None:
+    path = tmp_path / "rectangles.jpg"
+    cv2.imwrite(str(path), rectangles(1920, 1080, 1920))
+    with pytest.raises(BoardNotFoundError):
+        observe(path, board())
+
+
+def never_turned(rendered: Rendered, stem: Path) -> bool:
+    """Whether the reader's registration (the grid refit and its confirmation included) places
+    the photo's board right, or refuses it (the players are asked for the markers)."""
     try:
-        reg = registered(rendered.save(tmp_path / "slanted"))
+        placed = read(rendered.save(stem), board(), strict=False).registration
     except BoardNotFoundError:
-        return  # refused: the players are asked for the markers
-    assert grid_error(rendered, reg.to_board) < 0.1
+        return True
+    return grid_error(rendered, placed.to_board) < 0.1
 
 
 def test_a_photo_without_a_board_is_refused(tmp_path: Path) -> None:

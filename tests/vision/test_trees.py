@@ -60,6 +60,14 @@ def test_a_small_model_reads_as_its_trees_say(tmp_path: Path) -> None:
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
 
 
+def test_the_training_shares_are_the_softmax_of_the_baseline(tmp_path: Path) -> None:
+    data = _model()
+    data["baseline"] = [float(np.log(0.8)), float(np.log(0.2))]
+    model = trees.load_trees(_write(tmp_path, data))
+    np.testing.assert_allclose(model.frequency(), [0.8, 0.2])
+    np.testing.assert_allclose(trees.default_trees().frequency().sum(), 1.0)
+
+
 @pytest.mark.parametrize(("field", "value"), [
     ("format", "other/1"),
     ("features", "a"),
@@ -105,3 +113,28 @@ def test_an_oversized_or_broken_file_is_refused_before_parsing(tmp_path: Path,
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(VisionError, match="json"):
         trees.load_trees(path)
+
+
+def _photo(unsure: float, doubt: float) -> np.ndarray:
+    """A photo's cells as the refusal reads them: ``unsure`` of them below the ask floor, the
+    others read sure at ``1 - doubt``; ordinary colour columns."""
+    board = load_board("cyrus-pyxis")
+    names = feature_names(board)
+    n = board.rows * board.cols
+    x = np.zeros((n, len(names)))
+    x[:, names.index("inside")] = 1.0
+    for name, value in (("photo_counter_purity", 0.5), ("photo_texture", 0.01), ("photo_terrain_pixels", 1.0),
+                        ("photo_other", 0.05)):
+        x[:, names.index(name)] = value
+    proba = np.full((n, 9), doubt / 8)
+    proba[:, 0] = 1 - doubt
+    weak = np.arange(n) < round(unsure * n)
+    proba[weak] = 1 / 9
+    return trees.photo_summary(proba, x, names, 0.9)
+
+
+def test_a_photo_the_trees_read_sure_is_kept_and_one_they_read_barely_sure_throughout_is_refused() -> None:
+    assert trees.photo_doubt(_photo(0.0, 0.001)) < trees.REFUSE_AT
+    assert trees.photo_doubt(_photo(0.05, 0.005)) < trees.REFUSE_AT
+    # read "sure" cell after cell, but each near the floor: the photo's colours fit badly
+    assert trees.photo_doubt(_photo(0.1, 0.08)) > trees.REFUSE_AT

@@ -1,0 +1,212 @@
+"""Fits the numbers the fitted trees' path reads beside its trees: the temperature of the
+likelihood the rules' priors weigh (``vision.trees.LIKELIHOOD_TEMPERATURE``) and the photo's
+refusal (``vision.trees.REFUSE_WEIGHTS``, ``REFUSE_AT``).
+
+Needs scikit-learn (``pip install -e '.[fit]'``). Run from the repository root on the dumps the
+shipped trees were fitted on (``bench/dump_cell_features.py``; training photos only), plus dumps
+of photos the shipped trees never saw (``--unseen``, e.g. ``bench/render_glared_set.py``'s):
+
+    python bench/fit_trees_photo.py /tmp/w50a/render2.npz /tmp/w50a/tabletop2.npz \\
+        /tmp/w50a/aimed-render.npz /tmp/w50a/aimed-tabletop.npz \\
+        --unseen /tmp/w50a/glare-tabletop.npz /tmp/w51a/glared-tabletop.npz --cache /tmp/w51a/oof.npz \
+        [--model OTHER_TREES.json]
+
+(the shipped numbers' run: ``bench/reports/fit-trees-photo-w51a.txt``; ``--model`` fits for
+trees other than the shipped ones, e.g. a variant exported by ``bench/fit_cell_trees.py``).
+
+Every training photo is read by trees fitted without it: four fits, each on three quarters of
+the photos (held out by photo), with the shipped model's recipe (its file's ``fitted`` record);
+an ``--unseen`` photo is read by the shipped trees. ``--cache`` keeps the training photos'
+probabilities.
+
+- The temperature ``T``: the photo's likelihood of a content is the trees' probability over the
+  training share of that content (``Trees.frequency``), raised to ``1/T``; ``T`` is the value of
+  a grid that gives the true contents of the cells the trees leave unsure (visible cells below
+  the ask floor) the least log loss once multiplied back by the training shares (the trees
+  are calibrated on their top label, not on the rest of their spread).
+- The refusal: a logistic over a photo's summary (:func:`vision.trees.photo_summary`: the share
+  of cells the trees leave unsure, their mean doubt on the cells read sure, their mean entropy,
+  and the photo's colour columns), labelled "the trees read at least one visible cell sure and
+  wrong", fitted on every photo (the coefficients printed go to ``vision.trees.REFUSE_WEIGHTS``;
+  its figures are those of four fits, each scoring the quarter of photos it left out). The
+  threshold (``vision.trees.REFUSE_AT``): a photo with more than ``classify.max_unreadable``
+  (0.25) of its cells unsure by the trees is refused anyway (too many questions); the threshold
+  is the lowest at which both together refuse no more of these photos than the cascade's count
+  refuses now (the same share, on the cascade's own confidences).
+  The script prints, beside the cascade's refusal, the cells read sure and wrong left in the
+  photos read (visible, and hidden under a hand), and the same for a refusal by the count of
+  unsure cells alone at the matched count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sklearn.linear_model import LogisticRegression
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.dump_cell_features import content_index  # noqa: E402
+from bench.fit_cell_trees import FLOOR, balanced_where_doubtful, fit, load  # noqa: E402
+from vision.board import load_board  # noqa: E402
+from vision.decide import READ_INSIDE  # noqa: E402
+from vision.trees import PHOTO_SUMMARY, Trees, default_trees, load_trees, photo_summary  # noqa: E402
+
+Floats = npt.NDArray[np.float64]
+CASCADE_SHARE = 0.25
+"""The cascade's refusal (``classify.max_unreadable``), whose refusal count the trees match."""
+TEMPERATURES = np.round(np.arange(0.5, 4.01, 0.1), 2)
+"""The grid the temperature is chosen on."""
+
+
+def out_of_fold(paths: list[Path], cache: Path | None, model: Trees) -> dict[str, Any]:
+    """Every training cell's probabilities from trees fitted without its photo (see the module)."""
+    if cache is not None and cache.exists():
+        return {k: v for k, v in np.load(cache).items() if not k.startswith("ex_")}
+    data = load(paths)
+    recipe = model.fitted
+    x, y = data["x"], data["y"]
+    weight = balanced_where_doubtful(data, np.ones(len(y))) if recipe.get("balance_doubt") else np.ones(len(y))
+    proba = np.zeros((len(y), 9))
+    for fold in range(4):
+        held = data["photo"] % 4 == fold
+        model = fit(x[~held], y[~held], weight[~held], int(recipe["max_leaf_nodes"]), int(recipe["min_samples_leaf"]))
+        proba[np.ix_(held, model.classes_)] = model.predict_proba(x[held])
+        print(f"fold {fold} fitted", flush=True)
+    out = {"proba": proba, "y": y, "hidden": data["hidden"], "photo": data["photo"], "x": x,
+           "names": np.array(data["names"]), "cascade_conf": data["cascade_conf"]}
+    if cache is not None:
+        np.savez_compressed(cache, **out)
+    return out
+
+
+def shipped(paths: list[Path], model: Trees) -> dict[str, Any]:
+    """The shipped trees' probabilities on photos they never saw (``--unseen``)."""
+    data = load(paths)
+    columns = [data["names"].index(f) for f in model.features]
+    proba = np.zeros((len(data["y"]), 9))
+    board = load_board("cyrus-pyxis")
+    proba[:, [content_index(board, *c) for c in model.contents]] = model.probabilities(data["x"][:, columns])
+    return {"proba": proba, "y": data["y"], "hidden": data["hidden"], "photo": data["photo"], "x": data["x"],
+            "names": np.array(data["names"]), "cascade_conf": data["cascade_conf"]}
+
+
+def temperature(proba: Floats, y: npt.NDArray[np.int64], hidden: npt.NDArray[np.bool_], share: Floats) -> float:
+    """The grid's temperature of least log loss on the unsure visible cells (see the module)."""
+    unsure = (proba.max(axis=1) < FLOOR) & ~hidden
+    seen = np.log(np.clip(proba[unsure], 1e-12, 1)) - np.log(share)
+    losses = []
+    for t in TEMPERATURES:
+        score = seen / t + np.log(share)
+        score -= score.max(axis=1, keepdims=True)
+        q = np.exp(score)
+        q /= q.sum(axis=1, keepdims=True)
+        losses.append(-np.mean(np.log(np.clip(q[np.arange(len(q)), y[unsure]], 1e-12, 1))))
+    best = int(np.argmin(losses))
+    one = losses[list(TEMPERATURES).index(1.0)]
+    print(f"temperature: {unsure.sum()} unsure visible cells; log loss at T=1 {one:.4f}, "
+          f"least at T={TEMPERATURES[best]} ({losses[best]:.4f})")
+    return float(TEMPERATURES[best])
+
+
+def photos(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per photo: the trees' unsure cells, the cascade's, the visible cells read sure and wrong,
+    the hidden ones."""
+    names = [str(n) for n in d["names"]]
+    inside_col = names.index("inside")
+    out = []
+    proba, y, hidden, photo, x, cascade = (d[k] for k in ("proba", "y", "hidden", "photo", "x", "cascade_conf"))
+    for ph in np.unique(photo):
+        m = photo == ph
+        conf, best = proba[m].max(axis=1), proba[m].argmax(axis=1)
+        shown = x[m, inside_col] >= READ_INSIDE
+        sure = (conf >= FLOOR) & shown
+        summary = photo_summary(proba[m], x[m], names, FLOOR)
+        out.append({"summary": summary.tolist(), "unsure": int((~sure).sum()),
+                    "cascade": int((cascade[m] < FLOOR).sum()),
+                    "wrong": int((sure & ~hidden[m] & (best != y[m])).sum()),
+                    "hidden": int((sure & hidden[m] & (best != y[m])).sum()), "cells": int(m.sum())})
+    return out
+
+
+def logistic(rows: list[dict[str, Any]]) -> tuple[list[float], Floats]:
+    """The refusal's logistic fitted on every photo (weights on the raw summary, intercept last),
+    and each photo's score from the fit that left its quarter out."""
+    x = np.array([r["summary"] for r in rows], np.float64)
+    bad = np.array([r["wrong"] > 0 for r in rows])
+    idx = np.arange(len(rows))
+
+    def fitted(keep: npt.NDArray[np.bool_]) -> list[float]:
+        mu, sd = x[keep].mean(axis=0), x[keep].std(axis=0) + 1e-9
+        model = LogisticRegression(C=1.0, max_iter=5000).fit((x[keep] - mu) / sd, bad[keep])
+        w = model.coef_[0] / sd
+        return [*map(float, w), float(model.intercept_[0] - (w * mu).sum())]
+
+    score = np.zeros(len(rows))
+    for fold in range(4):
+        out = idx % 4 == fold
+        w = np.array(fitted(~out))
+        score[out] = 1 / (1 + np.exp(-(x[out] @ w[:-1] + w[-1])))
+    return fitted(np.ones(len(rows), bool)), score
+
+
+def refusal(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The trees' refusal matched to the cascade's count (see the module), with both figures."""
+    cells = rows[0]["cells"]
+    unsure = np.array([r["unsure"] for r in rows])
+    cascade = np.array([r["cascade"] for r in rows]) > CASCADE_SHARE * cells
+    wrong, hidden = np.array([r["wrong"] for r in rows]), np.array([r["hidden"] for r in rows])
+    count = min(n for n in range(cells + 1) if (unsure > n).sum() <= cascade.sum())
+    weights, score = logistic(rows)
+    x = np.array([r["summary"] for r in rows], np.float64)
+    full = 1 / (1 + np.exp(-(x @ np.array(weights[:-1]) + weights[-1])))
+    many = unsure > CASCADE_SHARE * cells  # too many questions: refused whatever the logistic says
+    at = _matched(full, many, int(cascade.sum()))
+    held = _matched(score, many, int(cascade.sum()))
+
+    def left(refused: npt.NDArray[np.bool_]) -> dict[str, int]:
+        return {"photos": len(rows), "refused": int(refused.sum()), "wrong": int(wrong[~refused].sum()),
+                "hidden_misread": int(hidden[~refused].sum()), "photos_with_wrong": int((wrong[~refused] > 0).sum())}
+    return {"summary": list(PHOTO_SUMMARY), "weights": [round(w, 6) for w in weights], "at": round(at, 6),
+            "cascade": left(cascade), "logistic_held_out": left(many | (score > held)),
+            "logistic": left(many | (full > at)),
+            "count_alone": {"count": count, **left(unsure > count)},
+            "both_refuse": int(((many | (full > at)) & cascade).sum())}
+
+
+def _matched(score: Floats, many: npt.NDArray[np.bool_], count: int) -> float:
+    """The lowest threshold on ``score`` above which, with the photos ``many`` refuses anyway, at
+    most ``count`` photos are refused."""
+    for at in np.sort(np.unique(score)):
+        if (many | (score > at)).sum() <= count:
+            return float(at)
+    return 1.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dumps", type=Path, nargs="+")
+    parser.add_argument("--unseen", type=Path, nargs="*", default=[])
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--model", type=Path, default=None,
+                        help="The trees to fit for (their recipe and training shares; default: the shipped ones).")
+    args = parser.parse_args()
+    model = default_trees() if args.model is None else load_trees(args.model)
+    d = out_of_fold(args.dumps, args.cache, model)
+    print(f"training: {len(d['y'])} cells of {len(np.unique(d['photo']))} photos, "
+          f"dumps {[str(p) for p in args.dumps]}; unseen: {[str(p) for p in args.unseen]}")
+    t = temperature(d["proba"], d["y"], d["hidden"], model.frequency())
+    rows = photos(d) + (photos(shipped(args.unseen, model)) if args.unseen else [])
+    fitted = refusal(rows)
+    print(json.dumps({"temperature": t, "refusal": fitted}))
+
+
+if __name__ == "__main__":
+    main()
