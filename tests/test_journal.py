@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -36,13 +37,24 @@ def race(tmp_path: Path) -> Iterator[GameFile]:
     gf.close()
 
 
-@pytest.fixture
-def cyrus(tmp_path: Path) -> Iterator[GameFile]:
+@pytest.fixture(scope="session")
+def cyrus_set_up(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Cyrus & Pyxis game file with the sample set-up played, one action at a time, made once
+    per session (80 journaled actions); each test opens a copy of it."""
     engine = find_game("cyrus-pyxis")
-    gf = GameFile.create(tmp_path / "cyrus.referee", engine, load_table_set("cyrus-pyxis"))
-    setup = yaml.safe_load((data_root("samples") / "cyrus-pyxis" / "setup.yaml").read_text(encoding="utf-8"))
-    for text in engine.setup_actions(gf.state(), setup, "setup.yaml"):
-        gf.do(text)
+    path = tmp_path_factory.mktemp("cyrus") / "cyrus.referee"
+    with GameFile.create(path, engine, load_table_set("cyrus-pyxis")) as gf:
+        setup = yaml.safe_load((data_root("samples") / "cyrus-pyxis" / "setup.yaml").read_text(encoding="utf-8"))
+        for text in engine.setup_actions(gf.state(), setup, "setup.yaml"):
+            gf.do(text)
+    return path
+
+
+@pytest.fixture
+def cyrus(tmp_path: Path, cyrus_set_up: Path) -> Iterator[GameFile]:
+    path = tmp_path / "cyrus.referee"
+    shutil.copyfile(cyrus_set_up, path)
+    gf = GameFile.open(path, find_game)
     yield gf
     gf.close()
 
