@@ -100,13 +100,24 @@ def sliver(token: npt.NDArray[np.float64], counter: npt.NDArray[np.float64]) -> 
 
 def laid(board: BoardSpec, seed: int) -> tuple[dict[str, Any], float, dict[str, str]]:
     """Photo ``seed``'s scene, drawn as ``tabletop_photos`` draws it: per cell holding a counter on a
-    token, the two tiles' corners (cells); the photo's mean cell side (pixels); the scene's terrain."""
+    token, what it leaves in sight (:func:`placed`); the photo's mean cell side (pixels); the
+    scene's terrain."""
     names = board.cell_names()
     k = seed % 100_000
     rng = np.random.default_rng(seed)
     scene = random_scene(board, rng, cyrus_labels(setup_state()), 0.3)
     at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
     cond = tabletop.sample_conditions(rng, 1920, 1080, box=k % BOXES, counters=at, hand=0.3, glare=0.3)
+    cells, cell_px = placed(board, scene, cond, seed)
+    return cells, cell_px, dict(scene.terrain)
+
+
+def placed(board: BoardSpec, scene: art.Layout, cond: tabletop.TabletopConditions,
+           seed: int) -> tuple[dict[str, Any], float]:
+    """Where ``tabletop.render(board, scene, cond, seed)`` lays its pieces: per cell holding a
+    counter on a token, :func:`sliver`'s measures, the two sides and the counter's offset from the
+    cell's centre (cells); and the photo's mean cell side (pixels)."""
+    names = board.cell_names()
     to_image = camera.camera(board, cond)
     cell_px = camera._cell_px(to_image, board)
     ppc = int(np.clip(round(cell_px * 1.3), 16, 160))
@@ -136,7 +147,7 @@ def laid(board: BoardSpec, seed: int) -> tuple[dict[str, Any], float, dict[str, 
         out[name] = {**sliver(corners(token_at[name], ppc, camera.EXTENT, row, col), cs),
                      "counter_side": square[1] / ppc, "token_side": token_at[name][1] / ppc,
                      "offset": float(np.hypot(*(cs.mean(axis=0) - 0.5)))}
-    return out, cell_px, dict(scene.terrain)
+    return out, cell_px
 
 
 def geometry(board: BoardSpec, seeds: Iterator[int]) -> list[dict[str, Any]]:
