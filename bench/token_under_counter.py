@@ -46,13 +46,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import BOXES, cached_readings, commit  # noqa: E402
 from bench.bench_vision import cyrus_labels, machine, setup_state  # noqa: E402
-from bench.diagnose_bands import _cells, band_profile  # noqa: E402
+from bench.diagnose_bands import band_profile, counter_outline  # noqa: E402
 from bench.dump_cell_features import held_out  # noqa: E402
 from vision import tabletop  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
-from vision.colours import BAND_TO, chroma, class_names  # noqa: E402
+from vision.colours import BAND_TO, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.evidence import INSIDE, distance_past_outline  # noqa: E402
+from vision.evidence import INSIDE  # noqa: E402
 from vision.pipeline import Reading  # noqa: E402
 from vision.render import random_scene  # noqa: E402
 from vision.tabletop import art, camera  # noqa: E402
@@ -179,17 +179,10 @@ def side_lean(reading: Reading, board: BoardSpec, i: int) -> dict[str, float]:
     direction from the counter's centre: the mean lean toward each token's colour of the whole
     band (``whole``, as ``edge_lean`` reads it, tint left in) and of its most leaning side
     (``side``), taken over the tokens; ``dark`` the darkest side's brightness over the band's."""
-    ev = reading.evidence
     cfg = VisionConfig().classify
-    cells, ppc = _cells(reading, board)
-    means, sds = ev.model.arrays(class_names(board))
+    means, _ = reading.evidence.model.arrays(class_names(board))
     sides = len(board.sides)
-    f = chroma(cells[i].astype(np.float32), reading.white)
-    side = int(ev.side_share[i].argmax())
-    to_board = float(np.hypot(*(means[side] - means[sides])))
-    reach = min(cfg.pixel_sigma * float(sds[side]), cfg.edge_outline_reach * to_board)
-    near = np.hypot(*np.moveaxis(f[..., :2] - means[side].astype(np.float32), -1, 0)) < reach
-    away = distance_past_outline(near)
+    f, away, ppc = counter_outline(reading, board, i)
     if away is None:
         return {f"{k}{m}": float("nan") for k in ("", "far_") for m in ("whole", "side", "dark")}
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
