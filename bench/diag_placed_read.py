@@ -9,7 +9,9 @@ The photo's ``.json`` beside it holds the renderer's homography (and the second 
 the board is placed by a homography fitted on the grid's points where the renderer put them
 (``bench/sweep_registration.py``'s ``truth_points``), then refined on the grid lines as the
 reader refines any placement; the rest is the reader's own path (``vision.pipeline.read``, its
-registration step replaced by this placement for this diagnosis only). Dev photos only.
+registration step replaced by this placement for this diagnosis only). The report gives the
+counts, each cell not read right with its evidence, and every colour class as calibrated and as
+adapted to the photo (chromaticity r, g and spread). Dev photos only.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import sweep_registration as sweep_mod  # noqa: E402
+from bench.bench_reliability import commit  # noqa: E402
 from bench.bench_vision import setup_state  # noqa: E402
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels  # noqa: E402
 from vision import grid_overlay as go  # noqa: E402
 from vision import pipeline  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibrate import calibrate  # noqa: E402
+from vision.colours import PixelModel  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.load import read_photo  # noqa: E402
 from vision.register import Registration  # noqa: E402
@@ -50,6 +54,11 @@ def placed(path: Path, board: BoardSpec, cfg: VisionConfig) -> Registration:
     to_board, _ = cv2.findHomography(img, pts[0])
     side = np.linalg.norm(img[1] - img[0]) * 4
     return Registration(np.asarray(to_board, np.float64), "truth", (), 0.0, float(side))
+
+
+def _classes(model: PixelModel) -> dict[str, list[float]]:
+    """Each class's chromaticity r, g and spread."""
+    return {k: [round(c.mean[0], 4), round(c.mean[1], 4), round(c.sd, 4)] for k, c in model.classes.items()}
 
 
 def main() -> None:
@@ -99,8 +108,8 @@ def main() -> None:
            "decision": cfg.classify.decision, "counts": counts,
            "white_reference": [round(float(x), 2) for x in white.ravel()[:3]],
            "terrains": list(board.terrains), "sides": list(board.sides),
-           "model": {k: np.round(np.asarray(v, np.float64), 2).tolist() for k, v in vars(ev.model).items()
-                     if isinstance(v, np.ndarray) and v.size <= 64},
+           "commit": commit(),
+           "calibrated": _classes(cal.pixels), "adapted": _classes(ev.model),
            "cells": rows}
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
