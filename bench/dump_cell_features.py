@@ -34,6 +34,11 @@ HELD_OUT = (1_000_000, 5_000_000, 1_200_000, 5_200_000, 2_500_000, 2_600_000, 3_
 """Seed ranges never dumped for fitting: the held-out caches' and the eval seeds'."""
 
 
+def held_out(base: int) -> bool:
+    """Whether a seed range starting at ``base`` shares its hundred thousand with a held-out one."""
+    return any(base // 100_000 == held // 100_000 for held in HELD_OUT)
+
+
 def content_index(board: BoardSpec, occupant: str | None, terrain: str) -> int:
     """The class of a content: occupant (none first, then the board's sides) by terrain."""
     occ = 0 if occupant is None else 1 + board.sides.index(occupant)
@@ -48,7 +53,7 @@ def main() -> None:
     parser.add_argument("--base", type=int, required=True, help="First seed of the cache's index.")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    if any(args.base // 100_000 == held // 100_000 for held in HELD_OUT):
+    if held_out(args.base):
         parser.error(f"seed range {args.base} is held out: never fitted on")
     board = load_board("cyrus-pyxis")
     names = board.cell_names()

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import BOXES, Photo, cached, calibrations  # noqa: E402
 from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
-from bench.dump_cell_features import HELD_OUT  # noqa: E402
+from bench.dump_cell_features import held_out  # noqa: E402
 from vision import tabletop  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.render import random_scene  # noqa: E402
@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--base", type=int, required=True)
     parser.add_argument("--photos", type=int, default=80)
     args = parser.parse_args()
-    if any(args.base // 100_000 == held // 100_000 for held in HELD_OUT):
+    if held_out(args.base):
         parser.error(f"seed range {args.base} is held out: never fitted on")
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
