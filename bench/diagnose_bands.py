@@ -78,9 +78,10 @@ def _bare_light(reading: Reading, board: BoardSpec) -> Floats:
     return out
 
 
-def band_profile(reading: Reading, board: BoardSpec, i: int, board_light: float) -> dict[str, object]:
-    """The band around cell ``i``'s counter: its brightness by ring past the outline (over
-    ``board_light``), the outline's share of the cell, the share of the band seen."""
+def counter_outline(reading: Reading, board: BoardSpec,
+                    i: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None, int]:
+    """Cell ``i``'s chromaticity (r, g, light) and, per pixel, its distance past the counter's
+    outline as ``evidence._edge_band`` finds it (None: no counter colour); the warp's cell side."""
     ev = reading.evidence
     cfg = VisionConfig().classify
     cells, ppc = _cells(reading, board)
@@ -91,6 +92,14 @@ def band_profile(reading: Reading, board: BoardSpec, i: int, board_light: float)
     to_board = float(np.hypot(*(means[side] - means[sides])))
     reach = min(cfg.pixel_sigma * float(sds[side]), cfg.edge_outline_reach * to_board)
     away = distance_past_outline(np.hypot(*np.moveaxis(f[..., :2] - means[side].astype(np.float32), -1, 0)) < reach)
+    return f, away, ppc
+
+
+def band_profile(reading: Reading, board: BoardSpec, i: int, board_light: float) -> dict[str, object]:
+    """The band around cell ``i``'s counter: its brightness by ring past the outline (over
+    ``board_light``), the outline's share of the cell, the share of the band seen."""
+    cfg = VisionConfig().classify
+    f, away, ppc = counter_outline(reading, board, i)
     if away is None:
         return {"rings": [], "outline": 0.0, "seen": 0.0}
     c = (np.arange(ppc, dtype=np.float32) + 0.5) / ppc - 0.5
