@@ -58,6 +58,24 @@ def scene_of(state: CyrusState, markers: bool = True) -> Scene:
     return Scene(terrain=terrain, counters=counters, markers=markers)
 
 
+def counters_on_tokens(bare_every: int = 0) -> Scene:
+    """24 counters of both sides spread over the board, each on a token (hills under the Greek
+    ones, forests under the Persian ones), or, with ``bare_every`` n, every n-th on the bare plain
+    (k = 0, n, 2n, ...)."""
+    setup = scene_of(setup_state())
+    labels = {side: [c.label for c in setup.counters.values() if c.side == side] for side in ("greek", "persian")}
+    names = board().cell_names()
+    terrain: dict[str, str] = {}
+    counters: dict[str, Counter] = {}
+    for k in range(24):
+        name = names[(k * 5 + 3) % len(names)]
+        if not bare_every or k % bare_every:
+            terrain[name] = ("hill", "forest")[k % 2]
+        side = ("greek", "persian")[k % 2]
+        counters[name] = Counter(side, labels[side][k // 2 % len(labels[side])])
+    return Scene(terrain=terrain, counters=counters)
+
+
 def shoot(
     tmp: Path,
     scene: Scene,

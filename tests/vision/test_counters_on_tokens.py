@@ -21,27 +21,11 @@ from vision import tabletop
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
 from vision.pipeline import observe
-from vision.render import Counter, Scene
 
-from .helpers import board, scene_of, setup_state
+from .helpers import board, counters_on_tokens, scene_of, setup_state
 
 MIN = VisionConfig().classify.min_confidence
 SIZE = (1280, 960)
-
-
-def _scene() -> Scene:
-    setup = scene_of(setup_state())
-    labels = {side: [c.label for c in setup.counters.values() if c.side == side] for side in ("greek", "persian")}
-    names = board().cell_names()
-    terrain: dict[str, str] = {}
-    counters: dict[str, Counter] = {}
-    for k in range(24):
-        name = names[(k * 5 + 3) % len(names)]
-        if k % 3:
-            terrain[name] = ("hill", "forest")[k % 2]
-        side = ("greek", "persian")[k % 2]
-        counters[name] = Counter(side, labels[side][k // 2 % len(labels[side])])
-    return Scene(terrain=terrain, counters=counters)
 
 
 @pytest.mark.parametrize(("box", "seed"), [(1, 82), (3, 84)])
@@ -51,7 +35,7 @@ def test_counters_on_tokens_under_a_low_warm_lamp_are_never_read_wrong(tmp_path:
     cal_path = tabletop.render(board(), scene_of(setup), clean, seed).save(tmp_path / "calibration")
     cal = calibrate(cal_path, board(), cell_contents(setup), legions=legion_labels(setup),
                     legion_at=legion_cells(setup))
-    scene = _scene()
+    scene = counters_on_tokens(bare_every=3)
     lamp = dataclasses.replace(clean, lamp=(6.0, -4.0, 10.0), lamp_kelvin=3000.0, ambient_kelvin=7000.0,
                                lamp_share=0.8, tilt_deg=12.0)
     shot = tabletop.render(board(), scene, lamp, seed + 100)

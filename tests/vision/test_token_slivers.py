@@ -27,9 +27,8 @@ from vision import tabletop
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
 from vision.pipeline import observe
-from vision.render import Counter, Scene
 
-from .helpers import board, scene_of, setup_state
+from .helpers import board, counters_on_tokens, scene_of, setup_state
 
 MIN = VisionConfig().classify.min_confidence
 SEED = 5_790_500
@@ -42,27 +41,13 @@ PHOTO = tabletop.TabletopConditions(
 )
 
 
-def _scene() -> Scene:
-    setup = scene_of(setup_state())
-    labels = {side: [c.label for c in setup.counters.values() if c.side == side] for side in ("greek", "persian")}
-    names = board().cell_names()
-    terrain: dict[str, str] = {}
-    counters: dict[str, Counter] = {}
-    for k in range(24):
-        name = names[(k * 5 + 3) % len(names)]
-        terrain[name] = ("hill", "forest")[k % 2]
-        side = ("greek", "persian")[k % 2]
-        counters[name] = Counter(side, labels[side][k // 2 % len(labels[side])])
-    return Scene(terrain=terrain, counters=counters)
-
-
 @pytest.mark.xfail(strict=True, reason="the band around a counter ends before a thin sliver of its token")
 def test_a_counter_leaving_a_thin_sliver_of_its_token_is_not_read_on_the_plain(tmp_path: Path) -> None:
     setup = setup_state()
     clean = tabletop.sample_conditions(np.random.default_rng(SEED), 1920, 1080, box=PHOTO.box, clean=True)
     cal = calibrate(tabletop.render(board(), scene_of(setup), clean, SEED).save(tmp_path / "calibration"), board(),
                     cell_contents(setup), legions=legion_labels(setup), legion_at=legion_cells(setup))
-    scene = _scene()
+    scene = counters_on_tokens()
     shot = tabletop.render(board(), scene, PHOTO, SEED + 1)
     obs = observe(shot.save(tmp_path / "photo"), board(), calibration=cal, strict=True)
     assert all(obs.cells[name].occupant == counter.side for name, counter in scene.counters.items()
