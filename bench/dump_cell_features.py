@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import cached_readings  # noqa: E402
+from bench.bench_reliability import cached_readings, calibrations  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.cell_features import feature_names, features  # noqa: E402
 
@@ -37,6 +37,23 @@ HELD_OUT = (1_000_000, 5_000_000, 1_200_000, 5_200_000, 2_500_000, 2_600_000, 3_
 def held_out(base: int) -> bool:
     """Whether a seed range starting at ``base`` shares its hundred thousand with a held-out one."""
     return any(base // 100_000 == held // 100_000 for held in HELD_OUT)
+
+
+def training_photos_run(doc: str, kind: str) -> tuple[argparse.Namespace, BoardSpec]:
+    """The start of a script rendering training photos of one renderer (``kind``): parses its
+    ``--cache``, ``--base`` and ``--photos``, refuses a held-out seed range, and renders (or
+    finds) the calibration photos of that range in the cache. Returns the arguments and board."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--base", type=int, required=True)
+    parser.add_argument("--photos", type=int, default=80)
+    args = parser.parse_args()
+    if held_out(args.base):
+        parser.error(f"seed range {args.base} is held out: never fitted on")
+    board = load_board("cyrus-pyxis")
+    args.cache.mkdir(parents=True, exist_ok=True)
+    calibrations(board, kind, args.base, args.cache)
+    return args, board
 
 
 def content_index(board: BoardSpec, occupant: str | None, terrain: str) -> int:

@@ -17,7 +17,6 @@ and an index go to ``--cache`` as ``bench_reliability --cache`` keeps them
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 from collections.abc import Iterator
@@ -28,11 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import Photo, cached, calibrations  # noqa: E402
+from bench.bench_reliability import Photo, cached  # noqa: E402
 from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
-from bench.dump_cell_features import held_out  # noqa: E402
+from bench.dump_cell_features import training_photos_run  # noqa: E402
 from bench.occlusion_set import OCCUPIED, _fingertips  # noqa: E402
-from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.board import BoardSpec  # noqa: E402
 from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
 
 SKINS = (0, 4)
@@ -60,16 +59,7 @@ def dark_hands(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[P
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--base", type=int, required=True)
-    parser.add_argument("--photos", type=int, default=80)
-    args = parser.parse_args()
-    if held_out(args.base):
-        parser.error(f"seed range {args.base} is held out: never fitted on")
-    board = load_board("cyrus-pyxis")
-    args.cache.mkdir(parents=True, exist_ok=True)
-    calibrations(board, "render", args.base, args.cache)
+    args, board = training_photos_run(__doc__, "render")
     photos = dark_hands(board, args.base, args.photos, args.cache)
     hidden = sum(len(occluded) for _p, _t, occluded, _g in cached("render", photos, args.base, args.photos, args.cache))
     print(f"render: {args.photos} photos from seed {args.base}, a dark hand in each, {hidden} cells under a hand")

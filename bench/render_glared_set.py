@@ -1,6 +1,6 @@
 """Renders training photos of the second renderer under a wide glare (the kind of photo whose
 colours fit their classes badly as a whole, which the fitted trees must learn to doubt), for
-``bench/dump_cell_features.py`` and ``bench/fit_photo_refusal.py``.
+``bench/dump_cell_features.py`` and ``bench/fit_trees_photo.py``.
 
 Run from the repository root (a dev range of its own; the held-out caches' and the eval seeds
 are refused):
@@ -17,7 +17,6 @@ calibration photos (clean, as the benchmark's) and an index go to ``--cache`` as
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 from collections.abc import Iterator
@@ -28,11 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import BOXES, Photo, cached, calibrations  # noqa: E402
+from bench.bench_reliability import BOXES, Photo, cached  # noqa: E402
 from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
-from bench.dump_cell_features import held_out  # noqa: E402
+from bench.dump_cell_features import training_photos_run  # noqa: E402
 from vision import tabletop  # noqa: E402
-from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.board import BoardSpec  # noqa: E402
 from vision.render import random_scene  # noqa: E402
 
 RADIUS = (1.5, 3.0)
@@ -58,16 +57,7 @@ def glared_photos(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterato
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--base", type=int, required=True)
-    parser.add_argument("--photos", type=int, default=80)
-    args = parser.parse_args()
-    if held_out(args.base):
-        parser.error(f"seed range {args.base} is held out: never fitted on")
-    board = load_board("cyrus-pyxis")
-    args.cache.mkdir(parents=True, exist_ok=True)
-    calibrations(board, "tabletop", args.base, args.cache)
+    args, board = training_photos_run(__doc__, "tabletop")
     n = sum(1 for _ in cached("tabletop", glared_photos(board, args.base, args.photos, args.cache), args.base,
                               args.photos, args.cache))
     print(f"tabletop: {n} glared photos from seed {args.base} in {args.cache}")
