@@ -45,9 +45,9 @@ The model, per cell:
   floor is then doubtful as a hand's is: the rules' allowed contents count evenly (the trees'
   spread over contents they are unsure of is the least calibrated part of it; on the game
   photos of ``bench/bench_priors.py`` the rules' odds tipped three such cells wrong;
-  ``docs/decisions/vision-trees-path.md``). Under an even prior the posterior is then the
-  trees' likelihood, not their probability.
-- Cells the priors do not name are read from the photo alone.
+  ``docs/decisions/vision-trees-path.md``).
+- Cells the priors do not name, and cells whose prior is even over every content (the rules say
+  nothing of them), are read from the photo alone.
 
 Priors are checked before the photo is read: an unknown cell, side or terrain, a content that is
 not a (side or None, terrain) pair, a negative or non-finite value, or a cell's values not
@@ -158,8 +158,8 @@ def posterior(
             contents they allow (see the module's model).
     """
     occupant, terrain, conf = reading
-    if conf <= 0:
-        return reading  # the photo does not show the cell: nothing to weigh
+    if conf <= 0 or _even(rules, every):
+        return reading  # the photo does not show the cell, or the rules say nothing of it
     k = len(every)
     read: Content = (occupant, terrain)
     odds = rules
@@ -198,6 +198,11 @@ def likelihood(read: Content, conf: float, every: list[Content]) -> dict[Content
     share = [m if n else 0.0 for m, n in zip(MISTAKES, count, strict=True)]
     total = sum(share)
     return {c: conf if c == read else (1 - conf) * share[kind(c)] / total / count[kind(c)] for c in every}
+
+
+def _even(rules: Mapping[Content, float], every: list[Content]) -> bool:
+    """Whether the rules give every content the same chance (they say nothing of the cell)."""
+    return all(rules.get(c, 0.0) == rules.get(every[0], 0.0) for c in every)
 
 
 def _support(rules: Mapping[Content, float]) -> dict[Content, float]:
