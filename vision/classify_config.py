@@ -16,7 +16,7 @@ class ClassifyConfig(Section):
     ``r = R/(R+G+B)``, ``g = G/(R+G+B)`` after dividing by the white reference."""
 
     decision: Literal["cascade", "model"] = Field(
-        default="model",
+        default="cascade",
         description="How each cell's content and confidence are decided from its evidence: the hand-set "
         "cascade of vision.decide, or the fitted trees of vision.trees (one model over the cell's "
         "features and its neighbours', fitted by bench/fit_cell_trees.py; 29 November, being measured).",
