@@ -19,7 +19,6 @@ bases={"render": BASE})``).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import sys
 from collections.abc import Iterator
@@ -31,11 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import Photo, cached  # noqa: E402
-from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
 from bench.dump_cell_features import training_photos_run  # noqa: E402
-from bench.occlusion_set import OCCUPIED  # noqa: E402
+from bench.render_dark_hands import hand_photos  # noqa: E402
 from vision.board import BoardSpec  # noqa: E402
-from vision.render import SKIN, STYLES, Scene, random_scene, render, sample_real_conditions  # noqa: E402
+from vision.render import SKIN, STYLES, Scene  # noqa: E402
 
 
 def _by_counter(board: BoardSpec, scene: Scene, rng: np.random.Generator) -> tuple[float, float]:
@@ -50,16 +48,8 @@ def _by_counter(board: BoardSpec, scene: Scene, rng: np.random.Generator) -> tup
 
 def hands_by_counters(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
     """The project renderer's photos, a hand beside a counter on the plain in each (see the module)."""
-    labels = cyrus_labels(setup_state())
-    for k in range(count):
-        seed, style = base + k, k % len(STYLES)
-        rng = np.random.default_rng(seed)
-        scene = random_scene(board, rng, labels, OCCUPIED)
-        cond = sample_real_conditions(rng, 1920, 1080, style, hands=1.0)
-        cond = dataclasses.replace(cond, hands=1, hand_at=_by_counter(board, scene, rng),
-                                   hand_skin=(k // len(STYLES)) % len(SKIN))
-        shot = render(board, scene, cond, seed)
-        yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
+    return hand_photos(board, base, count, tmp, lambda _k, scene, rng: _by_counter(board, scene, rng),
+                       lambda k: (k // len(STYLES)) % len(SKIN))
 
 
 def main() -> None:
