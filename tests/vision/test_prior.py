@@ -222,6 +222,8 @@ def test_rules_sure_of_the_truth_settle_the_cells_the_photo_is_unsure_of(
     # counter; truly bare plain): its label is the rules' and it stays asked
     assert len([n for n in unsure if n in obs.unreadable]) <= 1
     assert set(obs.from_rules) <= set(alone.unreadable)  # what the photo was sure of stayed its own
+    right = {n: (t["occupant"], t["terrain"]) for n, t in rendered.cells.items()}
+    assert [n for n, c in obs.cells.items() if c.confidence >= FLOOR and (c.occupant, c.terrain) != right[n]] == []
 
 
 def test_unsure_cells_take_another_content_the_rules_are_sure_of(
@@ -278,18 +280,3 @@ def test_counter_labels_are_scored_on_the_cells_the_priors_decided(
     assert set(obs.identity) == {n for n, c in obs.cells.items() if c.occupant is not None}
     assert set(counters) <= set(obs.identity)
     assert all(set(obs.identity[n]) == {k for k, (s, _l) in labels.items() if s == side} for n in counters)
-
-
-def test_truthful_rules_settle_the_unsure_cells_and_read_none_wrong(
-    hand_photo: tuple[Path, Rendered, Observation],
-) -> None:
-    # the fitted trees' spread weighed by priors certain of the scene: every cell the photo
-    # shows is read right or stays asked, and the cells the trees leave unsure are settled
-    path, rendered, alone = hand_photo
-    unsure = _unsure(alone)
-    assert unsure, "the hand should leave cells the trees are unsure of"
-    obs = observe(path, board(), strict=False, priors=_truth(rendered))
-    truth = {n: (t["occupant"], t["terrain"]) for n, t in rendered.cells.items()}
-    wrong = [n for n, c in obs.cells.items() if c.confidence >= FLOOR and (c.occupant, c.terrain) != truth[n]]
-    assert wrong == []
-    assert len([n for n in unsure if n in obs.unreadable]) <= 1  # D9: see the test above
