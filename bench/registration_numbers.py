@@ -120,6 +120,14 @@ FITS: dict[str, tuple[tuple[Any, ...], str, Criterion]] = {
 listed, so the tightest tolerance wins among equals)."""
 
 
+def _current(name: str) -> Any:
+    """The value a number has in the reader."""
+    module, ident = name.split(".")
+    if module in sweep_mod.MODULES:
+        return getattr(sweep_mod.MODULES[module], ident)
+    return getattr(getattr(VisionConfig(), module), ident)
+
+
 def fit(name: str, groups: Group, board: BoardSpec) -> dict[str, Any]:
     """Fits one number on the set's fitting ladders; checks the value on the held-out photos."""
     values, words, key = FITS[name]
@@ -140,12 +148,13 @@ def fit(name: str, groups: Group, board: BoardSpec) -> dict[str, Any]:
     check: dict[str, Any] = {}
     for group in ("check", "dev"):
         base = run(groups[group], board, {})
-        other = run(groups[group], board, {name: chosen})
+        other = base if chosen == _current(name) else run(groups[group], board, {name: chosen})
         check[group] = {"photos": len(base), "chosen": tally(other), "differences": differences(base, other)}
         print(f"  held out ({group}, {len(base)} photos) at {chosen}: {tally(other)};"
               f" {len(check[group]['differences'])} differ from the defaults", flush=True)
-    print(f"fitted {name} = {chosen}", flush=True)
-    return {"name": name, "criterion": words, "values": tried, "chosen": chosen, "held_out": check,
+    print(f"fitted {name} = {chosen} (the reader's: {_current(name)})", flush=True)
+    return {"name": name, "criterion": words, "values": tried, "chosen": chosen, "current": _current(name),
+            "held_out": check,
             "fitted_on": [c.name for c in photos]}
 
 
