@@ -120,6 +120,10 @@ FITS: dict[str, tuple[tuple[Any, ...], str, Criterion]] = {
 listed, so the tightest tolerance wins among equals)."""
 
 
+WHOLE = frozenset({"register.PLACE_TOLERANCE"})
+"""Numbers that reach a board framed by four markers (the marker fit's own tolerance)."""
+
+
 def _current(name: str) -> Any:
     """The value a number has in the reader."""
     module, ident = name.split(".")
@@ -134,10 +138,15 @@ def fit(name: str, groups: Group, board: BoardSpec) -> dict[str, Any]:
     photos = groups["fit"]
     print(f"fitting {name} on {len(photos)} photos of the registration set's fitting ladders "
           f"(both renderers; {', '.join(regset.CHECKS)} and the dev photos held out): {words}", flush=True)
+    base = run(photos, board, {})
+    # a board framed by four markers is never refitted nor outlined: only the tolerance reaches it
+    framed = {n for n, r in base.items() if r.get("method") == "markers" and len(r["markers"]) == 4}
+    reached = photos if name in WHOLE else [c for c in photos if c.name not in framed]
+    print(f"  {len(reached)} of them can move ({len(framed)} framed by four markers)", flush=True)
     tried: dict[str, Any] = {}
     best: tuple[Any, tuple[float, ...]] | None = None
     for value in values:
-        rows = run(photos, board, {name: value})
+        rows = base | run(reached, board, {name: value})
         t, e = tally(rows), _mean_close(rows)
         tried[str(value)] = {**t, "mean_error_close": e}
         print(" ", name, "=", value, t, "mean error (close)", e, flush=True)
