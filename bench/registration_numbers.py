@@ -92,29 +92,24 @@ def _mean_close(rows: Rows) -> float:
 
 
 Criterion = Callable[[dict[str, int], float], tuple[float, ...]]
+PLACED = "no board placed over half a cell off, then the most placed close, then the least mean error"
+
+
+def _placed(t: dict[str, int], e: float) -> tuple[float, ...]:
+    return (-t["wrong"], t["close"], -e)
+
+
 FITS: dict[str, tuple[tuple[Any, ...], str, Criterion]] = {
     # name: (values tried, the criterion in words, its key: the largest key wins, the first on ties)
     "register.PLACE_TOLERANCE": (
         (0.03, 0.04, 0.05, 0.055, 0.06, 0.07, 0.08, 0.1, 0.12),
         "no board placed over half a cell off, then the most placed close, then the tightest",
         lambda t, e: (-t["wrong"], t["close"])),
-    "grid.refine_min_points": (
-        (80, 60, 50, 40, 30, 20, 10, 4),
-        "no board placed over half a cell off, then the most placed close, then the least mean error "
-        "(ties: the most crossings asked, listed first)",
-        lambda t, e: (-t["wrong"], t["close"], -e)),
-    "grid_overlay.LINE_OUTLIER": (
-        (1.5, 2.0, 2.5, 3.0, 4.0, 6.0),
-        "no board placed over half a cell off, then the most placed close, then the least mean error",
-        lambda t, e: (-t["wrong"], t["close"], -e)),
-    "outline._SMOOTH": (
-        (3, 5, 7, 9),
-        "no board placed over half a cell off, then the most placed close, then the least mean error",
-        lambda t, e: (-t["wrong"], t["close"], -e)),
-    "outline.APPROX": (
-        (0.01, 0.015, 0.02, 0.03, 0.04, 0.05),
-        "no board placed over half a cell off, then the most placed close, then the least mean error",
-        lambda t, e: (-t["wrong"], t["close"], -e)),
+    "grid.refine_min_points": ((80, 60, 50, 40, 30, 20, 10, 4),
+                               PLACED + " (ties: the most crossings asked, listed first)", _placed),
+    "grid_overlay.LINE_OUTLIER": ((1.5, 2.0, 2.5, 3.0, 4.0, 6.0), PLACED, _placed),
+    "outline._SMOOTH": ((3, 5, 7, 9), PLACED, _placed),
+    "outline.APPROX": ((0.01, 0.015, 0.02, 0.03, 0.04, 0.05), PLACED, _placed),
 }
 """The numbers fitted here: the values tried, and the criterion (ties go to the first value
 listed, so the tightest tolerance wins among equals)."""

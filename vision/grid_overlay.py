@@ -86,7 +86,9 @@ PAPER_WHITE = (245.0, 245.0, 245.0)
 LINE_OUTLIER = 2.5
 """A grid line's sample further from the line fitted through the others than this many times their
 median distance (at least a pixel) is dropped, and the line fitted again (provisional, set by
-hand)."""
+hand: ``bench/registration_numbers.py --fit`` picks 1.5 by its criterion, one board fewer placed
+within two tolerances on the registration set, so not taken; without the cut four boards of the
+set are refused)."""
 WASHED = 250
 """A pixel whose three channels (0-255) all reach this is washed out to white by a glare: its
 colour, whatever lies there, is lost (JPEG keeps a clipped channel a few levels below 255)."""
