@@ -6,16 +6,13 @@ the likeliest token's colour. The brightness is read **relative to the photo**: 
 photo's usual band over bare board (the median of its bands, each weighted by its probability
 of lying over bare board), so that a lamp, a room light or the counters' own shadows, which
 darken every band alike, do not make bare board look like a token. A logistic turns the two
-into a probability, fitted on training photos of both renderers by ``bench/fit_cell_model.py``;
+into a probability, fitted on the dev photos of both renderers by ``bench/fit_cell_model.py``;
 the reading's confidence is that probability (or its complement), not a rescaled margin. The
 band's colour lean is not an input: fitted freely its weight comes out negative, which no
 physics supports (see ``docs/decisions/vision-cell-model.md``).
 
-Parameters (fitted by ``bench/fit_cell_model.py`` on the training photos of both renderers, 300
-each, seeds 1 500 000 and 5 500 000, 2026-11-30, with the band read past the counter's real edge,
-``classify.edge_outline_reach``; the script prints them and they are copied here; until then 0.881
-and (7.94, -14.59, 15.97), fitted on the dev photos with the band read from inside the counter's
-light frame):
+Parameters (fitted by ``bench/fit_cell_model.py``, dev seeds of both renderers, 40 photos each,
+2026-11-29; the script prints them and they are copied here):
 
 - ``PLAIN_BAND``: the median brightness of a band over bare board (relative to the bare board
   around the cell); it stands in for the bands a photo with few counters lacks;
@@ -33,11 +30,11 @@ import numpy.typing as npt
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.intp]
 
-PLAIN_BAND = 0.981
-"""Fitted: median brightness of a counter's band over bare board, on the training photos."""
+PLAIN_BAND = 0.881
+"""Fitted: median brightness of a counter's band over bare board, on the dev photos."""
 PRIOR_BANDS = 3
 """Structure: bands at ``PLAIN_BAND`` counted with the photo's own in its median."""
-TOKEN_WEIGHTS = (15.56, -21.6, 12.68)
+TOKEN_WEIGHTS = (7.94, -14.59, 15.97)
 """Fitted: bias, and the weights of relative brightness and root share, of the logistic giving
 the probability that a token lies under a counter."""
 

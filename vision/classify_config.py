@@ -111,16 +111,12 @@ class ClassifyConfig(Section):
         "the clear-lean rule).",
     )
     edge_outline_reach: float = Field(
-        default=0.85,
+        default=0.5,
         gt=0,
-        description="A counter's outline (the band is read outside it) takes the pixels less than this share "
-        "of the way from its side's colour to the bare board's (evidence.counter_extent), its blurred "
-        "edge and light frame included; not its class's own spread, which a photo narrows (the outline "
-        "then ran 0.06-0.1 cell inside the counter's edge, inside its light frame, and the band ended "
-        "before a token's thin sliver) or a pale counter's class widens over the board. Fitted by "
-        "bench/counter_edge.py on the training photos of both renderers (30 November): the reach whose "
-        "outline's median distance inside the counters' real edge, the worse of the two renderers', is "
-        "least (0.5, within the class's 4 spreads, until then).",
+        description="A counter's outline (the band is read outside it) takes the pixels within its class's "
+        "reach that also lie within this share of the way from its colour to the bare board's (a large "
+        "value leaves the class's reach alone): a pale counter's class, adapted to a photo, can reach over "
+        "the board around it, leaving no band.",
     )
     edge_light_skip: float = Field(
         default=0.03,

@@ -506,7 +506,7 @@ def _edge_band(
     seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
     feats = chroma(cells[at].astype(np.float32), white)
     to_board = np.hypot(*(means[side_of] - base).T)
-    near_side = counter_extent(feats[..., :2], means[side_of], base, cfg)  # the class's spread left out
+    near_side = counter_extent(feats[..., :2], means[side_of], base, cfg, sds[side_of])
     for j in range(len(at)):
         f = feats[j]
         away = distance_past_outline(near_side[j])
