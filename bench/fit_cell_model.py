@@ -5,6 +5,7 @@ Run from the repository root, after ``bench/bench_reliability.py --seeds dev --c
 rendered the dev photos into DIR:
 
     python bench/fit_cell_model.py --cache DIR [--photos 40]
+    python bench/fit_cell_model.py --cache /tmp/w50train/cache --photos 300 --bases 1500000 5500000
 
 Every counter cell not under a hand, of every dev photo of both renderers read with its
 calibration, gives the band's features (its brightness over the photo's usual counter band,
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_reliability import cached_readings  # noqa: E402
+from bench.dump_cell_features import held_out  # noqa: E402
 from vision import cell_model  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -41,9 +43,11 @@ RIDGE = 1e-5
 Floats = npt.NDArray[np.float64]
 
 
-def samples(cache: Path, photos: int) -> tuple[Floats, Floats, Floats, Floats]:
+def samples(cache: Path, photos: int,
+            bases: dict[str, int] | None = None) -> tuple[Floats, Floats, Floats, Floats]:
     """Returns per counter cell: raw band light, lean, root share, truth (1: a token), and the
-    photo index (for the held-out check)."""
+    photo index (for the held-out check); ``bases``: the cache's first seeds by renderer (the dev
+    photos' if None)."""
     board = load_board("cyrus-pyxis")
     cfg = VisionConfig().classify
     light: list[float] = []
@@ -52,7 +56,7 @@ def samples(cache: Path, photos: int) -> tuple[Floats, Floats, Floats, Floats]:
     truth: list[float] = []
     photo: list[float] = []
     k = 0  # photos with counters measured, numbered for the held-out check
-    for _kind, photo_at, _cal, reading in cached_readings(board, cache, photos):
+    for _kind, photo_at, _cal, reading in cached_readings(board, cache, photos, bases=bases):
         _path, cells, hidden, _group = photo_at
         ev = reading.evidence
         names = board.cell_names()
@@ -121,8 +125,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--photos", type=int, default=40)
+    parser.add_argument("--bases", type=int, nargs=2, metavar=("RENDER", "TABLETOP"),
+                        help="The cache's first seeds (a training cache's, e.g. 1500000 5500000); the dev photos' "
+                        "by default.")
     args = parser.parse_args()
-    light, rest, truth, photo = samples(args.cache, args.photos)
+    bases = dict(zip(("render", "tabletop"), args.bases, strict=True)) if args.bases else None
+    if bases and any(held_out(b) for b in bases.values()):
+        parser.error(f"seed ranges {args.bases} include a held-out one: never fitted on")
+    light, rest, truth, photo = samples(args.cache, args.photos, bases)
     root_share = rest[:, 1]
     plain_band = float(np.median(light[truth == 0]))
     w = refit(light, root_share, truth, photo, plain_band)
