@@ -43,7 +43,7 @@ from bench.diagnose_bands import _bare_light, _cells  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.colours import chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.evidence import INSIDE, distance_past_outline  # noqa: E402
+from vision.evidence import INSIDE, counter_extent, distance_past_outline  # noqa: E402
 
 START = 0.05
 """Where the reads start past the outline (cells): the reader's edge_band_from + edge_light_skip."""
@@ -96,10 +96,8 @@ def measure(cache: Path, photos: int) -> dict[str, tuple[Floats, npt.NDArray[np.
                 continue
             f = chroma(cells[i].astype(np.float32), reading.white)
             side = int(ev.side_share[i].argmax())
-            reach = min(cfg.pixel_sigma * float(sds[side]),
-                        cfg.edge_outline_reach * float(np.hypot(*(means[side] - means[sides]))))
-            away = distance_past_outline(np.hypot(*np.moveaxis(f[..., :2] - means[side].astype(np.float32), -1, 0))
-                                         < reach)
+            near = counter_extent(f[None, ..., :2], means[[side]], means[sides], cfg, sds[[side]])
+            away = distance_past_outline(near[0])
             if away is None:
                 continue
             r, c = divmod(int(i), board.cols)

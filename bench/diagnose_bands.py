@@ -48,7 +48,7 @@ from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.cell_features import feature_names, features  # noqa: E402
 from vision.colours import BAND_TO, chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.evidence import INSIDE, distance_past_outline  # noqa: E402
+from vision.evidence import INSIDE, counter_extent, distance_past_outline  # noqa: E402
 from vision.pipeline import Reading  # noqa: E402
 from vision.shade import relight  # noqa: E402
 
@@ -90,9 +90,7 @@ def counter_outline(reading: Reading, board: BoardSpec,
     sides = len(board.sides)
     f = chroma(cells[i].astype(np.float32), reading.white)
     side = int(ev.side_share[i].argmax())
-    to_board = float(np.hypot(*(means[side] - means[sides])))
-    reach = min(cfg.pixel_sigma * float(sds[side]), cfg.edge_outline_reach * to_board)
-    away = distance_past_outline(np.hypot(*np.moveaxis(f[..., :2] - means[side].astype(np.float32), -1, 0)) < reach)
+    away = distance_past_outline(counter_extent(f[None, ..., :2], means[[side]], means[sides], cfg, sds[[side]])[0])
     return f, away, ppc
 
 

@@ -102,14 +102,19 @@ def laid(board: BoardSpec, seed: int) -> tuple[dict[str, Any], float, dict[str, 
     """Photo ``seed``'s scene, drawn as ``tabletop_photos`` draws it: per cell holding a counter on a
     token, what it leaves in sight (:func:`placed`); the photo's mean cell side (pixels); the
     scene's terrain."""
+    scene, cond = drawn(board, seed)
+    cells, cell_px = placed(board, scene, cond, seed)
+    return cells, cell_px, dict(scene.terrain)
+
+
+def drawn(board: BoardSpec, seed: int) -> tuple[art.Layout, tabletop.TabletopConditions]:
+    """Photo ``seed``'s scene and conditions, drawn as ``tabletop_photos`` draws them."""
     names = board.cell_names()
-    k = seed % 100_000
     rng = np.random.default_rng(seed)
     scene = random_scene(board, rng, cyrus_labels(setup_state()), 0.3)
     at = [(names.index(n) % board.cols + 0.5, names.index(n) // board.cols + 0.5) for n in scene.counters]
-    cond = tabletop.sample_conditions(rng, 1920, 1080, box=k % BOXES, counters=at, hand=0.3, glare=0.3)
-    cells, cell_px = placed(board, scene, cond, seed)
-    return cells, cell_px, dict(scene.terrain)
+    return scene, tabletop.sample_conditions(rng, 1920, 1080, box=seed % 100_000 % BOXES, counters=at, hand=0.3,
+                                             glare=0.3)
 
 
 def placed(board: BoardSpec, scene: art.Layout, cond: tabletop.TabletopConditions,
@@ -117,6 +122,26 @@ def placed(board: BoardSpec, scene: art.Layout, cond: tabletop.TabletopCondition
     """Where ``tabletop.render(board, scene, cond, seed)`` lays its pieces: per cell holding a
     counter on a token, :func:`sliver`'s measures, the two sides and the counter's offset from the
     cell's centre (cells); and the photo's mean cell side (pixels)."""
+    token_at, counter_at, cell_px = squares(board, scene, cond, seed)
+    out: dict[str, Any] = {}
+    for name, cs in counter_at.items():
+        if name not in token_at:
+            continue
+        out[name] = {**sliver(token_at[name], cs), "counter_side": side(cs), "token_side": side(token_at[name]),
+                     "offset": float(np.hypot(*(cs.mean(axis=0) - 0.5)))}
+    return out, cell_px
+
+
+def side(pts: npt.NDArray[np.float64]) -> float:
+    """A laid square's side (cells), from its corners."""
+    return float(np.hypot(*(pts[1] - pts[0])))
+
+
+def squares(board: BoardSpec, scene: art.Layout, cond: tabletop.TabletopConditions,
+            seed: int) -> tuple[dict[str, npt.NDArray[np.float64]], dict[str, npt.NDArray[np.float64]], float]:
+    """Where ``tabletop.render(board, scene, cond, seed)`` lays each token and each counter: their
+    corners (cells from their cell's top-left corner) by cell; and the photo's mean cell side
+    (pixels)."""
     names = board.cell_names()
     to_image = camera.camera(board, cond)
     cell_px = camera._cell_px(to_image, board)
@@ -137,17 +162,12 @@ def placed(board: BoardSpec, scene: art.Layout, cond: tabletop.TabletopCondition
     finally:
         art._token, art._counter = real_token, real_counter  # type: ignore[assignment]
     held = [n for n in names if scene.terrain.get(n, board.terrains[0]) != board.terrains[0]]
-    token_at = dict(zip(held, tokens, strict=True))
-    out: dict[str, Any] = {}
-    for name, square in zip(scene.counters, counters, strict=True):
-        if name not in token_at:
-            continue
-        row, col = divmod(names.index(name), board.cols)
-        cs = corners(square, ppc, camera.EXTENT, row, col)
-        out[name] = {**sliver(corners(token_at[name], ppc, camera.EXTENT, row, col), cs),
-                     "counter_side": square[1] / ppc, "token_side": token_at[name][1] / ppc,
-                     "offset": float(np.hypot(*(cs.mean(axis=0) - 0.5)))}
-    return out, cell_px
+
+    def laid_at(cells: list[str], tiles: list[Square]) -> dict[str, npt.NDArray[np.float64]]:
+        return {n: corners(sq, ppc, camera.EXTENT, *divmod(names.index(n), board.cols))
+                for n, sq in zip(cells, tiles, strict=True)}
+
+    return laid_at(held, tokens), laid_at(list(scene.counters), counters), cell_px
 
 
 def geometry(board: BoardSpec, seeds: Iterator[int]) -> list[dict[str, Any]]:

@@ -229,6 +229,8 @@ FITTED = {
     "register._EDGE_SHARE": "bench/fit_edge_blur.py (photos of known blur, both renderers)",
     "registration.max_candidates": "bench/bench_hostile_images.py",
     "register.REACH": "tests/vision/test_register_real.py (dev renders)",
+    "grid.refine_min_points": "bench/registration_numbers.py --fit (registration set, both renderers)",
+    "outline._SMOOTH": "bench/registration_numbers.py --fit (registration set, both renderers)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
     "pipeline.GLARE_SHARE": "bench/fit_glare.py, removed with the cascade (measured, dev photos of both renderers: "

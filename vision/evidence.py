@@ -440,6 +440,27 @@ def with_reach(
     return replace(ev, reached=share, reached_strict=strict)
 
 
+def counter_extent(
+    x: npt.NDArray[np.float32],
+    side: npt.NDArray[np.float64],
+    base: npt.NDArray[np.float64],
+    cfg: ClassifyConfig,
+    spread: npt.NDArray[np.float64] | None = None,
+) -> npt.NDArray[np.bool_]:
+    """Per counter (``side``: its side's colour, one row each; ``x``: its cell's chromaticities,
+    the counter first), which pixels its outline takes: those less than ``cfg.edge_outline_reach``
+    of the way from its colour to the bare board's (``base``) and, when its class's spreads are
+    given (``spread``, one a counter), within ``cfg.pixel_sigma`` of them (the reader's rule:
+    a pale counter's class, re-centred on a photo, can reach over the board around it)."""
+    reach = cfg.edge_outline_reach * np.hypot(*(side - base).T)
+    if spread is not None:
+        reach = np.minimum(cfg.pixel_sigma * spread, reach)
+    shape = (-1,) + (1,) * (x.ndim - 2)
+    centre = side.astype(np.float32).reshape((*shape, 2))
+    near: npt.NDArray[np.bool_] = np.hypot(*np.moveaxis(x - centre, -1, 0)) < reach.astype(np.float32).reshape(shape)
+    return near
+
+
 def distance_past_outline(near_side: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32] | None:
     """Returns, per pixel of a cell, its distance (pixels) past the outline of the counter whose
     colour ``near_side`` marks: the convex hull of its largest such patch (its light label,
@@ -484,13 +505,8 @@ def _edge_band(
     cells = grid.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
     seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
     feats = chroma(cells[at].astype(np.float32), white)
-    centre = means[side_of].astype(np.float32)[:, None, None, :]
-    # within its class's reach and part of the way to the bare board's colour (cfg.edge_outline_reach):
-    # a pale counter's class, re-centred on a photo, can reach over the board around it
     to_board = np.hypot(*(means[side_of] - base).T)
-    reach = np.minimum(cfg.pixel_sigma * sds[side_of], cfg.edge_outline_reach * to_board)
-    reach = reach.astype(np.float32)[:, None, None]
-    near_side = np.hypot(*np.moveaxis(feats[..., :2] - centre, -1, 0)) < reach
+    near_side = counter_extent(feats[..., :2], means[side_of], base, cfg, sds[side_of])
     for j in range(len(at)):
         f = feats[j]
         away = distance_past_outline(near_side[j])

@@ -83,6 +83,12 @@ PAPER_WHITE = (245.0, 245.0, 245.0)
 """The white reference (BGR) when no margin shows: the paper of the board tables' colours, as
 ``vision.colours.PAPER`` (not imported: the colour model sits beside the warp, not under it)."""
 
+LINE_OUTLIER = 2.5
+"""A grid line's sample further from the line fitted through the others than this many times their
+median distance (at least a pixel) is dropped, and the line fitted again (provisional, set by
+hand: ``bench/registration_numbers.py --fit`` picks 1.5 by its criterion, one board fewer placed
+within two tolerances on the registration set, so not taken; without the cut four boards of the
+set are refused)."""
 WASHED = 250
 """A pixel whose three channels (0-255) all reach this is washed out to white by a glare: its
 colour, whatever lies there, is lost (JPEG keeps a clipped channel a few levels below 255)."""
@@ -277,7 +283,7 @@ def _fit_line(
     a, b = np.polyfit(x, y, 1)
     for _ in range(3):
         resid = np.abs(y - (a * x + b))
-        new = resid <= max(1.0, 2.5 * float(np.median(resid[keep])))
+        new = resid <= max(1.0, LINE_OUTLIER * float(np.median(resid[keep])))
         if new.sum() < 3 or (new == keep).all():
             break
         keep = new

@@ -108,7 +108,7 @@ def find_outline(
             area = cv2.contourArea(hull)
             if area < best_area:
                 continue
-            approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+            approx = cv2.approxPolyDP(hull, APPROX * cv2.arcLength(hull, True), True)
             if len(approx) != 4 or not cv2.isContourConvex(approx):
                 continue
             best, best_area = approx.reshape(4, 2).astype(np.float32), area
@@ -119,7 +119,14 @@ def find_outline(
 
 _SMOOTH = 5
 """Side of the Gaussian kernel the shrunk photo is smoothed with before its outline is looked for,
-in pixels of the 900-px copy (provisional, set by hand)."""
+in pixels of the 900-px copy. Fitted by ``bench/registration_numbers.py --fit`` on the registration
+set's 214 fitting photos (no board over half a cell off, then the most placed close, then the least
+error): 3, 5, 7, 9 px place 132, 133, 130, 128 close; 5 kept, the held-out photos alike."""
+APPROX = 0.02
+"""How far the outline's polygon may stray from its hull, as a share of the hull's perimeter
+(``cv2.approxPolyDP``): a board's corners rounded by blur or cut by a counter still give four
+(provisional, set by hand: 0.01 to 0.05 register the registration set's fitting photos alike; 0.05
+gave two of the refuse set's board-less photos another refusal)."""
 
 
 INK = 0.8

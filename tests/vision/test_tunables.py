@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # per-cell: w45d 88, + OFF_RULES, - 0.98, + MISTAKES, - MIN_AGREEMENT; w48d 88 -> 84
 # register: w48c 37 -> 32; w51c 30 -> 27 (outline.INK, grid.min_sharpness, registration.min_cell_px);
 # 28 with outline.INK back (the ink and the marks must agree on a board without markers)
+# w53c: register 28 kept (each of the 28 measured: none derived or removed without moving a reading)
 # w51a 84 -> 87: + trees.LIKELIHOOD_TEMPERATURE, REFUSE_WEIGHTS, REFUSE_AT (the trees' path, fitted);
 # w53b 87 -> 68: the cascade gone (11 classify fields, decide.DISTRUSTED, cell_confidence 2, cell_model 3,
 # pipeline.GLARE_RIGHT, prior.MISTAKES)
