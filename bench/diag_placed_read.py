@@ -3,7 +3,7 @@ read wrong (sure or asked) with its evidence: a per-cell failure told apart from
 
 Run from the repository root:
 
-    python bench/diag_placed_read.py PHOTO CALIBRATION_PHOTO [--model] [--json FILE]
+    python bench/diag_placed_read.py PHOTO CALIBRATION_PHOTO [--json FILE]
 
 The photo's ``.json`` beside it holds the renderer's homography (and the second renderer's lens);
 the board is placed by a homography fitted on the grid's points where the renderer put them
@@ -65,14 +65,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("photo", type=Path)
     ap.add_argument("calibration", type=Path)
-    ap.add_argument("--model", action="store_true", help='classify.decision "model" (default: the cascade)')
     ap.add_argument("--no-refine", action="store_true", help="keep the renderer's placement as it is")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     board = load_board("cyrus-pyxis")
     cfg = VisionConfig()
-    if args.model:
-        cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update={"decision": "model"})})
     setup = setup_state()
     cal = calibrate(args.calibration, board, cell_contents(setup), cfg, legions=legion_labels(setup),
                     legion_at=legion_cells(setup))
@@ -105,7 +102,7 @@ def main() -> None:
         })
     white = np.asarray(reading.white, np.float64)
     out = {"photo": args.photo.name, "calibration": args.calibration.name,
-           "decision": cfg.classify.decision, "counts": counts,
+           "counts": counts,
            "white_reference": [round(float(x), 2) for x in white.ravel()[:3]],
            "terrains": list(board.terrains), "sides": list(board.sides),
            "commit": commit(),

@@ -11,9 +11,10 @@ wrong at or above the confidence floor is listed with what its band showed, besi
 other counter bands over bare board and over a token (10th, 50th and 90th percentiles):
 
 - ``light``: the band's brightness as the reader takes it (:attr:`CellEvidence.edge_light`), and
-  ``rel`` over the photo's usual band (:func:`vision.cell_model.relative_light`);
-- ``root``: the root of the share of the cell leaning toward the likeliest token, ``lean`` the
-  band's lean toward it, ``p`` the model's probability that a token lies there;
+  ``rel`` over the photo's usual counter band (the fitted trees' feature ``edge_light_rel``,
+  :mod:`vision.cell_features`);
+- ``root``: the root of the share of the cell in the token the band leans most toward, ``lean``
+  the band's lean toward it;
 - ``rings``: the band's brightness over the bare board nearby, by distance past the counter's
   outline (0-0.02, 0.02-0.05, 0.05-0.08 and 0.08 cell to the band's end): where the counter's
   light border ends and the token shows;
@@ -43,8 +44,8 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_reliability import cached_readings  # noqa: E402
 from bench.diagnose_unreached import diagnosis_arguments  # noqa: E402
 from bench.occlusion_set import SEEDS as SET_SEEDS  # noqa: E402
-from vision import cell_model  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
+from vision.cell_features import feature_names, features  # noqa: E402
 from vision.colours import BAND_TO, chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.evidence import INSIDE, counter_extent, distance_past_outline  # noqa: E402
@@ -127,11 +128,13 @@ def diagnose(reading: Reading, board: BoardSpec, truth: dict[str, dict[str, str 
     at = np.nonzero(ev.on_counter)[0]
     if ev.edge_light is None or ev.edge_lean is None or not len(at):
         return []
-    best, lean, root = cell_model.band_features(ev.edge_lean[at][:, 1:], ev.terrain_share[at][:, 1:],
-                                                cfg.edge_type_share)
+    rows = np.arange(len(at))
+    best = ev.edge_lean[at][:, 1:].argmax(axis=1)
+    lean = ev.edge_lean[at][:, 1:][rows, best]
+    root = np.sqrt(ev.terrain_share[at][:, 1:][rows, best])
     light = ev.edge_light[at]
-    chance = cell_model.token_probability(light, root)
-    rel = cell_model.relative_light(light, 1.0 - chance)
+    x = features(ev, board, reading.lines, reading.washed, reading.inside)
+    rel = x[at, feature_names(board).index("edge_light_rel")]
     held = np.array([truth[names[i]]["terrain"] != board.terrains[0] for i in at])
     shown = np.array([names[i] not in hidden for i in at]) & np.isfinite(rel)
     wrong = []
@@ -158,7 +161,7 @@ def diagnose(reading: Reading, board: BoardSpec, truth: dict[str, dict[str, str 
         lines.append(
             f"  {names[i]:4s} {truth[names[i]]['terrain']} read {cell.terrain} at {cell.confidence:.3f}: "
             f"light {light[j]:.3f} rel {rel[j]:.3f} root {root[j]:.3f} lean {lean[j]:+.3f} "
-            f"toward {board.terrains[1 + best[j]]} p {chance[j]:.3f}; rings {prof['rings']} "
+            f"toward {board.terrains[1 + best[j]]}; rings {prof['rings']} "
             f"outline {prof['outline']} seen {prof['seen']}; bare light nearby {spread}")
         if crops is not None:
             _crop(reading, board, i, crops / f"{stem}_{names[i]}")

@@ -10,7 +10,12 @@ never the held-out dev caches nor the eval seeds):
 Each photo is read with its calibration and without refusal (``bench_reliability
 .cached_readings``); every cell of every photo read gives a row: its features, its true content
 as a class index (:func:`content_index`), whether the renderer hid it under a hand, the photo's
-number, and what the reader's cascade read there (class and confidence, for comparison only).
+number, and what the reader read there (class and confidence, for comparison only; the arrays
+keep their names ``cascade`` and ``cascade_conf``: until 30 November the reader was the hand-set
+cascade, and ``bench/fit_trees_photo.py`` matches its refusal to the count the cascade's
+confidences refuse. The dumps it was last fitted on, the w53b ones included, were made with the
+cascade; a dump made since holds the fitted trees' readings there, and that match then needs the
+cascade's count recorded from an older dump).
 Photos the reader cannot read at all are left out, as the benchmark leaves them.
 """
 

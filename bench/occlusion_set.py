@@ -12,8 +12,8 @@ calibrations per style or box, from a clean photo of the set-up), except: more c
 board (:data:`OCCUPIED` of the cells instead of 0.3), a hand in every photo, its fingertips over
 a piece. Seeds: :data:`SEEDS`, a dev range of its own (the ordinary dev photos start at 1000000
 and 5000000, the eval ones at 3000000 and 6000000: never read here). The photos and their index
-go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, so
-``bench/decide_replay.py`` and ``bench/fit_occlusion.py --set`` read them with ``bases=SEEDS``.
+go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, so the fitting
+and diagnosis scripts read them with ``bases=SEEDS``.
 With ``--measure OUT``, the cached set is read instead (rendered first if missing) as
 ``bench/bench_reliability.py``'s ``measure`` reads the dev photos, and the figures per renderer
 (with ``hidden_misread``: cells under a hand read wrong with confidence) go to OUT as JSON with

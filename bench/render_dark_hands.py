@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +32,7 @@ from bench.bench_vision import cyrus_labels, setup_state  # noqa: E402
 from bench.dump_cell_features import training_photos_run  # noqa: E402
 from bench.occlusion_set import OCCUPIED, _fingertips  # noqa: E402
 from vision.board import BoardSpec  # noqa: E402
-from vision.render import STYLES, random_scene, render, sample_real_conditions  # noqa: E402
+from vision.render import STYLES, Scene, random_scene, render, sample_real_conditions  # noqa: E402
 
 SKINS = (0, 4)
 """The renderer's skin tones nearest the hill token's colour (``vision.render.SKIN``), as the
@@ -44,18 +44,29 @@ def _over_plain(board: BoardSpec, rng: np.random.Generator) -> tuple[float, floa
     return float(rng.uniform(0.3, board.cols - 0.3)), float(rng.uniform(0.3, board.rows - 0.3))
 
 
-def dark_hands(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
-    """The project renderer's photos, a dark hand in each (see the module)."""
+def hand_photos(board: BoardSpec, base: int, count: int, tmp: Path,
+                place: Callable[[int, Scene, np.random.Generator], tuple[float, float]],
+                skin: Callable[[int], int]) -> Iterator[Photo]:
+    """The project renderer's photos drawn as the occlusion set's are, one hand in each: photo
+    ``k``'s fingertips at ``place(k, scene, rng)`` (a board point), its skin ``skin(k)``."""
     labels = cyrus_labels(setup_state())
     for k in range(count):
         seed, style = base + k, k % len(STYLES)
         rng = np.random.default_rng(seed)
         scene = random_scene(board, rng, labels, OCCUPIED)
         cond = sample_real_conditions(rng, 1920, 1080, style, hands=1.0)
-        at = _fingertips(board, scene, rng) if k % 2 == 0 else _over_plain(board, rng)
-        cond = dataclasses.replace(cond, hands=1, hand_at=at, hand_skin=SKINS[(k // 2) % len(SKINS)])
+        cond = dataclasses.replace(cond, hands=1, hand_at=place(k, scene, rng), hand_skin=skin(k))
         shot = render(board, scene, cond, seed)
         yield shot.save(tmp / f"render_{k}"), shot.cells, shot.occluded, style
+
+
+def dark_hands(board: BoardSpec, base: int, count: int, tmp: Path) -> Iterator[Photo]:
+    """The project renderer's photos, a dark hand in each (see the module)."""
+
+    def place(k: int, scene: Scene, rng: np.random.Generator) -> tuple[float, float]:
+        return _fingertips(board, scene, rng) if k % 2 == 0 else _over_plain(board, rng)
+
+    return hand_photos(board, base, count, tmp, place, lambda k: SKINS[(k // 2) % len(SKINS)])
 
 
 def main() -> None:

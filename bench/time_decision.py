@@ -1,13 +1,15 @@
-"""Times the photo reader at 1080p with each per-cell decision (``classify.decision``: the cascade,
-the fitted trees) on the same cached dev photos, side by side.
+"""Times the photo reader at 1080p (its decision: the fitted trees, :mod:`vision.trees`) on cached
+dev photos.
 
 Run from the repository root, after ``bench/bench_reliability.py --seeds dev --cache DIR``:
 
     python bench/time_decision.py --cache DIR [--photos 10] [--repeat 2]
 
-Prints, per decision, the median seconds of ``vision.pipeline.read`` (file to reading, without
-refusal) over the project renderer's photos, each read ``--repeat`` times after one warm-up
-read (the trees' file is loaded once per process, in the warm-up).
+Prints the median seconds of ``vision.pipeline.read`` (file to reading, without refusal) over the
+project renderer's photos, each read ``--repeat`` times after one warm-up read (the trees' file is
+loaded once per process, in the warm-up). Until 30 November it timed both decisions side by side
+(the hand-set cascade and the trees, ``classify.decision``); to compare with an older reader, run
+that commit's own copy of this script on the same photos in the same minutes.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from bench.bench_reliability import cached_photos, calibrations  # noqa: E402
 from bench.bench_vision import machine  # noqa: E402
 from vision.board import load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
-from vision.classify_config import ClassifyConfig  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.pipeline import read  # noqa: E402
 
@@ -41,17 +42,16 @@ def main() -> None:
     cals = calibrations(board, "render", 1_000_000, args.cache)
     photos = list(cached_photos(args.cache, "render", 40))[: args.photos]
     out: dict[str, object] = {"machine": machine(), "photos": len(photos)}
-    for decision in ("cascade", "model"):
-        cfg = VisionConfig(classify=ClassifyConfig(decision=decision))
-        times: list[float] = []
-        for k, (path, _truth, _hidden, group) in enumerate(photos):
-            cal = cals.get(group)
-            usable = cal if isinstance(cal, Calibration) else None
-            for _ in range(args.repeat + (k == 0)):
-                start = time.perf_counter()
-                read(path, board, cfg, calibration=usable, strict=False)
-                times.append(time.perf_counter() - start)
-        out[decision] = {"median_s": round(statistics.median(times[1:]), 4), "reads": len(times) - 1}
+    cfg = VisionConfig()
+    times: list[float] = []
+    for k, (path, _truth, _hidden, group) in enumerate(photos):
+        cal = cals.get(group)
+        usable = cal if isinstance(cal, Calibration) else None
+        for _ in range(args.repeat + (k == 0)):
+            start = time.perf_counter()
+            read(path, board, cfg, calibration=usable, strict=False)
+            times.append(time.perf_counter() - start)
+    out["model"] = {"median_s": round(statistics.median(times[1:]), 4), "reads": len(times) - 1}
     print(json.dumps(out))
 
 

@@ -97,7 +97,7 @@ class Number:
 
 def _kind(name: str, value: object) -> str:
     if isinstance(value, (bool, str)):
-        return "switch"  # a boolean, or a choice between named methods (classify.decision)
+        return "switch"  # a boolean, or a choice between named methods
     if name in CAPS:
         return "cap"
     if name in GEOMETRY:
@@ -233,15 +233,10 @@ FITTED = {
     "outline._SMOOTH": "bench/registration_numbers.py --fit (registration set, both renderers)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
-    "pipeline.GLARE_SHARE": "bench/fit_glare.py (measured, dev photos of both renderers: not placed)",
-    "pipeline.GLARE_RIGHT": "bench/fit_glare.py (dev photos of both renderers)",
-    "cell_model.PLAIN_BAND": "bench/fit_cell_model.py (dev photos of both renderers)",
-    "cell_model.TOKEN_WEIGHTS": "bench/fit_cell_model.py (dev photos of both renderers)",
-    "cell_confidence.COUNTER_WEIGHTS": "bench/fit_cell_confidence.py (dev photos of both renderers)",
-    "cell_confidence.TERRAIN_WEIGHTS": "bench/fit_cell_confidence.py (dev photos of both renderers)",
+    "pipeline.GLARE_SHARE": "bench/fit_glare.py, removed with the cascade (measured, dev photos of both renderers: "
+                            "not placed)",
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
-    "prior.MISTAKES": "bench/fit_confusion.py (dev photos of both renderers)",
     "trees.LIKELIHOOD_TEMPERATURE": "bench/fit_trees_photo.py (training photos, each read by trees fitted without it)",
     "trees.REFUSE_WEIGHTS": "bench/fit_trees_photo.py (training photos and glared ones the trees never saw)",
     "trees.REFUSE_AT": "bench/fit_trees_photo.py (training photos and glared ones the trees never saw)",
@@ -262,18 +257,10 @@ LITERAL_KINDS: dict[tuple[str, float], str] = {
     ("colours.adapt", 1.177): "math",
     ("colours.learn", 1.177): "math",
     ("occluders.occluder", 1.177): "math",
-    # 90 % sure at ``scale`` past the threshold (odds 9): the unit the scale settings are stated in,
-    # one degree of freedom with each of them, not a second one
-    ("decide._sure", 9): "math",
     # a row and a column packed into one key for a set: any factor above the board's columns
     ("occluders._cell_shaped", 10000): "format",
     # the second largest of a sorted row
-    ("cell_confidence._leading", -2): "index",
-    ("decide._under_counter", -2): "index",
     ("cell_features._lead", -2): "index",
-    # a logistic's argument clipped against an overflow of exp
-    ("cell_confidence._logistic", 50): "guard",
-    ("cell_confidence._logistic", -50): "guard",
     # a segment's parameter from -0.5 to 1.5: half a segment either way, as -0.5 is structural
     ("occluders._soft_edge", 1.5): "math",
 }

@@ -6,9 +6,9 @@ configuration: :mod:`vision.load` (size, scans and pixels capped before decoding
 :mod:`vision.outline`) → :mod:`vision.grid_overlay` (warp to a top-down board, cell pixels) →
 :mod:`vision.shade` (hard shadows lit away, glare found) → :mod:`vision.adaptive` (piece colours
 adapted to the photo, :mod:`vision.colours`; per-cell evidence, :mod:`vision.evidence`;
-occluders, :mod:`vision.occluders`; occupant side, terrain and a confidence per cell,
-:mod:`vision.decide`, whose fitted probabilities are :mod:`vision.cell_model` and
-:mod:`vision.cell_confidence`; counter labels for identity, :mod:`vision.labels`) →
+occluders, :mod:`vision.occluders`) → :mod:`vision.trees` (occupant side, terrain and a
+probability per cell, from fitted trees over :mod:`vision.cell_features`; counter labels for
+identity, :mod:`vision.labels`) →
 :mod:`vision.pipeline` (``observe``, the orchestrator). :mod:`vision.calibrate` learns a set's
 colours from a photo of a known position, :mod:`vision.examples` re-fits them from the photos a
 table settled; :mod:`vision.render` and :mod:`vision.tabletop` (written apart from the reader)

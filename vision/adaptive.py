@@ -2,8 +2,8 @@
 
 :mod:`vision.colours` (the piece classes, per-pixel features, adaptation to the photo),
 :mod:`vision.evidence` (what each cell's pixels say), :mod:`vision.occluders` (a hand or a cup
-over the board) and :mod:`vision.decide` (occupant, terrain and confidence per cell). This
-module only hands their names on.
+over the board) and :mod:`vision.decide` (what a cell needs to be read; the decision itself is
+:mod:`vision.trees`'). This module only hands their names on.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from vision.colours import (
     separation,
     table_model,
 )
-from vision.decide import READ_INSIDE, _under_counter, decide
+from vision.decide import READ_INSIDE
 from vision.evidence import CellEvidence, _edge_band, beyond, evidence, with_reach
 from vision.occluders import Occluder, _joined, _token_cells, occluder, refine_occluder
 
@@ -40,13 +40,11 @@ __all__ = [
     "_joined",
     "_rim_blend",
     "_token_cells",
-    "_under_counter",
     "adapt",
     "beyond",
     "board_pixels",
     "chroma",
     "class_names",
-    "decide",
     "evidence",
     "learn",
     "occluder",

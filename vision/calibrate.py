@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.i18n import _, ngettext
-from vision import adaptive
+from vision import adaptive, trees
 from vision import grid_overlay as go
 from vision.board import BoardSpec
 from vision.calibration import Calibration
@@ -84,8 +84,9 @@ def calibrate(
     seed = adaptive.table_model(board, cc, tuple(float(v) for v in reading.white))
     model = measure_classes([LabelledBoard(grid, inside, reading.white, dict(known))], board, seed, cc)
     measured = [k for k, v in model.classes.items() if v.pixels > 0]
-    _check_reads_back(adaptive.decide(adaptive.evidence(grid, inside, reading.white, board, model, cc), board, cc,
-                                      reading.lines), reading.inside, known, names, cc)
+    again = adaptive.evidence(grid, inside, reading.white, board, model, cc)
+    decided = trees.decide(again, board, reading.lines, reading.washed, reading.inside, cc.min_confidence)
+    _check_reads_back(decided.cells, reading.inside, known, names, cc)
     _check_apart(model, cc)
     templates = _templates(reading, board, legions, legion_at, cfg) if legions and legion_at else {}
     source = photo.name if isinstance(photo, Path) else photo.source

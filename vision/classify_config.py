@@ -3,8 +3,6 @@ section of :class:`vision.config.VisionConfig`; every field documented."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from vision.sections import Range, Section
@@ -15,12 +13,6 @@ class ClassifyConfig(Section):
     (:mod:`vision.adaptive`). Shares are fractions of a cell region's pixels; chromaticity is
     ``r = R/(R+G+B)``, ``g = G/(R+G+B)`` after dividing by the white reference."""
 
-    decision: Literal["cascade", "model"] = Field(
-        default="cascade",
-        description="How each cell's content and confidence are decided from its evidence: the hand-set "
-        "cascade of vision.decide, or the fitted trees of vision.trees (one model over the cell's "
-        "features and its neighbours', fitted by bench/fit_cell_trees.py; 29 November, being measured).",
-    )
     min_confidence: float = Field(
         default=0.9, description="Cells read below this confidence are reported as unreadable."
     )
@@ -125,33 +117,6 @@ class ClassifyConfig(Section):
         "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
         "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
     )
-    edge_type_share: float = Field(
-        default=10.0,
-        description="The token read under a counter is the one with the largest band lean + this × the "
-        "share of the cell leaning toward it (the share, counted on pixels close to the token's "
-        "colour, is small but rarely points to the wrong token).",
-    )
-    edge_lean_clear: float = Field(
-        default=0.2,
-        gt=0,
-        description="A clear lean toward a token (bare board leans 0.10 at most on the development "
-        "renders). Under a counter, a band whose colour leans at least this far toward a token, "
-        "with edge_share_clear of the cell leaning toward it too, is that token however bright it "
-        "measures: the counter's light border, blurred over a thin band, can make a hill's band as "
-        "bright as the board. And the chosen token's lean + edge_type_share × share must exceed "
-        "the other tokens' by this much for 90 % confidence in which token it is (edge_type_scale, "
-        "0.15, until 29 November: 0.2 changes nothing on the dev photos nor in the tests).",
-    )
-    edge_share_clear: float = Field(
-        default=0.15,
-        ge=0,
-        description="... the share of the cell that must lean toward the token with it.",
-    )
-    occluder_share: float = Field(
-        default=0.3,
-        description="A cell with more than this share of pixels fitting no class is covered by "
-        "something (a hand, a sleeve): unreadable.",
-    )
     occluder_light: float = Field(
         default=0.6,
         description="Only pixels brighter than this (share of the white reference) that fit no "
@@ -160,7 +125,8 @@ class ClassifyConfig(Section):
     hidden_line: float = Field(
         default=0.3,
         description="A cell edge whose printed line responds below this share of the photo's "
-        "median edge within 5 x 5 cells is hidden.",
+        "median edge is hidden (the occluder finder believes the looser token_cell_ratio_edges only "
+        "where none of a cell's four edges is).",
     )
     occluder_step: int = Field(
         default=4,
@@ -192,79 +158,14 @@ class ClassifyConfig(Section):
         description="The occluder's colours: the classes (or 'fits none') making at least this share of its "
         "pixels on the sheet; only pixels of those colours are followed into the grid.",
     )
-    reach_cover: float = Field(
-        default=0.15,
-        description="A cell covered by more than this share by an occluder reaching in is unreadable, "
-        "a counter's as any other (reach_cover_counter, 0.125 for a counter cell until 29 November: "
-        "0.15 changes nothing on the dev photos nor in any test, and issue 13's dev sets misread no "
-        "hidden cell at 0.125 or 0.15) ...",
-    )
-    given_cover_counter: float = Field(
-        default=0.1,
-        ge=0,
-        le=1,
-        description="... and a cell with a counter, counting as covered the pixels given back to a piece "
-        "colour near the occluder's (where the cell's edges say a hand may lie there), by more than this: "
-        "those pixels lie on the band its terrain is read on.",
-    )
-    reach_cover_whole: float = Field(
-        default=0.5,
-        ge=0,
-        le=1,
-        description="... and a cell one token fills (pure_token, seen_share) showing its printed detail "
-        "(token_detail), its four printed edges showing, only past this: a hand of nearly the token's "
-        "colour joined to it is measured over it, but a hand has no print and hides the lines it lies "
-        "across.",
-    )
-    reach_cover_edges: float = Field(
-        default=0.25,
-        ge=0,
-        le=1,
-        description="... but a cell whose rest shows it whole is unreadable only when covered by more "
-        "than this: its four printed edges show (a hand reaching further in hides an edge; a fingertip "
-        "in a corner does not), or, without a counter, one colour fills it (the bare board or one token: "
-        "pure_token of its inner square's terrain pixels, over seen_share of it), whatever its edges show "
-        "(a hand over its corner hides two edges; its soft edge and shadow count as covered). One limit "
-        "for both since 29 November (reach_cover_filled, 0.2, before: nothing read on the dev photos "
-        "changed, and issue 13's dev sets read the same cells at 0.25 with no hidden cell misread).",
-    )
-    pure_token: float = Field(
-        default=0.95,
-        ge=0,
-        le=1,
-        description="A cell without a counter, at most one edge hidden, whose inner square's terrain "
-        "pixels are this share of one token (over seen_share of it) is that token filling the cell: "
-        "pixels given back to it near an occluder are believed, and it is read up to "
-        "reach_cover_edges covered.",
-    )
-    token_detail: Range = Field(
-        default=(0.7, 1.4),
-        description="A bare token whose texture lies within this range of the photo's other bare tokens "
-        "of its terrain (median) shows its printed detail: filling its cell (pure_token, seen_share), "
-        "the pixels given back to it near an occluder are believed whatever its edges show (a token "
-        "drawn to the cell's edge can leave all its sides faint; a hand is smoother or rougher).",
-    )
     seen_share: float = Field(
         default=0.5,
         ge=0,
         le=1,
-        description="... the share of the inner square that terrain pixels must cover for pure_token "
-        "(a sliver of token colour left beside a hand is no whole token); and the share of the band "
-        "around a counter that must be seen (not under an occluder) for the band to be read, else the "
-        "terrain under the counter is unsure. One idea, half of what a reading relies on must show, "
-        "since 29 November (pure_seen and edge_band_seen, both 0.5, before).",
-    )
-    given_lean: float = Field(
-        default=0.35,
-        ge=0,
-        description="... and under a counter read as standing on a token, when its band leans toward "
-        "that token's colour by less than this (a hand's shadow darkens the band; a token shows its colour); "
-        "nor, with a counter read as standing on a token, where its band read away from the occluder as "
-        "first found (before any pixel was given back, with its margin) leans toward that token's colour "
-        "by at least this: the token shows beyond the hand too. One lean for both since 29 November "
-        "(0.25 for the whole band before, and given_lean_beyond 0.35 away from the hand): the stricter "
-        "value, which on the dev photos and in the tests reads the same, and can only leave more cells "
-        "beside a hand unsure, never read more.",
+        description="The share of the band around a counter that must be seen (not under an occluder) "
+        "for the band to be read, else its measures are left out (NaN) and the trees see none. Half of "
+        "what a reading relies on must show (edge_band_seen, 0.5, before 29 November; until 30 November "
+        "also the share of a token's inner square the cascade's pure_token needed).",
     )
     min_separation: float = Field(
         default=3.5,

@@ -27,7 +27,6 @@ from vision.board import BoardSpec
 from vision.calibration import Calibration, default_model
 from vision.config import ClassifyConfig, VisionConfig
 from vision.debug import DebugSink, NullSink
-from vision.decide import DISTRUSTED
 from vision.errors import BoardNotFoundError, LowConfidenceError
 from vision.labels import Template, default_templates, label_scores
 from vision.load import Photo, read_photo
@@ -283,28 +282,15 @@ def _evidence(
 
 
 GLARE_SHARE = 0.2
-"""A cell read as bare plain with at least this share of its pixels washed out to white
-(``grid_overlay.WASHED``), in the photo or once a hard shadow is lit away, is asked about: a
-counter or a token under a glare reads as bare plain.
+"""A cell with at least this share of its pixels washed out to white (``grid_overlay.WASHED``), in
+the photo or once a hard shadow is lit away, is counted as under a glare where a photo is refused
+for too many unreadable cells: the refusal then names the glare as the reason when most of them
+are. (Until 30 November it also capped a bare plain cell's confidence under the cascade, the
+glare rule; the fitted trees read the washed share themselves.)
 
-Measured (``bench/fit_glare.py``, dev photos of both renderers, 2026-11-29); the fit does not
-place it, so it stays where the second renderer's glared counters first set it. The criterion:
-the lower edge of the first washed-share bin (0.05 wide) whose cells read as bare plain, sure,
-without the glare rule, in the photos the reader reads, are right less often than
-``classify.min_confidence``. The even photos fit 0.95 (their one such wrong cell is washed out
-wholly); the odd photos refute it (two wrong cells of ``tabletop_1``, washed 0.27 and 0.89; at
-0.95 the dev photos read 20 cells confidently wrong instead of 5). All photos fit 0.25: the
-same 5 cells wrong, 186 asked instead of 194, but only 0.02 above that 0.27 cell, and two sure,
-wrong cells of a refused photo (``tabletop_11``, washed 0.21) left uncapped. Only the second
-renderer glares; 3 wrong cells of read photos are too few to fit a share on half of them. On the
-game positions 0.25 also reads one more cell confidently wrong from the photo alone (10, not 9)
-and asks 127 cells instead of 126 with the rules' priors (``bench/reports/*-glare-share-*``)."""
-GLARE_RIGHT = 0.81
-"""Fitted (``bench/fit_glare.py``, dev photos of both renderers, 2026-11-29): the probability
-that a cell read as bare plain under a glare (``GLARE_SHARE``) is bare plain: 305 of the 375 such
-cells were (0.86 on the even photos, 0.77 on the odd). Below the ask floor, so these cells are
-still asked about; what a glare washes out leaves no evidence that tells them apart (the script
-prints the shares by how much of the central disc is washed)."""
+Measured (``bench/fit_glare.py``, removed with the cascade; dev photos of both renderers,
+2026-11-29): the fit did not place it, so it stays where the second renderer's glared counters
+first set it (``docs/vision.md``, "The glare and the warm glow")."""
 
 
 def glared(washed: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
@@ -321,14 +307,10 @@ def _decide(
     washed: npt.NDArray[np.float64],
     inside: npt.NDArray[np.float64],
     cfg: VisionConfig,
-) -> tuple[dict[str, CellReading], dict[str, dict[prior.Content, float]] | None, bool | None]:
-    """Returns every cell's reading by the decision ``classify.decision`` names; on the fitted
-    trees' path also each cell's likelihood of every content (what the rules' priors weigh) and
-    whether the trees doubt the photo as a whole (:data:`vision.trees.REFUSE_AT`); None for both
-    on the cascade's path (its count of unsure cells refuses)."""
-    if cfg.classify.decision != "model":
-        decided = adaptive.decide(evidence, board, cfg.classify, lines, glared(washed))
-        return _readings(decided, inside, washed, board), None, None
+) -> tuple[dict[str, CellReading], dict[str, dict[prior.Content, float]], bool]:
+    """Returns every cell's reading by the fitted trees (:mod:`vision.trees`), each cell's
+    likelihood of every content (what the rules' priors weigh) and whether the trees doubt the
+    photo as a whole (:data:`vision.trees.REFUSE_AT`)."""
     # the refusal's logistic was fitted on the cells below the default ask floor: its summary is
     # read there whatever floor the settings ask at, and settings that let every cell be
     # unreadable (max_unreadable 1) turn it off as they turn off the count
@@ -337,7 +319,7 @@ def _decide(
         name: dict(zip(fitted.contents, map(float, row), strict=True))
         for name, row in zip(board.cell_names(), fitted.likelihood, strict=True)
     }
-    readings = _readings(fitted.cells, inside, washed, board, glare_cap=False)
+    readings = _readings(fitted.cells, inside, board)
     return readings, likelihoods, fitted.doubt > trees.REFUSE_AT and cfg.classify.max_unreadable < 1
 
 
@@ -348,19 +330,12 @@ _FITTED_FLOOR = ClassifyConfig().min_confidence
 def _readings(
     results: list[tuple[str | None, str, float]],
     inside: npt.NDArray[np.float64],
-    washed: npt.NDArray[np.float64],
     board: BoardSpec,
-    glare_cap: bool = True,
 ) -> dict[str, CellReading]:
     """Returns each cell's reading (no confidence where part of the cell is outside the photo;
-    at most ``GLARE_RIGHT`` where a glare may hide what lies there, unless ``glare_cap`` is off:
-    the fitted trees read the washed share themselves)."""
+    the fitted trees read a glare's washed share themselves)."""
     readings: dict[str, CellReading] = {}
-    bare = board.terrains[0]
-    glare = glared(washed) & glare_cap
     for n, (name, (occupant, terrain, conf)) in enumerate(zip(board.cell_names(), results, strict=True)):
-        if occupant is None and terrain == bare and glare[n]:
-            conf = min(conf, GLARE_RIGHT)  # washed out: a counter or a token there would read so too
         if inside[n] < adaptive.READ_INSIDE:
             conf = 0.0  # part of the cell is outside the photo
         readings[name] = CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
@@ -377,19 +352,18 @@ def _with_priors(
     priors: prior.Priors,
     board: BoardSpec,
     cfg: VisionConfig,
-    likelihoods: Mapping[str, Mapping[prior.Content, float]] | None = None,
+    likelihoods: Mapping[str, Mapping[prior.Content, float]],
 ) -> tuple[dict[str, CellReading], tuple[str, ...]]:
-    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`; with the
-    photo's likelihood of every content where the fitted trees read it), and the cells whose
-    label or whose being read at all changed because of them."""
+    """Returns the readings with the rules' priors weighed in (:mod:`vision.prior`, with the
+    photo's likelihood of every content, the fitted trees' spread), and the cells whose label or
+    whose being read at all changed because of them."""
     floor = cfg.classify.min_confidence
-    # the trees' spread is read as the photo's likelihood; a cell it leaves unsure is weighed
-    # against the contents the rules allow, not their odds (docs/decisions/vision-trees-path.md)
-    doubtful = floor if likelihoods is not None else DISTRUSTED
+    # a cell the trees leave unsure is weighed against the contents the rules allow, not their
+    # odds (docs/decisions/vision-trees-path.md)
     photo = {n: (r.occupant, r.terrain, r.confidence) for n, r in readings.items()}
     out: dict[str, CellReading] = {}
     changed: list[str] = []
-    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board, likelihoods, doubtful).items():
+    for name, (occupant, terrain, conf) in prior.combine(photo, priors, board, likelihoods, floor).items():
         was, now = readings[name], CellReading(occupant=occupant, terrain=terrain, confidence=round(conf, 4))
         if (now.occupant, now.terrain) != (was.occupant, was.terrain) or (
             (now.confidence >= floor) != (was.confidence >= floor)
@@ -406,10 +380,10 @@ def _refuse_if_unread(
     board: BoardSpec,
     sharp: float,
     cfg: VisionConfig,
-    doubted: bool | None = None,
+    doubted: bool = False,
 ) -> None:
     """Refuses a photo with too many unreadable cells, or one the fitted trees doubt as a whole
-    (``doubted``: :data:`vision.trees.REFUSE_AT`; None on the cascade's path), saying why.
+    (``doubted``: :data:`vision.trees.REFUSE_AT`), saying why.
 
     More than ``classify.max_unreadable`` of the cells unreadable, whatever their reason, refuse
     it. The reason said is the known one where most of them have it (a hand reaching in, a

@@ -1,6 +1,7 @@
 """Counters standing on tokens under a low, warm lamp (second renderer, issue 34): the counters'
 own short shadows darken every band around them, so a token's band must be told from bare
-board's against the photo's own bands (``vision.cell_model``). Every cell is read right or
+board's against the photo's own bands (the band's brightness relative to the photo's usual
+band, a feature of the fitted trees, ``vision.cell_features``). Every cell is read right or
 asked about, never read wrong with confidence.
 
 The scene is generated here: 24 counters of both sides spread over the board, two in three on a

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision import adaptive
+from vision import adaptive, trees
 from vision.config import VisionConfig
 from vision.evidence import CellEvidence
 from vision.pipeline import Reading, read
@@ -80,10 +80,11 @@ def test_the_occluder_reach_and_the_decisions_leave_the_evidence_given(reading: 
     before = _snapshot(ev)
     wider = adaptive.with_reach(ev, np.ones(len(ev.on_counter)), None)
     assert wider.reached is not None and wider.reached.min() == 1.0 and wider.reached_strict is None
-    first = adaptive.decide(ev, board(), VisionConfig().classify, reading.lines)
-    adaptive.decide(wider, board(), VisionConfig().classify, reading.lines)
+    floor = VisionConfig().classify.min_confidence
+    first = trees.decide(ev, board(), reading.lines, reading.washed, reading.inside, floor).cells
+    trees.decide(wider, board(), reading.lines, reading.washed, reading.inside, floor)
     assert _changed(ev, before) == []
-    assert adaptive.decide(ev, board(), VisionConfig().classify, reading.lines) == first
+    assert trees.decide(ev, board(), reading.lines, reading.washed, reading.inside, floor).cells == first
 
 
 def test_the_check_sees_a_changed_array(reading: Reading) -> None:

@@ -53,7 +53,9 @@ def test_a_dark_hand_across_a_sheet_that_passes_the_colour_test_is_found(tmp_pat
     names = board().cell_names()
     reached = reading.evidence.reached
     assert reached is not None
-    covered = [n for n in shot.occluded if reached[names.index(n)] > CFG.reach_cover]
+    # more than 0.15 of the cell reached: the share past which the cascade, until 30 November,
+    # took a cell as covered (reach_cover)
+    covered = [n for n in shot.occluded if reached[names.index(n)] > 0.15]
     assert len(covered) >= len(shot.occluded) // 2, f"the hand is not found: {covered} of {shot.occluded}"
     wrong = [
         n for n in shot.occluded

@@ -4,8 +4,8 @@ The scene is written out here (drawn once from the purpose-drawn occlusion set's
 ``bench/occlusion_set.py``): a pale arm comes in across the grid's bottom row and reaches for
 F6 under a dim light, over a board half covered with counters. Its skin is within the bare
 board's drift of colour, so the occluder finder measures no cover under it; but it hides the
-printed lines. Every cell under it read as bare with none of its edges showing is asked about,
-never read as bare board with confidence.
+printed lines. Every cell under it with none of its edges showing is asked about, never read
+with confidence (the hand-set cascade read such cells as bare board; the fitted trees ask them).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
-from vision import decide as dc
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
 from vision.pipeline import read
@@ -82,10 +81,11 @@ def test_cells_under_a_pale_arm_with_no_printed_edge_showing_are_asked(tmp_path:
     shot = render(board(), _scene(), COND, SEED)
     reading = read(shot.save(tmp_path / "arm"), board(), calibration=cal, strict=False)
     names = board().cell_names()
-    hidden = dc._hidden_edges(reading.lines, board(), CFG)
+    # a printed edge is hidden where it measures under hidden_line of the photo's usual edge, as
+    # the occluder finder judges it (vision.occluders)
+    hidden = (reading.lines < CFG.hidden_line * float(np.median(reading.lines))).sum(axis=1)
     cells = reading.observation.cells
-    no_edge = [n for n in shot.occluded if hidden[names.index(n)] == 4 and cells[n].occupant is None
-               and cells[n].terrain == "plain"]
+    no_edge = [n for n in shot.occluded if hidden[names.index(n)] == 4]
     assert len(no_edge) >= 3, "the arm hides no cell's edges: the test no longer tests the rule"
     sure = [n for n in no_edge if cells[n].confidence >= CFG.min_confidence]
     assert sure == []

@@ -223,17 +223,17 @@ def test_tokens_under_counters_on_small_cells_are_read(tmp_path: Path, learned: 
             right += ok
             wrong += not ok
     assert wrong == 0
-    # the reader before the band evidence left 1-3 unread; the calibrated model of the terrain
-    # under a counter (vision.cell_model) asks about at most 2 of these bands of 1-3 pixels
+    # the reader before the band evidence left 1-3 unread; the fitted trees (refitted with small
+    # crowded boards, w53b) ask about at most 2 of these bands of 1-3 pixels
     assert right >= len(scene.counters) - 2
 
 
 def test_a_reversed_range_setting_is_refused_naming_it(tmp_path: Path) -> None:
     # a (from, to) pair given the wrong way round would switch its rule off without a word
     bad = tmp_path / "reversed.yaml"
-    bad.write_text("classify:\n  token_detail: [1.4, 0.7]\n", encoding="utf-8")
-    with pytest.raises(VisionError, match=r"reversed\.yaml: classify\.token_detail: .*0 <= first <= second"):
+    bad.write_text("classify:\n  reach_band: [0.4, 0.15]\n", encoding="utf-8")
+    with pytest.raises(VisionError, match=r"reversed\.yaml: classify\.reach_band: .*0 <= first <= second"):
         VisionConfig.from_yaml(bad)
     good = tmp_path / "narrow.yaml"
-    good.write_text("classify:\n  token_detail: [0.8, 1.25]\n", encoding="utf-8")
-    assert VisionConfig.from_yaml(good).classify.token_detail == (0.8, 1.25)
+    good.write_text("classify:\n  reach_band: [0.1, 0.35]\n", encoding="utf-8")
+    assert VisionConfig.from_yaml(good).classify.reach_band == (0.1, 0.35)

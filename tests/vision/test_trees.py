@@ -13,6 +13,7 @@ import pytest
 from vision import trees
 from vision.board import load_board
 from vision.cell_features import feature_names
+from vision.config import VisionConfig
 from vision.errors import VisionError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,3 +139,13 @@ def test_a_photo_the_trees_read_sure_is_kept_and_one_they_read_barely_sure_throu
     assert trees.photo_doubt(_photo(0.05, 0.005)) < trees.REFUSE_AT
     # read "sure" cell after cell, but each near the floor: the photo's colours fit badly
     assert trees.photo_doubt(_photo(0.1, 0.08)) > trees.REFUSE_AT
+
+
+def test_a_settings_file_naming_the_removed_cascade_is_refused_naming_the_key(tmp_path: Path) -> None:
+    # the trees are the only decision since 30 November: the cascade's switch and settings are
+    # unknown keys, refused with the file and the key rather than silently ignored
+    for key, value in (("decision", "cascade"), ("reach_cover", "0.2"), ("given_lean", "0.3")):
+        old = tmp_path / f"{key}.yaml"
+        old.write_text(f"classify:\n  {key}: {value}\n", encoding="utf-8")
+        with pytest.raises(VisionError, match=rf"{key}\.yaml: classify\.{key}: "):
+            VisionConfig.from_yaml(old)

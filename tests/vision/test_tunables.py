@@ -17,9 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # register: w48c 37 -> 32; w51c 30 -> 27 (outline.INK, grid.min_sharpness, registration.min_cell_px);
 # 28 with outline.INK back (the ink and the marks must agree on a board without markers)
 # w53c: register 28 kept (each of the 28 measured: none derived or removed without moving a reading)
-# w51a 84 -> 87: + trees.LIKELIHOOD_TEMPERATURE, REFUSE_WEIGHTS, REFUSE_AT (the trees' path, fitted;
-# the cascade's numbers go when the trees become the only decision)
-MAX_TUNABLE = {"register": 28, "per-cell": 87}
+# w51a 84 -> 87: + trees.LIKELIHOOD_TEMPERATURE, REFUSE_WEIGHTS, REFUSE_AT (the trees' path, fitted);
+# w53b 87 -> 68: the cascade gone (11 classify fields, decide.DISTRUSTED, cell_confidence 2, cell_model 3,
+# pipeline.GLARE_RIGHT, prior.MISTAKES)
+MAX_TUNABLE = {"register": 28, "per-cell": 68}
 
 
 def _tool() -> ModuleType:
@@ -67,5 +68,5 @@ def test_the_per_cell_modules_literals_are_listed_and_each_named_kind_is_used() 
     # a stale entry would class the next literal of that value in that function without a look
     assert {key for key in tool.LITERAL_KINDS if key not in literals} == set()
     assert kinds[("shade._region_offsets", 0.6)] == "tunable" and kinds[("colours.adapt", 1.177)] == "math"
-    # a literal named as a module constant is still counted (decide's cap on distrusted cells)
-    assert {n.name: n.kind for n in tool.inventory()}["decide.DISTRUSTED"] == "tunable"
+    # a literal named as a module constant is still counted (the share of a cell inside the photo)
+    assert {n.name: n.kind for n in tool.inventory()}["decide.READ_INSIDE"] == "tunable"
