@@ -250,7 +250,7 @@ def measure(board: BoardSpec, photos: Photos, p: np.ndarray | None, priors: dict
         unreadable = tuple(c for c, r in readings.items() if r[2] < floor)
         try:
             _refuse_if_unread(unreadable, SimpleNamespace(reached=np.array(entry["reached"])),  # type: ignore[arg-type]
-                              np.array(entry["washed"]), board, entry["sharpness"], cfg)
+                              np.array(entry["washed"]), board, cfg)
         except VisionError as exc:
             reason = type(exc).__name__ if not isinstance(exc, LowConfidenceError) else "LowConfidenceError"
             refused[reason] = refused.get(reason, 0) + 1

@@ -144,10 +144,6 @@ class GridConfig(Section):
         "markers' corners are themselves up to about 0.1 cell off), but never more than this many "
         "tolerances (a grid taken one line off drifts ~1 cell).",
     )
-    soft_sharpness: float = Field(
-        default=0.06,
-        description="Below this, a photo refused for unreadable cells is said to look blurred.",
-    )
 
 
 class IdentityConfig(Section):

@@ -165,7 +165,7 @@ def read(
     if debug.enabled:
         debug.stage("warped", warped.image)
         debug.stage("grid", go.draw_grid(warped, board))
-    sharp = go.sharpness(warped, board)  # only words a refusal for unreadable cells (soft_sharpness)
+    sharp = go.sharpness(warped, board)  # reported with the reading
     washed = go.cell_washed(warped, board)
     relit = relight(warped, board).warped  # hard-edged shadows lit away (vision.shade)
     if relit is not warped:
@@ -182,7 +182,7 @@ def read(
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
-        _refuse_if_unread(unreadable, evidence, washed, board, sharp, cfg, doubted)
+        _refuse_if_unread(unreadable, evidence, washed, board, cfg, doubted)
     from_rules: tuple[str, ...] = ()
     if priors is not None:
         readings, from_rules = _with_priors(readings, priors, board, cfg, likelihoods)
@@ -378,7 +378,6 @@ def _refuse_if_unread(
     evidence: adaptive.CellEvidence,
     washed: npt.NDArray[np.float64],
     board: BoardSpec,
-    sharp: float,
     cfg: VisionConfig,
     doubted: bool = False,
 ) -> None:
@@ -402,9 +401,7 @@ def _refuse_if_unread(
     limit = cfg.classify.max_unreadable * len(names)
     if len(unreadable) <= limit and not doubted:
         return
-    if sharp < cfg.grid.soft_sharpness:
-        why = "the photo looks blurred"
-    elif len(unreadable) - len(shone_on.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
+    if len(unreadable) - len(shone_on.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
         # most of the "board" shows neither the board nor its pieces: whatever was taken for
         # it (a cluttered table, a board under a cloth) is not a board to read
         raise BoardNotFoundError(

@@ -28,7 +28,7 @@ from vision.board import BoardSpec
 from vision.config import RegisterConfig
 from vision.debug import DebugSink
 from vision.errors import BoardNotFoundError, VisionError
-from vision.markers import MIN_MARKER_PX, dictionary, smallest_cell_px
+from vision.markers import MIN_MARKER_PX, TAB_MARGIN, dictionary, smallest_cell_px
 
 Homography = npt.NDArray[np.float64]
 MODULE_PX = 8
@@ -220,7 +220,7 @@ def find_markers(
     if cfg.refine_corners:
         fine = _fine_detector(board)
         for mid, quad in list(best.items()):
-            best[mid] = _refine_marker(gray, fine, mid, quad, _modules(board.markers))
+            best[mid] = _refine_marker(gray, fine, mid, quad, board.markers)
     return best
 
 
@@ -473,14 +473,17 @@ def _refine_marker(
     fine: cv2.aruco.ArucoDetector,
     mid: int,
     quad: npt.NDArray[np.float32],
-    modules: int,
+    layout: MarkerLayout,
 ) -> npt.NDArray[np.float32]:
     """Detects one marker again at full resolution in a crop around it, with sub-pixel corner
     refinement; keeps the coarse corners if it is not found there, or not within one of its
-    ``modules`` of them (another marker, or a blob)."""
-    side = _side(quad)
-    x0, y0 = np.floor(quad.min(axis=0) - _CROP_SIDES * side).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0) + _CROP_SIDES * side).astype(int)
+    modules of them (another marker, or a blob). The crop reaches the marker's printed quiet
+    zone and that one module further out (the coarse corners' own allowance): the white the
+    detector closes the marker's border against, wherever within the allowance it lies."""
+    side, modules = _side(quad), _modules(layout)
+    around = (TAB_MARGIN / layout.size + 1 / modules) * side
+    x0, y0 = np.floor(quad.min(axis=0) - around).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + around).astype(int)
     h, w = gray.shape
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     corners, ids, _ = fine.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
@@ -491,12 +494,6 @@ def _refine_marker(
         if int(ident) == mid and float(np.abs(pts - quad).max()) < side / modules:
             return pts
     return quad
-
-
-_CROP_SIDES = 0.6
-"""Margin of the crop a marker is detected again in, in marker sides: its quiet zone and then
-some (provisional, set by hand; the quiet zone and one module, 0.37 side, moved the dev photos'
-confidences in their fifth decimal)."""
 
 
 def _side(quad: npt.NDArray[np.float32]) -> float:
