@@ -8,11 +8,14 @@ Run from the repository root, on a held-out dev cache (read only, nothing fitted
     python bench/hidden_misreads.py --set dev --cache /tmp/w41a/cache --crops /tmp/w54a/crops
     python bench/hidden_misreads.py --set priors --cache /tmp/w45c/cache --crops /tmp/w54a/crops
 
+``--set occlusion``: the set of ``bench/occlusion_set.py`` (a hand over a piece in every photo).
 ``--set dev``: the photos of ``bench/bench_reliability.py`` (seeds 1000000 / 5000000), read from
 the photo alone. ``--set priors``: the game positions of ``bench/bench_priors.py`` (seeds
 1200000 / 5200000), each read from the photo alone and with the rules' priors of its position
 before the turn; a cell is listed if either reading is sure and wrong. The report (``--out``,
-JSON) has one row per cell; a hidden misread is what ``measure`` counts as ``hidden_misread``.
+JSON) has one row per cell, and per renderer the hidden cells of the photos read (from the photo
+alone): how many, how many read sure, how many of those wrong; a hidden misread is what
+``measure`` counts as ``hidden_misread``.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from vision.errors import VisionError  # noqa: E402
 from vision.pipeline import Reading, read  # noqa: E402
 from vision.prior import Priors  # noqa: E402
 
-BASES = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "priors": {"render": 1_200_000, "tabletop": 5_200_000}}
+BASES = {"dev": {"render": 1_000_000, "tabletop": 5_000_000}, "priors": {"render": 1_200_000, "tabletop": 5_200_000},
+         "occlusion": {"render": 2_500_000, "tabletop": 2_600_000}}
 SHOWN = ("side_share.greek", "side_share.persian", "side_lead", "terrain_share.plain", "terrain_share.forest",
          "terrain_share.hill", "token_lead", "other_share", "terrain_pixels", "on_counter", "reached",
          "reached_strict", "seen_beyond", "lean_beyond.forest", "lean_beyond.hill", "terrain_beyond.plain",
@@ -102,10 +106,14 @@ def reading_of(path: Path, board: BoardSpec, cal: Calibration | None, priors: Pr
         return None
 
 
-def run(board: BoardSpec, which: str, cache: Path, photos: int, crops: Path | None) -> list[dict[str, object]]:
-    """Every hidden misread of one set, both renderers (see the module)."""
+def run(board: BoardSpec, which: str, cache: Path, photos: int, crops: Path | None,
+        counts: dict[str, dict[str, int]]) -> list[dict[str, object]]:
+    """Every hidden misread of one set, both renderers (see the module); ``counts`` receives the
+    hidden cells per renderer (cells, sure, sure and wrong, from the photo alone)."""
     rows: list[dict[str, object]] = []
+    floor = VisionConfig().classify.min_confidence
     for kind, base in BASES[which].items():
+        tally = counts.setdefault(kind, {"hidden_cells": 0, "sure": 0, "sure_wrong": 0})
         cals = calibrations(board, kind, base, cache)
         games = games_of(base, photos, None, kind) if which == "priors" else []
         for k, (path, truth, hidden, group) in enumerate(cached_photos(cache, kind, photos, base)):
@@ -115,6 +123,10 @@ def run(board: BoardSpec, which: str, cache: Path, photos: int, crops: Path | No
             alone = reading_of(path, board, usable, None)
             ruled = reading_of(path, board, usable, prior) if prior is not None else None
             found = {**(misreads(alone, truth, hidden) if alone else {})}
+            if alone is not None:
+                tally["hidden_cells"] += len(hidden)
+                tally["sure"] += sum(alone.observation.cells[n].confidence >= floor for n in hidden)
+                tally["sure_wrong"] += len(found)
             with_rules = misreads(ruled, truth, hidden) if ruled else {}
             for name in sorted(set(found) | set(with_rules)):
                 base_reading = alone or ruled
@@ -136,17 +148,20 @@ def run(board: BoardSpec, which: str, cache: Path, photos: int, crops: Path | No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=("dev", "priors"), required=True)
+    parser.add_argument("--set", choices=("dev", "priors", "occlusion"), required=True)
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--crops", type=Path, default=None, help="Folder for a PNG crop of each cell.")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    rows = run(load_board("cyrus-pyxis"), args.set, args.cache, args.photos, args.crops)
+    counts: dict[str, dict[str, int]] = {}
+    rows = run(load_board("cyrus-pyxis"), args.set, args.cache, args.photos, args.crops, counts)
+    print(json.dumps(counts))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"what": "hidden cells read sure and wrong", "set": args.set,
-                                        "seeds": BASES[args.set], **commit(), "cells": rows}, indent=1) + "\n",
+                                        "seeds": BASES[args.set], **commit(), "hidden": counts,
+                                        "cells": rows}, indent=1) + "\n",
                             encoding="utf-8")
 
 
