@@ -191,6 +191,7 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
     read = asked = wrong = hidden_misread = 0
     refused: dict[str, int] = {}
     wrong_cells: list[str] = []
+    hidden_cells: list[str] = []
     rule_counts: dict[str, int] | None = None if priors is None else {}
     for path, truth, occluded, group in photos:
         cal = cals.get(group)
@@ -210,7 +211,10 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
             right = (cell.occupant, cell.terrain) == (truth[name]["occupant"], truth[name]["terrain"])
             sure = cell.confidence >= floor
             if name in occluded:
-                hidden_misread += sure and not right
+                if sure and not right:
+                    hidden_misread += 1
+                    hidden_cells.append(f"{path.stem} {name}: {cell.occupant}/{cell.terrain} at {cell.confidence:.3f}, "
+                                        f"truth {truth[name]['occupant']}/{truth[name]['terrain']}")
                 continue
             pairs.append((cell.confidence, right))
             if cells is not None:
@@ -221,7 +225,8 @@ def measure(board: BoardSpec, photos: Iterator[Photo], cals: dict[int, Calibrati
                 wrong_cells.append(f"{path.stem} {name}: {cell.occupant}/{cell.terrain} at {cell.confidence:.3f}")
     out: dict[str, object] = {
         "photos_read": read, "refused": refused, **reliability(pairs), "cells_asked": asked,
-        "cells_confidently_wrong": wrong, "hidden_misread": hidden_misread, "wrong_cells": wrong_cells[:40]}
+        "cells_confidently_wrong": wrong, "hidden_misread": hidden_misread, "wrong_cells": wrong_cells[:40],
+        "hidden_misread_cells": hidden_cells[:40]}
     if rule_counts is not None:
         out["priors"] = rule_counts
     return out
