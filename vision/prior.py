@@ -29,8 +29,12 @@ The model, per cell:
   a turn, while the cells the photo cannot settle are no random draw of them (a hand hovers
   where a piece is being moved; on the game photos of ``bench/bench_priors.py`` the rules' odds
   tipped three such cells wrong; ``docs/decisions/vision-rules-priors.md``,
-  ``docs/decisions/vision-trees-path.md``). A cell no turn can change is still settled; one a
-  turn may change is asked about.
+  ``docs/decisions/vision-trees-path.md``). A cell no turn can change is settled by the rules
+  alone; where a turn allows several contents, the photo's likelihood chooses among them, and
+  the cell is asked only if that choice stays under the ask floor — between two contents the
+  trees both find unlikely, their likelihoods' ratio can still settle it (on the game photos,
+  four hidden cells read sure and wrong that way; making such cells always asked was measured
+  and not adopted: ``docs/decisions/vision-hidden-misreads.md``).
 - Cells the priors do not name, and cells whose prior is even over every content (the rules say
   nothing of them), are read from the photo alone.
 
