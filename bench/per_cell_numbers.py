@@ -75,6 +75,9 @@ DERIVED: dict[str, tuple[str, Any]] = {
 SCALED_COUNTS = frozenset({"classify.adapt_min_pixels", "evidence.FEWEST", "shade.Q"})
 """Whole numbers that are sizes (pixels), moved to half and twice rather than one step."""
 
+PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
+"""Numbers read only when a photo is read with the rules' priors (the dev photos are not)."""
+
 SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
     "evidence.distance_past_outline": "a literal inside a function: not settable without changing the reader",
@@ -235,7 +238,7 @@ def run(board: BoardSpec, shots: list[tuple[str, Path, list[str], int]],
             try:
                 obs = observe(path, board, cfg, calibration=cal if isinstance(cal, Calibration) else None, strict=True)
             except VisionError as exc:
-                out[path.stem] = type(exc).__name__
+                out[path.stem] = f"{type(exc).__name__}: {exc}"  # the message names the reason
                 continue
             out[path.stem] = {c: (r.occupant, r.terrain, r.confidence < FLOOR, c in hidden)
                               for c, r in obs.cells.items()}
@@ -285,7 +288,7 @@ def table(first: Path, rest: Path | None) -> None:
         moved = "; ".join(f"{v}: {_count(m)}" for v, m in entry["moves"].items())
         later = two.get(name)
         after = ("; ".join(f"{v}: {_count(m)}" for v, m in later["moves"].items()) if later
-                 else ("not run" if not entry["moved"] else ""))
+                 else "priors only: not run" if name in PRIORS_ONLY else "")
         print(f"| `{name}` | {entry['value']} | {DECIDES.get(name, '')} | {moved} | {after} |")
 
 
