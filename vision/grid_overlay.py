@@ -62,13 +62,6 @@ def warp_board(
     return Warped(image=top, inside=inside, ppc=ppc, pad_px=pad_px, photo_ppc=reg.cell_px)
 
 
-def cell_stack(warped: Warped, board: BoardSpec) -> npt.NDArray[np.uint8]:
-    """Returns every cell's pixels, shape (rows × cols, ppc, ppc, 3), row by row."""
-    g = warped.grid(board.rows, board.cols)
-    ppc = warped.ppc
-    return g.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
-
-
 def cell_inside(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, the fraction of its pixels the photo covers."""
     p, ppc = warped.pad_px, warped.ppc
