@@ -14,7 +14,7 @@ a piece. Seeds: :data:`SEEDS`, a dev range of its own (the ordinary dev photos s
 and 5000000, the eval ones at 3000000 and 6000000: never read here). The photos and their index
 go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, so the fitting
 and diagnosis scripts read them with ``bases=SEEDS``.
-With ``--measure OUT``, the cached set is read instead (rendered first if missing) as
+With ``--measure OUT``, the cached set is read instead (each renderer's photos rendered first if its index is missing) as
 ``bench/bench_reliability.py``'s ``measure`` reads the dev photos, and the figures per renderer
 (with ``hidden_misread``: cells under a hand read wrong with confidence) go to OUT as JSON with
 the commit measured.
@@ -86,25 +86,32 @@ def main() -> None:
     if args.measure:
         report: dict[str, object] = {"what": "the occlusion set read as bench_reliability's measure", **commit()}
         for kind, base in seeds.items():
+            if not (args.cache / f"{kind}-{base}-{args.photos}.json").exists():
+                draw(board, kind, base, args)
             report[kind] = measure(board, cached_photos(args.cache, kind, args.photos, base),
                                    calibrations(board, kind, base, args.cache), cfg)
             print(f"{kind}: {json.dumps(report[kind])}", flush=True)
         args.measure.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         return
-    for kind, source in (("render", render_photos), ("tabletop", tabletop_photos)):
-        base = seeds[kind]
-        calibrations(board, kind, base, args.cache)
-        hidden = pieces = 0
-        if kind == "tabletop" and args.glare != 0.3:
-            drawn = tabletop_photos(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips,
-                                    glare=args.glare)
-        else:
-            drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
-        for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
-            hidden += len(occluded)
-            pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])
-        print(f"{kind}: {args.photos} photos from seed {base}, {hidden} cells under a hand, {pieces} of them "
-              f"holding a piece", flush=True)
+    for kind, base in seeds.items():
+        draw(board, kind, base, args)
+
+
+def draw(board: BoardSpec, kind: str, base: int, args: argparse.Namespace) -> None:
+    """Renders (or finds cached) the set's photos of one renderer and says what they hide."""
+    source = render_photos if kind == "render" else tabletop_photos
+    calibrations(board, kind, base, args.cache)
+    hidden = pieces = 0
+    if kind == "tabletop" and args.glare != 0.3:
+        drawn = tabletop_photos(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips,
+                                glare=args.glare)
+    else:
+        drawn = source(board, base, args.photos, args.cache, occupied=OCCUPIED, aim=_fingertips)
+    for _path, truth, occluded, _group in cached(kind, drawn, base, args.photos, args.cache):
+        hidden += len(occluded)
+        pieces += sum(1 for n in occluded if truth[n]["occupant"] or truth[n]["terrain"] != board.terrains[0])
+    print(f"{kind}: {args.photos} photos from seed {base}, {hidden} cells under a hand, {pieces} of them "
+          f"holding a piece", flush=True)
 
 
 if __name__ == "__main__":
