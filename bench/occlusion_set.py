@@ -14,10 +14,10 @@ a piece. Seeds: :data:`SEEDS`, a dev range of its own (the ordinary dev photos s
 and 5000000, the eval ones at 3000000 and 6000000: never read here). The photos and their index
 go to ``--cache`` as ``--cache`` of ``bench/bench_reliability.py`` keeps them, so the fitting
 and diagnosis scripts read them with ``bases=SEEDS``.
-With ``--measure OUT``, the cached set is read instead (each renderer's photos rendered first if its index is missing) as
-``bench/bench_reliability.py``'s ``measure`` reads the dev photos, and the figures per renderer
-(with ``hidden_misread``: cells under a hand read wrong with confidence) go to OUT as JSON with
-the commit measured.
+With ``--measure OUT``, the cached set is read instead (a renderer's photos rendered first if
+its index is missing) as ``bench/bench_reliability.py``'s ``measure`` reads the dev photos, and
+the figures per renderer (with ``hidden_misread``: cells under a hand read wrong with
+confidence) go to OUT as JSON with the commit measured.
 """
 
 from __future__ import annotations
