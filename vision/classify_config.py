@@ -52,7 +52,14 @@ class ClassifyConfig(Section):
     )
     adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
     adapt_max_pixels: int = Field(default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed).")
-    adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
+    adapt_min_pixels: int = Field(
+        default=30,
+        description="Fewest pixels a statistic of the per-cell reading is taken on: a class is re-centred "
+        "(or measured, or an occluder's colour taken) only from at least this many, and a band's "
+        "brightness and lean, a bare cell's own board light, a counter's centre likewise (one number since "
+        "w56a: 30 here and evidence.FEWEST, 5, for the others before; neither moved a dev photo's "
+        "reading at half or twice).",
+    )
     adapt_max_blob: float = Field(
         default=3.0,
         description="A connected patch of one token's or counter's colour larger than this (cells², every "
