@@ -51,18 +51,6 @@ darkens there in the counter's rim and shadow; the counter's light border blends
 counter and the terrain within it (:func:`_rim_blend`). Where the band starts is
 ``classify.edge_band_from``. It replaced the settings edge_band's outer end (0.125) and
 rim_blend (0.12): nothing read on the dev photos changed."""
-PLAY = (1 - TOKEN_SIDE) / 2
-"""Derived: how far (cells) a piece lies off its cell's centre at most: the smallest token's play
-within its cell (0.075), its edge kept off the printed line; a counter is set down as centred
-(the settings counter_disc and terrain_square, before w56a, allowed 0.08 and 0.07)."""
-COUNTER_DISC = COUNTER_SIDE / 2 - PLAY
-"""Derived: radius (cells) of the central disc where a counter is looked for (0.225): the
-smallest counter, :data:`PLAY` off centre or turned, still covers it (the setting
-classify.counter_disc, 0.2, before w56a)."""
-TERRAIN_SQUARE = TOKEN_SIDE / 2 - PLAY
-"""Derived: half-side (cells) of the inner square where terrain is sampled (0.35): the smallest
-token, :data:`PLAY` off centre, still covers it, and a neighbour's, as far off toward it, stops
-0.15 cell short of it (the setting classify.terrain_square, 0.36, before w56a)."""
 MODE_WINDOW = 1.5
 """A labelled class's mode and spread are measured on its pixels within this many times
 ``pixel_sigma`` drift spreads of it (:func:`learn`)."""
