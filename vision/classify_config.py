@@ -73,7 +73,18 @@ class ClassifyConfig(Section):
         "(set by hand; reached by few classes and no dev photo's reading changes without it, but the "
         "described scene of a hand of a counter's colour and one game-position cell do).",
     )
+    counter_disc: float = Field(
+        default=0.2,
+        description="Radius of the central disc where a counter is looked for, in cells (a "
+        "counter 0.6 cell wide, 0.08 cell off centre, still covers it).",
+    )
     counter_share: float = Field(default=0.25, description="Share of the disc in a side's colour that makes a counter.")
+    terrain_square: float = Field(
+        default=0.36,
+        description="Half-side of the inner square where terrain is sampled, in cells: a token "
+        "0.85 cell wide and 0.07 cell off centre still covers it, and a neighbour's token "
+        "reaching over the grid line does not reach it.",
+    )
     token_share: float = Field(
         default=0.5,
         description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",

@@ -51,20 +51,6 @@ darkens there in the counter's rim and shadow; the counter's light border blends
 counter and the terrain within it (:func:`_rim_blend`). Where the band starts is
 ``classify.edge_band_from``. It replaced the settings edge_band's outer end (0.125) and
 rim_blend (0.12): nothing read on the dev photos changed."""
-PLAY = 0.1
-"""How far (cells) a piece may lie off its cell's centre and still be read: one placement allowance
-for counters and tokens alike, where a counter is looked for (:data:`COUNTER_DISC`) and terrain
-sampled (:data:`TERRAIN_SQUARE`). Provisional, set by hand: the value that keeps the counter's disc
-where it was (the settings counter_disc, 0.2, and terrain_square, 0.36, before w56a, which allowed a
-counter 0.08 and a token 0.07 off centre; the smallest token's own play in its cell,
-(1 - TOKEN_SIDE) / 2 = 0.075, moved 27 dev cells with the trees as fitted)."""
-COUNTER_DISC = COUNTER_SIDE / 2 - PLAY
-"""Derived: radius (cells) of the central disc where a counter is looked for (0.2): the smallest
-counter, :data:`PLAY` off centre or turned, still covers it."""
-TERRAIN_SQUARE = TOKEN_SIDE / 2 - PLAY
-"""Derived: half-side (cells) of the inner square where terrain is sampled (0.325): the smallest
-token, :data:`PLAY` off centre, still covers it, and a neighbour's, as far off toward it, stops
-0.15 cell short of it."""
 MODE_WINDOW = 1.5
 """A labelled class's mode and spread are measured on its pixels within this many times
 ``pixel_sigma`` drift spreads of it (:func:`learn`)."""

@@ -21,8 +21,6 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import (
     BAND_TO,
-    COUNTER_DISC,
-    TERRAIN_SQUARE,
     PixelClass,
     PixelModel,
     _as_cells,
@@ -172,8 +170,8 @@ def evidence(
     means, sds = model.arrays(names)
     best, fits = _fit(feats, usable, means, sds, cfg)
     radius, cheb = _geometry(m)
-    disc = radius < COUNTER_DISC
-    square = cheb < TERRAIN_SQUARE
+    disc = radius < cfg.counter_disc
+    square = cheb < cfg.terrain_square
     sides = len(board.sides)
     disc_total = np.maximum((usable & disc).sum(axis=(1, 2)), 1)
     side_share = np.stack([((best == k) & fits & disc).sum(axis=(1, 2)) / disc_total for k in range(sides)], axis=1)
@@ -275,7 +273,7 @@ def _unmatched_sides(
     means, sds = model.arrays(names)
     _best, fits = _fit(feats, usable, means, sds, cfg)
     radius, _cheb = _geometry(feats.shape[1])
-    disc = usable & (radius < COUNTER_DISC)[None]
+    disc = usable & (radius < cfg.counter_disc)[None]
     off = disc & ~fits & (feats[..., 2] > cfg.occluder_light)
     cells = off.sum(axis=(1, 2)) >= cfg.counter_share * np.maximum(disc.sum(axis=(1, 2)), 1)
     px = feats[cells][off[cells]][:, :2].astype(np.float64)
@@ -422,7 +420,7 @@ def beyond(
         feats, usable = _samples(grid, inside, white, board, cfg)
         feats = feats[bare]
         _radius, cheb = _geometry(feats.shape[1])
-        seen = usable[bare] & (cheb < TERRAIN_SQUARE)
+        seen = usable[bare] & (cheb < cfg.terrain_square)
         best, fits = _fit(feats, seen, means, sds, cfg)
         count = np.maximum(seen.sum(axis=(1, 2)), 1)
         shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
