@@ -109,14 +109,6 @@ class ClassifyConfig(Section):
         "second renderer's dev photos a little better but leaves a described scene read right without "
         "the clear-lean rule).",
     )
-    edge_outline_reach: float = Field(
-        default=0.5,
-        gt=0,
-        description="A counter's outline (the band is read outside it) takes the pixels within its class's "
-        "reach that also lie within this share of the way from its colour to the bare board's (a large "
-        "value leaves the class's reach alone): a pale counter's class, adapted to a photo, can reach over "
-        "the board around it, leaving no band.",
-    )
     edge_light_skip: float = Field(
         default=0.03,
         ge=0,

@@ -445,13 +445,17 @@ def counter_extent(
     base: npt.NDArray[np.float64],
     cfg: ClassifyConfig,
     spread: npt.NDArray[np.float64] | None = None,
+    share: float | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Per counter (``side``: its side's colour, one row each; ``x``: its cell's chromaticities,
-    the counter first), which pixels its outline takes: those less than ``cfg.edge_outline_reach``
-    of the way from its colour to the bare board's (``base``) and, when its class's spreads are
-    given (``spread``, one a counter), within ``cfg.pixel_sigma`` of them (the reader's rule:
-    a pale counter's class, re-centred on a photo, can reach over the board around it)."""
-    reach = cfg.edge_outline_reach * np.hypot(*(side - base).T)
+    the counter first), which pixels its outline takes: those nearer its colour than the bare
+    board's (``base``) whatever their direction, that is within half the way from one to the
+    other, and, when its class's spreads are given (``spread``, one a counter), within
+    ``cfg.pixel_sigma`` of them (the reader's rule: a pale counter's class, re-centred on a
+    photo, can reach over the board around it). ``share`` replaces the half way (a measuring
+    script's sweep; the setting edge_outline_reach, 0.5, before w56a)."""
+    half = np.hypot(*(side - base).T) / 2
+    reach = half if share is None else share * np.hypot(*(side - base).T)
     if spread is not None:
         reach = np.minimum(cfg.pixel_sigma * spread, reach)
     shape = (-1,) + (1,) * (x.ndim - 2)
