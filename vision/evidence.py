@@ -200,7 +200,7 @@ def evidence(
         terrain_share[at] = _lean_shares(feats[at][..., :2], ring, cell_area, means, sides, terrains, cfg)
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
-        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.counter_share)
+        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share)
         edge_light[at], edge_lean[at] = _edge_band(
             grid,
             inside,
@@ -309,7 +309,7 @@ def _lean_shares(
         rel = x - base.astype(np.float32)
         proj = (rel @ d.astype(np.float32)) / np.float32(norm2)
         perp = np.abs(rel[..., 0] * d[1] - rel[..., 1] * d[0]) / math.sqrt(norm2)
-        ok = ring & (proj >= cfg.lean_min) & (perp < cfg.lean_min * math.sqrt(norm2))
+        ok = ring & (proj >= cfg.lean_min) & (perp < cfg.lean_perp * math.sqrt(norm2))
         lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
     lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
     return lean
@@ -523,13 +523,13 @@ def _edge_band(
         light[j] = float(f[..., 2][lit if lit.sum() >= cfg.adapt_min_pixels else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
-        # colour toward the counter's, within lean_min of their lean off that line) say nothing
+        # colour toward the counter's, within lean_perp of their lean off that line) say nothing
         # of the token
         toward = (means[side_of[j]] - base).astype(np.float32)
         size = max(float(to_board[j]), 1e-6)
         along = (rel @ toward) / size**2
         off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
-        untinted = off >= cfg.lean_min * along
+        untinted = off >= cfg.lean_perp * along
         for t in range(1, terrains):
             d = (means[sides + t] - base).astype(np.float32)
             det = float(d[0] * toward[1] - d[1] * toward[0])
