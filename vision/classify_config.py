@@ -78,16 +78,19 @@ class ClassifyConfig(Section):
         description="Radius of the central disc where a counter is looked for, in cells (a "
         "counter 0.6 cell wide, 0.08 cell off centre, still covers it).",
     )
-    counter_share: float = Field(default=0.25, description="Share of the disc in a side's colour that makes a counter.")
+    counter_share: float = Field(
+        default=0.25,
+        description="Share of a region in a piece's colour that makes the piece: of the central disc in a "
+        "side's colour, a counter; of the inner square's terrain-coloured pixels in a token's colour, a "
+        "token (a cell with less of the latter is bare board, whose own light the band under a counter "
+        "is read against). One share since w56a (token_share, 0.5, before: at 0.25 it moved no dev "
+        "photo's reading, w55a).",
+    )
     terrain_square: float = Field(
         default=0.36,
         description="Half-side of the inner square where terrain is sampled, in cells: a token "
         "0.85 cell wide and 0.07 cell off centre still covers it, and a neighbour's token "
         "reaching over the grid line does not reach it.",
-    )
-    token_share: float = Field(
-        default=0.5,
-        description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",
     )
     lean_min: float = Field(
         default=0.4,

@@ -200,7 +200,7 @@ def evidence(
         terrain_share[at] = _lean_shares(feats[at][..., :2], ring, cell_area, means, sides, terrains, cfg)
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
-        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share)
+        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.counter_share)
         edge_light[at], edge_lean[at] = _edge_band(
             grid,
             inside,
