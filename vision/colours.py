@@ -51,6 +51,9 @@ darkens there in the counter's rim and shadow; the counter's light border blends
 counter and the terrain within it (:func:`_rim_blend`). Where the band starts is
 ``classify.edge_band_from``. It replaced the settings edge_band's outer end (0.125) and
 rim_blend (0.12): nothing read on the dev photos changed."""
+MODE_WINDOW = 1.5
+"""A labelled class's mode and spread are measured on its pixels within this many times
+``pixel_sigma`` drift spreads of it (:func:`learn`)."""
 
 
 class PixelClass(BaseModel):
@@ -215,25 +218,22 @@ def adapt(
 
 def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg: ClassifyConfig) -> PixelModel:
     """Returns classes measured from labelled pixel features (class → (k, 2) chromaticities):
-    the mode of each (two rounds of median over its pixels that would fit a class of the
-    smallest calibrated spread there: within ``cfg.pixel_sigma`` drift spreads, the reader's own
-    rule), and a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured
-    one: never below the drift, the smallest calibrated spread. The window was 1.5 times that
-    reach before w56a (colours.MODE_WINDOW)."""
+    the mode of each (two rounds of median within ``cfg.pixel_sigma`` of the seed spread), and
+    a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured one: never
+    below the drift, the smallest calibrated spread (also the unit of the mode's window)."""
     out = dict(seed.classes)
-    reach = cfg.pixel_sigma * cfg.drift_sd
     for name, x in ev_feats.items():
         if name not in out or len(x) < cfg.adapt_min_pixels:
             continue
         centre = np.median(x, axis=0)
         for _ in range(2):
             d = np.hypot(*(x - centre).T)
-            near = x[d < reach]
+            near = x[d < cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW]
             if len(near) < cfg.adapt_min_pixels:
                 break
             centre = np.median(near, axis=0)
         d = np.hypot(*(x - centre).T)
-        d = d[d < reach]
+        d = d[d < cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW]
         # the median distance of a 2-D Gaussian from its centre is 1.177 σ
         spread = float(np.median(d)) / 1.177 if len(d) else cfg.drift_sd
         sd = max(cfg.drift_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
