@@ -112,6 +112,13 @@ class ClassifyConfig(Section):
         "second renderer's dev photos a little better but leaves a described scene read right without "
         "the clear-lean rule).",
     )
+    edge_light_skip: float = Field(
+        default=0.03,
+        ge=0,
+        description="The band's brightness is read on its part at least this much (cells) further out "
+        "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
+        "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
+    )
     occluder_light: float = Field(
         default=0.6,
         description="Only pixels brighter than this (share of the white reference) that fit no "

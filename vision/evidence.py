@@ -43,12 +43,6 @@ INSIDE = 0.5 - LINE_CELLS / 2
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
 band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
 before; nothing read on the dev photos changed)."""
-LIGHT_FROM = LINE_CELLS / 2
-"""Derived: how far past a counter's outline (cells) the band's brightness is read (on all the band
-when too few pixels lie further out): a counter's light border, blurred as a printed line is
-(``grid_overlay.LINE_CELLS`` wide, half of it each side of an edge), brightens the band's inner
-edge, and a hill there reads as bright as bare board (the setting edge_light_skip, 0.03 past the
-band's start at 0.02, before w56a: 0.05 against 0.042)."""
 
 
 @dataclass(frozen=True)
@@ -525,7 +519,7 @@ def _edge_band(
         band = ring & seen[at[j]]
         if band.sum() < max(cfg.adapt_min_pixels, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
-        lit = band & (away > LIGHT_FROM * ppc)  # past the counter's blurred border
+        lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= cfg.adapt_min_pixels else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
