@@ -1,5 +1,6 @@
 """Where the reader's outline of a counter lies against the counter's real edge, and the reach
-that would put it there (fits ``classify.edge_outline_reach`` without the class's spreads).
+that would put it there (the share of the way from the counter's colour to the bare board's, without
+the class's spreads; the reader takes half the way since w56a, the setting edge_outline_reach before).
 
 Run from the repository root, on a training cache the benchmark's generator rendered (never a
 held-out one):
@@ -14,7 +15,7 @@ laid again as its renderer laid it (the second renderer's by ``bench/token_under
 ``squares``, the project renderer's by :func:`project_squares`), and its outline's **inset** is
 measured: the mean distance (cells) of the outline's border pixels inside the counter's real
 edge (negative: outside it), with the reader's rule ("reader": within ``classify.pixel_sigma``
-of the side class's spreads, at most ``edge_outline_reach`` of the way from its colour to the
+of the side class's spreads, at most half the way from its colour to the
 bare board's) and with the share of the way alone, for each reach of :data:`REACHES`. The
 fitted reach is the one whose worse renderer's |median inset| is least.
 
@@ -144,7 +145,7 @@ def counters(reading: Reading, board: BoardSpec, kind: str, seed: int, k: int,
         near = counter_extent(x, means[[side]], means[sides], cfg, sds[[side]])
         insets = {"inset_reader": inset(distance_past_outline(near[0]), real[name], ppc)}
         for r in reaches:
-            near = counter_extent(x, means[[side]], means[sides], cfg.model_copy(update={"edge_outline_reach": r}))
+            near = counter_extent(x, means[[side]], means[sides], cfg, share=r)
             insets[f"inset_{r}"] = inset(distance_past_outline(near[0]), real[name], ppc)
         lean = {f"lean_{k}": v for k, v in side_lean(reading, board, int(i)).items() if not k.startswith("far")}
         rows.append({"renderer": kind, "seed": seed, "cell": name, "side": cell.occupant,
@@ -175,7 +176,7 @@ def summary(rows: list[dict[str, Any]], board: BoardSpec) -> dict[str, Any]:
         medians = [by_reach[str(r)][kind]["all"][1] for kind in kinds if by_reach[str(r)][kind]["all"]]
         return max((abs(m) for m in medians), default=float("inf"))
 
-    by_reach["reader"]["what"] = "the reader's rule: within pixel_sigma class spreads, at most edge_outline_reach"
+    by_reach["reader"]["what"] = "the reader's rule: within pixel_sigma class spreads, at most half the way"
     return {"inset_p10_50_90_by_reach": by_reach, "fitted_reach": min(REACHES, key=worst),
             "worst_median_by_reach": {str(r): round(worst(r), 4) for r in REACHES}}
 
@@ -203,7 +204,7 @@ def main() -> None:
     report: dict[str, Any] = {
         "machine": machine(), "commit": commit(), "cache": str(args.cache), "bases": bases, "count": args.count,
         "counters": {kind: sum(row["renderer"] == kind for row in rows) for kind in bases},
-        "settings_reach": VisionConfig().classify.edge_outline_reach, **summary(rows, board)}
+        "settings_reach": 0.5, **summary(rows, board)}
     for kind in bases:
         own = [row for row in rows if row["renderer"] == kind]
         report[kind] = {

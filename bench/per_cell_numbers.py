@@ -44,7 +44,6 @@ from vision import (  # noqa: E402
     occluders,
     pipeline,
     prior,
-    ring_features,
     shade,
     trees,
 )
@@ -62,7 +61,6 @@ MODULES: dict[str, Any] = {"colours": colours, "decide": decide, "evidence": evi
                            "pipeline": pipeline, "prior": prior, "shade": shade, "trees": trees}
 ALIASES: dict[str, tuple[Any, ...]] = {
     "decide.READ_INSIDE": (adaptive, calibrate, examples, trees),
-    "evidence.FEWEST": (ring_features,),
 }
 """Modules that imported a constant by name (``from vision.decide import READ_INSIDE``)."""
 
@@ -72,7 +70,7 @@ DERIVED: dict[str, tuple[str, Any]] = {
 }
 """Constants computed from another at import: recomputed with it (same module)."""
 
-SCALED_COUNTS = frozenset({"classify.adapt_min_pixels", "evidence.FEWEST", "shade.Q"})
+SCALED_COUNTS = frozenset({"classify.adapt_min_pixels", "shade.Q"})
 """Whole numbers that are sizes (pixels), moved to half and twice rather than one step."""
 
 PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
@@ -90,8 +88,8 @@ NUMBERS: tuple[str, ...] = (
     "classify.min_confidence", "classify.max_unreadable", "classify.min_pixel_light", "classify.default_pixel_sd",
     "classify.drift_sd", "classify.min_photo_sd", "classify.pixel_sigma", "classify.adapt_rounds",
     "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.max_drift", "classify.counter_disc",
-    "classify.counter_share", "classify.terrain_square", "classify.token_share", "classify.lean_min",
-    "classify.lean_perp", "classify.edge_band_from", "classify.edge_outline_reach", "classify.edge_light_skip",
+    "classify.counter_share", "classify.terrain_square", "classify.lean_min",
+    "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
     "classify.occluder_light", "classify.hidden_line", "classify.reach_band", "classify.line_dip",
     "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival", "classify.blend_sd",
@@ -99,12 +97,13 @@ NUMBERS: tuple[str, ...] = (
     "classify.occluder_thin_ring", "classify.occluder_thin_edge", "classify.token_cell_ratio",
     "classify.token_cell_ratio_edges", "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
-    "colours.MODE_WINDOW", "decide.READ_INSIDE", "evidence.FEWEST", "occluders.FILTER", "occluders.LOCAL_GREY",
+    "colours.MODE_WINDOW", "decide.READ_INSIDE", "occluders.FILTER", "occluders.LOCAL_GREY",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.Q", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
     "shade.HARD", "shade.INSET", "shade.REFINE_STEP", "shade.REFINE_DEGREES", "shade.SHORTEST",
     "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
-"""The 68 per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED`."""
+"""The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when w55a
+measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_reach``, ``classify.token_share``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -121,11 +120,9 @@ DECIDES: dict[str, str] = {
     "classify.counter_disc": "central disc a counter is looked for in",
     "classify.counter_share": "disc share that makes a counter",
     "classify.terrain_square": "inner square terrain is sampled in",
-    "classify.token_share": "square share that makes a token",
     "classify.lean_min": "a pixel's lean toward a token (from)",
     "classify.lean_perp": "a pixel's lean toward a token (off the line)",
     "classify.edge_band_from": "where the band past a counter starts",
-    "classify.edge_outline_reach": "a counter's outline: its pixels",
     "classify.edge_light_skip": "the band's brightness: how far out",
     "classify.occluder_light": "bright unfitted pixels count as occluder",
     "classify.hidden_line": "a cell edge hidden by an occluder",
@@ -153,7 +150,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_window": "that window's side",
     "colours.MODE_WINDOW": "window of a class's re-centring mode",
     "decide.READ_INSIDE": "share of a cell inside the photo to read it",
-    "evidence.FEWEST": "fewest pixels a measure is taken on",
     "occluders.FILTER": "mean and opening side of the board mask",
     "occluders.LOCAL_GREY": "grey around a printed line's dip",
     "pipeline.GLARE_SHARE": "washed share that marks a cell glared",

@@ -52,7 +52,14 @@ class ClassifyConfig(Section):
     )
     adapt_rounds: int = Field(default=3, ge=0, le=10, description="Rounds of re-centring the classes on the photo.")
     adapt_max_pixels: int = Field(default=20_000, description="Pixels sampled (evenly) to adapt the classes (speed).")
-    adapt_min_pixels: int = Field(default=30, description="A class is re-centred only from at least this many pixels.")
+    adapt_min_pixels: int = Field(
+        default=30,
+        description="Fewest pixels a statistic of the per-cell reading is taken on: a class is re-centred "
+        "(or measured, or an occluder's colour taken) only from at least this many, and a band's "
+        "brightness and lean, a bare cell's own board light, a counter's centre likewise (one number since "
+        "w56a: 30 here and evidence.FEWEST, 5, for the others before; neither moved a dev photo's "
+        "reading at half or twice).",
+    )
     adapt_max_blob: float = Field(
         default=3.0,
         description="A connected patch of one token's or counter's colour larger than this (cells², every "
@@ -71,16 +78,19 @@ class ClassifyConfig(Section):
         description="Radius of the central disc where a counter is looked for, in cells (a "
         "counter 0.6 cell wide, 0.08 cell off centre, still covers it).",
     )
-    counter_share: float = Field(default=0.25, description="Share of the disc in a side's colour that makes a counter.")
+    counter_share: float = Field(
+        default=0.25,
+        description="Share of a region in a piece's colour that makes the piece: of the central disc in a "
+        "side's colour, a counter; of the inner square's terrain-coloured pixels in a token's colour, a "
+        "token (a cell with less of the latter is bare board, whose own light the band under a counter "
+        "is read against). One share since w56a (token_share, 0.5, before: at 0.25 it moved no dev "
+        "photo's reading, w55a).",
+    )
     terrain_square: float = Field(
         default=0.36,
         description="Half-side of the inner square where terrain is sampled, in cells: a token "
         "0.85 cell wide and 0.07 cell off centre still covers it, and a neighbour's token "
         "reaching over the grid line does not reach it.",
-    )
-    token_share: float = Field(
-        default=0.5,
-        description="Share of the inner square's terrain-coloured pixels in a token's colour that makes a token.",
     )
     lean_min: float = Field(
         default=0.4,
@@ -101,14 +111,6 @@ class ClassifyConfig(Section):
         "(the first number of the setting edge_band before; 0.042, half a blurred printed line, reads the "
         "second renderer's dev photos a little better but leaves a described scene read right without "
         "the clear-lean rule).",
-    )
-    edge_outline_reach: float = Field(
-        default=0.5,
-        gt=0,
-        description="A counter's outline (the band is read outside it) takes the pixels within its class's "
-        "reach that also lie within this share of the way from its colour to the bare board's (a large "
-        "value leaves the class's reach alone): a pale counter's class, adapted to a photo, can reach over "
-        "the board around it, leaving no band.",
     )
     edge_light_skip: float = Field(
         default=0.03,

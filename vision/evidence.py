@@ -43,9 +43,6 @@ INSIDE = 0.5 - LINE_CELLS / 2
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
 band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
 before; nothing read on the dev photos changed)."""
-FEWEST = 5
-"""Fewest pixels a measure of light or lean is taken on: a band around a counter's, a bare cell's
-own board light (20 before for the latter)."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +200,7 @@ def evidence(
         terrain_share[at] = _lean_shares(feats[at][..., :2], ring, cell_area, means, sides, terrains, cfg)
         terrain_pixels[at] = ring.sum(axis=(1, 2)) / cell_area
         plain_px = usable & fits & (best == sides)
-        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.token_share)
+        bare_cells = ~holds & (terrain_share[:, 0] >= 1 - cfg.counter_share)
         edge_light[at], edge_lean[at] = _edge_band(
             grid,
             inside,
@@ -212,7 +209,7 @@ def evidence(
             side_share[at].argmax(axis=1),
             means,
             sds,
-            _local_board_light(feats[..., 2], plain_px, bare_cells, at, board),
+            _local_board_light(feats[..., 2], plain_px, bare_cells, at, board, cfg.adapt_min_pixels),
             board,
             cfg,
         )
@@ -363,15 +360,17 @@ def _local_board_light(
     bare: npt.NDArray[np.bool_],
     at: npt.NDArray[np.intp],
     board: BoardSpec,
+    fewest: int,
 ) -> npt.NDArray[np.float64]:
     """Per cell ``at``, the bare board's brightness nearby: the median, over the cells within two
-    of it that show only bare board (``bare``), of each one's median bare-board pixel (light
+    of it that show only bare board (``bare``) on at least ``fewest`` pixels, of each one's
+    median bare-board pixel (light
     and shadow change across a photo; the board between tokens is darkened by their edges and
     shadows, so only bare cells count); the photo's bare cells' where none is near."""
     rows, cols = board.rows, board.cols
     n = rows * cols
     own = np.full(n, np.nan)
-    use = bare & (plain_px.sum(axis=(1, 2)) >= FEWEST)
+    use = bare & (plain_px.sum(axis=(1, 2)) >= fewest)
     if use.any():
         vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
         own[use] = np.nanmedian(vals, axis=1)
@@ -446,13 +445,17 @@ def counter_extent(
     base: npt.NDArray[np.float64],
     cfg: ClassifyConfig,
     spread: npt.NDArray[np.float64] | None = None,
+    share: float | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Per counter (``side``: its side's colour, one row each; ``x``: its cell's chromaticities,
-    the counter first), which pixels its outline takes: those less than ``cfg.edge_outline_reach``
-    of the way from its colour to the bare board's (``base``) and, when its class's spreads are
-    given (``spread``, one a counter), within ``cfg.pixel_sigma`` of them (the reader's rule:
-    a pale counter's class, re-centred on a photo, can reach over the board around it)."""
-    reach = cfg.edge_outline_reach * np.hypot(*(side - base).T)
+    the counter first), which pixels its outline takes: those nearer its colour than the bare
+    board's (``base``) whatever their direction, that is within half the way from one to the
+    other, and, when its class's spreads are given (``spread``, one a counter), within
+    ``cfg.pixel_sigma`` of them (the reader's rule: a pale counter's class, re-centred on a
+    photo, can reach over the board around it). ``share`` replaces the half way (a measuring
+    script's sweep; the setting edge_outline_reach, 0.5, before w56a)."""
+    half = np.hypot(*(side - base).T) / 2
+    reach = half if share is None else share * np.hypot(*(side - base).T)
     if spread is not None:
         reach = np.minimum(cfg.pixel_sigma * spread, reach)
     shape = (-1,) + (1,) * (x.ndim - 2)
@@ -514,10 +517,10 @@ def _edge_band(
             continue
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[at[j]]
-        if band.sum() < max(FEWEST, cfg.seen_share * ring.sum()):
+        if band.sum() < max(cfg.adapt_min_pixels, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
-        light[j] = float(f[..., 2][lit if lit.sum() >= FEWEST else band].mean()) / board_light[j]
+        light[j] = float(f[..., 2][lit if lit.sum() >= cfg.adapt_min_pixels else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
         # colour toward the counter's, within lean_perp of their lean off that line) say nothing
@@ -536,7 +539,7 @@ def _edge_band(
                 # pixel as board + a × (token − board) + b × (counter − board); a is the lean)
                 a = (rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / np.float32(det)
                 lean[j, t] = float(np.clip(a, -1.0, 2.0).mean())
-            elif untinted.sum() >= FEWEST:
+            elif untinted.sum() >= cfg.adapt_min_pixels:
                 proj = (rel[untinted] @ d) / max(float(d @ d), 1e-9)
                 lean[j, t] = float(np.clip(proj, -1.0, 2.0).mean())
     return light, lean

@@ -42,7 +42,7 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import COUNTER_SIDE, TOKEN_SIDE, PixelModel, _assign, _geometry, adapt, class_names
 from vision.config import ClassifyConfig
-from vision.evidence import FEWEST, INSIDE, _samples
+from vision.evidence import INSIDE, _samples
 from vision.grid_overlay import WASHED, Warped, cell_inside, cell_washed
 
 RINGS = ("core", "counter", "band", "ring", "line")
@@ -108,10 +108,10 @@ def features(warped: Warped, board: BoardSpec, white: F, model: PixelModel, cfg:
     light = feats[..., 2].astype(np.float64)
     washed = _washed_samples(warped, board, cfg.pixel_step, m)
     sides = len(board.sides)
-    board_light = _board_light(light, fits & (best == sides), board)
+    board_light = _board_light(light, fits & (best == sides), board, cfg.adapt_min_pixels)
     overall = float(np.median(board_light))
     _radius, cheb = _geometry(m)
-    centred, offset, side_px = _counter_centred(fits & (best < sides), cheb, m)
+    centred, offset, side_px = _counter_centred(fits & (best < sides), cheb, m, cfg.adapt_min_pixels)
     within = (cheb < INSIDE)[None]
     columns: list[F] = []
     for k, (lo, hi) in enumerate(itertools.pairwise(EDGES)):
@@ -187,17 +187,17 @@ def _ring(
 
 
 def _counter_centred(
-    side: npt.NDArray[np.bool_], cheb: npt.NDArray[np.float32], m: int
+    side: npt.NDArray[np.bool_], cheb: npt.NDArray[np.float32], m: int, fewest: int
 ) -> tuple[npt.NDArray[np.float64], F, F]:
     """Per cell sample (n, m, m), its Chebyshev distance (cells) from the centre of the pixels a
     side's class claims inside the cell (a counter lies anywhere within its cell: the rings
-    follow it), from the cell's centre where fewer than ``FEWEST`` are; and per cell that
+    follow it), from the cell's centre where fewer than ``fewest`` are; and per cell that
     centre's distance from the cell's, and the share of the cell's inside the sides claim."""
     c = (np.arange(m, dtype=np.float64) + 0.5) / m - 0.5
     dy, dx = np.meshgrid(c, c, indexing="ij")
     mine = side & (cheb < INSIDE)[None]
     count = mine.sum(axis=(1, 2)).astype(np.float64)
-    some = count >= FEWEST
+    some = count >= fewest
     cx = np.where(some, (mine * dx).sum(axis=(1, 2)) / np.maximum(count, 1), 0.0)
     cy = np.where(some, (mine * dy).sum(axis=(1, 2)) / np.maximum(count, 1), 0.0)
     centred = np.maximum(np.abs(dx[None] - cx[:, None, None]), np.abs(dy[None] - cy[:, None, None]))
@@ -217,12 +217,12 @@ def _washed_samples(warped: Warped, board: BoardSpec, step: int, m: int) -> npt.
     return out
 
 
-def _board_light(light: F, plain: npt.NDArray[np.bool_], board: BoardSpec) -> F:
+def _board_light(light: F, plain: npt.NDArray[np.bool_], board: BoardSpec, fewest: int) -> F:
     """Per cell, the bare board's brightness around it: the median, over the cells within two
-    of it, of each one's median bare-board pixel; the photo's where none is near."""
+    of it, of each one's median bare-board pixel (on at least ``fewest``); the photo's where none is near."""
     n = len(light)
     own = np.full(n, np.nan)
-    enough = plain.sum(axis=(1, 2)) >= FEWEST
+    enough = plain.sum(axis=(1, 2)) >= fewest
     for k in np.nonzero(enough)[0]:
         own[k] = float(np.median(light[k][plain[k]]))
     known = np.isfinite(own)

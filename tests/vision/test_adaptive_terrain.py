@@ -45,7 +45,7 @@ def _hills_read(cfg: ClassifyConfig) -> tuple[int, adaptive.PixelClass]:
     ev = adaptive.evidence(grid, np.ones(grid.shape[:2], bool), WHITE, board(), seed, cfg)
     # a hill token's inner square in the hill class (the decision reads these shares)
     hill = board().terrains.index("hill")
-    right = sum(1 for r, c in tokens if ev.terrain_share[r * 12 + c, hill] >= cfg.token_share)
+    right = sum(1 for r, c in tokens if ev.terrain_share[r * 12 + c, hill] >= cfg.counter_share)
     return right, ev.model.classes["hill"]
 
 
