@@ -36,14 +36,17 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
+from vision.config import GridConfig
 from vision.grid_overlay import LINE_CELLS, Warped
 from vision.grid_overlay import WASHED as WASHED_LEVEL
 
 F32 = npt.NDArray[np.float32]
 
-Q = 24
-"""Pixels per cell of the shrunk board the edges are looked for on (about the photo's own
-resolution for a board filling a 1080p photo)."""
+Q = GridConfig().px_per_cell // 2
+"""Derived: pixels per cell of the shrunk board the edges are looked for on, half the warp's
+(``grid.px_per_cell``'s default, 48: 24), each pixel the mean of two by two of the warp's. The
+edges are found, and ``HARD`` fitted, on this board: a settings file that changes the warp's
+pixels per cell changes the warp the shrunk board is resized from, not this."""
 MARGIN = 0.5
 """Cells of the printed border kept around the grid."""
 SHADOW_AGREE = 0.25
@@ -59,6 +62,9 @@ EDGE_STEP = Q * LINE_CELLS
 """Derived: pixels of the shrunk board either side of an edge where its step is measured, past
 its blur: the span of a blurred printed line (``grid_overlay.LINE_CELLS``), 2 pixels at ``Q``
 (the first model's 2.0, set by hand before)."""
+REACH = 3 * EDGE_STEP
+"""Derived: the farthest from an edge its step is measured, in pixels of the shrunk board (its
+last pair of samples, three ``EDGE_STEP`` either side, :func:`_full_step`): 6 at ``Q``."""
 HARD = 0.4
 """Fitted (``bench/fit_shadow_edges.py``, as ``SHADOW_AGREE``): a hard shadow's edge is sharp:
 one pixel of the shrunk board (1/24 cell) either side of it, at least this share of its full
@@ -66,10 +72,12 @@ step is there (0.49-0.93 on most of the second renderer's shadows); an arm reach
 board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
-INSET = 0.25
-"""Cells either side of a printed line where what is left of it steps like an edge: the samples
-along a line stop this far inside the grid's outer edge (the border and the markers' guides
-beyond it), and a line this near a grid line, along it, is not tried."""
+INSET = REACH / Q
+"""Derived: cells either side of a printed line within which an edge's samples reach across it
+(``REACH`` in cells, three ``grid_overlay.LINE_CELLS``: 0.25), so that what is left of the line
+steps like an edge: the samples along a line stop this far inside the grid's outer edge (the
+border and the markers' guides beyond it), and a line this near a grid line, along it, is not
+tried."""
 REFINE_STEP = 0.25
 """The refinement's first step, in degrees of angle and in pixels of offset; the second pass
 searches two such steps either way at half of it."""
@@ -224,12 +232,12 @@ def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
 
 def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, float, float] | None = None) -> bool:
     """Whether a line is an edge already found: within ``REFINE_DEGREES`` of parallel (the
-    refinement turns one into the other), within the reach its step is measured at (three
-    ``EDGE_STEP``, :func:`_full_step`), and (when its step is known) stepping the same way (a
-    strip's two edges step opposite ways)."""
+    refinement turns one into the other), within the reach its step is measured at (``REACH``),
+    and (when its step is known) stepping the same way (a strip's two edges step opposite
+    ways)."""
     turn = math.sin(theta - edge.theta)
     apart = rho - edge.rho * math.cos(theta - edge.theta)
-    near = abs(turn) < math.sin(math.radians(REFINE_DEGREES)) and abs(apart) < 3 * EDGE_STEP
+    near = abs(turn) < math.sin(math.radians(REFINE_DEGREES)) and abs(apart) < REACH
     if step is None or not near:
         return near
     return float(np.dot(step, edge.step)) * math.cos(theta - edge.theta) > 0
@@ -303,7 +311,7 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
     unit = np.asarray(edge.step, np.float32) / max(math.hypot(*edge.step), 1e-9)
     best: ShadowEdge | None = None
     size = 0.0
-    for far in (2 * EDGE_STEP, 3 * EDGE_STEP):
+    for far in (2 * EDGE_STEP, REACH):
         plus, minus = _sample(clean, pts + normal * far), _sample(clean, pts - normal * far)
         ok = (plus.max(axis=1) < WASHED) & (minus.max(axis=1) < WASHED)
         part = (plus - minus)[ok]
