@@ -62,6 +62,10 @@ EDGE_STEP = Q * LINE_CELLS
 """Derived: pixels of the shrunk board either side of an edge where its step is measured, past
 its blur: the span of a blurred printed line (``grid_overlay.LINE_CELLS``), 2 pixels at ``Q``
 (the first model's 2.0, set by hand before)."""
+CELL_SAMPLES = 2 * Q
+"""Derived: the samples along one cell of a line, two a pixel (:func:`_line_points`): the fewest
+a line is scored on and its step measured on past its penumbra (:func:`_full_step`), one cell,
+the unit read; the Hough transform's votes are one cell's pixels too."""
 REACH = 3 * EDGE_STEP
 """Derived: the farthest from an edge its step is measured, in pixels of the shrunk board (its
 last pair of samples, three ``EDGE_STEP`` either side, :func:`_full_step`): 6 at ``Q``."""
@@ -84,9 +88,6 @@ searches two such steps either way at half of it."""
 REFINE_DEGREES = 1.5
 """How far the refinement turns a Hough line, in degrees (a bin and a half of the transform's
 one-degree bins); its offset moves by one bin (a pixel of the half-size board)."""
-SHORTEST = 2
-"""Cells: a shadow edge crosses at least this much of the grid (the Hough transform's votes, 40
-before, and the samples a line is scored on)."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
@@ -194,11 +195,11 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     bright = small.mean(axis=2)
     span = float(np.ptp(bright)) or 1.0
     grey = np.clip((bright - bright.min()) / span * 255, 0, 255).astype(np.uint8)
-    # a line is voted for by the edge pixels along it: SHORTEST cells at Q / 2 pixels per cell
+    # a line is voted for by the edge pixels along it: one cell at Q / 2 pixels per cell
     # Canny's upper threshold: a step of MIN_STEP on this grey scale, as Sobel's 3 × 3 aperture
     # measures it (four times the step); the lower one half of it
     high = 4 * MIN_STEP / span * 255
-    lines = cv2.HoughLines(cv2.Canny(grey, high / 2, high), 1, math.pi / 180, SHORTEST * Q // 2)
+    lines = cv2.HoughLines(cv2.Canny(grey, high / 2, high), 1, math.pi / 180, Q // 2)
     if lines is None:
         return ()
     tried = [(float(r) * 2, float(t)) for r, t in lines[:CANDIDATES, 0]
@@ -283,7 +284,7 @@ def _scores(clean: F32, board: BoardSpec, lines: list[tuple[float, float]]) -> l
     for (rho, theta), k in zip(lines, sizes, strict=True):
         part = step[start : start + k]
         start += k
-        if k < SHORTEST * 2 * Q:  # shorter than SHORTEST cells (two samples a pixel)
+        if k < CELL_SAMPLES:  # shorter than a cell
             out.append(ShadowEdge(rho, theta, 0.0, (0.0, 0.0, 0.0)))
             continue
         med = np.median(part, axis=0)
@@ -315,7 +316,7 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
         plus, minus = _sample(clean, pts + normal * far), _sample(clean, pts - normal * far)
         ok = (plus.max(axis=1) < WASHED) & (minus.max(axis=1) < WASHED)
         part = (plus - minus)[ok]
-        if len(part) < 2 * Q:
+        if len(part) < CELL_SAMPLES:
             continue
         along = part @ unit
         across = np.linalg.norm(part - along[:, None] * unit, axis=1)

@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # w53b 87 -> 68: the cascade gone (11 classify fields, decide.DISTRUSTED, cell_confidence 2, cell_model 3,
 # pipeline.GLARE_RIGHT, prior.MISTAKES)
 # w56b 68 -> 65: shade.Q (half the warp's px_per_cell) and shade.INSET (three LINE_CELLS, the reach of
-# an edge's samples) derived; shade.shadow_edges' 180 is degrees to radians (math)
-MAX_TUNABLE = {"register": 26, "per-cell": 65}
+# an edge's samples) derived; shade.shadow_edges' 180 is degrees to radians (math); 65 -> 64:
+# shade.SHORTEST merged with the one cell of samples _full_step already asked
+MAX_TUNABLE = {"register": 26, "per-cell": 64}
 
 
 def _tool() -> ModuleType:
