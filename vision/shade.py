@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.board import PAPER_PERCENTILE, BoardSpec
+from vision.board import BoardSpec
 from vision.config import GridConfig
 from vision.grid_overlay import LINE_CELLS, Warped
 from vision.grid_overlay import WASHED as WASHED_LEVEL
@@ -377,10 +377,9 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
     A region's light is the sum of the steps of the edges it lies past (measured along each
     edge, where every material steps alike, so a glare or a cluster of tokens inside a region
     does not bias it); the brightest region of at least two cells is the reference. A region is
-    lit up only when it is darker by at least ``MIN_STEP`` and its own bare board is darker
-    than the reference's by at least half as much (its brightness at ``board.PAPER_PERCENTILE``,
-    washed-out pixels left out: the percentile the paper's white is read at, above the pieces'
-    and the print's darker pixels): a strip of shadow of which one edge
+    lit up only when it is darker by at least ``MIN_STEP`` and its own bare board (the median of
+    its pixels above the 60th percentile of brightness, washed-out ones left out) is
+    darker than the reference's by at least half as much: a strip of shadow of which one edge
     was missed would otherwise light up the board beyond it too."""
     levels: dict[int, npt.NDArray[np.float32]] = {}
     measured: dict[int, float] = {}
@@ -394,7 +393,8 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
         levels[k] = level
         mine = (region == k) & usable
         if mine.sum() >= Q * Q:
-            measured[k] = float(np.percentile(bright[mine], PAPER_PERCENTILE))
+            low = np.quantile(bright[mine], 0.6)
+            measured[k] = float(np.median(bright[mine & (bright >= low)]))
     big = [k for k in levels if ((region == k) & grid).sum() >= 2 * Q * Q and k in measured]
     if not big:
         return {}
