@@ -99,7 +99,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
     "colours.MODE_WINDOW", "decide.READ_INSIDE", "evidence.FEWEST", "occluders.FILTER", "occluders.LOCAL_GREY",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
-    "shade.HARD", "shade.REFINE_STEP", "shade.REFINE_DEGREES",
+    "shade.HARD", "shade.REFINE_STEP",
     "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
 """The 68 per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED`."""
@@ -161,7 +161,6 @@ DECIDES: dict[str, str] = {
     "shade.MIN_STEP": "a shadow edge's least step",
     "shade.HARD": "a shadow edge's sharpness",
     "shade.REFINE_STEP": "a shadow edge's refinement step",
-    "shade.REFINE_DEGREES": "a shadow edge's refinement turn",
     "shade.EDGE_TOLERANCE": "a shadow sample agreeing with the step",
     "trees.LIKELIHOOD_TEMPERATURE": "the likelihood the priors weigh",
     "trees.REFUSE_AT": "the photo refusal's threshold",

@@ -85,9 +85,12 @@ tried."""
 REFINE_STEP = 0.25
 """The refinement's first step, in degrees of angle and in pixels of offset; the second pass
 searches two such steps either way at half of it."""
-REFINE_DEGREES = 1.5
-"""How far the refinement turns a Hough line, in degrees (a bin and a half of the transform's
-one-degree bins); its offset moves by one bin (a pixel of the half-size board)."""
+TURN = 3 / 2 * math.radians(1)
+"""Derived: how far the refinement turns a Hough line (radians): the peak's bin of the
+transform's one-degree bins (:func:`shadow_edges`) and its neighbour either side, whole (a bin
+and a half either way of the peak's centre; its offset moves as far in the transform's offset
+bins, :func:`_refine`). A line this near parallel to a printed line or to an edge found is
+taken for it."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
@@ -218,12 +221,12 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
 
 
 def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
-    """Whether a line runs along a printed grid line (within ``REFINE_DEGREES`` of its direction,
+    """Whether a line runs along a printed grid line (within ``TURN`` of its direction,
     and within ``INSET`` of one where it crosses the middle of the board): what is left of a
     printed line looks like an edge there (a shadow's edge along a printed line is missed, and
     the cells it darkens asked about or read as before)."""
     c, s = math.cos(theta), math.sin(theta)
-    if min(abs(s), abs(c)) > math.sin(math.radians(REFINE_DEGREES)):
+    if min(abs(s), abs(c)) > math.sin(TURN):
         return False
     mid_x, mid_y = (board.cols / 2 + MARGIN) * Q, (board.rows / 2 + MARGIN) * Q
     pos = (rho - mid_y * s) / c if abs(c) > abs(s) else (rho - mid_x * c) / s
@@ -232,13 +235,13 @@ def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
 
 
 def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, float, float] | None = None) -> bool:
-    """Whether a line is an edge already found: within ``REFINE_DEGREES`` of parallel (the
+    """Whether a line is an edge already found: within ``TURN`` of parallel (the
     refinement turns one into the other), within the reach its step is measured at (``REACH``),
     and (when its step is known) stepping the same way (a strip's two edges step opposite
     ways)."""
     turn = math.sin(theta - edge.theta)
     apart = rho - edge.rho * math.cos(theta - edge.theta)
-    near = abs(turn) < math.sin(math.radians(REFINE_DEGREES)) and abs(apart) < REACH
+    near = abs(turn) < math.sin(TURN) and abs(apart) < REACH
     if step is None or not near:
         return near
     return float(np.dot(step, edge.step)) * math.cos(theta - edge.theta) > 0
@@ -335,7 +338,8 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
 
 def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
     """The line near a candidate whose agreeing share times step (up to 1) is largest: its angle
-    within ``REFINE_DEGREES``, then its offset within one Hough bin (2 pixels), in steps of
+    within ``TURN``, then its offset within its Hough bin and its neighbours, whole (a bin is a
+    pixel of the half-size board, 2 of this one: 3 pixels either way), in steps of
     ``REFINE_STEP``; then both within two steps at half of it."""
     def value(e: ShadowEdge) -> float:
         return e.share * min(math.hypot(*e.step), 1.0)
@@ -347,7 +351,7 @@ def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
 
     fine = REFINE_STEP / 2
     best = first
-    for kind, steps in (("t", np.radians(span(REFINE_DEGREES, REFINE_STEP))), ("r", span(2, REFINE_STEP)),
+    for kind, steps in (("t", np.radians(span(math.degrees(TURN), REFINE_STEP))), ("r", span(3, REFINE_STEP)),
                         ("t", np.radians(span(2 * REFINE_STEP, fine))), ("r", span(2 * REFINE_STEP, fine))):
         tries = _scores(clean, board, [(best.rho + (float(s) if kind == "r" else 0.0),
                                         best.theta + (float(s) if kind == "t" else 0.0)) for s in steps])
