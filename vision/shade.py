@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.board import MARGIN_BAND, BoardSpec
+from vision.board import BoardSpec
 from vision.config import GridConfig
 from vision.grid_overlay import LINE_CELLS, Warped
 from vision.grid_overlay import WASHED as WASHED_LEVEL
@@ -47,11 +47,8 @@ Q = GridConfig().px_per_cell // 2
 (``grid.px_per_cell``'s default, 48: 24), each pixel the mean of two by two of the warp's. The
 edges are found, and ``HARD`` fitted, on this board: a settings file that changes the warp's
 pixels per cell changes the warp the shrunk board is resized from, not this."""
-MARGIN = MARGIN_BAND[1]
-"""Derived: cells of the printed margin kept around the grid, out to the end of the band where
-the paper's white and the printed coordinates are read (``board.MARGIN_BAND``'s outer end, 0.55):
-printed paper, short of the board's outline and the table beyond it. The outer printed lines
-are painted over from either side in it, and an edge crossing the grid keeps its votes there."""
+MARGIN = 0.5
+"""Cells of the printed border kept around the grid."""
 SHADOW_AGREE = 0.25
 """Fitted (``bench/fit_shadow_edges.py``, dev photos of both renderers, 2026-11-29): a straight
 edge across the board is a hard shadow's when at least this share of the samples along it step
