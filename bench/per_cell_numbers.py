@@ -99,10 +99,12 @@ NUMBERS: tuple[str, ...] = (
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
     "colours.MODE_WINDOW", "decide.READ_INSIDE", "evidence.FEWEST", "occluders.FILTER", "occluders.LOCAL_GREY",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
-    "shade.HARD", "shade.REFINE_STEP",
+    "shade.HARD",
     "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
-"""The 68 per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED`."""
+"""The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when
+w55a measured them; w56b derived or removed ``shade.Q``, ``INSET``, ``SHORTEST``,
+``REFINE_DEGREES``, ``REFINE_STEP`` and classed ``shade.shadow_edges``' 180 as math)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -160,7 +162,6 @@ DECIDES: dict[str, str] = {
     "shade.SHADOW_AGREE": "a shadow edge's agreeing share",
     "shade.MIN_STEP": "a shadow edge's least step",
     "shade.HARD": "a shadow edge's sharpness",
-    "shade.REFINE_STEP": "a shadow edge's refinement step",
     "shade.EDGE_TOLERANCE": "a shadow sample agreeing with the step",
     "trees.LIKELIHOOD_TEMPERATURE": "the likelihood the priors weigh",
     "trees.REFUSE_AT": "the photo refusal's threshold",

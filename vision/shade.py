@@ -82,9 +82,6 @@ INSET = REACH / Q
 steps like an edge: the samples along a line stop this far inside the grid's outer edge (the
 border and the markers' guides beyond it), and a line this near a grid line, along it, is not
 tried."""
-REFINE_STEP = 0.25
-"""The refinement's first step, in degrees of angle and in pixels of offset; the second pass
-searches two such steps either way at half of it."""
 TURN = 3 / 2 * math.radians(1)
 """Derived: how far the refinement turns a Hough line (radians): the peak's bin of the
 transform's one-degree bins (:func:`shadow_edges`) and its neighbour either side, whole (a bin
@@ -339,8 +336,8 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
 def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
     """The line near a candidate whose agreeing share times step (up to 1) is largest: its angle
     within ``TURN``, then its offset within its Hough bin and its neighbours, whole (a bin is a
-    pixel of the half-size board, 2 of this one: 3 pixels either way), in steps of
-    ``REFINE_STEP``; then both within two steps at half of it."""
+    pixel of the half-size board, 2 of this one: 3 pixels either way), each in steps of a quarter
+    of its bin (0.25 degree, 0.5 pixel); then both within two such steps at half of it."""
     def value(e: ShadowEdge) -> float:
         return e.share * min(math.hypot(*e.step), 1.0)
 
@@ -349,10 +346,11 @@ def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
         out: npt.NDArray[np.float64] = np.arange(-k, k + 1, dtype=np.float64) * step
         return out
 
-    fine = REFINE_STEP / 2
+    # the transform's bins (shadow_edges): one degree; one pixel of the half-size board, 2 of this one
+    turn, shift = 1.0 / 4, 2.0 / 4
     best = first
-    for kind, steps in (("t", np.radians(span(math.degrees(TURN), REFINE_STEP))), ("r", span(3, REFINE_STEP)),
-                        ("t", np.radians(span(2 * REFINE_STEP, fine))), ("r", span(2 * REFINE_STEP, fine))):
+    for kind, steps in (("t", np.radians(span(math.degrees(TURN), turn))), ("r", span(3, shift)),
+                        ("t", np.radians(span(2 * turn, turn / 2))), ("r", span(2 * shift, shift / 2))):
         tries = _scores(clean, board, [(best.rho + (float(s) if kind == "r" else 0.0),
                                         best.theta + (float(s) if kind == "t" else 0.0)) for s in steps])
         top = max(tries, key=value)

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # w56b 68 -> 65: shade.Q (half the warp's px_per_cell) and shade.INSET (three LINE_CELLS, the reach of
 # an edge's samples) derived; shade.shadow_edges' 180 is degrees to radians (math); 65 -> 64:
 # shade.SHORTEST merged with the one cell of samples _full_step already asked; 64 -> 63: shade.REFINE_DEGREES
-# derived (shade.TURN: the Hough peak's one-degree bin and its neighbours)
-MAX_TUNABLE = {"register": 26, "per-cell": 63}
+# derived (shade.TURN: the Hough peak's one-degree bin and its neighbours); 63 -> 62: shade.REFINE_STEP
+# derived (a quarter of each of the Hough transform's bins)
+MAX_TUNABLE = {"register": 26, "per-cell": 62}
 
 
 def _tool() -> ModuleType:
