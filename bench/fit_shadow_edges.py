@@ -4,7 +4,8 @@ dev photos of both renderers.
 Run from the repository root, after ``bench/bench_reliability.py --seeds dev --cache DIR`` has
 rendered the dev photos into DIR:
 
-    python bench/fit_shadow_edges.py --cache DIR [--render 120] [--tabletop 40]
+    python bench/fit_shadow_edges.py --cache DIR [--render 120] [--tabletop 40] [--arms DIR]
+    python bench/fit_shadow_edges.py --cache DIR --render 40 --measure FILE [--arms DIR]
 
 Truth per photo: the second renderer's photos say whether a hard shadow crosses the board
 (``conditions.shadow_edge``); the project's renderer draws none (its shadows are soft bands,
@@ -15,12 +16,17 @@ grid steps from any pair that finds a false edge, then the most shadows found, t
 nearest the middle of the pairs left. It prints
 the table and the choice; the values are then written into ``vision/shade.py`` by hand, with the
 date and the figures, so that the reader never reads a file of fitted values at run time.
-Eval seeds are never read.
+With ``--measure`` nothing is fitted: the stage runs once with its values as they are, and the
+photos whose shadow is found, missed or found where there is none are written to FILE with each
+edge found (its line and step) and a digest of the relit board (two runs whose digests all agree
+relit every board alike). The arm photos of ``ARMS`` are rendered into ``--arms`` (default
+the cache). Eval seeds are never read.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -54,9 +60,10 @@ AGREE = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 HARD = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 
 
-def boards(board: BoardSpec, cache: Path, photos: dict[str, int]) -> list[tuple[str, bool, np.ndarray]]:
+def boards(board: BoardSpec, cache: Path, photos: dict[str, int],
+           arms: Path | None = None) -> list[tuple[str, bool, go.Warped]]:
     """Each cached dev photo's warped board (those whose board is found) and whether a hard
-    shadow crosses it."""
+    shadow crosses it (the arm photos rendered into ``arms``, the cache when None)."""
     cfg = VisionConfig()
     out = []
     for kind in ("render", "tabletop"):
@@ -75,7 +82,7 @@ def boards(board: BoardSpec, cache: Path, photos: dict[str, int]) -> list[tuple[
         rng = np.random.default_rng(seed)
         scene = random_scene(board, rng, cyrus_labels(setup_state()))
         shot = render(board, scene, sample_real_conditions(rng, 1920, 1080, (seed - base) % 3), seed)
-        loaded = read_photo(shot.save(cache / f"arm_{seed}"), cfg.load)
+        loaded = read_photo(shot.save((arms or cache) / f"arm_{seed}"), cfg.load)
         found = register(loaded.image, board, cfg.registration, NullSink())
         reg = go.refine(loaded.image, found, board, cfg.grid)
         warped = go.warp_board(loaded.image, reg, board, cfg.grid.px_per_cell, cfg.grid.pad_cells)
@@ -83,16 +90,38 @@ def boards(board: BoardSpec, cache: Path, photos: dict[str, int]) -> list[tuple[
     return out
 
 
+def measure(board: BoardSpec, photos: list[tuple[str, bool, go.Warped]], out: Path) -> None:
+    """Writes, for the stage's values as they are, each photo's edges found and relit board's
+    digest, and the counts: shadows found, missed, and edges found on a photo without one."""
+    rows = []
+    for name, has, warped in photos:
+        found = shade.relight(warped, board)
+        edges = [[round(e.rho, 3), round(e.theta, 5), [round(v, 4) for v in e.step]] for e in found.edges]
+        rows.append({"photo": name, "shadow": has, "edges": edges,
+                     "relit": hashlib.sha256(found.warped.image.tobytes()).hexdigest()[:16]})
+    counts = {"boards": len(rows), "shadowed": sum(r["shadow"] for r in rows),
+              "found": sum(bool(r["shadow"] and r["edges"]) for r in rows),
+              "false": sum(bool(not r["shadow"] and r["edges"]) for r in rows),
+              "edges": sum(len(r["edges"]) for r in rows)}
+    out.write_text(json.dumps({"counts": counts, "photos": rows}, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(counts))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--render", type=int, default=120, help="Photos of the project's renderer (cached).")
     parser.add_argument("--tabletop", type=int, default=40, help="Photos of the second renderer (cached).")
+    parser.add_argument("--arms", type=Path, default=None, help="Where the arm photos are rendered (the cache).")
+    parser.add_argument("--measure", type=Path, default=None, help="Measure the values as they are into FILE.")
     args = parser.parse_args()
     board = load_board("cyrus-pyxis")
-    photos = boards(board, args.cache, {"render": args.render, "tabletop": args.tabletop})
+    photos = boards(board, args.cache, {"render": args.render, "tabletop": args.tabletop}, args.arms)
     shadowed = sum(1 for _, s, _ in photos if s)
     print(f"{len(photos)} boards found, {shadowed} with a hard shadow")
+    if args.measure is not None:
+        measure(board, photos, args.measure)
+        return
     table: dict[tuple[float, float], tuple[int, int]] = {}
     for agree in AGREE:
         for hard in HARD:

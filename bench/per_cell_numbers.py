@@ -66,11 +66,10 @@ ALIASES: dict[str, tuple[Any, ...]] = {
 
 DERIVED: dict[str, tuple[str, Any]] = {
     "occluders.FILTER": ("BLOB_EDGE", lambda f: 2 * (f // 2 + f // 2) + 1),
-    "shade.Q": ("EDGE_STEP", lambda q: q * shade.LINE_CELLS),
 }
 """Constants computed from another at import: recomputed with it (same module)."""
 
-SCALED_COUNTS = frozenset({"classify.adapt_min_pixels", "shade.Q"})
+SCALED_COUNTS = frozenset({"classify.adapt_min_pixels"})
 """Whole numbers that are sizes (pixels), moved to half and twice rather than one step."""
 
 PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
@@ -80,7 +79,6 @@ SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
     "evidence.distance_past_outline": "a literal inside a function: not settable without changing the reader",
     "occluders._joined": "a literal inside a function: not settable without changing the reader",
-    "shade.shadow_edges": "a literal inside a function: not settable without changing the reader",
     "shade._region_offsets": "a literal inside a function: not settable without changing the reader",
 }
 
@@ -98,12 +96,14 @@ NUMBERS: tuple[str, ...] = (
     "classify.token_cell_ratio_edges", "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
     "colours.MODE_WINDOW", "decide.READ_INSIDE", "occluders.FILTER", "occluders.LOCAL_GREY",
-    "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.Q", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
-    "shade.HARD", "shade.INSET", "shade.REFINE_STEP", "shade.REFINE_DEGREES", "shade.SHORTEST",
-    "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
+    "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
+    "shade.HARD", "shade.REFINE_SPLIT", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
-"""The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when w55a
-measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_reach``, ``classify.token_share``)."""
+"""The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when
+w55a measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_reach``,
+``classify.token_share``; w56b derived or removed ``shade.Q``, ``INSET``, ``SHORTEST``,
+``REFINE_DEGREES`` and classed ``shade.shadow_edges``' 180 as math; ``REFINE_STEP`` became
+``shade.REFINE_SPLIT``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -154,15 +154,10 @@ DECIDES: dict[str, str] = {
     "occluders.LOCAL_GREY": "grey around a printed line's dip",
     "pipeline.GLARE_SHARE": "washed share that marks a cell glared",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",
-    "shade.Q": "shrunk board for the shadow edges (px/cell)",
     "shade.MARGIN": "border kept around the grid (shadows)",
     "shade.SHADOW_AGREE": "a shadow edge's agreeing share",
     "shade.MIN_STEP": "a shadow edge's least step",
     "shade.HARD": "a shadow edge's sharpness",
-    "shade.INSET": "a shadow edge's samples: inset from lines",
-    "shade.REFINE_STEP": "a shadow edge's refinement step",
-    "shade.REFINE_DEGREES": "a shadow edge's refinement turn",
-    "shade.SHORTEST": "a shadow edge's least length (cells)",
     "shade.EDGE_TOLERANCE": "a shadow sample agreeing with the step",
     "trees.LIKELIHOOD_TEMPERATURE": "the likelihood the priors weigh",
     "trees.REFUSE_AT": "the photo refusal's threshold",

@@ -66,8 +66,7 @@ and of the pixels sampled to adapt the colour classes,
 ``classify.adapt_max_pixels``, as ``classify.pixel_step`` samples the cells: halved or doubled, it
 moved the dev photos' cells asked by at most one and their ECE by 0.0007,
 `bench/reports/sweep-evidence-dev.json`). ``shade.Q``, the shrunk board's pixels per cell, is a
-working size too but stays a tunable: the shadow edges found depend on it (halved or doubled, 24
-of the second renderer's cells read wrong)."""
+working size too, derived from the warp's (half of ``grid.px_per_cell``, w56b): not listed."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "shade.WASHED", "grid_overlay.PAPER_WHITE",
@@ -261,6 +260,8 @@ LITERAL_KINDS: dict[tuple[str, float], str] = {
     ("occluders._cell_shaped", 10000): "format",
     # the second largest of a sorted row
     ("cell_features._lead", -2): "index",
+    # degrees to radians: the Hough transform's angle bins are one degree (math.pi / 180)
+    ("shade.shadow_edges", 180): "math",
     # a segment's parameter from -0.5 to 1.5: half a segment either way, as -0.5 is structural
     ("occluders._soft_edge", 1.5): "math",
 }

@@ -36,14 +36,17 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
+from vision.config import GridConfig
 from vision.grid_overlay import LINE_CELLS, Warped
 from vision.grid_overlay import WASHED as WASHED_LEVEL
 
 F32 = npt.NDArray[np.float32]
 
-Q = 24
-"""Pixels per cell of the shrunk board the edges are looked for on (about the photo's own
-resolution for a board filling a 1080p photo)."""
+Q = GridConfig().px_per_cell // 2
+"""Derived: pixels per cell of the shrunk board the edges are looked for on, half the warp's
+(``grid.px_per_cell``'s default, 48: 24), each pixel the mean of two by two of the warp's. The
+edges are found, and ``HARD`` fitted, on this board: a settings file that changes the warp's
+pixels per cell changes the warp the shrunk board is resized from, not this."""
 MARGIN = 0.5
 """Cells of the printed border kept around the grid."""
 SHADOW_AGREE = 0.25
@@ -59,6 +62,13 @@ EDGE_STEP = Q * LINE_CELLS
 """Derived: pixels of the shrunk board either side of an edge where its step is measured, past
 its blur: the span of a blurred printed line (``grid_overlay.LINE_CELLS``), 2 pixels at ``Q``
 (the first model's 2.0, set by hand before)."""
+CELL_SAMPLES = 2 * Q
+"""Derived: the samples along one cell of a line, two a pixel (:func:`_line_points`): the fewest
+a line is scored on and its step measured on past its penumbra (:func:`_full_step`), one cell,
+the unit read; the Hough transform's votes are one cell's pixels too."""
+REACH = 3 * EDGE_STEP
+"""Derived: the farthest from an edge its step is measured, in pixels of the shrunk board (its
+last pair of samples, three ``EDGE_STEP`` either side, :func:`_full_step`): 6 at ``Q``."""
 HARD = 0.4
 """Fitted (``bench/fit_shadow_edges.py``, as ``SHADOW_AGREE``): a hard shadow's edge is sharp:
 one pixel of the shrunk board (1/24 cell) either side of it, at least this share of its full
@@ -66,19 +76,23 @@ step is there (0.49-0.93 on most of the second renderer's shadows); an arm reach
 board has blurred straight sides (0.15-0.31 on the dev photos). 0.30 takes an arm for a strip
 of shadow; the value kept is two grid steps (0.1) above it, and finds 16 of the 20 dev photos'
 shadows."""
-INSET = 0.25
-"""Cells either side of a printed line where what is left of it steps like an edge: the samples
-along a line stop this far inside the grid's outer edge (the border and the markers' guides
-beyond it), and a line this near a grid line, along it, is not tried."""
-REFINE_STEP = 0.25
-"""The refinement's first step, in degrees of angle and in pixels of offset; the second pass
-searches two such steps either way at half of it."""
-REFINE_DEGREES = 1.5
-"""How far the refinement turns a Hough line, in degrees (a bin and a half of the transform's
-one-degree bins); its offset moves by one bin (a pixel of the half-size board)."""
-SHORTEST = 2
-"""Cells: a shadow edge crosses at least this much of the grid (the Hough transform's votes, 40
-before, and the samples a line is scored on)."""
+INSET = REACH / Q
+"""Derived: cells either side of a printed line within which an edge's samples reach across it
+(``REACH`` in cells, three ``grid_overlay.LINE_CELLS``: 0.25), so that what is left of the line
+steps like an edge: the samples along a line stop this far inside the grid's outer edge (the
+border and the markers' guides beyond it), and a line this near a grid line, along it, is not
+tried."""
+TURN = 3 / 2 * math.radians(1)
+"""Derived: how far the refinement turns a Hough line (radians): the peak's bin of the
+transform's one-degree bins (:func:`shadow_edges`) and its neighbour either side, whole (a bin
+and a half either way of the peak's centre; its offset moves as far in the transform's offset
+bins, :func:`_refine`). A line this near parallel to a printed line or to an edge found is
+taken for it."""
+REFINE_SPLIT = 4
+"""Steps of the refinement per bin of the Hough transform (a quarter of a one-degree bin, half a
+pixel of this board's offset; the second pass halves them). Provisional, set by hand: the
+refinement's resolution (the setting REFINE_STEP, 0.25 degree and pixel before w56b, which gave
+the offset steps of an eighth of its bin)."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
@@ -186,11 +200,11 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
     bright = small.mean(axis=2)
     span = float(np.ptp(bright)) or 1.0
     grey = np.clip((bright - bright.min()) / span * 255, 0, 255).astype(np.uint8)
-    # a line is voted for by the edge pixels along it: SHORTEST cells at Q / 2 pixels per cell
+    # a line is voted for by the edge pixels along it: one cell at Q / 2 pixels per cell
     # Canny's upper threshold: a step of MIN_STEP on this grey scale, as Sobel's 3 × 3 aperture
     # measures it (four times the step); the lower one half of it
     high = 4 * MIN_STEP / span * 255
-    lines = cv2.HoughLines(cv2.Canny(grey, high / 2, high), 1, math.pi / 180, SHORTEST * Q // 2)
+    lines = cv2.HoughLines(cv2.Canny(grey, high / 2, high), 1, math.pi / 180, Q // 2)
     if lines is None:
         return ()
     tried = [(float(r) * 2, float(t)) for r, t in lines[:CANDIDATES, 0]
@@ -209,12 +223,12 @@ def shadow_edges(clean: F32, board: BoardSpec) -> tuple[ShadowEdge, ...]:
 
 
 def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
-    """Whether a line runs along a printed grid line (within ``REFINE_DEGREES`` of its direction,
+    """Whether a line runs along a printed grid line (within ``TURN`` of its direction,
     and within ``INSET`` of one where it crosses the middle of the board): what is left of a
     printed line looks like an edge there (a shadow's edge along a printed line is missed, and
     the cells it darkens asked about or read as before)."""
     c, s = math.cos(theta), math.sin(theta)
-    if min(abs(s), abs(c)) > math.sin(math.radians(REFINE_DEGREES)):
+    if min(abs(s), abs(c)) > math.sin(TURN):
         return False
     mid_x, mid_y = (board.cols / 2 + MARGIN) * Q, (board.rows / 2 + MARGIN) * Q
     pos = (rho - mid_y * s) / c if abs(c) > abs(s) else (rho - mid_x * c) / s
@@ -223,13 +237,13 @@ def _along_grid(rho: float, theta: float, board: BoardSpec) -> bool:
 
 
 def _same_line(rho: float, theta: float, edge: ShadowEdge, step: tuple[float, float, float] | None = None) -> bool:
-    """Whether a line is an edge already found: within ``REFINE_DEGREES`` of parallel (the
-    refinement turns one into the other), within the reach its step is measured at (three
-    ``EDGE_STEP``, :func:`_full_step`), and (when its step is known) stepping the same way (a
-    strip's two edges step opposite ways)."""
+    """Whether a line is an edge already found: within ``TURN`` of parallel (the
+    refinement turns one into the other), within the reach its step is measured at (``REACH``),
+    and (when its step is known) stepping the same way (a strip's two edges step opposite
+    ways)."""
     turn = math.sin(theta - edge.theta)
     apart = rho - edge.rho * math.cos(theta - edge.theta)
-    near = abs(turn) < math.sin(math.radians(REFINE_DEGREES)) and abs(apart) < 3 * EDGE_STEP
+    near = abs(turn) < math.sin(TURN) and abs(apart) < REACH
     if step is None or not near:
         return near
     return float(np.dot(step, edge.step)) * math.cos(theta - edge.theta) > 0
@@ -275,7 +289,7 @@ def _scores(clean: F32, board: BoardSpec, lines: list[tuple[float, float]]) -> l
     for (rho, theta), k in zip(lines, sizes, strict=True):
         part = step[start : start + k]
         start += k
-        if k < SHORTEST * 2 * Q:  # shorter than SHORTEST cells (two samples a pixel)
+        if k < CELL_SAMPLES:  # shorter than a cell
             out.append(ShadowEdge(rho, theta, 0.0, (0.0, 0.0, 0.0)))
             continue
         med = np.median(part, axis=0)
@@ -303,11 +317,11 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
     unit = np.asarray(edge.step, np.float32) / max(math.hypot(*edge.step), 1e-9)
     best: ShadowEdge | None = None
     size = 0.0
-    for far in (2 * EDGE_STEP, 3 * EDGE_STEP):
+    for far in (2 * EDGE_STEP, REACH):
         plus, minus = _sample(clean, pts + normal * far), _sample(clean, pts - normal * far)
         ok = (plus.max(axis=1) < WASHED) & (minus.max(axis=1) < WASHED)
         part = (plus - minus)[ok]
-        if len(part) < 2 * Q:
+        if len(part) < CELL_SAMPLES:
             continue
         along = part @ unit
         across = np.linalg.norm(part - along[:, None] * unit, axis=1)
@@ -326,8 +340,10 @@ def _full_step(clean: F32, board: BoardSpec, edge: ShadowEdge) -> ShadowEdge | N
 
 def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
     """The line near a candidate whose agreeing share times step (up to 1) is largest: its angle
-    within ``REFINE_DEGREES``, then its offset within one Hough bin (2 pixels), in steps of
-    ``REFINE_STEP``; then both within two steps at half of it."""
+    within ``TURN``, then its offset within its Hough bin and its neighbours, whole (a bin is a
+    pixel of the half-size board, 2 of this one: 3 pixels either way), each in steps of
+    ``1 / REFINE_SPLIT`` of its bin (0.25 degree, 0.5 pixel); then both within two such steps at
+    half of it."""
     def value(e: ShadowEdge) -> float:
         return e.share * min(math.hypot(*e.step), 1.0)
 
@@ -336,10 +352,11 @@ def _refine(clean: F32, board: BoardSpec, first: ShadowEdge) -> ShadowEdge:
         out: npt.NDArray[np.float64] = np.arange(-k, k + 1, dtype=np.float64) * step
         return out
 
-    fine = REFINE_STEP / 2
+    # the transform's bins (shadow_edges): one degree; one pixel of the half-size board, 2 of this one
+    turn, shift = 1.0 / REFINE_SPLIT, 2.0 / REFINE_SPLIT
     best = first
-    for kind, steps in (("t", np.radians(span(REFINE_DEGREES, REFINE_STEP))), ("r", span(2, REFINE_STEP)),
-                        ("t", np.radians(span(2 * REFINE_STEP, fine))), ("r", span(2 * REFINE_STEP, fine))):
+    for kind, steps in (("t", np.radians(span(math.degrees(TURN), turn))), ("r", span(3, shift)),
+                        ("t", np.radians(span(2 * turn, turn / 2))), ("r", span(2 * shift, shift / 2))):
         tries = _scores(clean, board, [(best.rho + (float(s) if kind == "r" else 0.0),
                                         best.theta + (float(s) if kind == "t" else 0.0)) for s in steps])
         top = max(tries, key=value)

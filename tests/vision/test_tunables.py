@@ -24,7 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # pipeline.GLARE_RIGHT, prior.MISTAKES)
 # w56a 68 -> 65: evidence.FEWEST merged into classify.adapt_min_pixels, classify.edge_outline_reach (the
 # half way it stood for), classify.token_share merged into classify.counter_share
-MAX_TUNABLE = {"register": 26, "per-cell": 65}
+# w56b 65 -> 60: shade.Q (half the warp's px_per_cell) and shade.INSET (three LINE_CELLS, the reach of
+# an edge's samples) derived; shade.shadow_edges' 180 is degrees to radians (math); shade.SHORTEST merged
+# with the one cell of samples _full_step already asked; shade.REFINE_DEGREES derived (shade.TURN: the
+# Hough peak's one-degree bin and its neighbours); shade.REFINE_STEP kept as shade.REFINE_SPLIT (steps
+# per Hough bin, still set by hand)
+MAX_TUNABLE = {"register": 26, "per-cell": 60}
 
 
 def _tool() -> ModuleType:
