@@ -92,19 +92,21 @@ NUMBERS: tuple[str, ...] = (
     "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.max_drift", "classify.counter_disc",
     "classify.counter_share", "classify.terrain_square", "classify.token_share", "classify.lean_min",
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_outline_reach", "classify.edge_light_skip",
-    "classify.occluder_light", "classify.hidden_line", "classify.reach_band", "classify.line_dip",
+    "classify.occluder_light", "classify.reach_band", "classify.line_dip",
     "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival", "classify.blend_sd",
     "classify.occluder_fringe", "classify.occluder_thin", "classify.occluder_thin_near",
     "classify.occluder_thin_ring", "classify.occluder_thin_edge", "classify.token_cell_ratio",
-    "classify.token_cell_ratio_edges", "classify.token_cell_gap", "classify.max_not_board",
+    "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
     "colours.MODE_WINDOW", "decide.READ_INSIDE", "evidence.FEWEST", "occluders.FILTER", "occluders.LOCAL_GREY",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.Q", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
     "shade.HARD", "shade.INSET", "shade.REFINE_STEP", "shade.REFINE_DEGREES", "shade.SHORTEST",
     "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
-"""The 68 per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED`."""
+"""The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 on
+w55a's reader; less ``classify.hidden_line`` and ``classify.token_cell_ratio_edges``, merged
+into ``classify.token_cell_ratio`` by w56c)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -128,7 +130,6 @@ DECIDES: dict[str, str] = {
     "classify.edge_outline_reach": "a counter's outline: its pixels",
     "classify.edge_light_skip": "the band's brightness: how far out",
     "classify.occluder_light": "bright unfitted pixels count as occluder",
-    "classify.hidden_line": "a cell edge hidden by an occluder",
     "classify.reach_band": "band around the grid an occluder reaches in by",
     "classify.line_dip": "printed lines parting occluder blobs",
     "classify.reach_area": "an occluder blob's least area",
@@ -145,7 +146,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_thin_ring": "that ring's share of the band",
     "classify.occluder_thin_edge": "thin parts at the grid's outer edge",
     "classify.token_cell_ratio": "a covered cell given back as a token",
-    "classify.token_cell_ratio_edges": "the same, no edge hidden",
     "classify.token_cell_gap": "the same: token and occluder colours apart",
     "classify.max_not_board": "a refusal named 'not the board'",
     "classify.edge_unmix": "the band's lean with the counter taken out",

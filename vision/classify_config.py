@@ -122,12 +122,6 @@ class ClassifyConfig(Section):
         description="Only pixels brighter than this (share of the white reference) that fit no "
         "class count as occluder evidence (printed art and rims are darker).",
     )
-    hidden_line: float = Field(
-        default=0.3,
-        description="A cell edge whose printed line responds below this share of the photo's "
-        "median edge is hidden (the occluder finder believes the looser token_cell_ratio_edges only "
-        "where none of a cell's four edges is).",
-    )
     occluder_step: int = Field(
         default=4,
         ge=1,
@@ -243,19 +237,13 @@ class ClassifyConfig(Section):
         "board's printed border blended with a token (0: off).",
     )
     token_cell_ratio: float = Field(
-        default=0.5,
+        default=0.65,
         ge=0,
         description="A cell an occluder covers by at least the smallest token's area (colours.TOKEN_SIDE "
         "squared: a whole token joined to it) is given back as a token when the mean colour of its "
         "covered pixels is nearer that token's colour than this share of its distance to the "
-        "occluder's ...",
-    )
-    token_cell_ratio_edges: float = Field(
-        default=0.65,
-        ge=0,
-        description="... or this share, when none of the cell's four printed edges is hidden (each "
-        "at least hidden_line of the photo's median edge: a hand lies across the lines it covers; "
-        "token_cell_edges, 0.4, before 29 November). At token_cell_ratio the edges are not looked at.",
+        "occluder's (one ratio since 30 November, w56c: 0.5, and token_cell_ratio_edges, 0.65, where "
+        "none of the cell's printed edges was hidden by hidden_line, 0.3, before) ...",
     )
     token_cell_gap: float = Field(
         default=1.0,

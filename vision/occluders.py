@@ -268,7 +268,6 @@ def refine_occluder(
     board: BoardSpec,
     model: PixelModel,
     cfg: ClassifyConfig,
-    lines: npt.NDArray[np.float64],
 ) -> Occluder:
     """Returns the occluder with its pixels over the grid area judged at the warp's full
     resolution (``model``: the piece colours, best adapted without the occluder's pixels).
@@ -328,7 +327,7 @@ def refine_occluder(
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = _cell_share(out, board)
     grid = image[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
-    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg, lines)
+    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg)
     if whole.any():
         # given back like the pixels above: believed only where the cell's edges show
         strict_mask = out.copy() if strict_mask is None else strict_mask
@@ -522,7 +521,6 @@ def _token_cells(
     centre: npt.NDArray[np.float64],
     board: BoardSpec,
     cfg: ClassifyConfig,
-    lines: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.bool_]:
     """Returns the cells (row by row) the occluder covers as a whole token would (the smallest
     token's area, ``TOKEN_SIDE`` squared) whose covered pixels, taken together, have a token's
@@ -531,19 +529,14 @@ def _token_cells(
     of a cell's pixels has far less noise. Only where the two colours lie
     ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just that colour
     cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the distance to the
-    occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell none of whose
-    four printed lines (``lines``) is hidden (``cfg.hidden_line``): a hand hides the lines it
-    lies across."""
+    occluder's colour. (A looser ratio where none of the cell's four printed lines was hidden,
+    token_cell_ratio_edges, 0.65, with hidden_line, 0.3, and a stricter one, 0.5, elsewhere,
+    until 30 November (w56c): one ratio at the looser value changes no dev reading, and the
+    trees still ask the plain cell under a hand of the hills' colour the stricter one was for.)"""
     rows, cols = board.rows, board.cols
     ppc = grid.shape[0] // rows
     sides = len(board.sides)
     out = np.zeros(rows * cols, bool)
-    ratio = np.full(rows * cols, cfg.token_cell_ratio)
-    typical_line = float(np.median(lines))
-    if typical_line > 0:  # no printed line measured: none shows
-        # none of its four edges hidden, as the decision judges a hidden edge (cfg.hidden_line)
-        shown = lines.min(axis=1) >= cfg.hidden_line * typical_line
-        ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
     # a whole token joined to the occluder puts at least its own area under it (0.8, the
     # setting token_cell_cover, before 29 November)
     for i in np.nonzero(share >= TOKEN_SIDE * TOKEN_SIDE)[0]:
@@ -559,5 +552,5 @@ def _token_cells(
         k = int(np.argmin(d_tok))
         sd = sds[sides + 1 + k]
         apart = float(np.hypot(*(means[sides + 1 + k] - centre))) >= cfg.token_cell_gap * sd
-        out[i] = apart and d_tok[k] < ratio[i] * d_occ
+        out[i] = apart and d_tok[k] < cfg.token_cell_ratio * d_occ
     return out
