@@ -95,8 +95,8 @@ NUMBERS: tuple[str, ...] = (
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
     "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival", "classify.blend_sd",
-    "classify.occluder_fringe", "classify.occluder_thin", "classify.occluder_thin_near",
-    "classify.occluder_thin_ring", "classify.occluder_thin_edge", "classify.token_cell_ratio",
+    "classify.occluder_fringe", "classify.occluder_thin",
+    "classify.occluder_thin_ring", "classify.token_cell_ratio",
     "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
     "colours.MODE_WINDOW", "decide.READ_INSIDE", "evidence.FEWEST", "occluders.FILTER", "occluders.LOCAL_GREY",
@@ -106,7 +106,8 @@ NUMBERS: tuple[str, ...] = (
 )
 """The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 on
 w55a's reader; less ``classify.hidden_line`` and ``classify.token_cell_ratio_edges``, merged
-into ``classify.token_cell_ratio`` by w56c)."""
+into ``classify.token_cell_ratio`` by w56c, and ``classify.occluder_thin_near`` and
+``classify.occluder_thin_edge``, derived as ``occluders.RING_NEAR`` and ``EDGE_STRIP``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -142,9 +143,7 @@ DECIDES: dict[str, str] = {
     "classify.blend_sd": "a blend counts past the piece's spread",
     "classify.occluder_fringe": "an occluder's soft edge, its width",
     "classify.occluder_thin": "thin occluder parts ringing a counter",
-    "classify.occluder_thin_near": "that ring's distance to a counter",
     "classify.occluder_thin_ring": "that ring's share of the band",
-    "classify.occluder_thin_edge": "thin parts at the grid's outer edge",
     "classify.token_cell_ratio": "a covered cell given back as a token",
     "classify.token_cell_gap": "the same: token and occluder colours apart",
     "classify.max_not_board": "a refusal named 'not the board'",

@@ -211,16 +211,9 @@ class ClassifyConfig(Section):
         le=1,
         description="The occluder's parts narrower than this (cells), away from its wider parts "
         "(occluder_fringe), are not the occluder where they ring a counter "
-        "(occluder_thin_near, occluder_thin_ring) or run along the grid's edge "
-        "(occluder_thin_edge): a hand and its fingers are wider, while a token's band around a "
+        "(occluders.RING_NEAR, occluder_thin_ring) or run along the grid's edge "
+        "(occluders.EDGE_STRIP): a hand and its fingers are wider, while a token's band around a "
         "counter, mixed with the counter's rim by the blur, can have a hand's colour (0: off).",
-    )
-    occluder_thin_near: float = Field(
-        default=0.25,
-        ge=0,
-        le=1,
-        description="A ring lies within this much (cells) of a counter's pixels (elsewhere a thin "
-        "strip may be a finger's blurred edge over a dark token).",
     )
     occluder_thin_ring: float = Field(
         default=0.3,
@@ -228,13 +221,6 @@ class ClassifyConfig(Section):
         le=1,
         description="A ring covers at least this share of the band around the counter in its cell "
         "(a hand's edge lies along one side).",
-    )
-    occluder_thin_edge: float = Field(
-        default=0.15,
-        ge=0,
-        le=1,
-        description="Narrow parts within this much (cells) of the grid's outer edge are the "
-        "board's printed border blended with a token (0: off).",
     )
     token_cell_ratio: float = Field(
         default=0.65,

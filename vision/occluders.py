@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from vision.board import BoardSpec
 from vision.colours import (
+    COUNTER_SIDE,
     NEUTRAL,
     TOKEN_SIDE,
     PixelModel,
@@ -34,6 +35,14 @@ radii of the mean and the opening that made the blob (5)."""
 LOCAL_GREY = 5
 """The side of the window (shrunk pixels) of the local grey a printed line's dip is measured
 against: past the 3 × 3 black-hat that finds the dip."""
+RING_NEAR = (1 - COUNTER_SIDE) / 2
+"""Derived: a ring of a token's band around a counter lies within this much (cells) of the
+counter's pixels: in the band between the smallest counter and its cell's edge (0.2). (The
+setting occluder_thin_near, 0.25, until 30 November, w56c.)"""
+EDGE_STRIP = (1 - TOKEN_SIDE) / 2
+"""Derived: the board's printed border blended with a token lies within this much (cells) of
+the grid's outer edge: the gap between the smallest token and its cell's edge (0.075). (The
+setting occluder_thin_edge, 0.15, until 30 November, w56c.)"""
 
 
 @dataclass
@@ -429,17 +438,17 @@ def _thin_rings(
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.bool_]:
     """The occluder's narrow parts that are not it: rings around counters, and strips along the
-    grid's outer edge (the board's printed border blended with a token)."""
+    grid's outer edge, within ``EDGE_STRIP`` of it (the board's printed border blended with a
+    token)."""
     y0, x0 = at
     h_grid, w_grid = grid_size
     narrow = _narrow_parts(keep, ppc, cfg)
     drop = np.zeros(keep.shape, bool)
     if on_counter.any():
         drop |= _ring_counters(narrow, on_counter, (y0, x0), ppc, board.cols, cfg)
-    if cfg.occluder_thin_edge > 0:
-        border = cfg.occluder_thin_edge * ppc
-        yy, xx = np.arange(y0, y0 + keep.shape[0])[:, None], np.arange(x0, x0 + keep.shape[1])[None, :]
-        drop |= narrow & ((yy < border) | (yy >= h_grid - border) | (xx < border) | (xx >= w_grid - border))
+    border = EDGE_STRIP * ppc
+    yy, xx = np.arange(y0, y0 + keep.shape[0])[:, None], np.arange(x0, x0 + keep.shape[1])[None, :]
+    drop |= narrow & ((yy < border) | (yy >= h_grid - border) | (xx < border) | (xx >= w_grid - border))
     return drop
 
 
@@ -473,13 +482,13 @@ def _ring_counters(
 ) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's narrow parts (``narrow``: see :func:`_narrow_parts`;
     a patch of the grid area whose first pixel is ``origin``) that ring a counter: within
-    ``cfg.occluder_thin_near`` of its pixels (``counter``), in a cell where they cover
+    ``RING_NEAR`` of its pixels (``counter``), in a cell where they cover
     ``cfg.occluder_thin_ring`` of the band around its counter.
 
     Around a counter, the blur mixes the token's band with the counter's rim, and that mix can
     have a hand's colour: a ring of it, joined to the hand where the two touch, would cover the
     band the counter's terrain is read on. A hand's edge lies along one side of the counter."""
-    near = 2 * max(1, round(cfg.occluder_thin_near * ppc)) + 1
+    near = 2 * max(1, round(RING_NEAR * ppc)) + 1
     beside = cv2.dilate(counter.astype(np.uint8), np.ones((near, near), np.uint8)) > 0
     thin_px = narrow & beside
     # the cell of each pixel, and per cell the share of the band around its counter they cover
