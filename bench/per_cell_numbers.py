@@ -94,7 +94,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_outline_reach", "classify.edge_light_skip",
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
     "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
-    "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival", "classify.blend_sd",
+    "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
     "classify.occluder_fringe", "classify.occluder_thin",
     "classify.occluder_thin_ring", "classify.token_cell_ratio",
     "classify.token_cell_gap", "classify.max_not_board",
@@ -107,7 +107,8 @@ NUMBERS: tuple[str, ...] = (
 """The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 on
 w55a's reader; less ``classify.hidden_line`` and ``classify.token_cell_ratio_edges``, merged
 into ``classify.token_cell_ratio`` by w56c, and ``classify.occluder_thin_near`` and
-``classify.occluder_thin_edge``, derived as ``occluders.RING_NEAR`` and ``EDGE_STRIP``)."""
+``classify.occluder_thin_edge``, derived as ``occluders.RING_NEAR`` and ``EDGE_STRIP``,
+and ``classify.blend_sd``, removed)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -140,7 +141,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_margin": "margin left out around an occluder",
     "classify.occluder_alpha": "covered pixel at an occluder's edge",
     "classify.occluder_rival": "a piece colour too near the occluder's",
-    "classify.blend_sd": "a blend counts past the piece's spread",
     "classify.occluder_fringe": "an occluder's soft edge, its width",
     "classify.occluder_thin": "thin occluder parts ringing a counter",
     "classify.occluder_thin_ring": "that ring's share of the band",

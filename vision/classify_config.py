@@ -188,13 +188,6 @@ class ClassifyConfig(Section):
         description="A piece colour within this many combined spreads of the occluder's own colour "
         "cannot tell them apart: pixels of it near the occluder count as covered.",
     )
-    blend_sd: float = Field(
-        default=8.0,
-        gt=0,
-        description="A blend counts only as far as it lies past the piece colour's spread: the share "
-        "of the occluder's colour is scaled down when the two colours lie closer than this many "
-        "spreads of the piece colour (a pale hand on a pale board).",
-    )
     occluder_fringe: float = Field(
         default=0.1,
         ge=0,

@@ -412,7 +412,10 @@ def _soft_edge(
 ) -> npt.NDArray[np.bool_]:
     """The soft edge: a blend of the occluder with what lies under it (the photo's blur, the
     hand's own soft outline) lies on the line from a class's colour to the occluder's; past
-    ``cfg.occluder_alpha`` of the way it counts as covered."""
+    ``cfg.occluder_alpha`` of the way it counts as covered. (Until 30 November the share was
+    scaled down where the two colours lay closer than blend_sd, 8, of the class's spreads, a
+    pale hand on a pale board; w56c removed it: without it no dev photo, occlusion-set photo or
+    game position is read otherwise, no cell newly wrong, and the described scenes pass.)"""
     best_fit = np.full(len(f), np.inf, np.float32)
     alpha = np.zeros(len(f), np.float32)
     for k in np.nonzero(rivals)[0]:
@@ -423,8 +426,7 @@ def _soft_edge(
         perp = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / np.float32(norm * sds[k])
         closer = (perp < best_fit) & (a > -0.5) & (a < 1.5)
         best_fit[closer] = perp[closer]
-        # past the class's own spread too (a pale hand on a pale board: the noise is most of it)
-        alpha[closer] = np.minimum(a[closer], a[closer] * np.float32(norm / (cfg.blend_sd * sds[k])))
+        alpha[closer] = a[closer]
     return np.asarray((best_fit < cfg.pixel_sigma) & (alpha >= cfg.occluder_alpha), bool)
 
 

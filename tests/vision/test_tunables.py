@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # w51a 84 -> 87: + trees.LIKELIHOOD_TEMPERATURE, REFUSE_WEIGHTS, REFUSE_AT (the trees' path, fitted);
 # w53b 87 -> 68: the cascade gone (11 classify fields, decide.DISTRUSTED, cell_confidence 2, cell_model 3,
 # pipeline.GLARE_RIGHT, prior.MISTAKES)
-# w56c 68 -> 64: the occluder's give-back of a whole token, one ratio (token_cell_ratio_edges and
+# w56c 68 -> 63: the occluder's give-back of a whole token, one ratio (token_cell_ratio_edges and
 # hidden_line gone); occluder_thin_near and occluder_thin_edge derived from the pieces' sides
-# (occluders.RING_NEAR, EDGE_STRIP)
-MAX_TUNABLE = {"register": 26, "per-cell": 64}
+# (occluders.RING_NEAR, EDGE_STRIP); blend_sd removed
+MAX_TUNABLE = {"register": 26, "per-cell": 63}
 
 
 def _tool() -> ModuleType:
