@@ -81,7 +81,6 @@ PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
 SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
     "evidence.distance_past_outline": "a literal inside a function: not settable without changing the reader",
-    "occluders._joined": "a literal inside a function: not settable without changing the reader",
     "shade.shadow_edges": "a literal inside a function: not settable without changing the reader",
     "shade._region_offsets": "a literal inside a function: not settable without changing the reader",
 }
@@ -108,7 +107,8 @@ NUMBERS: tuple[str, ...] = (
 w55a's reader; less ``classify.hidden_line`` and ``classify.token_cell_ratio_edges``, merged
 into ``classify.token_cell_ratio`` by w56c, and ``classify.occluder_thin_near`` and
 ``classify.occluder_thin_edge``, derived as ``occluders.RING_NEAR`` and ``EDGE_STRIP``,
-and ``classify.blend_sd``, removed)."""
+and ``classify.blend_sd``, removed; ``occluders._joined``'s 8-connectivity, a skipped literal, is 4 as
+every blob of the finder since w56c)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
