@@ -78,8 +78,8 @@ PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
 SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
     "evidence.distance_past_outline": "a literal inside a function: not settable without changing the reader",
-    "occluders._joined": "a literal inside a function: not settable without changing the reader",
     "shade._region_offsets": "a literal inside a function: not settable without changing the reader",
+    "occluders.CONNECTIVITY": "a choice of two (4 or 8), not a value to halve or double (w56c measured both)",
 }
 
 NUMBERS: tuple[str, ...] = (
@@ -88,12 +88,12 @@ NUMBERS: tuple[str, ...] = (
     "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.max_drift", "classify.counter_disc",
     "classify.counter_share", "classify.terrain_square", "classify.lean_min",
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
-    "classify.occluder_light", "classify.hidden_line", "classify.reach_band", "classify.line_dip",
+    "classify.occluder_light", "classify.reach_band", "classify.line_dip",
     "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
-    "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival", "classify.blend_sd",
-    "classify.occluder_fringe", "classify.occluder_thin", "classify.occluder_thin_near",
-    "classify.occluder_thin_ring", "classify.occluder_thin_edge", "classify.token_cell_ratio",
-    "classify.token_cell_ratio_edges", "classify.token_cell_gap", "classify.max_not_board",
+    "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
+    "classify.occluder_fringe", "classify.occluder_thin",
+    "classify.occluder_thin_ring", "classify.token_cell_ratio",
+    "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
     "colours.MODE_WINDOW", "decide.READ_INSIDE", "occluders.FILTER", "occluders.LOCAL_GREY",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
@@ -103,7 +103,11 @@ NUMBERS: tuple[str, ...] = (
 w55a measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_reach``,
 ``classify.token_share``; w56b derived or removed ``shade.Q``, ``INSET``, ``SHORTEST``,
 ``REFINE_DEGREES`` and classed ``shade.shadow_edges``' 180 as math; ``REFINE_STEP`` became
-``shade.REFINE_SPLIT``)."""
+``shade.REFINE_SPLIT``; w56c merged ``classify.hidden_line`` and
+``classify.token_cell_ratio_edges`` into ``classify.token_cell_ratio``,
+derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
+``occluders.RING_NEAR`` and ``EDGE_STRIP``, removed ``classify.blend_sd``, and made
+``occluders._joined``'s 8-connectivity 4, as every blob of the finder)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -125,7 +129,6 @@ DECIDES: dict[str, str] = {
     "classify.edge_band_from": "where the band past a counter starts",
     "classify.edge_light_skip": "the band's brightness: how far out",
     "classify.occluder_light": "bright unfitted pixels count as occluder",
-    "classify.hidden_line": "a cell edge hidden by an occluder",
     "classify.reach_band": "band around the grid an occluder reaches in by",
     "classify.line_dip": "printed lines parting occluder blobs",
     "classify.reach_area": "an occluder blob's least area",
@@ -135,14 +138,10 @@ DECIDES: dict[str, str] = {
     "classify.occluder_margin": "margin left out around an occluder",
     "classify.occluder_alpha": "covered pixel at an occluder's edge",
     "classify.occluder_rival": "a piece colour too near the occluder's",
-    "classify.blend_sd": "a blend counts past the piece's spread",
     "classify.occluder_fringe": "an occluder's soft edge, its width",
     "classify.occluder_thin": "thin occluder parts ringing a counter",
-    "classify.occluder_thin_near": "that ring's distance to a counter",
     "classify.occluder_thin_ring": "that ring's share of the band",
-    "classify.occluder_thin_edge": "thin parts at the grid's outer edge",
     "classify.token_cell_ratio": "a covered cell given back as a token",
-    "classify.token_cell_ratio_edges": "the same, no edge hidden",
     "classify.token_cell_gap": "the same: token and occluder colours apart",
     "classify.max_not_board": "a refusal named 'not the board'",
     "classify.edge_unmix": "the band's lean with the counter taken out",

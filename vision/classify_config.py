@@ -124,12 +124,6 @@ class ClassifyConfig(Section):
         description="Only pixels brighter than this (share of the white reference) that fit no "
         "class count as occluder evidence (printed art and rims are darker).",
     )
-    hidden_line: float = Field(
-        default=0.3,
-        description="A cell edge whose printed line responds below this share of the photo's "
-        "median edge is hidden (the occluder finder believes the looser token_cell_ratio_edges only "
-        "where none of a cell's four edges is).",
-    )
     occluder_step: int = Field(
         default=4,
         ge=1,
@@ -196,13 +190,6 @@ class ClassifyConfig(Section):
         description="A piece colour within this many combined spreads of the occluder's own colour "
         "cannot tell them apart: pixels of it near the occluder count as covered.",
     )
-    blend_sd: float = Field(
-        default=8.0,
-        gt=0,
-        description="A blend counts only as far as it lies past the piece colour's spread: the share "
-        "of the occluder's colour is scaled down when the two colours lie closer than this many "
-        "spreads of the piece colour (a pale hand on a pale board).",
-    )
     occluder_fringe: float = Field(
         default=0.1,
         ge=0,
@@ -219,16 +206,9 @@ class ClassifyConfig(Section):
         le=1,
         description="The occluder's parts narrower than this (cells), away from its wider parts "
         "(occluder_fringe), are not the occluder where they ring a counter "
-        "(occluder_thin_near, occluder_thin_ring) or run along the grid's edge "
-        "(occluder_thin_edge): a hand and its fingers are wider, while a token's band around a "
+        "(occluders.RING_NEAR, occluder_thin_ring) or run along the grid's edge "
+        "(occluders.EDGE_STRIP): a hand and its fingers are wider, while a token's band around a "
         "counter, mixed with the counter's rim by the blur, can have a hand's colour (0: off).",
-    )
-    occluder_thin_near: float = Field(
-        default=0.25,
-        ge=0,
-        le=1,
-        description="A ring lies within this much (cells) of a counter's pixels (elsewhere a thin "
-        "strip may be a finger's blurred edge over a dark token).",
     )
     occluder_thin_ring: float = Field(
         default=0.3,
@@ -237,27 +217,14 @@ class ClassifyConfig(Section):
         description="A ring covers at least this share of the band around the counter in its cell "
         "(a hand's edge lies along one side).",
     )
-    occluder_thin_edge: float = Field(
-        default=0.15,
-        ge=0,
-        le=1,
-        description="Narrow parts within this much (cells) of the grid's outer edge are the "
-        "board's printed border blended with a token (0: off).",
-    )
     token_cell_ratio: float = Field(
-        default=0.5,
+        default=0.65,
         ge=0,
         description="A cell an occluder covers by at least the smallest token's area (colours.TOKEN_SIDE "
         "squared: a whole token joined to it) is given back as a token when the mean colour of its "
         "covered pixels is nearer that token's colour than this share of its distance to the "
-        "occluder's ...",
-    )
-    token_cell_ratio_edges: float = Field(
-        default=0.65,
-        ge=0,
-        description="... or this share, when none of the cell's four printed edges is hidden (each "
-        "at least hidden_line of the photo's median edge: a hand lies across the lines it covers; "
-        "token_cell_edges, 0.4, before 29 November). At token_cell_ratio the edges are not looked at.",
+        "occluder's (one ratio since 30 November, w56c: 0.5, and token_cell_ratio_edges, 0.65, where "
+        "none of the cell's printed edges was hidden by hidden_line, 0.3, before) ...",
     )
     token_cell_gap: float = Field(
         default=1.0,

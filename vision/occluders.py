@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from vision.board import BoardSpec
 from vision.colours import (
+    COUNTER_SIDE,
     NEUTRAL,
     TOKEN_SIDE,
     PixelModel,
@@ -31,9 +32,23 @@ opening that clears the blob of single pixels."""
 BLOB_EDGE = 2 * (FILTER // 2 + FILTER // 2) + 1
 """Derived: the side of the square (shrunk pixels) that spans a blob's edge either way: the
 radii of the mean and the opening that made the blob (5)."""
+CONNECTIVITY = 4
+"""How the finder's blobs are joined, pixel to pixel: by their sides (4) rather than also by their
+corners (8). One choice for all three of its searches (the blobs of one colour, the occluder's own
+pixels, the cells a covered patch joins), set by hand (the last of them joined by corners too, 8,
+until w56c: 4 measured as well or better on the dev photos, the occlusion set and the game
+positions)."""
 LOCAL_GREY = 5
 """The side of the window (shrunk pixels) of the local grey a printed line's dip is measured
 against: past the 3 × 3 black-hat that finds the dip."""
+RING_NEAR = (1 - COUNTER_SIDE) / 2
+"""Derived: a ring of a token's band around a counter lies within this much (cells) of the
+counter's pixels: in the band between the smallest counter and its cell's edge (0.2). (The
+setting occluder_thin_near, 0.25, until 30 November, w56c.)"""
+EDGE_STRIP = (1 - TOKEN_SIDE) / 2
+"""Derived: the board's printed border blended with a token lies within this much (cells) of
+the grid's outer edge: the gap between the smallest token and its cell's edge (0.075). (The
+setting occluder_thin_edge, 0.15, until 30 November, w56c.)"""
 
 
 @dataclass
@@ -192,7 +207,7 @@ def _reaching_in(
         # (a warm lamp and a white balance off may move the whole sheet past the bare board's
         # drift, where it fits the plain and swamps the band)
         own[classes] |= shown[classes] >= area
-        count, labels = cv2.connectedComponents((base & own[kind]).astype(np.uint8), connectivity=4)
+        count, labels = cv2.connectedComponents((base & own[kind]).astype(np.uint8), connectivity=CONNECTIVITY)
         outside_hits = np.bincount(labels[(near | (edge & in_grid)) & (labels > 0)], minlength=count)
         inside_hits = np.bincount(labels[in_grid & (labels > 0)], minlength=count)
         keep = (outside_hits >= area) & (inside_hits >= area)
@@ -225,7 +240,7 @@ def _lying_on(
         mine = base & (kind == k) & in_grid
         if mine.sum() < need:
             continue
-        count, labels = cv2.connectedComponents(mine.astype(np.uint8), connectivity=4)
+        count, labels = cv2.connectedComponents(mine.astype(np.uint8), connectivity=CONNECTIVITY)
         sizes = np.bincount(labels.ravel(), minlength=count)
         big = sizes >= need
         big[0] = False
@@ -268,7 +283,6 @@ def refine_occluder(
     board: BoardSpec,
     model: PixelModel,
     cfg: ClassifyConfig,
-    lines: npt.NDArray[np.float64],
 ) -> Occluder:
     """Returns the occluder with its pixels over the grid area judged at the warp's full
     resolution (``model``: the piece colours, best adapted without the occluder's pixels).
@@ -328,7 +342,7 @@ def refine_occluder(
     out[y0:y1, x0:x1] = gb[y0:y1, x0:x1] & keep
     share = _cell_share(out, board)
     grid = image[pad_px : pad_px + h_grid, pad_px : pad_px + w_grid]
-    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg, lines)
+    whole = _token_cells(grid, out, share, white, means, sds, centre, board, cfg)
     if whole.any():
         # given back like the pixels above: believed only where the cell's edges show
         strict_mask = out.copy() if strict_mask is None else strict_mask
@@ -404,7 +418,10 @@ def _soft_edge(
 ) -> npt.NDArray[np.bool_]:
     """The soft edge: a blend of the occluder with what lies under it (the photo's blur, the
     hand's own soft outline) lies on the line from a class's colour to the occluder's; past
-    ``cfg.occluder_alpha`` of the way it counts as covered."""
+    ``cfg.occluder_alpha`` of the way it counts as covered. (Until 30 November the share was
+    scaled down where the two colours lay closer than blend_sd, 8, of the class's spreads, a
+    pale hand on a pale board; w56c removed it: without it no dev photo, occlusion-set photo or
+    game position is read otherwise, no cell newly wrong, and the described scenes pass.)"""
     best_fit = np.full(len(f), np.inf, np.float32)
     alpha = np.zeros(len(f), np.float32)
     for k in np.nonzero(rivals)[0]:
@@ -415,8 +432,7 @@ def _soft_edge(
         perp = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / np.float32(norm * sds[k])
         closer = (perp < best_fit) & (a > -0.5) & (a < 1.5)
         best_fit[closer] = perp[closer]
-        # past the class's own spread too (a pale hand on a pale board: the noise is most of it)
-        alpha[closer] = np.minimum(a[closer], a[closer] * np.float32(norm / (cfg.blend_sd * sds[k])))
+        alpha[closer] = a[closer]
     return np.asarray((best_fit < cfg.pixel_sigma) & (alpha >= cfg.occluder_alpha), bool)
 
 
@@ -430,17 +446,17 @@ def _thin_rings(
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.bool_]:
     """The occluder's narrow parts that are not it: rings around counters, and strips along the
-    grid's outer edge (the board's printed border blended with a token)."""
+    grid's outer edge, within ``EDGE_STRIP`` of it (the board's printed border blended with a
+    token)."""
     y0, x0 = at
     h_grid, w_grid = grid_size
     narrow = _narrow_parts(keep, ppc, cfg)
     drop = np.zeros(keep.shape, bool)
     if on_counter.any():
         drop |= _ring_counters(narrow, on_counter, (y0, x0), ppc, board.cols, cfg)
-    if cfg.occluder_thin_edge > 0:
-        border = cfg.occluder_thin_edge * ppc
-        yy, xx = np.arange(y0, y0 + keep.shape[0])[:, None], np.arange(x0, x0 + keep.shape[1])[None, :]
-        drop |= narrow & ((yy < border) | (yy >= h_grid - border) | (xx < border) | (xx >= w_grid - border))
+    border = EDGE_STRIP * ppc
+    yy, xx = np.arange(y0, y0 + keep.shape[0])[:, None], np.arange(x0, x0 + keep.shape[1])[None, :]
+    drop |= narrow & ((yy < border) | (yy >= h_grid - border) | (xx < border) | (xx >= w_grid - border))
     return drop
 
 
@@ -474,13 +490,13 @@ def _ring_counters(
 ) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's narrow parts (``narrow``: see :func:`_narrow_parts`;
     a patch of the grid area whose first pixel is ``origin``) that ring a counter: within
-    ``cfg.occluder_thin_near`` of its pixels (``counter``), in a cell where they cover
+    ``RING_NEAR`` of its pixels (``counter``), in a cell where they cover
     ``cfg.occluder_thin_ring`` of the band around its counter.
 
     Around a counter, the blur mixes the token's band with the counter's rim, and that mix can
     have a hand's colour: a ring of it, joined to the hand where the two touch, would cover the
     band the counter's terrain is read on. A hand's edge lies along one side of the counter."""
-    near = 2 * max(1, round(cfg.occluder_thin_near * ppc)) + 1
+    near = 2 * max(1, round(RING_NEAR * ppc)) + 1
     beside = cv2.dilate(counter.astype(np.uint8), np.ones((near, near), np.uint8)) > 0
     thin_px = narrow & beside
     # the cell of each pixel, and per cell the share of the band around its counter they cover
@@ -500,8 +516,10 @@ def _joined(
     """Returns the parts of ``mask`` (grid area, full resolution) joined to the occluder's core
     (``core``: on the warp with its margin, shrunk ``step`` times): a hand is one piece, and a
     patch of its colour left apart from it (a token's band blended with a counter's light rim)
-    is not the hand."""
-    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    is not the hand. Joined as every blob of the finder is, 4-connected: a patch touching the
+    hand only at a corner is apart (8-connected, a choice of its own, until 30 November, w56c:
+    4 changes no dev photo's reading nor a cell newly wrong or hidden on the three sets)."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=CONNECTIVITY)
     if count <= 2:
         return mask
     inner = _on_grid(core, pad_px, step, (mask.shape[0], mask.shape[1]))
@@ -522,7 +540,6 @@ def _token_cells(
     centre: npt.NDArray[np.float64],
     board: BoardSpec,
     cfg: ClassifyConfig,
-    lines: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.bool_]:
     """Returns the cells (row by row) the occluder covers as a whole token would (the smallest
     token's area, ``TOKEN_SIDE`` squared) whose covered pixels, taken together, have a token's
@@ -531,19 +548,14 @@ def _token_cells(
     of a cell's pixels has far less noise. Only where the two colours lie
     ``cfg.token_cell_gap`` of the token colour's spreads apart (a hand of just that colour
     cannot be told from it at all). "Nearer" is ``cfg.token_cell_ratio`` of the distance to the
-    occluder's colour, or the looser ``cfg.token_cell_ratio_edges`` in a cell none of whose
-    four printed lines (``lines``) is hidden (``cfg.hidden_line``): a hand hides the lines it
-    lies across."""
+    occluder's colour. (A looser ratio where none of the cell's four printed lines was hidden,
+    token_cell_ratio_edges, 0.65, with hidden_line, 0.3, and a stricter one, 0.5, elsewhere,
+    until 30 November (w56c): one ratio at the looser value changes no dev reading, and the
+    trees still ask the plain cell under a hand of the hills' colour the stricter one was for.)"""
     rows, cols = board.rows, board.cols
     ppc = grid.shape[0] // rows
     sides = len(board.sides)
     out = np.zeros(rows * cols, bool)
-    ratio = np.full(rows * cols, cfg.token_cell_ratio)
-    typical_line = float(np.median(lines))
-    if typical_line > 0:  # no printed line measured: none shows
-        # none of its four edges hidden, as the decision judges a hidden edge (cfg.hidden_line)
-        shown = lines.min(axis=1) >= cfg.hidden_line * typical_line
-        ratio[shown] = max(cfg.token_cell_ratio, cfg.token_cell_ratio_edges)
     # a whole token joined to the occluder puts at least its own area under it (0.8, the
     # setting token_cell_cover, before 29 November)
     for i in np.nonzero(share >= TOKEN_SIDE * TOKEN_SIDE)[0]:
@@ -559,5 +571,5 @@ def _token_cells(
         k = int(np.argmin(d_tok))
         sd = sds[sides + 1 + k]
         apart = float(np.hypot(*(means[sides + 1 + k] - centre))) >= cfg.token_cell_gap * sd
-        out[i] = apart and d_tok[k] < ratio[i] * d_occ
+        out[i] = apart and d_tok[k] < cfg.token_cell_ratio * d_occ
     return out

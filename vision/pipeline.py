@@ -175,7 +175,7 @@ def read(
     white = go.white_reference(warped, board)
     seed = calibration.pixels if calibration is not None else default_model(board, cfg)
     lines = go.edge_evidence(warped, board)
-    evidence = _evidence(warped, board, white, seed, lines, cfg)
+    evidence = _evidence(warped, board, white, seed, cfg)
     inside = go.cell_inside(warped, board)
     readings, likelihoods, doubted = _decide(evidence, board, lines, washed, inside, cfg)
     unreadable = _unread(readings, cfg)
@@ -242,7 +242,6 @@ def _evidence(
     board: BoardSpec,
     white: npt.NDArray[np.float64],
     seed: adaptive.PixelModel,
-    lines: npt.NDArray[np.float64],
     cfg: VisionConfig,
 ) -> adaptive.CellEvidence:
     """Returns every cell's evidence, read again without an occluder's pixels when one is found."""
@@ -266,9 +265,7 @@ def _evidence(
             seed,
             cfg.classify,
         )
-        occluder = adaptive.refine_occluder(
-            warped.image, occluder, p, ppc, white, board, without.model, cfg.classify, lines
-        )
+        occluder = adaptive.refine_occluder(warped.image, occluder, p, ppc, white, board, without.model, cfg.classify)
         hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
         evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
         if occluder.strict is not None and occluder.strict_mask is not None:

@@ -70,9 +70,6 @@ def test_only_the_parts_joined_to_the_hand_are_the_hand() -> None:
     assert not kept[30:34, 30:34].any()
 
 
-NO_LINES = np.zeros((board().rows * board().cols, 4))  # no printed line measured: the stricter colour test
-
-
 def _token_grid(cell_bgr: dict[int, tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     spec = board()
     ppc = 10
@@ -91,7 +88,7 @@ def test_a_whole_hill_token_beside_a_hand_of_nearly_its_colour_is_given_back() -
     means, sds = _model()
     skin = (96, 134, 198)  # BGR, a skin a little redder and paler than the hill
     grid, mask, share = _token_grid({0: _bgr("hill"), 1: skin})
-    given = adaptive._token_cells(grid, mask, share, WHITE, means, sds, _chroma(skin), board(), CFG, NO_LINES)
+    given = adaptive._token_cells(grid, mask, share, WHITE, means, sds, _chroma(skin), board(), CFG)
     assert given[0]  # the hill token, whose pixels together have the hill's colour
     assert not given[1]  # the hand's own cell
     assert not given[2:].any()
@@ -105,7 +102,7 @@ def test_a_hand_of_just_the_hill_colour_is_not_given_back_as_a_hill() -> None:
     hand = _chroma((hill[0] + 3, hill[1], hill[2]))
     assert np.hypot(*(hand - means[len(board().sides) + board().terrains.index("hill")])) < sds[-1]
     grid, mask, share = _token_grid({0: hill})
-    given = adaptive._token_cells(grid, mask, share, WHITE, means, sds, hand, board(), CFG, NO_LINES)
+    given = adaptive._token_cells(grid, mask, share, WHITE, means, sds, hand, board(), CFG)
     assert not given.any()
 
 

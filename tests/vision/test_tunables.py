@@ -29,7 +29,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # with the one cell of samples _full_step already asked; shade.REFINE_DEGREES derived (shade.TURN: the
 # Hough peak's one-degree bin and its neighbours); shade.REFINE_STEP kept as shade.REFINE_SPLIT (steps
 # per Hough bin, still set by hand)
-MAX_TUNABLE = {"register": 26, "per-cell": 60}
+# w56c 60 -> 54 (68 -> 62 on its own): the occluder's give-back of a whole token, one ratio
+# (token_cell_ratio_edges and hidden_line gone); occluder_thin_near and occluder_thin_edge derived from
+# the pieces' sides (occluders.RING_NEAR, EDGE_STRIP); blend_sd removed; occluders._joined 4-connected as
+# the finder's other blobs (its 8 was counted as a choice); the lead: the finder's one connectivity
+# named and counted, occluders.CONNECTIVITY (4): 55
+MAX_TUNABLE = {"register": 26, "per-cell": 55}
 
 
 def _tool() -> ModuleType:
