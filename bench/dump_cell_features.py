@@ -44,20 +44,25 @@ def held_out(base: int) -> bool:
     return any(base // 100_000 == held // 100_000 for held in HELD_OUT)
 
 
-def training_photos_run(doc: str, kind: str) -> tuple[argparse.Namespace, BoardSpec]:
-    """The start of a script rendering training photos of one renderer (``kind``): parses its
-    ``--cache``, ``--base`` and ``--photos``, refuses a held-out seed range, and renders (or
-    finds) the calibration photos of that range in the cache. Returns the arguments and board."""
+def training_photos_run(doc: str, kind: str | None, photos: int = 80) -> tuple[argparse.Namespace, BoardSpec]:
+    """The start of a script rendering training photos of one renderer (``kind``; None: the
+    script's ``--kind`` says which, kept as ``args.kind``): parses its ``--cache``, ``--base`` and
+    ``--photos`` (default ``photos``), refuses a held-out seed range, and renders (or finds) the
+    calibration photos of that range in the cache. Returns the arguments and board."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    if kind is None:
+        parser.add_argument("--kind", choices=("render", "tabletop"), required=True)
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--base", type=int, required=True)
-    parser.add_argument("--photos", type=int, default=80)
+    parser.add_argument("--photos", type=int, default=photos)
     args = parser.parse_args()
+    if kind is not None:
+        args.kind = kind
     if held_out(args.base):
         parser.error(f"seed range {args.base} is held out: never fitted on")
     board = load_board("cyrus-pyxis")
     args.cache.mkdir(parents=True, exist_ok=True)
-    calibrations(board, kind, args.base, args.cache)
+    calibrations(board, args.kind, args.base, args.cache)
     return args, board
 
 

@@ -16,30 +16,18 @@ set of the shipped trees holds two such sets (``/tmp/w50train/cache``: 300 per r
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import cached, calibrations, render_photos, tabletop_photos  # noqa: E402
-from bench.dump_cell_features import held_out  # noqa: E402
-from vision.board import load_board  # noqa: E402
+from bench.bench_reliability import cached, render_photos, tabletop_photos  # noqa: E402
+from bench.dump_cell_features import training_photos_run  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kind", choices=("render", "tabletop"), required=True)
-    parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--base", type=int, required=True)
-    parser.add_argument("--photos", type=int, default=300)
-    args = parser.parse_args()
-    if held_out(args.base):
-        parser.error(f"seed range {args.base} is held out: never fitted on")
-    board = load_board("cyrus-pyxis")
-    args.cache.mkdir(parents=True, exist_ok=True)
-    calibrations(board, args.kind, args.base, args.cache)
+    args, board = training_photos_run(__doc__, None, photos=300)
     source = render_photos if args.kind == "render" else tabletop_photos
     photos = cached(args.kind, source(board, args.base, args.photos, args.cache), args.base, args.photos, args.cache)
     hidden = sum(len(occluded) for _p, _t, occluded, _g in photos)
