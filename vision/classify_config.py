@@ -252,13 +252,7 @@ class ClassifyConfig(Section):
         ge=0,
         description="A piece colour closer to the occluder's than occluder_rival (one pixel cannot "
         "tell them apart) but at least this many combined spreads from it is told from it by the "
-        "mean colour over a small window (occluder_window): a hill token beside a hand of nearly "
+        "mean colour over a small window (as wide as the band a token shows around a counter, "
+        "colours.BAND_TO; the setting occluder_window, 0.15, until w57a): a hill token beside a hand of nearly "
         "its colour is read, not counted as covered.",
-    )
-    occluder_window: float = Field(
-        default=0.15,
-        gt=0,
-        le=1,
-        description="Side (cells) of the window whose mean colour tells such a piece colour from the "
-        "occluder's.",
     )
