@@ -89,7 +89,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.counter_share", "classify.terrain_square", "classify.lean_min",
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
-    "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
+    "classify.reach_colour", "classify.seen_share", "classify.min_separation",
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
     "classify.occluder_fringe", "classify.occluder_thin",
     "classify.occluder_thin_ring", "classify.token_cell_ratio",
@@ -109,7 +109,8 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``occluders.RING_NEAR`` and ``EDGE_STRIP``, removed ``classify.blend_sd``, and made
 ``occluders._joined``'s 8-connectivity 4, as every blob of the finder; w57a derived
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
-printed line's width, ``grid_overlay.LINE_CELLS``)."""
+printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
+depth times ``classify.occluder_thin``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -133,7 +134,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_light": "bright unfitted pixels count as occluder",
     "classify.reach_band": "band around the grid an occluder reaches in by",
     "classify.line_dip": "printed lines parting occluder blobs",
-    "classify.reach_area": "an occluder blob's least area",
     "classify.reach_colour": "an occluder's colours: least share",
     "classify.seen_share": "band around a counter seen enough to read",
     "classify.min_separation": "calibration refuses classes this close",

@@ -89,8 +89,10 @@ def occluder(
     On the warped board with its margin (``image``, ``inside``: which pixels the photo covers),
     shrunk ``cfg.occluder_step`` times, the pixels that are neither the bare board nor a
     counter's colour, nor neutral like the sheet, nor dark (ink, grid lines) form blobs; a blob
-    with at least ``cfg.reach_area`` cell² in the band ``cfg.reach_band`` (cells out from the
-    grid's edge) (or at the photo's edge) is an occluder, and every cell it covers is measured. Tokens
+    with at least a finger's width across the band ``cfg.reach_band`` (cells out from the grid's
+    edge), the band's depth times ``cfg.occluder_thin`` in cell², there (or at the photo's edge)
+    and inside the grid is an occluder (with ``occluder_thin`` at 0 any blob crossing the band
+    is), and every cell it covers is measured. Tokens
     and counters never leave their cell, and the sheet separates the grid from the table.
     """
     step = cfg.occluder_step
@@ -185,7 +187,7 @@ def _reaching_in(
     photo's edge), made of the colours the occluder shows where it comes in (a hand: skin, which
     may be a token's colour, and colours that fit no class): only they are followed into the
     grid, so a token of another colour touching the hand is not taken for it. Colours that fit no
-    class are followed whenever the band holds ``cfg.reach_area`` of them, whatever their share
+    class are followed whenever the band holds that least area of them, whatever their share
     of it (``cfg.reach_colour``)."""
     y0, x0 = origin
     gy1, gx1 = y0 + board.rows * sp, x0 + board.cols * sp
@@ -205,7 +207,9 @@ def _reaching_in(
     # a blob reaching in from the photo's edge may stop short of it by its own blurred edge
     edge = cv2.dilate((~seen).astype(np.uint8), np.ones((BLOB_EDGE, BLOB_EDGE), np.uint8)) > 0
     entry = (near | (edge & in_grid)) & base
-    area = cfg.reach_area * sp * sp
+    # a hand crosses the band at least a finger wide: the band's depth times the width under which a
+    # part of it is not the hand (occluder_thin); the setting reach_area, 0.15 cell², until w57a
+    area = (cfg.reach_band[1] - cfg.reach_band[0]) * cfg.occluder_thin * sp * sp
     hand = np.zeros(base.shape, bool)
     shown = np.bincount(kind[entry], minlength=classes + 1)
     if shown.sum() >= area:

@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # w57a 55 -> 53: classify.occluder_window derived (colours.BAND_TO, the token's band around a counter:
 # the same 7-pixel window), occluders.LOCAL_GREY derived (the black-hat's reach, from the printed line's
 # width grid_overlay.LINE_CELLS at the shrunk warp's sampling)
-MAX_TUNABLE = {"register": 26, "per-cell": 53}
+# w57a 53 -> 52: classify.reach_area derived (the band's depth times classify.occluder_thin, a finger across
+# the band: 0.075 cell² for 0.15)
+MAX_TUNABLE = {"register": 26, "per-cell": 52}
 
 
 def _tool() -> ModuleType:
