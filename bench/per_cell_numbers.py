@@ -89,13 +89,13 @@ NUMBERS: tuple[str, ...] = (
     "classify.counter_share", "classify.terrain_square", "classify.lean_min",
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
-    "classify.reach_area", "classify.reach_colour", "classify.seen_share", "classify.min_separation",
+    "classify.reach_colour", "classify.seen_share", "classify.min_separation",
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
     "classify.occluder_fringe", "classify.occluder_thin",
     "classify.occluder_thin_ring", "classify.token_cell_ratio",
     "classify.token_cell_gap", "classify.max_not_board",
-    "classify.edge_unmix", "classify.occluder_local_gap", "classify.occluder_window",
-    "colours.MODE_WINDOW", "decide.READ_INSIDE", "occluders.FILTER", "occluders.LOCAL_GREY",
+    "classify.edge_unmix", "classify.occluder_local_gap",
+    "colours.MODE_WINDOW", "decide.READ_INSIDE", "occluders.FILTER",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
     "shade.HARD", "shade.REFINE_SPLIT", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
@@ -107,7 +107,10 @@ w55a measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_re
 ``classify.token_cell_ratio_edges`` into ``classify.token_cell_ratio``,
 derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``occluders.RING_NEAR`` and ``EDGE_STRIP``, removed ``classify.blend_sd``, and made
-``occluders._joined``'s 8-connectivity 4, as every blob of the finder)."""
+``occluders._joined``'s 8-connectivity 4, as every blob of the finder; w57a derived
+``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
+printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
+depth times ``classify.occluder_thin``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -131,7 +134,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_light": "bright unfitted pixels count as occluder",
     "classify.reach_band": "band around the grid an occluder reaches in by",
     "classify.line_dip": "printed lines parting occluder blobs",
-    "classify.reach_area": "an occluder blob's least area",
     "classify.reach_colour": "an occluder's colours: least share",
     "classify.seen_share": "band around a counter seen enough to read",
     "classify.min_separation": "calibration refuses classes this close",
@@ -146,11 +148,9 @@ DECIDES: dict[str, str] = {
     "classify.max_not_board": "a refusal named 'not the board'",
     "classify.edge_unmix": "the band's lean with the counter taken out",
     "classify.occluder_local_gap": "a near piece colour told by its window",
-    "classify.occluder_window": "that window's side",
     "colours.MODE_WINDOW": "window of a class's re-centring mode",
     "decide.READ_INSIDE": "share of a cell inside the photo to read it",
     "occluders.FILTER": "mean and opening side of the board mask",
-    "occluders.LOCAL_GREY": "grey around a printed line's dip",
     "pipeline.GLARE_SHARE": "washed share that marks a cell glared",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",
     "shade.MARGIN": "border kept around the grid (shadows)",

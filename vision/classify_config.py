@@ -137,17 +137,14 @@ class ClassifyConfig(Section):
         description="Band around the grid (from, to: cells out from its edge) where an occluder "
         "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
         "does not reach it); it leaves out the square of its outer reach around each corner of the grid, "
-        "where the corner markers' printed guides run along the grid's edge lines.",
+        "where the corner markers' printed guides run along the grid's edge lines. An occluder blob "
+        "needs the band's depth times occluder_thin (a finger's width across the band) in cells², "
+        "there and inside the grid (the setting reach_area, 0.15, until w57a).",
     )
     line_dip: float = Field(
         default=0.08,
         description="A printed line (grid, token edge) shows as a thin dip this deep (share of the grey "
         "around); lines part the blobs an occluder is looked for in (a hand hides them).",
-    )
-    reach_area: float = Field(
-        default=0.15,
-        description="An occluder blob needs this many cells² in that band (or at the photo's edge) "
-        "and inside the grid.",
     )
     reach_colour: float = Field(
         default=0.1,
@@ -252,13 +249,7 @@ class ClassifyConfig(Section):
         ge=0,
         description="A piece colour closer to the occluder's than occluder_rival (one pixel cannot "
         "tell them apart) but at least this many combined spreads from it is told from it by the "
-        "mean colour over a small window (occluder_window): a hill token beside a hand of nearly "
+        "mean colour over a small window (as wide as the band a token shows around a counter, "
+        "colours.BAND_TO; the setting occluder_window, 0.15, until w57a): a hill token beside a hand of nearly "
         "its colour is read, not counted as covered.",
-    )
-    occluder_window: float = Field(
-        default=0.15,
-        gt=0,
-        le=1,
-        description="Side (cells) of the window whose mean colour tells such a piece colour from the "
-        "occluder's.",
     )

@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from vision.board import BoardSpec
 from vision.colours import (
+    BAND_TO,
     COUNTER_SIDE,
     NEUTRAL,
     TOKEN_SIDE,
@@ -24,6 +25,7 @@ from vision.colours import (
     class_names,
 )
 from vision.config import ClassifyConfig
+from vision.grid_overlay import LINE_CELLS
 from vision.register import DARKEST
 
 FILTER = 3
@@ -38,9 +40,6 @@ corners (8). One choice for all three of its searches (the blobs of one colour, 
 pixels, the cells a covered patch joins), set by hand (the last of them joined by corners too, 8,
 until w56c: 4 measured as well or better on the dev photos, the occlusion set and the game
 positions)."""
-LOCAL_GREY = 5
-"""The side of the window (shrunk pixels) of the local grey a printed line's dip is measured
-against: past the 3 × 3 black-hat that finds the dip."""
 RING_NEAR = (1 - COUNTER_SIDE) / 2
 """Derived: a ring of a token's band around a counter lies within this much (cells) of the
 counter's pixels: in the band between the smallest counter and its cell's edge (0.2). (The
@@ -90,8 +89,10 @@ def occluder(
     On the warped board with its margin (``image``, ``inside``: which pixels the photo covers),
     shrunk ``cfg.occluder_step`` times, the pixels that are neither the bare board nor a
     counter's colour, nor neutral like the sheet, nor dark (ink, grid lines) form blobs; a blob
-    with at least ``cfg.reach_area`` cell² in the band ``cfg.reach_band`` (cells out from the
-    grid's edge) (or at the photo's edge) is an occluder, and every cell it covers is measured. Tokens
+    with at least a finger's width across the band ``cfg.reach_band`` (cells out from the grid's
+    edge), the band's depth times ``cfg.occluder_thin`` in cell², there (or at the photo's edge)
+    and inside the grid is an occluder (with ``occluder_thin`` at 0 any blob crossing the band
+    is), and every cell it covers is measured. Tokens
     and counters never leave their cell, and the sheet separates the grid from the table.
     """
     step = cfg.occluder_step
@@ -105,9 +106,9 @@ def occluder(
     best = best.reshape(small.shape[:2])
     fits = dist.reshape(small.shape[:2]) < cfg.pixel_sigma
     sides = len(board.sides)
-    mask = _not_board(small, seen, feats, means[sides], best, fits, sides, cfg)
-    n = board.rows * board.cols
     sp = ppc / step  # samples per cell
+    mask = _not_board(small, seen, feats, means[sides], best, fits, sides, sp, cfg)
+    n = board.rows * board.cols
     y0 = x0 = pad_px / step
     yy, xx = np.mgrid[0 : small.shape[0], 0 : small.shape[1]] + 0.5
     in_grid = (yy >= y0) & (yy < y0 + board.rows * sp) & (xx >= x0) & (xx < x0 + board.cols * sp)
@@ -138,11 +139,13 @@ def _not_board(
     best: npt.NDArray[np.intp],
     fits: npt.NDArray[np.bool_],
     sides: int,
+    sp: float,
     cfg: ClassifyConfig,
 ) -> npt.NDArray[np.uint8]:
-    """The shrunk pixels an occluder may be made of: neither the bare board nor a counter's
-    colour, nor neutral like the sheet, nor dark (below ``cfg.min_pixel_light``, as for every
-    pixel read), nor on a printed line (lines part what lies on either side; a hand hides them)."""
+    """The shrunk pixels (``sp`` a cell) an occluder may be made of: neither the bare board nor a
+    counter's colour, nor neutral like the sheet, nor dark (below ``cfg.min_pixel_light``, as for
+    every pixel read), nor on a printed line (lines part what lies on either side; a hand hides
+    them)."""
     # the bare board and the sheet (neutral under the white reference) by their mean colour over
     # a quarter cell: a pale hand on a pale board differs from it by less than a pixel's noise.
     # That mean has almost no noise left; what is left is the drift of the light and the print
@@ -152,9 +155,16 @@ def _not_board(
     background = (fits & (best < sides)) | board_like
     neutral = np.hypot(local[..., 0] - NEUTRAL[0], local[..., 1] - NEUTRAL[1]) < cfg.drift_sd
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((3, 3), np.uint8))
+    # a printed line is LINE_CELLS wide (one shrunk pixel at 12 a cell): the black-hat that finds
+    # its dip is the smallest odd square wider than it (3), and the local grey the dip is measured
+    # against spans the black-hat's whole reach, its dilation's and its erosion's radii either
+    # way (5; the constant LOCAL_GREY, 5, set by hand, until 30 November, w57a)
+    line_px = max(1, round(LINE_CELLS * sp))
+    hat = line_px + 1 + line_px % 2
+    grey_side = 2 * (hat // 2 + hat // 2) + 1
+    dip = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((hat, hat), np.uint8))
     # a dip is measured against the local grey, floored where there is no usable light
-    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (LOCAL_GREY, LOCAL_GREY)), DARKEST)
+    lines = dip > cfg.line_dip * np.maximum(cv2.blur(gray, (grey_side, grey_side)), DARKEST)
     mask = seen & ~background & ~neutral & ~lines & (feats[..., 2] > cfg.min_pixel_light)
     opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((FILTER, FILTER), np.uint8))
     return np.asarray(opened, np.uint8)
@@ -177,7 +187,7 @@ def _reaching_in(
     photo's edge), made of the colours the occluder shows where it comes in (a hand: skin, which
     may be a token's colour, and colours that fit no class): only they are followed into the
     grid, so a token of another colour touching the hand is not taken for it. Colours that fit no
-    class are followed whenever the band holds ``cfg.reach_area`` of them, whatever their share
+    class are followed whenever the band holds that least area of them, whatever their share
     of it (``cfg.reach_colour``)."""
     y0, x0 = origin
     gy1, gx1 = y0 + board.rows * sp, x0 + board.cols * sp
@@ -197,7 +207,9 @@ def _reaching_in(
     # a blob reaching in from the photo's edge may stop short of it by its own blurred edge
     edge = cv2.dilate((~seen).astype(np.uint8), np.ones((BLOB_EDGE, BLOB_EDGE), np.uint8)) > 0
     entry = (near | (edge & in_grid)) & base
-    area = cfg.reach_area * sp * sp
+    # a hand crosses the band at least a finger wide: the band's depth times the width under which a
+    # part of it is not the hand (occluder_thin); the setting reach_area, 0.15 cell², until w57a
+    area = (cfg.reach_band[1] - cfg.reach_band[0]) * cfg.occluder_thin * sp * sp
     hand = np.zeros(base.shape, bool)
     shown = np.bincount(kind[entry], minlength=classes + 1)
     if shown.sum() >= area:
@@ -390,8 +402,13 @@ def _window_piece(
     """A piece colour too close to the occluder's to tell one pixel from the other (a hill token
     beside a hand of nearly its colour) may still differ from it over a small window: the mean
     colour of many pixels has far less noise than one. Returns, per pixel, whether the window's
-    mean lies nearer one of those piece colours (``close``) than the occluder's: the piece's."""
-    win = max(3, round(cfg.occluder_window * ppc) | 1)
+    mean lies nearer one of those piece colours (``close``) than the occluder's: the piece's.
+
+    The window is as wide as the band a token shows around a counter (``colours.BAND_TO``: the
+    smallest token around the smallest counter, 0.125 cell, 7 pixels on the 48-pixel warp), where
+    such a piece colour shows beside a counter; it was the setting occluder_window, 0.15 (also 7
+    pixels), until 30 November (w57a)."""
+    win = max(3, round(BAND_TO * ppc) | 1)
     # the window's mean leaves out a counter's pixels (and dark ink, rims): a hill token's
     # band around a counter, blended with it, would drift toward the occluder's colour
     weight = ~on_counter

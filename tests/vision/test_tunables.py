@@ -34,7 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # the pieces' sides (occluders.RING_NEAR, EDGE_STRIP); blend_sd removed; occluders._joined 4-connected as
 # the finder's other blobs (its 8 was counted as a choice); the lead: the finder's one connectivity
 # named and counted, occluders.CONNECTIVITY (4): 55
-MAX_TUNABLE = {"register": 26, "per-cell": 55}
+# w57a 55 -> 53: classify.occluder_window derived (colours.BAND_TO, the token's band around a counter:
+# the same 7-pixel window), occluders.LOCAL_GREY derived (the black-hat's reach, from the printed line's
+# width grid_overlay.LINE_CELLS at the shrunk warp's sampling)
+# w57a 53 -> 52: classify.reach_area derived (the band's depth times classify.occluder_thin, a finger across
+# the band: 0.075 cell² for 0.15)
+MAX_TUNABLE = {"register": 26, "per-cell": 52}
 
 
 def _tool() -> ModuleType:
