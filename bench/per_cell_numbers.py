@@ -77,9 +77,8 @@ PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
 
 SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
-    "evidence.distance_past_outline": "a literal inside a function: not settable without changing the reader",
     "shade._region_offsets": "a literal inside a function: not settable without changing the reader",
-    "occluders.CONNECTIVITY": "a choice of two (4 or 8), not a value to halve or double (w56c measured both)",
+    "colours.CONNECTIVITY": "a choice of two (4 or 8), not a value to halve or double (w56c, the lead measured both)",
 }
 
 NUMBERS: tuple[str, ...] = (

@@ -51,6 +51,15 @@ darkens there in the counter's rim and shadow; the counter's light border blends
 counter and the terrain within it (:func:`_rim_blend`). Where the band starts is
 ``classify.edge_band_from``. It replaced the settings edge_band's outer end (0.125) and
 rim_blend (0.12): nothing read on the dev photos changed."""
+CONNECTIVITY = 4
+"""How a patch of one colour is joined, pixel to pixel: by its sides (4) rather than also by its
+corners (8). One choice for every patch the per-cell reading follows: a piece colour's patches
+too large to be a piece, a counter's own patch whose outline the band is read past
+(:mod:`vision.evidence`), the occluder finder's blobs (:mod:`vision.occluders`). Set by hand;
+until 30 November the occluder's last join (w56c) and the counter's patch (the lead) were
+8-connected, each a choice of its own: 4 reads the dev photos, the game positions and the
+occlusion set alike (the counter's patch: the same cells asked, wrong and hidden misread, a
+few confidences moved in the fourth decimal)."""
 MODE_WINDOW = 1.5
 """A labelled class's mode and spread are measured on its pixels within this many times
 ``pixel_sigma`` drift spreads of it (:func:`learn`)."""

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import (
     BAND_TO,
+    CONNECTIVITY,
     PixelClass,
     PixelModel,
     _as_cells,
@@ -127,7 +128,7 @@ def _foreign_blobs(
     limit = cfg.adapt_max_blob * m * m
     for k in [*range(sides), *range(sides + 1, len(names))]:  # every piece colour, not the board's
         piece = _as_image(fits & (best == k), board).astype(np.uint8)
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(piece, connectivity=4)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(piece, connectivity=CONNECTIVITY)
         big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] > limit)[0] + 1
         if len(big):
             hit = _as_cells(np.isin(labels, big), board)
@@ -468,7 +469,7 @@ def distance_past_outline(near_side: npt.NDArray[np.bool_]) -> npt.NDArray[np.fl
     """Returns, per pixel of a cell, its distance (pixels) past the outline of the counter whose
     colour ``near_side`` marks: the convex hull of its largest such patch (its light label,
     inside, does not matter; a turned counter is followed, not boxed); None where none is."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(near_side.astype(np.uint8), connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near_side.astype(np.uint8), connectivity=CONNECTIVITY)
     if count <= 1:
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from vision.board import BoardSpec
 from vision.colours import (
     BAND_TO,
+    CONNECTIVITY,
     COUNTER_SIDE,
     NEUTRAL,
     TOKEN_SIDE,
@@ -34,12 +35,6 @@ opening that clears the blob of single pixels."""
 BLOB_EDGE = 2 * (FILTER // 2 + FILTER // 2) + 1
 """Derived: the side of the square (shrunk pixels) that spans a blob's edge either way: the
 radii of the mean and the opening that made the blob (5)."""
-CONNECTIVITY = 4
-"""How the finder's blobs are joined, pixel to pixel: by their sides (4) rather than also by their
-corners (8). One choice for all three of its searches (the blobs of one colour, the occluder's own
-pixels, the cells a covered patch joins), set by hand (the last of them joined by corners too, 8,
-until w56c: 4 measured as well or better on the dev photos, the occlusion set and the game
-positions)."""
 RING_NEAR = (1 - COUNTER_SIDE) / 2
 """Derived: a ring of a token's band around a counter lies within this much (cells) of the
 counter's pixels: in the band between the smallest counter and its cell's edge (0.2). (The

@@ -39,7 +39,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # width grid_overlay.LINE_CELLS at the shrunk warp's sampling)
 # w57a 53 -> 52: classify.reach_area derived (the band's depth times classify.occluder_thin, a finger across
 # the band: 0.075 cell² for 0.15)
-MAX_TUNABLE = {"register": 26, "per-cell": 52}
+# the lead 52 -> 51: evidence.distance_past_outline's 8-connectivity made 4 and the reader's one
+# connectivity moved to colours.CONNECTIVITY (every patch of one colour it follows)
+MAX_TUNABLE = {"register": 26, "per-cell": 51}
 
 
 def _tool() -> ModuleType:
