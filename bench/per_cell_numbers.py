@@ -94,7 +94,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.occluder_thin_ring", "classify.token_cell_ratio",
     "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap",
-    "colours.MODE_WINDOW", "decide.READ_INSIDE", "occluders.FILTER",
+    "colours.MODE_WINDOW", "occluders.FILTER",
     "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
     "shade.HARD", "shade.REFINE_SPLIT", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
