@@ -11,8 +11,8 @@ each way, each end of a pair to half and twice; :func:`moves`) with the fitted t
 and the cached dev photos ``--start`` to ``--photos`` of each renderer are read as the reliability bench
 reads them (``observe``, strict, each photo with its style's or box's calibration, calibrated
 once with the defaults). A setting goes through ``VisionConfig``; a module constant is set in this
-script's own process, in every module that imported it by name (:data:`ALIASES`) and with the
-constants derived from it at import (:data:`DERIVED`), and put back afterwards. For each move the
+script's own process, in its module (none of those moved is imported by name elsewhere) and with
+the constants derived from it at import (:data:`DERIVED`), and put back afterwards. For each move the
 report lists the visible and hidden cells whose reading (occupant, terrain) changed, the cells
 that crossed the ask floor (:data:`FLOOR`) either way, and the photos whose refusal changed.
 Numbers this script cannot reach without changing the reader are listed in :data:`SKIPPED`.
@@ -35,12 +35,8 @@ from pydantic import ValidationError  # noqa: E402
 
 from bench.bench_reliability import SEEDS, cached_photos, calibrations, commit  # noqa: E402
 from vision import (  # noqa: E402
-    adaptive,
-    calibrate,
     colours,
-    decide,
     evidence,
-    examples,
     occluders,
     pipeline,
     prior,
@@ -57,12 +53,8 @@ FLOOR = 0.9
 """The ask floor: a cell read below it is asked (``classify.min_confidence``'s value on main,
 held fixed here so that moving that setting shows only what it does inside the reader)."""
 
-MODULES: dict[str, Any] = {"colours": colours, "decide": decide, "evidence": evidence, "occluders": occluders,
+MODULES: dict[str, Any] = {"colours": colours, "evidence": evidence, "occluders": occluders,
                            "pipeline": pipeline, "prior": prior, "shade": shade, "trees": trees}
-ALIASES: dict[str, tuple[Any, ...]] = {
-    "decide.READ_INSIDE": (adaptive, calibrate, examples, trees),
-}
-"""Modules that imported a constant by name (``from vision.decide import READ_INSIDE``)."""
 
 DERIVED: dict[str, tuple[str, Any]] = {
     "occluders.FILTER": ("BLOB_EDGE", lambda f: 2 * (f // 2 + f // 2) + 1),
@@ -148,7 +140,6 @@ DECIDES: dict[str, str] = {
     "classify.edge_unmix": "the band's lean with the counter taken out",
     "classify.occluder_local_gap": "a near piece colour told by its window",
     "colours.MODE_WINDOW": "window of a class's re-centring mode",
-    "decide.READ_INSIDE": "share of a cell inside the photo to read it",
     "occluders.FILTER": "mean and opening side of the board mask",
     "pipeline.GLARE_SHARE": "washed share that marks a cell glared",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",
@@ -156,6 +147,7 @@ DECIDES: dict[str, str] = {
     "shade.SHADOW_AGREE": "a shadow edge's agreeing share",
     "shade.MIN_STEP": "a shadow edge's least step",
     "shade.HARD": "a shadow edge's sharpness",
+    "shade.REFINE_SPLIT": "the shadow refinement's steps per Hough bin",
     "shade.EDGE_TOLERANCE": "a shadow sample agreeing with the step",
     "trees.LIKELIHOOD_TEMPERATURE": "the likelihood the priors weigh",
     "trees.REFUSE_AT": "the photo refusal's threshold",
@@ -188,11 +180,10 @@ def moves(name: str) -> list[Any]:
 
 
 def set_const(name: str, value: Any) -> Any:
-    """Sets a module constant (and its aliases and derived constants); returns the old value."""
+    """Sets a module constant (and the constants derived from it); returns the old value."""
     module, ident = name.split(".")
     old = getattr(MODULES[module], ident)
-    for mod in (MODULES[module], *ALIASES.get(name, ())):
-        setattr(mod, ident, value)
+    setattr(MODULES[module], ident, value)
     if name in DERIVED:
         derived, rule = DERIVED[name]
         setattr(MODULES[module], derived, rule(value))

@@ -365,9 +365,9 @@ def _local_board_light(
 ) -> npt.NDArray[np.float64]:
     """Per cell ``at``, the bare board's brightness nearby: the median, over the cells within two
     of it that show only bare board (``bare``) on at least ``fewest`` pixels, of each one's
-    median bare-board pixel (light
-    and shadow change across a photo; the board between tokens is darkened by their edges and
-    shadows, so only bare cells count); the photo's bare cells' where none is near."""
+    median bare-board pixel (light and shadow change across a photo; the board between tokens is
+    darkened by their edges and shadows, so only bare cells count); the photo's bare cells' where
+    none is near."""
     rows, cols = board.rows, board.cols
     n = rows * cols
     own = np.full(n, np.nan)
