@@ -87,7 +87,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.token_cell_gap", "classify.max_not_board",
     "classify.edge_unmix", "classify.occluder_local_gap",
     "colours.MODE_WINDOW", "occluders.FILTER",
-    "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
+    "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
     "shade.HARD", "shade.REFINE_SPLIT", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
 """The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when
@@ -101,7 +101,8 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``occluders._joined``'s 8-connectivity 4, as every blob of the finder; w57a derived
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
-depth times ``classify.occluder_thin``)."""
+depth times ``classify.occluder_thin``; w58c made a glared cell one with most of its pixels
+washed out, ``pipeline.GLARE_SHARE`` gone)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -141,7 +142,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_local_gap": "a near piece colour told by its window",
     "colours.MODE_WINDOW": "window of a class's re-centring mode",
     "occluders.FILTER": "mean and opening side of the board mask",
-    "pipeline.GLARE_SHARE": "washed share that marks a cell glared",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",
     "shade.MARGIN": "border kept around the grid (shadows)",
     "shade.SHADOW_AGREE": "a shadow edge's agreeing share",

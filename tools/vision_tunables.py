@@ -232,8 +232,6 @@ FITTED = {
     "outline._SMOOTH": "bench/registration_numbers.py --fit (registration set, both renderers)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
-    "pipeline.GLARE_SHARE": "measured by bench/fit_glare.py (a script gone with the cascade; dev photos of both "
-                            "renderers: not placed); now only names a glare in a refusal",
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
     "trees.LIKELIHOOD_TEMPERATURE": "bench/fit_trees_photo.py (training photos, each read by trees fitted without it)",

@@ -43,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # connectivity moved to colours.CONNECTIVITY (every patch of one colour it follows)
 # the lead 51 -> 50: decide.READ_INSIDE derived (what the photo's edge cuts off stays within the
 # outer half of the printed line, where nothing is read: 1 - LINE_CELLS / 2)
-MAX_TUNABLE = {"register": 26, "per-cell": 50}
+# w58c 50 -> 49: pipeline.GLARE_SHARE gone (a cell is glared where most of its pixels are washed out)
+MAX_TUNABLE = {"register": 26, "per-cell": 49}
 
 
 def _tool() -> ModuleType:
@@ -91,7 +92,7 @@ def test_the_per_cell_modules_literals_are_listed_and_each_named_kind_is_used() 
     # a stale entry would class the next literal of that value in that function without a look
     assert {key for key in tool.LITERAL_KINDS if key not in literals} == set()
     assert kinds[("shade._region_offsets", 0.6)] == "tunable" and kinds[("colours.adapt", 1.177)] == "math"
-    # a literal named as a module constant is still counted (the washed share of a glared cell);
+    # a literal named as a module constant is still counted (the share of an off-rules table);
     # one computed from others is derived, not listed (decide.READ_INSIDE since 30 November)
     listed = {n.name: n.kind for n in tool.inventory()}
-    assert listed["pipeline.GLARE_SHARE"] == "tunable" and "decide.READ_INSIDE" not in listed
+    assert listed["prior.OFF_RULES"] == "tunable" and "decide.READ_INSIDE" not in listed
