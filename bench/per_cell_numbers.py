@@ -84,7 +84,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
     "classify.occluder_fringe", "classify.occluder_thin",
     "classify.occluder_thin_ring", "classify.token_cell_ratio",
-    "classify.token_cell_gap", "classify.max_not_board",
+    "classify.token_cell_gap",
     "classify.edge_unmix", "classify.occluder_local_gap",
     "colours.MODE_WINDOW", "occluders.FILTER",
     "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
@@ -102,7 +102,8 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
 depth times ``classify.occluder_thin``; w58c made a glared cell one with most of its pixels
-washed out, ``pipeline.GLARE_SHARE`` gone)."""
+washed out, ``pipeline.GLARE_SHARE`` gone, and a photo not the board where most of its cells
+show neither it nor its pieces, ``classify.max_not_board`` gone)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -137,7 +138,6 @@ DECIDES: dict[str, str] = {
     "classify.occluder_thin_ring": "that ring's share of the band",
     "classify.token_cell_ratio": "a covered cell given back as a token",
     "classify.token_cell_gap": "the same: token and occluder colours apart",
-    "classify.max_not_board": "a refusal named 'not the board'",
     "classify.edge_unmix": "the band's lean with the counter taken out",
     "classify.occluder_local_gap": "a near piece colour told by its window",
     "colours.MODE_WINDOW": "window of a class's re-centring mode",

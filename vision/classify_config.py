@@ -229,13 +229,6 @@ class ClassifyConfig(Section):
         description="... when the token's and the occluder's colours lie at least this many of the "
         "token colour's spreads apart.",
     )
-    max_not_board: float = Field(
-        default=0.5,
-        gt=0,
-        le=1,
-        description="A photo refused with more than this fraction of its cells unreadable (a hand's "
-        "included) is refused as not showing the board at all.",
-    )
     edge_unmix: float = Field(
         default=0.3,
         ge=0,

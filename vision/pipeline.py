@@ -394,14 +394,16 @@ def _refuse_if_unread(
     limit = cfg.classify.max_unreadable * len(names)
     if len(unreadable) <= limit and not doubted:
         return
-    if len(unreadable) - len(shone_on.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
-        # most of the "board" shows neither the board nor its pieces: whatever was taken for
+    blind = len(unreadable) - len(shone_on.intersection(unreadable))
+    if blind > len(names) - blind:
+        # most of the "board" shows neither the board nor its pieces (no number: those cells
+        # outnumber the others; classify.max_not_board, 0.5, until w58c): whatever was taken for
         # it (a cluttered table, a board under a cloth) is not a board to read
         raise BoardNotFoundError(
             _(
                 "the board is not visible: {n} of its {total} cells show neither the board nor "
                 "its pieces; frame the whole board, uncovered"
-            ).format(n=len(unreadable) - len(shone_on.intersection(unreadable)), total=len(names))
+            ).format(n=blind, total=len(names))
         )
     elif len(others) <= limit and set(unreadable) & (held | shone_on):
         hid = len([n for n in unreadable if n in held])

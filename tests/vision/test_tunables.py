@@ -44,7 +44,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # the lead 51 -> 50: decide.READ_INSIDE derived (what the photo's edge cuts off stays within the
 # outer half of the printed line, where nothing is read: 1 - LINE_CELLS / 2)
 # w58c 50 -> 49: pipeline.GLARE_SHARE gone (a cell is glared where most of its pixels are washed out)
-MAX_TUNABLE = {"register": 26, "per-cell": 49}
+# w58c 49 -> 48: classify.max_not_board gone (a refusal says "not the board" where most cells
+# show neither the board nor its pieces)
+MAX_TUNABLE = {"register": 26, "per-cell": 48}
 
 
 def _tool() -> ModuleType:
