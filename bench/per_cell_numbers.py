@@ -88,7 +88,7 @@ NUMBERS: tuple[str, ...] = (
     "classify.edge_unmix", "classify.occluder_local_gap",
     "colours.MODE_WINDOW", "occluders.FILTER",
     "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
-    "shade.HARD", "shade.REFINE_SPLIT", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
+    "shade.HARD", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
 """The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when
 w55a measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_reach``,
@@ -103,7 +103,8 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
 depth times ``classify.occluder_thin``; w58c made a glared cell one with most of its pixels
 washed out, ``pipeline.GLARE_SHARE`` gone, and a photo not the board where most of its cells
-show neither it nor its pieces, ``classify.max_not_board`` gone)."""
+show neither it nor its pieces, ``classify.max_not_board`` gone, and derived ``shade.REFINE_SPLIT``
+as the warp's pixels in one Hough offset bin)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -147,7 +148,6 @@ DECIDES: dict[str, str] = {
     "shade.SHADOW_AGREE": "a shadow edge's agreeing share",
     "shade.MIN_STEP": "a shadow edge's least step",
     "shade.HARD": "a shadow edge's sharpness",
-    "shade.REFINE_SPLIT": "the shadow refinement's steps per Hough bin",
     "shade.EDGE_TOLERANCE": "a shadow sample agreeing with the step",
     "trees.LIKELIHOOD_TEMPERATURE": "the likelihood the priors weigh",
     "trees.REFUSE_AT": "the photo refusal's threshold",

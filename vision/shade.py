@@ -88,11 +88,15 @@ transform's one-degree bins (:func:`shadow_edges`) and its neighbour either side
 and a half either way of the peak's centre; its offset moves as far in the transform's offset
 bins, :func:`_refine`). A line this near parallel to a printed line or to an edge found is
 taken for it."""
-REFINE_SPLIT = 4
-"""Steps of the refinement per bin of the Hough transform (a quarter of a one-degree bin, half a
-pixel of this board's offset; the second pass halves them). Provisional, set by hand: the
-refinement's resolution (the setting REFINE_STEP, 0.25 degree and pixel before w56b, which gave
-the offset steps of an eighth of its bin)."""
+REFINE_SPLIT = 2 * GridConfig().px_per_cell // Q
+"""Derived: steps of the refinement per bin of the Hough transform, the warp's pixels in one
+offset bin (a pixel of the half-size board the transform votes on, 2 of this board, 4 of the
+warp the relit board is drawn on: ``grid.px_per_cell`` over ``Q``, twice). The offset is refined
+in steps of one pixel of that warp (half a pixel of this board), the angle in the same share of
+its one-degree bin (0.25 degree); the second pass halves both. Until w58c a count set by hand
+(4; before w56b the setting REFINE_STEP, 0.25 degree and pixel). Measured on the 81 dev boards
+(``docs/vision.md``, w58c): 2 finds the same shadows, 14 boards' edges moved; 3, 5 and 8, and an
+angle step of 0.2 degree (a warp pixel at the grid's edge), each find a false edge."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)

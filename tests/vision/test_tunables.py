@@ -46,7 +46,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # w58c 50 -> 49: pipeline.GLARE_SHARE gone (a cell is glared where most of its pixels are washed out)
 # w58c 49 -> 48: classify.max_not_board gone (a refusal says "not the board" where most cells
 # show neither the board nor its pieces)
-MAX_TUNABLE = {"register": 26, "per-cell": 48}
+# w58c 48 -> 47: shade.REFINE_SPLIT derived (the warp's pixels in one Hough offset bin, 4: the
+# offset refined a warp pixel at a time, the angle by the same share of its bin)
+MAX_TUNABLE = {"register": 26, "per-cell": 47}
 
 
 def _tool() -> ModuleType:
