@@ -232,6 +232,7 @@ FITTED = {
     "outline._SMOOTH": "bench/registration_numbers.py --fit (registration set, both renderers)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
+    "prior.OFF_RULES": "set by hand, measured by bench/fit_off_rules.py (game positions' dev photos: not placed)",
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
     "trees.LIKELIHOOD_TEMPERATURE": "bench/fit_trees_photo.py (training photos, each read by trees fitted without it)",
