@@ -69,7 +69,6 @@ PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
 
 SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
-    "shade._region_offsets": "a literal inside a function: not settable without changing the reader",
     "colours.CONNECTIVITY": "a choice of two (4 or 8), not a value to halve or double (w56c, the lead measured both)",
 }
 
@@ -104,7 +103,8 @@ printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` a
 depth times ``classify.occluder_thin``; w58c made a glared cell one with most of its pixels
 washed out, ``pipeline.GLARE_SHARE`` gone, and a photo not the board where most of its cells
 show neither it nor its pieces, ``classify.max_not_board`` gone, and derived ``shade.REFINE_SPLIT``
-as the warp's pixels in one Hough offset bin)."""
+as the warp's pixels in one Hough offset bin and ``shade._region_offsets``' 0.6 as
+``board.PAPER_PERCENTILE``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",

@@ -263,6 +263,8 @@ LITERAL_KINDS: dict[tuple[str, float], str] = {
     ("shade.shadow_edges", 180): "math",
     # a segment's parameter from -0.5 to 1.5: half a segment either way, as -0.5 is structural
     ("occluders._soft_edge", 1.5): "math",
+    # a percentile (board.PAPER_PERCENTILE) as the quantile numpy takes
+    ("shade._region_offsets", 100): "math",
 }
 """Single magic numbers of the per-cell modules that are not reading settings, each with why (the
 key is the function and the value). 8-connectivity of OpenCV's connected components is counted as a
