@@ -25,7 +25,7 @@ class ClassifyConfig(Section):
         "limit since 29 November (max_unreadable, 0.2, for the cells unreadable for no known reason, "
         "and max_hidden, 0.25, for all of them, before: no dev photo was read or refused otherwise). "
         "Measured (w58c): every photo it refuses of the dev photos, the game positions, the occlusion set, "
-        "the refuse set and tests/vision (15) the trees' refusal (trees.REFUSE_AT) refuses too; kept: "
+        "the refuse set and tests/vision (11) the trees' refusal (trees.REFUSE_AT) refuses too; kept: "
         "REFUSE_AT was fitted as its partner (both together match the cascade's refusals), it gates a "
         "refusal's named reason and calibration's read-back, and 1 turns both refusals off.",
     )
