@@ -5,7 +5,7 @@ Run from the repository root, after ``bench/bench_reliability.py --seeds dev --c
 rendered the dev photos into DIR:
 
     python bench/fit_shadow_edges.py --cache DIR [--render 120] [--tabletop 40] [--arms DIR]
-    python bench/fit_shadow_edges.py --cache DIR --render 40 --measure FILE [--arms DIR]
+    python bench/fit_shadow_edges.py --cache DIR --render 40 --measure FILE [--arms DIR] [--vary NAME=V1,V2 ...]
 
 Truth per photo: the second renderer's photos say whether a hard shadow crosses the board
 (``conditions.shadow_edge``); the project's renderer draws none (its shadows are soft bands,
@@ -19,8 +19,9 @@ date and the figures, so that the reader never reads a file of fitted values at 
 With ``--measure`` nothing is fitted: the stage runs once with its values as they are, and the
 photos whose shadow is found, missed or found where there is none are written to FILE with each
 edge found (its line and step) and a digest of the relit board (two runs whose digests all agree
-relit every board alike). The arm photos of ``ARMS`` are rendered into ``--arms`` (default
-the cache). Eval seeds are never read.
+relit every board alike); ``--vary`` adds, for each value of a constant of
+:mod:`vision.shade`, the same counts and the photos relit otherwise. The arm photos of ``ARMS``
+are rendered into ``--arms`` (default the cache). Eval seeds are never read.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,10 +92,10 @@ def boards(board: BoardSpec, cache: Path, photos: dict[str, int],
     return out
 
 
-def measure(board: BoardSpec, photos: list[tuple[str, bool, go.Warped]], out: Path) -> None:
-    """Writes, for the stage's values as they are, each photo's edges found and relit board's
-    digest, and the counts: shadows found, missed, and edges found on a photo without one."""
-    rows = []
+def relit(board: BoardSpec, photos: list[tuple[str, bool, go.Warped]]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Each photo's edges found and relit board's digest with the stage's values as they are now,
+    and the counts: boards, shadowed, found, false (an edge on a photo without a shadow), edges."""
+    rows: list[dict[str, Any]] = []
     for name, has, warped in photos:
         found = shade.relight(warped, board)
         edges = [[round(e.rho, 3), round(e.theta, 5), [round(v, 4) for v in e.step]] for e in found.edges]
@@ -103,8 +105,36 @@ def measure(board: BoardSpec, photos: list[tuple[str, bool, go.Warped]], out: Pa
               "found": sum(bool(r["shadow"] and r["edges"]) for r in rows),
               "false": sum(bool(not r["shadow"] and r["edges"]) for r in rows),
               "edges": sum(len(r["edges"]) for r in rows)}
-    out.write_text(json.dumps({"counts": counts, "photos": rows}, indent=1) + "\n", encoding="utf-8")
+    return rows, counts
+
+
+def measure(board: BoardSpec, photos: list[tuple[str, bool, go.Warped]], out: Path,
+            vary: list[str] | None = None) -> None:
+    """Writes, for the stage's values as they are, each photo's edges found and relit board's
+    digest, and the counts: shadows found, missed, and edges found on a photo without one. Each
+    ``vary`` item (``NAME=V1,V2``, a constant of :mod:`vision.shade`) is then set to each value
+    in turn (and set back): its counts and the photos relit otherwise, whose shadow is lost or
+    newly found, are written too."""
+    rows, counts = relit(board, photos)
     print(json.dumps(counts))
+    varied = []
+    for item in vary or []:
+        name, values = item.split("=", 1)
+        kept = getattr(shade, name)
+        for text in values.split(","):
+            setattr(shade, name, type(kept)(float(text)) if isinstance(kept, int) else float(text))
+            try:
+                other, tally = relit(board, photos)
+            finally:
+                setattr(shade, name, kept)
+            moved = [b["photo"] for a, b in zip(rows, other, strict=True) if a["relit"] != b["relit"]]
+            lost = [b["photo"] for a, b in zip(rows, other, strict=True) if a["edges"] and not b["edges"]]
+            new = [b["photo"] for a, b in zip(rows, other, strict=True) if b["edges"] and not a["edges"]]
+            varied.append({"name": name, "value": float(text), **tally, "relit_otherwise": moved,
+                           "edges_lost": lost, "edges_new": new})
+            print(json.dumps(varied[-1]), flush=True)
+    out.write_text(json.dumps({"counts": counts, "photos": rows, "varied": varied}, indent=1) + "\n",
+                   encoding="utf-8")
 
 
 def main() -> None:
@@ -114,13 +144,15 @@ def main() -> None:
     parser.add_argument("--tabletop", type=int, default=40, help="Photos of the second renderer (cached).")
     parser.add_argument("--arms", type=Path, default=None, help="Where the arm photos are rendered (the cache).")
     parser.add_argument("--measure", type=Path, default=None, help="Measure the values as they are into FILE.")
+    parser.add_argument("--vary", nargs="*", default=[], metavar="NAME=V1,V2",
+                        help="With --measure: each value of a vision.shade constant in turn, against the kept one.")
     args = parser.parse_args()
     board = load_board("cyrus-pyxis")
     photos = boards(board, args.cache, {"render": args.render, "tabletop": args.tabletop}, args.arms)
     shadowed = sum(1 for _, s, _ in photos if s)
     print(f"{len(photos)} boards found, {shadowed} with a hard shadow")
     if args.measure is not None:
-        measure(board, photos, args.measure)
+        measure(board, photos, args.measure, args.vary)
         return
     table: dict[tuple[float, float], tuple[int, int]] = {}
     for agree in AGREE:

@@ -37,7 +37,10 @@ probabilities.
   refuses now (the same share, on the cascade's own confidences).
   The script prints, beside the cascade's refusal, the cells read sure and wrong left in the
   photos read (visible, and hidden under a hand), and the same for a refusal by the count of
-  unsure cells alone at the matched count.
+  unsure cells alone at the matched count; and how many photos the count of unsure cells
+  refuses that the logistic does not (``count_binds_alone``: where ``classify.max_unreadable``
+  decides alone; none on the dev photos, the game positions, the occlusion set, the refuse set
+  and ``tests/vision``, w58c).
 """
 
 from __future__ import annotations
@@ -180,7 +183,8 @@ def refusal(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "cascade": left(cascade), "logistic_held_out": left(many | (score > held)),
             "logistic": left(many | (full > at)),
             "count_alone": {"count": count, **left(unsure > count)},
-            "both_refuse": int(((many | (full > at)) & cascade).sum())}
+            "both_refuse": int(((many | (full > at)) & cascade).sum()),
+            "count_binds_alone": int((many & ~(full > at)).sum())}
 
 
 def _matched(score: Floats, many: npt.NDArray[np.bool_], count: int) -> float:

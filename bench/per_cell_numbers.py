@@ -69,7 +69,6 @@ PRIORS_ONLY = frozenset({"prior.OFF_RULES", "trees.LIKELIHOOD_TEMPERATURE"})
 
 SKIPPED: dict[str, str] = {
     "trees.REFUSE_WEIGHTS": "a fitted model (the photo refusal's weights), not one number",
-    "shade._region_offsets": "a literal inside a function: not settable without changing the reader",
     "colours.CONNECTIVITY": "a choice of two (4 or 8), not a value to halve or double (w56c, the lead measured both)",
 }
 
@@ -84,11 +83,11 @@ NUMBERS: tuple[str, ...] = (
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
     "classify.occluder_fringe", "classify.occluder_thin",
     "classify.occluder_thin_ring", "classify.token_cell_ratio",
-    "classify.token_cell_gap", "classify.max_not_board",
+    "classify.token_cell_gap",
     "classify.edge_unmix", "classify.occluder_local_gap",
     "colours.MODE_WINDOW", "occluders.FILTER",
-    "pipeline.GLARE_SHARE", "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
-    "shade.HARD", "shade.REFINE_SPLIT", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
+    "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
+    "shade.HARD", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
 )
 """The per-cell tunable numbers of ``tools/vision_tunables.py`` less :data:`SKIPPED` (68 when
 w55a measured them; w56a removed ``evidence.FEWEST``, ``classify.edge_outline_reach``,
@@ -101,7 +100,11 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``occluders._joined``'s 8-connectivity 4, as every blob of the finder; w57a derived
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
-depth times ``classify.occluder_thin``)."""
+depth times ``classify.occluder_thin``; w58c made a glared cell one with most of its pixels
+washed out, ``pipeline.GLARE_SHARE`` gone, and a photo not the board where most of its cells
+show neither it nor its pieces, ``classify.max_not_board`` gone, and derived ``shade.REFINE_SPLIT``
+as the warp's pixels in one Hough offset bin and ``shade._region_offsets``' 0.6 as
+``board.PAPER_PERCENTILE``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -136,18 +139,15 @@ DECIDES: dict[str, str] = {
     "classify.occluder_thin_ring": "that ring's share of the band",
     "classify.token_cell_ratio": "a covered cell given back as a token",
     "classify.token_cell_gap": "the same: token and occluder colours apart",
-    "classify.max_not_board": "a refusal named 'not the board'",
     "classify.edge_unmix": "the band's lean with the counter taken out",
     "classify.occluder_local_gap": "a near piece colour told by its window",
     "colours.MODE_WINDOW": "window of a class's re-centring mode",
     "occluders.FILTER": "mean and opening side of the board mask",
-    "pipeline.GLARE_SHARE": "washed share that marks a cell glared",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",
     "shade.MARGIN": "border kept around the grid (shadows)",
     "shade.SHADOW_AGREE": "a shadow edge's agreeing share",
     "shade.MIN_STEP": "a shadow edge's least step",
     "shade.HARD": "a shadow edge's sharpness",
-    "shade.REFINE_SPLIT": "the shadow refinement's steps per Hough bin",
     "shade.EDGE_TOLERANCE": "a shadow sample agreeing with the step",
     "trees.LIKELIHOOD_TEMPERATURE": "the likelihood the priors weigh",
     "trees.REFUSE_AT": "the photo refusal's threshold",

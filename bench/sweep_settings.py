@@ -8,7 +8,7 @@ Run from the repository root, after ``bench/bench_reliability.py --seeds dev --p
 
 Each ``NAME`` is a setting (``classify.pixel_sigma``; one end of a range as
 ``classify.edge_band.0``) or a module constant (``shade.HARD``, ``decide.READ_INSIDE``,
-``pipeline.GLARE_SHARE``). Each is multiplied by each factor in turn (a share near 1, such as
+``prior.OFF_RULES``). Each is multiplied by each factor in turn (a share near 1, such as
 ``decide.READ_INSIDE``, has its complement multiplied instead; whole numbers are rounded),
 the calibrations learned again and every cached dev photo of both renderers read with it, as
 ``bench_reliability.py --config`` does. A module constant is set on its module for the run and

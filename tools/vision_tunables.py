@@ -232,8 +232,7 @@ FITTED = {
     "outline._SMOOTH": "bench/registration_numbers.py --fit (registration set, both renderers)",
     "grid.refine_line_px": "tests/vision/test_register_real.py (dev renders)",
     "grid.refine_drift_per_error": "tests/vision/test_register_real.py (dev renders)",
-    "pipeline.GLARE_SHARE": "measured by bench/fit_glare.py (a script gone with the cascade; dev photos of both "
-                            "renderers: not placed); now only names a glare in a refusal",
+    "prior.OFF_RULES": "set by hand, measured by bench/fit_off_rules.py (game positions' dev photos: not placed)",
     "shade.SHADOW_AGREE": "bench/fit_shadow_edges.py (dev photos)",
     "shade.HARD": "bench/fit_shadow_edges.py (dev photos)",
     "trees.LIKELIHOOD_TEMPERATURE": "bench/fit_trees_photo.py (training photos, each read by trees fitted without it)",
@@ -264,6 +263,8 @@ LITERAL_KINDS: dict[tuple[str, float], str] = {
     ("shade.shadow_edges", 180): "math",
     # a segment's parameter from -0.5 to 1.5: half a segment either way, as -0.5 is structural
     ("occluders._soft_edge", 1.5): "math",
+    # a percentile (board.PAPER_PERCENTILE) as the quantile numpy takes
+    ("shade._region_offsets", 100): "math",
 }
 """Single magic numbers of the per-cell modules that are not reading settings, each with why (the
 key is the function and the value). 8-connectivity of OpenCV's connected components is counted as a

@@ -23,7 +23,11 @@ class ClassifyConfig(Section):
         "leave fewer cells unsure in a bad photo: 0.25 keeps refused the dev photo of a shadow strip "
         "under a glare that 0.3 then let through with 12 cells wrong; provisional, set by hand). One "
         "limit since 29 November (max_unreadable, 0.2, for the cells unreadable for no known reason, "
-        "and max_hidden, 0.25, for all of them, before: no dev photo was read or refused otherwise).",
+        "and max_hidden, 0.25, for all of them, before: no dev photo was read or refused otherwise). "
+        "Measured (w58c): every photo it refuses of the dev photos, the game positions, the occlusion set, "
+        "the refuse set and tests/vision (11) the trees' refusal (trees.REFUSE_AT) refuses too; kept: "
+        "REFUSE_AT was fitted as its partner (both together match the cascade's refusals), it gates a "
+        "refusal's named reason and calibration's read-back, and 1 turns both refusals off.",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
     min_pixel_light: float = Field(
@@ -228,13 +232,6 @@ class ClassifyConfig(Section):
         ge=0,
         description="... when the token's and the occluder's colours lie at least this many of the "
         "token colour's spreads apart.",
-    )
-    max_not_board: float = Field(
-        default=0.5,
-        gt=0,
-        le=1,
-        description="A photo refused with more than this fraction of its cells unreadable (a hand's "
-        "included) is refused as not showing the board at all.",
     )
     edge_unmix: float = Field(
         default=0.3,

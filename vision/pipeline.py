@@ -278,22 +278,18 @@ def _evidence(
     return adaptive.with_reach(evidence, occluder.share, occluder.strict)
 
 
-GLARE_SHARE = 0.2
-"""A cell with at least this share of its pixels washed out to white (``grid_overlay.WASHED``), in
-the photo or once a hard shadow is lit away, is counted as under a glare where a photo is refused
-for too many unreadable cells: the refusal then names the glare as the reason when most of them
-are. (Until 30 November it also capped a bare plain cell's confidence under the cascade, the
-glare rule; the fitted trees read the washed share themselves.)
-
-Measured (``bench/fit_glare.py``, removed with the cascade; dev photos of both renderers,
-2026-11-29): the fit did not place it, so it stays where the second renderer's glared counters
-first set it (``docs/vision.md``, "The glare and the warm glow")."""
-
-
 def glared(washed: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Returns per cell whether a glare may hide what lies there (``washed``: each cell's share
-    of washed-out pixels, :attr:`Reading.washed`; at least ``GLARE_SHARE``)."""
-    out: npt.NDArray[np.bool_] = washed >= GLARE_SHARE
+    """Returns per cell whether a glare hides what lies there: most of its pixels are washed out
+    to white (``washed``: each cell's share of them, :attr:`Reading.washed`, in the photo or once
+    a hard shadow is lit away). A refusal for too many unreadable cells names the glare as its
+    reason when more of them are glared than under a hand.
+
+    No number: the washed pixels outnumber the others (until 30 November a share set by hand,
+    ``GLARE_SHARE``, 0.2, which also capped a bare plain cell's confidence under the cascade; the
+    fitted trees read the washed share themselves). Measured (w58c, ``docs/vision.md``, "The
+    refusal's numbers and the shade stage's last ones"): no refusal's kind nor reason changed on
+    the dev photos, the game positions, the occlusion set, the refuse set and ``tests/vision``."""
+    out: npt.NDArray[np.bool_] = washed > 1 - washed
     return out
 
 
@@ -398,14 +394,16 @@ def _refuse_if_unread(
     limit = cfg.classify.max_unreadable * len(names)
     if len(unreadable) <= limit and not doubted:
         return
-    if len(unreadable) - len(shone_on.intersection(unreadable)) > cfg.classify.max_not_board * len(names):
-        # most of the "board" shows neither the board nor its pieces: whatever was taken for
+    blind = len(unreadable) - len(shone_on.intersection(unreadable))
+    if blind > len(names) - blind:
+        # most of the "board" shows neither the board nor its pieces (no number: those cells
+        # outnumber the others; classify.max_not_board, 0.5, until w58c): whatever was taken for
         # it (a cluttered table, a board under a cloth) is not a board to read
         raise BoardNotFoundError(
             _(
                 "the board is not visible: {n} of its {total} cells show neither the board nor "
                 "its pieces; frame the whole board, uncovered"
-            ).format(n=len(unreadable) - len(shone_on.intersection(unreadable)), total=len(names))
+            ).format(n=blind, total=len(names))
         )
     elif len(others) <= limit and set(unreadable) & (held | shone_on):
         hid = len([n for n in unreadable if n in held])

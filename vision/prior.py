@@ -63,8 +63,16 @@ Read = tuple[str | None, str, float]
 
 OFF_RULES = 0.01
 """The chance a cell holds what the rules did not allow (a bumped counter, an illegal move),
-mixed into every prior as an even share over the board's contents (provisional, set by hand: no
-photo of a real game exists yet to fit it; ``bench/`` measures it on game positions)."""
+mixed into every prior as an even share over the board's contents. Set by hand, measured
+(``bench/fit_off_rules.py``, w58c, the game positions' dev photos, both renderers): not placed.
+No cell of those games lies off the rules (a bot plays them by the rules), so they cannot
+measure the chance; the criterion written for them (the most room for an off-rules table that
+asks no more cells and misreads none more than the rules trusted most) gives 0.001, which reads
+one more hidden cell sure and wrong (``render_1 B10``). Smaller values misread more hidden cells
+(the rules' likeliest content wins under a hand), larger ones ask more (0.02: two hidden
+misreads fewer, two cells more asked; 0.05: 22 more asked). The trees' own rate of visible
+cells read sure and wrong (about 5 in 10 000 on the dev photos) would give 0.0005: the same new
+hidden misread. ``bench/reports/off-rules-w58c.json``."""
 
 
 def contents(board: BoardSpec) -> list[Content]:

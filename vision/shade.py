@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.board import BoardSpec
+from vision.board import PAPER_PERCENTILE, BoardSpec
 from vision.config import GridConfig
 from vision.grid_overlay import LINE_CELLS, Warped
 from vision.grid_overlay import WASHED as WASHED_LEVEL
@@ -57,7 +57,10 @@ by the same colour ratio (a token's or a counter's outline never does). Any valu
 MIN_STEP = 0.15
 """Physical (the first model's, not fitted): smallest step (log units) of a hard shadow's edge.
 A lamp giving 40 % of the light, hidden, steps by about 0.22; a printed line's blurred shoulder
-by about 0.1."""
+by about 0.1. Measured (w58c, ``bench/fit_shadow_edges.py --measure --vary``, the 81 dev
+boards): every value from 0.11 to 0.20 relights every board byte for byte as 0.15 does; 0.10
+and 0.22 move an edge, 0.24 finds a false one, 0.30 loses a shadow. Not derived: the reader
+keeps no number for a printed line's residue or the camera's noise."""
 EDGE_STEP = Q * LINE_CELLS
 """Derived: pixels of the shrunk board either side of an edge where its step is measured, past
 its blur: the span of a blurred printed line (``grid_overlay.LINE_CELLS``), 2 pixels at ``Q``
@@ -88,11 +91,15 @@ transform's one-degree bins (:func:`shadow_edges`) and its neighbour either side
 and a half either way of the peak's centre; its offset moves as far in the transform's offset
 bins, :func:`_refine`). A line this near parallel to a printed line or to an edge found is
 taken for it."""
-REFINE_SPLIT = 4
-"""Steps of the refinement per bin of the Hough transform (a quarter of a one-degree bin, half a
-pixel of this board's offset; the second pass halves them). Provisional, set by hand: the
-refinement's resolution (the setting REFINE_STEP, 0.25 degree and pixel before w56b, which gave
-the offset steps of an eighth of its bin)."""
+REFINE_SPLIT = 2 * GridConfig().px_per_cell // Q
+"""Derived: steps of the refinement per bin of the Hough transform, the warp's pixels in one
+offset bin (a pixel of the half-size board the transform votes on, 2 of this board, 4 of the
+warp the relit board is drawn on: ``grid.px_per_cell`` over ``Q``, twice). The offset is refined
+in steps of one pixel of that warp (half a pixel of this board), the angle in the same share of
+its one-degree bin (0.25 degree); the second pass halves both. Until w58c a count set by hand
+(4; before w56b the setting REFINE_STEP, 0.25 degree and pixel). Measured on the 81 dev boards
+(``docs/vision.md``, w58c): 2 finds the same shadows, 14 boards' edges moved; 3, 5 and 8, and an
+angle step of 0.2 degree (a warp pixel at the grid's edge), each find a false edge."""
 CANDIDATES = 20
 """Cap: the Hough transform's strongest lines tried as shadow edges, at most (a limit on work)."""
 WASHED = math.log(WASHED_LEVEL)
@@ -101,7 +108,10 @@ glare: its step says nothing."""
 EDGE_TOLERANCE = 0.4
 """Physical (the first model's): a sample along an edge agrees when its step, along the median
 step, is between half and twice its size, and strays across it by at most this share of it (a
-shadow's colour changes little along its edge; a lamp's fall-off changes its depth)."""
+shadow's colour changes little along its edge; a lamp's fall-off changes its depth). Measured
+(w58c, as ``MIN_STEP``): 0.2 to 0.4 find the same 16 shadows (each value refines the shadowed
+boards' edges a little otherwise), 0.15 loses one, 0.42 and more find a false edge: the value
+sits at the top of its safe range."""
 
 
 @dataclass(frozen=True)
@@ -385,10 +395,12 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
     A region's light is the sum of the steps of the edges it lies past (measured along each
     edge, where every material steps alike, so a glare or a cluster of tokens inside a region
     does not bias it); the brightest region of at least two cells is the reference. A region is
-    lit up only when it is darker by at least ``MIN_STEP`` and its own bare board (the median of
-    its pixels above the 60th percentile of brightness, washed-out ones left out) is
-    darker than the reference's by at least half as much: a strip of shadow of which one edge
-    was missed would otherwise light up the board beyond it too."""
+    lit up only when it is darker by at least ``MIN_STEP`` and its own bare board is darker than
+    the reference's by at least half as much: a strip of shadow of which one edge was missed
+    would otherwise light up the board beyond it too. A region's bare board is its paper's white,
+    taken as the margin's is (:data:`vision.board.PAPER_PERCENTILE` of its brightness, above the
+    pieces' and the print's ink, washed-out pixels left out; until w58c the median of its pixels
+    above the 60th percentile, a number set by hand)."""
     levels: dict[int, npt.NDArray[np.float32]] = {}
     measured: dict[int, float] = {}
     bright = clean.mean(axis=2)
@@ -401,8 +413,7 @@ def _region_offsets(edges: tuple[ShadowEdge, ...], region: npt.NDArray[np.int32]
         levels[k] = level
         mine = (region == k) & usable
         if mine.sum() >= Q * Q:
-            low = np.quantile(bright[mine], 0.6)
-            measured[k] = float(np.median(bright[mine & (bright >= low)]))
+            measured[k] = float(np.quantile(bright[mine], PAPER_PERCENTILE / 100))
     big = [k for k in levels if ((region == k) & grid).sum() >= 2 * Q * Q and k in measured]
     if not big:
         return {}

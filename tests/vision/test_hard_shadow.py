@@ -30,7 +30,7 @@ from vision.calibrate import calibrate
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.load import read_photo
-from vision.pipeline import GLARE_SHARE, Observation, observe, read
+from vision.pipeline import Observation, observe, read
 from vision.render import Conditions, Counter, Scene, render
 
 from .helpers import board, scene_of, setup_state
@@ -172,9 +172,10 @@ def test_a_glare_a_shadow_hides_until_lit_away_is_asked_about_never_read_as_bare
     cfg = VisionConfig()
     photo = go.warp_board(read_photo(path, cfg.load).image, reading.registration, board(), cfg.grid.px_per_cell,
                           cfg.grid.pad_cells)
-    # the case itself: under the glare's share in the photo, well over it once relit
-    assert go.cell_washed(photo, board())[cell] < GLARE_SHARE / 2
-    assert go.cell_washed(reading.warped, board())[cell] > 2 * GLARE_SHARE
+    # the case itself: little washed out in the photo, much once relit (the yardsticks are half
+    # and twice the washed share the glare rule of the cascade used, 0.2)
+    assert go.cell_washed(photo, board())[cell] < 0.1
+    assert go.cell_washed(reading.warped, board())[cell] > 0.4
     f2 = reading.observation.cells["F2"]
     assert f2.confidence < MIN or (f2.occupant, f2.terrain) == ("greek", "plain"), f2
     assert _wrong(reading.observation, shot.cells, shot.occluded) == []

@@ -43,7 +43,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # connectivity moved to colours.CONNECTIVITY (every patch of one colour it follows)
 # the lead 51 -> 50: decide.READ_INSIDE derived (what the photo's edge cuts off stays within the
 # outer half of the printed line, where nothing is read: 1 - LINE_CELLS / 2)
-MAX_TUNABLE = {"register": 26, "per-cell": 50}
+# w58c 50 -> 49: pipeline.GLARE_SHARE gone (a cell is glared where most of its pixels are washed out)
+# w58c 49 -> 48: classify.max_not_board gone (a refusal says "not the board" where most cells
+# show neither the board nor its pieces)
+# w58c 48 -> 47: shade.REFINE_SPLIT derived (the warp's pixels in one Hough offset bin, 4: the
+# offset refined a warp pixel at a time, the angle by the same share of its bin)
+# w58c 47 -> 46: shade._region_offsets' 0.6 gone (a region's bare board is its paper's white,
+# board.PAPER_PERCENTILE of its brightness, as the margin's)
+MAX_TUNABLE = {"register": 26, "per-cell": 46}
 
 
 def _tool() -> ModuleType:
@@ -86,12 +93,12 @@ def test_the_per_cell_modules_literals_are_listed_and_each_named_kind_is_used() 
     tool = _tool()
     numbers = [n for n in tool.magic() if n.part == "per-cell"]
     literals = {(n.name, float(n.value)) for n in numbers}
-    assert ("shade._region_offsets", 0.6) in literals
+    assert ("colours.adapt", 1.177) in literals
     kinds = {(n.name, float(n.value)): n.kind for n in numbers}
     # a stale entry would class the next literal of that value in that function without a look
     assert {key for key in tool.LITERAL_KINDS if key not in literals} == set()
-    assert kinds[("shade._region_offsets", 0.6)] == "tunable" and kinds[("colours.adapt", 1.177)] == "math"
-    # a literal named as a module constant is still counted (the washed share of a glared cell);
+    assert kinds[("colours.adapt", 1.177)] == "math"
+    # a literal named as a module constant is still counted (the share of an off-rules table);
     # one computed from others is derived, not listed (decide.READ_INSIDE since 30 November)
     listed = {n.name: n.kind for n in tool.inventory()}
-    assert listed["pipeline.GLARE_SHARE"] == "tunable" and "decide.READ_INSIDE" not in listed
+    assert listed["prior.OFF_RULES"] == "tunable" and "decide.READ_INSIDE" not in listed
