@@ -125,16 +125,17 @@ def table_model(board: BoardSpec, cfg: ClassifyConfig, white: tuple[float, ...] 
 
 
 def board_pixels(grid: npt.NDArray[np.uint8], board: BoardSpec, step: int) -> npt.NDArray[np.float32]:
-    """Returns the grid area's pixels, lightly smoothed and taken every ``step`` pixels, shaped
-    (rows × cols, m, m, 3) with ``m = ppc // step``."""
+    """Returns the grid area's pixels (``grid``: rows × ppc, cols × ppc, channels), lightly
+    smoothed and taken every ``step`` pixels, shaped (rows × cols, m, m, channels) with
+    ``m = ppc // step``."""
     ppc = grid.shape[0] // board.rows
-    smooth = cv2.blur(grid, (3, 3))
+    smooth = cv2.blur(grid, (3, 3)).reshape(grid.shape)  # a single channel keeps its axis
     m = ppc // step
     off = (ppc - m * step) // 2 + step // 2
-    cells = smooth.reshape(board.rows, ppc, board.cols, ppc, 3)
+    cells = smooth.reshape(board.rows, ppc, board.cols, ppc, grid.shape[2])
     idx = off + step * np.arange(m)
     sub = cells[:, idx][:, :, :, idx]
-    return sub.transpose(0, 2, 1, 3, 4).reshape(-1, m, m, 3).astype(np.float32)
+    return sub.transpose(0, 2, 1, 3, 4).reshape(-1, m, m, grid.shape[2]).astype(np.float32)
 
 
 def _geometry(m: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
