@@ -154,11 +154,16 @@ def _assign(
     g = np.ascontiguousarray(x[:, 1])
     best = np.zeros(len(r), np.intp)
     low = np.full(len(r), np.inf, np.float32)
+    d2, dg, closer = np.empty_like(r), np.empty_like(g), np.empty(len(r), bool)
     for k in range(len(means)):
-        dr = r - np.float32(means[k][0])
-        dg = g - np.float32(means[k][1])
-        d2 = (dr * dr + dg * dg) * np.float32(1.0 / sds[k] ** 2)
-        closer = d2 < low
+        # d2 = ((r - mean r)² + (g - mean g)²) / sd², in place
+        np.subtract(r, np.float32(means[k][0]), out=d2)
+        np.subtract(g, np.float32(means[k][1]), out=dg)
+        np.multiply(d2, d2, out=d2)
+        np.multiply(dg, dg, out=dg)
+        np.add(d2, dg, out=d2)
+        np.multiply(d2, np.float32(1.0 / sds[k] ** 2), out=d2)
+        np.less(d2, low, out=closer)
         best[closer] = k
         np.minimum(low, d2, out=low)
     return best, np.sqrt(low)
@@ -196,14 +201,15 @@ def adapt(
     means, sds = seed.arrays(names)
     start = means.copy()
     counts = np.zeros(len(names), int)
+    r, g = np.ascontiguousarray(x[:, 0]), np.ascontiguousarray(x[:, 1])  # a median per column
     for _ in range(cfg.adapt_rounds):
         best, dist = _assign(x, means, sds)
         near = dist < cfg.pixel_sigma
         for k in range(len(names)):
-            mine = x[near & (best == k)]
-            counts[k] = len(mine)
-            if len(mine) >= cfg.adapt_min_pixels:
-                target = np.median(mine, axis=0).astype(np.float64)
+            mine = near & (best == k)
+            counts[k] = np.count_nonzero(mine)
+            if counts[k] >= cfg.adapt_min_pixels:
+                target = np.array([np.median(r[mine]), np.median(g[mine])], np.float64)
                 shift = target - start[k]
                 size = float(np.hypot(*shift))
                 if size > cfg.max_drift:

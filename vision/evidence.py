@@ -115,11 +115,12 @@ def _foreign_blobs(
     names: list[str],
     board: BoardSpec,
     cfg: ClassifyConfig,
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]]:
     """Returns, per cell sample (n, m, m), whether it lies in a connected patch of one piece
     colour (a counter's or a token's) larger than ``cfg.adapt_max_blob`` cells, and whether in
     such a patch of a counter's colour: counters and tokens are smaller than their cell, so such
-    a patch is something else (a hand) of that colour."""
+    a patch is something else (a hand) of that colour. Last, the samples' fit to ``model``
+    (:func:`_fit`) these were found by."""
     n, m = feats.shape[0], feats.shape[1]
     best, fits = _fit(feats, usable, *model.arrays(names), cfg)
     out = np.zeros((n, m, m), bool)
@@ -135,7 +136,7 @@ def _foreign_blobs(
             out |= hit
             if k < sides:
                 of_side |= hit
-    return out, of_side
+    return out, of_side, (best, fits)
 
 
 def _samples(
@@ -167,9 +168,9 @@ def evidence(
     feats, usable = _samples(grid, inside, white, board, cfg)
     n, m = feats.shape[0], feats.shape[1]
     names = class_names(board)
-    model, counter_coloured = _adapted(feats, usable, seed, names, board, cfg)
+    model, counter_coloured, fitted = _adapted(feats, usable, seed, names, board, cfg)
     means, sds = model.arrays(names)
-    best, fits = _fit(feats, usable, means, sds, cfg)
+    best, fits = fitted if fitted is not None else _fit(feats, usable, means, sds, cfg)
     radius, cheb = _geometry(m)
     disc = radius < cfg.counter_disc
     square = cheb < cfg.terrain_square
@@ -235,20 +236,21 @@ def _adapted(
     names: list[str],
     board: BoardSpec,
     cfg: ClassifyConfig,
-) -> tuple[PixelModel, npt.NDArray[np.bool_]]:
-    """Returns the classes adapted to the photo, and per cell sample whether it lies in a patch
-    of a counter's colour larger than any counter (:func:`_foreign_blobs`)."""
+) -> tuple[PixelModel, npt.NDArray[np.bool_], tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]] | None]:
+    """Returns the classes adapted to the photo, per cell sample whether it lies in a patch
+    of a counter's colour larger than any counter (:func:`_foreign_blobs`), and the samples' fit
+    to those classes (:func:`_fit`) when it was already made (None: not made)."""
     model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
     # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
     # cells: it would pull that class to itself (and narrow it there), so its pixels are left out
     # and the classes adapted again
-    foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
+    foreign, counter_coloured, fitted = _foreign_blobs(feats, usable, model, names, board, cfg)
     if foreign.any():
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
     found = _unmatched_sides(feats, usable & ~foreign, model, names, board, cfg)
     if found is not None:
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), found, names, cfg)
-    return model, counter_coloured
+    return model, counter_coloured, None if foreign.any() or found is not None else fitted
 
 
 def _unmatched_sides(
@@ -474,7 +476,7 @@ def distance_past_outline(near_side: npt.NDArray[np.bool_]) -> npt.NDArray[np.fl
     if count <= 1:
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    pts = np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)
+    pts = cv2.findNonZero((labels == biggest).astype(np.uint8))  # (x, y), row by row, as argwhere's reversed
     outline = np.zeros(near_side.shape, np.uint8)
     cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
     away = np.asarray(cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3), np.float32)
@@ -507,9 +509,10 @@ def _edge_band(
     base = means[sides]
     light = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
-    cells = grid.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
-    seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
-    feats = chroma(cells[at].astype(np.float32), white)
+    # the cells ``at`` only, each (ppc, ppc): the grid's row and column of each, taken together
+    row, col = np.divmod(at, board.cols)
+    seen = inside.reshape(board.rows, ppc, board.cols, ppc)[row, :, col]
+    feats = chroma(grid.reshape(board.rows, ppc, board.cols, ppc, 3)[row, :, col].astype(np.float32), white)
     to_board = np.hypot(*(means[side_of] - base).T)
     near_side = counter_extent(feats[..., :2], means[side_of], base, cfg, sds[side_of])
     for j in range(len(at)):
@@ -518,7 +521,7 @@ def _edge_band(
         if away is None:
             continue
         ring = (away > lo) & (away <= hi) & within
-        band = ring & seen[at[j]]
+        band = ring & seen[j]
         if band.sum() < max(cfg.adapt_min_pixels, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colours import board_pixels
+from vision.colours import _assign, board_pixels
 from vision.evidence import _local_board_light
 
 
@@ -72,3 +72,15 @@ def test_a_masks_samples_are_its_three_channel_copys(step: int) -> None:
         one = board_pixels(inside.astype(np.uint8)[:, :, None] * 255, board, step)  # type: ignore[arg-type]
         three = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)  # type: ignore[arg-type]
         np.testing.assert_array_equal(one[..., 0], three[..., 0])
+
+
+def test_the_nearest_class_in_place_is_the_nearest_class() -> None:
+    rng = np.random.default_rng(58)
+    x = rng.random((5000, 2)).astype(np.float32)
+    means, sds = rng.random((5, 2)), rng.random(5) * 0.1 + 0.01
+    best, dist = _assign(x, means, sds)
+    d2 = np.stack([((x[:, 0] - np.float32(m[0])) * (x[:, 0] - np.float32(m[0]))
+                    + (x[:, 1] - np.float32(m[1])) * (x[:, 1] - np.float32(m[1]))) * np.float32(1.0 / s**2)
+                   for m, s in zip(means, sds, strict=True)])
+    np.testing.assert_array_equal(best, d2.argmin(axis=0))  # the first of equals, as the loop keeps it
+    np.testing.assert_array_equal(dist, np.sqrt(d2.min(axis=0)))
