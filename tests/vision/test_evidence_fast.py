@@ -1,7 +1,8 @@
-"""Parts of the per-cell evidence (``vision.evidence``, ``vision.colours``) computed for all
-cells at once give what they gave computed one by one, to the bit (w58a: the reader made faster,
-every reading identical): the bare board's light near each counter cell, and which samples the
-photo covers (one channel sampled, not the mask copied into three)."""
+"""Parts of the per-cell evidence (``vision.evidence``, ``vision.colours``,
+``vision.grid_overlay``) computed a faster way give what they gave before, to the bit (w58a: the
+reader made faster, every reading identical): the bare board's light near each counter cell
+(every cell at once), which samples the photo covers (one channel sampled, not the mask copied
+into three), the nearest class (in place) and the washed-out pixels (the least channel)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from vision.colours import _assign, board_pixels
 from vision.evidence import _local_board_light
+from vision.grid_overlay import WASHED, Warped, cell_washed
 
 
 @dataclass
@@ -84,3 +86,13 @@ def test_the_nearest_class_in_place_is_the_nearest_class() -> None:
                    for m, s in zip(means, sds, strict=True)])
     np.testing.assert_array_equal(best, d2.argmin(axis=0))  # the first of equals, as the loop keeps it
     np.testing.assert_array_equal(dist, np.sqrt(d2.min(axis=0)))
+
+
+def test_a_washed_pixel_is_one_whose_three_channels_all_reach_the_level() -> None:
+    rng = np.random.default_rng(58)
+    board, ppc, pad = _Grid(12, 12), 48, 72
+    image = rng.integers(240, 256, (12 * ppc + 2 * pad, 12 * ppc + 2 * pad, 3), dtype=np.uint8)
+    warped = Warped(image=image, inside=np.ones(image.shape[:2], bool), ppc=ppc, pad_px=pad)
+    grid = image[pad:-pad, pad:-pad]
+    want = (grid >= WASHED).all(axis=2).reshape(12, ppc, 12, ppc).mean(axis=(1, 3)).reshape(-1)
+    np.testing.assert_array_equal(cell_washed(warped, board), want)  # type: ignore[arg-type]
