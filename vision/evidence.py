@@ -375,8 +375,13 @@ def _local_board_light(
     own = np.full(n, np.nan)
     use = bare & (plain_px.sum(axis=(1, 2)) >= fewest)
     if use.any():
-        vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
-        own[use] = np.nanmedian(vals, axis=1)
+        # np.nanmedian of each cell's bare pixels, all cells at once: sorted (NaN last), the
+        # middle one, or the mean of the middle two (in the pixels' float32)
+        vals = np.sort(np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1), axis=1)
+        count = np.count_nonzero(~np.isnan(vals), axis=1)
+        pick = np.arange(len(vals))
+        upper, lower = vals[pick, count // 2], vals[pick, np.maximum(count - 1, 0) // 2]
+        own[use] = np.where(count % 2 == 1, upper, (lower + upper) / np.float32(2))
     known = np.isfinite(own)
     if not known.any():
         everywhere = light[plain_px]
