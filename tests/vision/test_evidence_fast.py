@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colours import _assign, board_pixels
+from vision.colours import _assign, board_pixels, chroma
 from vision.evidence import _local_board_light
 from vision.grid_overlay import WASHED, Warped, cell_washed
 
@@ -96,3 +96,15 @@ def test_a_washed_pixel_is_one_whose_three_channels_all_reach_the_level() -> Non
     grid = image[pad:-pad, pad:-pad]
     want = (grid >= WASHED).all(axis=2).reshape(12, ppc, 12, ppc).mean(axis=(1, 3)).reshape(-1)
     np.testing.assert_array_equal(cell_washed(warped, board), want)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("shape", [(5000, 3), (37, 48, 48, 3), (144, 24, 24, 3)])
+def test_the_chromaticity_sums_the_channels_as_numpy_sums_them(shape: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(len(shape))
+    bgr = (rng.random(shape) * 300).astype(np.float32)
+    white = np.array([240.0, 236.0, 251.0])
+    norm = np.maximum(bgr, 1.0) / white.astype(np.float32)
+    total = norm.sum(axis=-1)
+    got = chroma(bgr, white)
+    np.testing.assert_array_equal(got[..., 2], total / 3)
+    np.testing.assert_array_equal(got[..., 0], norm[..., 2] / total)
