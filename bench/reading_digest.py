@@ -59,8 +59,8 @@ def record(script: Path, argv: list[str], out: Path) -> None:
                                     obs.identity], sort_keys=True))
         return reading
 
-    pipeline.read = read_recorded  # type: ignore[assignment]
-    trees.decide = decide_recorded  # type: ignore[assignment]
+    pipeline.read = read_recorded
+    trees.decide = decide_recorded
     sys.argv = [str(script), *argv]
     try:
         runpy.run_path(str(script), run_name="__main__")
