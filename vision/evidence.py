@@ -229,6 +229,21 @@ def evidence(
     )
 
 
+def adapted(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    seed: PixelModel,
+    cfg: ClassifyConfig,
+) -> PixelModel:
+    """Returns the classes :func:`evidence` adapts to a grid image (its ``model``), without
+    reading the cells: for a pass that needs only the classes (the occluder's pixels judged
+    against the piece colours adapted without its blob, :mod:`vision.pipeline`)."""
+    feats, usable = _samples(grid, inside, white, board, cfg)
+    return _adapted(feats, usable, seed, class_names(board), board, cfg)[0]
+
+
 def _adapted(
     feats: npt.NDArray[np.float32],
     usable: npt.NDArray[np.bool_],
