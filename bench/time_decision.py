@@ -7,9 +7,11 @@ Run from the repository root, after ``bench/bench_reliability.py --seeds dev --c
 
 Prints the median seconds of ``vision.pipeline.read`` (file to reading, without refusal) over the
 project renderer's photos, each read ``--repeat`` times after one warm-up read (the trees' file is
-loaded once per process, in the warm-up). Until 30 November it timed both decisions side by side
-(the hand-set cascade and the trees, ``classify.decision``); to compare with an older reader, run
-that commit's own copy of this script on the same photos in the same minutes.
+loaded once per process, in the warm-up): the wall time, and the process's CPU time (all its
+threads: OpenCV's too), which a machine shared with other work disturbs less. Until 30 November
+it timed both decisions side by side (the hand-set cascade and the trees, ``classify.decision``);
+to compare with an older reader, run this script with that commit's code (a copy of the script
+in its tree) on the same photos in the same minutes, alternating.
 """
 
 from __future__ import annotations
@@ -44,14 +46,17 @@ def main() -> None:
     out: dict[str, object] = {"machine": machine(), "photos": len(photos)}
     cfg = VisionConfig()
     times: list[float] = []
+    cpu: list[float] = []
     for k, (path, _truth, _hidden, group) in enumerate(photos):
         cal = cals.get(group)
         usable = cal if isinstance(cal, Calibration) else None
         for _ in range(args.repeat + (k == 0)):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             read(path, board, cfg, calibration=usable, strict=False)
             times.append(time.perf_counter() - start)
-    out["model"] = {"median_s": round(statistics.median(times[1:]), 4), "reads": len(times) - 1}
+            cpu.append(time.process_time() - start_cpu)
+    out["model"] = {"median_s": round(statistics.median(times[1:]), 4), "reads": len(times) - 1,
+                    "cpu_median_s": round(statistics.median(cpu[1:]), 4)}
     print(json.dumps(out))
 
 

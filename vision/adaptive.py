@@ -24,7 +24,7 @@ from vision.colours import (
     table_model,
 )
 from vision.decide import READ_INSIDE
-from vision.evidence import CellEvidence, _edge_band, beyond, evidence, with_reach
+from vision.evidence import CellEvidence, _edge_band, adapted, beyond, evidence, with_reach
 from vision.occluders import Occluder, _joined, _token_cells, occluder, refine_occluder
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "_rim_blend",
     "_token_cells",
     "adapt",
+    "adapted",
     "beyond",
     "board_pixels",
     "chroma",

@@ -16,6 +16,7 @@ model names the columns it reads, and one naming a column not computed here is r
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -144,14 +145,36 @@ def _line_ratio(lines: Floats, board: BoardSpec) -> Floats:
     n = board.rows * board.cols
     if lines.size == 0:
         return np.ones((n, 4))
-    grid = lines.reshape(board.rows, board.cols, -1)
-    local = np.empty((board.rows, board.cols))
-    for r in range(board.rows):
-        for c in range(board.cols):
-            local[r, c] = float(np.median(grid[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3]))
+    local = _window_median(lines.reshape(board.rows, board.cols, -1), 2)
     typical = np.maximum(local.reshape(-1, 1), 0.5 * float(np.median(lines)))
     out: Floats = np.where(typical > 0, lines / np.where(typical > 0, typical, 1.0), 1.0)
     return out
+
+
+def _windows(grid: Floats, reach: int, fill: float) -> Floats:
+    """Per cell of ``grid`` (rows, cols, k), the values of the cells within ``reach`` of it
+    (king's moves; the grid's own edge cuts the window), row by row: (rows, cols, side, side, k)
+    with ``side = 2 reach + 1``, ``fill`` where the window passes the grid's edge."""
+    wide = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), constant_values=fill)
+    side = 2 * reach + 1
+    out: Floats = np.lib.stride_tricks.sliding_window_view(wide, (side, side), axis=(0, 1)).transpose(0, 1, 3, 4, 2)
+    return out
+
+
+def _window_median(grid: Floats, reach: int) -> Floats:
+    """Per cell, ``np.median`` of every value of the cells within ``reach`` of it (as
+    :func:`_windows`), computed for all cells at once: the same order statistics, and the same
+    mean of the middle two where their count is even."""
+    rows, cols = grid.shape[:2]
+    flat = _windows(grid, reach, np.nan).reshape(rows * cols, -1)
+    count = _windows(np.ones((rows, cols, grid.shape[2])), reach, 0.0).reshape(rows * cols, -1).sum(axis=1)
+    count = count.astype(np.intp)
+    ordered = np.sort(flat, axis=1)  # NaN last: the window's own values first
+    at = np.arange(rows * cols)
+    upper, lower = ordered[at, count // 2], ordered[at, (count - 1) // 2]
+    out: Floats = np.where(count % 2 == 1, upper, (lower + upper) / 2.0)
+    out[np.isnan(_windows(grid, reach, 0.0)).reshape(rows * cols, -1).any(axis=1)] = np.nan  # as np.median
+    return out.reshape(rows, cols)
 
 
 def _neighbours(ev: CellEvidence, board: BoardSpec, washed: Floats, ratio: Floats) -> list[Floats]:
@@ -161,18 +184,31 @@ def _neighbours(ev: CellEvidence, board: BoardSpec, washed: Floats, ratio: Float
     per_cell = np.column_stack([ev.other_share, reached, washed, ratio.mean(axis=1),
                                 ev.on_counter.astype(np.float64)])
     grid = per_cell.reshape(board.rows, board.cols, -1)
-    summary: list[list[float]] = []
-    for r in range(board.rows):
-        for c in range(board.cols):
-            # the eight neighbours (king's moves), the cell itself left out
-            win = grid[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2]
-            mask = np.ones(win.shape[:2], bool)
-            mask[r - max(0, r - 1), c - max(0, c - 1)] = False
-            near = win[mask]
-            summary.append([near[:, 0].max(), near[:, 0].mean(), near[:, 1].max(), near[:, 2].max(),
-                            near[:, 3].min(), near[:, 3].mean(), near[:, 4].sum()])
-    flat = np.asarray(summary, np.float64).reshape(n, -1)
-    return [flat[:, k] for k in range(flat.shape[1])]
+    # the eight neighbours (king's moves), the cell itself left out, row by row
+    window = 3 * 3
+    ring = [k for k in range(window) if k != window // 2]
+    low = _windows(grid, 1, -np.inf).reshape(n, window, -1)[:, ring]
+    high = _windows(grid, 1, np.inf).reshape(n, window, -1)[:, ring]
+    near = _windows(grid, 1, np.nan).reshape(n, window, -1)[:, ring]
+    mean0, mean3, total4 = np.empty(n), np.empty(n), np.empty(n)
+    # each cell's sums over its own neighbours in their order, as numpy sums them one cell at a
+    # time: the cells with the same neighbours on the grid together
+    for cells, shape in _neighbour_groups(board.rows, board.cols):
+        values = np.ascontiguousarray(near[cells][:, shape].transpose(2, 0, 1))
+        mean0[cells], mean3[cells] = values[0].mean(axis=1), values[3].mean(axis=1)
+        total4[cells] = values[4].sum(axis=1)
+    return [low[:, :, 0].max(axis=1), mean0, low[:, :, 1].max(axis=1), low[:, :, 2].max(axis=1),
+            high[:, :, 3].min(axis=1), mean3, total4]
+
+
+@cache
+def _neighbour_groups(rows: int, cols: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]], ...]:
+    """The cells of a rows × cols grid grouped by which of their eight neighbours (row by row,
+    as :func:`_neighbours` orders them) lie on the grid: (cells, those neighbours) per group."""
+    window = 3 * 3
+    ring = [k for k in range(window) if k != window // 2]
+    on_grid = ~np.isnan(_windows(np.zeros((rows, cols, 1)), 1, np.nan).reshape(rows * cols, window)[:, ring])
+    return tuple((np.nonzero((on_grid == shape).all(axis=1))[0], shape) for shape in np.unique(on_grid, axis=0))
 
 
 def _paths(ev: CellEvidence, board: BoardSpec, line_max: Floats) -> list[Floats]:

@@ -115,11 +115,12 @@ def _foreign_blobs(
     names: list[str],
     board: BoardSpec,
     cfg: ClassifyConfig,
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]]:
     """Returns, per cell sample (n, m, m), whether it lies in a connected patch of one piece
     colour (a counter's or a token's) larger than ``cfg.adapt_max_blob`` cells, and whether in
     such a patch of a counter's colour: counters and tokens are smaller than their cell, so such
-    a patch is something else (a hand) of that colour."""
+    a patch is something else (a hand) of that colour. Last, the samples' fit to ``model``
+    (:func:`_fit`) these were found by."""
     n, m = feats.shape[0], feats.shape[1]
     best, fits = _fit(feats, usable, *model.arrays(names), cfg)
     out = np.zeros((n, m, m), bool)
@@ -135,7 +136,7 @@ def _foreign_blobs(
             out |= hit
             if k < sides:
                 of_side |= hit
-    return out, of_side
+    return out, of_side, (best, fits)
 
 
 def _samples(
@@ -148,7 +149,7 @@ def _samples(
     """Returns the grid area's pixel samples (:func:`board_pixels`) as features (:func:`chroma`),
     and which of them can be read: inside the photo (``inside``) and not too dark."""
     step = cfg.pixel_step
-    cover = board_pixels(np.repeat(inside.astype(np.uint8)[:, :, None] * 255, 3, axis=2), board, step)[..., 0] > 127
+    cover = board_pixels(inside.astype(np.uint8)[:, :, None] * 255, board, step)[..., 0] > 127
     feats = chroma(board_pixels(grid, board, step), white)
     usable: npt.NDArray[np.bool_] = cover & (feats[..., 2] > cfg.min_pixel_light)
     return feats, usable
@@ -167,9 +168,9 @@ def evidence(
     feats, usable = _samples(grid, inside, white, board, cfg)
     n, m = feats.shape[0], feats.shape[1]
     names = class_names(board)
-    model, counter_coloured = _adapted(feats, usable, seed, names, board, cfg)
+    model, counter_coloured, fitted = _adapted(feats, usable, seed, names, board, cfg)
     means, sds = model.arrays(names)
-    best, fits = _fit(feats, usable, means, sds, cfg)
+    best, fits = fitted if fitted is not None else _fit(feats, usable, means, sds, cfg)
     radius, cheb = _geometry(m)
     disc = radius < cfg.counter_disc
     square = cheb < cfg.terrain_square
@@ -228,6 +229,21 @@ def evidence(
     )
 
 
+def adapted(
+    grid: npt.NDArray[np.uint8],
+    inside: npt.NDArray[np.bool_],
+    white: npt.NDArray[np.float64],
+    board: BoardSpec,
+    seed: PixelModel,
+    cfg: ClassifyConfig,
+) -> PixelModel:
+    """Returns the classes :func:`evidence` adapts to a grid image (its ``model``), without
+    reading the cells: for a pass that needs only the classes (the occluder's pixels judged
+    against the piece colours adapted without its blob, :mod:`vision.pipeline`)."""
+    feats, usable = _samples(grid, inside, white, board, cfg)
+    return _adapted(feats, usable, seed, class_names(board), board, cfg)[0]
+
+
 def _adapted(
     feats: npt.NDArray[np.float32],
     usable: npt.NDArray[np.bool_],
@@ -235,20 +251,21 @@ def _adapted(
     names: list[str],
     board: BoardSpec,
     cfg: ClassifyConfig,
-) -> tuple[PixelModel, npt.NDArray[np.bool_]]:
-    """Returns the classes adapted to the photo, and per cell sample whether it lies in a patch
-    of a counter's colour larger than any counter (:func:`_foreign_blobs`)."""
+) -> tuple[PixelModel, npt.NDArray[np.bool_], tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]] | None]:
+    """Returns the classes adapted to the photo, per cell sample whether it lies in a patch
+    of a counter's colour larger than any counter (:func:`_foreign_blobs`), and the samples' fit
+    to those classes (:func:`_fit`) when it was already made (None: not made)."""
     model = adapt(feats.reshape(-1, 3), usable.reshape(-1), seed, names, cfg)
     # a hand or a sleeve of a piece's colour (a token's, a counter's) is one blob over many
     # cells: it would pull that class to itself (and narrow it there), so its pixels are left out
     # and the classes adapted again
-    foreign, counter_coloured = _foreign_blobs(feats, usable, model, names, board, cfg)
+    foreign, counter_coloured, fitted = _foreign_blobs(feats, usable, model, names, board, cfg)
     if foreign.any():
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), seed, names, cfg)
     found = _unmatched_sides(feats, usable & ~foreign, model, names, board, cfg)
     if found is not None:
         model = adapt(feats.reshape(-1, 3), (usable & ~foreign).reshape(-1), found, names, cfg)
-    return model, counter_coloured
+    return model, counter_coloured, None if foreign.any() or found is not None else fitted
 
 
 def _unmatched_sides(
@@ -373,21 +390,27 @@ def _local_board_light(
     own = np.full(n, np.nan)
     use = bare & (plain_px.sum(axis=(1, 2)) >= fewest)
     if use.any():
-        vals = np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1)
-        own[use] = np.nanmedian(vals, axis=1)
+        # np.nanmedian of each cell's bare pixels, all cells at once: sorted (NaN last), the
+        # middle one, or the mean of the middle two (in the pixels' float32)
+        vals = np.sort(np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1), axis=1)
+        count = np.count_nonzero(~np.isnan(vals), axis=1)
+        pick = np.arange(len(vals))
+        upper, lower = vals[pick, count // 2], vals[pick, np.maximum(count - 1, 0) // 2]
+        own[use] = np.where(count % 2 == 1, upper, (lower + upper) / np.float32(2))
     known = np.isfinite(own)
     if not known.any():
         everywhere = light[plain_px]
         return np.full(len(at), float(np.median(everywhere)) if len(everywhere) else 1.0)
     overall = float(np.median(own[known]))
-    grid = own.reshape(rows, cols)
-    out = np.full(len(at), overall)
-    for j, i in enumerate(at):
-        r, c = divmod(int(i), cols)
-        near = grid[max(0, r - 2) : r + 3, max(0, c - 2) : c + 3]
-        near = near[np.isfinite(near)]
-        if len(near):
-            out[j] = float(np.median(near))
+    # every cell's 5 × 5 window at once (NaN past the grid's edge), its known values sorted first:
+    # np.median's order statistics, and its mean of the middle two where their count is even
+    reach = 2
+    wide = np.pad(np.where(known, own, np.nan).reshape(rows, cols), reach, constant_values=np.nan)
+    near = np.sort(np.lib.stride_tricks.sliding_window_view(wide, (2 * reach + 1,) * 2).reshape(n, -1)[at], axis=1)
+    count = np.isfinite(near).sum(axis=1)
+    pick = np.arange(len(at))
+    upper, lower = near[pick, count // 2], near[pick, np.maximum(count - 1, 0) // 2]
+    out = np.where(count == 0, overall, np.where(count % 2 == 1, upper, (lower + upper) / 2.0))
     return np.asarray(np.maximum(out, 1e-3), np.float64)
 
 
@@ -473,7 +496,7 @@ def distance_past_outline(near_side: npt.NDArray[np.bool_]) -> npt.NDArray[np.fl
     if count <= 1:
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    pts = np.argwhere(labels == biggest)[:, ::-1].astype(np.int32)
+    pts = cv2.findNonZero((labels == biggest).astype(np.uint8))  # (x, y), row by row, as argwhere's reversed
     outline = np.zeros(near_side.shape, np.uint8)
     cv2.fillConvexPoly(outline, cv2.convexHull(pts), 1)
     away = np.asarray(cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3), np.float32)
@@ -506,9 +529,10 @@ def _edge_band(
     base = means[sides]
     light = np.full(len(at), np.nan)
     lean = np.zeros((len(at), terrains))
-    cells = grid.reshape(board.rows, ppc, board.cols, ppc, 3).transpose(0, 2, 1, 3, 4).reshape(-1, ppc, ppc, 3)
-    seen = inside.reshape(board.rows, ppc, board.cols, ppc).transpose(0, 2, 1, 3).reshape(-1, ppc, ppc)
-    feats = chroma(cells[at].astype(np.float32), white)
+    # the cells ``at`` only, each (ppc, ppc): the grid's row and column of each, taken together
+    row, col = np.divmod(at, board.cols)
+    seen = inside.reshape(board.rows, ppc, board.cols, ppc)[row, :, col]
+    feats = chroma(grid.reshape(board.rows, ppc, board.cols, ppc, 3)[row, :, col].astype(np.float32), white)
     to_board = np.hypot(*(means[side_of] - base).T)
     near_side = counter_extent(feats[..., :2], means[side_of], base, cfg, sds[side_of])
     for j in range(len(at)):
@@ -517,7 +541,7 @@ def _edge_band(
         if away is None:
             continue
         ring = (away > lo) & (away <= hi) & within
-        band = ring & seen[at[j]]
+        band = ring & seen[j]
         if band.sum() < max(cfg.adapt_min_pixels, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border

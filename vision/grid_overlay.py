@@ -91,7 +91,7 @@ def cell_washed(warped: Warped, board: BoardSpec) -> npt.NDArray[np.float64]:
     """Returns, per cell, the fraction of its pixels washed out to white (``WASHED``)."""
     g = warped.grid(board.rows, board.cols)
     ppc = warped.ppc
-    white = (g >= WASHED).all(axis=2)
+    white = np.minimum(np.minimum(g[..., 0], g[..., 1]), g[..., 2]) >= WASHED  # all three reach it
     return np.asarray(white.reshape(board.rows, ppc, board.cols, ppc).mean(axis=(1, 3)).reshape(-1), np.float64)
 
 

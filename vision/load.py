@@ -13,7 +13,6 @@ files. What libjpeg prints about damaged data becomes our line.
 
 from __future__ import annotations
 
-import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -212,12 +211,13 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
 def jpeg_scans(data: bytes, limit: int) -> int:
     r"""Returns how many scans (progressive passes) a JPEG holds, counting no further than
     ``limit + 1``: the segments are walked from the header, each scan's coded data skipped to the
-    next marker (a 0xFF that is neither stuffing nor a restart).
+    next marker (a 0xFF that is neither stuffing nor a restart, :func:`markers_after_data`).
 
     >>> jpeg_scans(JPEG_SOI + b"\xff\xda\x00\x02" + b"\x12\xff\x00\x34" + b"\xff\xd9", 8)
     1
     """
     pos, end, scans = 2, len(data), 0
+    after: npt.NDArray[np.intp] | None = None  # found once, at the first scan
     while pos + 4 <= end and scans <= limit:
         if data[pos] != 0xFF:
             break
@@ -230,15 +230,28 @@ def jpeg_scans(data: bytes, limit: int) -> int:
         pos += 2 + int.from_bytes(data[pos + 2 : pos + 4], "big")
         if marker == 0xDA:
             scans += 1
-            found = _NEXT_MARKER.search(data, pos)
-            if found is None:
+            after = markers_after_data(data) if after is None else after
+            k = int(np.searchsorted(after, pos))
+            if k == len(after):
                 break
-            pos = found.end() - 2
+            pos = int(after[k])
     return scans
 
 
-_NEXT_MARKER = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
-"""A marker after coded data: 0xFF (after any fill bytes) not followed by stuffing or a restart."""
+def markers_after_data(data: bytes) -> npt.NDArray[np.intp]:
+    r"""Returns, in order, where every marker that may follow coded data starts: each 0xFF (the
+    last of a run of them: the others are fill) followed by a byte that is neither 0x00 (a 0xFF
+    of the data, stuffed) nor a restart marker (0xD0-0xD7, inside the data). Found for the whole
+    file at once (a scan's data is most of it).
+
+    >>> markers_after_data(b"\x12\xff\x00\x34\xff\xd3\xff\xff\xd9").tolist()
+    [7]
+    """
+    raw = np.frombuffer(data, np.uint8)
+    at = np.flatnonzero(raw[:-1] == 0xFF)
+    then = raw[at + 1]
+    out: npt.NDArray[np.intp] = at[(then != 0x00) & (then != 0xFF) & ((then < 0xD0) | (then > 0xD7))]
+    return out
 
 
 def _decode_heif(data: bytes, reduction: int) -> npt.NDArray[np.uint8] | None:

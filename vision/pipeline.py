@@ -257,7 +257,7 @@ def _evidence(
         # rest of it
         grow = 2 * round(cfg.classify.occluder_margin * ppc) + 1
         kernel = np.ones((grow, grow), np.uint8)
-        without = adaptive.evidence(
+        without = adaptive.adapted(  # the classes only: the cells are read again below
             grid,
             grid_inside & ~(cv2.dilate(occluder.mask.astype(np.uint8), kernel) > 0),
             white,
@@ -265,7 +265,7 @@ def _evidence(
             seed,
             cfg.classify,
         )
-        occluder = adaptive.refine_occluder(warped.image, occluder, p, ppc, white, board, without.model, cfg.classify)
+        occluder = adaptive.refine_occluder(warped.image, occluder, p, ppc, white, board, without, cfg.classify)
         hidden = cv2.dilate(np.asarray(occluder.mask, np.uint8), kernel) > 0
         evidence = adaptive.evidence(grid, grid_inside & ~hidden, white, board, seed, cfg.classify)
         if occluder.strict is not None and occluder.strict_mask is not None:

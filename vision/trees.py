@@ -78,12 +78,51 @@ it), the cascade's count 181, the trees' count of unsure cells alone 129."""
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.intp]
+Masks = npt.NDArray[np.unsignedinteger[Any]]
+MASKS = (np.uint8, np.uint16, np.uint32, np.uint64)
+"""Format: the integers a tree's leaves are numbered in, one bit each (:class:`Exits`), the
+narrowest holding them all; a tree with more leaves than the widest's bits is walked instead."""
+
+
+@dataclass(frozen=True)
+class Exits:
+    """Every tree's inner nodes as tests, to find where each row leaves each tree without walking
+    it (the order of QuickScorer, Lucchese et al., 2015): a tree's leaves are numbered left to
+    right, one bit each; a test a row fails (it would go right) rules out the leaves of the
+    node's left branch, and the row ends on the first leaf no failed test rules out. Each tree
+    has ``count`` tests (rows grouped by tree; a short tree's padded with tests ruling nothing
+    out)."""
+
+    feature: Ints
+    """(trees × count,): the column each test reads."""
+    threshold: Floats
+    """(trees × count, 1): a row passes where its value is at most this, ..."""
+    missing_left: npt.NDArray[np.bool_]
+    """(trees × count, 1): ... or is missing (NaN) where this is set."""
+    keeps: Masks
+    """(trees × count, 1): the leaves a failed test leaves in, one bit each."""
+    count: int
+    values: Floats
+    """(trees, leaves): each tree's leaf values, left to right (padded with zeros)."""
+
+    def leaf_values(self, x: Floats) -> Floats:
+        """Returns (rows, trees): the value of the leaf each row ends on in each tree."""
+        n, trees = x.shape[0], self.values.shape[0]
+        seen = np.ascontiguousarray(x.T)[self.feature]
+        passed = (seen <= self.threshold) | (np.isnan(seen) & self.missing_left)
+        kept = self.keeps | passed.astype(self.keeps.dtype) * np.iinfo(self.keeps.dtype).max
+        left = np.bitwise_and.reduce(kept.reshape(trees, self.count, n), axis=1)
+        # the lowest bit still set: its value is a power of two, exactly a float's
+        first = np.frexp((left & (~left + left.dtype.type(1))).astype(np.float64))[1] - 1
+        out: Floats = np.ascontiguousarray(self.values[np.arange(trees)[:, None], first].T)
+        return out
 
 
 @dataclass(frozen=True)
 class Trees:
     """A fitted model: the feature names it reads, the contents it predicts and its trees,
-    flattened (every tree's nodes one after the other; ``root``: each tree's first node)."""
+    flattened (every tree's nodes one after the other; ``root``: each tree's first node), and
+    the same trees as tests (``exits``; None where a tree has too many leaves for them)."""
 
     features: tuple[str, ...]
     contents: tuple[tuple[str | None, str], ...]
@@ -99,10 +138,24 @@ class Trees:
     leaf: npt.NDArray[np.bool_]
     depth: int
     fitted: dict[str, Any]
+    exits: Exits | None = None
 
     def raw(self, x: Floats) -> Floats:
-        """Returns each row's raw score per content (before the softmax). A leaf is its own
-        child either way, so every tree is walked ``depth`` steps at once."""
+        """Returns each row's raw score per content (before the softmax): the baseline plus the
+        leaves it ends on, found by the tests (:class:`Exits`), else by the walk (:meth:`walk`);
+        both find the same leaves, and the sums are the same."""
+        n = x.shape[0]
+        values = self.exits.leaf_values(x) if self.exits is not None else self.value[self.walk(x)]
+        out = np.tile(self.baseline, (n, 1))
+        # trees are kept grouped by content: one sum per content's run of columns
+        scored = np.unique(self.tree_class)
+        if scored.size:
+            out[:, scored] += np.add.reduceat(values, np.searchsorted(self.tree_class, scored), axis=1)
+        return out
+
+    def walk(self, x: Floats) -> Ints:
+        """Returns (rows, trees): the leaf each row ends on in each tree, every tree walked
+        ``depth`` steps at once (a leaf is its own child either way)."""
         n = x.shape[0]
         node = np.broadcast_to(self.root, (n, len(self.root))).copy()
         rows = np.arange(n)[:, None]
@@ -110,12 +163,7 @@ class Trees:
             seen = x[rows, self.feature[node]]
             go_left = (seen <= self.threshold[node]) | (np.isnan(seen) & self.missing_left[node])
             node = np.where(go_left, self.left[node], self.right[node])
-        out = np.tile(self.baseline, (n, 1))
-        # trees are kept grouped by content: one sum per content's run of columns
-        scored = np.unique(self.tree_class)
-        if scored.size:
-            out[:, scored] += np.add.reduceat(self.value[node], np.searchsorted(self.tree_class, scored), axis=1)
-        return out
+        return node
 
     def frequency(self) -> Floats:
         """Returns each content's share of the (weighted) training cells: the softmax of the
@@ -285,9 +333,55 @@ def _parse(data: dict[str, Any]) -> Trees:
     # a leaf is its own child: walking on from it stays there; trees grouped by content
     own = np.arange(n)
     order = np.argsort(tree_class, kind="stable")
-    return Trees(tuple(features), tuple(pairs), baseline, tree_class[order], root[order],
-                 np.where(inner, feature, 0), threshold, missing_left, np.where(inner, left, own),
-                 np.where(inner, right, own), value, leaf, depth, fitted)
+    feature, left, right = np.where(inner, feature, 0), np.where(inner, left, own), np.where(inner, right, own)
+    return Trees(tuple(features), tuple(pairs), baseline, tree_class[order], root[order], feature, threshold,
+                 missing_left, left, right, value, leaf, depth, fitted,
+                 _exits(root[order], feature, threshold, missing_left, left, right, value, leaf))
+
+
+def _exits(root: Ints, feature: Ints, threshold: Floats, missing_left: npt.NDArray[np.bool_], left: Ints,
+           right: Ints, value: Floats, leaf: npt.NDArray[np.bool_]) -> Exits | None:
+    """Returns the trees as tests (:class:`Exits`), or None when a tree has more leaves than the
+    widest of :data:`MASKS` has bits."""
+    widest = np.iinfo(MASKS[-1]).bits
+    tests: list[list[tuple[int, int]]] = []  # per tree: (node, its left branch's leaves as bits)
+    leaves: list[list[float]] = []
+    for top in root:
+        mine: list[tuple[int, int]] = []
+        order: list[float] = []
+        stack: list[tuple[int, int]] = [(int(top), 0)]  # (node, 0: to visit; 1: its left branch done)
+        firsts: list[int] = []
+        while stack:
+            node, done = stack.pop()
+            if leaf[node]:
+                order.append(float(value[node]))
+                if len(order) > widest:
+                    return None
+            elif not done:
+                firsts.append(len(order))
+                stack += [(int(right[node]), 0), (node, 1), (int(left[node]), 0)]
+            else:
+                first = firsts.pop()  # the leaves numbered since its left branch began
+                mine.append((node, sum(1 << k for k in range(first, len(order)))))
+        tests.append(mine)
+        leaves.append(order)
+    bits = max((len(v) for v in leaves), default=1)
+    dtype = next(d for d in MASKS if np.iinfo(d).bits >= bits)
+    count = max((len(t) for t in tests), default=0)
+    nodes = np.zeros((len(tests), count), np.intp)
+    keeps = np.full((len(tests), count), np.iinfo(dtype).max, dtype)
+    values = np.zeros((len(tests), bits), np.float64)
+    for k, (mine, order) in enumerate(zip(tests, leaves, strict=True)):
+        everything = (1 << len(order)) - 1
+        for j, (node, lefts) in enumerate(mine):
+            nodes[k, j], keeps[k, j] = node, everything & ~lefts
+        values[k, : len(order)] = order
+    at = nodes.reshape(-1)
+    padded = np.zeros(nodes.shape, bool)
+    for k, mine in enumerate(tests):
+        padded[k, len(mine):] = True
+    return Exits(np.where(padded.reshape(-1), 0, feature[at]), threshold[at][:, None],
+                 missing_left[at][:, None], keeps.reshape(-1, 1), count, values)
 
 
 def _reaches_leaves(root: Ints, left: Ints, right: Ints, leaf: npt.NDArray[np.bool_], depth: int) -> bool:

@@ -7,15 +7,18 @@ The limit is on the process's CPU time (all threads), so a busy machine does not
 
 from __future__ import annotations
 
+import random
+import re
 import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.config import LoadConfig
 from vision.errors import BoardNotFoundError, VisionError
-from vision.load import decode_photo, jpeg_scans
+from vision.load import decode_photo, jpeg_scans, markers_after_data
 from vision.pipeline import observe
 
 from .helpers import board
@@ -46,6 +49,24 @@ def test_ordinary_jpegs_count_their_scans() -> None:
     assert jpeg_scans(baseline.tobytes(), 100) == 1
     assert 2 <= jpeg_scans(progressive.tobytes(), 100) <= 12
     assert jpeg_scans(scan_bomb(64, 48, 500), 100) == 101  # counting stops past the limit
+
+
+def test_the_markers_after_coded_data_are_where_a_search_from_any_byte_finds_the_next(tmp_path: Path) -> None:
+    # w58a: found once for the whole file rather than searched for after each scan; the search
+    # they replace, a regular expression from a position, finds the same marker from every byte
+    search = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
+    rng = random.Random(58)
+    ok, jpeg = cv2.imencode(".jpg", noise(64, 48), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    assert ok
+    samples = [jpeg.tobytes(), scan_bomb(64, 48, 20)]
+    samples += [bytes(rng.choice(b"\xff\xff\x00\xd0\xd7\xd8\xd9\xda\x12") for _ in range(rng.randint(0, 40)))
+                for _ in range(300)]
+    for data in samples:
+        after = markers_after_data(data)
+        for pos in range(len(data) + 1):
+            found = search.search(data, pos)
+            k = int(np.searchsorted(after, pos))
+            assert (None if k == len(after) else int(after[k])) == (None if found is None else found.end() - 2)
 
 
 def test_a_noise_png_is_refused_within_two_seconds(tmp_path: Path) -> None:

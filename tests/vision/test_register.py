@@ -190,3 +190,40 @@ def test_two_markers_count_only_once_the_grid_lines_confirm_them(tmp_path: Path)
     assert obs.registration.method == "two-markers" and obs.registration.markers == (0, 3)
     assert obs.unreadable == ()
     assert obs.cells["F1"].occupant == "greek" and obs.cells["G12"].occupant == "persian"
+
+
+def _blur_in_floats(gray: np.ndarray, limit: float) -> float:
+    """register.edge_blur as it was before w58a: the gradients converted to float32 first."""
+    from vision import register as reg
+
+    h, w = gray.shape
+    step = -(-max(h, w) // 1000)
+    small = cv2.resize(gray, (w // step, h // step), interpolation=cv2.INTER_AREA) if step > 1 else gray
+
+    def gradient(sigma: float) -> np.ndarray:
+        smooth = cv2.GaussianBlur(small, (0, 0), sigma)
+        gx = cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3)
+        return np.abs(gx.astype(np.float32)) + np.abs(gy.astype(np.float32))
+
+    fine, coarse = gradient(reg._S_FINE), gradient(limit)
+    coarse = np.asarray(cv2.dilate(coarse, np.ones((3, 3), np.uint8)), np.float32)
+    flat = fine.ravel()
+    k = max(1, round(flat.size * reg._EDGE_SHARE))
+    strongest = fine >= np.partition(flat, flat.size - k)[flat.size - k]
+    ratio = float(np.median(fine[strongest] / np.maximum(coarse[strongest], 1e-3)))
+    if ratio * ratio <= 1.0 + 1e-6:
+        return float("inf")
+    return float(np.sqrt(max((limit**2 - ratio * ratio * reg._S_FINE**2) / (ratio * ratio - 1), 0.0)) * step)
+
+
+def test_the_edge_blur_in_whole_numbers_is_the_blur_in_floats(tmp_path: Path) -> None:
+    # w58a: the gradients are kept as Sobel gives them (int16) until the strongest are taken
+    from vision.register import edge_blur
+
+    path, _rendered = shoot(tmp_path, scene_of(setup_state()), 58, "moderate", (1920, 1080))
+    photo = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)
+    for sigma in (0.0, 1.0, 2.5, 6.0):
+        gray = cv2.GaussianBlur(photo, (0, 0), sigma) if sigma else photo
+        for limit in (1.5, 3.0):
+            assert edge_blur(gray, limit) == _blur_in_floats(gray, limit)

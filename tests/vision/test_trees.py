@@ -149,3 +149,48 @@ def test_a_settings_file_naming_the_removed_cascade_is_refused_naming_the_key(tm
         old.write_text(f"classify:\n  {key}: {value}\n", encoding="utf-8")
         with pytest.raises(VisionError, match=rf"{key}\.yaml: classify\.{key}: "):
             VisionConfig.from_yaml(old)
+
+
+def test_the_trees_as_tests_end_on_the_leaves_the_walk_ends_on() -> None:
+    # w58a: the leaves are found by each tree's tests at once (Exits), not by walking the trees;
+    # rows of every kind (missing values, values on a threshold) end where the walk ends
+    model = trees.default_trees()
+    assert model.exits is not None
+    rng = np.random.default_rng(58)
+    stored = json.loads(ROWS.read_text(encoding="utf-8"))
+    real = np.array([[np.nan if v is None else v for v in row] for row in stored["rows"]], np.float64)
+    noise = rng.random((200, len(model.features))) * rng.choice([0.01, 1.0, 100.0], (200, 1))
+    noise[rng.random(noise.shape) < 0.1] = np.nan
+    on_threshold = np.tile(real[:1], (50, 1))
+    inner = ~model.leaf
+    for row in on_threshold:
+        k = rng.choice(np.flatnonzero(inner))
+        row[model.feature[k]] = model.threshold[k]
+    for x in (real, noise, on_threshold):
+        np.testing.assert_array_equal(model.exits.leaf_values(x), model.value[model.walk(x)])
+
+
+def test_a_tree_too_wide_for_the_tests_is_walked(tmp_path: Path) -> None:
+    # a chain of stumps to the right, as deep as a model may be: one leaf more than the widest
+    # integer has bits
+    width = int(np.iinfo(trees.MASKS[-1]).bits) + 1
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    for k in range(width - 1):  # node 2k tests k (its left child 2k + 1 a leaf worth k)
+        threshold += [float(k), 0.0]
+        left += [2 * k + 1, 0]
+        right += [2 * k + 2, 0]
+        value += [0.0, float(k)]
+    threshold, left, right, value = [*threshold, 0.0], [*left, 0], [*right, 0], [*value, -1.0]
+    feature = [0] * len(value)
+    leaf = [0, 1] * (width - 1) + [1]
+    data = _model()
+    data["depth"] = width - 1
+    data["trees"] = {"class": [0], "root": [0], "feature": feature, "threshold": threshold,
+                     "missing_left": [0] * len(feature), "left": left, "right": right, "value": value, "leaf": leaf}
+    model = trees.load_trees(_write(tmp_path, data))
+    assert model.exits is None
+    raw = model.raw(np.array([[0.5], [10.5], [1000.0]]))
+    np.testing.assert_array_equal(raw[:, 0], [1.0, 11.0, -1.0])
