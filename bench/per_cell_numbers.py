@@ -74,7 +74,7 @@ SKIPPED: dict[str, str] = {
 }
 
 NUMBERS: tuple[str, ...] = (
-    "classify.min_confidence", "classify.max_unreadable", "classify.min_pixel_light", "classify.default_pixel_sd",
+    "classify.min_confidence", "classify.max_unreadable", "classify.default_pixel_sd",
     "classify.drift_sd", "classify.min_photo_sd", "classify.pixel_sigma", "classify.adapt_rounds",
     "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.max_drift", "classify.counter_disc",
     "classify.counter_share", "classify.terrain_square", "classify.lean_min",
@@ -101,12 +101,12 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``occluders._joined``'s 8-connectivity 4, as every blob of the finder; w57a derived
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
-depth times ``classify.occluder_thin``)."""
+depth times ``classify.occluder_thin``; w58b derived ``classify.min_pixel_light`` from
+``classify.min_photo_sd``, the 8-bit rounding of the sheet's white: it moves with that setting)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
     "classify.max_unreadable": "refuse a photo: share of cells unreadable",
-    "classify.min_pixel_light": "dark pixels left out of the colour classes",
     "classify.default_pixel_sd": "a class's spread without calibration",
     "classify.drift_sd": "spread added to a calibrated class",
     "classify.min_photo_sd": "floor on a class's spread in the photo",

@@ -26,11 +26,6 @@ class ClassifyConfig(Section):
         "and max_hidden, 0.25, for all of them, before: no dev photo was read or refused otherwise).",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
-    min_pixel_light: float = Field(
-        default=0.1,
-        description="Pixels darker than this share of the white reference are left out (grid "
-        "lines, rims, deep shadows: their chromaticity is mostly noise).",
-    )
     default_pixel_sd: float = Field(
         default=0.015,
         description="Spread of a class taken from the tables' colours (no calibration).",
@@ -46,6 +41,22 @@ class ClassifyConfig(Section):
         description="Floor on a class's spread measured in the photo itself (each class is "
         "narrowed to its own spread there, never widened past its calibrated one).",
     )
+
+    @property
+    def min_pixel_light(self) -> float:
+        """Pixels darker than this share of the white reference are left out (grid lines, rims,
+        deep shadows: their chromaticity is mostly noise). Derived, not set: the darkest grey whose
+        chromaticity the 8-bit rounding of one channel (half a level of the sheet's white,
+        ``colours.PAPER``) moves by less than the tightest spread a class may have
+        (``min_photo_sd``). For a grey of brightness b, r = R / (R + G + B) moves by
+        (1 - 1/3) / (3 b) per unit of R, so b = (2/3) / (3 · 2 · 245 · min_photo_sd) = 0.0756.
+        The setting min_pixel_light, 0.1 by hand, until w58b: at most 134 of a set's 24 million
+        board pixels lay below 0.1 (dev photos, game positions, occlusion set), and each set read
+        every cell the same with the derived value."""
+        from vision.colours import NEUTRAL, PAPER  # that module imports this one
+
+        half_level = 0.5 / PAPER[2]
+        return (1 - NEUTRAL[0]) * half_level / (3 * self.min_photo_sd)
     pixel_sigma: float = Field(
         default=4.0,
         description="A pixel further than this many spreads from every class fits none (occluder evidence).",

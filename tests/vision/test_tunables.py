@@ -43,7 +43,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # connectivity moved to colours.CONNECTIVITY (every patch of one colour it follows)
 # the lead 51 -> 50: decide.READ_INSIDE derived (what the photo's edge cuts off stays within the
 # outer half of the printed line, where nothing is read: 1 - LINE_CELLS / 2)
-MAX_TUNABLE = {"register": 26, "per-cell": 50}
+# w58b 50 -> 49: classify.min_pixel_light derived (the darkest grey whose chromaticity half a level of the
+# sheet's white moves by less than classify.min_photo_sd: 0.076 for 0.1; no set read a cell otherwise)
+MAX_TUNABLE = {"register": 26, "per-cell": 49}
 
 
 def _tool() -> ModuleType:
