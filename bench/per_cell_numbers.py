@@ -76,7 +76,7 @@ SKIPPED: dict[str, str] = {
 NUMBERS: tuple[str, ...] = (
     "classify.min_confidence", "classify.max_unreadable", "classify.default_pixel_sd",
     "classify.drift_sd", "classify.min_photo_sd", "classify.pixel_sigma", "classify.adapt_rounds",
-    "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.max_drift", "classify.counter_disc",
+    "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.counter_disc",
     "classify.counter_share", "classify.terrain_square", "classify.lean_min",
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
@@ -102,7 +102,9 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
 depth times ``classify.occluder_thin``; w58b derived ``classify.min_pixel_light`` from
-``classify.min_photo_sd``, the 8-bit rounding of the sheet's white: it moves with that setting)."""
+``classify.min_photo_sd``, the 8-bit rounding of the sheet's white: it moves with that
+setting; and merged ``classify.max_drift`` into ``colours.MODE_WINDOW``, the reach of a class's
+colour, ``colours.class_reach``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -114,7 +116,6 @@ DECIDES: dict[str, str] = {
     "classify.adapt_rounds": "rounds re-centring the classes",
     "classify.adapt_min_pixels": "pixels a class needs to re-centre",
     "classify.adapt_max_blob": "a piece-coloured patch too large to be a piece",
-    "classify.max_drift": "largest move of a class",
     "classify.counter_disc": "central disc a counter is looked for in",
     "classify.counter_share": "disc share that makes a counter",
     "classify.terrain_square": "inner square terrain is sampled in",
@@ -139,7 +140,7 @@ DECIDES: dict[str, str] = {
     "classify.max_not_board": "a refusal named 'not the board'",
     "classify.edge_unmix": "the band's lean with the counter taken out",
     "classify.occluder_local_gap": "a near piece colour told by its window",
-    "colours.MODE_WINDOW": "window of a class's re-centring mode",
+    "colours.MODE_WINDOW": "reach of a class's colour (calibration's mode, a photo's move)",
     "occluders.FILTER": "mean and opening side of the board mask",
     "pipeline.GLARE_SHARE": "washed share that marks a cell glared",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",

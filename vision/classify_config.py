@@ -78,12 +78,6 @@ class ClassifyConfig(Section):
         "classes adapt to the photo, and one of a counter's colour counts as an occluder's. Pieces are "
         "smaller than a cell; a few touching tokens stay below.",
     )
-    max_drift: float = Field(
-        default=0.08,
-        description="Largest move of a class from its calibrated (or table) colour, in chromaticity "
-        "(set by hand; reached by few classes and no dev photo's reading changes without it, but the "
-        "described scene of a hand of a counter's colour and one game-position cell do).",
-    )
     counter_disc: float = Field(
         default=0.2,
         description="Radius of the central disc where a counter is looked for, in cells (a "
