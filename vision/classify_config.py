@@ -39,7 +39,8 @@ class ClassifyConfig(Section):
     min_photo_sd: float = Field(
         default=0.006,
         description="Floor on a class's spread measured in the photo itself (each class is "
-        "narrowed to its own spread there, never widened past its calibrated one).",
+        "narrowed to its own spread there, never widened past its calibrated one); it also sets "
+        "the darkest pixel read, min_pixel_light (derived, w58b).",
     )
 
     @property
