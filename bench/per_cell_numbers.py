@@ -102,7 +102,7 @@ derived ``classify.occluder_thin_near`` and ``classify.occluder_thin_edge`` as
 ``classify.occluder_window`` as ``colours.BAND_TO`` and ``occluders.LOCAL_GREY`` from the
 printed line's width, ``grid_overlay.LINE_CELLS``, and ``classify.reach_area`` as the band's
 depth times ``classify.occluder_thin``; w58b derived ``classify.min_pixel_light`` from
-``classify.min_photo_sd``, the 8-bit rounding of the sheet's white: it moves with that
+``classify.min_photo_sd`` and 8-bit rounding: it moves with that
 setting; and merged ``classify.max_drift`` into ``colours.MODE_WINDOW``, the reach of a class's
 colour, ``colours.class_reach``)."""
 

@@ -47,17 +47,16 @@ class ClassifyConfig(Section):
     def min_pixel_light(self) -> float:
         """Pixels darker than this share of the white reference are left out (grid lines, rims,
         deep shadows: their chromaticity is mostly noise). Derived, not set: the darkest grey whose
-        chromaticity the 8-bit rounding of one channel (half a level of the sheet's white,
-        ``colours.PAPER``) moves by less than the tightest spread a class may have
+        chromaticity the 8-bit rounding of one channel (half a level, the white reference being at
+        most 255 levels) moves by less than the tightest spread a class may have
         (``min_photo_sd``). For a grey of brightness b, r = R / (R + G + B) moves by
-        (1 - 1/3) / (3 b) per unit of R, so b = (2/3) / (3 · 2 · 245 · min_photo_sd) = 0.0756.
+        (1 - 1/3) / (3 b) per unit of R, so b = (2/3) / (3 · 2 · 255 · min_photo_sd) = 0.0726.
         The setting min_pixel_light, 0.1 by hand, until w58b: at most 134 of a set's 24 million
         board pixels lay below 0.1 (dev photos, game positions, occlusion set), and each set read
         every cell the same with the derived value."""
-        from vision.colours import NEUTRAL, PAPER  # that module imports this one
+        half_level = 0.5 / 255
+        return (1 - 1 / 3) * half_level / (3 * self.min_photo_sd)
 
-        half_level = 0.5 / PAPER[2]
-        return (1 - NEUTRAL[0]) * half_level / (3 * self.min_photo_sd)
     pixel_sigma: float = Field(
         default=4.0,
         description="A pixel further than this many spreads from every class fits none (occluder evidence).",

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # the lead 51 -> 50: decide.READ_INSIDE derived (what the photo's edge cuts off stays within the
 # outer half of the printed line, where nothing is read: 1 - LINE_CELLS / 2)
 # w58b 50 -> 49: classify.min_pixel_light derived (the darkest grey whose chromaticity half a level of the
-# sheet's white moves by less than classify.min_photo_sd: 0.076 for 0.1; no set read a cell otherwise)
+# 8-bit scale moves by less than classify.min_photo_sd: 0.073 for 0.1; no set read a cell otherwise)
 # w58b 49 -> 48: classify.max_drift merged into colours.MODE_WINDOW, one reach of a class's colour
 # (colours.class_reach, 0.072: the calibration's mode window and a photo's largest move of a class)
 MAX_TUNABLE = {"register": 26, "per-cell": 48}
