@@ -73,9 +73,9 @@ SKIPPED: dict[str, str] = {
 }
 
 NUMBERS: tuple[str, ...] = (
-    "classify.min_confidence", "classify.max_unreadable", "classify.min_pixel_light", "classify.default_pixel_sd",
+    "classify.min_confidence", "classify.max_unreadable", "classify.default_pixel_sd",
     "classify.drift_sd", "classify.min_photo_sd", "classify.pixel_sigma", "classify.adapt_rounds",
-    "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.max_drift", "classify.counter_disc",
+    "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.counter_disc",
     "classify.counter_share", "classify.terrain_square", "classify.lean_min",
     "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
@@ -104,12 +104,14 @@ depth times ``classify.occluder_thin``; w58c made a glared cell one with most of
 washed out, ``pipeline.GLARE_SHARE`` gone, and a photo not the board where most of its cells
 show neither it nor its pieces, ``classify.max_not_board`` gone, and derived ``shade.REFINE_SPLIT``
 as the warp's pixels in one Hough offset bin and ``shade._region_offsets``' 0.6 as
-``board.PAPER_PERCENTILE``)."""
+``board.PAPER_PERCENTILE``; w58b derived ``classify.min_pixel_light`` from
+``classify.min_photo_sd`` and 8-bit rounding: it moves with that
+setting; and merged ``classify.max_drift`` into ``colours.MODE_WINDOW``, the reach of a class's
+colour, ``colours.class_reach``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
     "classify.max_unreadable": "refuse a photo: share of cells unreadable",
-    "classify.min_pixel_light": "dark pixels left out of the colour classes",
     "classify.default_pixel_sd": "a class's spread without calibration",
     "classify.drift_sd": "spread added to a calibrated class",
     "classify.min_photo_sd": "floor on a class's spread in the photo",
@@ -117,7 +119,6 @@ DECIDES: dict[str, str] = {
     "classify.adapt_rounds": "rounds re-centring the classes",
     "classify.adapt_min_pixels": "pixels a class needs to re-centre",
     "classify.adapt_max_blob": "a piece-coloured patch too large to be a piece",
-    "classify.max_drift": "largest move of a class",
     "classify.counter_disc": "central disc a counter is looked for in",
     "classify.counter_share": "disc share that makes a counter",
     "classify.terrain_square": "inner square terrain is sampled in",
@@ -141,7 +142,7 @@ DECIDES: dict[str, str] = {
     "classify.token_cell_gap": "the same: token and occluder colours apart",
     "classify.edge_unmix": "the band's lean with the counter taken out",
     "classify.occluder_local_gap": "a near piece colour told by its window",
-    "colours.MODE_WINDOW": "window of a class's re-centring mode",
+    "colours.MODE_WINDOW": "reach of a class's colour (calibration's mode, a photo's move)",
     "occluders.FILTER": "mean and opening side of the board mask",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",
     "shade.MARGIN": "border kept around the grid (shadows)",

@@ -30,11 +30,6 @@ class ClassifyConfig(Section):
         "refusal's named reason and calibration's read-back, and 1 turns both refusals off.",
     )
     pixel_step: int = Field(default=2, ge=1, le=8, description="Every this many warp pixels is classified (speed).")
-    min_pixel_light: float = Field(
-        default=0.1,
-        description="Pixels darker than this share of the white reference are left out (grid "
-        "lines, rims, deep shadows: their chromaticity is mostly noise).",
-    )
     default_pixel_sd: float = Field(
         default=0.015,
         description="Spread of a class taken from the tables' colours (no calibration).",
@@ -48,8 +43,24 @@ class ClassifyConfig(Section):
     min_photo_sd: float = Field(
         default=0.006,
         description="Floor on a class's spread measured in the photo itself (each class is "
-        "narrowed to its own spread there, never widened past its calibrated one).",
+        "narrowed to its own spread there, never widened past its calibrated one); it also sets "
+        "the darkest pixel read, min_pixel_light (derived, w58b).",
     )
+
+    @property
+    def min_pixel_light(self) -> float:
+        """Pixels darker than this share of the white reference are left out (grid lines, rims,
+        deep shadows: their chromaticity is mostly noise). Derived, not set: the darkest grey whose
+        chromaticity the 8-bit rounding of one channel (half a level, the white reference being at
+        most 255 levels) moves by less than the tightest spread a class may have
+        (``min_photo_sd``). For a grey of brightness b, r = R / (R + G + B) moves by
+        (1 - 1/3) / (3 b) per unit of R, so b = (2/3) / (3 · 2 · 255 · min_photo_sd) = 0.0726.
+        The setting min_pixel_light, 0.1 by hand, until w58b: at most 134 of a set's 24 million
+        board pixels lay below 0.1 (dev photos, game positions, occlusion set), and each set read
+        every cell the same with the derived value."""
+        half_level = 0.5 / 255
+        return (1 - 1 / 3) * half_level / (3 * self.min_photo_sd)
+
     pixel_sigma: float = Field(
         default=4.0,
         description="A pixel further than this many spreads from every class fits none (occluder evidence).",
@@ -70,12 +81,6 @@ class ClassifyConfig(Section):
         "second pixel, 4-connected) is not a piece (a hand, a sleeve): its pixels are left out when the "
         "classes adapt to the photo, and one of a counter's colour counts as an occluder's. Pieces are "
         "smaller than a cell; a few touching tokens stay below.",
-    )
-    max_drift: float = Field(
-        default=0.08,
-        description="Largest move of a class from its calibrated (or table) colour, in chromaticity "
-        "(set by hand; reached by few classes and no dev photo's reading changes without it, but the "
-        "described scene of a hand of a counter's colour and one game-position cell do).",
     )
     counter_disc: float = Field(
         default=0.2,

@@ -61,8 +61,13 @@ until 30 November the occluder's last join (w56c) and the counter's patch (the l
 occlusion set alike (the counter's patch: the same cells asked, wrong and hidden misread, a
 few confidences moved in the fourth decimal)."""
 MODE_WINDOW = 1.5
-"""A labelled class's mode and spread are measured on its pixels within this many times
-``pixel_sigma`` drift spreads of it (:func:`learn`)."""
+"""The reach of a class's colour around its calibrated centre, in ``pixel_sigma`` drift spreads
+(0.072 of chromaticity; :func:`class_reach`): a calibration measures a labelled class's mode
+and spread on its pixels this near it (:func:`learn`), and a photo moves a class at most this far
+from its seed (:func:`adapt`). Set by hand. One reach since w58b: the setting max_drift (0.08 by
+hand, reached by 2 of 779 classes on the dev photos) was the move's own; at 0.072 (reached by 8)
+no dev cell moved, nothing was newly refused, read, confidently wrong or misread under a hand on
+the game positions and the occlusion set, two cells there newly asked."""
 
 
 class PixelClass(BaseModel):
@@ -111,6 +116,12 @@ def chroma(bgr: npt.NDArray[np.float32], white: npt.NDArray[np.float64]) -> npt.
 def class_names(board: BoardSpec) -> list[str]:
     """The piece classes of a board: sides first, then terrains (the bare board first)."""
     return [f"{SIDE}{s}" for s in board.sides] + list(board.terrains)
+
+
+def class_reach(cfg: ClassifyConfig) -> float:
+    """Returns how far from its calibrated colour a class's colour may lie (chromaticity):
+    :data:`MODE_WINDOW` times ``cfg.pixel_sigma`` drift spreads (``cfg.drift_sd``)."""
+    return cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW
 
 
 def table_model(board: BoardSpec, cfg: ClassifyConfig, white: tuple[float, ...] = PAPER) -> PixelModel:
@@ -194,7 +205,7 @@ def adapt(
 ) -> PixelModel:
     """Returns the classes re-centred on the photo's own pixels: ``cfg.adapt_rounds`` rounds of
     nearest-class assignment (within ``cfg.pixel_sigma``) and median re-centring, each class
-    moving at most ``cfg.max_drift`` from its seed. The count of rounds is an early stop:
+    moving at most :func:`class_reach` from its seed. The count of rounds is an early stop:
     repeated to a fixed point the re-centring creeps (decision record
     ``vision-colour-adaptation``)."""
     x = feats[usable][:, :2]
@@ -202,6 +213,7 @@ def adapt(
         x = x[:: -(-len(x) // cfg.adapt_max_pixels)]
     means, sds = seed.arrays(names)
     start = means.copy()
+    reach = class_reach(cfg)
     counts = np.zeros(len(names), int)
     r, g = np.ascontiguousarray(x[:, 0]), np.ascontiguousarray(x[:, 1])  # a median per column
     for _ in range(cfg.adapt_rounds):
@@ -214,8 +226,8 @@ def adapt(
                 target = np.array([np.median(r[mine]), np.median(g[mine])], np.float64)
                 shift = target - start[k]
                 size = float(np.hypot(*shift))
-                if size > cfg.max_drift:
-                    shift *= cfg.max_drift / size
+                if size > reach:
+                    shift *= reach / size
                 means[k] = start[k] + shift
     # each class's own spread in this photo (robust: the median distance of its pixels), within
     # [min_photo_sd, its seed spread]: a tight class makes a foreign colour stand out
@@ -236,9 +248,10 @@ def adapt(
 
 def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg: ClassifyConfig) -> PixelModel:
     """Returns classes measured from labelled pixel features (class → (k, 2) chromaticities):
-    the mode of each (two rounds of median within ``cfg.pixel_sigma`` of the seed spread), and
-    a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured one: never
-    below the drift, the smallest calibrated spread (also the unit of the mode's window)."""
+    the mode of each (two rounds of median among its pixels within :func:`class_reach` of the
+    median), and a spread that adds the photo-to-photo drift (``cfg.drift_sd``) to the measured
+    one: never below the drift, the smallest calibrated spread."""
+    reach = class_reach(cfg)
     out = dict(seed.classes)
     for name, x in ev_feats.items():
         if name not in out or len(x) < cfg.adapt_min_pixels:
@@ -246,12 +259,12 @@ def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg
         centre = np.median(x, axis=0)
         for _ in range(2):
             d = np.hypot(*(x - centre).T)
-            near = x[d < cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW]
+            near = x[d < reach]
             if len(near) < cfg.adapt_min_pixels:
                 break
             centre = np.median(near, axis=0)
         d = np.hypot(*(x - centre).T)
-        d = d[d < cfg.pixel_sigma * cfg.drift_sd * MODE_WINDOW]
+        d = d[d < reach]
         # the median distance of a 2-D Gaussian from its centre is 1.177 σ
         spread = float(np.median(d)) / 1.177 if len(d) else cfg.drift_sd
         sd = max(cfg.drift_sd, math.sqrt(spread**2 + cfg.drift_sd**2))

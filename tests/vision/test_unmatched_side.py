@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import adaptive, trees
+from vision.colours import class_reach
 from vision.config import ClassifyConfig
 
 from .helpers import board
@@ -44,7 +45,7 @@ def test_the_premise_the_pale_print_lies_beyond_the_class_drift() -> None:
     cfg = ClassifyConfig()
     seed = np.array(adaptive.table_model(board(), cfg).classes["side:persian"].mean)
     pale = adaptive.chroma(np.array([[PALE_BLUE]], np.float32), WHITE)[0, 0, :2]
-    assert np.hypot(*(pale - seed)) > cfg.max_drift
+    assert np.hypot(*(pale - seed)) > class_reach(cfg)
 
 
 def test_counters_printed_paler_than_the_calibration_are_read_as_their_side() -> None:
