@@ -50,8 +50,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # offset refined a warp pixel at a time, the angle by the same share of its bin)
 # w58c 47 -> 46: shade._region_offsets' 0.6 gone (a region's bare board is its paper's white,
 # board.PAPER_PERCENTILE of its brightness, as the margin's)
-# w58b 46 -> 45 (50 -> 49 on its own): classify.min_pixel_light derived (the darkest grey whose chromaticity half a level of the
-# 8-bit scale moves by less than classify.min_photo_sd: 0.073 for 0.1; no set read a cell otherwise)
+# w58b 46 -> 45 (50 -> 49 on its own): classify.min_pixel_light derived (the darkest grey whose
+# chromaticity half a level of the 8-bit scale moves by less than classify.min_photo_sd: 0.073 for
+# 0.1; no set read a cell otherwise)
 # w58b 45 -> 44: classify.max_drift merged into colours.MODE_WINDOW, one reach of a class's colour
 # (colours.class_reach, 0.072: the calibration's mode window and a photo's largest move of a class)
 MAX_TUNABLE = {"register": 26, "per-cell": 44}
