@@ -267,7 +267,7 @@ def learn(ev_feats: Mapping[str, npt.NDArray[np.float32]], seed: PixelModel, cfg
         d = d[d < reach]
         # the median distance of a 2-D Gaussian from its centre is 1.177 σ
         spread = float(np.median(d)) / 1.177 if len(d) else cfg.drift_sd
-        sd = max(cfg.drift_sd, math.sqrt(spread**2 + cfg.drift_sd**2))
+        sd = math.sqrt(spread**2 + cfg.drift_sd**2)  # never below the drift's own spread
         out[name] = PixelClass(mean=(float(centre[0]), float(centre[1])), sd=sd, pixels=len(x))
     return PixelModel(classes=out)
 
