@@ -205,14 +205,16 @@ def measure_classes(
             if terrain != plain:
                 token_pixels.append((terrain, feats[n][usable[n] & square, :2]))
     model = adaptive.learn({k: np.concatenate(v) for k, v in groups.items()}, seed, cc)
-    # tokens: their cells' pixels that are not of a counter's or the bare board's colour
+    # tokens: their cells' pixels that are not of a counter's or the bare board's colour (further
+    # than classify.pixel_sigma of its spreads from each, where a pixel fits a class no more; 3
+    # spreads, an unnamed literal, until 30 November: the same cells read on the three dev sets)
     taken = [k for k in model.classes if k.startswith(adaptive.SIDE) or k == plain]
     tokens: dict[str, list[npt.NDArray[np.float32]]] = {}
     for terrain, x in token_pixels:
         keep = np.ones(len(x), bool)
         for k in taken:
             st = model.classes[k]
-            keep &= np.hypot(*(x - np.array(st.mean, np.float32)).T) > 3 * st.sd
+            keep &= np.hypot(*(x - np.array(st.mean, np.float32)).T) > cc.pixel_sigma * st.sd
         tokens.setdefault(terrain, []).append(x[keep])
     return adaptive.learn({k: np.concatenate(v) for k, v in tokens.items()}, model, cc)
 
