@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.board import BoardSpec
-from vision.evidence import CellEvidence
+from vision.evidence import CellEvidence, row_medians
 
 Floats = npt.NDArray[np.float64]
 
@@ -163,16 +163,10 @@ def _windows(grid: Floats, reach: int, fill: float) -> Floats:
 
 def _window_median(grid: Floats, reach: int) -> Floats:
     """Per cell, ``np.median`` of every value of the cells within ``reach`` of it (as
-    :func:`_windows`), computed for all cells at once: the same order statistics, and the same
-    mean of the middle two where their count is even."""
+    :func:`_windows`), computed for all cells at once (:func:`vision.evidence.row_medians` over
+    the windows; NaN where a value is NaN, as ``np.median``)."""
     rows, cols = grid.shape[:2]
-    flat = _windows(grid, reach, np.nan).reshape(rows * cols, -1)
-    count = _windows(np.ones((rows, cols, grid.shape[2])), reach, 0.0).reshape(rows * cols, -1).sum(axis=1)
-    count = count.astype(np.intp)
-    ordered = np.sort(flat, axis=1)  # NaN last: the window's own values first
-    at = np.arange(rows * cols)
-    upper, lower = ordered[at, count // 2], ordered[at, (count - 1) // 2]
-    out: Floats = np.where(count % 2 == 1, upper, (lower + upper) / 2.0)
+    out: Floats = row_medians(_windows(grid, reach, np.nan).reshape(rows * cols, -1)).astype(np.float64)
     out[np.isnan(_windows(grid, reach, 0.0)).reshape(rows * cols, -1).any(axis=1)] = np.nan  # as np.median
     return out.reshape(rows, cols)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -390,28 +391,33 @@ def _local_board_light(
     own = np.full(n, np.nan)
     use = bare & (plain_px.sum(axis=(1, 2)) >= fewest)
     if use.any():
-        # np.nanmedian of each cell's bare pixels, all cells at once: sorted (NaN last), the
-        # middle one, or the mean of the middle two (in the pixels' float32)
-        vals = np.sort(np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1), axis=1)
-        count = np.count_nonzero(~np.isnan(vals), axis=1)
-        pick = np.arange(len(vals))
-        upper, lower = vals[pick, count // 2], vals[pick, np.maximum(count - 1, 0) // 2]
-        own[use] = np.where(count % 2 == 1, upper, (lower + upper) / np.float32(2))
+        # the median of each cell's bare pixels (in the pixels' float32)
+        own[use] = row_medians(np.where(plain_px[use], light[use], np.nan).reshape(int(use.sum()), -1))
     known = np.isfinite(own)
     if not known.any():
         everywhere = light[plain_px]
         return np.full(len(at), float(np.median(everywhere)) if len(everywhere) else 1.0)
     overall = float(np.median(own[known]))
-    # every cell's 5 × 5 window at once (NaN past the grid's edge), its known values sorted first:
-    # np.median's order statistics, and its mean of the middle two where their count is even
+    # the median of the known cells of every cell's 5 × 5 window at once (NaN past the grid's edge)
     reach = 2
     wide = np.pad(np.where(known, own, np.nan).reshape(rows, cols), reach, constant_values=np.nan)
-    near = np.sort(np.lib.stride_tricks.sliding_window_view(wide, (2 * reach + 1,) * 2).reshape(n, -1)[at], axis=1)
-    count = np.isfinite(near).sum(axis=1)
-    pick = np.arange(len(at))
-    upper, lower = near[pick, count // 2], near[pick, np.maximum(count - 1, 0) // 2]
-    out = np.where(count == 0, overall, np.where(count % 2 == 1, upper, (lower + upper) / 2.0))
+    near = row_medians(np.lib.stride_tricks.sliding_window_view(wide, (2 * reach + 1,) * 2).reshape(n, -1)[at])
+    out = np.where(np.isnan(near), overall, near)
     return np.asarray(np.maximum(out, 1e-3), np.float64)
+
+
+def row_medians(values: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.floating[Any]]:
+    """Returns, per row of ``values`` (2-D), ``np.median`` of its values that are not NaN (NaN
+    where it has none), all rows at once and in their own dtype: the same order statistics, and
+    the same mean of the middle two where their count is even (``np.nanmedian`` row by row, without
+    its loop)."""
+    ordered = np.sort(values, axis=1)  # NaN last
+    count = np.count_nonzero(~np.isnan(ordered), axis=1)
+    at = np.arange(len(ordered))
+    upper, lower = ordered[at, count // 2], ordered[at, np.maximum(count - 1, 0) // 2]
+    middle = np.where(count % 2 == 1, upper, (lower + upper) / 2)
+    out: npt.NDArray[np.floating[Any]] = np.where(count > 0, middle, np.nan)
+    return out
 
 
 def beyond(
