@@ -226,6 +226,18 @@ def test_the_trees_as_tests_end_on_the_leaves_the_walk_ends_on() -> None:
         np.testing.assert_array_equal(model.exits.leaf_values(x), model.value[model.walk(x)])
 
 
+def test_the_trees_taken_a_few_at_a_time_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # w59a: the tests are evaluated TREES_AT_ONCE trees at a time, a working size only
+    model = trees.default_trees()
+    assert model.exits is not None
+    stored = json.loads(ROWS.read_text(encoding="utf-8"))
+    x = np.array([[np.nan if v is None else v for v in row] for row in stored["rows"]], np.float64)
+    whole = model.probabilities(x)
+    for at_once in (1, 7, 100_000):
+        monkeypatch.setattr(trees, "TREES_AT_ONCE", at_once)
+        np.testing.assert_array_equal(model.probabilities(x), whole)
+
+
 def test_a_tree_too_wide_for_the_tests_is_walked(tmp_path: Path) -> None:
     # a chain of stumps to the right, as deep as a model may be: one leaf more than the widest
     # integer has bits
