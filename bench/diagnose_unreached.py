@@ -39,7 +39,7 @@ from bench.bench_reliability import SEEDS, cached_readings  # noqa: E402
 from bench.occlusion_set import SEEDS as SET_SEEDS  # noqa: E402
 from vision import adaptive  # noqa: E402
 from vision import occluders as oc  # noqa: E402
-from vision.board import MARGIN_BAND, BoardSpec, load_board  # noqa: E402
+from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import default_model  # noqa: E402
 from vision.colours import _assign, chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -72,7 +72,7 @@ def first_pass(reading: Reading, board: BoardSpec, seed: adaptive.PixelModel,
     yy, xx = np.mgrid[0 : small.shape[0], 0 : small.shape[1]] + 0.5
     kind = np.where(fits, best, len(names))
     found = oc.occluder(w.image, w.inside, p, ppc, reading.white, board, ev.model, c)
-    lo, hi = MARGIN_BAND
+    lo, hi = c.reach_band
     outer = (yy >= y0 - hi * sp) & (yy < y0 + board.rows * sp + hi * sp) & (xx >= x0 - hi * sp) & (
         xx < x0 + board.cols * sp + hi * sp)
     inner = (yy >= y0 - lo * sp) & (yy < y0 + board.rows * sp + lo * sp) & (xx >= x0 - lo * sp) & (
@@ -83,7 +83,7 @@ def first_pass(reading: Reading, board: BoardSpec, seed: adaptive.PixelModel,
             near &= (np.abs(yy - cy) > hi * sp) | (np.abs(xx - cx) > hi * sp)
     entry = near & base
     shown = np.bincount(kind[entry], minlength=len(names) + 1)
-    own = shown >= (hi - lo) * c.occluder_thin * sp * sp  # the finder's least area of a colour
+    own = shown >= c.reach_colour * max(int(shown.sum()), 1) if shown.sum() else np.zeros(len(names) + 1, bool)
     hand = found.blob if found.blob is not None else np.zeros(base.shape, bool)
     return {"small": small, "base": base, "kind": kind, "near": near, "own": own, "hand": hand,
             "first": found.share, "sp": np.array(sp), "origin": np.array(y0)}

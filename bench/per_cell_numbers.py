@@ -78,13 +78,13 @@ NUMBERS: tuple[str, ...] = (
     "classify.adapt_min_pixels", "classify.adapt_max_blob",
     "classify.counter_share", "classify.lean_min",
     "classify.edge_band_from",
-    "classify.occluder_light", "classify.line_dip",
-    "classify.seen_share", "classify.min_separation",
-    "classify.occluder_margin", "classify.occluder_alpha",
-    "classify.occluder_thin",
-    "classify.token_cell_ratio",
+    "classify.occluder_light", "classify.reach_band", "classify.line_dip",
+    "classify.reach_colour", "classify.seen_share", "classify.min_separation",
+    "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
+    "classify.occluder_fringe", "classify.occluder_thin",
+    "classify.occluder_thin_ring", "classify.token_cell_ratio",
     "classify.token_cell_gap",
-    "classify.edge_unmix",
+    "classify.edge_unmix", "classify.occluder_local_gap",
     "colours.MODE_WINDOW", "occluders.FILTER",
     "prior.OFF_RULES", "shade.MARGIN", "shade.SHADOW_AGREE", "shade.MIN_STEP",
     "shade.HARD", "shade.EDGE_TOLERANCE", "trees.LIKELIHOOD_TEMPERATURE", "trees.REFUSE_AT",
@@ -109,11 +109,7 @@ as the warp's pixels in one Hough offset bin and ``shade._region_offsets``' 0.6 
 setting; and merged ``classify.max_drift`` into ``colours.MODE_WINDOW``, the reach of a class's
 colour, ``colours.class_reach``; w59b, as a variant kept reverted, derived ``classify.counter_disc``,
 ``classify.terrain_square`` and ``classify.edge_light_skip`` as ``evidence.COUNTER_DISC``,
-``TERRAIN_SQUARE`` and ``LIGHT_SKIP`` and merged ``classify.lean_perp`` into ``classify.lean_min``;
-its V9 variant, reverted too, took ``classify.reach_band`` as ``board.MARGIN_BAND``,
-``occluder_rival`` as ``min_separation``, ``occluder_fringe`` as ``occluders.FRINGE``
-(``grid_overlay.LINE_CELLS``), merged ``occluder_local_gap`` into ``token_cell_gap`` and
-removed ``occluder_thin_ring`` and ``reach_colour``)."""
+``TERRAIN_SQUARE`` and ``LIGHT_SKIP`` and merged ``classify.lean_perp`` into ``classify.lean_min``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -129,15 +125,21 @@ DECIDES: dict[str, str] = {
     "classify.lean_min": "a pixel's lean toward a token (from)",
     "classify.edge_band_from": "where the band past a counter starts",
     "classify.occluder_light": "bright unfitted pixels count as occluder",
+    "classify.reach_band": "band around the grid an occluder reaches in by",
     "classify.line_dip": "printed lines parting occluder blobs",
+    "classify.reach_colour": "an occluder's colours: least share",
     "classify.seen_share": "band around a counter seen enough to read",
     "classify.min_separation": "calibration refuses classes this close",
     "classify.occluder_margin": "margin left out around an occluder",
     "classify.occluder_alpha": "covered pixel at an occluder's edge",
+    "classify.occluder_rival": "a piece colour too near the occluder's",
+    "classify.occluder_fringe": "an occluder's soft edge, its width",
     "classify.occluder_thin": "thin occluder parts ringing a counter",
+    "classify.occluder_thin_ring": "that ring's share of the band",
     "classify.token_cell_ratio": "a covered cell given back as a token",
     "classify.token_cell_gap": "the same: token and occluder colours apart",
     "classify.edge_unmix": "the band's lean with the counter taken out",
+    "classify.occluder_local_gap": "a near piece colour told by its window",
     "colours.MODE_WINDOW": "reach of a class's colour (calibration's mode, a photo's move)",
     "occluders.FILTER": "mean and opening side of the board mask",
     "prior.OFF_RULES": "chance a cell holds what the rules exclude",

@@ -13,7 +13,7 @@ Each ``NAME`` is a setting (``classify.pixel_sigma``; one end of a range as
 the calibrations learned again and every cached dev photo of both renderers read with it, as
 ``bench_reliability.py --config`` does. A module constant is set on its module for the run and
 set back after it: nothing is written to a source file. ``NAME=VALUE`` tries that one value
-instead (a YAML scalar: the value that switches a rule off, e.g. ``classify.occluder_thin=0``).
+instead (a YAML scalar: the value that switches a rule off, e.g. ``classify.occluder_fringe=0``).
 
 Per name and factor the report has, per renderer: photos read, cells asked, cells confidently
 wrong, the ECE, and how many visible cells changed their reading (occupant, terrain or

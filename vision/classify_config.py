@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from vision.sections import Section
+from vision.sections import Range, Section
 
 
 class ClassifyConfig(Section):
@@ -122,10 +122,24 @@ class ClassifyConfig(Section):
         "working size, for speed: 4 leaves 12 samples a cell on the 48-pixel warp, its colours judged over "
         "3 × 3 of them, a quarter cell).",
     )
+    reach_band: Range = Field(
+        default=(0.15, 0.4),
+        description="Band around the grid (from, to: cells out from its edge) where an occluder "
+        "reaching in from outside shows on the sheet (a token at the edge, slightly misplaced, "
+        "does not reach it); it leaves out the square of its outer reach around each corner of the grid, "
+        "where the corner markers' printed guides run along the grid's edge lines. An occluder blob "
+        "needs the band's depth times occluder_thin (a finger's width across the band) in cells², "
+        "there and inside the grid (the setting reach_area, 0.15, until w57a).",
+    )
     line_dip: float = Field(
         default=0.08,
         description="A printed line (grid, token edge) shows as a thin dip this deep (share of the grey "
         "around); lines part the blobs an occluder is looked for in (a hand hides them).",
+    )
+    reach_colour: float = Field(
+        default=0.1,
+        description="The occluder's colours: the classes (or 'fits none') making at least this share of its "
+        "pixels on the sheet; only pixels of those colours are followed into the grid.",
     )
     seen_share: float = Field(
         default=0.5,
@@ -138,9 +152,7 @@ class ClassifyConfig(Section):
     )
     min_separation: float = Field(
         default=3.5,
-        description="Calibration refuses classes closer than this many combined spreads; and a piece "
-        "colour within as many of an occluder's own colour cannot be told from it pixel by pixel: its "
-        "pixels near the occluder count as covered (the setting occluder_rival, 3.0, before w59b).",
+        description="Calibration refuses classes closer than this many combined spreads.",
     )
     occluder_margin: float = Field(
         default=0.06,
@@ -159,15 +171,38 @@ class ClassifyConfig(Section):
         "it blends a piece colour with the occluder's (its soft edge) past this share of the occluder's "
         "colour.",
     )
+    occluder_rival: float = Field(
+        default=3.0,
+        ge=0,
+        description="A piece colour within this many combined spreads of the occluder's own colour "
+        "cannot tell them apart: pixels of it near the occluder count as covered.",
+    )
+    occluder_fringe: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="Width (cells) of an occluder's soft edge, its own blurred outline: a blend of a piece "
+        "colour with the occluder's counts as covered only within this much of pixels of the occluder's "
+        "own colour, and its narrow parts within this much of its wider parts stay the occluder "
+        "(occluder_thin). One setting since 29 November (blend_reach and occluder_thin_fringe before, "
+        "both 0.1).",
+    )
     occluder_thin: float = Field(
         default=0.3,
         ge=0,
         le=1,
         description="The occluder's parts narrower than this (cells), away from its wider parts "
-        "(occluders.FRINGE), are not the occluder where they ring a counter "
-        "(occluders.RING_NEAR) or run along the grid's edge "
+        "(occluder_fringe), are not the occluder where they ring a counter "
+        "(occluders.RING_NEAR, occluder_thin_ring) or run along the grid's edge "
         "(occluders.EDGE_STRIP): a hand and its fingers are wider, while a token's band around a "
         "counter, mixed with the counter's rim by the blur, can have a hand's colour (0: off).",
+    )
+    occluder_thin_ring: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="A ring covers at least this share of the band around the counter in its cell "
+        "(a hand's edge lies along one side).",
     )
     token_cell_ratio: float = Field(
         default=0.65,
@@ -182,11 +217,7 @@ class ClassifyConfig(Section):
         default=1.0,
         ge=0,
         description="... when the token's and the occluder's colours lie at least this many of the "
-        "token colour's spreads apart; and a piece colour nearer the occluder's than min_separation "
-        "but at least this many combined spreads from it is told from it by the mean colour over a "
-        "small window (as wide as the band a token shows around a counter, colours.BAND_TO): a hill "
-        "token beside a hand of nearly its colour is read, not counted as covered (the setting "
-        "occluder_local_gap, 1.2, before w59b).",
+        "token colour's spreads apart.",
     )
     edge_unmix: float = Field(
         default=0.3,
@@ -195,4 +226,13 @@ class ClassifyConfig(Section):
         "counter's colour (each pixel as the board's colour plus shares of the token's and the "
         "counter's) when the two directions from the board's colour are this far from parallel "
         "(sine of their angle; 2 or more: never, the tinted pixels are left out instead).",
+    )
+    occluder_local_gap: float = Field(
+        default=1.2,
+        ge=0,
+        description="A piece colour closer to the occluder's than occluder_rival (one pixel cannot "
+        "tell them apart) but at least this many combined spreads from it is told from it by the "
+        "mean colour over a small window (as wide as the band a token shows around a counter, "
+        "colours.BAND_TO; the setting occluder_window, 0.15, until w57a): a hill token beside a hand of nearly "
+        "its colour is read, not counted as covered.",
     )

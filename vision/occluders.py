@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.board import MARGIN_BAND, BoardSpec
+from vision.board import BoardSpec
 from vision.colours import (
     BAND_TO,
     CONNECTIVITY,
@@ -28,13 +28,6 @@ from vision.colours import (
 from vision.config import ClassifyConfig
 from vision.grid_overlay import LINE_CELLS
 from vision.register import DARKEST
-
-FRINGE = LINE_CELLS
-"""Derived: width (cells) of an occluder's soft edge, its own blurred outline, taken as wide as a
-blurred printed line (``grid_overlay.LINE_CELLS``, 1/12): a blend of a piece colour with the
-occluder's counts as covered only within this much of pixels of the occluder's own colour, and
-its narrow parts within this much of its wider parts stay the occluder (the setting
-classify.occluder_fringe, 0.1, before w59b)."""
 
 FILTER = 3
 """The side (shrunk pixels, about a quarter cell) of :func:`_not_board`'s mean colour and of the
@@ -91,11 +84,10 @@ def occluder(
     On the warped board with its margin (``image``, ``inside``: which pixels the photo covers),
     shrunk ``cfg.occluder_step`` times, the pixels that are neither the bare board nor a
     counter's colour, nor neutral like the sheet, nor dark (ink, grid lines) form blobs; a blob
-    with at least a finger's width across the band ``board.MARGIN_BAND`` (cells out from the
-    grid's edge: the printed margin's band), the band's depth times ``cfg.occluder_thin`` in
-    cell², there (or at the photo's edge) and inside the grid is an occluder (with
-    ``occluder_thin`` at 0 any blob crossing the band is), and every cell it covers is measured.
-    Tokens
+    with at least a finger's width across the band ``cfg.reach_band`` (cells out from the grid's
+    edge), the band's depth times ``cfg.occluder_thin`` in cell², there (or at the photo's edge)
+    and inside the grid is an occluder (with ``occluder_thin`` at 0 any blob crossing the band
+    is), and every cell it covers is measured. Tokens
     and counters never leave their cell, and the sheet separates the grid from the table.
     """
     step = cfg.occluder_step
@@ -191,8 +183,7 @@ def _reaching_in(
     may be a token's colour, and colours that fit no class): only they are followed into the
     grid, so a token of another colour touching the hand is not taken for it. Colours that fit no
     class are followed whenever the band holds that least area of them, whatever their share
-    of it (each colour the band holds that least area of, since w59b: the setting reach_colour,
-    a least share of the band's, 0.1, before)."""
+    of it (``cfg.reach_colour``)."""
     y0, x0 = origin
     gy1, gx1 = y0 + board.rows * sp, x0 + board.cols * sp
 
@@ -201,10 +192,10 @@ def _reaching_in(
         out: npt.NDArray[np.bool_] = (yy >= y0 - b) & (yy < gy1 + b) & (xx >= x0 - b) & (xx < gx1 + b)
         return out
 
-    near = grown(MARGIN_BAND[1]) & ~grown(MARGIN_BAND[0])
+    near = grown(cfg.reach_band[1]) & ~grown(cfg.reach_band[0])
     # the markers' L-shaped guides run out from each corner of the grid along its edge lines:
     # within the band they lie in the square of the band's own reach around the corner
-    corner = MARGIN_BAND[1]
+    corner = cfg.reach_band[1]
     for cy in (y0, gy1):
         for cx in (x0, gx1):
             near &= (np.abs(yy - cy) > corner * sp) | (np.abs(xx - cx) > corner * sp)
@@ -213,14 +204,16 @@ def _reaching_in(
     entry = (near | (edge & in_grid)) & base
     # a hand crosses the band at least a finger wide: the band's depth times the width under which a
     # part of it is not the hand (occluder_thin); the setting reach_area, 0.15 cell², until w57a
-    area = (MARGIN_BAND[1] - MARGIN_BAND[0]) * cfg.occluder_thin * sp * sp
+    area = (cfg.reach_band[1] - cfg.reach_band[0]) * cfg.occluder_thin * sp * sp
     hand = np.zeros(base.shape, bool)
     shown = np.bincount(kind[entry], minlength=classes + 1)
     if shown.sum() >= area:
-        # a colour is the occluder's when the band holds the mass an occluder's entry needs of it
-        # (colours that fit no class included: a warm lamp and a white balance off may move the
-        # whole sheet past the bare board's drift, where it fits the plain and swamps the band)
-        own = shown >= area
+        own = shown >= cfg.reach_colour * shown.sum()
+        # colours that fit no class, on the sheet, in a mass an occluder's entry needs on its own:
+        # no piece and no sheet is made of them, however much of the sheet the colour test keeps
+        # (a warm lamp and a white balance off may move the whole sheet past the bare board's
+        # drift, where it fits the plain and swamps the band)
+        own[classes] |= shown[classes] >= area
         count, labels = cv2.connectedComponents((base & own[kind]).astype(np.uint8), connectivity=CONNECTIVITY)
         outside_hits = np.bincount(labels[(near | (edge & in_grid)) & (labels > 0)], minlength=count)
         inside_hits = np.bincount(labels[in_grid & (labels > 0)], minlength=count)
@@ -331,7 +324,7 @@ def refine_occluder(
     # beside a hand of nearly its colour) may still differ from it over a small window: the
     # mean colour of many pixels has far less noise than one. Where the window's mean lies
     # nearer that piece colour than the occluder's, the pixel is the piece's, not covered
-    close = np.nonzero(~rivals & (gap >= cfg.token_cell_gap))[0]
+    close = np.nonzero(~rivals & (gap >= cfg.occluder_local_gap))[0]
     near_cls, d_near = _assign(f, means, sds)
     on_counter = (near_cls < len(board.sides)) & (d_near < cfg.pixel_sigma)
     piece = None
@@ -340,7 +333,7 @@ def refine_occluder(
     blend = _soft_edge(f, rivals, centre, means, sds, cfg).reshape(y1 - y0, x1 - x0)
     own_px = own.reshape(y1 - y0, x1 - x0)
     # a blend lies at the occluder's soft edge (not around a counter or a token further on)
-    reach = 2 * max(1, round(FRINGE * ppc)) + 1
+    reach = 2 * max(1, round(cfg.occluder_fringe * ppc)) + 1
     edge = cv2.dilate(own_px.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
     keep = own_px | (blend & edge)
     if cfg.occluder_thin > 0:
@@ -380,7 +373,7 @@ def _own_colour(
     colour, or a class the photo's adaptation pulled onto the hand) cannot tell the two apart:
     it does not compete."""
     gap = np.hypot(means[:, 0] - centre[0], means[:, 1] - centre[1]) / np.hypot(sds, spread)
-    rivals = gap > cfg.min_separation
+    rivals = gap > cfg.occluder_rival
     d_own = np.hypot(f[:, 0] - np.float32(centre[0]), f[:, 1] - np.float32(centre[1])) / np.float32(spread)
     if rivals.any():
         _best, d_cls = _assign(f, means[rivals], sds[rivals])
@@ -472,7 +465,7 @@ def _thin_rings(
     narrow = _narrow_parts(keep, ppc, cfg)
     drop = np.zeros(keep.shape, bool)
     if on_counter.any():
-        drop |= _ring_counters(narrow, on_counter, ppc)
+        drop |= _ring_counters(narrow, on_counter, (y0, x0), ppc, board.cols, cfg)
     border = EDGE_STRIP * ppc
     yy, xx = np.arange(y0, y0 + keep.shape[0])[:, None], np.arange(x0, x0 + keep.shape[1])[None, :]
     drop |= narrow & ((yy < border) | (yy >= h_grid - border) | (xx < border) | (xx >= w_grid - border))
@@ -481,7 +474,7 @@ def _thin_rings(
 
 def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's ``mask`` in its parts narrower than
-    ``cfg.occluder_thin`` and farther than :data:`FRINGE` (its soft edge) from its
+    ``cfg.occluder_thin`` and farther than ``cfg.occluder_fringe`` (its soft edge) from its
     wider parts (outside the mask's patch counts as uncovered: a strip along the grid's edge is
     narrow too).
     A hand is wide, its fingers too; its own soft edge lies beside its wide parts."""
@@ -493,25 +486,39 @@ def _narrow_parts(mask: npt.NDArray[np.bool_], ppc: int, cfg: ClassifyConfig) ->
         borderType=cv2.BORDER_CONSTANT,
         borderValue=0,
     )
-    fringe = 2 * round(FRINGE * ppc) + 1
+    fringe = 2 * round(cfg.occluder_fringe * ppc) + 1
     body = cv2.dilate(wide, np.ones((fringe, fringe), np.uint8)) > 0
     out: npt.NDArray[np.bool_] = mask & ~body
     return out
 
 
-def _ring_counters(narrow: npt.NDArray[np.bool_], counter: npt.NDArray[np.bool_], ppc: int) -> npt.NDArray[np.bool_]:
+def _ring_counters(
+    narrow: npt.NDArray[np.bool_],
+    counter: npt.NDArray[np.bool_],
+    origin: tuple[int, int],
+    ppc: int,
+    cols: int,
+    cfg: ClassifyConfig,
+) -> npt.NDArray[np.bool_]:
     """Returns the pixels of an occluder's narrow parts (``narrow``: see :func:`_narrow_parts`;
-    a patch of the grid area) that ring a counter: within
-    ``RING_NEAR`` of its pixels (``counter``), whatever share of the band around its counter they
-    cover (since w59b: the setting occluder_thin_ring, 0.3 of the band, before; the narrow parts
-    are already those no wider part of the occluder lies beside).
+    a patch of the grid area whose first pixel is ``origin``) that ring a counter: within
+    ``RING_NEAR`` of its pixels (``counter``), in a cell where they cover
+    ``cfg.occluder_thin_ring`` of the band around its counter.
 
     Around a counter, the blur mixes the token's band with the counter's rim, and that mix can
     have a hand's colour: a ring of it, joined to the hand where the two touch, would cover the
     band the counter's terrain is read on. A hand's edge lies along one side of the counter."""
     near = 2 * max(1, round(RING_NEAR * ppc)) + 1
     beside = cv2.dilate(counter.astype(np.uint8), np.ones((near, near), np.uint8)) > 0
-    out: npt.NDArray[np.bool_] = narrow & beside
+    thin_px = narrow & beside
+    # the cell of each pixel, and per cell the share of the band around its counter they cover
+    ys = (np.arange(narrow.shape[0]) + origin[0]) // ppc
+    xs = (np.arange(narrow.shape[1]) + origin[1]) // ppc
+    cell = ys[:, None] * cols + xs[None, :]
+    size = int(cell.max()) + 1
+    band = np.bincount(cell[beside & ~counter], minlength=size)
+    ring = np.bincount(cell[thin_px], minlength=size) >= cfg.occluder_thin_ring * np.maximum(band, 1)
+    out: npt.NDArray[np.bool_] = thin_px & ring[cell]
     return out
 
 

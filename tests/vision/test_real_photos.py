@@ -10,7 +10,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from pydantic import ValidationError
 
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
 from referee.i18n import language
@@ -21,7 +20,6 @@ from vision.errors import VisionError
 from vision.load import decode_photo, exif_orientation
 from vision.pipeline import observe
 from vision.render import Counter, Rendered, Scene, random_scene, render, sample_real_conditions
-from vision.sections import Range, Section
 
 from .helpers import board, scene_of, setup_state, shoot
 from .test_cli import referee
@@ -230,12 +228,12 @@ def test_tokens_under_counters_on_small_cells_are_read(tmp_path: Path, learned: 
     assert right >= len(scene.counters) - 2
 
 
-def test_a_reversed_range_is_refused() -> None:
-    # a (from, to) pair given the wrong way round would switch its rule off without a word (no
-    # setting is a range since w59b's variant removed classify.reach_band: the type is checked)
-    class Ranged(Section):
-        band: Range = (0.15, 0.4)
-
-    with pytest.raises(ValidationError, match=r"0 <= first <= second"):
-        Ranged(band=(0.4, 0.15))
-    assert Ranged(band=(0.1, 0.35)).band == (0.1, 0.35)
+def test_a_reversed_range_setting_is_refused_naming_it(tmp_path: Path) -> None:
+    # a (from, to) pair given the wrong way round would switch its rule off without a word
+    bad = tmp_path / "reversed.yaml"
+    bad.write_text("classify:\n  reach_band: [0.4, 0.15]\n", encoding="utf-8")
+    with pytest.raises(VisionError, match=r"reversed\.yaml: classify\.reach_band: .*0 <= first <= second"):
+        VisionConfig.from_yaml(bad)
+    good = tmp_path / "narrow.yaml"
+    good.write_text("classify:\n  reach_band: [0.1, 0.35]\n", encoding="utf-8")
+    assert VisionConfig.from_yaml(good).classify.reach_band == (0.1, 0.35)

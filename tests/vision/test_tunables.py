@@ -58,10 +58,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # w59b 44 -> 40 (variant, reverted): classify.counter_disc and terrain_square derived from the pieces'
 # sides and their play (evidence.COUNTER_DISC, TERRAIN_SQUARE), classify.edge_light_skip as half a
 # printed line (evidence.LIGHT_SKIP), classify.lean_perp merged into classify.lean_min
-# w59b 40 -> 34 (variant V9, reverted): classify.reach_band as board.MARGIN_BAND, occluder_rival as
-# min_separation, occluder_fringe as occluders.FRINGE (a printed line), occluder_local_gap merged
-# into token_cell_gap, occluder_thin_ring (0: any share) and reach_colour removed
-MAX_TUNABLE = {"register": 26, "per-cell": 34}
+MAX_TUNABLE = {"register": 26, "per-cell": 40}
 
 
 def _tool() -> ModuleType:
