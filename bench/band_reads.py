@@ -46,8 +46,7 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.evidence import INSIDE, counter_extent, distance_past_outline  # noqa: E402
 
 START = 0.05
-"""Where the reads start past the outline (cells): the reader's edge_band_from + evidence.LIGHT_SKIP
-(0.02 + 0.03 when it was the setting edge_light_skip)."""
+"""Where the reads start past the outline (cells): the reader's edge_band_from + edge_light_skip."""
 RING = 0.02
 """Width of the rings the drop is read on (cells)."""
 SECTORS = 8

@@ -48,7 +48,7 @@ from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.cell_features import feature_names, features  # noqa: E402
 from vision.colours import BAND_TO, chroma, class_names  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.evidence import INSIDE, TERRAIN_SQUARE, counter_extent, distance_past_outline  # noqa: E402
+from vision.evidence import INSIDE, counter_extent, distance_past_outline  # noqa: E402
 from vision.pipeline import Reading  # noqa: E402
 from vision.shade import relight  # noqa: E402
 
@@ -71,7 +71,7 @@ def _bare_light(reading: Reading, board: BoardSpec) -> Floats:
     ev = reading.evidence
     cells, ppc = _cells(reading, board)
     c = (np.arange(ppc) + 0.5) / ppc - 0.5
-    square = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < TERRAIN_SQUARE
+    square = np.maximum(np.abs(c)[:, None], np.abs(c)[None, :]) < VisionConfig().classify.terrain_square
     bare = ~ev.on_counter & (ev.terrain_share[:, 0] >= 0.9) & (ev.other_share < 0.05)
     out = np.full(len(bare), np.nan)
     for i in np.nonzero(bare)[0]:

@@ -75,9 +75,9 @@ SKIPPED: dict[str, str] = {
 NUMBERS: tuple[str, ...] = (
     "classify.min_confidence", "classify.max_unreadable", "classify.default_pixel_sd",
     "classify.drift_sd", "classify.min_photo_sd", "classify.pixel_sigma", "classify.adapt_rounds",
-    "classify.adapt_min_pixels", "classify.adapt_max_blob",
-    "classify.counter_share", "classify.lean_min",
-    "classify.edge_band_from",
+    "classify.adapt_min_pixels", "classify.adapt_max_blob", "classify.counter_disc",
+    "classify.counter_share", "classify.terrain_square", "classify.lean_min",
+    "classify.lean_perp", "classify.edge_band_from", "classify.edge_light_skip",
     "classify.occluder_light", "classify.reach_band", "classify.line_dip",
     "classify.reach_colour", "classify.seen_share", "classify.min_separation",
     "classify.occluder_margin", "classify.occluder_alpha", "classify.occluder_rival",
@@ -107,9 +107,7 @@ as the warp's pixels in one Hough offset bin and ``shade._region_offsets``' 0.6 
 ``board.PAPER_PERCENTILE``; w58b derived ``classify.min_pixel_light`` from
 ``classify.min_photo_sd`` and 8-bit rounding: it moves with that
 setting; and merged ``classify.max_drift`` into ``colours.MODE_WINDOW``, the reach of a class's
-colour, ``colours.class_reach``; w59b, as a variant kept reverted, derived ``classify.counter_disc``,
-``classify.terrain_square`` and ``classify.edge_light_skip`` as ``evidence.COUNTER_DISC``,
-``TERRAIN_SQUARE`` and ``LIGHT_SKIP`` and merged ``classify.lean_perp`` into ``classify.lean_min``)."""
+colour, ``colours.class_reach``)."""
 
 DECIDES: dict[str, str] = {
     "classify.min_confidence": "the unreadable count a photo is refused on",
@@ -121,9 +119,13 @@ DECIDES: dict[str, str] = {
     "classify.adapt_rounds": "rounds re-centring the classes",
     "classify.adapt_min_pixels": "pixels a class needs to re-centre",
     "classify.adapt_max_blob": "a piece-coloured patch too large to be a piece",
+    "classify.counter_disc": "central disc a counter is looked for in",
     "classify.counter_share": "disc share that makes a counter",
+    "classify.terrain_square": "inner square terrain is sampled in",
     "classify.lean_min": "a pixel's lean toward a token (from)",
+    "classify.lean_perp": "a pixel's lean toward a token (off the line)",
     "classify.edge_band_from": "where the band past a counter starts",
+    "classify.edge_light_skip": "the band's brightness: how far out",
     "classify.occluder_light": "bright unfitted pixels count as occluder",
     "classify.reach_band": "band around the grid an occluder reaches in by",
     "classify.line_dip": "printed lines parting occluder blobs",

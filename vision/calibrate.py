@@ -27,7 +27,6 @@ from vision.calibration import Calibration
 from vision.config import ClassifyConfig, VisionConfig
 from vision.decide import READ_INSIDE
 from vision.errors import VisionError
-from vision.evidence import COUNTER_DISC, TERRAIN_SQUARE
 from vision.labels import (
     crop_template,
     default_templates,
@@ -193,8 +192,8 @@ def measure_classes(
         m = feats.shape[1]
         c = (np.arange(m, dtype=np.float32) + 0.5) / m - 0.5
         dy, dx = np.meshgrid(c, c, indexing="ij")
-        disc = np.hypot(dx, dy) < COUNTER_DISC
-        square = np.maximum(np.abs(dx), np.abs(dy)) < TERRAIN_SQUARE
+        disc = np.hypot(dx, dy) < cc.counter_disc
+        square = np.maximum(np.abs(dx), np.abs(dy)) < cc.terrain_square
         for n, name in enumerate(names):
             if name not in one.known:
                 continue

@@ -82,6 +82,11 @@ class ClassifyConfig(Section):
         "classes adapt to the photo, and one of a counter's colour counts as an occluder's. Pieces are "
         "smaller than a cell; a few touching tokens stay below.",
     )
+    counter_disc: float = Field(
+        default=0.2,
+        description="Radius of the central disc where a counter is looked for, in cells (a "
+        "counter 0.6 cell wide, 0.08 cell off centre, still covers it).",
+    )
     counter_share: float = Field(
         default=0.25,
         description="Share of a region in a piece's colour that makes the piece: of the central disc in a "
@@ -90,13 +95,20 @@ class ClassifyConfig(Section):
         "is read against). One share since w56a (token_share, 0.5, before: at 0.25 it moved no dev "
         "photo's reading, w55a).",
     )
+    terrain_square: float = Field(
+        default=0.36,
+        description="Half-side of the inner square where terrain is sampled, in cells: a token "
+        "0.85 cell wide and 0.07 cell off centre still covers it, and a neighbour's token "
+        "reaching over the grid line does not reach it.",
+    )
     lean_min: float = Field(
         default=0.4,
         description="Under a counter, a pixel counts for a token when its colour lies at least "
-        "this far from the bare board's toward the token's (0: board, 1: token) and no further "
-        "than this (same unit) off that line; and a pixel of the band leaning toward the counter's "
-        "colour no further than this off that line is the counter's tint, not the token's (one "
-        "number since w59b: lean_perp, 0.35, before for the second and third).",
+        "this far from the bare board's toward the token's (0: board, 1: token) ...",
+    )
+    lean_perp: float = Field(
+        default=0.35,
+        description="... and no further than this (same unit) off that line.",
     )
     edge_band_from: float = Field(
         default=0.02,
@@ -108,6 +120,13 @@ class ClassifyConfig(Section):
         "(the first number of the setting edge_band before; 0.042, half a blurred printed line, reads the "
         "second renderer's dev photos a little better but leaves a described scene read right without "
         "the clear-lean rule).",
+    )
+    edge_light_skip: float = Field(
+        default=0.03,
+        ge=0,
+        description="The band's brightness is read on its part at least this much (cells) further out "
+        "than its start (on all of it when fewer than 5 pixels are left): a counter's light border, "
+        "blurred, brightens the band's inner edge, and a hill there read as bright as bare board.",
     )
     occluder_light: float = Field(
         default=0.6,

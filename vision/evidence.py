@@ -23,8 +23,6 @@ from vision.board import BoardSpec
 from vision.colours import (
     BAND_TO,
     CONNECTIVITY,
-    COUNTER_SIDE,
-    TOKEN_SIDE,
     PixelClass,
     PixelModel,
     _as_cells,
@@ -47,25 +45,6 @@ INSIDE = 0.5 - LINE_CELLS / 2
 spans ``grid_overlay.LINE_CELLS``, half of it on each side): the terrain under a counter and the
 band around it are read within it (the settings terrain_outer, 0.47, and edge_outer, 0.46,
 before; nothing read on the dev photos changed)."""
-PLAY = (1 - TOKEN_SIDE) / 2
-"""Derived: how far (cells) a piece lies off its cell's centre at most: the smallest token's play
-within its cell (0.075, its edge kept off the printed line); a counter is set down as centred
-(the settings counter_disc and terrain_square, before w59b, allowed 0.08 and 0.07)."""
-COUNTER_DISC = COUNTER_SIDE / 2 - PLAY
-"""Derived: radius (cells) of the central disc where a counter is looked for (0.225): the
-smallest counter (``colours.COUNTER_SIDE``), :data:`PLAY` off centre or turned, still covers it
-(the setting classify.counter_disc, 0.2, before w59b)."""
-TERRAIN_SQUARE = TOKEN_SIDE / 2 - PLAY
-"""Derived: half-side (cells) of the inner square where terrain is sampled (0.35): the smallest
-token (``colours.TOKEN_SIDE``), :data:`PLAY` off centre, still covers it, and a neighbour's, as
-far off toward it, stops 0.15 cell short of it (the setting classify.terrain_square, 0.36,
-before w59b)."""
-LIGHT_SKIP = LINE_CELLS / 2
-"""Derived: how much further out (cells) than the band's start its brightness is read (on all of
-the band when fewer than ``classify.adapt_min_pixels`` pixels are left): a counter's light
-border, blurred as a printed line is (``grid_overlay.LINE_CELLS`` wide, half of it each side of
-an edge), brightens the band's inner edge, and a hill there reads as bright as bare board (the
-setting classify.edge_light_skip, 0.03, before w59b: 1/24 = 0.042 now)."""
 
 
 @dataclass(frozen=True)
@@ -194,8 +173,8 @@ def evidence(
     means, sds = model.arrays(names)
     best, fits = fitted if fitted is not None else _fit(feats, usable, means, sds, cfg)
     radius, cheb = _geometry(m)
-    disc = radius < COUNTER_DISC
-    square = cheb < TERRAIN_SQUARE
+    disc = radius < cfg.counter_disc
+    square = cheb < cfg.terrain_square
     sides = len(board.sides)
     disc_total = np.maximum((usable & disc).sum(axis=(1, 2)), 1)
     side_share = np.stack([((best == k) & fits & disc).sum(axis=(1, 2)) / disc_total for k in range(sides)], axis=1)
@@ -313,7 +292,7 @@ def _unmatched_sides(
     means, sds = model.arrays(names)
     _best, fits = _fit(feats, usable, means, sds, cfg)
     radius, _cheb = _geometry(feats.shape[1])
-    disc = usable & (radius < COUNTER_DISC)[None]
+    disc = usable & (radius < cfg.counter_disc)[None]
     off = disc & ~fits & (feats[..., 2] > cfg.occluder_light)
     cells = off.sum(axis=(1, 2)) >= cfg.counter_share * np.maximum(disc.sum(axis=(1, 2)), 1)
     px = feats[cells][off[cells]][:, :2].astype(np.float64)
@@ -349,7 +328,7 @@ def _lean_shares(
         rel = x - base.astype(np.float32)
         proj = (rel @ d.astype(np.float32)) / np.float32(norm2)
         perp = np.abs(rel[..., 0] * d[1] - rel[..., 1] * d[0]) / math.sqrt(norm2)
-        ok = ring & (proj >= cfg.lean_min) & (perp < cfg.lean_min * math.sqrt(norm2))
+        ok = ring & (proj >= cfg.lean_min) & (perp < cfg.lean_perp * math.sqrt(norm2))
         lean[:, t] = ok.sum(axis=(1, 2)) / cell_area
     lean[:, 0] = 1 - lean[:, 1:].sum(axis=1)
     return lean
@@ -471,7 +450,7 @@ def beyond(
         feats, usable = _samples(grid, inside, white, board, cfg)
         feats = feats[bare]
         _radius, cheb = _geometry(feats.shape[1])
-        seen = usable[bare] & (cheb < TERRAIN_SQUARE)
+        seen = usable[bare] & (cheb < cfg.terrain_square)
         best, fits = _fit(feats, seen, means, sds, cfg)
         count = np.maximum(seen.sum(axis=(1, 2)), 1)
         shares = np.stack([((best == sides + t) & fits).sum(axis=(1, 2)) / count for t in range(terrains)], axis=1)
@@ -571,17 +550,17 @@ def _edge_band(
         band = ring & seen[j]
         if band.sum() < max(cfg.adapt_min_pixels, cfg.seen_share * ring.sum()):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
-        lit = band & (away > lo + LIGHT_SKIP * ppc)  # past the counter's blurred border
+        lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= cfg.adapt_min_pixels else band].mean()) / board_light[j]
         rel = f[..., :2][band] - base.astype(np.float32)
         # pixels tinted by the counter (its rim blurred into the band: leaning from the board's
-        # colour toward the counter's, within lean_min of their lean off that line) say nothing
+        # colour toward the counter's, within lean_perp of their lean off that line) say nothing
         # of the token
         toward = (means[side_of[j]] - base).astype(np.float32)
         size = max(float(to_board[j]), 1e-6)
         along = (rel @ toward) / size**2
         off = np.abs(rel[:, 0] * toward[1] - rel[:, 1] * toward[0]) / size**2
-        untinted = off >= cfg.lean_min * along
+        untinted = off >= cfg.lean_perp * along
         for t in range(1, terrains):
             d = (means[sides + t] - base).astype(np.float32)
             det = float(d[0] * toward[1] - d[1] * toward[0])

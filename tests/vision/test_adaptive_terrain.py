@@ -8,9 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import adaptive, evidence
+from vision import adaptive
 from vision.config import ClassifyConfig, VisionConfig
-from vision.grid_overlay import LINE_CELLS
 from vision.pipeline import read
 from vision.render import random_scene
 
@@ -126,9 +125,7 @@ def test_a_token_blended_with_the_counters_colour_still_leans_toward_it() -> Non
 
 
 @pytest.mark.parametrize("seed", [418, 689])
-def test_the_band_is_read_past_a_counters_light_border(
-    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_band_is_read_past_a_counters_light_border(tmp_path: Path, seed: int) -> None:
     # on the classic renders a counter's light border, blurred, brightens the inner edge of the
     # band around it: read past it, a token's band is darker and bare board's is not
     b = board()
@@ -137,12 +134,13 @@ def test_the_band_is_read_past_a_counters_light_border(
     names = b.cell_names()
 
     def gap(skip: float) -> float:
-        monkeypatch.setattr(evidence, "LIGHT_SKIP", skip)
-        light = read(path, b, VisionConfig(), None, strict=False).evidence.edge_light
+        cfg = VisionConfig()
+        cfg = cfg.model_copy(update={"classify": cfg.classify.model_copy(update={"edge_light_skip": skip})})
+        light = read(path, b, cfg, None, strict=False).evidence.edge_light
         assert light is not None
         held = {n: t["terrain"] for n, t in rendered.cells.items() if t["occupant"]}
         token = [light[names.index(n)] for n, t in held.items() if t != "plain"]
         bare = [light[names.index(n)] for n, t in held.items() if t == "plain"]
         return float(np.median(bare) - np.median(token))
 
-    assert gap(LINE_CELLS / 2) > gap(0.0) + 0.03
+    assert gap(ClassifyConfig().edge_light_skip) > gap(0.0) + 0.03

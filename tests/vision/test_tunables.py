@@ -55,10 +55,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # 0.1; no set read a cell otherwise)
 # w58b 45 -> 44: classify.max_drift merged into colours.MODE_WINDOW, one reach of a class's colour
 # (colours.class_reach, 0.072: the calibration's mode window and a photo's largest move of a class)
-# w59b 44 -> 40 (variant, reverted): classify.counter_disc and terrain_square derived from the pieces'
-# sides and their play (evidence.COUNTER_DISC, TERRAIN_SQUARE), classify.edge_light_skip as half a
-# printed line (evidence.LIGHT_SKIP), classify.lean_perp merged into classify.lean_min
-MAX_TUNABLE = {"register": 26, "per-cell": 40}
+MAX_TUNABLE = {"register": 26, "per-cell": 44}
 
 
 def _tool() -> ModuleType:
