@@ -57,6 +57,7 @@ CAPS = frozenset({
     "classify.pixel_step", "classify.occluder_step", "grid.px_per_cell", "identity.px_per_cell",
     "classify.adapt_max_pixels", "shade.CANDIDATES",
     "trees.MAX_FILE_BYTES", "trees.MAX_TREES", "trees.MAX_NODES", "trees.MAX_DEPTH", "trees.MAX_NAMES",
+    "trees.MAX_MEMBERS",
 })
 """Limits on input or work: sizes of files, images and working copies (the warp's pixels per
 cell are a working size, as ``load.work_pixels`` is; so is the warp shrunk ``occluder_step`` times
@@ -66,7 +67,10 @@ and of the pixels sampled to adapt the colour classes,
 ``classify.adapt_max_pixels``, as ``classify.pixel_step`` samples the cells: halved or doubled, it
 moved the dev photos' cells asked by at most one and their ECE by 0.0007,
 `bench/reports/sweep-evidence-dev.json`). ``shade.Q``, the shrunk board's pixels per cell, is a
-working size too, derived from the warp's (half of ``grid.px_per_cell``, w56b): not listed."""
+working size too, derived from the warp's (half of ``grid.px_per_cell``, w56b): not listed. The
+trees' file caps its members as it caps its trees and nodes (``trees.MAX_MEMBERS``, w59a); the
+bag's number of members and its partition are the fit's hyper-parameters, in the file's
+``fitted`` record, not numbers of ``vision/``."""
 GEOMETRY = frozenset({
     "markers.TAB_MARGIN", "markers.GUIDE_LENGTH", "markers.GUIDE_COLOUR", "grid_overlay.WASHED",
     "shade.WASHED", "grid_overlay.PAPER_WHITE",

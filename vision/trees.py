@@ -5,11 +5,17 @@ side or none, by terrain), evaluated with numpy.
 The trees are fitted by ``bench/fit_cell_trees.py`` (scikit-learn's
 ``HistGradientBoostingClassifier``, on training photos of both renderers that no measurement
 reads) and exported to :data:`MODEL_FILE`, JSON: no pickle, the file's size and every array's
-length capped before use, every field checked. Each tree is a table of nodes (feature,
-threshold, where a missing value goes, children, leaf value); a cell goes left where its feature
-is at most the threshold. The raw score of a content is its baseline plus its trees' leaves; the
-probabilities are their softmax. The fitted trees are one fitted model (one tunable entry);
-their hyper-parameters are named in the file's ``fitted`` record and in ``docs/vision.md``.
+length capped before use, every field checked. The file holds a *bag*: one or more members, each
+a boosted model fitted by the same recipe on another part of the training photos (w59a: one fit
+is one draw of the recipe, and a refit alone moved as many cells as the derivations it was to
+judge). Each tree is a table of nodes (feature, threshold, where a missing value goes, children,
+leaf value); a cell goes left where its feature is at most the threshold. A member's raw score
+of a content is its baseline plus its trees' leaves, its probabilities their softmax; the bag's
+probability is the mean of its members' probabilities (:meth:`Trees.probabilities` says why not
+of their raw scores). All members' trees are evaluated in one pass. The fitted trees are one
+fitted model (one tunable entry), however many members; their hyper-parameters, the number of
+members and the partition of the photos among them are named in the file's ``fitted`` record
+and in ``docs/vision.md``.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from vision.decide import READ_INSIDE
 from vision.errors import VisionError
 from vision.evidence import CellEvidence
 
-FORMAT = "referee-cell-trees/1"
+FORMAT = "referee-cell-trees/2"
+"""Format: a bag of members (w59a); a file of the single-model format ``/1`` is refused."""
 MODEL_FILE = Path(__file__).with_name("cell_trees.json")
 MAX_FILE_BYTES = 8_000_000
 """Cap: the largest model file read."""
@@ -43,6 +50,8 @@ MAX_DEPTH = 64
 """Cap: the deepest a tree may go (evaluation steps)."""
 MAX_NAMES = 1000
 """Cap: the most features or contents a model may name."""
+MAX_MEMBERS = 32
+"""Cap: the most members a bag may hold."""
 
 LIKELIHOOD_TEMPERATURE = 1.1
 """Fitted (``bench/fit_trees_photo.py``, 2026-11-30, w53b: the shipped model's training photos
@@ -120,14 +129,17 @@ class Exits:
 
 @dataclass(frozen=True)
 class Trees:
-    """A fitted model: the feature names it reads, the contents it predicts and its trees,
-    flattened (every tree's nodes one after the other; ``root``: each tree's first node), and
-    the same trees as tests (``exits``; None where a tree has too many leaves for them)."""
+    """A fitted model: the feature names it reads, the contents it predicts and the trees of all
+    its members, flattened (every tree's nodes one after the other; ``root``: each tree's first
+    node), and the same trees as tests (``exits``; None where a tree has too many leaves for
+    them)."""
 
     features: tuple[str, ...]
     contents: tuple[tuple[str | None, str], ...]
     baseline: Floats
+    """(members, contents): each member's raw score before any tree."""
     tree_class: Ints
+    """Per tree, the raw score it adds to: ``member × len(contents) + content`` (trees sorted by it)."""
     root: Ints
     feature: Ints
     threshold: Floats
@@ -141,17 +153,18 @@ class Trees:
     exits: Exits | None = None
 
     def raw(self, x: Floats) -> Floats:
-        """Returns each row's raw score per content (before the softmax): the baseline plus the
-        leaves it ends on, found by the tests (:class:`Exits`), else by the walk (:meth:`walk`);
-        both find the same leaves, and the sums are the same."""
+        """Returns (rows, members, contents): each row's raw score per member and content (before
+        the softmax): the baseline plus the leaves it ends on, found by the tests
+        (:class:`Exits`), else by the walk (:meth:`walk`); both find the same leaves, and the
+        sums are the same."""
         n = x.shape[0]
         values = self.exits.leaf_values(x) if self.exits is not None else self.value[self.walk(x)]
-        out = np.tile(self.baseline, (n, 1))
-        # trees are kept grouped by content: one sum per content's run of columns
+        out = np.tile(self.baseline.reshape(-1), (n, 1))
+        # trees are kept grouped by member and content: one sum per group's run of columns
         scored = np.unique(self.tree_class)
         if scored.size:
             out[:, scored] += np.add.reduceat(values, np.searchsorted(self.tree_class, scored), axis=1)
-        return out
+        return out.reshape(n, *self.baseline.shape)
 
     def walk(self, x: Floats) -> Ints:
         """Returns (rows, trees): the leaf each row ends on in each tree, every tree walked
@@ -166,18 +179,28 @@ class Trees:
         return node
 
     def frequency(self) -> Floats:
-        """Returns each content's share of the (weighted) training cells: the softmax of the
-        baseline, the probability the trees start from before any feature is read."""
-        e = np.exp(self.baseline - self.baseline.max())
-        out: Floats = e / e.sum()
+        """Returns each content's share of the (weighted) training cells: per member the softmax
+        of its baseline, the probability it starts from before any feature is read; their mean
+        over the members."""
+        e = np.exp(self.baseline - self.baseline.max(axis=1, keepdims=True))
+        out: Floats = (e / e.sum(axis=1, keepdims=True)).mean(axis=0)
         return out
 
     def probabilities(self, x: Floats) -> Floats:
-        """Returns each row's probability of each content (rows sum to 1)."""
+        """Returns each row's probability of each content (rows sum to 1): the mean over the
+        members of each member's softmax.
+
+        The mean of probabilities, not of raw scores (log-odds): a member sure of a wrong content
+        where the others hesitate moves a mean of raw scores by its whole (unbounded) margin, and
+        the bag then reads sure what one draw read sure; the mean of probabilities moves by at
+        most ``1 / members`` for it, so a cell is read sure only where most members are. On the
+        glared photos none of the members saw, it also had the lower log loss and ECE of the two
+        (``bench/fit_cell_trees.py --unseen``, ``docs/vision.md``, w59a). A one-member bag
+        reads exactly as its member."""
         raw = self.raw(x)
-        raw -= raw.max(axis=1, keepdims=True)
+        raw -= raw.max(axis=2, keepdims=True)
         e = np.exp(raw)
-        out: Floats = e / e.sum(axis=1, keepdims=True)
+        out: Floats = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
         return out
 
 
@@ -296,47 +319,72 @@ def _parse(data: dict[str, Any]) -> Trees:
                 and isinstance(item[1], str)):
             raise _Bad("contents")
         pairs.append((item[0], item[1]))
-    baseline = _floats(data.get("baseline"), "baseline", len(pairs))
-    trees = data.get("trees")
-    if not isinstance(trees, dict):
-        raise _Bad("trees")
-    tree_class = _ints(trees.get("class"), "trees.class", MAX_TREES)
-    root = _ints(trees.get("root"), "trees.root", MAX_TREES)
-    if len(root) != len(tree_class) or (len(tree_class) and (tree_class.min() < 0 or tree_class.max() >= len(pairs))):
-        raise _Bad("trees.class")
-    feature = _ints(trees.get("feature"), "trees.feature", MAX_NODES)
-    n = len(feature)
-    threshold = _floats(trees.get("threshold"), "trees.threshold", n, infinite_ok=True)
-    missing_left = _ints(trees.get("missing_left"), "trees.missing_left", n).astype(bool)
-    left = _ints(trees.get("left"), "trees.left", n)
-    right = _ints(trees.get("right"), "trees.right", n)
-    value = _floats(trees.get("value"), "trees.value", n)
-    leaf = _ints(trees.get("leaf"), "trees.leaf", n).astype(bool)
-    if len(missing_left) != n or len(left) != n or len(right) != n or len(leaf) != n:
-        raise _Bad("trees")
-    inner = ~leaf
-    if len(root) and (n == 0 or root.min() < 0 or root.max() >= n):
+    members = data.get("members")
+    if not isinstance(members, list) or not members or len(members) > MAX_MEMBERS:
+        raise _Bad("members")
+    tables: list[dict[str, Any]] = []
+    for k, member in enumerate(members):
+        if not isinstance(member, dict):
+            raise _Bad(f"members[{k}]")
+        tables.append(_member(member, f"members[{k}].", len(features), len(pairs), k,
+                              sum(len(t["feature"]) for t in tables)))
+    joined = {key: np.concatenate([t[key] for t in tables]) for key in tables[0] if key != "baseline"}
+    if len(joined["root"]) > MAX_TREES:
         raise _Bad("trees.root")
-    if inner.any() and (feature[inner].min() < 0 or feature[inner].max() >= len(features)):
+    if len(joined["feature"]) > MAX_NODES:
         raise _Bad("trees.feature")
-    for name, child in (("trees.left", left), ("trees.right", right)):
-        if inner.any() and (child[inner].min() < 0 or child[inner].max() >= n):
-            raise _Bad(name)
     depth = data.get("depth")
     if not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
         raise _Bad("depth")
+    root, left, right, leaf = joined["root"], joined["left"], joined["right"], joined["leaf"]
     if not _reaches_leaves(root, left, right, leaf, depth):
         raise _Bad("depth")
     fitted = data.get("fitted", {})
     if not isinstance(fitted, dict):
         raise _Bad("fitted")
-    # a leaf is its own child: walking on from it stays there; trees grouped by content
-    own = np.arange(n)
-    order = np.argsort(tree_class, kind="stable")
-    feature, left, right = np.where(inner, feature, 0), np.where(inner, left, own), np.where(inner, right, own)
-    return Trees(tuple(features), tuple(pairs), baseline, tree_class[order], root[order], feature, threshold,
-                 missing_left, left, right, value, leaf, depth, fitted,
+    # a leaf is its own child: walking on from it stays there; trees grouped by member and content
+    inner, own = ~leaf, np.arange(len(leaf))
+    order = np.argsort(joined["class"], kind="stable")
+    feature = np.where(inner, joined["feature"], 0)
+    left, right = np.where(inner, left, own), np.where(inner, right, own)
+    threshold, missing_left, value = joined["threshold"], joined["missing_left"], joined["value"]
+    return Trees(tuple(features), tuple(pairs), np.array([t["baseline"] for t in tables]), joined["class"][order],
+                 root[order], feature, threshold, missing_left, left, right, value, leaf, depth, fitted,
                  _exits(root[order], feature, threshold, missing_left, left, right, value, leaf))
+
+
+def _member(data: dict[str, Any], at: str, features: int, contents: int, k: int, offset: int) -> dict[str, Any]:
+    """One member's baseline and trees, checked (``at``: the member's place, for the message),
+    with its trees' classes numbered ``k × contents + content`` and its nodes from ``offset``."""
+    baseline = _floats(data.get("baseline"), at + "baseline", contents)
+    trees = data.get("trees")
+    if not isinstance(trees, dict):
+        raise _Bad(at + "trees")
+    tree_class = _ints(trees.get("class"), at + "trees.class", MAX_TREES)
+    root = _ints(trees.get("root"), at + "trees.root", MAX_TREES)
+    if len(root) != len(tree_class) or (len(tree_class) and (tree_class.min() < 0 or tree_class.max() >= contents)):
+        raise _Bad(at + "trees.class")
+    feature = _ints(trees.get("feature"), at + "trees.feature", MAX_NODES)
+    n = len(feature)
+    threshold = _floats(trees.get("threshold"), at + "trees.threshold", n, infinite_ok=True)
+    missing_left = _ints(trees.get("missing_left"), at + "trees.missing_left", n).astype(bool)
+    left = _ints(trees.get("left"), at + "trees.left", n)
+    right = _ints(trees.get("right"), at + "trees.right", n)
+    value = _floats(trees.get("value"), at + "trees.value", n)
+    leaf = _ints(trees.get("leaf"), at + "trees.leaf", n).astype(bool)
+    if len(missing_left) != n or len(left) != n or len(right) != n or len(leaf) != n:
+        raise _Bad(at + "trees")
+    inner = ~leaf
+    if len(root) and (n == 0 or root.min() < 0 or root.max() >= n):
+        raise _Bad(at + "trees.root")
+    if inner.any() and (feature[inner].min() < 0 or feature[inner].max() >= features):
+        raise _Bad(at + "trees.feature")
+    for name, child in (("trees.left", left), ("trees.right", right)):
+        if inner.any() and (child[inner].min() < 0 or child[inner].max() >= n):
+            raise _Bad(at + name)
+    return {"baseline": baseline, "class": tree_class + k * contents, "root": root + offset, "feature": feature,
+            "threshold": threshold, "missing_left": missing_left, "left": np.where(inner, left + offset, 0),
+            "right": np.where(inner, right + offset, 0), "value": value, "leaf": leaf}
 
 
 def _exits(root: Ints, feature: Ints, threshold: Floats, missing_left: npt.NDArray[np.bool_], left: Ints,

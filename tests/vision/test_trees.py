@@ -37,14 +37,27 @@ def test_the_shipped_model_reads_the_boards_features_and_contents() -> None:
     assert set(model.contents) <= {(o, t) for o in (None, *board.sides) for t in board.terrains}
 
 
-def _model() -> dict[str, object]:
-    """A tiny valid model: one feature, two contents, one stump per content."""
-    return {"format": trees.FORMAT, "features": ["a"], "contents": [[None, "plain"], ["greek", "plain"]],
-            "baseline": [0.0, 0.0], "depth": 1, "fitted": {},
+def _member(split: float = 0.5) -> dict[str, object]:
+    """One member: one stump per content, splitting feature ``a`` at ``split``."""
+    return {"baseline": [0.0, 0.0],
             "trees": {"class": [0, 1], "root": [0, 3], "feature": [0, 0, 0, 0, 0, 0],
-                      "threshold": [0.5, 0, 0, 0.5, 0, 0], "missing_left": [1, 0, 0, 1, 0, 0],
+                      "threshold": [split, 0, 0, split, 0, 0], "missing_left": [1, 0, 0, 1, 0, 0],
                       "left": [1, 0, 0, 4, 0, 0], "right": [2, 0, 0, 5, 0, 0],
                       "value": [0, 2.0, -2.0, 0, -2.0, 2.0], "leaf": [0, 1, 1, 0, 1, 1]}}
+
+
+def _model() -> dict[str, object]:
+    """A tiny valid model: one feature, two contents, one member of one stump per content."""
+    return {"format": trees.FORMAT, "features": ["a"], "contents": [[None, "plain"], ["greek", "plain"]],
+            "depth": 1, "fitted": {}, "members": [_member()]}
+
+
+def _tables(data: dict[str, object], k: int = 0) -> dict[str, object]:
+    members = data["members"]
+    assert isinstance(members, list)
+    out = members[k]
+    assert isinstance(out, dict)
+    return out
 
 
 def _write(tmp_path: Path, data: object) -> Path:
@@ -63,7 +76,7 @@ def test_a_small_model_reads_as_its_trees_say(tmp_path: Path) -> None:
 
 def test_the_training_shares_are_the_softmax_of_the_baseline(tmp_path: Path) -> None:
     data = _model()
-    data["baseline"] = [float(np.log(0.8)), float(np.log(0.2))]
+    _tables(data)["baseline"] = [float(np.log(0.8)), float(np.log(0.2))]
     model = trees.load_trees(_write(tmp_path, data))
     np.testing.assert_allclose(model.frequency(), [0.8, 0.2])
     np.testing.assert_allclose(trees.default_trees().frequency().sum(), 1.0)
@@ -72,11 +85,12 @@ def test_the_training_shares_are_the_softmax_of_the_baseline(tmp_path: Path) -> 
 @pytest.mark.parametrize(("field", "value"), [
     ("format", "other/1"),
     ("features", "a"),
+    ("format", "referee-cell-trees/1"),  # one model, before the bag (w59a)
     ("contents", [["greek"]]),
-    ("baseline", [0.0]),
+    ("members", []),
+    ("members", [_member(), 3]),
     ("depth", 999),
     ("depth", 0),  # shallower than its trees: a walk would stop on an inner node
-    ("trees", {"class": [0]}),
 ])
 def test_a_malformed_model_is_refused_naming_the_field(tmp_path: Path, field: str, value: object) -> None:
     data = _model()
@@ -96,11 +110,53 @@ def test_a_malformed_model_is_refused_naming_the_field(tmp_path: Path, field: st
 ])
 def test_a_tree_pointing_outside_itself_is_refused(tmp_path: Path, field: str, value: object) -> None:
     data = _model()
-    tables = data["trees"]
+    data["members"] = [_member(), _member()]
+    tables = _tables(data, 1)["trees"]
     assert isinstance(tables, dict)
     tables[field] = value
     path = _write(tmp_path, data)
-    with pytest.raises(VisionError, match=f"trees.{field}"):
+    with pytest.raises(VisionError, match=rf"members\[1\]\.trees\.{field}"):
+        trees.load_trees(path)
+
+
+@pytest.mark.parametrize(("field", "value"), [("baseline", [0.0]), ("trees", {"class": [0]})])
+def test_a_malformed_member_is_refused_naming_the_member_and_field(tmp_path: Path, field: str,
+                                                                   value: object) -> None:
+    data = _model()
+    _tables(data)[field] = value
+    path = _write(tmp_path, data)
+    with pytest.raises(VisionError, match=rf"{path}: .*members\[0\]\.{field}") as caught:
+        trees.load_trees(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_bag_reads_the_mean_of_its_members_probabilities(tmp_path: Path) -> None:
+    # w59a: the probability is the mean over the members of each member's probability
+    one, other = _model(), _model()
+    _tables(other)["trees"] = _member(2.5)["trees"]
+    _tables(other)["baseline"] = [0.3, -0.1]
+    bag = _model()
+    bag["members"] = [_tables(one), _tables(other)]
+    x = np.array([[0.0], [1.0], [3.0], [np.nan]])
+    alone = [trees.load_trees(_write(tmp_path, m)).probabilities(x) for m in (one, other)]
+    model = trees.load_trees(_write(tmp_path, bag))
+    np.testing.assert_allclose(model.probabilities(x), (alone[0] + alone[1]) / 2, rtol=0, atol=1e-15)
+    assert model.raw(x).shape == (4, 2, 2)
+    # a bag of one member twice reads exactly as that member
+    bag["members"] = [_tables(one), _tables(one)]
+    np.testing.assert_array_equal(trees.load_trees(_write(tmp_path, bag)).probabilities(x), alone[0])
+
+
+def test_a_bag_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _model()
+    data["members"] = [_member(), _member(), _member()]
+    path = _write(tmp_path, data)
+    monkeypatch.setattr(trees, "MAX_MEMBERS", 2)
+    with pytest.raises(VisionError, match="members"):
+        trees.load_trees(path)
+    monkeypatch.setattr(trees, "MAX_MEMBERS", 32)
+    monkeypatch.setattr(trees, "MAX_TREES", 5)  # two trees a member, six in all: over the cap together
+    with pytest.raises(VisionError, match=r"trees\.root"):
         trees.load_trees(path)
 
 
@@ -188,9 +244,9 @@ def test_a_tree_too_wide_for_the_tests_is_walked(tmp_path: Path) -> None:
     leaf = [0, 1] * (width - 1) + [1]
     data = _model()
     data["depth"] = width - 1
-    data["trees"] = {"class": [0], "root": [0], "feature": feature, "threshold": threshold,
+    _tables(data)["trees"] = {"class": [0], "root": [0], "feature": feature, "threshold": threshold,
                      "missing_left": [0] * len(feature), "left": left, "right": right, "value": value, "leaf": leaf}
     model = trees.load_trees(_write(tmp_path, data))
     assert model.exits is None
     raw = model.raw(np.array([[0.5], [10.5], [1000.0]]))
-    np.testing.assert_array_equal(raw[:, 0], [1.0, 11.0, -1.0])
+    np.testing.assert_array_equal(raw[:, 0, 0], [1.0, 11.0, -1.0])
