@@ -160,15 +160,6 @@ class ClassifyConfig(Section):
         description="The occluder's colours: the classes (or 'fits none') making at least this share of its "
         "pixels on the sheet; only pixels of those colours are followed into the grid.",
     )
-    seen_share: float = Field(
-        default=0.5,
-        ge=0,
-        le=1,
-        description="The share of the band around a counter that must be seen (not under an occluder) "
-        "for the band to be read, else its measures are left out (NaN) and the trees see none. Half of "
-        "what a reading relies on must show (edge_band_seen, 0.5, before 29 November; until 30 November "
-        "also the share of a token's inner square the cascade's pure_token needed).",
-    )
     min_separation: float = Field(
         default=3.5,
         description="Calibration refuses classes closer than this many combined spreads.",

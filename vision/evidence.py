@@ -525,7 +525,10 @@ def _edge_band(
     the lean toward each token's colour of the band outside the
     counter's outline, read on the full-resolution warp (the band of token left around a counter
     is one to three photo pixels wide on a small board: sampling every second pixel, or blurring,
-    blends it away); the outline is :func:`distance_past_outline`'s."""
+    blends it away); the outline is :func:`distance_past_outline`'s. The band is read only where
+    most of it shows (at least half its pixels not under an occluder, and at least
+    ``adapt_min_pixels``): a majority rule, not a tuned share (``classify.seen_share``, 0.5, until
+    30 November); otherwise its measures stay NaN and the trees see none."""
     ppc = grid.shape[0] // board.rows
     sides = len(board.sides)
     terrains = len(board.terrains)
@@ -548,7 +551,7 @@ def _edge_band(
             continue
         ring = (away > lo) & (away <= hi) & within
         band = ring & seen[j]
-        if band.sum() < max(cfg.adapt_min_pixels, cfg.seen_share * ring.sum()):
+        if band.sum() < max(cfg.adapt_min_pixels, ring.sum() / 2):
             continue  # mostly hidden (under a hand): the rest of it may be the counter's rim
         lit = band & (away > lo + cfg.edge_light_skip * ppc)  # past the counter's blurred border
         light[j] = float(f[..., 2][lit if lit.sum() >= cfg.adapt_min_pixels else band].mean()) / board_light[j]

@@ -55,7 +55,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # 0.1; no set read a cell otherwise)
 # w58b 45 -> 44: classify.max_drift merged into colours.MODE_WINDOW, one reach of a class's colour
 # (colours.class_reach, 0.072: the calibration's mode window and a photo's largest move of a class)
-MAX_TUNABLE = {"register": 26, "per-cell": 44}
+# the lead (w59l) 44 -> 43: classify.seen_share gone (a counter's band is read where most of it
+# shows: half its pixels, a majority rule; the same 0.5, every reading identical)
+MAX_TUNABLE = {"register": 26, "per-cell": 43}
 
 
 def _tool() -> ModuleType:
