@@ -211,14 +211,9 @@ def fit_members(data: dict[str, Any], weight: Floats, part: npt.NDArray[np.int64
     return out
 
 
-def bag_proba(members: list[Member], x: Floats, raw_mean: bool = False) -> Floats:
-    """The bag's probabilities on ``x``: the mean of the members' (as ``vision.trees`` reads), or
-    with ``raw_mean`` the softmax of the mean of their raw scores (measured, not shipped)."""
-    return average([m.proba(x) for m in members], raw_mean)
-
-
 def average(each: list[Floats], raw_mean: bool = False) -> Floats:
-    """The members' probabilities ``each`` averaged (see :func:`bag_proba`)."""
+    """The members' probabilities ``each`` averaged: their mean (as ``vision.trees`` reads), or
+    with ``raw_mean`` the softmax of the mean of their raw scores (measured, not shipped)."""
     if not raw_mean:
         out: Floats = np.mean(each, axis=0)
         return out
@@ -308,7 +303,7 @@ def main() -> None:
     if args.rows is not None:
         pick = np.random.default_rng(0).choice(len(y), 12, replace=False)
         rows = {"rows": [[None if np.isnan(v) else float(v) for v in r] for r in x[pick]],
-                "probabilities": bag_proba(members, x[pick]).round(8).tolist()}
+                "probabilities": average([m.proba(x[pick]) for m in members]).round(8).tolist()}
         args.rows.write_text(json.dumps(rows) + "\n", encoding="utf-8")
         print(f"stored {len(pick)} rows with their probabilities in {args.rows}")
 
