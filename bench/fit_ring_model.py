@@ -35,7 +35,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -54,7 +53,7 @@ from vision.calibration import Calibration, default_model  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.decide import READ_INSIDE  # noqa: E402
 from vision.errors import LowConfidenceError, VisionError  # noqa: E402
-from vision.pipeline import _refuse_if_unread, read  # noqa: E402
+from vision.pipeline import read, refusal  # noqa: E402
 from vision.prior import combine  # noqa: E402
 
 SETS = {
@@ -249,8 +248,10 @@ def measure(board: BoardSpec, photos: Photos, p: np.ndarray | None, priors: dict
             readings[names[n]] = (occupant, terrain, round(conf, 4))
         unreadable = tuple(c for c, r in readings.items() if r[2] < floor)
         try:
-            _refuse_if_unread(unreadable, SimpleNamespace(reached=np.array(entry["reached"])),  # type: ignore[arg-type]
-                              np.array(entry["washed"]), board, cfg)
+            why = refusal(unreadable, np.array(entry["reached"]), np.array(entry["washed"]), board.cell_names(),
+                          cfg.classify.max_unreadable)
+            if why is not None:
+                raise why.error()
         except VisionError as exc:
             reason = type(exc).__name__ if not isinstance(exc, LowConfidenceError) else "LowConfidenceError"
             refused[reason] = refused.get(reason, 0) + 1

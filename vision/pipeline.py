@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -100,6 +101,9 @@ class Reading:
     washed: npt.NDArray[np.float64]
     """Per cell, the share of its pixels a glare washes out (in the photo, or once a hard shadow
     is lit away: the glare rule's input)."""
+    doubted: bool = False
+    """Whether the fitted trees doubt the photo as a whole (:data:`vision.trees.REFUSE_AT`), which
+    refuses it (:func:`refusal`) when read strictly."""
 
 
 def observe(
@@ -182,7 +186,7 @@ def read(
     if debug.enabled:
         debug.stage("labels", _draw_labels(warped, board, readings, cfg))
     if strict:
-        _refuse_if_unread(unreadable, evidence, washed, board, cfg, doubted)
+        _refuse_if_unread(unreadable, evidence, washed, board, cfg, white, doubted)
     from_rules: tuple[str, ...] = ()
     if priors is not None:
         readings, from_rules = _with_priors(readings, priors, board, cfg, likelihoods)
@@ -208,7 +212,7 @@ def read(
         identity=identity,
         from_rules=from_rules,
     )
-    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside, washed)
+    return Reading(observation, reg, warped, white, evidence, lines, loaded.image, inside, washed, doubted)
 
 
 def _register(loaded: Photo, board: BoardSpec, cfg: VisionConfig, debug: DebugSink) -> Registration:
@@ -366,63 +370,129 @@ def _with_priors(
     return out, tuple(changed)
 
 
+Cause = Literal["not-board", "hand", "glare", "overexposed", "unknown"]
+"""What a refusal of a photo whose cells were read blames (:class:`Refusal`)."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a photo whose cells were read is refused (:func:`refusal`)."""
+
+    unreadable: tuple[str, ...]
+    """The cells read below the ask floor."""
+    cause: Cause
+    """What the refusal blames: most cells show neither the board nor its pieces, a hand (or
+    something over the board), a glare, the whole photo's exposure (its cells washed out where the
+    board's own paper is), or nothing known (the photo itself)."""
+    count: int
+    """How many cells the cause names (of the board's, for ``not-board``; of the unreadable ones
+    otherwise; 0 for ``unknown``)."""
+    total: int
+    """The board's cells."""
+
+    def error(self) -> BoardNotFoundError | LowConfidenceError:
+        """The error the reader raises, its message in the reader's language."""
+        n = self.count
+        if self.cause == "not-board":
+            return BoardNotFoundError(
+                _(
+                    "the board is not visible: {n} of its {total} cells show neither the board nor "
+                    "its pieces; frame the whole board, uncovered"
+                ).format(n=n, total=self.total)
+            )
+        if self.cause == "overexposed":
+            why = ngettext(
+                "the photo is overexposed: {n} of them are washed out to white, as is the board's "
+                "paper; dim the light or lower the exposure",
+                "the photo is overexposed: {n} of them are washed out to white, as is the board's "
+                "paper; dim the light or lower the exposure",
+                n,
+            ).format(n=n)
+        elif self.cause == "glare":
+            why = ngettext(
+                "a glare washes out {n} of them; move the lamp or tilt the board",
+                "a glare washes out {n} of them; move the lamp or tilt the board",
+                n,
+            ).format(n=n)
+        elif self.cause == "hand":
+            why = ngettext(
+                "a hand or something over the board hides {n} of them",
+                "a hand or something over the board hides {n} of them",
+                n,
+            ).format(n=n)
+        else:
+            why = N_("the board is hidden, badly lit or not the expected set")
+        return LowConfidenceError(self.unreadable, why)
+
+
+def refusal(
+    unreadable: tuple[str, ...],
+    reached: npt.NDArray[np.float64] | None,
+    washed: npt.NDArray[np.float64],
+    names: list[str],
+    max_unreadable: float,
+    doubted: bool = False,
+    paper_washed: bool = False,
+) -> Refusal | None:
+    """Returns why a photo whose cells were read is refused, or None if it is not.
+
+    A photo with more than ``max_unreadable`` (``classify.max_unreadable``) of its cells
+    unreadable (``unreadable``: read below the ask floor), or one the fitted trees doubt as a whole
+    (``doubted``: :data:`vision.trees.REFUSE_AT`), is refused. The cause said is the known one
+    where most of the unreadable cells have it (a hand reaching in: ``reached``, each cell's
+    share an occluder covers; a glare: ``washed``, each cell's share washed out), else the photo
+    itself is bad. A pure function of what the reading measured: ``bench/refusal_reasons.py``
+    measures the causes it names against what a renderer drew.
+
+    A cell washed out (:func:`glared`) is the light's, even where the occluder finder reaches it:
+    a clipped white patch has no colour to tell skin by, and the finder takes a glare's patch for
+    a hand as readily as a hand's. Where the board's own paper is washed out too
+    (``paper_washed``: the white reference clipped in every channel), the washed cells are the
+    photo's exposure's, not a glare's: the cause is then the exposure.
+    """
+    reached = reached if reached is not None else np.zeros(len(names))
+    glare = glared(washed)
+    shone_on = {names[n] for n in range(len(names)) if glare[n]}
+    held = {names[n] for n in range(len(names)) if reached[n] > 0} - shone_on
+    others = [n for n in unreadable if n not in held and n not in shone_on]
+    limit = max_unreadable * len(names)
+    if len(unreadable) <= limit and not doubted:
+        return None
+    blind = len(unreadable) - len(shone_on.intersection(unreadable))
+    if blind > len(names) - blind:
+        # most of the "board" shows neither the board nor its pieces (no number: those cells
+        # outnumber the others; classify.max_not_board, 0.5, until w58c): whatever was taken for
+        # it (a cluttered table, a board under a cloth) is not a board to read
+        return Refusal(unreadable, "not-board", blind, len(names))
+    if len(others) <= limit and set(unreadable) & (held | shone_on):
+        hid = len([n for n in unreadable if n in held])
+        shone = len([n for n in unreadable if n in shone_on])
+        if shone > hid:
+            return Refusal(unreadable, "overexposed" if paper_washed else "glare", shone, len(names))
+        return Refusal(unreadable, "hand", hid, len(names))
+    return Refusal(unreadable, "unknown", 0, len(names))
+
+
 def _refuse_if_unread(
     unreadable: tuple[str, ...],
     evidence: adaptive.CellEvidence,
     washed: npt.NDArray[np.float64],
     board: BoardSpec,
     cfg: VisionConfig,
+    white: npt.NDArray[np.float64],
     doubted: bool = False,
 ) -> None:
-    """Refuses a photo with too many unreadable cells, or one the fitted trees doubt as a whole
-    (``doubted``: :data:`vision.trees.REFUSE_AT`), saying why.
-
-    More than ``classify.max_unreadable`` of the cells unreadable, whatever their reason, refuse
-    it. The reason said is the known one where most of them have it (a hand reaching in, a
-    glare), else the photo itself is bad.
+    """Refuses a photo with too many unreadable cells, or one the fitted trees doubt as a whole,
+    saying why (:func:`refusal`; ``white``: the paper's colour, :func:`grid_overlay.white_reference`).
 
     Raises:
         BoardNotFoundError: most cells show neither the board nor its pieces.
         LowConfidenceError: too many cells unreadable.
     """
-    names = board.cell_names()
-    reached = evidence.reached if evidence.reached is not None else np.zeros(len(names))
-    held = {names[n] for n in range(len(names)) if reached[n] > 0}
-    glare = glared(washed)
-    shone_on = {names[n] for n in range(len(names)) if glare[n]} - held
-    others = [n for n in unreadable if n not in held and n not in shone_on]
-    limit = cfg.classify.max_unreadable * len(names)
-    if len(unreadable) <= limit and not doubted:
-        return
-    blind = len(unreadable) - len(shone_on.intersection(unreadable))
-    if blind > len(names) - blind:
-        # most of the "board" shows neither the board nor its pieces (no number: those cells
-        # outnumber the others; classify.max_not_board, 0.5, until w58c): whatever was taken for
-        # it (a cluttered table, a board under a cloth) is not a board to read
-        raise BoardNotFoundError(
-            _(
-                "the board is not visible: {n} of its {total} cells show neither the board nor "
-                "its pieces; frame the whole board, uncovered"
-            ).format(n=blind, total=len(names))
-        )
-    elif len(others) <= limit and set(unreadable) & (held | shone_on):
-        hid = len([n for n in unreadable if n in held])
-        shone = len([n for n in unreadable if n in shone_on])
-        if shone > hid:
-            why = ngettext(
-                "a glare washes out {n} of them; move the lamp or tilt the board",
-                "a glare washes out {n} of them; move the lamp or tilt the board",
-                shone,
-            ).format(n=shone)
-        else:
-            why = ngettext(
-                "a hand or something over the board hides {n} of them",
-                "a hand or something over the board hides {n} of them",
-                hid,
-            ).format(n=hid)
-    else:
-        why = N_("the board is hidden, badly lit or not the expected set")
-    raise LowConfidenceError(unreadable, why)
+    why = refusal(unreadable, evidence.reached, washed, board.cell_names(), cfg.classify.max_unreadable, doubted,
+                  paper_washed=bool((white >= go.WASHED).all()))
+    if why is not None:
+        raise why.error()
 
 
 def _identity(
