@@ -9,15 +9,21 @@ of photos the shipped trees never saw (``--unseen``, e.g. ``bench/render_glared_
     python bench/fit_trees_photo.py /tmp/w50a/render2.npz /tmp/w50a/tabletop2.npz \\
         /tmp/w50a/aimed-render.npz /tmp/w50a/aimed-tabletop.npz \\
         --unseen /tmp/w50a/glare-tabletop.npz /tmp/w51a/glared-tabletop.npz --cache /tmp/w51a/oof.npz \
-        [--model OTHER_TREES.json]
+        [--model OTHER_TREES.json] [--bag K --partition-seed S] [--jobs 2] [--refused N]
 
-(the shipped numbers' run: ``bench/reports/fit-trees-photo-w51a.txt``; ``--model`` fits for
-trees other than the shipped ones, e.g. a variant exported by ``bench/fit_cell_trees.py``).
+(the shipped numbers' run: ``bench/reports/fit-trees-photo-w53b-visible.txt``; ``--model`` fits
+for trees other than the shipped ones, e.g. a variant exported by ``bench/fit_cell_trees.py``).
 
-Every training photo is read by trees fitted without it: four fits, each on three quarters of
-the photos (held out by photo), with the shipped model's recipe (its file's ``fitted`` record);
-an ``--unseen`` photo is read by the shipped trees. ``--cache`` keeps the training photos'
-probabilities.
+Every training photo is read by trees fitted without it: four outer folds (every fourth photo
+held out), each read by a fit on the other three quarters with the model's recipe (its file's
+``fitted`` record), or with ``--bag K`` by a bag of K members fitted on them as
+``bench/fit_cell_trees.py --bag K --partition-seed S`` fits one (its own functions), the
+members' probabilities averaged as the reader averages them (w60a: a bag reads softer than one
+fit, and a refusal fitted on single fits' readings refuses more of a bag's photos). An
+``--unseen`` photo is read by the model itself (the bag to ship). ``--jobs`` outer folds are
+fitted at once, one process each (with ``OMP_NUM_THREADS=1``: a bag of four per fold took
+5 minutes for the four folds on two cores, w60a). ``--cache`` keeps the training photos'
+probabilities, each fold's as it comes.
 
 - The temperature ``T``: the photo's likelihood of a content is the trees' probability over the
   training share of that content (``Trees.frequency``), raised to ``1/T``; ``T`` is the value of
@@ -33,14 +39,19 @@ probabilities.
   its figures are those of four fits, each scoring the quarter of photos it left out). The
   threshold (``vision.trees.REFUSE_AT``): a photo with more than ``classify.max_unreadable``
   (0.25) of its cells unsure by the trees is refused anyway (too many questions); the threshold
-  is the lowest at which both together refuse no more of these photos than the cascade's count
-  refuses now (the same share, on the cascade's own confidences).
-  The script prints, beside the cascade's refusal, the cells read sure and wrong left in the
-  photos read (visible, and hidden under a hand), and the same for a refusal by the count of
-  unsure cells alone at the matched count; and how many photos the count of unsure cells
-  refuses that the logistic does not (``count_binds_alone``: where ``classify.max_unreadable``
-  decides alone; none on the dev photos, the game positions, the occlusion set, the refuse set
-  and ``tests/vision``, w58c).
+  is the lowest at which both together refuse no more of these photos than ``--refused`` (by
+  default as many as the count of unsure cells refuses on the confidences the dumps recorded:
+  until w53b the cascade's; the dumps made since record the shipped trees' own confidences, on
+  their own training photos, and refuse far fewer: w60a gives the count the shipped reader
+  refuses on single fits' out-of-fold readings, the ``shipped`` figure of a run without
+  ``--bag``). The script prints, beside the recorded confidences' refusal (``cascade``), the
+  cells read sure and wrong left in the photos read (visible, and hidden under a hand), and the
+  same for a refusal by the count of unsure cells alone at the matched count; and how many
+  photos the count of unsure cells refuses that the logistic does not (``count_binds_alone``:
+  where ``classify.max_unreadable`` decides alone; none on the dev photos, the game positions,
+  the occlusion set, the refuse set and ``tests/vision``, w58c); and the shipped refusal
+  (``vision.trees.REFUSE_WEIGHTS``, ``REFUSE_AT``) on the same readings (``shipped``). Every
+  figure names the training and the unseen photos it refuses.
 """
 
 from __future__ import annotations
@@ -48,6 +59,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +71,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.dump_cell_features import content_index  # noqa: E402
-from bench.fit_cell_trees import FLOOR, balanced_where_doubtful, fit, load  # noqa: E402
+from bench.fit_cell_trees import (  # noqa: E402
+    FLOOR,
+    average,
+    balanced_where_doubtful,
+    fit,
+    fit_members,
+    load,
+    parts,
+)
 from vision.board import load_board  # noqa: E402
 from vision.decide import READ_INSIDE  # noqa: E402
-from vision.trees import PHOTO_SUMMARY, Trees, default_trees, load_trees, photo_summary  # noqa: E402
+from vision.trees import (  # noqa: E402
+    PHOTO_SUMMARY,
+    REFUSE_AT,
+    Trees,
+    default_trees,
+    load_trees,
+    photo_doubt,
+    photo_summary,
+)
 
 Floats = npt.NDArray[np.float64]
 CASCADE_SHARE = 0.25
@@ -71,24 +99,62 @@ TEMPERATURES = np.round(np.arange(0.5, 4.01, 0.1), 2)
 """The grid the temperature is chosen on."""
 
 
-def out_of_fold(paths: list[Path], cache: Path | None, model: Trees) -> dict[str, Any]:
-    """Every training cell's probabilities from trees fitted without its photo (see the module)."""
+def out_of_fold(paths: list[Path], cache: Path | None, model: Trees, bag: int = 0, seed: int = 0,
+                jobs: int = 1) -> dict[str, Any]:
+    """Every training cell's probabilities from trees fitted without its photo (see the module):
+    for each outer fold (every fourth photo held out) one fit of the recipe on the other three
+    quarters, or with ``bag`` a bag of ``bag`` members fitted on them as ``bench/fit_cell_trees.py
+    --bag`` fits one (its own functions; ``seed``: the partition seed), its members' probabilities
+    averaged. ``jobs`` folds are fitted at once, in as many processes; with ``cache`` each fold's
+    probabilities are kept as they come (``CACHE.foldF.npz``) and the whole in ``cache``."""
     if cache is not None and cache.exists():
         return {k: v for k, v in np.load(cache).items() if not k.startswith("ex_")}
     data = load(paths)
     recipe = model.fitted
-    x, y = data["x"], data["y"]
-    weight = balanced_where_doubtful(data, np.ones(len(y))) if recipe.get("balance_doubt") else np.ones(len(y))
+    y = data["y"]
+    weight = np.where(data["hidden"], float(recipe.get("hidden_weight", 1.0)), 1.0)
+    if recipe.get("balance_doubt"):
+        weight = balanced_where_doubtful(data, weight)
+    leaves, min_leaf = int(recipe["max_leaf_nodes"]), int(recipe["min_samples_leaf"])
     proba = np.zeros((len(y), 9))
+    todo = []
     for fold in range(4):
-        held = data["photo"] % 4 == fold
-        model = fit(x[~held], y[~held], weight[~held], int(recipe["max_leaf_nodes"]), int(recipe["min_samples_leaf"]))
-        proba[np.ix_(held, model.classes_)] = model.predict_proba(x[held])
-        print(f"fold {fold} fitted", flush=True)
-    out = {"proba": proba, "y": y, "hidden": data["hidden"], "photo": data["photo"], "x": x,
+        kept = None if cache is None else cache.with_suffix(f".fold{fold}.npz")
+        if kept is not None and kept.exists():
+            proba[data["photo"] % 4 == fold] = np.load(kept)["proba"]
+            print(f"fold {fold} read from {kept}", flush=True)
+        else:
+            todo.append((fold, kept))
+    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
+        runs = {pool.submit(_fold, data, weight, fold, bag, seed, leaves, min_leaf): (fold, kept)
+                for fold, kept in todo}
+        for run in as_completed(runs):
+            fold, kept = runs[run]
+            proba[data["photo"] % 4 == fold] = held = run.result()
+            if kept is not None:
+                np.savez_compressed(kept, proba=held)
+            print(f"fold {fold} fitted", flush=True)
+    out = {"proba": proba, "y": y, "hidden": data["hidden"], "photo": data["photo"], "x": data["x"],
            "names": np.array(data["names"]), "cascade_conf": data["cascade_conf"]}
     if cache is not None:
         np.savez_compressed(cache, **out)
+    return out
+
+
+def _fold(data: dict[str, Any], weight: Floats, fold: int, bag: int, seed: int, leaves: int,
+          min_leaf: int) -> Floats:
+    """The probabilities (9 columns) of the photos of outer fold ``fold``, read by one fit or by a
+    bag fitted on the other folds (:func:`out_of_fold`)."""
+    held = data["photo"] % 4 == fold
+    x, y = data["x"], data["y"]
+    out = np.zeros((int(held.sum()), 9))
+    if not bag:
+        single = fit(x[~held], y[~held], weight[~held], leaves, min_leaf)
+        out[:, single.classes_] = single.predict_proba(x[held])
+        return out
+    rest = {k: (v[~held] if isinstance(v, np.ndarray) else v) for k, v in data.items()}
+    members = fit_members(rest, weight[~held], parts(rest, bag, seed), bag, leaves, min_leaf)
+    out[:, members[0].model.classes_] = average([m.proba(x[held]) for m in members])
     return out
 
 
@@ -121,9 +187,9 @@ def temperature(proba: Floats, y: npt.NDArray[np.int64], hidden: npt.NDArray[np.
     return float(TEMPERATURES[best])
 
 
-def photos(d: dict[str, Any]) -> list[dict[str, Any]]:
+def photos(d: dict[str, Any], unseen: bool = False) -> list[dict[str, Any]]:
     """Per photo: the trees' unsure cells, the cascade's, the visible cells read sure and wrong,
-    the hidden ones."""
+    the hidden ones (``unseen``: a photo no fit saw, not a training one)."""
     names = [str(n) for n in d["names"]]
     inside_col = names.index("inside")
     out = []
@@ -137,7 +203,8 @@ def photos(d: dict[str, Any]) -> list[dict[str, Any]]:
         out.append({"summary": summary.tolist(), "unsure": int((~sure).sum()),
                     "cascade": int((cascade[m] < FLOOR).sum()),
                     "wrong": int((sure & ~hidden[m] & (best != y[m])).sum()),
-                    "hidden": int((sure & hidden[m] & (best != y[m])).sum()), "cells": int(m.sum())})
+                    "hidden": int((sure & hidden[m] & (best != y[m])).sum()), "cells": int(m.sum()),
+                    "unseen": unseen})
     return out
 
 
@@ -162,26 +229,36 @@ def logistic(rows: list[dict[str, Any]]) -> tuple[list[float], Floats]:
     return fitted(np.ones(len(rows), bool)), score
 
 
-def refusal(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The trees' refusal matched to the cascade's count (see the module), with both figures."""
+def refusal(rows: list[dict[str, Any]], refused: int | None = None) -> dict[str, Any]:
+    """The trees' refusal matched to the cascade's count (see the module), with both figures, and
+    those of the shipped refusal (``vision.trees.REFUSE_WEIGHTS``, ``REFUSE_AT``) on the same
+    readings; each figure says how many training and unseen photos it refuses. ``refused``: the
+    photos the refusal may refuse (default: as many as the dumps' recorded confidences refuse by
+    the count of unsure cells)."""
     cells = rows[0]["cells"]
     unsure = np.array([r["unsure"] for r in rows])
     cascade = np.array([r["cascade"] for r in rows]) > CASCADE_SHARE * cells
     wrong, hidden = np.array([r["wrong"] for r in rows]), np.array([r["hidden"] for r in rows])
-    count = min(n for n in range(cells + 1) if (unsure > n).sum() <= cascade.sum())
+    target = int(cascade.sum()) if refused is None else refused
+    count = min(n for n in range(cells + 1) if (unsure > n).sum() <= target)
     weights, score = logistic(rows)
     x = np.array([r["summary"] for r in rows], np.float64)
     full = 1 / (1 + np.exp(-(x @ np.array(weights[:-1]) + weights[-1])))
     many = unsure > CASCADE_SHARE * cells  # too many questions: refused whatever the logistic says
-    at = _matched(full, many, int(cascade.sum()))
-    held = _matched(score, many, int(cascade.sum()))
+    at = _matched(full, many, target)
+    held = _matched(score, many, target)
+
+    shipped = np.array([photo_doubt(s) for s in x]) > REFUSE_AT
+    unseen = np.array([r["unseen"] for r in rows])
 
     def left(refused: npt.NDArray[np.bool_]) -> dict[str, int]:
-        return {"photos": len(rows), "refused": int(refused.sum()), "wrong": int(wrong[~refused].sum()),
+        return {"photos": len(rows), "refused": int(refused.sum()), "refused_training": int((refused & ~unseen).sum()),
+                "refused_unseen": int((refused & unseen).sum()), "wrong": int(wrong[~refused].sum()),
                 "hidden_misread": int(hidden[~refused].sum()), "photos_with_wrong": int((wrong[~refused] > 0).sum())}
-    return {"summary": list(PHOTO_SUMMARY), "weights": [round(w, 6) for w in weights], "at": round(at, 6),
+    return {"summary": list(PHOTO_SUMMARY), "refused_at_most": target, "weights": [round(w, 6) for w in weights],
+            "at": round(at, 6),
             "cascade": left(cascade), "logistic_held_out": left(many | (score > held)),
-            "logistic": left(many | (full > at)),
+            "logistic": left(many | (full > at)), "shipped": left(many | shipped),
             "count_alone": {"count": count, **left(unsure > count)},
             "both_refuse": int(((many | (full > at)) & cascade).sum()),
             "count_binds_alone": int((many & ~(full > at)).sum())}
@@ -203,14 +280,22 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--model", type=Path, default=None,
                         help="The trees to fit for (their recipe and training shares; default: the shipped ones).")
+    parser.add_argument("--bag", type=int, default=0,
+                        help="Read each training photo by a bag of this many members (0: by one fit).")
+    parser.add_argument("--partition-seed", type=int, default=0, help="How each bag deals its photos.")
+    parser.add_argument("--refused", type=int, default=None,
+                        help="The photos the refusal may refuse (default: as many as the dumps' recorded "
+                             "confidences refuse by the count of unsure cells).")
+    parser.add_argument("--jobs", type=int, default=1, help="Outer folds fitted at once, one process each.")
     args = parser.parse_args()
     model = default_trees() if args.model is None else load_trees(args.model)
-    d = out_of_fold(args.dumps, args.cache, model)
+    d = out_of_fold(args.dumps, args.cache, model, args.bag, args.partition_seed, args.jobs)
     print(f"training: {len(d['y'])} cells of {len(np.unique(d['photo']))} photos, "
-          f"dumps {[str(p) for p in args.dumps]}; unseen: {[str(p) for p in args.unseen]}")
+          f"dumps {[str(p) for p in args.dumps]}; unseen: {[str(p) for p in args.unseen]}; read out of fold by "
+          + (f"bags of {args.bag}, partition seed {args.partition_seed}" if args.bag else "single fits"))
     t = temperature(d["proba"], d["y"], d["hidden"], model.frequency())
-    rows = photos(d) + (photos(shipped(args.unseen, model)) if args.unseen else [])
-    fitted = refusal(rows)
+    rows = photos(d) + (photos(shipped(args.unseen, model), unseen=True) if args.unseen else [])
+    fitted = refusal(rows, args.refused)
     print(json.dumps({"temperature": t, "refusal": fitted}))
 
 
