@@ -39,12 +39,14 @@ probabilities, each fold's as it comes.
   its figures are those of four fits, each scoring the quarter of photos it left out). The
   threshold (``vision.trees.REFUSE_AT``): a photo with more than ``classify.max_unreadable``
   (0.25) of its cells unsure by the trees is refused anyway (too many questions); the threshold
-  is the lowest at which both together refuse no more of these photos than ``--refused`` (by
-  default as many as the count of unsure cells refuses on the confidences the dumps recorded:
-  until w53b the cascade's; the dumps made since record the shipped trees' own confidences, on
-  their own training photos, and refuse far fewer: w60a gives the count the shipped reader
-  refuses on single fits' out-of-fold readings, the ``shipped`` figure of a run without
-  ``--bag``). The script prints, beside the recorded confidences' refusal (``cascade``), the
+  is the lowest at which both together refuse no more of these photos than ``--refused``: by
+  default as many as the shipped refusal refuses on the same readings (the ``shipped`` figure:
+  the reader keeps refusing as many photos as it does now). A ``--bag`` run needs ``--refused``:
+  the shipped refusal refuses more of a bag's softer readings, and the count to keep is that of a
+  run without ``--bag`` (w60a: 105). (Until w60a the default was the count of unsure cells on the
+  confidences the dumps recorded, the cascade's until w53b; the dumps made since record the
+  shipped trees' own confidences on their own training photos, which refuse far fewer, and gave
+  ``REFUSE_AT`` 1.0.) The script prints, beside the recorded confidences' refusal (``cascade``), the
   cells read sure and wrong left in the photos read (visible, and hidden under a hand), and the
   same for a refusal by the count of unsure cells alone at the matched count; and how many
   photos the count of unsure cells refuses that the logistic does not (``count_binds_alone``:
@@ -233,22 +235,21 @@ def refusal(rows: list[dict[str, Any]], refused: int | None = None) -> dict[str,
     """The trees' refusal matched to the cascade's count (see the module), with both figures, and
     those of the shipped refusal (``vision.trees.REFUSE_WEIGHTS``, ``REFUSE_AT``) on the same
     readings; each figure says how many training and unseen photos it refuses. ``refused``: the
-    photos the refusal may refuse (default: as many as the dumps' recorded confidences refuse by
-    the count of unsure cells)."""
+    photos the refusal may refuse (default: as many as the shipped refusal refuses on these
+    readings)."""
     cells = rows[0]["cells"]
     unsure = np.array([r["unsure"] for r in rows])
     cascade = np.array([r["cascade"] for r in rows]) > CASCADE_SHARE * cells
     wrong, hidden = np.array([r["wrong"] for r in rows]), np.array([r["hidden"] for r in rows])
-    target = int(cascade.sum()) if refused is None else refused
+    x = np.array([r["summary"] for r in rows], np.float64)
+    many = unsure > CASCADE_SHARE * cells  # too many questions: refused whatever the logistic says
+    shipped = np.array([photo_doubt(s) for s in x]) > REFUSE_AT
+    target = int((many | shipped).sum()) if refused is None else refused
     count = min(n for n in range(cells + 1) if (unsure > n).sum() <= target)
     weights, score = logistic(rows)
-    x = np.array([r["summary"] for r in rows], np.float64)
     full = 1 / (1 + np.exp(-(x @ np.array(weights[:-1]) + weights[-1])))
-    many = unsure > CASCADE_SHARE * cells  # too many questions: refused whatever the logistic says
     at = _matched(full, many, target)
     held = _matched(score, many, target)
-
-    shipped = np.array([photo_doubt(s) for s in x]) > REFUSE_AT
     unseen = np.array([r["unseen"] for r in rows])
 
     def left(refused: npt.NDArray[np.bool_]) -> dict[str, int]:
@@ -284,10 +285,12 @@ def main() -> None:
                         help="Read each training photo by a bag of this many members (0: by one fit).")
     parser.add_argument("--partition-seed", type=int, default=0, help="How each bag deals its photos.")
     parser.add_argument("--refused", type=int, default=None,
-                        help="The photos the refusal may refuse (default: as many as the dumps' recorded "
-                             "confidences refuse by the count of unsure cells).")
+                        help="The photos the refusal may refuse (default: as many as the shipped refusal "
+                             "refuses on the same readings; needed with --bag).")
     parser.add_argument("--jobs", type=int, default=1, help="Outer folds fitted at once, one process each.")
     args = parser.parse_args()
+    if args.bag and args.refused is None:
+        parser.error("--bag needs --refused: the photos a run without --bag finds the shipped refusal refuses")
     model = default_trees() if args.model is None else load_trees(args.model)
     d = out_of_fold(args.dumps, args.cache, model, args.bag, args.partition_seed, args.jobs)
     print(f"training: {len(d['y'])} cells of {len(np.unique(d['photo']))} photos, "
