@@ -35,7 +35,6 @@ from vision.board import BoardSpec, load_board  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.grid_overlay import WASHED  # noqa: E402
 from vision.pipeline import read, refusal  # noqa: E402
 
 SETS = {
@@ -72,8 +71,7 @@ def refusals(board: BoardSpec, cache: Path, bases: dict[str, int], photos: int) 
             except VisionError:
                 continue  # refused before its cells are read (registration): no cause to name
             why = refusal(reading.observation.unreadable, reading.evidence.reached, reading.washed, names,
-                          cfg.classify.max_unreadable, reading.doubted,
-                          paper_washed=bool((reading.white >= WASHED).all()))
+                          cfg.classify.max_unreadable, reading.doubted, reading.white)
             if why is None:
                 continue
             yield {"photo": path.stem, "cause": why.cause, "count": why.count,

@@ -432,7 +432,7 @@ def refusal(
     names: list[str],
     max_unreadable: float,
     doubted: bool = False,
-    paper_washed: bool = False,
+    white: npt.NDArray[np.float64] | None = None,
 ) -> Refusal | None:
     """Returns why a photo whose cells were read is refused, or None if it is not.
 
@@ -445,10 +445,11 @@ def refusal(
     measures the causes it names against what a renderer drew.
 
     A cell washed out (:func:`glared`) is the light's, even where the occluder finder reaches it:
-    a clipped white patch has no colour to tell skin by, and the finder takes a glare's patch for
-    a hand as readily as a hand's. Where the board's own paper is washed out too
-    (``paper_washed``: the white reference clipped in every channel), the washed cells are the
-    photo's exposure's, not a glare's: the cause is then the exposure.
+    a clipped white patch has no colour to tell skin by, and the finder takes a glare's white
+    patch for a hand. Where the board's own paper is washed out too (``white``: the paper's
+    colour, :func:`grid_overlay.white_reference`, clipped at ``grid_overlay.WASHED`` in every
+    channel; None: not known), the washed cells are the photo's exposure's, not a glare's: the
+    cause is then the exposure.
     """
     reached = reached if reached is not None else np.zeros(len(names))
     glare = glared(washed)
@@ -468,7 +469,8 @@ def refusal(
         hid = len([n for n in unreadable if n in held])
         shone = len([n for n in unreadable if n in shone_on])
         if shone > hid:
-            return Refusal(unreadable, "overexposed" if paper_washed else "glare", shone, len(names))
+            overexposed = white is not None and bool((white >= go.WASHED).all())
+            return Refusal(unreadable, "overexposed" if overexposed else "glare", shone, len(names))
         return Refusal(unreadable, "hand", hid, len(names))
     return Refusal(unreadable, "unknown", 0, len(names))
 
@@ -489,8 +491,7 @@ def _refuse_if_unread(
         BoardNotFoundError: most cells show neither the board nor its pieces.
         LowConfidenceError: too many cells unreadable.
     """
-    why = refusal(unreadable, evidence.reached, washed, board.cell_names(), cfg.classify.max_unreadable, doubted,
-                  paper_washed=bool((white >= go.WASHED).all()))
+    why = refusal(unreadable, evidence.reached, washed, board.cell_names(), cfg.classify.max_unreadable, doubted, white)
     if why is not None:
         raise why.error()
 

@@ -28,6 +28,8 @@ from .test_lamp_and_shade import LAMP_AND_SHADE, _scene
 
 NAMES = board().cell_names()
 MAX = VisionConfig().classify.max_unreadable
+CLIPPED = np.full(3, 255.0)
+"""A paper white clipped in every channel."""
 
 
 def _shares(cells: list[str], value: float = 1.0) -> np.ndarray:
@@ -46,7 +48,7 @@ def test_a_white_patch_the_occluder_finder_reaches_is_named_a_glare() -> None:
 
 def test_a_hand_is_named_where_its_cells_outnumber_the_washed_ones_even_when_the_paper_clips() -> None:
     hand, washed = NAMES[:30], NAMES[30:40]
-    why = refusal(tuple(hand + washed), _shares(hand, 0.6), _shares(washed, 0.8), NAMES, MAX, paper_washed=True)
+    why = refusal(tuple(hand + washed), _shares(hand, 0.6), _shares(washed, 0.8), NAMES, MAX, white=CLIPPED)
     assert why is not None and (why.cause, why.count) == ("hand", 30)
 
 
@@ -54,7 +56,9 @@ def test_washed_cells_on_clipped_paper_are_the_exposure_not_a_glare() -> None:
     washed = NAMES[:40]
     unsure = tuple(washed)
     assert refusal(unsure, None, _shares(washed), NAMES, MAX).cause == "glare"  # type: ignore[union-attr]
-    why = refusal(unsure, None, _shares(washed), NAMES, MAX, paper_washed=True)
+    one_channel_short = np.array([248.0, 255.0, 255.0])  # a strong lamp, the paper not clipped in red
+    assert refusal(unsure, None, _shares(washed), NAMES, MAX, white=one_channel_short).cause == "glare"  # type: ignore[union-attr]
+    why = refusal(unsure, None, _shares(washed), NAMES, MAX, white=CLIPPED)
     assert why is not None and (why.cause, why.count) == ("overexposed", 40)
     assert "overexposed" in str(why.error())
 
