@@ -29,21 +29,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_reliability import cached_photos, calibrations, commit  # noqa: E402
+from bench import bench_priors, occlusion_set  # noqa: E402
+from bench.bench_reliability import SEEDS, cached_readings, commit  # noqa: E402
 from bench.bench_vision import machine  # noqa: E402
 from vision.board import BoardSpec, load_board  # noqa: E402
-from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.pipeline import read, refusal  # noqa: E402
+from vision.pipeline import refusal  # noqa: E402
 
-SETS = {
-    "dev": {"render": 1_000_000, "tabletop": 5_000_000},
-    "games": {"render": 1_200_000, "tabletop": 5_200_000},
-    "occlusion": {"render": 2_500_000, "tabletop": 2_600_000},
-}
-"""Each set's dev seed ranges (``bench/bench_reliability.py``, ``bench_priors.py``,
-``occlusion_set.py``)."""
+SETS = {"dev": SEEDS["dev"], "games": bench_priors.SEEDS["dev"], "occlusion": occlusion_set.SEEDS}
+"""Each set's dev seed ranges, as its own bench draws them."""
 
 
 def drawn(path: Path) -> dict[str, bool]:
@@ -62,23 +56,17 @@ def refusals(board: BoardSpec, cache: Path, bases: dict[str, int], photos: int) 
     named, its count, and what was drawn."""
     cfg = VisionConfig()
     names = board.cell_names()
-    for kind, base in bases.items():
-        cals = calibrations(board, kind, base, cache)
-        for path, _truth, _hidden, group in cached_photos(cache, kind, photos, base):
-            cal = cals.get(group)
-            try:
-                reading = read(path, board, calibration=cal if isinstance(cal, Calibration) else None, strict=False)
-            except VisionError:
-                continue  # refused before its cells are read (registration): no cause to name
-            why = refusal(reading.observation.unreadable, reading.evidence.reached, reading.washed, names,
-                          cfg.classify.max_unreadable, reading.doubted, reading.white)
-            if why is None:
-                continue
-            yield {"photo": path.stem, "cause": why.cause, "count": why.count,
-                   "unreadable": len(why.unreadable), "drawn": drawn(path),
-                   "inputs": {"unreadable": list(why.unreadable), "doubted": reading.doubted,
-                              "reached": _rounded(reading.evidence.reached, len(names)),
-                              "washed": _rounded(reading.washed, len(names))}}
+    # photos refused before their cells are read (registration) are left out: no cause to name
+    for _kind, (path, _truth, _hidden, _group), _cal, reading in cached_readings(board, cache, photos, bases=bases):
+        why = refusal(reading.observation.unreadable, reading.evidence.reached, reading.washed, names,
+                      cfg.classify.max_unreadable, reading.doubted, reading.white)
+        if why is None:
+            continue
+        yield {"photo": path.stem, "cause": why.cause, "count": why.count,
+               "unreadable": len(why.unreadable), "drawn": drawn(path),
+               "inputs": {"unreadable": list(why.unreadable), "doubted": reading.doubted,
+                          "reached": _rounded(reading.evidence.reached, len(names)),
+                          "washed": _rounded(reading.washed, len(names))}}
 
 
 def _rounded(values: Any, n: int) -> list[float]:

@@ -101,7 +101,7 @@ class Reading:
     washed: npt.NDArray[np.float64]
     """Per cell, the share of its pixels a glare washes out (in the photo, or once a hard shadow
     is lit away: the glare rule's input)."""
-    doubted: bool = False
+    doubted: bool
     """Whether the fitted trees doubt the photo as a whole (:data:`vision.trees.REFUSE_AT`), which
     refuses it (:func:`refusal`) when read strictly."""
 

@@ -24,6 +24,7 @@ import numpy as np
 from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
 from vision import tabletop
 from vision.calibrate import calibrate
+from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.errors import LowConfidenceError
 from vision.pipeline import observe
@@ -61,12 +62,16 @@ LAMP_AND_SHADE = tabletop.TabletopConditions(
 """A low warm lamp over the upper left of the board, the rest in a hard shadow, seen tilted 16°."""
 
 
-def test_bare_plain_under_a_lamp_beside_a_hard_shadow_is_never_read_as_a_hill(tmp_path: Path) -> None:
+def box_calibration(folder: Path) -> Calibration:
+    """The calibration of the second renderer's box 1 from a clean photo of the set-up, 1080p."""
     setup = setup_state()
     clean = tabletop.sample_conditions(np.random.default_rng(1), 1920, 1080, box=1, clean=True)
-    cal_path = tabletop.render(board(), scene_of(setup), clean, 1).save(tmp_path / "calibration")
-    cal = calibrate(cal_path, board(), cell_contents(setup), legions=legion_labels(setup),
-                    legion_at=legion_cells(setup))
+    path = tabletop.render(board(), scene_of(setup), clean, 1).save(folder / "calibration")
+    return calibrate(path, board(), cell_contents(setup), legions=legion_labels(setup), legion_at=legion_cells(setup))
+
+
+def test_bare_plain_under_a_lamp_beside_a_hard_shadow_is_never_read_as_a_hill(tmp_path: Path) -> None:
+    cal = box_calibration(tmp_path)
     shot = tabletop.render(board(), _scene(), LAMP_AND_SHADE, 101)
     photo = shot.save(tmp_path / "photo")
     try:

@@ -15,16 +15,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee.games.cyrus_pyxis.capture import cell_contents, legion_cells, legion_labels
 from vision import tabletop
-from vision.calibrate import calibrate
+from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.errors import LowConfidenceError
 from vision.grid_overlay import WASHED
 from vision.pipeline import observe, read, refusal
 
-from .helpers import board, scene_of, setup_state
-from .test_lamp_and_shade import LAMP_AND_SHADE, _scene
+from .helpers import board
+from .test_lamp_and_shade import LAMP_AND_SHADE, _scene, box_calibration
 
 NAMES = board().cell_names()
 MAX = VisionConfig().classify.max_unreadable
@@ -70,15 +69,11 @@ def test_few_unsure_cells_refuse_nothing_unless_the_trees_doubt_the_photo() -> N
 
 
 @pytest.fixture(scope="module")
-def _calibration(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    tmp = tmp_path_factory.mktemp("calibration")
-    setup = setup_state()
-    clean = tabletop.sample_conditions(np.random.default_rng(1), 1920, 1080, box=1, clean=True)
-    path = tabletop.render(board(), scene_of(setup), clean, 1).save(tmp / "calibration")
-    return calibrate(path, board(), cell_contents(setup), legions=legion_labels(setup), legion_at=legion_cells(setup))
+def _calibration(tmp_path_factory: pytest.TempPathFactory) -> Calibration:
+    return box_calibration(tmp_path_factory.mktemp("calibration"))
 
 
-def test_an_overexposed_photo_is_blamed_on_its_exposure(tmp_path: Path, _calibration) -> None:  # type: ignore[no-untyped-def]
+def test_an_overexposed_photo_is_blamed_on_its_exposure(tmp_path: Path, _calibration: Calibration) -> None:
     # a lamp with most of the light and an exposure more than twice what the board needs: the
     # board's paper clips with the plain cells; no glare and no hand are drawn
     conditions = dataclasses.replace(LAMP_AND_SHADE, shadow_edge=None, lamp_share=0.8, exposure=2.2)
